@@ -1,0 +1,1 @@
+//! The browser lab (placeholder until the UI lands).
