@@ -1,0 +1,229 @@
+//! [`Browser`]: the built app served locally and a headless Chromium driven through fantoccini.
+
+use super::{dist_dir, http, ChromeDriver, StaticServer};
+use fantoccini::wd::Capabilities;
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::{json, Value};
+use std::future::Future;
+use std::time::Duration;
+
+/// The sub-path the app is served under, so the tests prove its asset URLs are relative.
+pub const MOUNT: &str = "/some/sub-path/";
+
+/// How long to wait for the page to react before failing.
+pub const TIMEOUT: Duration = Duration::from_secs(15);
+
+/// Chromium flags: headless, runnable as root, and no background traffic.
+const CHROME_ARGS: &[&str] = &[
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--window-size=1200,800",
+];
+
+/// One browser console message, as chromedriver reports it.
+#[derive(Clone, Debug)]
+pub struct LogEntry {
+    /// `SEVERE`, `WARNING`, `INFO` or `DEBUG`.
+    pub level: String,
+    /// `console-api`, `javascript` (uncaught errors), `network`, `security` (CSP), ...
+    pub source: String,
+    pub message: String,
+}
+
+/// Static server + chromedriver + WebDriver session. Drop closes the session and stops both
+/// processes, also when the test panics; call [`Browser::close`] at the end of a passing test.
+pub struct Browser {
+    pub client: Client,
+    session_id: String,
+    closed: bool,
+    // Dropped after the session is closed (fields drop in declaration order).
+    driver: ChromeDriver,
+    pub server: StaticServer,
+}
+
+impl Browser {
+    /// Serves `dist/` under [`MOUNT`] and opens a headless Chromium session. Console messages
+    /// are collected from the start via chromedriver's `goog:loggingPrefs`.
+    pub async fn start() -> Self {
+        let server =
+            StaticServer::start(&dist_dir(), MOUNT).expect("cannot start the static server");
+        let driver = ChromeDriver::start();
+
+        let mut chrome_options = json!({ "args": CHROME_ARGS });
+        if std::path::Path::new("/usr/bin/chromium").is_file() {
+            chrome_options["binary"] = json!("/usr/bin/chromium");
+        }
+        let mut caps = Capabilities::new();
+        caps.insert("goog:chromeOptions".into(), chrome_options);
+        caps.insert("goog:loggingPrefs".into(), json!({ "browser": "ALL" }));
+
+        let client = ClientBuilder::new(HttpConnector::new())
+            .capabilities(caps)
+            .connect(&driver.url())
+            .await
+            .expect("cannot open a WebDriver session");
+        let session_id = client
+            .session_id()
+            .await
+            .expect("WebDriver session id")
+            .expect("WebDriver session id");
+        Self {
+            client,
+            session_id,
+            closed: false,
+            driver,
+            server,
+        }
+    }
+
+    /// URL of `path` in the served app (relative to [`MOUNT`]).
+    pub fn url(&self, path: &str) -> String {
+        self.server.url(path)
+    }
+
+    /// Opens `path` of the app and waits until the element `ready_css` exists.
+    pub async fn open(&self, path: &str, ready_css: &str) {
+        let url = self.url(path);
+        self.client
+            .goto(&url)
+            .await
+            .unwrap_or_else(|e| panic!("cannot open {url}: {e}"));
+        let found = self
+            .client
+            .wait()
+            .at_most(TIMEOUT)
+            .for_element(Locator::Css(ready_css))
+            .await;
+        if let Err(e) = found {
+            panic!(
+                "{ready_css} did not appear within {TIMEOUT:?} ({e}); console: {:#?}",
+                self.console()
+            );
+        }
+    }
+
+    /// Runs `script` (a function body; `arguments` holds `args`) in the page.
+    pub async fn js(&self, script: &str, args: Vec<Value>) -> Value {
+        self.client
+            .execute(script, args)
+            .await
+            .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+    }
+
+    /// `textContent` of the element matching `css`.
+    pub async fn text(&self, css: &str) -> String {
+        let v = self
+            .js(
+                "return document.querySelector(arguments[0]).textContent;",
+                vec![json!(css)],
+            )
+            .await;
+        v.as_str().unwrap_or_default().to_string()
+    }
+
+    /// A hash of the pixels of the canvas matching `css` (changes whenever its drawing does).
+    pub async fn canvas_hash(&self, css: &str) -> String {
+        const SCRIPT: &str = r#"
+            const c = document.querySelector(arguments[0]);
+            const px = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+            let h = 0x811c9dc5, ink = 0;
+            for (let i = 0; i < px.length; i++) {
+                h = Math.imul(h ^ px[i], 0x01000193);
+                if (px[i] !== 0) ink++;
+            }
+            return `${c.width}x${c.height}:${(h >>> 0).toString(16)}:${ink}`;
+        "#;
+        let v = self.js(SCRIPT, vec![json!(css)]).await;
+        v.as_str().unwrap_or_default().to_string()
+    }
+
+    /// Polls `probe` until it returns `Some`, failing with `what` after [`TIMEOUT`].
+    pub async fn wait_for<T, F, Fut>(&self, what: &str, mut probe: F) -> T
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Option<T>>,
+    {
+        let deadline = tokio::time::Instant::now() + TIMEOUT;
+        loop {
+            if let Some(v) = probe().await {
+                return v;
+            }
+            if tokio::time::Instant::now() > deadline {
+                panic!(
+                    "timed out after {TIMEOUT:?} waiting for {what}; console: {:#?}",
+                    self.console()
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Console messages since the last call (chromedriver hands each entry out once).
+    pub fn console(&self) -> Vec<LogEntry> {
+        let path = format!("/session/{}/se/log", self.session_id);
+        let (status, body) = http::request(
+            self.driver.port(),
+            "POST",
+            &path,
+            Some(r#"{"type":"browser"}"#),
+        )
+        .expect("cannot read the browser log from chromedriver");
+        assert_eq!(status, 200, "reading the browser log failed: {body}");
+        let body: Value = serde_json::from_str(&body).expect("browser log is not JSON");
+        body["value"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|e| LogEntry {
+                level: e["level"].as_str().unwrap_or("").into(),
+                source: e["source"].as_str().unwrap_or("").into(),
+                message: e["message"].as_str().unwrap_or("").into(),
+            })
+            .collect()
+    }
+
+    /// Asserts the page logged no errors or warnings (uncaught exceptions, `console.error`,
+    /// CSP violations, failed requests) since the last call, and the server answered every
+    /// request.
+    pub fn assert_clean_console(&self) {
+        let bad: Vec<_> = self
+            .console()
+            .into_iter()
+            .filter(|e| e.level == "SEVERE" || e.level == "WARNING")
+            .collect();
+        assert!(
+            bad.is_empty(),
+            "browser console has errors or warnings: {bad:#?}"
+        );
+        let failed = self.server.failed();
+        assert!(failed.is_empty(), "requests that failed: {failed:#?}");
+    }
+
+    /// Ends the WebDriver session (Chromium quits); Drop then stops the rest.
+    pub async fn close(mut self) {
+        self.closed = true;
+        self.client
+            .clone()
+            .close()
+            .await
+            .expect("closing the WebDriver session");
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if !self.closed {
+            // A panicking test: end the session synchronously so Chromium quits even though the
+            // async runtime may already be gone.
+            let path = format!("/session/{}", self.session_id);
+            let _ = http::request(self.driver.port(), "DELETE", &path, None);
+        }
+    }
+}

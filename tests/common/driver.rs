@@ -1,0 +1,103 @@
+//! A `chromedriver` process on a free local port, stopped on drop.
+
+use super::http;
+use std::net::{Ipv4Addr, TcpListener};
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Where chromedriver is unless `CHROMEDRIVER` says otherwise (Debian's chromium-driver).
+const DEFAULT_CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+pub struct ChromeDriver {
+    child: Child,
+    port: u16,
+}
+
+impl ChromeDriver {
+    /// Starts chromedriver and waits until it accepts sessions. Its log goes to
+    /// `target/e2e-chromedriver-{port}.log`.
+    pub fn start() -> Self {
+        let bin = std::env::var_os("CHROMEDRIVER")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| DEFAULT_CHROMEDRIVER.into());
+        assert!(
+            bin.is_file(),
+            "{} not found: install chromium and chromium-driver (`./dev.sh setup`) or set CHROMEDRIVER",
+            bin.display()
+        );
+        let port = free_port();
+        let log = super::repo_root().join(format!("target/e2e-chromedriver-{port}.log"));
+        let child = Command::new(&bin)
+            .arg(format!("--port={port}"))
+            .arg(format!("--log-path={}", log.display()))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            // Its own process group (id = its PID), so Drop can also stop the Chromium it
+            // launched, which outlives chromedriver otherwise.
+            .process_group(0)
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", bin.display()));
+        let mut driver = Self { child, port };
+        driver.wait_ready(Duration::from_secs(20));
+        driver
+    }
+
+    fn wait_ready(&mut self, timeout: Duration) {
+        let start = Instant::now();
+        loop {
+            if let Ok((200, body)) = http::request(self.port, "GET", "/status", None) {
+                if body.contains("\"ready\":true") {
+                    return;
+                }
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!("chromedriver exited early with {status}");
+            }
+            assert!(
+                start.elapsed() < timeout,
+                "chromedriver not ready after {timeout:?}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The WebDriver URL to connect to.
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+}
+
+impl Drop for ChromeDriver {
+    fn drop(&mut self) {
+        // SIGTERM to the whole group we created (chromedriver and any browser it left running),
+        // by the group id, which is the PID of the process we started.
+        let _ = Command::new("kill")
+            .args(["-TERM", "--", &format!("-{}", self.child.id())])
+            .stderr(Stdio::null())
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A port that was free a moment ago (the OS picks it; tiny race accepted).
+fn free_port() -> u16 {
+    TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("no free local port")
+}

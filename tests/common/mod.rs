@@ -1,0 +1,40 @@
+//! Shared helpers for the native end-to-end tests (`tests/e2e*.rs`).
+//!
+//! [`Browser::start`] serves the built `dist/` under a sub-path with [`StaticServer`], starts
+//! `chromedriver` ([`ChromeDriver`]) and opens a headless Chromium session through fantoccini.
+//! Everything it starts is stopped again when it is dropped, also when a test panics.
+//!
+//! Conventions for end-to-end tests: files are named `tests/e2e*.rs`, start with
+//! `#![cfg(not(target_arch = "wasm32"))]` and name their tests `e2e_*`. `tests/run-all.sh`
+//! skips `e2e_*` in the plain `cargo test` step and runs those files once `dist/` is built.
+#![allow(dead_code)] // each test binary uses a different subset of the helpers
+
+mod browser;
+mod driver;
+mod http;
+mod server;
+
+#[allow(unused_imports)] // not every test binary uses every helper
+pub use browser::{Browser, LogEntry};
+pub use driver::ChromeDriver;
+pub use server::StaticServer;
+
+use std::path::PathBuf;
+
+/// The repository root (where `Cargo.toml` and `dist/` are).
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The built app. Panics (never skips) when it has not been built, so a missing build can not
+/// turn into a silently passing test.
+pub fn dist_dir() -> PathBuf {
+    let dist = repo_root().join("dist");
+    assert!(
+        dist.join("index.html").is_file(),
+        "{} is missing: build the app first with `trunk build --release` \
+         (`./dev.sh test` does that before the end-to-end tests)",
+        dist.join("index.html").display()
+    );
+    dist
+}

@@ -1,0 +1,198 @@
+//! A minimal static file server for `dist/`, on `127.0.0.1` with an ephemeral port.
+//!
+//! Plain std threads rather than the test's tokio runtime: it keeps serving while a test blocks,
+//! needs no extra tokio features, and lets the test mount the app under a sub-path (proving the
+//! build's relative URLs) and see which requests failed.
+
+use std::io::{self, BufRead, BufReader, Write};
+use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// One answered request: path as requested and the status sent.
+#[derive(Clone, Debug)]
+pub struct Served {
+    pub path: String,
+    pub status: u16,
+}
+
+/// Serves the files under `root` at `http://127.0.0.1:{port}{prefix}`; stops on drop.
+pub struct StaticServer {
+    addr: SocketAddr,
+    prefix: String,
+    stop: Arc<AtomicBool>,
+    log: Arc<Mutex<Vec<Served>>>,
+    accept_thread: Option<JoinHandle<()>>,
+}
+
+impl StaticServer {
+    /// Starts serving `root` under `prefix` (which must start and end with `/`).
+    pub fn start(root: &Path, prefix: &str) -> io::Result<Self> {
+        assert!(
+            prefix.starts_with('/') && prefix.ends_with('/'),
+            "prefix must be /.../"
+        );
+        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?;
+        let addr = listener.local_addr()?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let site = Arc::new(Site {
+            root: root.to_path_buf(),
+            prefix: prefix.to_string(),
+        });
+        let accept_thread = {
+            let (stop, log) = (stop.clone(), log.clone());
+            std::thread::Builder::new()
+                .name("static-server".into())
+                .spawn(move || {
+                    for stream in listener.incoming() {
+                        if stop.load(Ordering::SeqCst) {
+                            break;
+                        }
+                        let Ok(stream) = stream else { continue };
+                        let (site, log) = (site.clone(), log.clone());
+                        std::thread::spawn(move || {
+                            if let Ok(Some(served)) = site.handle(stream) {
+                                log.lock().unwrap().push(served);
+                            }
+                        });
+                    }
+                })?
+        };
+        Ok(Self {
+            addr,
+            prefix: prefix.to_string(),
+            stop,
+            log,
+            accept_thread: Some(accept_thread),
+        })
+    }
+
+    /// Absolute URL of `path` (relative to the mount prefix).
+    pub fn url(&self, path: &str) -> String {
+        format!(
+            "http://{}{}{}",
+            self.addr,
+            self.prefix,
+            path.trim_start_matches('/')
+        )
+    }
+
+    /// Every request answered so far.
+    pub fn served(&self) -> Vec<Served> {
+        self.log.lock().unwrap().clone()
+    }
+
+    /// Requests answered with anything but 200.
+    pub fn failed(&self) -> Vec<Served> {
+        self.served()
+            .into_iter()
+            .filter(|s| s.status != 200)
+            .collect()
+    }
+}
+
+impl Drop for StaticServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        // Wake the blocking accept() so the thread sees the flag.
+        let _ = TcpStream::connect_timeout(&self.addr, Duration::from_secs(1));
+        if let Some(thread) = self.accept_thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+struct Site {
+    root: PathBuf,
+    prefix: String,
+}
+
+impl Site {
+    fn handle(&self, stream: TcpStream) -> io::Result<Option<Served>> {
+        stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+        let mut reader = BufReader::new(stream.try_clone()?);
+        let mut request_line = String::new();
+        if reader.read_line(&mut request_line)? == 0 {
+            return Ok(None); // the wake-up connection from Drop, or a closed preconnect
+        }
+        loop {
+            let mut header = String::new();
+            if reader.read_line(&mut header)? == 0 || header == "\r\n" || header == "\n" {
+                break;
+            }
+        }
+        let mut parts = request_line.split_whitespace();
+        let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+        let path = target.split(['?', '#']).next().unwrap_or("").to_string();
+
+        let file = match method {
+            "GET" | "HEAD" => self.resolve(&path),
+            _ => None,
+        };
+        let mut stream = stream;
+        let status = match file.and_then(|f| std::fs::read(&f).ok().map(|body| (f, body))) {
+            Some((file, body)) => {
+                write!(
+                    stream,
+                    "HTTP/1.1 200 OK\r\nContent-Type: {}\r\nContent-Length: {}\r\n\
+                     Cache-Control: no-store\r\nConnection: close\r\n\r\n",
+                    content_type(&file),
+                    body.len()
+                )?;
+                if method == "GET" {
+                    stream.write_all(&body)?;
+                }
+                200
+            }
+            None => {
+                let body = b"not found\n";
+                write!(
+                    stream,
+                    "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\
+                     Connection: close\r\n\r\n",
+                    body.len()
+                )?;
+                stream.write_all(body)?;
+                404
+            }
+        };
+        stream.flush()?;
+        Ok(Some(Served { path, status }))
+    }
+
+    /// Maps a request path to a file under the root, refusing anything outside it.
+    fn resolve(&self, path: &str) -> Option<PathBuf> {
+        let rel = path.strip_prefix(&self.prefix)?;
+        let rel = if rel.is_empty() || rel.ends_with('/') {
+            format!("{rel}index.html")
+        } else {
+            rel.to_string()
+        };
+        let rel = Path::new(&rel);
+        if !rel.components().all(|c| matches!(c, Component::Normal(_))) {
+            return None;
+        }
+        let file = self.root.join(rel);
+        file.is_file().then_some(file)
+    }
+}
+
+fn content_type(file: &Path) -> &'static str {
+    match file.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "wasm" => "application/wasm",
+        "css" => "text/css; charset=utf-8",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "ico" => "image/x-icon",
+        "json" => "application/json",
+        "txt" => "text/plain; charset=utf-8",
+        "woff2" => "font/woff2",
+        _ => "application/octet-stream",
+    }
+}
