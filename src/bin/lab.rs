@@ -1,1 +1,484 @@
-fn main(){}
+//! `lab`: the command-line twin of the browser lab. It prints the same figures the page plots,
+//! from the same model, so anything on screen can be reproduced, scripted and diffed.
+//!
+//! Every bad argument ends in a one-line message on stderr and exit status 2; nothing panics.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use parallelism_lab::model::calibration;
+use parallelism_lab::model::config::{parse_block_size, MAX_IODEPTH};
+use parallelism_lab::model::ftl;
+use parallelism_lab::model::presets::{self, Preset};
+use parallelism_lab::model::sweep::{self, SweepPoint, REVIEW_QDS};
+use parallelism_lab::model::{ConfigError, DriveSpec, DriveState, RunOptions, Rw, Workload};
+
+const USAGE: &str = "\
+usage: lab <command> [options]
+
+commands:
+  presets                      list the drives the model knows
+  sweep                        run a queue-depth sweep (or a read-share sweep with --mix-sweep)
+  calibrate                    the model against the published E18DC measurements
+  bench                        print model speed figures as JSON
+
+sweep options (fio's names where fio has one):
+  --preset ID                  e18dc (default), e12, e12c, e8, e8t, e7, octane
+  --capacity-gb N | --dies N   drive size (default: the preset's largest listed capacity)
+  --rw NAME                    randread (default), randwrite, randrw, read, write, rw
+  --bs SIZE                    4k (default) .. 1m
+  --iodepth LIST               e.g. 1,4,32,256 (default 1,2,4,...,256)
+  --rwmixread N                read percentage for randrw / rw (default 70)
+  --mix-sweep                  sweep the read share 0..100% at the first --iodepth instead
+  --state STATE                fob, seq-filled (default), steady
+  --seed N, --ios N            generator seed (default 1), measured I/Os per point (default 20000)
+  --format FMT                 table (default), csv, json
+";
+
+/// A command-line failure: the message to print and exit status 2.
+struct Fail(String);
+
+impl From<ConfigError> for Fail {
+    fn from(e: ConfigError) -> Fail {
+        Fail(e.to_string())
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(out) => {
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(Fail(msg)) => {
+            eprintln!("lab: {msg}");
+            eprintln!("Run `lab --help` for usage.");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<String, Fail> {
+    let Some((cmd, rest)) = args.split_first() else {
+        return Ok(USAGE.to_string());
+    };
+    let opts = Options::parse(rest)?;
+    match cmd.as_str() {
+        "-h" | "--help" | "help" => Ok(USAGE.to_string()),
+        "presets" => opts.done(presets_cmd(&opts)),
+        "sweep" => sweep_cmd(&opts),
+        "calibrate" => calibrate_cmd(&opts),
+        "bench" => opts.done(Ok(bench_cmd())),
+        other => Err(Fail(format!("unknown command '{other}'"))),
+    }
+}
+
+/// `--key value` / `--key=value` / `--flag` options, each read at most once.
+struct Options {
+    values: HashMap<String, String>,
+    used: std::cell::RefCell<Vec<String>>,
+}
+
+const FLAGS: [&str; 1] = ["mix-sweep"];
+
+impl Options {
+    fn parse(args: &[String]) -> Result<Options, Fail> {
+        let mut values = HashMap::new();
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            let Some(key) = a.strip_prefix("--") else {
+                return Err(Fail(format!("unexpected argument '{a}'")));
+            };
+            let (key, value) = match key.split_once('=') {
+                Some((k, v)) => (k.to_string(), v.to_string()),
+                None if FLAGS.contains(&key) => (key.to_string(), String::new()),
+                None => {
+                    let v = it
+                        .next()
+                        .ok_or_else(|| Fail(format!("--{key} needs a value")))?;
+                    (key.to_string(), v.clone())
+                }
+            };
+            if values.insert(key.clone(), value).is_some() {
+                return Err(Fail(format!("--{key} given twice")));
+            }
+        }
+        Ok(Options {
+            values,
+            used: Default::default(),
+        })
+    }
+
+    fn get(&self, key: &str) -> Option<&str> {
+        self.used.borrow_mut().push(key.to_string());
+        self.values.get(key).map(String::as_str)
+    }
+
+    fn flag(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    fn number<T: std::str::FromStr>(&self, key: &'static str) -> Result<Option<T>, Fail> {
+        self.get(key)
+            .map(|v| {
+                v.trim()
+                    .parse::<T>()
+                    .map_err(|_| Fail(format!("--{key} expects a whole number, got '{v}'")))
+            })
+            .transpose()
+    }
+
+    /// Refuse options the command did not read, then pass its result through.
+    fn done(&self, out: Result<String, Fail>) -> Result<String, Fail> {
+        let used = self.used.borrow();
+        let mut unknown: Vec<&String> = self.values.keys().filter(|k| !used.contains(k)).collect();
+        unknown.sort();
+        match unknown.first() {
+            Some(k) => Err(Fail(format!("unknown option --{k} for this command"))),
+            None => out,
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Format {
+    Table,
+    Csv,
+    Json,
+}
+
+fn format_of(opts: &Options) -> Result<Format, Fail> {
+    match opts.get("format").unwrap_or("table") {
+        "table" => Ok(Format::Table),
+        "csv" => Ok(Format::Csv),
+        "json" => Ok(Format::Json),
+        other => Err(Fail(format!(
+            "unknown format '{other}' (expected table, csv or json)"
+        ))),
+    }
+}
+
+fn presets_cmd(opts: &Options) -> Result<String, Fail> {
+    let format = format_of(opts)?;
+    if format == Format::Json {
+        let list: Vec<_> = presets::all()
+            .iter()
+            .map(|p| {
+                serde_json::json!({
+                    "id": p.id, "name": p.name, "summary": p.summary,
+                    "capacities_gb": p.capacities_gb, "gb_per_die": p.gb_per_die(),
+                    "channels": p.controller.channels, "link": p.controller.link.name(),
+                    "nand": p.nand.name,
+                })
+            })
+            .collect();
+        return Ok(serde_json::to_string_pretty(&list).expect("plain JSON values") + "\n");
+    }
+    let mut out = String::new();
+    for p in presets::all() {
+        let caps: Vec<String> = p.capacities_gb.iter().map(|c| format!("{c} GB")).collect();
+        let _ = writeln!(
+            out,
+            "{:<8} {:<40} {} ({:.0} GB per die of {})",
+            p.id,
+            p.name,
+            caps.join(", "),
+            p.gb_per_die(),
+            p.nand.name
+        );
+    }
+    Ok(out)
+}
+
+fn drive_of(opts: &Options) -> Result<(&'static Preset, DriveSpec), Fail> {
+    let preset = presets::lookup(opts.get("preset").unwrap_or("e18dc"))?;
+    let dies: Option<u32> = opts.number("dies")?;
+    let cap = opts.get("capacity-gb");
+    let drive = match (dies, cap) {
+        (Some(_), Some(_)) => {
+            return Err(Fail(
+                "give --capacity-gb or --dies, not both (capacity follows from dies)".into(),
+            ))
+        }
+        (Some(d), None) => {
+            if d == 0 || d > parallelism_lab::model::config::MAX_DIES {
+                return Err(Fail(format!(
+                    "--dies {d} is out of range (allowed: 1..={})",
+                    parallelism_lab::model::config::MAX_DIES
+                )));
+            }
+            preset.drive_with_dies(d)
+        }
+        (None, Some(c)) => {
+            let gb: f64 = c
+                .trim()
+                .parse()
+                .map_err(|_| Fail(format!("--capacity-gb expects a number, got '{c}'")))?;
+            preset.drive_for_capacity_gb(gb)?
+        }
+        (None, None) => preset.drive_for_capacity_gb(f64::from(preset.default_capacity_gb()))?,
+    };
+    Ok((preset, drive))
+}
+
+fn run_options(opts: &Options) -> Result<RunOptions, Fail> {
+    let mut o = RunOptions::default();
+    if let Some(seed) = opts.number("seed")? {
+        o.seed = seed;
+    }
+    if let Some(ios) = opts.number("ios")? {
+        o.measured_ios = ios;
+    }
+    Ok(o)
+}
+
+fn sweep_cmd(opts: &Options) -> Result<String, Fail> {
+    let (_, drive) = drive_of(opts)?;
+    let rw_name = opts.get("rw").unwrap_or("randread");
+    let rw = Rw::from_fio_name(rw_name).ok_or_else(|| {
+        Fail(format!(
+            "unknown --rw '{rw_name}' (expected one of: {})",
+            Rw::ALL.map(Rw::fio_name).join(", ")
+        ))
+    })?;
+    let bs_bytes = parse_block_size(opts.get("bs").unwrap_or("4k"))?;
+    let rwmixread: u8 = opts.number("rwmixread")?.unwrap_or(70);
+    let state_name = opts.get("state").unwrap_or("seq-filled");
+    let state = DriveState::from_id(state_name).ok_or_else(|| {
+        Fail(format!(
+            "unknown --state '{state_name}' (expected fob, seq-filled or steady)"
+        ))
+    })?;
+    let qds = match opts.get("iodepth") {
+        None => REVIEW_QDS.to_vec(),
+        Some(list) => parse_qds(list)?,
+    };
+    let mix_sweep = opts.flag("mix-sweep");
+    let options = run_options(opts)?;
+    let format = format_of(opts)?;
+    let out = opts.done(Ok(String::new()));
+    out?;
+    let workload = Workload {
+        rw,
+        rwmixread,
+        bs_bytes,
+        iodepth: qds[0],
+    };
+    let points = if mix_sweep {
+        sweep::over_read_share(&drive, workload, state, options, &sweep::MIX_STEPS)?
+    } else {
+        sweep::over_queue_depth(&drive, workload, state, options, &qds)?
+    };
+    Ok(render_points(&points, format))
+}
+
+fn parse_qds(list: &str) -> Result<Vec<u32>, Fail> {
+    let qds = list
+        .split(',')
+        .map(|q| match q.trim().parse::<u32>() {
+            Ok(n) if (1..=MAX_IODEPTH).contains(&n) => Ok(n),
+            _ => Err(Fail(format!(
+                "--iodepth '{q}' is not a queue depth (allowed: 1..={MAX_IODEPTH}, comma-separated)"
+            ))),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if qds.len() > 64 {
+        return Err(Fail("--iodepth lists at most 64 depths".into()));
+    }
+    Ok(qds)
+}
+
+fn render_points(points: &[SweepPoint], format: Format) -> String {
+    match format {
+        Format::Json => {
+            let rows: Vec<_> = points
+                .iter()
+                .map(|p| {
+                    let r = &p.result;
+                    serde_json::json!({
+                        "iodepth": p.iodepth,
+                        "read_percent": p.read_percent,
+                        "iops": r.iops,
+                        "bw_mb_s": r.bw_mb_s,
+                        "lat_mean_us": r.latency.mean_us,
+                        "lat_p50_us": r.latency.p50_us,
+                        "lat_p90_us": r.latency.p90_us,
+                        "lat_p99_us": r.latency.p99_us,
+                        "lat_p999_us": r.latency.p999_us,
+                        "lat_max_us": r.latency.max_us,
+                        "bottleneck": r.bottleneck.id(),
+                        "write_amplification": r.write_amplification,
+                        "iops_rel_noise": r.iops_rel_noise,
+                        "utilisation": r.utilisation,
+                    })
+                })
+                .collect();
+            serde_json::to_string_pretty(&rows).expect("plain JSON values") + "\n"
+        }
+        Format::Csv => {
+            let mut s = String::from(
+                "iodepth,read_percent,iops,bw_mb_s,lat_mean_us,lat_p50_us,lat_p99_us,lat_p999_us,lat_max_us,bottleneck,write_amplification\n",
+            );
+            for p in points {
+                let r = &p.result;
+                let l = &r.latency;
+                let _ = writeln!(
+                    s,
+                    "{},{},{:.0},{:.1},{:.1},{:.1},{:.1},{:.1},{:.1},{},{:.2}",
+                    p.iodepth,
+                    p.read_percent,
+                    r.iops,
+                    r.bw_mb_s,
+                    l.mean_us,
+                    l.p50_us,
+                    l.p99_us,
+                    l.p999_us,
+                    l.max_us,
+                    r.bottleneck.id(),
+                    r.write_amplification
+                );
+            }
+            s
+        }
+        Format::Table => {
+            let mut s = format!(
+                "{:>7} {:>5} {:>10} {:>9} {:>10} {:>10} {:>10}  {}\n",
+                "iodepth", "read%", "IOPS", "MB/s", "mean µs", "p99 µs", "p99.9 µs", "limited by"
+            );
+            for p in points {
+                let r = &p.result;
+                let _ = writeln!(
+                    s,
+                    "{:>7} {:>5} {:>10.0} {:>9.1} {:>10.1} {:>10.1} {:>10.1}  {}",
+                    p.iodepth,
+                    p.read_percent,
+                    r.iops,
+                    r.bw_mb_s,
+                    r.latency.mean_us,
+                    r.latency.p99_us,
+                    r.latency.p999_us,
+                    r.bottleneck.label()
+                );
+            }
+            s
+        }
+    }
+}
+
+fn calibrate_cmd(opts: &Options) -> Result<String, Fail> {
+    let options = run_options(opts)?;
+    let format = format_of(opts)?;
+    opts.done(Ok(String::new()))?;
+    let rows = calibration::table(options);
+    let worst = rows.iter().map(|r| r.error.abs()).fold(0.0, f64::max);
+    Ok(match format {
+        Format::Json => serde_json::to_string_pretty(&rows).expect("plain JSON values") + "\n",
+        Format::Csv => {
+            let mut s = String::from("cell,measured,model,error_pct\n");
+            for r in &rows {
+                let _ = writeln!(
+                    s,
+                    "{},{},{:.4},{:.2}",
+                    r.cell,
+                    r.measured.value,
+                    r.model,
+                    r.error * 100.0
+                );
+            }
+            s
+        }
+        Format::Table => {
+            let mut s = format!("Source: {}\n", calibration::SOURCE);
+            let _ = writeln!(
+                s,
+                "{:<40} {:>12} {:>12} {:>8}",
+                "cell", "measured", "model", "error"
+            );
+            for r in &rows {
+                let _ = writeln!(
+                    s,
+                    "{:<40} {:>12.3} {:>12.3} {:>+7.1}%",
+                    r.cell,
+                    r.measured.value,
+                    r.model,
+                    r.error * 100.0
+                );
+            }
+            let _ = writeln!(
+                s,
+                "worst error: {:.1}% over {} cells",
+                worst * 100.0,
+                rows.len()
+            );
+            s
+        }
+    })
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn bench_cmd() -> String {
+    const REPEATS: usize = 7;
+    let preset = presets::find("e18dc").expect("e18dc preset");
+    let drive = preset.drive_with_dies(32);
+    let options = RunOptions {
+        measured_ios: 200_000,
+        ..RunOptions::default()
+    };
+    let qd32 = Workload {
+        rw: Rw::RandRead,
+        rwmixread: 100,
+        bs_bytes: 4096,
+        iodepth: 32,
+    };
+    let run = sweep::spec(&drive, qd32, DriveState::SeqFilled, options)
+        .check()
+        .expect("bench run is valid");
+    let rate = median(
+        (0..REPEATS)
+            .map(|_| {
+                let t = Instant::now();
+                let r = parallelism_lab::model::Simulation::run(&run);
+                let ios = r.measured_ios as f64 + 2_000.0;
+                ios / t.elapsed().as_secs_f64()
+            })
+            .collect(),
+    );
+    let sweep_ms = median(
+        (0..REPEATS)
+            .map(|_| {
+                let t = Instant::now();
+                let _ = sweep::over_queue_depth(
+                    &drive,
+                    qd32,
+                    DriveState::SeqFilled,
+                    RunOptions::default(),
+                    &REVIEW_QDS,
+                );
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect(),
+    );
+    let steady_ms = median(
+        (0..REPEATS)
+            .map(|_| {
+                let t = Instant::now();
+                let _ = ftl::simulate_steady_wa_uncached(drive.effective_spare_ratio());
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect(),
+    );
+    let out = serde_json::json!({
+        "sim_ios_per_s": rate.round(),
+        "qd_sweep_9_points_ms": (sweep_ms * 100.0).round() / 100.0,
+        "steady_state_ms": (steady_ms * 100.0).round() / 100.0,
+        "note": "medians of 7 runs; 4 KiB random reads, E18DC 32 dies; sweep at 20000 measured I/Os per point",
+    });
+    serde_json::to_string_pretty(&out).expect("plain JSON values") + "\n"
+}

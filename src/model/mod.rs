@@ -1,1 +1,34 @@
+//! The SSD model: pure Rust, no web dependency, deterministic for a seed.
+//!
+//! Parts, each owning one piece of the drive:
+//! - [`config`]: what a run is made of, and the one validation step ([`RunSpec::check`]).
+//! - [`presets`]: the controllers and NAND parts the lab knows, each value sourced.
+//! - [`engine`]: the discrete-event closed loop (host stack, controller, channels, dies).
+//! - [`link`]: host link generations and their rates.
+//! - [`ftl`]: garbage collection and write amplification.
+//! - [`stats`]: latency histogram, utilisation, the limiting resource.
+//! - [`calibration`]: the published measurements and the model's error against them.
+//! - [`sweep`]: runs over queue depth or read share, as the charts and the CLI draw them.
+//! - [`time`] and [`rng`]: simulated nanoseconds and the run's one random generator.
 
+pub mod calibration;
+pub mod config;
+pub mod engine;
+pub mod ftl;
+pub mod link;
+pub mod presets;
+pub mod rng;
+pub mod stats;
+pub mod sweep;
+pub mod time;
+
+pub use config::{
+    CheckedRun, ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, Workload,
+};
+pub use engine::Simulation;
+pub use stats::{Bottleneck, RunResult};
+
+/// Check and run one configuration to the end.
+pub fn run(spec: RunSpec) -> Result<RunResult, ConfigError> {
+    Ok(Simulation::run(&spec.check()?))
+}

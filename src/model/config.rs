@@ -1,0 +1,616 @@
+//! What a run is made of, and the one place inputs are checked.
+//!
+//! The engine only ever sees a [`CheckedRun`]: every preset, slider, URL and command-line value
+//! goes through [`RunSpec::check`] first, which either returns a configuration the engine can run
+//! without a single further test, or a [`ConfigError`] that says which input is wrong and why.
+//! Physical parameters live in [`NandSpec`] and [`ControllerSpec`]; presets fill them in and
+//! cite their sources.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::link::HostLink;
+use super::time::Nanos;
+
+/// Bytes in one GB as drive vendors, Iometer and fio's "MB/s" count them (10^9).
+pub const BYTES_PER_GB: f64 = 1e9;
+/// The mapping granularity of every FTL modelled here (4 KiB logical pages).
+pub const MAPPING_UNIT_BYTES: u32 = 4096;
+/// Smallest and largest request size the lab accepts.
+pub const MIN_BLOCK_BYTES: u32 = 4096;
+pub const MAX_BLOCK_BYTES: u32 = 1 << 20;
+/// Largest queue depth the lab accepts (fio's iodepth).
+pub const MAX_IODEPTH: u32 = 1024;
+/// Most dies the engine will build (a 256-die drive is already a 16 TB+ enterprise part).
+pub const MAX_DIES: u32 = 256;
+
+/// NAND cell type: bits stored per cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CellType {
+    Slc,
+    Mlc,
+    Tlc,
+    Qlc,
+}
+
+impl CellType {
+    pub fn bits(self) -> u32 {
+        match self {
+            CellType::Slc => 1,
+            CellType::Mlc => 2,
+            CellType::Tlc => 3,
+            CellType::Qlc => 4,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            CellType::Slc => "SLC",
+            CellType::Mlc => "MLC",
+            CellType::Tlc => "TLC",
+            CellType::Qlc => "QLC",
+        }
+    }
+}
+
+/// One NAND die type ("part"), as a datasheet would describe it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NandSpec {
+    pub name: &'static str,
+    pub cell: CellType,
+    /// Die density in Gbit (2^30 bits).
+    pub die_gbit: u32,
+    pub planes: u32,
+    pub page_bytes: u32,
+    /// Pages per block per plane (for erase accounting).
+    pub pages_per_block: u32,
+    /// Array read time (tR) of one page, or of one page per plane in a multi-plane read.
+    pub t_read: Nanos,
+    /// Program time of one program unit: `program_pages` pages on every plane at once.
+    pub t_prog: Nanos,
+    /// Block erase time.
+    pub t_erase: Nanos,
+    /// Pages per plane written by one program operation (one-shot TLC programs three).
+    pub program_pages: u32,
+    /// Channel (bus) rate in bytes per second.
+    pub bus_bytes_per_s: f64,
+    /// Whether the die may start its next sense while the last page streams out (cache read).
+    pub cache_read: bool,
+}
+
+impl NandSpec {
+    /// Raw bytes one die stores.
+    pub fn die_bytes(&self) -> f64 {
+        f64::from(self.die_gbit) * (1u64 << 30) as f64 / 8.0
+    }
+
+    /// Bytes written by one program operation over all planes.
+    pub fn program_unit_bytes(&self) -> u32 {
+        self.page_bytes * self.planes * self.program_pages
+    }
+
+    /// Bytes in one (multi-plane) erase block.
+    pub fn block_bytes(&self) -> f64 {
+        f64::from(self.page_bytes) * f64::from(self.pages_per_block) * f64::from(self.planes)
+    }
+}
+
+/// How the flash translation layer finds a logical page.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Mapping {
+    /// The whole table sits in the drive's DRAM: no lookup ever touches flash.
+    Dram,
+    /// DRAM-less: the host memory buffer caches `hmb_bytes` of the table; a miss costs one extra
+    /// flash read before the data read.
+    Hmb { hmb_bytes: u64 },
+}
+
+/// A controller and its firmware, as one parameter set shared by every capacity built on it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ControllerSpec {
+    pub name: &'static str,
+    pub channels: u32,
+    pub chip_enables: u32,
+    pub link: HostLink,
+    /// Fraction of the link's raw rate left after protocol overhead.
+    pub link_efficiency: f64,
+    /// Most commands the device accepts at once (NCQ's 32 on SATA); more wait in the host.
+    pub device_queue_limit: u32,
+    /// Controller time to process one host command (reads and writes).
+    pub cmd_cost: Nanos,
+    /// Extra controller time for a host write command (buffer management, mapping update).
+    pub write_cmd_cost: Nanos,
+    /// Controller time per 4 KiB relocated by garbage collection.
+    pub gc_unit_cost: Nanos,
+    /// Host software stack and completion path time per I/O, spent outside the drive.
+    pub host_stack: Nanos,
+    pub mapping: Mapping,
+    /// Write buffer that acknowledges writes once their data is in it.
+    pub write_buffer_bytes: u64,
+    /// Multi-plane reads are issued only when at least this many reads wait for the die.
+    pub multiplane_read_min_queue: u32,
+    /// Reads served in a row while a program waits before the program goes first.
+    pub read_burst_limit: u32,
+    /// User capacity per raw flash byte (the rest is spare area).
+    pub user_fraction: f64,
+    /// Share of the nominal spare area garbage collection can actually use.
+    pub spare_efficiency: f64,
+}
+
+/// A whole drive: a controller, its flash and how many dies sit behind it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DriveSpec {
+    pub controller: ControllerSpec,
+    pub nand: NandSpec,
+    pub dies: u32,
+}
+
+impl DriveSpec {
+    pub fn raw_bytes(&self) -> f64 {
+        self.nand.die_bytes() * f64::from(self.dies)
+    }
+
+    /// User-visible capacity in bytes.
+    pub fn user_bytes(&self) -> f64 {
+        self.raw_bytes() * self.controller.user_fraction
+    }
+
+    pub fn user_gb(&self) -> f64 {
+        self.user_bytes() / BYTES_PER_GB
+    }
+
+    /// Spare area usable by garbage collection, as a fraction of user capacity.
+    pub fn effective_spare_ratio(&self) -> f64 {
+        (1.0 / self.controller.user_fraction - 1.0) * self.controller.spare_efficiency
+    }
+}
+
+/// fio's `rw=` vocabulary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Rw {
+    RandRead,
+    RandWrite,
+    RandRw,
+    Read,
+    Write,
+    Rw,
+}
+
+impl Rw {
+    pub const ALL: [Rw; 6] = [
+        Rw::RandRead,
+        Rw::RandWrite,
+        Rw::RandRw,
+        Rw::Read,
+        Rw::Write,
+        Rw::Rw,
+    ];
+
+    pub fn fio_name(self) -> &'static str {
+        match self {
+            Rw::RandRead => "randread",
+            Rw::RandWrite => "randwrite",
+            Rw::RandRw => "randrw",
+            Rw::Read => "read",
+            Rw::Write => "write",
+            Rw::Rw => "rw",
+        }
+    }
+
+    pub fn from_fio_name(s: &str) -> Option<Rw> {
+        Rw::ALL.into_iter().find(|rw| rw.fio_name() == s)
+    }
+
+    pub fn is_random(self) -> bool {
+        matches!(self, Rw::RandRead | Rw::RandWrite | Rw::RandRw)
+    }
+
+    /// The read share this pattern implies, or `None` when `rwmixread` decides.
+    pub fn fixed_read_percent(self) -> Option<u8> {
+        match self {
+            Rw::RandRead | Rw::Read => Some(100),
+            Rw::RandWrite | Rw::Write => Some(0),
+            Rw::RandRw | Rw::Rw => None,
+        }
+    }
+
+    /// The pattern with the given randomness and read share (fio's canonical name for it).
+    pub fn from_parts(random: bool, read_percent: u8) -> Rw {
+        match (random, read_percent) {
+            (true, 100) => Rw::RandRead,
+            (true, 0) => Rw::RandWrite,
+            (true, _) => Rw::RandRw,
+            (false, 100) => Rw::Read,
+            (false, 0) => Rw::Write,
+            (false, _) => Rw::Rw,
+        }
+    }
+}
+
+/// The state the drive is in when the run starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DriveState {
+    /// Fresh out of the box: every write lands in an erased block, no garbage collection.
+    Fob,
+    /// Filled once sequentially: full, but every block is wholly valid or wholly stale, so
+    /// sequential writes run at the program rate; random writes meet garbage collection.
+    SeqFilled,
+    /// Random-write steady state: every write pays the greedy garbage collector's write
+    /// amplification for this spare area.
+    Steady,
+}
+
+impl DriveState {
+    pub const ALL: [DriveState; 3] = [DriveState::Fob, DriveState::SeqFilled, DriveState::Steady];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            DriveState::Fob => "fob",
+            DriveState::SeqFilled => "seq-filled",
+            DriveState::Steady => "steady",
+        }
+    }
+
+    pub fn from_id(s: &str) -> Option<DriveState> {
+        DriveState::ALL.into_iter().find(|d| d.id() == s)
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            DriveState::Fob => "fresh (FOB)",
+            DriveState::SeqFilled => "sequentially filled",
+            DriveState::Steady => "random-write steady state",
+        }
+    }
+}
+
+/// The host side of a run, in fio's terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Workload {
+    pub rw: Rw,
+    /// Percentage of reads for the mixed patterns (fio's `rwmixread`); ignored otherwise.
+    pub rwmixread: u8,
+    pub bs_bytes: u32,
+    pub iodepth: u32,
+}
+
+impl Workload {
+    pub fn read_percent(&self) -> u8 {
+        self.rw.fixed_read_percent().unwrap_or(self.rwmixread)
+    }
+}
+
+/// How long to run and with which seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RunOptions {
+    pub seed: u64,
+    /// I/Os completed and measured after warm-up.
+    pub measured_ios: u64,
+}
+
+impl RunOptions {
+    /// Enough I/Os for about 1% statistical noise on IOPS (see the noise test).
+    pub const DEFAULT_MEASURED_IOS: u64 = 20_000;
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            seed: 1,
+            measured_ios: Self::DEFAULT_MEASURED_IOS,
+        }
+    }
+}
+
+/// Everything a run needs, unchecked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunSpec {
+    pub drive: DriveSpec,
+    pub workload: Workload,
+    pub state: DriveState,
+    pub options: RunOptions,
+}
+
+/// A run the engine can execute without further checks. Only [`RunSpec::check`] makes one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckedRun {
+    spec: RunSpec,
+}
+
+impl CheckedRun {
+    pub fn spec(&self) -> &RunSpec {
+        &self.spec
+    }
+    pub fn drive(&self) -> &DriveSpec {
+        &self.spec.drive
+    }
+    pub fn workload(&self) -> &Workload {
+        &self.spec.workload
+    }
+}
+
+/// Why an input was refused. One type for every input the lab takes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConfigError {
+    /// A number outside what the lab models.
+    OutOfRange {
+        what: &'static str,
+        value: String,
+        allowed: String,
+    },
+    /// A value that is not one of the accepted names.
+    Unknown {
+        what: &'static str,
+        value: String,
+        expected: String,
+    },
+    /// A value that could not be read at all.
+    Malformed {
+        what: &'static str,
+        value: String,
+        why: String,
+    },
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::OutOfRange {
+                what,
+                value,
+                allowed,
+            } => write!(f, "{what} {value} is out of range (allowed: {allowed})"),
+            ConfigError::Unknown {
+                what,
+                value,
+                expected,
+            } => write!(f, "unknown {what} '{value}' (expected one of: {expected})"),
+            ConfigError::Malformed { what, value, why } => {
+                write!(f, "cannot read {what} '{value}': {why}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+fn out_of_range(what: &'static str, value: impl fmt::Display, allowed: &str) -> ConfigError {
+    ConfigError::OutOfRange {
+        what,
+        value: value.to_string(),
+        allowed: allowed.to_string(),
+    }
+}
+
+fn check_range<T: PartialOrd + fmt::Display + Copy>(
+    what: &'static str,
+    value: T,
+    lo: T,
+    hi: T,
+) -> Result<(), ConfigError> {
+    if value >= lo && value <= hi {
+        Ok(())
+    } else {
+        Err(out_of_range(what, value, &format!("{lo}..={hi}")))
+    }
+}
+
+fn check_positive(what: &'static str, value: f64) -> Result<(), ConfigError> {
+    if value.is_finite() && value > 0.0 {
+        Ok(())
+    } else {
+        Err(out_of_range(what, value, "a finite number above 0"))
+    }
+}
+
+fn check_fraction(what: &'static str, value: f64) -> Result<(), ConfigError> {
+    if value.is_finite() && value > 0.0 && value <= 1.0 {
+        Ok(())
+    } else {
+        Err(out_of_range(what, value, "above 0 and at most 1"))
+    }
+}
+
+impl RunSpec {
+    /// Validate every field; the result is the only thing the engine accepts.
+    pub fn check(self) -> Result<CheckedRun, ConfigError> {
+        let w = &self.workload;
+        check_range("iodepth", w.iodepth, 1, MAX_IODEPTH)?;
+        check_range("rwmixread", w.rwmixread, 0, 100)?;
+        check_range(
+            "block size (bytes)",
+            w.bs_bytes,
+            MIN_BLOCK_BYTES,
+            MAX_BLOCK_BYTES,
+        )?;
+        if w.bs_bytes % MAPPING_UNIT_BYTES != 0 {
+            return Err(out_of_range(
+                "block size (bytes)",
+                w.bs_bytes,
+                "a multiple of 4096",
+            ));
+        }
+        check_range("measured I/Os", self.options.measured_ios, 100, 10_000_000)?;
+
+        let d = &self.drive;
+        let c = &d.controller;
+        let n = &d.nand;
+        check_range("dies", d.dies, 1, MAX_DIES)?;
+        check_range("channels", c.channels, 1, 32)?;
+        check_range("chip enables", c.chip_enables, 1, 1024)?;
+        check_range("device queue limit", c.device_queue_limit, 1, 65_535)?;
+        check_fraction("link efficiency", c.link_efficiency)?;
+        check_fraction("user fraction", c.user_fraction)?;
+        check_fraction("spare efficiency", c.spare_efficiency)?;
+        check_range(
+            "multi-plane read queue threshold",
+            c.multiplane_read_min_queue,
+            1,
+            1024,
+        )?;
+        check_range("read burst limit", c.read_burst_limit, 1, 1_000_000)?;
+        check_range("planes", n.planes, 1, 8)?;
+        check_range(
+            "page size (bytes)",
+            n.page_bytes,
+            MAPPING_UNIT_BYTES,
+            65_536,
+        )?;
+        if n.page_bytes % MAPPING_UNIT_BYTES != 0 {
+            return Err(out_of_range(
+                "page size (bytes)",
+                n.page_bytes,
+                "a multiple of 4096",
+            ));
+        }
+        check_range("pages per block", n.pages_per_block, 1, 65_536)?;
+        check_range("pages per program", n.program_pages, 1, 4)?;
+        check_range("die density (Gbit)", n.die_gbit, 1, 4096)?;
+        check_positive("channel rate (bytes/s)", n.bus_bytes_per_s)?;
+        for (what, t) in [("tR", n.t_read), ("tPROG", n.t_prog), ("tBERS", n.t_erase)] {
+            if t.0 == 0 || t.0 > 1_000_000_000 {
+                return Err(out_of_range(what, t, "1 ns..=1 s"));
+            }
+        }
+        // A write buffer must hold a program unit for every die plus the largest request, or
+        // the dies could never all be busy and a large write could wait forever.
+        let min_buffer = u64::from(n.program_unit_bytes()) * 2 + u64::from(MAX_BLOCK_BYTES);
+        if c.write_buffer_bytes < min_buffer {
+            return Err(out_of_range(
+                "write buffer (bytes)",
+                c.write_buffer_bytes,
+                &format!("at least {min_buffer}"),
+            ));
+        }
+        if let Mapping::Hmb { hmb_bytes } = c.mapping {
+            check_range("HMB size (bytes)", hmb_bytes, 0, 1 << 40)?;
+        }
+        Ok(CheckedRun { spec: self })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::presets;
+
+    fn spec() -> RunSpec {
+        let drive = presets::find("e18dc").unwrap().drive_with_dies(8);
+        RunSpec {
+            drive,
+            workload: Workload {
+                rw: Rw::RandRead,
+                rwmixread: 100,
+                bs_bytes: 4096,
+                iodepth: 1,
+            },
+            state: DriveState::Steady,
+            options: RunOptions::default(),
+        }
+    }
+
+    #[test]
+    fn a_preset_run_passes_the_checks() {
+        assert!(spec().check().is_ok());
+    }
+
+    #[test]
+    fn every_bad_field_names_itself_in_the_message() {
+        let mut s = spec();
+        s.workload.iodepth = 0;
+        assert_eq!(
+            s.check().unwrap_err().to_string(),
+            "iodepth 0 is out of range (allowed: 1..=1024)"
+        );
+        let mut s = spec();
+        s.workload.bs_bytes = 6000;
+        assert!(s.check().unwrap_err().to_string().contains("block size"));
+        let mut s = spec();
+        s.drive.dies = 0;
+        assert!(s.check().unwrap_err().to_string().starts_with("dies 0"));
+        let mut s = spec();
+        s.drive.controller.link_efficiency = f64::NAN;
+        assert!(s
+            .check()
+            .unwrap_err()
+            .to_string()
+            .contains("link efficiency"));
+    }
+
+    #[test]
+    fn fio_names_round_trip() {
+        for rw in Rw::ALL {
+            assert_eq!(Rw::from_fio_name(rw.fio_name()), Some(rw));
+            let pct = rw.fixed_read_percent().unwrap_or(70);
+            assert_eq!(Rw::from_parts(rw.is_random(), pct), rw);
+        }
+        assert_eq!(Rw::from_fio_name("randomread"), None);
+    }
+}
+
+/// Read a block size as fio writes it: `4k`, `128K`, `1m`, `512KiB` or plain bytes `4096`.
+pub fn parse_block_size(s: &str) -> Result<u32, ConfigError> {
+    let t = s.trim().to_ascii_lowercase();
+    let t = t
+        .strip_suffix("ib")
+        .or_else(|| t.strip_suffix('b'))
+        .unwrap_or(&t);
+    let (digits, mult) = match t.chars().last() {
+        Some('k') => (&t[..t.len() - 1], 1024u64),
+        Some('m') => (&t[..t.len() - 1], 1024 * 1024),
+        _ => (t, 1),
+    };
+    let malformed = |why: &str| ConfigError::Malformed {
+        what: "block size",
+        value: s.to_string(),
+        why: why.to_string(),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 9 {
+        return Err(malformed("expected a size such as 4k, 128k or 1m"));
+    }
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| malformed("not a whole number"))?;
+    let bytes = n * mult;
+    if bytes < u64::from(MIN_BLOCK_BYTES)
+        || bytes > u64::from(MAX_BLOCK_BYTES)
+        || bytes % u64::from(MAPPING_UNIT_BYTES) != 0
+    {
+        return Err(out_of_range("block size", s, "4k..=1m in multiples of 4k"));
+    }
+    Ok(bytes as u32)
+}
+
+/// Write a block size the way fio and the URL spell it (`4k`, `128k`, `1m`).
+pub fn format_block_size(bytes: u32) -> String {
+    if bytes % (1024 * 1024) == 0 {
+        format!("{}m", bytes / (1024 * 1024))
+    } else if bytes % 1024 == 0 {
+        format!("{}k", bytes / 1024)
+    } else {
+        bytes.to_string()
+    }
+}
+
+#[cfg(test)]
+mod block_size_tests {
+    use super::*;
+
+    #[test]
+    fn block_sizes_read_as_fio_writes_them() {
+        assert_eq!(parse_block_size("4k"), Ok(4096));
+        assert_eq!(parse_block_size("128K"), Ok(131_072));
+        assert_eq!(parse_block_size("1m"), Ok(1_048_576));
+        assert_eq!(parse_block_size("64KiB"), Ok(65_536));
+        assert_eq!(parse_block_size("8192"), Ok(8192));
+        for bad in ["", "k", "4x", "-4k", "2m", "6k", "99999999999k", "4.5k"] {
+            assert!(parse_block_size(bad).is_err(), "{bad:?} accepted");
+        }
+        for bs in [4096, 131_072, 1_048_576] {
+            assert_eq!(parse_block_size(&format_block_size(bs)), Ok(bs));
+        }
+    }
+}

@@ -1,0 +1,839 @@
+//! The event engine: a closed loop of `iodepth` host requests flowing through the host stack,
+//! the controller, the NAND channels and dies, and back over the host link.
+//!
+//! # Shape
+//! Shared single servers that serve in arrival order (the controller, each channel, each link
+//! direction) are *reservations*: a request that reaches one at time `t` is served from
+//! `max(t, free_at)`, so they need no events of their own. Every reservation is made while
+//! handling an event at the current time, and events are handled in time order, so reservations
+//! arrive in time order and each server stays exactly first-come first-served.
+//! Dies are different: they choose what to do next (reads before programs, with a guard against
+//! starving programs; several queued reads to different planes in one sense), so each die keeps
+//! real queues and the engine wakes it with events.
+//!
+//! # What always holds
+//! - Events at equal times run in the order they were scheduled (a sequence number breaks
+//!   ties), and one seeded [`Rng`] makes every choice: the same [`CheckedRun`] gives the same
+//!   result, natively and in wasm.
+//! - Exactly `iodepth` requests are in flight; a request's latency runs from the moment its slot
+//!   was freed to the moment its last byte crossed the link, so Little's law holds by
+//!   construction of the closed loop.
+//! - Per request the engine allocates nothing: slots, die queues and the event heap are reused.
+//!
+//! # Running in slices
+//! [`Simulation::step`] processes at most a given number of events and returns, so the browser
+//! can interleave simulation with drawing; [`Simulation::result`] is valid (provisional) at any
+//! moment.
+
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, VecDeque};
+
+use super::config::{CheckedRun, DriveState, Mapping, MAPPING_UNIT_BYTES};
+use super::ftl::steady_write_amplification;
+use super::rng::Rng;
+use super::stats::{Bottleneck, Histogram, LatencySummary, RunResult, Utilisation};
+use super::time::{Nanos, SimTime};
+
+/// Most planes a die may have (bounded so a die's in-flight read batch is a fixed array).
+const MAX_PLANES: usize = 8;
+/// Batches for the batch-means noise estimate.
+const NOISE_BATCHES: u64 = 10;
+/// Warm-up I/Os at least, and per unit of queue depth.
+const MIN_WARMUP_IOS: u64 = 2_000;
+const WARMUP_IOS_PER_QD: u64 = 4;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ev {
+    /// A request leaves the host stack and reaches the controller.
+    CtrlArrive(u32),
+    /// The controller has processed a request's command.
+    Dispatch(u32),
+    /// A die finished sensing its current read batch.
+    SenseDone(u32),
+    /// One page of a read crossed its channel into the controller.
+    PageOut { slot: u32, bytes: u32, map: bool },
+    /// A die without cache read is free once its last page left.
+    DieFree(u32),
+    /// A die's array finished a program operation (and any garbage collection before it).
+    ProgramDone(u32),
+    /// The controller finished a piece of background work (valid only for its generation).
+    BackgroundDone(u32),
+    /// A request's last byte crossed the host link (used only when the host may queue).
+    Complete(u32),
+}
+
+#[derive(Debug)]
+struct Entry {
+    at: SimTime,
+    seq: u64,
+    ev: Ev,
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        (self.at, self.seq) == (other.at, other.seq)
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Entry {
+    // Reversed: BinaryHeap is a max-heap and the earliest event must come out first.
+    fn cmp(&self, other: &Self) -> Ordering {
+        (other.at, other.seq).cmp(&(self.at, self.seq))
+    }
+}
+
+/// A time-ordered event queue with deterministic tie-breaking.
+#[derive(Default)]
+struct EventQueue {
+    heap: BinaryHeap<Entry>,
+    seq: u64,
+}
+
+impl EventQueue {
+    fn push(&mut self, at: SimTime, ev: Ev) {
+        self.seq += 1;
+        self.heap.push(Entry {
+            at,
+            seq: self.seq,
+            ev,
+        });
+    }
+    fn pop(&mut self) -> Option<(SimTime, Ev)> {
+        self.heap.pop().map(|e| (e.at, e.ev))
+    }
+}
+
+/// Controller work that runs only while no host command needs the controller (preemptive
+/// priority): garbage-collection bookkeeping. Host commands never wait for it, but it slows
+/// down as host commands take the controller's time, and the die operation that owes it cannot
+/// finish before it does. This is why queue depth barely moves a controller-bound random write:
+/// the work happens whenever the host leaves the controller alone.
+#[derive(Debug, Default)]
+struct Background {
+    /// (die, work) in arrival order; the head is in service.
+    jobs: VecDeque<(u32, Nanos)>,
+    /// When the head job ends unless a host command preempts it.
+    head_done: SimTime,
+    /// Bumped whenever `head_done` moves, so stale completion events are ignored.
+    generation: u32,
+    busy_ns: u64,
+}
+
+/// A single first-come first-served server, used by reservation.
+#[derive(Clone, Copy, Debug, Default)]
+struct Server {
+    free_at: SimTime,
+    busy_ns: u64,
+}
+
+impl Server {
+    /// Serve `work` arriving at `now`; returns when it is done.
+    fn reserve(&mut self, now: SimTime, work: Nanos) -> SimTime {
+        let start = self.free_at.max(now);
+        self.free_at = start + work;
+        self.busy_ns += work.0;
+        self.free_at
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct PageRead {
+    slot: u32,
+    plane: u8,
+    bytes: u32,
+    /// A mapping-table read (DRAM-less miss), not user data.
+    map: bool,
+}
+
+#[derive(Debug, Default)]
+struct Die {
+    channel: u32,
+    busy: bool,
+    reads: VecDeque<PageRead>,
+    /// Host program units waiting, by size in bytes.
+    programs: VecDeque<u32>,
+    /// The read batch being sensed.
+    sensing: [PageRead; MAX_PLANES],
+    n_sensing: usize,
+    /// When the data register is free for the next sensed page (cache read).
+    register_free: SimTime,
+    reads_in_a_row: u32,
+    /// Parts of the current program operation still running (array, background controller).
+    program_parts: u8,
+    program_bytes: u32,
+    busy_ns: u64,
+    gc_debt: f64,
+    erase_debt: f64,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    submitted: SimTime,
+    write: bool,
+    bytes: u32,
+    offset: u64,
+    pages_left: u32,
+    data_done: SimTime,
+}
+
+/// Constants derived once from the checked configuration.
+#[derive(Clone, Debug)]
+struct Params {
+    dies: u32,
+    planes: u32,
+    page_bytes: u64,
+    bs_bytes: u32,
+    iodepth: u32,
+    read_percent: u8,
+    random: bool,
+    span_bytes: u64,
+    t_read: Nanos,
+    t_prog: Nanos,
+    t_erase: Nanos,
+    cache_read: bool,
+    bus_bps: f64,
+    link_bps: f64,
+    half_duplex: bool,
+    queue_limit: u32,
+    cmd_cost: Nanos,
+    write_cmd_cost: Nanos,
+    host_stack: Nanos,
+    unit_bytes: u32,
+    senses_per_unit: u64,
+    gc_copies_per_unit: f64,
+    erases_per_unit: f64,
+    gc_ctrl_per_copy: Nanos,
+    buffer_bytes: u64,
+    mp_min_queue: usize,
+    read_burst_limit: u32,
+    /// Probability (parts per million) that a read misses the mapping cache.
+    map_miss_ppm: u64,
+    write_amplification: f64,
+}
+
+impl Params {
+    fn new(run: &CheckedRun) -> Params {
+        let d = run.drive();
+        let c = &d.controller;
+        let n = &d.nand;
+        let w = run.workload();
+        let random = w.rw.is_random();
+        let span_bytes =
+            ((d.user_bytes() as u64) / u64::from(w.bs_bytes)).max(1) * u64::from(w.bs_bytes);
+        // Garbage collection: random overwrites of a full drive pay the greedy steady-state WA;
+        // sequential writes to a sequentially filled drive invalidate whole blocks and pay none.
+        let wa = match run.spec().state {
+            DriveState::Fob => 1.0,
+            DriveState::SeqFilled if !random => 1.0,
+            DriveState::SeqFilled | DriveState::Steady => {
+                steady_write_amplification(d.effective_spare_ratio())
+            }
+        };
+        let unit_bytes = n.program_unit_bytes();
+        let map_miss_ppm = match c.mapping {
+            Mapping::Dram => 0,
+            Mapping::Hmb { hmb_bytes } => {
+                // 4 bytes of table per 4 KiB mapped: the cache covers 1024x its size.
+                let covered = hmb_bytes as f64 * f64::from(MAPPING_UNIT_BYTES) / 4.0;
+                ((1.0 - covered / span_bytes as f64).clamp(0.0, 1.0) * 1e6) as u64
+            }
+        };
+        Params {
+            dies: d.dies,
+            planes: n.planes,
+            page_bytes: u64::from(n.page_bytes),
+            bs_bytes: w.bs_bytes,
+            iodepth: w.iodepth,
+            read_percent: w.read_percent(),
+            random,
+            span_bytes,
+            t_read: n.t_read,
+            t_prog: n.t_prog,
+            t_erase: n.t_erase,
+            cache_read: n.cache_read,
+            bus_bps: n.bus_bytes_per_s,
+            link_bps: c.link.raw_bytes_per_s() * c.link_efficiency,
+            half_duplex: c.link.half_duplex(),
+            queue_limit: c.device_queue_limit,
+            cmd_cost: c.cmd_cost,
+            write_cmd_cost: c.write_cmd_cost,
+            host_stack: c.host_stack,
+            unit_bytes,
+            senses_per_unit: u64::from(n.program_pages),
+            gc_copies_per_unit: wa - 1.0,
+            erases_per_unit: wa * f64::from(unit_bytes) / n.block_bytes(),
+            gc_ctrl_per_copy: c.gc_unit_cost * u64::from(unit_bytes / MAPPING_UNIT_BYTES),
+            buffer_bytes: c.write_buffer_bytes,
+            mp_min_queue: c.multiplane_read_min_queue as usize,
+            read_burst_limit: c.read_burst_limit,
+            map_miss_ppm,
+            write_amplification: wa,
+        }
+    }
+}
+
+/// Measurement bookkeeping.
+#[derive(Debug, Default)]
+struct Meter {
+    completed: u64,
+    warmup: u64,
+    target: u64,
+    window_start: SimTime,
+    window_end: SimTime,
+    hist: Histogram,
+    bytes: u64,
+    batch_marks: Vec<SimTime>,
+}
+
+/// One run of the model, advanced in slices.
+pub struct Simulation {
+    p: Params,
+    now: SimTime,
+    queue: EventQueue,
+    rng: Rng,
+    slots: Vec<Slot>,
+    dies: Vec<Die>,
+    channels: Vec<Server>,
+    controller: Server,
+    background: Background,
+    /// [device-to-host, host-to-device]; a half-duplex link uses index 0 for both.
+    link: [Server; 2],
+    buffer_used: u64,
+    unit_fill: u64,
+    buffer_waiters: VecDeque<u32>,
+    next_program_die: u32,
+    in_device: u32,
+    host_waiters: VecDeque<u32>,
+    seq_read_next: u64,
+    seq_write_next: u64,
+    meter: Meter,
+    events: u64,
+}
+
+impl Simulation {
+    /// Prepare a run; no event is processed until [`step`](Self::step).
+    pub fn new(run: &CheckedRun) -> Simulation {
+        let p = Params::new(run);
+        let d = run.drive();
+        let channels = d.controller.channels;
+        let dies = (0..p.dies)
+            .map(|i| Die {
+                channel: i % channels,
+                ..Die::default()
+            })
+            .collect();
+        let opts = run.spec().options;
+        // Warm-up long enough to fill the write buffer several times and let every slot cycle.
+        let buffer_ios = 3 * p.buffer_bytes / u64::from(p.bs_bytes);
+        let warmup = MIN_WARMUP_IOS
+            .max(WARMUP_IOS_PER_QD * u64::from(p.iodepth))
+            .max(if p.read_percent < 100 { buffer_ios } else { 0 });
+        let mut sim = Simulation {
+            now: SimTime::ZERO,
+            queue: EventQueue::default(),
+            rng: Rng::new(opts.seed),
+            slots: vec![Slot::default(); p.iodepth as usize],
+            dies,
+            channels: vec![Server::default(); channels as usize],
+            controller: Server::default(),
+            background: Background::default(),
+            link: [Server::default(); 2],
+            buffer_used: 0,
+            unit_fill: 0,
+            buffer_waiters: VecDeque::new(),
+            next_program_die: 0,
+            in_device: 0,
+            host_waiters: VecDeque::new(),
+            seq_read_next: 0,
+            seq_write_next: 0,
+            meter: Meter {
+                warmup,
+                target: opts.measured_ios,
+                ..Meter::default()
+            },
+            events: 0,
+            p,
+        };
+        for slot in 0..sim.p.iodepth {
+            sim.submit(slot, SimTime::ZERO);
+        }
+        sim
+    }
+
+    /// Run to the end and return the final result.
+    pub fn run(run: &CheckedRun) -> RunResult {
+        let mut sim = Simulation::new(run);
+        while !sim.step(u64::MAX) {}
+        sim.result()
+    }
+
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.meter.completed >= self.meter.warmup + self.meter.target
+    }
+
+    /// Fraction of the run's I/Os completed so far (warm-up included).
+    pub fn progress(&self) -> f64 {
+        self.meter.completed as f64 / (self.meter.warmup + self.meter.target) as f64
+    }
+
+    /// Process at most `max_events` events; true once the run is finished.
+    pub fn step(&mut self, max_events: u64) -> bool {
+        let mut budget = max_events;
+        while budget > 0 && !self.is_finished() {
+            let Some((at, ev)) = self.queue.pop() else {
+                // Unreachable for a checked run (a closed loop always has work), but a stalled
+                // run must end rather than spin.
+                debug_assert!(false, "event queue ran dry");
+                self.meter.completed = self.meter.warmup + self.meter.target;
+                break;
+            };
+            self.now = at;
+            self.events += 1;
+            budget -= 1;
+            self.handle(ev);
+        }
+        self.is_finished()
+    }
+
+    fn handle(&mut self, ev: Ev) {
+        match ev {
+            Ev::CtrlArrive(slot) => self.ctrl_arrive(slot),
+            Ev::Dispatch(slot) => self.dispatch(slot),
+            Ev::SenseDone(die) => self.sense_done(die),
+            Ev::PageOut { slot, bytes, map } => self.page_out(slot, bytes, map),
+            Ev::DieFree(die) => {
+                self.dies[die as usize].busy = false;
+                self.start_die(die);
+            }
+            Ev::ProgramDone(die) => self.program_part_done(die),
+            Ev::BackgroundDone(generation) => self.background_done(generation),
+            Ev::Complete(slot) => self.complete(slot, self.now),
+        }
+    }
+
+    /// A fresh request takes slot `slot` at `at` (the moment the slot was freed).
+    fn submit(&mut self, slot: u32, at: SimTime) {
+        let p = &self.p;
+        let write = !self.rng.percent(p.read_percent);
+        let bs = u64::from(p.bs_bytes);
+        let offset = if p.random {
+            self.rng.below(p.span_bytes / bs) * bs
+        } else {
+            let next = if write {
+                &mut self.seq_write_next
+            } else {
+                &mut self.seq_read_next
+            };
+            let off = *next;
+            *next = if off + 2 * bs > p.span_bytes {
+                0
+            } else {
+                off + bs
+            };
+            off
+        };
+        self.slots[slot as usize] = Slot {
+            submitted: at,
+            write,
+            bytes: p.bs_bytes,
+            offset,
+            pages_left: 0,
+            data_done: SimTime::ZERO,
+        };
+        self.queue.push(at + p.host_stack, Ev::CtrlArrive(slot));
+    }
+
+    fn ctrl_arrive(&mut self, slot: u32) {
+        if self.in_device >= self.p.queue_limit {
+            self.host_waiters.push_back(slot);
+            return;
+        }
+        self.in_device += 1;
+        let cost = if self.slots[slot as usize].write {
+            self.p.cmd_cost + self.p.write_cmd_cost
+        } else {
+            self.p.cmd_cost
+        };
+        let done = self.controller.reserve(self.now, cost);
+        self.preempt_background(done, cost);
+        self.queue.push(done, Ev::Dispatch(slot));
+    }
+
+    fn dispatch(&mut self, slot: u32) {
+        if self.slots[slot as usize].write {
+            if self.buffer_waiters.is_empty() && self.buffer_fits(slot) {
+                self.admit_write(slot);
+            } else {
+                self.buffer_waiters.push_back(slot);
+            }
+        } else if self.p.map_miss_ppm > 0 && self.rng.below(1_000_000) < self.p.map_miss_ppm {
+            // DRAM-less miss: read the mapping page first, then the data.
+            let die = self.rng.below(u64::from(self.p.dies)) as u32;
+            self.slots[slot as usize].pages_left = 1;
+            self.enqueue_read(
+                die,
+                PageRead {
+                    slot,
+                    plane: 0,
+                    bytes: MAPPING_UNIT_BYTES,
+                    map: true,
+                },
+            );
+        } else {
+            self.dispatch_pages(slot);
+        }
+    }
+
+    /// Split a read into flash pages, striped page by page over dies, then planes.
+    fn dispatch_pages(&mut self, slot: u32) {
+        let s = self.slots[slot as usize];
+        let (page, dies, planes) = (self.p.page_bytes, u64::from(self.p.dies), self.p.planes);
+        let first = s.offset / page;
+        let last = (s.offset + u64::from(s.bytes) - 1) / page;
+        self.slots[slot as usize].pages_left = (last - first + 1) as u32;
+        for lpn in first..=last {
+            let start = (lpn * page).max(s.offset);
+            let end = ((lpn + 1) * page).min(s.offset + u64::from(s.bytes));
+            let die = (lpn % dies) as u32;
+            let plane = ((lpn / dies) % u64::from(planes)) as u8;
+            self.enqueue_read(
+                die,
+                PageRead {
+                    slot,
+                    plane,
+                    bytes: (end - start) as u32,
+                    map: false,
+                },
+            );
+        }
+    }
+
+    fn enqueue_read(&mut self, die: u32, read: PageRead) {
+        self.dies[die as usize].reads.push_back(read);
+        self.start_die(die);
+    }
+
+    /// Let an idle die pick its next operation: reads first, but never more than
+    /// `read_burst_limit` of them in a row while a program waits.
+    fn start_die(&mut self, die_idx: u32) {
+        let p = &self.p;
+        let die = &mut self.dies[die_idx as usize];
+        if die.busy {
+            return;
+        }
+        let program_waits = !die.programs.is_empty();
+        if !die.reads.is_empty() && (!program_waits || die.reads_in_a_row < p.read_burst_limit) {
+            if program_waits {
+                die.reads_in_a_row += 1;
+            }
+            // Multi-plane read: only with a deep queue, join the first waiting read on each
+            // other plane to the head read; they share one tR.
+            let head = die.reads.pop_front().expect("checked non-empty");
+            die.sensing[0] = head;
+            die.n_sensing = 1;
+            if die.reads.len() + 1 >= p.mp_min_queue && p.planes > 1 {
+                let mut used = 1u32 << head.plane;
+                let mut i = 0;
+                while i < die.reads.len() && die.n_sensing < p.planes as usize {
+                    let r = die.reads[i];
+                    if used & (1 << r.plane) == 0 {
+                        used |= 1 << r.plane;
+                        die.sensing[die.n_sensing] = r;
+                        die.n_sensing += 1;
+                        die.reads.remove(i);
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+            die.busy = true;
+            // The sensed data needs the data register, still held by the previous page until it
+            // has streamed out (cache read overlaps the two; the register cannot).
+            let done = (self.now + p.t_read).max(die.register_free);
+            die.busy_ns += done.since(self.now).0;
+            self.queue.push(done, Ev::SenseDone(die_idx));
+        } else if let Some(bytes) = die.programs.pop_front() {
+            die.reads_in_a_row = 0;
+            die.busy = true;
+            self.start_program(die_idx, bytes);
+        }
+    }
+
+    fn sense_done(&mut self, die_idx: u32) {
+        let die = &mut self.dies[die_idx as usize];
+        let ch = &mut self.channels[die.channel as usize];
+        let mut last = self.now;
+        for r in &die.sensing[..die.n_sensing] {
+            last = ch.reserve(
+                self.now,
+                Nanos::for_bytes(u64::from(r.bytes), self.p.bus_bps),
+            );
+            self.queue.push(
+                last,
+                Ev::PageOut {
+                    slot: r.slot,
+                    bytes: r.bytes,
+                    map: r.map,
+                },
+            );
+        }
+        die.n_sensing = 0;
+        die.register_free = last;
+        if self.p.cache_read {
+            die.busy = false;
+            self.start_die(die_idx);
+        } else {
+            die.busy_ns += last.since(self.now).0;
+            self.queue.push(last, Ev::DieFree(die_idx));
+        }
+    }
+
+    fn page_out(&mut self, slot: u32, bytes: u32, map: bool) {
+        if map {
+            self.dispatch_pages(slot);
+            return;
+        }
+        let done = self.link[0].reserve(
+            self.now,
+            Nanos::for_bytes(u64::from(bytes), self.p.link_bps),
+        );
+        let s = &mut self.slots[slot as usize];
+        s.data_done = s.data_done.max(done);
+        s.pages_left -= 1;
+        if s.pages_left == 0 {
+            let at = s.data_done;
+            self.finish(slot, at);
+        }
+    }
+
+    fn buffer_fits(&self, slot: u32) -> bool {
+        self.buffer_used + u64::from(self.slots[slot as usize].bytes) <= self.p.buffer_bytes
+    }
+
+    /// Take buffer space, move the data over the link and acknowledge; full program units go to
+    /// the dies in turn (log-structured writes stripe over every die whatever the address).
+    fn admit_write(&mut self, slot: u32) {
+        let bytes = self.slots[slot as usize].bytes;
+        self.buffer_used += u64::from(bytes);
+        let dir = usize::from(!self.p.half_duplex);
+        let done = self.link[dir].reserve(
+            self.now,
+            Nanos::for_bytes(u64::from(bytes), self.p.link_bps),
+        );
+        self.unit_fill += u64::from(bytes);
+        let unit = u64::from(self.p.unit_bytes);
+        while self.unit_fill >= unit {
+            self.unit_fill -= unit;
+            let die = self.next_program_die;
+            self.next_program_die = (die + 1) % self.p.dies;
+            self.dies[die as usize]
+                .programs
+                .push_back(self.p.unit_bytes);
+            self.start_die(die);
+        }
+        self.finish(slot, done);
+    }
+
+    /// A program unit: first the garbage collection this unit owes (copies of valid pages: a
+    /// multi-plane read, out and back over the channel, a program; and its share of erases),
+    /// then the host data in over the channel and the program itself. The controller's share of
+    /// the collection runs as background work beside it.
+    fn start_program(&mut self, die_idx: u32, bytes: u32) {
+        let p = &self.p;
+        let die = &mut self.dies[die_idx as usize];
+        die.gc_debt += p.gc_copies_per_unit;
+        let copies = die.gc_debt.floor();
+        die.gc_debt -= copies;
+        die.erase_debt += p.erases_per_unit;
+        let erases = die.erase_debt.floor();
+        die.erase_debt -= erases;
+        let (copies, erases) = (copies as u64, erases as u64);
+
+        let unit_xfer = Nanos::for_bytes(u64::from(p.unit_bytes), p.bus_bps);
+        let channel_done =
+            self.channels[die.channel as usize].reserve(self.now, unit_xfer * (2 * copies + 1));
+        let array_before_host =
+            (p.t_read * p.senses_per_unit + p.t_prog) * copies + p.t_erase * erases;
+        let done = (self.now + array_before_host).max(channel_done) + p.t_prog;
+        die.busy_ns += done.since(self.now).0;
+        die.program_bytes = bytes;
+        die.program_parts = 1;
+        self.queue.push(done, Ev::ProgramDone(die_idx));
+        if copies > 0 {
+            die.program_parts += 1;
+            let work = p.gc_ctrl_per_copy * copies;
+            self.background.jobs.push_back((die_idx, work));
+            if self.background.jobs.len() == 1 {
+                self.start_background_head();
+            }
+        }
+    }
+
+    fn start_background_head(&mut self) {
+        let Some(&(_, work)) = self.background.jobs.front() else {
+            return;
+        };
+        let bg = &mut self.background;
+        bg.head_done = self.now.max(self.controller.free_at) + work;
+        bg.generation = bg.generation.wrapping_add(1);
+        self.queue
+            .push(bg.head_done, Ev::BackgroundDone(bg.generation));
+    }
+
+    /// A host command holds the controller until `done` for `cost`: background work in service
+    /// then is pushed back by as much.
+    fn preempt_background(&mut self, done: SimTime, cost: Nanos) {
+        let bg = &mut self.background;
+        let start = SimTime(done.0 - cost.0);
+        if bg.jobs.is_empty() || start >= bg.head_done {
+            return;
+        }
+        bg.head_done = bg.head_done + cost;
+        bg.generation = bg.generation.wrapping_add(1);
+        self.queue
+            .push(bg.head_done, Ev::BackgroundDone(bg.generation));
+    }
+
+    fn background_done(&mut self, generation: u32) {
+        if generation != self.background.generation {
+            return;
+        }
+        let (die, work) = self
+            .background
+            .jobs
+            .pop_front()
+            .expect("a live generation has a job");
+        self.background.busy_ns += work.0;
+        self.start_background_head();
+        self.program_part_done(die);
+    }
+
+    fn program_part_done(&mut self, die_idx: u32) {
+        let die = &mut self.dies[die_idx as usize];
+        die.program_parts -= 1;
+        if die.program_parts > 0 {
+            return;
+        }
+        let bytes = die.program_bytes;
+        self.buffer_used -= u64::from(bytes);
+        while let Some(&slot) = self.buffer_waiters.front() {
+            if !self.buffer_fits(slot) {
+                break;
+            }
+            self.buffer_waiters.pop_front();
+            self.admit_write(slot);
+        }
+        self.dies[die_idx as usize].busy = false;
+        self.start_die(die_idx);
+    }
+
+    /// The request's last byte crosses the link at `at`.
+    fn finish(&mut self, slot: u32, at: SimTime) {
+        if self.p.iodepth > self.p.queue_limit {
+            // The host may hold requests back: free the device slot at the right moment.
+            self.queue.push(at, Ev::Complete(slot));
+        } else {
+            self.complete(slot, at);
+        }
+    }
+
+    fn complete(&mut self, slot: u32, at: SimTime) {
+        self.in_device -= 1;
+        if let Some(waiting) = self.host_waiters.pop_front() {
+            self.queue.push(at, Ev::CtrlArrive(waiting));
+        }
+        let s = self.slots[slot as usize];
+        let m = &mut self.meter;
+        m.completed += 1;
+        if m.completed == m.warmup {
+            m.window_start = at;
+            m.window_end = at;
+            self.reset_busy();
+        } else if m.completed > m.warmup {
+            m.hist.record(at.since(s.submitted));
+            m.bytes += u64::from(s.bytes);
+            m.window_end = m.window_end.max(at);
+            let per_batch = (m.target / NOISE_BATCHES).max(1);
+            if (m.completed - m.warmup) % per_batch == 0 {
+                m.batch_marks.push(m.window_end);
+            }
+        }
+        // The slot is reused at once: a closed loop has no think time.
+        self.submit(slot, at);
+    }
+
+    fn reset_busy(&mut self) {
+        self.controller.busy_ns = 0;
+        self.background.busy_ns = 0;
+        self.link.iter_mut().for_each(|l| l.busy_ns = 0);
+        self.channels.iter_mut().for_each(|c| c.busy_ns = 0);
+        self.dies.iter_mut().for_each(|d| d.busy_ns = 0);
+    }
+
+    /// The result so far (final once [`is_finished`](Self::is_finished)).
+    pub fn result(&self) -> RunResult {
+        let m = &self.meter;
+        let window = m.window_end.since(m.window_start).0.max(1) as f64;
+        let measured = m.hist.count();
+        let frac = |busy: u64| (busy as f64 / window).clamp(0.0, 1.0);
+        let utilisation = Utilisation {
+            link_read: frac(self.link[0].busy_ns),
+            link_write: frac(self.link[usize::from(!self.p.half_duplex)].busy_ns),
+            controller: frac(self.controller.busy_ns + self.background.busy_ns),
+            channels: self.channels.iter().map(|c| frac(c.busy_ns)).collect(),
+            dies: self.dies.iter().map(|d| frac(d.busy_ns)).collect(),
+        };
+        let iops = if measured == 0 {
+            0.0
+        } else {
+            measured as f64 * 1e9 / window
+        };
+        RunResult {
+            iops,
+            bw_mb_s: if measured == 0 {
+                0.0
+            } else {
+                m.bytes as f64 * 1e3 / window
+            },
+            latency: LatencySummary::from_histogram(&m.hist),
+            bottleneck: Bottleneck::classify(&utilisation),
+            utilisation,
+            write_amplification: self.p.write_amplification,
+            measured_ios: measured,
+            iops_rel_noise: self.batch_noise(),
+            measured_ns: window as u64,
+            events: self.events,
+            finished: self.is_finished(),
+        }
+    }
+
+    /// Relative standard error of throughput from batch means.
+    fn batch_noise(&self) -> f64 {
+        let marks = &self.meter.batch_marks;
+        if marks.len() < 3 {
+            return 0.0;
+        }
+        let mut prev = self.meter.window_start;
+        let rates: Vec<f64> = marks
+            .iter()
+            .map(|&t| {
+                let r = 1.0 / t.since(prev).0.max(1) as f64;
+                prev = t;
+                r
+            })
+            .collect();
+        let n = rates.len() as f64;
+        let mean = rates.iter().sum::<f64>() / n;
+        let var = rates.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        (var / n).sqrt() / mean
+    }
+}

@@ -1,0 +1,459 @@
+//! The drives the lab knows, each value with its source or marked as an assumption.
+//!
+//! A preset is one controller (with its firmware) and one NAND part. Capacity is never a
+//! parameter of its own: it follows from the die count (`dies × die density × user fraction`),
+//! so the 480, 960 and 1,920 GB E18DC drives are literally the same preset with 8, 16 and 32
+//! dies. Parameters marked *fitted* were chosen once, for all capacities together, against
+//! `e18dc-calibration.csv` (see [`super::calibration`]); parameters marked *assumption* are
+//! typical values for the part's generation that no measurement here pins down.
+//!
+//! Sources, abbreviated in the comments below:
+//! - [REF1] `shared/reference/README.md` §1 and `e18dc-calibration.csv` (E18DC at three capacities)
+//! - [REF2] `shared/reference/controllers.csv` (vendor spec sheets)
+//! - [REF3] reference README §3 (Phison E12 reference design review, 2018)
+//! - [REF4] reference README §4 (OCZ Octane review, 2011)
+//! - [REF5] reference README §5 (host link rates)
+//! - [REF6] reference README §6 (what the E18DC data demands of a model)
+
+use super::config::{
+    CellType, ConfigError, ControllerSpec, DriveSpec, Mapping, NandSpec, BYTES_PER_GB, MAX_DIES,
+};
+use super::link::HostLink;
+use super::time::Nanos;
+
+const KIB: u32 = 1024;
+const MIB: u64 = 1024 * 1024;
+
+/// A named controller + NAND combination.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Preset {
+    /// Short stable name used in URLs and on the command line.
+    pub id: &'static str,
+    pub name: &'static str,
+    /// One line on what this drive is and why it is in the lab.
+    pub summary: &'static str,
+    pub controller: ControllerSpec,
+    pub nand: NandSpec,
+    /// Capacities (GB, user) that were sold or measured; any die count works.
+    pub capacities_gb: &'static [u32],
+}
+
+impl Preset {
+    /// User GB that one die adds.
+    pub fn gb_per_die(&self) -> f64 {
+        self.nand.die_bytes() * self.controller.user_fraction / BYTES_PER_GB
+    }
+
+    /// The drive with `dies` dies behind this controller (clamped to 1..=MAX_DIES).
+    pub fn drive_with_dies(&self, dies: u32) -> DriveSpec {
+        DriveSpec {
+            controller: self.controller.clone(),
+            nand: self.nand.clone(),
+            dies: dies.clamp(1, MAX_DIES),
+        }
+    }
+
+    /// The die count that gives the nearest user capacity.
+    pub fn dies_for_capacity_gb(&self, gb: f64) -> Result<u32, ConfigError> {
+        let max_gb = self.gb_per_die() * f64::from(MAX_DIES);
+        if !gb.is_finite() || gb <= 0.0 || gb > max_gb * 1.001 {
+            return Err(ConfigError::OutOfRange {
+                what: "capacity (GB)",
+                value: format!("{gb}"),
+                allowed: format!(
+                    "above 0 and up to {max_gb:.0} for {} ({:.0} GB per die)",
+                    self.name,
+                    self.gb_per_die()
+                ),
+            });
+        }
+        Ok(((gb / self.gb_per_die()).round() as u32).clamp(1, MAX_DIES))
+    }
+
+    pub fn drive_for_capacity_gb(&self, gb: f64) -> Result<DriveSpec, ConfigError> {
+        Ok(self.drive_with_dies(self.dies_for_capacity_gb(gb)?))
+    }
+
+    /// The capacity the lab shows by default for this preset.
+    pub fn default_capacity_gb(&self) -> u32 {
+        *self
+            .capacities_gb
+            .last()
+            .expect("every preset lists a capacity")
+    }
+}
+
+/// User fraction of drives sold in decimal GB from binary-sized flash: 480 GB from 512 GiB,
+/// 960 GB from 1 TiB (the E12 review's "960 GB usable from 1 TB" [REF3]).
+const USER_FRACTION_ENTERPRISE: f64 = 480e9 / (512.0 * 1073741824.0);
+
+/// 512 Gbit 3D TLC die of the E18DC sample. [REF6]: 512 Gbit dies (8/16/32 dies at
+/// 480/960/1,920 GB) are the density that fits every cell.
+const TLC_512GBIT: NandSpec = NandSpec {
+    name: "512 Gbit 96-layer 3D TLC",
+    cell: CellType::Tlc,
+    die_gbit: 512,
+    // [REF6]: two planes per die.
+    planes: 2,
+    // assumption: 16 KiB pages, usual for 64-96 layer TLC.
+    page_bytes: 16 * KIB,
+    // assumption: 768 pages per plane per block (24 MiB two-plane blocks).
+    pages_per_block: 768,
+    // fitted: QD1 latency 75 µs and QD256 reads at 480 GB (8 dies x 2 planes per tR) [REF1].
+    t_read: Nanos::from_us(59),
+    // fitted: 128 KiB sequential write 368 MB/s at 8 dies, 1.6 GB/s at 32 [REF1]: one 96 KiB
+    // one-shot unit per die every ~2 ms.
+    t_prog: Nanos::from_us(1_950),
+    // assumption: typical 3D TLC block erase.
+    t_erase: Nanos::from_us(3_500),
+    // one-shot TLC programs the three pages of a word line together.
+    program_pages: 3,
+    // assumption: 1,200 MT/s Toggle 4.0 / ONFI 4.1 bus, the E18's top NAND interface speed.
+    bus_bytes_per_s: 1.2e9,
+    // [REF6]: without cache read the 480 GB sequential read peak is a quarter too low.
+    cache_read: true,
+};
+
+/// Kioxia/Toshiba BiCS3 256 Gbit 64-layer TLC, the flash of the E12 review sample [REF3].
+const BICS3_TLC_256GBIT: NandSpec = NandSpec {
+    name: "BiCS3 256 Gbit 64-layer TLC",
+    cell: CellType::Tlc,
+    die_gbit: 256,
+    planes: 2,
+    page_bytes: 16 * KIB,
+    pages_per_block: 768,
+    // assumption: one generation older than the E18DC part, a little slower to sense.
+    t_read: Nanos::from_us(65),
+    // assumption: keeps the E12's post-cache sequential write above 1 GB/s at 32 dies [REF3].
+    t_prog: Nanos::from_us(2_400),
+    t_erase: Nanos::from_us(3_500),
+    program_pages: 3,
+    // assumption: 800 MT/s, the E12's NAND interface.
+    bus_bytes_per_s: 0.8e9,
+    cache_read: true,
+};
+
+/// 15 nm planar MLC (E7 era): 128 Gbit, 16 KiB pages, two planes.
+const PLANAR_MLC_15NM: NandSpec = NandSpec {
+    name: "15 nm planar MLC 128 Gbit",
+    cell: CellType::Mlc,
+    die_gbit: 128,
+    planes: 2,
+    page_bytes: 16 * KIB,
+    pages_per_block: 256,
+    // assumption: planar MLC datasheet-typical tR / tPROG / tBERS.
+    t_read: Nanos::from_us(45),
+    t_prog: Nanos::from_us(1_300),
+    t_erase: Nanos::from_us(3_000),
+    program_pages: 1,
+    // assumption: 400 MT/s Toggle 2.0.
+    bus_bytes_per_s: 0.4e9,
+    cache_read: true,
+};
+
+/// IMFT 25 nm 64 Gbit (8 GB) synchronous MLC of the OCZ Octane [REF4].
+const IMFT_MLC_25NM: NandSpec = NandSpec {
+    name: "IMFT 25 nm 64 Gbit MLC",
+    cell: CellType::Mlc,
+    die_gbit: 64,
+    planes: 2,
+    // assumption: 8 KiB pages, 256 pages per block (IMFT 25 nm datasheet-typical).
+    page_bytes: 8 * KIB,
+    pages_per_block: 256,
+    // assumption: 50 µs tR, 1.6 ms average program (lower and upper pages), 3 ms erase;
+    // gives the "about 160 MB/s" sequential write of the 128 GB model [REF4].
+    t_read: Nanos::from_us(50),
+    t_prog: Nanos::from_us(1_600),
+    t_erase: Nanos::from_us(3_000),
+    program_pages: 1,
+    // assumption: ONFI 2.2 synchronous at 166 MT/s.
+    bus_bytes_per_s: 0.166e9,
+    cache_read: true,
+};
+
+/// Controller-side defaults of NVMe drives of the E12/E8/E7 generation (each an assumption).
+const NVME_QUEUE_LIMIT: u32 = 65_535;
+const CONSUMER_HOST_STACK: Nanos = Nanos(9_000);
+
+/// Every preset, in the order menus show them.
+pub static PRESETS: [Preset; 7] = [
+    Preset {
+        id: "e18dc",
+        name: "Phison E18DC (enterprise, PCIe 4.0)",
+        summary: "8 channels, 32 CE, PCIe 4.0 x4; measured at 480, 960 and 1,920 GB [REF1]",
+        controller: ControllerSpec {
+            name: "Phison E18DC",
+            channels: 8,
+            chip_enables: 32,
+            link: HostLink::Pcie4x4,
+            // fitted: 128 KiB reads stop at 7,118 MB/s, about 90% of PCIe 4.0 x4 [REF1, REF6].
+            link_efficiency: 0.905,
+            device_queue_limit: NVME_QUEUE_LIMIT,
+            // fitted: caps 4 KiB reads at about 646k IOPS (1,920 GB, QD256) [REF1].
+            cmd_cost: Nanos(1_530),
+            // assumption: buffer and mapping bookkeeping of a write command.
+            write_cmd_cost: Nanos(2_000),
+            // fitted: with WA, caps 1,920 GB random writes near 48.5k IOPS [REF1, REF6].
+            gc_unit_cost: Nanos(4_600),
+            // fitted: the rest of the 75 µs QD1 read latency (driver, interrupt, Iometer) [REF1].
+            host_stack: Nanos(9_500),
+            mapping: Mapping::Dram,
+            // assumption: power-loss-protected write buffer of 8 MiB.
+            write_buffer_bytes: 8 * MIB,
+            // fitted: multi-plane reads only at depth; QD32 at 480 GB (4 per die) must not batch,
+            // QD256 (32 per die) must [REF6].
+            multiplane_read_min_queue: 8,
+            // assumption: a program waits behind at most 8 reads.
+            read_burst_limit: 8,
+            user_fraction: USER_FRACTION_ENTERPRISE,
+            // fitted: the usable spare is a little smaller than raw minus user [REF6].
+            spare_efficiency: 0.85,
+        },
+        nand: TLC_512GBIT,
+        capacities_gb: &[480, 960, 1920],
+    },
+    Preset {
+        id: "e12",
+        name: "Phison E12 (consumer, PCIe 3.0)",
+        summary: "8 channels, 32 CE, PCIe 3.0 x4, DRAM; the 2018 reference design [REF2, REF3]",
+        controller: ControllerSpec {
+            name: "Phison PS5012-E12",
+            channels: 8,
+            chip_enables: 32,
+            link: HostLink::Pcie3x4,
+            // assumption: spec-sheet 3,200 MB/s read is about 85% of PCIe 3.0 x4 [REF2].
+            link_efficiency: 0.85,
+            device_queue_limit: NVME_QUEUE_LIMIT,
+            // [REF2]: 600k IOPS random-read spec peak.
+            cmd_cost: Nanos(1_650),
+            write_cmd_cost: Nanos(2_000),
+            gc_unit_cost: Nanos(4_600),
+            host_stack: CONSUMER_HOST_STACK,
+            mapping: Mapping::Dram,
+            write_buffer_bytes: 8 * MIB,
+            multiplane_read_min_queue: 8,
+            read_burst_limit: 8,
+            // [REF3]: 960 GB usable from 1 TB.
+            user_fraction: USER_FRACTION_ENTERPRISE,
+            spare_efficiency: 0.85,
+        },
+        nand: BICS3_TLC_256GBIT,
+        capacities_gb: &[240, 480, 960],
+    },
+    Preset {
+        id: "e12c",
+        name: "Phison E12C (4-channel, PCIe 3.0)",
+        summary: "4 channels, 16 CE, PCIe 3.0 x4: the E12 with half the back end [REF2]",
+        controller: ControllerSpec {
+            name: "Phison PS5012-E12C",
+            channels: 4,
+            chip_enables: 16,
+            link: HostLink::Pcie3x4,
+            link_efficiency: 0.85,
+            device_queue_limit: NVME_QUEUE_LIMIT,
+            // [REF2]: 340k IOPS random-read spec peak.
+            cmd_cost: Nanos(2_900),
+            write_cmd_cost: Nanos(2_000),
+            gc_unit_cost: Nanos(4_600),
+            host_stack: CONSUMER_HOST_STACK,
+            mapping: Mapping::Dram,
+            write_buffer_bytes: 8 * MIB,
+            multiplane_read_min_queue: 8,
+            read_burst_limit: 8,
+            user_fraction: USER_FRACTION_ENTERPRISE,
+            spare_efficiency: 0.85,
+        },
+        nand: BICS3_TLC_256GBIT,
+        capacities_gb: &[240, 480],
+    },
+    Preset {
+        id: "e8",
+        name: "Phison E8 (DRAM-less, PCIe 3.0 x2)",
+        summary: "4 channels, PCIe 3.0 x2, no DRAM: the mapping table is cached in host memory (HMB) [REF2]",
+        controller: ControllerSpec {
+            name: "Phison PS5008-E8",
+            channels: 4,
+            chip_enables: 32,
+            link: HostLink::Pcie3x2,
+            // assumption: spec-sheet 1,600 MB/s read is about 81% of PCIe 3.0 x2 [REF2].
+            link_efficiency: 0.81,
+            device_queue_limit: NVME_QUEUE_LIMIT,
+            // [REF2]: 240k IOPS random-read spec peak.
+            cmd_cost: Nanos(4_100),
+            write_cmd_cost: Nanos(2_500),
+            gc_unit_cost: Nanos(6_000),
+            host_stack: CONSUMER_HOST_STACK,
+            // assumption: a 32 MiB host memory buffer, covering a 32 GiB span.
+            mapping: Mapping::Hmb {
+                hmb_bytes: 32 * MIB,
+            },
+            // assumption: SRAM-sized buffer, DRAM-less.
+            write_buffer_bytes: 2 * MIB,
+            multiplane_read_min_queue: 8,
+            read_burst_limit: 8,
+            user_fraction: USER_FRACTION_ENTERPRISE,
+            spare_efficiency: 0.85,
+        },
+        nand: BICS3_TLC_256GBIT,
+        capacities_gb: &[240, 480],
+    },
+    Preset {
+        id: "e8t",
+        name: "Phison E8T (DRAM, PCIe 3.0 x2)",
+        summary: "The E8 with a DDR3 mapping cache; lower spec-sheet IOPS [REF2]",
+        controller: ControllerSpec {
+            name: "Phison PS5008-E8T",
+            channels: 4,
+            chip_enables: 32,
+            link: HostLink::Pcie3x2,
+            link_efficiency: 0.81,
+            device_queue_limit: NVME_QUEUE_LIMIT,
+            // [REF2]: 120k IOPS random-read spec peak.
+            cmd_cost: Nanos(8_300),
+            write_cmd_cost: Nanos(2_500),
+            gc_unit_cost: Nanos(6_000),
+            host_stack: CONSUMER_HOST_STACK,
+            mapping: Mapping::Dram,
+            write_buffer_bytes: 8 * MIB,
+            multiplane_read_min_queue: 8,
+            read_burst_limit: 8,
+            user_fraction: USER_FRACTION_ENTERPRISE,
+            spare_efficiency: 0.85,
+        },
+        nand: BICS3_TLC_256GBIT,
+        capacities_gb: &[240, 480],
+    },
+    Preset {
+        id: "e7",
+        name: "Phison E7 (planar MLC, PCIe 3.0)",
+        summary: "Phison's first NVMe controller: 8 channels, 64 CE, 15 nm planar MLC [REF2]",
+        controller: ControllerSpec {
+            name: "Phison PS5007-E7",
+            channels: 8,
+            chip_enables: 64,
+            link: HostLink::Pcie3x4,
+            // assumption: spec-sheet 2,600 MB/s read is about 66% of PCIe 3.0 x4 [REF2].
+            link_efficiency: 0.70,
+            device_queue_limit: NVME_QUEUE_LIMIT,
+            // [REF2]: 300k IOPS random-read spec peak.
+            cmd_cost: Nanos(3_300),
+            write_cmd_cost: Nanos(2_500),
+            gc_unit_cost: Nanos(5_000),
+            host_stack: CONSUMER_HOST_STACK,
+            mapping: Mapping::Dram,
+            write_buffer_bytes: 8 * MIB,
+            multiplane_read_min_queue: 8,
+            read_burst_limit: 8,
+            user_fraction: USER_FRACTION_ENTERPRISE,
+            spare_efficiency: 0.85,
+        },
+        nand: PLANAR_MLC_15NM,
+        capacities_gb: &[240, 480, 960],
+    },
+    Preset {
+        id: "octane",
+        name: "Indilinx Everest (OCZ Octane, SATA)",
+        summary: "8 channels, SATA 6 Gb/s; 128 GB has a quarter of the 512 GB model's dies [REF4]",
+        controller: ControllerSpec {
+            name: "Indilinx Everest",
+            channels: 8,
+            chip_enables: 64,
+            link: HostLink::Sata3,
+            // assumption: about 92% of SATA's 600 MB/s (550 MB/s usable, [REF5]).
+            link_efficiency: 0.92,
+            // AHCI native command queueing holds 32 commands.
+            device_queue_limit: 32,
+            // assumption: a 2011 SATA controller handles about 160k commands per second.
+            cmd_cost: Nanos(6_000),
+            // assumption: with the command cost, caps 4 KiB writes near twice the 128 GB model's
+            // die-bound rate, so a quarter of the dies halves random writes [REF4].
+            write_cmd_cost: Nanos(6_500),
+            gc_unit_cost: Nanos(8_000),
+            // assumption: AHCI driver and interrupt path.
+            host_stack: Nanos(15_000),
+            mapping: Mapping::Dram,
+            write_buffer_bytes: 8 * MIB,
+            multiplane_read_min_queue: 4,
+            read_burst_limit: 8,
+            // [REF4]: 128 GB sold from sixteen 8 GiB dies.
+            user_fraction: 128e9 / (128.0 * 1073741824.0),
+            spare_efficiency: 0.85,
+        },
+        nand: IMFT_MLC_25NM,
+        capacities_gb: &[128, 256, 512],
+    },
+];
+
+/// All presets.
+pub fn all() -> &'static [Preset] {
+    &PRESETS
+}
+
+/// The preset with this id (case-insensitive).
+pub fn find(id: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.id.eq_ignore_ascii_case(id))
+}
+
+/// The preset with this id, or an error listing the valid ones.
+pub fn lookup(id: &str) -> Result<&'static Preset, ConfigError> {
+    find(id).ok_or_else(|| ConfigError::Unknown {
+        what: "preset",
+        value: id.to_string(),
+        expected: PRESETS.iter().map(|p| p.id).collect::<Vec<_>>().join(", "),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn e18dc_capacities_are_8_16_and_32_dies_of_512_gbit() {
+        // [REF6]: 8 / 16 / 32 dies at 480 / 960 / 1,920 GB.
+        let p = find("e18dc").unwrap();
+        assert_eq!(p.dies_for_capacity_gb(480.0), Ok(8));
+        assert_eq!(p.dies_for_capacity_gb(960.0), Ok(16));
+        assert_eq!(p.dies_for_capacity_gb(1920.0), Ok(32));
+        assert!((p.drive_with_dies(8).user_gb() - 480.0).abs() < 0.5);
+    }
+
+    #[test]
+    fn the_e12_review_drive_has_32_dies_and_the_octane_16_or_64() {
+        assert_eq!(find("e12").unwrap().dies_for_capacity_gb(960.0), Ok(32));
+        let octane = find("octane").unwrap();
+        assert_eq!(octane.dies_for_capacity_gb(128.0), Ok(16));
+        assert_eq!(octane.dies_for_capacity_gb(512.0), Ok(64));
+    }
+
+    #[test]
+    fn every_preset_builds_a_valid_drive_at_every_listed_capacity() {
+        use crate::model::config::{DriveState, RunOptions, RunSpec, Rw, Workload};
+        for p in all() {
+            for &gb in p.capacities_gb {
+                let drive = p.drive_for_capacity_gb(f64::from(gb)).unwrap();
+                let spec = RunSpec {
+                    drive,
+                    workload: Workload {
+                        rw: Rw::RandRead,
+                        rwmixread: 100,
+                        bs_bytes: 4096,
+                        iodepth: 1,
+                    },
+                    state: DriveState::Fob,
+                    options: RunOptions::default(),
+                };
+                assert!(spec.check().is_ok(), "{} at {gb} GB", p.id);
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_presets_and_impossible_capacities_are_refused_with_the_valid_choices() {
+        let err = lookup("e99").unwrap_err().to_string();
+        assert!(err.contains("e18dc") && err.contains("octane"), "{err}");
+        let p = find("e18dc").unwrap();
+        assert!(p.dies_for_capacity_gb(-1.0).is_err());
+        assert!(p.dies_for_capacity_gb(f64::NAN).is_err());
+        assert!(p.dies_for_capacity_gb(1e9).is_err());
+    }
+}

@@ -1,0 +1,298 @@
+//! What a run measured: latency histogram, throughput, utilisation and the limiting resource.
+//!
+//! Latencies go into a log-linear histogram (64 sub-buckets per power of two, so every
+//! percentile is within 1.6% of the exact value) instead of a stored list: memory stays fixed
+//! however long a run is, and the browser can read provisional percentiles at any moment.
+
+use serde::Serialize;
+
+use super::time::Nanos;
+
+const SUB_BITS: u32 = 6;
+const SUB: u64 = 1 << SUB_BITS;
+/// Enough octaves for latencies up to 2^40 ns (about 18 minutes).
+const BUCKETS: usize = ((40 - SUB_BITS as usize) + 1) * SUB as usize;
+
+/// A fixed-size log-linear histogram of nanosecond latencies.
+#[derive(Clone, Debug)]
+pub struct Histogram {
+    counts: Vec<u64>,
+    total: u64,
+    sum_ns: u128,
+    max_ns: u64,
+}
+
+impl Default for Histogram {
+    fn default() -> Self {
+        Histogram {
+            counts: vec![0; BUCKETS],
+            total: 0,
+            sum_ns: 0,
+            max_ns: 0,
+        }
+    }
+}
+
+fn bucket_of(v: u64) -> usize {
+    if v < SUB {
+        return v as usize;
+    }
+    let msb = 63 - v.leading_zeros();
+    let shift = msb - SUB_BITS;
+    let idx = ((shift + 1) as u64 * SUB) + ((v >> shift) - SUB);
+    (idx as usize).min(BUCKETS - 1)
+}
+
+/// The smallest and largest value a bucket holds.
+fn bucket_bounds(idx: usize) -> (u64, u64) {
+    let idx = idx as u64;
+    if idx < SUB {
+        return (idx, idx);
+    }
+    let shift = idx / SUB - 1;
+    let lo = (SUB + idx % SUB) << shift;
+    (lo, lo + (1 << shift) - 1)
+}
+
+impl Histogram {
+    pub fn record(&mut self, latency: Nanos) {
+        let v = latency.0;
+        self.counts[bucket_of(v)] += 1;
+        self.total += 1;
+        self.sum_ns += u128::from(v);
+        self.max_ns = self.max_ns.max(v);
+    }
+
+    pub fn count(&self) -> u64 {
+        self.total
+    }
+
+    pub fn mean(&self) -> Nanos {
+        if self.total == 0 {
+            return Nanos::ZERO;
+        }
+        Nanos((self.sum_ns / u128::from(self.total)) as u64)
+    }
+
+    pub fn max(&self) -> Nanos {
+        Nanos(self.max_ns)
+    }
+
+    /// The latency below which `q` (0..=1) of the samples fall: the midpoint of the bucket that
+    /// holds the ⌈q·n⌉-th sample, never above the observed maximum.
+    pub fn quantile(&self, q: f64) -> Nanos {
+        if self.total == 0 {
+            return Nanos::ZERO;
+        }
+        let rank = ((q.clamp(0.0, 1.0) * self.total as f64).ceil() as u64).max(1);
+        let mut seen = 0;
+        for (i, &c) in self.counts.iter().enumerate() {
+            seen += c;
+            if seen >= rank {
+                let (lo, hi) = bucket_bounds(i);
+                return Nanos((lo + (hi - lo) / 2).min(self.max_ns));
+            }
+        }
+        Nanos(self.max_ns)
+    }
+}
+
+/// Latency figures of a run, in microseconds.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct LatencySummary {
+    pub mean_us: f64,
+    pub p50_us: f64,
+    pub p90_us: f64,
+    pub p99_us: f64,
+    pub p999_us: f64,
+    pub max_us: f64,
+}
+
+impl LatencySummary {
+    pub fn from_histogram(h: &Histogram) -> LatencySummary {
+        LatencySummary {
+            mean_us: h.mean().as_us(),
+            p50_us: h.quantile(0.50).as_us(),
+            p90_us: h.quantile(0.90).as_us(),
+            p99_us: h.quantile(0.99).as_us(),
+            p999_us: h.quantile(0.999).as_us(),
+            max_us: h.max().as_us(),
+        }
+    }
+}
+
+/// Busy fraction (0..=1) of every resource over the measured window.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Utilisation {
+    /// Device-to-host direction of the link (the only direction on a half-duplex link).
+    pub link_read: f64,
+    /// Host-to-device direction (equal to `link_read` on a half-duplex link).
+    pub link_write: f64,
+    pub controller: f64,
+    pub channels: Vec<f64>,
+    pub dies: Vec<f64>,
+}
+
+impl Utilisation {
+    pub fn dies_mean(&self) -> f64 {
+        mean(&self.dies)
+    }
+    pub fn channels_max(&self) -> f64 {
+        self.channels.iter().copied().fold(0.0, f64::max)
+    }
+    pub fn link_max(&self) -> f64 {
+        self.link_read.max(self.link_write)
+    }
+}
+
+fn mean(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        0.0
+    } else {
+        v.iter().sum::<f64>() / v.len() as f64
+    }
+}
+
+/// The resource that limits a run: what a reader should change to go faster.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Bottleneck {
+    /// Too few requests in flight to keep the hardware busy: latency-bound.
+    QueueDepth,
+    /// The flash dies (sensing, programming, garbage collection) are all busy.
+    Dies,
+    /// A NAND channel bus is saturated.
+    Channels,
+    /// The controller's command processing is saturated.
+    Controller,
+    /// The host link is full.
+    HostLink,
+}
+
+/// Utilisation above which a shared single resource counts as the limit.
+const SATURATED: f64 = 0.85;
+/// Mean die utilisation above which the dies count as the limit: dies are many independent
+/// servers fed by random addresses, so some always sit idle even when adding depth cannot help.
+const DIES_SATURATED: f64 = 0.70;
+
+impl Bottleneck {
+    /// Names the limit from utilisations, most specific shared resource first.
+    pub fn classify(u: &Utilisation) -> Bottleneck {
+        let shared = [
+            (u.link_max(), Bottleneck::HostLink),
+            (u.controller, Bottleneck::Controller),
+            (u.channels_max(), Bottleneck::Channels),
+        ];
+        let (busiest, which) = shared
+            .into_iter()
+            .fold((0.0, Bottleneck::QueueDepth), |best, c| {
+                if c.0 > best.0 {
+                    c
+                } else {
+                    best
+                }
+            });
+        if busiest >= SATURATED && busiest >= u.dies_mean() {
+            which
+        } else if u.dies_mean() >= DIES_SATURATED {
+            Bottleneck::Dies
+        } else if busiest >= SATURATED {
+            which
+        } else {
+            Bottleneck::QueueDepth
+        }
+    }
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Bottleneck::QueueDepth => "queue-depth",
+            Bottleneck::Dies => "dies",
+            Bottleneck::Channels => "channels",
+            Bottleneck::Controller => "controller",
+            Bottleneck::HostLink => "host-link",
+        }
+    }
+
+    /// A plain-language name for readouts.
+    pub fn label(self) -> &'static str {
+        match self {
+            Bottleneck::QueueDepth => "too few requests in flight",
+            Bottleneck::Dies => "NAND dies",
+            Bottleneck::Channels => "NAND channels",
+            Bottleneck::Controller => "controller",
+            Bottleneck::HostLink => "host link",
+        }
+    }
+}
+
+/// Everything one run reports.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunResult {
+    pub iops: f64,
+    /// Throughput in MB/s (10^6 bytes per second, as Iometer, fio and reviews report it).
+    pub bw_mb_s: f64,
+    pub latency: LatencySummary,
+    pub utilisation: Utilisation,
+    pub bottleneck: Bottleneck,
+    pub write_amplification: f64,
+    /// I/Os measured after warm-up.
+    pub measured_ios: u64,
+    /// Relative standard error of `iops` from batch means (0.01 = ±1%).
+    pub iops_rel_noise: f64,
+    /// Simulated time covered by the measurement.
+    pub measured_ns: u64,
+    /// Events the engine processed for this run, warm-up included.
+    pub events: u64,
+    /// False while a run is still in progress (a provisional result).
+    pub finished: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_cover_their_values_and_are_ordered() {
+        let mut last_hi = None;
+        for i in 0..BUCKETS - 1 {
+            let (lo, hi) = bucket_bounds(i);
+            assert!(lo <= hi);
+            assert_eq!(bucket_of(lo), i);
+            assert_eq!(bucket_of(hi), i);
+            if let Some(prev) = last_hi {
+                assert_eq!(lo, prev + 1, "bucket {i} leaves a gap");
+            }
+            last_hi = Some(hi);
+        }
+    }
+
+    #[test]
+    fn quantiles_are_within_two_percent() {
+        let mut h = Histogram::default();
+        for v in 1..=100_000u64 {
+            h.record(Nanos(v * 10));
+        }
+        for (q, exact) in [(0.5, 500_000.0), (0.99, 990_000.0), (0.999, 999_000.0)] {
+            let got = h.quantile(q).0 as f64;
+            assert!((got / exact - 1.0).abs() < 0.02, "q{q}: {got} vs {exact}");
+        }
+        assert_eq!(h.max(), Nanos(1_000_000));
+        assert_eq!(h.mean(), Nanos(500_005));
+    }
+
+    #[test]
+    fn an_idle_run_is_limited_by_queue_depth_and_a_full_link_by_the_link() {
+        let mut u = Utilisation {
+            link_read: 0.1,
+            link_write: 0.0,
+            controller: 0.2,
+            channels: vec![0.1; 8],
+            dies: vec![0.2; 8],
+        };
+        assert_eq!(Bottleneck::classify(&u), Bottleneck::QueueDepth);
+        u.dies = vec![0.9; 8];
+        assert_eq!(Bottleneck::classify(&u), Bottleneck::Dies);
+        u.link_read = 0.97;
+        assert_eq!(Bottleneck::classify(&u), Bottleneck::HostLink);
+    }
+}

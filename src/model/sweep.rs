@@ -1,0 +1,86 @@
+//! Runs over one axis (queue depth or read share) with everything else fixed: what the charts
+//! and `lab sweep` draw. Each point is an independent, checked run with the same seed.
+
+use serde::Serialize;
+
+use super::config::{ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, Workload};
+use super::engine::Simulation;
+use super::stats::RunResult;
+
+/// The queue depths reviewers sweep: 1, 2, 4, ..., 256.
+pub const REVIEW_QDS: [u32; 9] = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+/// Read shares of a mixed sweep: 0, 10, ..., 100 %.
+pub const MIX_STEPS: [u8; 11] = [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100];
+
+/// One point of a sweep.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SweepPoint {
+    pub iodepth: u32,
+    pub read_percent: u8,
+    pub result: RunResult,
+}
+
+/// Check one run of `drive` with `workload`.
+pub fn spec(
+    drive: &DriveSpec,
+    workload: Workload,
+    state: DriveState,
+    options: RunOptions,
+) -> RunSpec {
+    RunSpec {
+        drive: drive.clone(),
+        workload,
+        state,
+        options,
+    }
+}
+
+/// `workload` at each queue depth in `qds`.
+pub fn over_queue_depth(
+    drive: &DriveSpec,
+    workload: Workload,
+    state: DriveState,
+    options: RunOptions,
+    qds: &[u32],
+) -> Result<Vec<SweepPoint>, ConfigError> {
+    qds.iter()
+        .map(|&iodepth| {
+            let w = Workload {
+                iodepth,
+                ..workload
+            };
+            let run = spec(drive, w, state, options).check()?;
+            Ok(SweepPoint {
+                iodepth,
+                read_percent: w.read_percent(),
+                result: Simulation::run(&run),
+            })
+        })
+        .collect()
+}
+
+/// `workload` at each read share in `mixes` (random or sequential as `workload.rw` is).
+pub fn over_read_share(
+    drive: &DriveSpec,
+    workload: Workload,
+    state: DriveState,
+    options: RunOptions,
+    mixes: &[u8],
+) -> Result<Vec<SweepPoint>, ConfigError> {
+    mixes
+        .iter()
+        .map(|&pct| {
+            let w = Workload {
+                rw: Rw::from_parts(workload.rw.is_random(), pct),
+                rwmixread: pct,
+                ..workload
+            };
+            let run = spec(drive, w, state, options).check()?;
+            Ok(SweepPoint {
+                iodepth: w.iodepth,
+                read_percent: pct,
+                result: Simulation::run(&run),
+            })
+        })
+        .collect()
+}
