@@ -128,11 +128,19 @@ impl Browser {
         v.as_str().unwrap_or_default().to_string()
     }
 
-    /// A hash of the pixels of the canvas matching `css` (changes whenever its drawing does).
+    /// A hash of the pixels of the canvas matching `css` (changes whenever its drawing does),
+    /// as `WxH:hash:ink` where `ink` counts non-zero bytes (0 for a canvas never drawn on).
     pub async fn canvas_hash(&self, css: &str) -> String {
+        // Read back through a copy made for it, so the page's own canvas is not flagged by
+        // Chromium's "multiple readbacks, set willReadFrequently" warning.
         const SCRIPT: &str = r#"
             const c = document.querySelector(arguments[0]);
-            const px = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+            const copy = document.createElement("canvas");
+            copy.width = c.width;
+            copy.height = c.height;
+            const ctx = copy.getContext("2d", { willReadFrequently: true });
+            ctx.drawImage(c, 0, 0);
+            const px = ctx.getImageData(0, 0, c.width, c.height).data;
             let h = 0x811c9dc5, ink = 0;
             for (let i = 0; i < px.length; i++) {
                 h = Math.imul(h ^ px[i], 0x01000193);

@@ -17,7 +17,7 @@ pub struct ChromeDriver {
 
 impl ChromeDriver {
     /// Starts chromedriver and waits until it accepts sessions. Its log goes to
-    /// `target/e2e-chromedriver-{port}.log`.
+    /// `target/tmp/chromedriver-{port}.log`.
     pub fn start() -> Self {
         let bin = std::env::var_os("CHROMEDRIVER")
             .map(PathBuf::from)
@@ -28,7 +28,8 @@ impl ChromeDriver {
             bin.display()
         );
         let port = free_port();
-        let log = super::repo_root().join(format!("target/e2e-chromedriver-{port}.log"));
+        let log =
+            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("chromedriver-{port}.log"));
         let child = Command::new(&bin)
             .arg(format!("--port={port}"))
             .arg(format!("--log-path={}", log.display()))
