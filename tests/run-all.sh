@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Runs every check in order and stops at the first failure (called by `./dev.sh test`):
+#   1 cargo fmt --check          4 wasm tests in headless Chromium (wasm-bindgen-test-runner)
+#   2 cargo clippy -D warnings   5 trunk build --release into dist/
+#   3 native cargo test          6 end-to-end tests (tests/e2e*.rs) against dist/
+# then prints the gzipped size of the bundle. Starts no long-lived process itself: the wasm
+# runner and the end-to-end tests start and stop their own servers and chromedriver.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+export PATH="$ROOT/.tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-always}"
+
+STEP=""
+START=$SECONDS
+STEP_START=$SECONDS
+step() {
+  if [ -n "$STEP" ]; then
+    printf '\033[32m    ok: %s (%ds)\033[0m\n' "$STEP" $((SECONDS - STEP_START)) >&2
+  fi
+  STEP="$*"
+  STEP_START=$SECONDS
+  printf '\n\033[1;34m=== %s\033[0m\n' "$STEP" >&2
+}
+on_exit() {
+  local rc=$?
+  # Anything this script put in the background (nothing today) is stopped by its PID.
+  local pids
+  pids=$(jobs -p)
+  if [ -n "$pids" ]; then
+    # shellcheck disable=SC2086
+    kill $pids 2>/dev/null || true
+  fi
+  if [ "$rc" -ne 0 ]; then
+    printf '\n\033[1;31mFAILED (exit %d) in step: %s\033[0m\n' "$rc" "$STEP" >&2
+  fi
+}
+trap on_exit EXIT
+trap 'exit 130' INT TERM
+
+# Test files by kind (see tests/common/mod.rs): browser-only files carry
+# #![cfg(target_arch = "wasm32")]; end-to-end files are tests/e2e*.rs with e2e_* tests.
+target_args() { # target_args FILE... -> --test NAME ...
+  local f
+  for f in "$@"; do printf -- '--test %s ' "$(basename "$f" .rs)"; done
+}
+mapfile -t WASM_TESTS < <(grep -l '^#!\[cfg(target_arch = "wasm32")\]' tests/*.rs || true)
+mapfile -t E2E_TESTS < <(ls tests/e2e*.rs 2>/dev/null || true)
+
+step "1/6 cargo fmt --check"
+cargo fmt --all --check
+
+step "2/6 cargo clippy --all-targets -- -D warnings"
+cargo clippy --all-targets -- -D warnings
+
+step "3/6 native tests (cargo test; end-to-end tests run in step 6)"
+cargo test -- --skip e2e_
+
+step "4/6 wasm tests in headless Chromium: ${WASM_TESTS[*]:-none}"
+if [ "${#WASM_TESTS[@]}" -gt 0 ]; then
+  # shellcheck disable=SC2046
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+    cargo test --target wasm32-unknown-unknown $(target_args "${WASM_TESTS[@]}")
+fi
+
+step "5/6 trunk build --release"
+trunk build --release
+
+step "6/6 end-to-end tests against dist/: ${E2E_TESTS[*]}"
+[ "${#E2E_TESTS[@]}" -gt 0 ] || { echo "no tests/e2e*.rs found" >&2; exit 1; }
+# shellcheck disable=SC2046
+cargo test $(target_args "${E2E_TESTS[@]}")
+
+step "bundle size"
+total_raw=0
+total_gz=0
+for f in dist/*.wasm dist/*.js; do
+  [ -e "$f" ] || continue
+  raw=$(wc -c <"$f")
+  gz=$(gzip -9c "$f" | wc -c)
+  total_raw=$((total_raw + raw))
+  total_gz=$((total_gz + gz))
+  printf '%10d B %10d B gzip  %s\n' "$raw" "$gz" "$f"
+done
+printf '%10d B %10d B gzip  total (wasm + js)\n' "$total_raw" "$total_gz"
+STEP=""
+printf '\n\033[1;32mAll checks passed in %ds.\033[0m\n' $((SECONDS - START)) >&2
