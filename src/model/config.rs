@@ -287,7 +287,8 @@ impl Workload {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RunOptions {
     pub seed: u64,
-    /// I/Os completed and measured after warm-up.
+    /// I/Os completed and measured after warm-up (at least; runs with writes also measure at
+    /// least 20 fills of the write buffer, see the engine).
     pub measured_ios: u64,
 }
 

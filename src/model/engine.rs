@@ -28,7 +28,7 @@
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
 
-use super::config::{CheckedRun, DriveState, Mapping, MAPPING_UNIT_BYTES};
+use super::config::{CheckedRun, DriveState, Mapping, MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES};
 use super::ftl::steady_write_amplification;
 use super::rng::Rng;
 use super::stats::{Bottleneck, Histogram, LatencySummary, RunResult, Utilisation};
@@ -41,6 +41,8 @@ const NOISE_BATCHES: u64 = 10;
 /// Warm-up I/Os at least, and per unit of queue depth.
 const MIN_WARMUP_IOS: u64 = 2_000;
 const WARMUP_IOS_PER_QD: u64 = 4;
+/// Write-buffer fills a run with writes measures at least.
+const MEASURED_BUFFER_TURNOVERS: u64 = 20;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ev {
@@ -54,8 +56,8 @@ enum Ev {
     PageOut { slot: u32, bytes: u32, map: bool },
     /// A die without cache read is free once its last page left.
     DieFree(u32),
-    /// A die's array finished a program operation (and any garbage collection before it).
-    ProgramDone(u32),
+    /// A die finished one step of a program unit.
+    StepDone(u32),
     /// The controller finished a piece of background work (valid only for its generation).
     BackgroundDone(u32),
     /// A request's last byte crossed the host link (used only when the host may queue).
@@ -155,20 +157,33 @@ struct Die {
     channel: u32,
     busy: bool,
     reads: VecDeque<PageRead>,
-    /// Host program units waiting, by size in bytes.
-    programs: VecDeque<u32>,
+    /// Host program units queued for this die (each `unit_bytes` of buffered host data).
+    units_queued: u32,
+    /// The unit in progress: its garbage-collection steps left, then the host program.
+    unit: Option<UnitSteps>,
     /// The read batch being sensed.
     sensing: [PageRead; MAX_PLANES],
     n_sensing: usize,
     /// When the data register is free for the next sensed page (cache read).
     register_free: SimTime,
     reads_in_a_row: u32,
-    /// Parts of the current program operation still running (array, background controller).
-    program_parts: u8,
-    program_bytes: u32,
+    /// Units whose flash work is done, whose controller work is done, and whose buffer space
+    /// has been released (a unit is released once both parts are done; both finish in order).
+    units_array_done: u64,
+    units_background_done: u64,
+    units_released: u64,
     busy_ns: u64,
     gc_debt: f64,
     erase_debt: f64,
+}
+
+/// The flash steps of one program unit still to run. Each step is a separate die operation so
+/// that reads can slip in between (read priority): a garbage-collection copy (multi-plane read,
+/// out and back over the channel, program), an erase, and finally the host data's program.
+#[derive(Clone, Copy, Debug)]
+struct UnitSteps {
+    copies: u64,
+    erases: u64,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -196,8 +211,10 @@ struct Params {
     t_prog: Nanos,
     t_erase: Nanos,
     cache_read: bool,
-    bus_bps: f64,
-    link_bps: f64,
+    /// Transfer times by size in 4 KiB units (every transfer is a whole number of them), so the
+    /// hot path never divides floats.
+    bus_xfer: Vec<Nanos>,
+    link_xfer: Vec<Nanos>,
     half_duplex: bool,
     queue_limit: u32,
     cmd_cost: Nanos,
@@ -216,7 +233,24 @@ struct Params {
     write_amplification: f64,
 }
 
+/// Transfer time of `k` 4 KiB units at `bytes_per_s`, for k up to the largest transfer (a whole
+/// request, or a program unit).
+fn transfer_table(bytes_per_s: f64, largest_bytes: u32) -> Vec<Nanos> {
+    let max_units = u64::from(largest_bytes.max(MAX_BLOCK_BYTES) / MAPPING_UNIT_BYTES);
+    (0..=max_units)
+        .map(|k| Nanos::for_bytes(k * u64::from(MAPPING_UNIT_BYTES), bytes_per_s))
+        .collect()
+}
+
 impl Params {
+    fn bus(&self, bytes: u32) -> Nanos {
+        self.bus_xfer[(bytes / MAPPING_UNIT_BYTES) as usize]
+    }
+
+    fn link(&self, bytes: u32) -> Nanos {
+        self.link_xfer[(bytes / MAPPING_UNIT_BYTES) as usize]
+    }
+
     fn new(run: &CheckedRun) -> Params {
         let d = run.drive();
         let c = &d.controller;
@@ -228,6 +262,7 @@ impl Params {
         // Garbage collection: random overwrites of a full drive pay the greedy steady-state WA;
         // sequential writes to a sequentially filled drive invalidate whole blocks and pay none.
         let wa = match run.spec().state {
+            _ if w.read_percent() == 100 => 1.0,
             DriveState::Fob => 1.0,
             DriveState::SeqFilled if !random => 1.0,
             DriveState::SeqFilled | DriveState::Steady => {
@@ -256,8 +291,8 @@ impl Params {
             t_prog: n.t_prog,
             t_erase: n.t_erase,
             cache_read: n.cache_read,
-            bus_bps: n.bus_bytes_per_s,
-            link_bps: c.link.raw_bytes_per_s() * c.link_efficiency,
+            bus_xfer: transfer_table(n.bus_bytes_per_s, unit_bytes),
+            link_xfer: transfer_table(c.link.raw_bytes_per_s() * c.link_efficiency, unit_bytes),
             half_duplex: c.link.half_duplex(),
             queue_limit: c.device_queue_limit,
             cmd_cost: c.cmd_cost,
@@ -330,9 +365,15 @@ impl Simulation {
         let opts = run.spec().options;
         // Warm-up long enough to fill the write buffer several times and let every slot cycle.
         let buffer_ios = 3 * p.buffer_bytes / u64::from(p.bs_bytes);
+        let writes = p.read_percent < 100;
         let warmup = MIN_WARMUP_IOS
             .max(WARMUP_IOS_PER_QD * u64::from(p.iodepth))
-            .max(if p.read_percent < 100 { buffer_ios } else { 0 });
+            .max(if writes { buffer_ios } else { 0 });
+        // Write throughput breathes with the buffer filling and draining around long program and
+        // collection steps; a window of many turnovers keeps that out of the figure.
+        let target = opts
+            .measured_ios
+            .max(if writes { MEASURED_BUFFER_TURNOVERS * buffer_ios / 3 } else { 0 });
         let mut sim = Simulation {
             now: SimTime::ZERO,
             queue: EventQueue::default(),
@@ -353,7 +394,7 @@ impl Simulation {
             seq_write_next: 0,
             meter: Meter {
                 warmup,
-                target: opts.measured_ios,
+                target,
                 ..Meter::default()
             },
             events: 0,
@@ -414,7 +455,7 @@ impl Simulation {
                 self.dies[die as usize].busy = false;
                 self.start_die(die);
             }
-            Ev::ProgramDone(die) => self.program_part_done(die),
+            Ev::StepDone(die) => self.step_done(die),
             Ev::BackgroundDone(generation) => self.background_done(generation),
             Ev::Complete(slot) => self.complete(slot, self.now),
         }
@@ -530,7 +571,7 @@ impl Simulation {
         if die.busy {
             return;
         }
-        let program_waits = !die.programs.is_empty();
+        let program_waits = die.unit.is_some() || die.units_queued > 0;
         if !die.reads.is_empty() && (!program_waits || die.reads_in_a_row < p.read_burst_limit) {
             if program_waits {
                 die.reads_in_a_row += 1;
@@ -561,10 +602,14 @@ impl Simulation {
             let done = (self.now + p.t_read).max(die.register_free);
             die.busy_ns += done.since(self.now).0;
             self.queue.push(done, Ev::SenseDone(die_idx));
-        } else if let Some(bytes) = die.programs.pop_front() {
+        } else if program_waits {
             die.reads_in_a_row = 0;
             die.busy = true;
-            self.start_program(die_idx, bytes);
+            if die.unit.is_none() {
+                die.units_queued -= 1;
+                self.begin_unit(die_idx);
+            }
+            self.program_step(die_idx);
         }
     }
 
@@ -575,7 +620,7 @@ impl Simulation {
         for r in &die.sensing[..die.n_sensing] {
             last = ch.reserve(
                 self.now,
-                Nanos::for_bytes(u64::from(r.bytes), self.p.bus_bps),
+                self.p.bus(r.bytes),
             );
             self.queue.push(
                 last,
@@ -604,7 +649,7 @@ impl Simulation {
         }
         let done = self.link[0].reserve(
             self.now,
-            Nanos::for_bytes(u64::from(bytes), self.p.link_bps),
+            self.p.link(bytes),
         );
         let s = &mut self.slots[slot as usize];
         s.data_done = s.data_done.max(done);
@@ -627,7 +672,7 @@ impl Simulation {
         let dir = usize::from(!self.p.half_duplex);
         let done = self.link[dir].reserve(
             self.now,
-            Nanos::for_bytes(u64::from(bytes), self.p.link_bps),
+            self.p.link(bytes),
         );
         self.unit_fill += u64::from(bytes);
         let unit = u64::from(self.p.unit_bytes);
@@ -635,19 +680,16 @@ impl Simulation {
             self.unit_fill -= unit;
             let die = self.next_program_die;
             self.next_program_die = (die + 1) % self.p.dies;
-            self.dies[die as usize]
-                .programs
-                .push_back(self.p.unit_bytes);
+            self.dies[die as usize].units_queued += 1;
             self.start_die(die);
         }
         self.finish(slot, done);
     }
 
-    /// A program unit: first the garbage collection this unit owes (copies of valid pages: a
-    /// multi-plane read, out and back over the channel, a program; and its share of erases),
-    /// then the host data in over the channel and the program itself. The controller's share of
-    /// the collection runs as background work beside it.
-    fn start_program(&mut self, die_idx: u32, bytes: u32) {
+    /// A program unit owes the garbage collection that makes room for it (copies of valid
+    /// pages and its share of erases) before its own program; the controller's share of that
+    /// collection runs as background work beside it.
+    fn begin_unit(&mut self, die_idx: u32) {
         let p = &self.p;
         let die = &mut self.dies[die_idx as usize];
         die.gc_debt += p.gc_copies_per_unit;
@@ -657,25 +699,48 @@ impl Simulation {
         let erases = die.erase_debt.floor();
         die.erase_debt -= erases;
         let (copies, erases) = (copies as u64, erases as u64);
-
-        let unit_xfer = Nanos::for_bytes(u64::from(p.unit_bytes), p.bus_bps);
-        let channel_done =
-            self.channels[die.channel as usize].reserve(self.now, unit_xfer * (2 * copies + 1));
-        let array_before_host =
-            (p.t_read * p.senses_per_unit + p.t_prog) * copies + p.t_erase * erases;
-        let done = (self.now + array_before_host).max(channel_done) + p.t_prog;
-        die.busy_ns += done.since(self.now).0;
-        die.program_bytes = bytes;
-        die.program_parts = 1;
-        self.queue.push(done, Ev::ProgramDone(die_idx));
-        if copies > 0 {
-            die.program_parts += 1;
-            let work = p.gc_ctrl_per_copy * copies;
-            self.background.jobs.push_back((die_idx, work));
+        die.unit = Some(UnitSteps { copies, erases });
+        if p.gc_copies_per_unit > 0.0 {
+            // Every unit gets a (possibly empty) background job so units finish in order.
+            self.background
+                .jobs
+                .push_back((die_idx, p.gc_ctrl_per_copy * copies));
             if self.background.jobs.len() == 1 {
                 self.start_background_head();
             }
         }
+    }
+
+    /// Run the next flash step of the die's current unit.
+    fn program_step(&mut self, die_idx: u32) {
+        let p = &self.p;
+        let die = &mut self.dies[die_idx as usize];
+        let steps = die.unit.as_mut().expect("a unit is in progress");
+        let unit_xfer = p.bus(p.unit_bytes);
+        let channel = &mut self.channels[die.channel as usize];
+        let done = if steps.copies > 0 {
+            steps.copies -= 1;
+            let out_and_in = channel.reserve(self.now, unit_xfer * 2);
+            (self.now + p.t_read * p.senses_per_unit + p.t_prog).max(out_and_in)
+        } else if steps.erases > 0 {
+            steps.erases -= 1;
+            self.now + p.t_erase
+        } else {
+            die.unit = None;
+            channel.reserve(self.now, unit_xfer) + p.t_prog
+        };
+        die.busy_ns += done.since(self.now).0;
+        self.queue.push(done, Ev::StepDone(die_idx));
+    }
+
+    fn step_done(&mut self, die_idx: u32) {
+        let die = &mut self.dies[die_idx as usize];
+        die.busy = false;
+        if die.unit.is_none() {
+            die.units_array_done += 1;
+            self.release_units(die_idx);
+        }
+        self.start_die(die_idx);
     }
 
     fn start_background_head(&mut self) {
@@ -714,17 +779,25 @@ impl Simulation {
             .expect("a live generation has a job");
         self.background.busy_ns += work.0;
         self.start_background_head();
-        self.program_part_done(die);
+        self.dies[die as usize].units_background_done += 1;
+        self.release_units(die);
     }
 
-    fn program_part_done(&mut self, die_idx: u32) {
+    /// Give back the buffer space of every unit whose flash and controller work are both done.
+    fn release_units(&mut self, die_idx: u32) {
+        let gc = self.p.gc_copies_per_unit > 0.0;
         let die = &mut self.dies[die_idx as usize];
-        die.program_parts -= 1;
-        if die.program_parts > 0 {
+        let done = if gc {
+            die.units_array_done.min(die.units_background_done)
+        } else {
+            die.units_array_done
+        };
+        let released = done - die.units_released;
+        die.units_released = done;
+        if released == 0 {
             return;
         }
-        let bytes = die.program_bytes;
-        self.buffer_used -= u64::from(bytes);
+        self.buffer_used -= released * u64::from(self.p.unit_bytes);
         while let Some(&slot) = self.buffer_waiters.front() {
             if !self.buffer_fits(slot) {
                 break;
@@ -732,8 +805,6 @@ impl Simulation {
             self.buffer_waiters.pop_front();
             self.admit_write(slot);
         }
-        self.dies[die_idx as usize].busy = false;
-        self.start_die(die_idx);
     }
 
     /// The request's last byte crosses the link at `at`.

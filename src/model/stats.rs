@@ -78,8 +78,8 @@ impl Histogram {
         Nanos(self.max_ns)
     }
 
-    /// The latency below which `q` (0..=1) of the samples fall: the midpoint of the bucket that
-    /// holds the ⌈q·n⌉-th sample, never above the observed maximum.
+    /// The latency below which `q` (0..=1) of the samples fall: the top of the bucket that holds
+    /// the ⌈q·n⌉-th sample (so a percentile never understates), capped at the observed maximum.
     pub fn quantile(&self, q: f64) -> Nanos {
         if self.total == 0 {
             return Nanos::ZERO;
@@ -89,8 +89,8 @@ impl Histogram {
         for (i, &c) in self.counts.iter().enumerate() {
             seen += c;
             if seen >= rank {
-                let (lo, hi) = bucket_bounds(i);
-                return Nanos((lo + (hi - lo) / 2).min(self.max_ns));
+                let (_, hi) = bucket_bounds(i);
+                return Nanos(hi.min(self.max_ns));
             }
         }
         Nanos(self.max_ns)

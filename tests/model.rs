@@ -1,0 +1,407 @@
+//! The model's behaviour, as the reference data and the reviews describe real drives.
+//! Each test names the fact it checks; figures come from `shared/reference/README.md`.
+#![cfg(not(target_arch = "wasm32"))]
+
+use parallelism_lab::model::calibration;
+use parallelism_lab::model::presets;
+use parallelism_lab::model::{
+    DriveState, RunOptions, RunResult, RunSpec, Rw, Simulation, Workload,
+};
+
+const KIB: u32 = 1024;
+
+fn run_with(
+    preset: &str,
+    dies: u32,
+    rw: Rw,
+    bs_bytes: u32,
+    iodepth: u32,
+    state: DriveState,
+    options: RunOptions,
+) -> RunResult {
+    let drive = presets::find(preset)
+        .expect("preset exists")
+        .drive_with_dies(dies);
+    let spec = RunSpec {
+        drive,
+        workload: Workload {
+            rw,
+            rwmixread: 70,
+            bs_bytes,
+            iodepth,
+        },
+        state,
+        options,
+    };
+    Simulation::run(&spec.check().expect("valid run"))
+}
+
+fn run(
+    preset: &str,
+    dies: u32,
+    rw: Rw,
+    bs_bytes: u32,
+    iodepth: u32,
+    state: DriveState,
+) -> RunResult {
+    run_with(
+        preset,
+        dies,
+        rw,
+        bs_bytes,
+        iodepth,
+        state,
+        RunOptions::default(),
+    )
+}
+
+fn ratio(a: f64, b: f64) -> f64 {
+    a / b
+}
+
+#[test]
+fn qd1_reads_do_not_depend_on_die_count() {
+    // Reference §1: 4 KiB random reads at QD1 are ~13.1k IOPS at 480 and 1,920 GB alike:
+    // one read waits on one die, however many dies there are.
+    let small = run("e18dc", 8, Rw::RandRead, 4 * KIB, 1, DriveState::Steady);
+    for dies in [16, 32, 64] {
+        let big = run("e18dc", dies, Rw::RandRead, 4 * KIB, 1, DriveState::Steady);
+        assert!(
+            (ratio(big.iops, small.iops) - 1.0).abs() < 0.01,
+            "{dies} dies: {} vs {}",
+            big.iops,
+            small.iops
+        );
+    }
+    assert_eq!(small.bottleneck.id(), "queue-depth");
+}
+
+#[test]
+fn deep_queue_reads_grow_with_dies_until_the_controller_stops_them() {
+    // Reference §1: at QD256 the 1,920 GB drive reaches ~646k IOPS, well above 480 GB's 264k,
+    // and then the controller's command budget, not the dies, is the limit.
+    let iops: Vec<(u32, RunResult)> = [4, 8, 16, 32, 64]
+        .into_iter()
+        .map(|d| {
+            (
+                d,
+                run("e18dc", d, Rw::RandRead, 4 * KIB, 256, DriveState::Steady),
+            )
+        })
+        .collect();
+    for w in iops.windows(2) {
+        assert!(
+            w[1].1.iops >= w[0].1.iops * 0.99,
+            "{} dies slower than {}",
+            w[1].0,
+            w[0].0
+        );
+    }
+    assert!(
+        iops[1].1.iops * 1.8 < iops[3].1.iops,
+        "32 dies should far outrun 8"
+    );
+    assert_eq!(iops[1].1.bottleneck.id(), "dies");
+    assert_eq!(iops[4].1.bottleneck.id(), "controller");
+    assert!(
+        (ratio(iops[4].1.iops, iops[3].1.iops) - 1.0).abs() < 0.05,
+        "no gain past the controller limit"
+    );
+}
+
+#[test]
+fn preconditioned_random_writes_are_nearly_flat_in_queue_depth_and_grow_with_dies() {
+    // Reference §1: 480 GB 17.8k (QD1) vs 18.4k (QD256); 1,920 GB 48.3k vs 48.5k. Extra depth
+    // turns only into waiting.
+    for dies in [8, 32] {
+        let qd1 = run("e18dc", dies, Rw::RandWrite, 4 * KIB, 1, DriveState::Steady);
+        let qd256 = run(
+            "e18dc",
+            dies,
+            Rw::RandWrite,
+            4 * KIB,
+            256,
+            DriveState::Steady,
+        );
+        assert!(
+            (ratio(qd256.iops, qd1.iops) - 1.0).abs() < 0.10,
+            "{dies} dies: {} vs {}",
+            qd1.iops,
+            qd256.iops
+        );
+        assert!(
+            qd256.latency.mean_us > 100.0 * qd1.latency.mean_us / 2.0,
+            "depth turns into waiting"
+        );
+        assert!(qd1.write_amplification > 2.0);
+    }
+    let small = run("e18dc", 8, Rw::RandWrite, 4 * KIB, 32, DriveState::Steady);
+    let big = run("e18dc", 32, Rw::RandWrite, 4 * KIB, 32, DriveState::Steady);
+    assert!(
+        big.iops > 2.0 * small.iops,
+        "{} vs {}",
+        big.iops,
+        small.iops
+    );
+}
+
+#[test]
+fn fresh_drives_write_at_random_far_faster_than_written_over_ones() {
+    // Reference §4: garbage collection is what makes a written-over drive slow.
+    let fob = run("e18dc", 8, Rw::RandWrite, 4 * KIB, 32, DriveState::Fob);
+    let steady = run("e18dc", 8, Rw::RandWrite, 4 * KIB, 32, DriveState::Steady);
+    assert_eq!(fob.write_amplification, 1.0);
+    assert!(
+        fob.iops > 3.0 * steady.iops,
+        "{} vs {}",
+        fob.iops,
+        steady.iops
+    );
+}
+
+#[test]
+fn sequential_writes_grow_with_dies() {
+    // Reference §1: 128 KiB sequential writes 368 MB/s at 480 GB, 1.6 GB/s at 1,920 GB.
+    let mbs: Vec<f64> = [8, 16, 32]
+        .into_iter()
+        .map(|d| run("e18dc", d, Rw::Write, 128 * KIB, 32, DriveState::SeqFilled).bw_mb_s)
+        .collect();
+    assert!(mbs[1] > 1.9 * mbs[0] && mbs[2] > 1.9 * mbs[1], "{mbs:?}");
+}
+
+#[test]
+fn sequential_reads_stop_at_the_host_link() {
+    // Reference §1/§5: 7.1 GB/s at 1,920 GB, ~90% of PCIe 4.0 x4's 7.88 GB/s.
+    let r = run("e18dc", 32, Rw::Read, 128 * KIB, 128, DriveState::SeqFilled);
+    assert_eq!(r.bottleneck.id(), "host-link");
+    let more = run("e18dc", 64, Rw::Read, 128 * KIB, 128, DriveState::SeqFilled);
+    assert!(
+        (ratio(more.bw_mb_s, r.bw_mb_s) - 1.0).abs() < 0.01,
+        "more dies add nothing at the link"
+    );
+}
+
+#[test]
+fn halving_the_octanes_dies_halves_random_writes_and_leaves_sequential_reads_unchanged() {
+    // Reference §4: the 128 GB Octane (16 dies) has a quarter of the 512 GB model's dies;
+    // random writes are cut in half, sequential reads do not change.
+    let w = |dies| run("octane", dies, Rw::RandWrite, 4 * KIB, 3, DriveState::Fob).iops;
+    let r = |dies| run("octane", dies, Rw::Read, 128 * KIB, 32, DriveState::Fob).bw_mb_s;
+    let half = ratio(w(8), w(16));
+    assert!((0.45..0.55).contains(&half), "8 vs 16 dies: {half}");
+    let quarter = ratio(w(16), w(64));
+    assert!((0.4..0.6).contains(&quarter), "128 vs 512 GB: {quarter}");
+    assert!((ratio(r(16), r(64)) - 1.0).abs() < 0.02);
+    assert!((ratio(r(8), r(16)) - 1.0).abs() < 0.02);
+}
+
+/// A small grid over every preset, pattern and depth.
+fn grid() -> Vec<(String, RunResult, u32, f64)> {
+    let mut out = Vec::new();
+    for p in presets::all() {
+        for &dies in &[1, 8, 32] {
+            for rw in Rw::ALL {
+                for &(bs, qd) in &[
+                    (4 * KIB, 1),
+                    (4 * KIB, 64),
+                    (128 * KIB, 8),
+                    (1024 * KIB, 40),
+                ] {
+                    let state = if rw.is_random() {
+                        DriveState::Steady
+                    } else {
+                        DriveState::SeqFilled
+                    };
+                    // A window of N completions misplaces about QD of them at its edges, so
+                    // Little's law is only as exact as QD / N: keep N >= 100 x QD.
+                    let options = RunOptions {
+                        measured_ios: 3_000.max(100 * u64::from(qd)),
+                        ..RunOptions::default()
+                    };
+                    let r = run_with(p.id, dies, rw, bs, qd, state, options);
+                    let link = p.controller.link.raw_bytes_per_s() / 1e6;
+                    out.push((
+                        format!("{} {dies} dies {} bs={bs} qd={qd}", p.id, rw.fio_name()),
+                        r,
+                        qd,
+                        link,
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn littles_law_and_the_link_limit_hold_in_every_run() {
+    // Little's law: IOPS x mean latency = requests in flight (closed loop, no think time).
+    // No run moves more data than its link carries (reads and writes share SATA's one pipe).
+    for (name, r, qd, link_mb_s) in grid() {
+        let in_flight = r.iops * r.latency.mean_us / 1e6;
+        assert!(
+            (in_flight / f64::from(qd) - 1.0).abs() < 0.02,
+            "{name}: {in_flight} in flight"
+        );
+        assert!(r.bw_mb_s <= link_mb_s * 2.0, "{name}: {} MB/s", r.bw_mb_s);
+        for u in [
+            r.utilisation.link_read,
+            r.utilisation.link_write,
+            r.utilisation.controller,
+        ]
+        .into_iter()
+        .chain(r.utilisation.dies.iter().copied())
+        .chain(r.utilisation.channels.iter().copied())
+        {
+            assert!((0.0..=1.0).contains(&u), "{name}: utilisation {u}");
+        }
+        for v in [
+            r.iops,
+            r.bw_mb_s,
+            r.latency.mean_us,
+            r.latency.p99_us,
+            r.latency.max_us,
+            r.write_amplification,
+        ] {
+            assert!(v.is_finite() && v > 0.0, "{name}: {v}");
+        }
+        assert!(
+            r.latency.p50_us <= r.latency.p99_us && r.latency.p99_us <= r.latency.max_us,
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn one_direction_of_a_full_duplex_link_never_exceeds_the_link() {
+    for (preset, dies) in [("e18dc", 64), ("e12", 64), ("e8", 32), ("octane", 64)] {
+        let p = presets::find(preset).unwrap();
+        let cap = p.controller.link.raw_bytes_per_s() * p.controller.link_efficiency / 1e6;
+        for rw in [Rw::Read, Rw::Write] {
+            let r = run(preset, dies, rw, 1024 * KIB, 64, DriveState::SeqFilled);
+            assert!(
+                r.bw_mb_s <= cap * 1.001,
+                "{preset} {}: {} > {cap}",
+                rw.fio_name(),
+                r.bw_mb_s
+            );
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_result_and_another_seed_a_close_one() {
+    let a = run("e18dc", 16, Rw::RandRw, 4 * KIB, 32, DriveState::Steady);
+    let b = run("e18dc", 16, Rw::RandRw, 4 * KIB, 32, DriveState::Steady);
+    assert_eq!(a, b);
+    let other = RunOptions {
+        seed: 99,
+        ..RunOptions::default()
+    };
+    let c = run_with(
+        "e18dc",
+        16,
+        Rw::RandRw,
+        4 * KIB,
+        32,
+        DriveState::Steady,
+        other,
+    );
+    assert_ne!(a.latency, c.latency);
+    assert!((ratio(a.iops, c.iops) - 1.0).abs() < 0.05);
+}
+
+#[test]
+fn statistical_noise_is_reported_and_under_two_percent_for_pure_reads_and_writes() {
+    // Batch means over the measured window; mixed loads interleave 2 ms programs with 60 µs
+    // reads and are noisier, so for them the figure is reported rather than promised.
+    for (rw, qd) in [
+        (Rw::RandRead, 1),
+        (Rw::RandRead, 32),
+        (Rw::RandWrite, 32),
+        (Rw::Write, 4),
+    ] {
+        let bs = if rw.is_random() { 4 * KIB } else { 128 * KIB };
+        let r = run("e18dc", 16, rw, bs, qd, DriveState::Steady);
+        assert!(
+            r.iops_rel_noise < 0.02,
+            "{} qd{qd}: ±{:.2}%",
+            rw.fio_name(),
+            r.iops_rel_noise * 100.0
+        );
+    }
+    let mixed = run("e18dc", 16, Rw::RandRw, 4 * KIB, 8, DriveState::Steady);
+    assert!(
+        mixed.iops_rel_noise > 0.0 && mixed.iops_rel_noise < 0.05,
+        "{}",
+        mixed.iops_rel_noise
+    );
+}
+
+#[test]
+fn a_run_in_slices_ends_exactly_where_a_run_in_one_go_ends() {
+    let drive = presets::find("e18dc").unwrap().drive_with_dies(8);
+    let spec = RunSpec {
+        drive,
+        workload: Workload {
+            rw: Rw::RandRw,
+            rwmixread: 70,
+            bs_bytes: 4 * KIB,
+            iodepth: 16,
+        },
+        state: DriveState::Steady,
+        options: RunOptions::default(),
+    }
+    .check()
+    .unwrap();
+    let whole = Simulation::run(&spec);
+    let mut sim = Simulation::new(&spec);
+    let mut slices = 0;
+    while !sim.step(1_000) {
+        slices += 1;
+        let provisional = sim.result();
+        assert!(!provisional.finished && provisional.iops.is_finite());
+    }
+    assert!(slices > 10);
+    assert_eq!(sim.result(), whole);
+}
+
+/// The one cell the model does not yet bring within 10%: the 1,920 GB drive at QD32 loses more
+/// to dies colliding than uniformly random die choice explains (reference README §6 calls it
+/// the hardest cell). Its own bound keeps it from drifting further while that is open.
+const KNOWN_HARD_CELL: &str = "1920 GB randread 4 KiB QD32 IOPS";
+
+#[test]
+fn every_e18dc_reference_cell_is_within_ten_percent_but_one_within_fifteen() {
+    // The calibration promise: one E18DC parameter set, only the die count changing with
+    // capacity, reproduces the published cells (`lab calibrate` prints the table).
+    let rows = calibration::table(RunOptions::default());
+    assert_eq!(rows.len(), 22);
+    let bad: Vec<String> = rows
+        .iter()
+        .filter(|r| {
+            let bound = if r.cell == KNOWN_HARD_CELL {
+                0.15
+            } else {
+                0.10
+            };
+            r.error.abs() > bound
+        })
+        .map(|r| {
+            format!(
+                "{}: model {:.3} vs measured {} ({:+.1}%)",
+                r.cell,
+                r.model,
+                r.measured.value,
+                r.error * 100.0
+            )
+        })
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "cells off the reference:\n{}",
+        bad.join("\n")
+    );
+    let within_ten = rows.iter().filter(|r| r.error.abs() <= 0.10).count();
+    assert!(within_ten >= 21, "{within_ten} of 22 cells within 10%");
+}
