@@ -427,7 +427,7 @@ impl RunSpec {
             MIN_BLOCK_BYTES,
             MAX_BLOCK_BYTES,
         )?;
-        if w.bs_bytes % MAPPING_UNIT_BYTES != 0 {
+        if !w.bs_bytes.is_multiple_of(MAPPING_UNIT_BYTES) {
             return Err(out_of_range(
                 "block size (bytes)",
                 w.bs_bytes,
@@ -460,7 +460,7 @@ impl RunSpec {
             MAPPING_UNIT_BYTES,
             65_536,
         )?;
-        if n.page_bytes % MAPPING_UNIT_BYTES != 0 {
+        if !n.page_bytes.is_multiple_of(MAPPING_UNIT_BYTES) {
             return Err(out_of_range(
                 "page size (bytes)",
                 n.page_bytes,
@@ -578,7 +578,7 @@ pub fn parse_block_size(s: &str) -> Result<u32, ConfigError> {
     let bytes = n * mult;
     if bytes < u64::from(MIN_BLOCK_BYTES)
         || bytes > u64::from(MAX_BLOCK_BYTES)
-        || bytes % u64::from(MAPPING_UNIT_BYTES) != 0
+        || !bytes.is_multiple_of(u64::from(MAPPING_UNIT_BYTES))
     {
         return Err(out_of_range("block size", s, "4k..=1m in multiples of 4k"));
     }
@@ -587,9 +587,9 @@ pub fn parse_block_size(s: &str) -> Result<u32, ConfigError> {
 
 /// Write a block size the way fio and the URL spell it (`4k`, `128k`, `1m`).
 pub fn format_block_size(bytes: u32) -> String {
-    if bytes % (1024 * 1024) == 0 {
+    if bytes.is_multiple_of(1024 * 1024) {
         format!("{}m", bytes / (1024 * 1024))
-    } else if bytes % 1024 == 0 {
+    } else if bytes.is_multiple_of(1024) {
         format!("{}k", bytes / 1024)
     } else {
         bytes.to_string()

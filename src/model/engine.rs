@@ -371,9 +371,11 @@ impl Simulation {
             .max(if writes { buffer_ios } else { 0 });
         // Write throughput breathes with the buffer filling and draining around long program and
         // collection steps; a window of many turnovers keeps that out of the figure.
-        let target = opts
-            .measured_ios
-            .max(if writes { MEASURED_BUFFER_TURNOVERS * buffer_ios / 3 } else { 0 });
+        let target = opts.measured_ios.max(if writes {
+            MEASURED_BUFFER_TURNOVERS * buffer_ios / 3
+        } else {
+            0
+        });
         let mut sim = Simulation {
             now: SimTime::ZERO,
             queue: EventQueue::default(),
@@ -618,10 +620,7 @@ impl Simulation {
         let ch = &mut self.channels[die.channel as usize];
         let mut last = self.now;
         for r in &die.sensing[..die.n_sensing] {
-            last = ch.reserve(
-                self.now,
-                self.p.bus(r.bytes),
-            );
+            last = ch.reserve(self.now, self.p.bus(r.bytes));
             self.queue.push(
                 last,
                 Ev::PageOut {
@@ -647,10 +646,7 @@ impl Simulation {
             self.dispatch_pages(slot);
             return;
         }
-        let done = self.link[0].reserve(
-            self.now,
-            self.p.link(bytes),
-        );
+        let done = self.link[0].reserve(self.now, self.p.link(bytes));
         let s = &mut self.slots[slot as usize];
         s.data_done = s.data_done.max(done);
         s.pages_left -= 1;
@@ -670,10 +666,7 @@ impl Simulation {
         let bytes = self.slots[slot as usize].bytes;
         self.buffer_used += u64::from(bytes);
         let dir = usize::from(!self.p.half_duplex);
-        let done = self.link[dir].reserve(
-            self.now,
-            self.p.link(bytes),
-        );
+        let done = self.link[dir].reserve(self.now, self.p.link(bytes));
         self.unit_fill += u64::from(bytes);
         let unit = u64::from(self.p.unit_bytes);
         while self.unit_fill >= unit {
@@ -834,7 +827,7 @@ impl Simulation {
             m.bytes += u64::from(s.bytes);
             m.window_end = m.window_end.max(at);
             let per_batch = (m.target / NOISE_BATCHES).max(1);
-            if (m.completed - m.warmup) % per_batch == 0 {
+            if (m.completed - m.warmup).is_multiple_of(per_batch) {
                 m.batch_marks.push(m.window_end);
             }
         }

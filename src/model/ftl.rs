@@ -165,7 +165,7 @@ fn simulate_steady_wa(spare_ratio: f64, blocks: usize, pages_per_block: usize) -
     for lpn in 0..user {
         ftl.write(lpn);
     }
-    let mut rng = Rng::new(0x5EED_F71);
+    let mut rng = Rng::new(0x05EE_DF71);
     for _ in 0..WARM_DRIVE_WRITES * user as usize {
         ftl.write(rng.below(u64::from(user)) as u32);
     }
