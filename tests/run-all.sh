@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Runs every check in order and stops at the first failure (called by `./dev.sh test`):
-#   1 cargo fmt --check          4 wasm tests in headless Chromium (wasm-bindgen-test-runner)
-#   2 cargo clippy -D warnings   5 trunk build --release into dist/
-#   3 native cargo test          6 end-to-end tests (tests/e2e*.rs) against dist/
+#   1 cargo fmt --check
+#   2 cargo clippy -D warnings: native --all-targets, then wasm32 for the lib, the app binary
+#     and the browser test files
+#   3 native cargo test (the e2e_* tests wait for step 6)
+#   4 wasm tests in headless Chromium (wasm-bindgen-test-runner)
+#   5 trunk build --release into dist/
+#   6 end-to-end tests (tests/e2e*.rs) against dist/
 # then prints the gzipped size of the bundle. Starts no long-lived process itself: the wasm
 # runner and the end-to-end tests start and stop their own servers and chromedriver.
 set -euo pipefail
@@ -51,8 +55,11 @@ mapfile -t E2E_TESTS < <(ls tests/e2e*.rs 2>/dev/null || true)
 step "1/6 cargo fmt --check"
 cargo fmt --all --check
 
-step "2/6 cargo clippy --all-targets -- -D warnings"
+step "2/6 cargo clippy --all-targets -- -D warnings (native, then wasm32 for the browser code)"
 cargo clippy --all-targets -- -D warnings
+# The browser test files are empty natively: lint them, the lib and the app as wasm too.
+# shellcheck disable=SC2046
+cargo clippy --target wasm32-unknown-unknown --lib --bin parallelism-lab $(target_args "${WASM_TESTS[@]}") -- -D warnings
 
 step "3/6 native tests (cargo test; end-to-end tests run in step 6)"
 cargo test -- --skip e2e_

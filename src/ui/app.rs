@@ -92,13 +92,14 @@ fn draw_iops_chart(canvas: &HtmlCanvasElement, qd: u32) -> Result<(), Box<dyn st
     let mut chart = ChartBuilder::on(&root)
         .margin(12)
         .x_label_area_size(36)
-        .y_label_area_size(48)
+        .y_label_area_size(64)
         .build_cartesian_2d(0f64..x_max, 0f64..y_max)?;
     chart
         .configure_mesh()
         .x_desc("queue depth")
         .x_label_formatter(&|x| format!("{}", 2f64.powf(*x).round()))
         .y_desc("kIOPS")
+        .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()?;
 
     let curve = (0..=80).map(|i| {
