@@ -13,11 +13,12 @@ const DEFAULT_CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 pub struct ChromeDriver {
     child: Child,
     port: u16,
+    log: PathBuf,
 }
 
 impl ChromeDriver {
     /// Starts chromedriver and waits until it accepts sessions. Its log goes to
-    /// `target/tmp/chromedriver-{port}.log`.
+    /// `target/tmp/chromedriver-{port}.log`, kept only when the test fails.
     pub fn start() -> Self {
         let bin = std::env::var_os("CHROMEDRIVER")
             .map(PathBuf::from)
@@ -41,7 +42,7 @@ impl ChromeDriver {
             .process_group(0)
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", bin.display()));
-        let mut driver = Self { child, port };
+        let mut driver = Self { child, port, log };
         driver.wait_ready(Duration::from_secs(20));
         driver
     }
@@ -84,14 +85,19 @@ impl Drop for ChromeDriver {
             .stderr(Stdio::null())
             .status();
         let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+        while !matches!(self.child.try_wait(), Ok(Some(_))) {
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                break;
             }
             std::thread::sleep(Duration::from_millis(20));
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        if std::thread::panicking() {
+            eprintln!("chromedriver log: {}", self.log.display());
+        } else {
+            let _ = std::fs::remove_file(&self.log);
+        }
     }
 }
 
