@@ -130,6 +130,10 @@ pub struct ControllerSpec {
     pub write_buffer_bytes: u64,
     /// Multi-plane reads are issued only when at least this many reads wait for the die.
     pub multiplane_read_min_queue: u32,
+    /// How many of the oldest reads queued on a channel its command sequencer looks at when a die
+    /// is free (0: unlimited, every die has its own queue). A small window makes reads wait
+    /// behind reads for busy dies on the same channel (head-of-line blocking).
+    pub channel_lookahead: u32,
     /// Reads served in a row while a program waits before the program goes first.
     pub read_burst_limit: u32,
     /// User capacity per raw flash byte (the rest is spare area).
@@ -453,6 +457,7 @@ impl RunSpec {
             1024,
         )?;
         check_range("read burst limit", c.read_burst_limit, 1, 1_000_000)?;
+        check_range("channel lookahead", c.channel_lookahead, 0, 1_000_000)?;
         check_range("planes", n.planes, 1, 8)?;
         check_range(
             "page size (bytes)",

@@ -157,6 +157,8 @@ struct Die {
     channel: u32,
     busy: bool,
     reads: VecDeque<PageRead>,
+    /// Reads waiting for this die, wherever they are queued.
+    waiting_reads: u32,
     /// Host program units queued for this die (each `unit_bytes` of buffered host data).
     units_queued: u32,
     /// The unit in progress: its garbage-collection steps left, then the host program.
@@ -196,6 +198,36 @@ struct Slot {
     data_done: SimTime,
 }
 
+/// Pop the head read of `queue` into `batch[0]` and, when `deep`, the first later read on each
+/// other plane that `mine` accepts; returns how many were taken.
+fn take_batch<T: Copy>(
+    queue: &mut VecDeque<T>,
+    deep: bool,
+    planes: usize,
+    batch: &mut [PageRead; MAX_PLANES],
+    mine: impl Fn(&T) -> Option<PageRead>,
+) -> usize {
+    let head = mine(&queue.pop_front().expect("a read is ready")).expect("the head is this die's");
+    batch[0] = head;
+    let mut n = 1;
+    if deep {
+        let mut used = 1u32 << head.plane;
+        let mut i = 0;
+        while i < queue.len() && n < planes {
+            match mine(&queue[i]) {
+                Some(r) if used & (1 << r.plane) == 0 => {
+                    used |= 1 << r.plane;
+                    batch[n] = r;
+                    n += 1;
+                    queue.remove(i);
+                }
+                _ => i += 1,
+            }
+        }
+    }
+    n
+}
+
 /// Constants derived once from the checked configuration.
 #[derive(Clone, Debug)]
 struct Params {
@@ -227,6 +259,9 @@ struct Params {
     gc_ctrl_per_copy: Nanos,
     buffer_bytes: u64,
     mp_min_queue: usize,
+    /// Reads queue per channel and a die may take only one of the first `channel_window`.
+    in_order_channels: bool,
+    channel_window: usize,
     read_burst_limit: u32,
     /// Probability (parts per million) that a read misses the mapping cache.
     map_miss_ppm: u64,
@@ -305,6 +340,8 @@ impl Params {
             gc_ctrl_per_copy: c.gc_unit_cost * u64::from(unit_bytes / MAPPING_UNIT_BYTES),
             buffer_bytes: c.write_buffer_bytes,
             mp_min_queue: c.multiplane_read_min_queue as usize,
+            in_order_channels: c.channel_lookahead > 0,
+            channel_window: c.channel_lookahead as usize,
             read_burst_limit: c.read_burst_limit,
             map_miss_ppm,
             write_amplification: wa,
@@ -334,6 +371,8 @@ pub struct Simulation {
     slots: Vec<Slot>,
     dies: Vec<Die>,
     channels: Vec<Server>,
+    /// Per-channel read queues, used instead of per-die queues with in-order channels.
+    channel_reads: Vec<VecDeque<(u32, PageRead)>>,
     controller: Server,
     background: Background,
     /// [device-to-host, host-to-device]; a half-duplex link uses index 0 for both.
@@ -383,6 +422,7 @@ impl Simulation {
             slots: vec![Slot::default(); p.iodepth as usize],
             dies,
             channels: vec![Server::default(); channels as usize],
+            channel_reads: vec![VecDeque::new(); channels as usize],
             controller: Server::default(),
             background: Background::default(),
             link: [Server::default(); 2],
@@ -453,10 +493,7 @@ impl Simulation {
             Ev::Dispatch(slot) => self.dispatch(slot),
             Ev::SenseDone(die) => self.sense_done(die),
             Ev::PageOut { slot, bytes, map } => self.page_out(slot, bytes, map),
-            Ev::DieFree(die) => {
-                self.dies[die as usize].busy = false;
-                self.start_die(die);
-            }
+            Ev::DieFree(die) => self.wake_die(die),
             Ev::StepDone(die) => self.step_done(die),
             Ev::BackgroundDone(generation) => self.background_done(generation),
             Ev::Complete(slot) => self.complete(slot, self.now),
@@ -561,43 +598,107 @@ impl Simulation {
     }
 
     fn enqueue_read(&mut self, die: u32, read: PageRead) {
-        self.dies[die as usize].reads.push_back(read);
-        self.start_die(die);
+        let d = &mut self.dies[die as usize];
+        d.waiting_reads += 1;
+        if self.p.in_order_channels {
+            let ch = d.channel;
+            self.channel_reads[ch as usize].push_back((die, read));
+            self.pump_channel(ch);
+        } else {
+            d.reads.push_back(read);
+            self.start_die(die);
+        }
+    }
+
+    /// In-order channels: start every idle die that has a read among the first
+    /// `channel_window` entries of the channel's queue; reads further back wait even when their
+    /// die is idle (head-of-line blocking).
+    fn pump_channel(&mut self, ch: u32) {
+        let mut i = 0;
+        while i < self.p.channel_window {
+            let Some(&(die, _)) = self.channel_reads[ch as usize].get(i) else {
+                break;
+            };
+            if !self.dies[die as usize].busy {
+                self.start_die(die);
+                if self.dies[die as usize].busy {
+                    // The queue changed under the window: look again from its start.
+                    i = 0;
+                    continue;
+                }
+            }
+            i += 1;
+        }
+    }
+
+    /// A die became free: let it, and in-order channels behind it, pick new work.
+    fn wake_die(&mut self, die_idx: u32) {
+        self.dies[die_idx as usize].busy = false;
+        self.start_die(die_idx);
+        if self.p.in_order_channels {
+            self.pump_channel(self.dies[die_idx as usize].channel);
+        }
+    }
+
+    /// Whether the die's next read is available to it now.
+    fn read_ready(&self, die_idx: u32) -> bool {
+        let die = &self.dies[die_idx as usize];
+        if self.p.in_order_channels {
+            self.channel_reads[die.channel as usize]
+                .iter()
+                .take(self.p.channel_window)
+                .any(|&(d, _)| d == die_idx)
+        } else {
+            !die.reads.is_empty()
+        }
+    }
+
+    /// Take the die's next read into `sensing`, and with a deep queue the first waiting read on
+    /// each other plane too: a multi-plane read shares one tR.
+    fn take_read_batch(&mut self, die_idx: u32) {
+        let p = &self.p;
+        let die = &mut self.dies[die_idx as usize];
+        let deep = die.waiting_reads as usize >= p.mp_min_queue && p.planes > 1;
+        let planes = p.planes as usize;
+        die.n_sensing = if p.in_order_channels {
+            let queue = &mut self.channel_reads[die.channel as usize];
+            let at = queue
+                .iter()
+                .take(p.channel_window)
+                .position(|&(d, _)| d == die_idx)
+                .expect("read_ready found one");
+            let mine = queue.remove(at).expect("in range");
+            queue.push_front(mine);
+            take_batch(
+                queue,
+                deep,
+                planes,
+                &mut die.sensing,
+                |&(d, r)| (d == die_idx).then_some(r),
+            )
+        } else {
+            take_batch(&mut die.reads, deep, planes, &mut die.sensing, |&r| Some(r))
+        };
+        die.waiting_reads -= die.n_sensing as u32;
     }
 
     /// Let an idle die pick its next operation: reads first, but never more than
     /// `read_burst_limit` of them in a row while a program waits.
     fn start_die(&mut self, die_idx: u32) {
-        let p = &self.p;
-        let die = &mut self.dies[die_idx as usize];
-        if die.busy {
+        if self.dies[die_idx as usize].busy {
             return;
         }
+        let read_ready = self.read_ready(die_idx);
+        let p = &self.p;
+        let die = &mut self.dies[die_idx as usize];
         let program_waits = die.unit.is_some() || die.units_queued > 0;
-        if !die.reads.is_empty() && (!program_waits || die.reads_in_a_row < p.read_burst_limit) {
+        if read_ready && (!program_waits || die.reads_in_a_row < p.read_burst_limit) {
             if program_waits {
                 die.reads_in_a_row += 1;
             }
-            // Multi-plane read: only with a deep queue, join the first waiting read on each
-            // other plane to the head read; they share one tR.
-            let head = die.reads.pop_front().expect("checked non-empty");
-            die.sensing[0] = head;
-            die.n_sensing = 1;
-            if die.reads.len() + 1 >= p.mp_min_queue && p.planes > 1 {
-                let mut used = 1u32 << head.plane;
-                let mut i = 0;
-                while i < die.reads.len() && die.n_sensing < p.planes as usize {
-                    let r = die.reads[i];
-                    if used & (1 << r.plane) == 0 {
-                        used |= 1 << r.plane;
-                        die.sensing[die.n_sensing] = r;
-                        die.n_sensing += 1;
-                        die.reads.remove(i);
-                    } else {
-                        i += 1;
-                    }
-                }
-            }
+            self.take_read_batch(die_idx);
+            let p = &self.p;
+            let die = &mut self.dies[die_idx as usize];
             die.busy = true;
             // The sensed data needs the data register, still held by the previous page until it
             // has streamed out (cache read overlaps the two; the register cannot).
@@ -633,8 +734,7 @@ impl Simulation {
         die.n_sensing = 0;
         die.register_free = last;
         if self.p.cache_read {
-            die.busy = false;
-            self.start_die(die_idx);
+            self.wake_die(die_idx);
         } else {
             die.busy_ns += last.since(self.now).0;
             self.queue.push(last, Ev::DieFree(die_idx));
@@ -728,12 +828,11 @@ impl Simulation {
 
     fn step_done(&mut self, die_idx: u32) {
         let die = &mut self.dies[die_idx as usize];
-        die.busy = false;
         if die.unit.is_none() {
             die.units_array_done += 1;
             self.release_units(die_idx);
         }
-        self.start_die(die_idx);
+        self.wake_die(die_idx);
     }
 
     fn start_background_head(&mut self) {

@@ -203,6 +203,10 @@ pub static PRESETS: [Preset; 7] = [
             // fitted: multi-plane reads only at depth; QD32 at 480 GB (4 per die) must not batch,
             // QD256 (32 per die) must [REF6].
             multiplane_read_min_queue: 8,
+            // fitted: the channel sequencer considers the 3 oldest reads of its channel. With
+            // 4 dies per channel (1,920 GB) reads collide at QD32 (measured 264k, not the 295k
+            // that free choice gives) yet QD256 still reaches the controller's limit [REF1, REF6].
+            channel_lookahead: 3,
             // assumption: a program waits behind at most 8 reads.
             read_burst_limit: 8,
             user_fraction: USER_FRACTION_ENTERPRISE,
@@ -232,6 +236,8 @@ pub static PRESETS: [Preset; 7] = [
             mapping: Mapping::Dram,
             write_buffer_bytes: 8 * MIB,
             multiplane_read_min_queue: 8,
+            // assumption: the same channel sequencer as the E18DC.
+            channel_lookahead: 3,
             read_burst_limit: 8,
             // [REF3]: 960 GB usable from 1 TB.
             user_fraction: USER_FRACTION_ENTERPRISE,
@@ -259,6 +265,8 @@ pub static PRESETS: [Preset; 7] = [
             mapping: Mapping::Dram,
             write_buffer_bytes: 8 * MIB,
             multiplane_read_min_queue: 8,
+            // assumption: the same channel sequencer as the E18DC.
+            channel_lookahead: 3,
             read_burst_limit: 8,
             user_fraction: USER_FRACTION_ENTERPRISE,
             spare_efficiency: 0.85,
@@ -290,6 +298,8 @@ pub static PRESETS: [Preset; 7] = [
             // assumption: SRAM-sized buffer, DRAM-less.
             write_buffer_bytes: 2 * MIB,
             multiplane_read_min_queue: 8,
+            // assumption: the same channel sequencer as the E18DC.
+            channel_lookahead: 3,
             read_burst_limit: 8,
             user_fraction: USER_FRACTION_ENTERPRISE,
             spare_efficiency: 0.85,
@@ -316,6 +326,8 @@ pub static PRESETS: [Preset; 7] = [
             mapping: Mapping::Dram,
             write_buffer_bytes: 8 * MIB,
             multiplane_read_min_queue: 8,
+            // assumption: the same channel sequencer as the E18DC.
+            channel_lookahead: 3,
             read_burst_limit: 8,
             user_fraction: USER_FRACTION_ENTERPRISE,
             spare_efficiency: 0.85,
@@ -343,6 +355,8 @@ pub static PRESETS: [Preset; 7] = [
             mapping: Mapping::Dram,
             write_buffer_bytes: 8 * MIB,
             multiplane_read_min_queue: 8,
+            // assumption: the same channel sequencer as the E18DC.
+            channel_lookahead: 3,
             read_burst_limit: 8,
             user_fraction: USER_FRACTION_ENTERPRISE,
             spare_efficiency: 0.85,
@@ -374,6 +388,8 @@ pub static PRESETS: [Preset; 7] = [
             mapping: Mapping::Dram,
             write_buffer_bytes: 8 * MIB,
             multiplane_read_min_queue: 4,
+            // [REF2]: the Everest pipelines requests to several dies per channel: no window.
+            channel_lookahead: 0,
             read_burst_limit: 8,
             // [REF4]: 128 GB sold from sixteen 8 GiB dies.
             user_fraction: 128e9 / (128.0 * 1073741824.0),
