@@ -669,13 +669,9 @@ impl Simulation {
                 .expect("read_ready found one");
             let mine = queue.remove(at).expect("in range");
             queue.push_front(mine);
-            take_batch(
-                queue,
-                deep,
-                planes,
-                &mut die.sensing,
-                |&(d, r)| (d == die_idx).then_some(r),
-            )
+            take_batch(queue, deep, planes, &mut die.sensing, |&(d, r)| {
+                (d == die_idx).then_some(r)
+            })
         } else {
             take_batch(&mut die.reads, deep, planes, &mut die.sensing, |&r| Some(r))
         };
