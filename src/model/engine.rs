@@ -25,10 +25,10 @@
 //! can interleave simulation with drawing; [`Simulation::result`] is valid (provisional) at any
 //! moment.
 
-use std::cmp::Ordering;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 use super::config::{CheckedRun, DriveState, Mapping, MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES};
+use super::events::EventQueue;
 use super::ftl::steady_write_amplification;
 use super::rng::Rng;
 use super::stats::{Bottleneck, Histogram, LatencySummary, RunResult, Utilisation};
@@ -62,52 +62,6 @@ enum Ev {
     BackgroundDone(u32),
     /// A request's last byte crossed the host link (used only when the host may queue).
     Complete(u32),
-}
-
-#[derive(Debug)]
-struct Entry {
-    at: SimTime,
-    seq: u64,
-    ev: Ev,
-}
-
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        (self.at, self.seq) == (other.at, other.seq)
-    }
-}
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Entry {
-    // Reversed: BinaryHeap is a max-heap and the earliest event must come out first.
-    fn cmp(&self, other: &Self) -> Ordering {
-        (other.at, other.seq).cmp(&(self.at, self.seq))
-    }
-}
-
-/// A time-ordered event queue with deterministic tie-breaking.
-#[derive(Default)]
-struct EventQueue {
-    heap: BinaryHeap<Entry>,
-    seq: u64,
-}
-
-impl EventQueue {
-    fn push(&mut self, at: SimTime, ev: Ev) {
-        self.seq += 1;
-        self.heap.push(Entry {
-            at,
-            seq: self.seq,
-            ev,
-        });
-    }
-    fn pop(&mut self) -> Option<(SimTime, Ev)> {
-        self.heap.pop().map(|e| (e.at, e.ev))
-    }
 }
 
 /// Controller work that runs only while no host command needs the controller (preemptive
@@ -366,7 +320,7 @@ struct Meter {
 pub struct Simulation {
     p: Params,
     now: SimTime,
-    queue: EventQueue,
+    queue: EventQueue<Ev>,
     rng: Rng,
     slots: Vec<Slot>,
     dies: Vec<Die>,

@@ -4,6 +4,7 @@
 //! - [`config`]: what a run is made of, and the one validation step ([`RunSpec::check`]).
 //! - [`presets`]: the controllers and NAND parts the lab knows, each value sourced.
 //! - [`engine`]: the discrete-event closed loop (host stack, controller, channels, dies).
+//! - [`events`]: the time-ordered event queue with deterministic ties.
 //! - [`link`]: host link generations and their rates.
 //! - [`ftl`]: garbage collection and write amplification.
 //! - [`stats`]: latency histogram, utilisation, the limiting resource.
@@ -14,6 +15,7 @@
 pub mod calibration;
 pub mod config;
 pub mod engine;
+pub mod events;
 pub mod ftl;
 pub mod link;
 pub mod presets;
