@@ -150,3 +150,65 @@ fn bad_arguments_exit_with_status_2_and_say_what_is_wrong() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn fill_and_torture_print_the_documented_json() {
+    let o = lab(&[
+        "fill",
+        "--preset",
+        "e12",
+        "--capacity-gb",
+        "960",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let points: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let points = points.as_array().unwrap();
+    assert!(points.len() > 100);
+    assert!(points
+        .iter()
+        .all(|p| p["gb_written"].is_f64() && p["mb_s"].as_f64().unwrap() > 0.0));
+
+    let o = lab(&[
+        "torture",
+        "--preset",
+        "octane",
+        "--capacity-gb",
+        "128",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    for key in ["fresh_mb_s", "after_torture_mb_s", "after_trim_mb_s"] {
+        assert!(r[key].as_f64().unwrap() > 0.0, "{key}");
+    }
+    assert!(!r["series"].as_array().unwrap().is_empty());
+
+    let table = stdout(&lab(&[
+        "burst", "--preset", "e12", "--idle-s", "10", "--bursts", "3",
+    ]));
+    assert_eq!(table.lines().count(), 4, "{table}");
+}
+
+#[test]
+fn drive_state_commands_refuse_bad_numbers_with_status_2() {
+    for (args, says) in [
+        (&["burst", "--idle-s", "-5"][..], "idle time"),
+        (
+            &["burst", "--burst-gb", "x"][..],
+            "--burst-gb expects a number",
+        ),
+        (
+            &["torture", "--minutes", "inf"][..],
+            "--minutes expects a number",
+        ),
+        (&["fill", "--preset", "e99"][..], "unknown preset"),
+    ] {
+        let o = lab(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}

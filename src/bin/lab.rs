@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use parallelism_lab::model::calibration;
 use parallelism_lab::model::config::{parse_block_size, MAX_IODEPTH};
+use parallelism_lab::model::drive_state;
 use parallelism_lab::model::ftl;
 use parallelism_lab::model::presets::{self, Preset};
 use parallelism_lab::model::sweep::{self, SweepPoint, REVIEW_QDS};
@@ -22,6 +23,9 @@ commands:
   presets                      list the drives the model knows
   sweep                        run a queue-depth sweep (or a read-share sweep with --mix-sweep)
   calibrate                    the model against the published E18DC measurements
+  fill                         whole-drive sequential fill from empty: speed against GB written
+  burst                        bursts of sequential writes with idle time between them
+  torture                      random-write torture, then TRIM: sequential write speed each time
   bench                        print model speed figures as JSON
 
 sweep options (fio's names where fio has one):
@@ -35,6 +39,10 @@ sweep options (fio's names where fio has one):
   --state STATE                fob, seq-filled (default), steady
   --seed N, --ios N            generator seed (default 1), measured I/Os per point (default 20000)
   --format FMT                 table (default), csv, json
+
+fill / burst / torture options: --preset, --capacity-gb | --dies, --format as above, and
+  burst: --burst-gb N (default 32), --idle-s N (default 60), --bursts N (default 6)
+  torture: --minutes N (default 20)
 ";
 
 /// A command-line failure: the message to print and exit status 2.
@@ -71,6 +79,9 @@ fn run(args: &[String]) -> Result<String, Fail> {
         "presets" => opts.done(presets_cmd(&opts)),
         "sweep" => sweep_cmd(&opts),
         "calibrate" => calibrate_cmd(&opts),
+        "fill" => fill_cmd(&opts),
+        "burst" => burst_cmd(&opts),
+        "torture" => torture_cmd(&opts),
         "bench" => opts.done(Ok(bench_cmd())),
         other => Err(Fail(format!("unknown command '{other}'"))),
     }
@@ -413,6 +424,143 @@ fn calibrate_cmd(opts: &Options) -> Result<String, Fail> {
                 worst * 100.0,
                 rows.len()
             );
+            s
+        }
+    })
+}
+
+fn float(opts: &Options, key: &'static str, default: f64) -> Result<f64, Fail> {
+    match opts.get(key) {
+        None => Ok(default),
+        Some(v) => v
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| Fail(format!("--{key} expects a number, got '{v}'"))),
+    }
+}
+
+fn json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string_pretty(value).expect("plain JSON values") + "\n"
+}
+
+fn fill_cmd(opts: &Options) -> Result<String, Fail> {
+    let (_, drive) = drive_of(opts)?;
+    let format = format_of(opts)?;
+    opts.done(Ok(String::new()))?;
+    let report = drive_state::fill(&drive)?;
+    Ok(match format {
+        Format::Json => json(&report.points),
+        Format::Csv => {
+            let mut s = String::from("gb_written,mb_s,phase\n");
+            for p in &report.points {
+                let _ = writeln!(
+                    s,
+                    "{:.2},{:.1},{}",
+                    p.gb_written,
+                    p.mb_s,
+                    phase_name(p.phase)
+                );
+            }
+            s
+        }
+        Format::Table => {
+            let mut s = format!(
+                "{:.0} GB drive, SLC cache {:.1} GB when empty, average {:.0} MB/s\n{:>10} {:>9}  phase\n",
+                report.capacity_gb, report.slc_cache_gb, report.average_mb_s, "GB written", "MB/s"
+            );
+            let step = (report.points.len() / 40).max(1);
+            for p in report.points.iter().step_by(step) {
+                let _ = writeln!(
+                    s,
+                    "{:>10.1} {:>9.0}  {}",
+                    p.gb_written,
+                    p.mb_s,
+                    phase_name(p.phase)
+                );
+            }
+            s
+        }
+    })
+}
+
+fn phase_name(p: drive_state::FillPhase) -> &'static str {
+    match p {
+        drive_state::FillPhase::Cache => "cache",
+        drive_state::FillPhase::PostCache => "post-cache",
+        drive_state::FillPhase::Folding => "folding",
+    }
+}
+
+fn burst_cmd(opts: &Options) -> Result<String, Fail> {
+    let (_, drive) = drive_of(opts)?;
+    let burst_gb = float(opts, "burst-gb", 32.0)?;
+    let idle_s = float(opts, "idle-s", 60.0)?;
+    let count: u32 = opts.number("bursts")?.unwrap_or(6);
+    let format = format_of(opts)?;
+    opts.done(Ok(String::new()))?;
+    let points = drive_state::bursts(&drive, burst_gb, idle_s, count)?;
+    Ok(match format {
+        Format::Json => json(&points),
+        Format::Csv => {
+            let mut s = String::from("burst,mb_s,cache_free_gb\n");
+            for p in &points {
+                let _ = writeln!(s, "{},{:.1},{:.2}", p.burst, p.mb_s, p.cache_free_gb);
+            }
+            s
+        }
+        Format::Table => {
+            let mut s = format!("{:>5} {:>9} {:>15}\n", "burst", "MB/s", "cache free GB");
+            for p in &points {
+                let _ = writeln!(
+                    s,
+                    "{:>5} {:>9.0} {:>15.1}",
+                    p.burst, p.mb_s, p.cache_free_gb
+                );
+            }
+            s
+        }
+    })
+}
+
+fn torture_cmd(opts: &Options) -> Result<String, Fail> {
+    let (_, drive) = drive_of(opts)?;
+    let minutes = float(opts, "minutes", 20.0)?;
+    let format = format_of(opts)?;
+    opts.done(Ok(String::new()))?;
+    let r = drive_state::torture(&drive, minutes)?;
+    Ok(match format {
+        Format::Json => json(&r),
+        Format::Csv => {
+            let mut s = String::from("minute,mb_s,write_amplification\n");
+            for p in &r.series {
+                let _ = writeln!(
+                    s,
+                    "{:.2},{:.1},{:.2}",
+                    p.minute, p.mb_s, p.write_amplification
+                );
+            }
+            s
+        }
+        Format::Table => {
+            let mut s = format!(
+                "128 KiB QD1 sequential write: fresh {:.0} MB/s, after torture {:.0} MB/s ({:.0}% of fresh), after TRIM {:.0} MB/s\n{:>7} {:>9} {:>5}\n",
+                r.fresh_mb_s,
+                r.after_torture_mb_s,
+                100.0 * r.after_torture_mb_s / r.fresh_mb_s,
+                r.after_trim_mb_s,
+                "minute",
+                "MB/s",
+                "WA"
+            );
+            for p in &r.series {
+                let _ = writeln!(
+                    s,
+                    "{:>7.1} {:>9.1} {:>5.2}",
+                    p.minute, p.mb_s, p.write_amplification
+                );
+            }
             s
         }
     })

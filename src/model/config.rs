@@ -73,6 +73,8 @@ pub struct NandSpec {
     pub t_erase: Nanos,
     /// Pages per plane written by one program operation (one-shot TLC programs three).
     pub program_pages: u32,
+    /// Program time of one page per plane in SLC mode (the SLC cache).
+    pub t_prog_slc: Nanos,
     /// Channel (bus) rate in bytes per second.
     pub bus_bytes_per_s: f64,
     /// Whether the die may start its next sense while the last page streams out (cache read).
@@ -140,6 +142,28 @@ pub struct ControllerSpec {
     pub user_fraction: f64,
     /// Share of the nominal spare area garbage collection can actually use.
     pub spare_efficiency: f64,
+    pub slc_cache: SlcCache,
+}
+
+/// How the firmware runs part of the flash in SLC mode as a write cache.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SlcCache {
+    /// Flash always run in SLC mode (user data bytes it holds).
+    pub static_bytes: u64,
+    /// Share of the free user space the firmware may run in SLC mode, where it holds
+    /// 1 / bits-per-cell as much data; the dynamic cache shrinks as the drive fills.
+    pub dynamic_share: f64,
+}
+
+impl SlcCache {
+    pub const NONE: SlcCache = SlcCache {
+        static_bytes: 0,
+        dynamic_share: 0.0,
+    };
+
+    pub fn is_none(&self) -> bool {
+        self.static_bytes == 0 && self.dynamic_share == 0.0
+    }
 }
 
 /// A whole drive: a controller, its flash and how many dies sit behind it.
@@ -323,6 +347,7 @@ pub struct RunSpec {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CheckedRun {
     spec: RunSpec,
+    write_amplification: Option<f64>,
 }
 
 impl CheckedRun {
@@ -334,6 +359,22 @@ impl CheckedRun {
     }
     pub fn workload(&self) -> &Workload {
         &self.spec.workload
+    }
+
+    /// The same run with every write paying write amplification `wa` (at least 1) instead of
+    /// what the drive state implies: how the drive-state-over-time model asks the engine for the
+    /// rate at a given point of a garbage-collection history.
+    pub fn with_write_amplification(mut self, wa: f64) -> Result<CheckedRun, ConfigError> {
+        if !(wa.is_finite() && (1.0..=1000.0).contains(&wa)) {
+            return Err(out_of_range("write amplification", wa, "1..=1000"));
+        }
+        self.write_amplification = Some(wa);
+        Ok(self)
+    }
+
+    /// The write amplification set by [`with_write_amplification`](Self::with_write_amplification).
+    pub fn write_amplification_override(&self) -> Option<f64> {
+        self.write_amplification
     }
 }
 
@@ -494,7 +535,22 @@ impl RunSpec {
         if let Mapping::Hmb { hmb_bytes } = c.mapping {
             check_range("HMB size (bytes)", hmb_bytes, 0, 1 << 40)?;
         }
-        Ok(CheckedRun { spec: self })
+        let slc = c.slc_cache;
+        check_range("SLC static cache (bytes)", slc.static_bytes, 0, 1 << 44)?;
+        if !(slc.dynamic_share.is_finite() && (0.0..=1.0).contains(&slc.dynamic_share)) {
+            return Err(out_of_range(
+                "SLC dynamic share",
+                slc.dynamic_share,
+                "0..=1",
+            ));
+        }
+        if n.t_prog_slc.0 == 0 || n.t_prog_slc.0 > 1_000_000_000 {
+            return Err(out_of_range("SLC tPROG", n.t_prog_slc, "1 ns..=1 s"));
+        }
+        Ok(CheckedRun {
+            spec: self,
+            write_amplification: None,
+        })
     }
 }
 

@@ -252,6 +252,9 @@ impl Params {
         // sequential writes to a sequentially filled drive invalidate whole blocks and pay none.
         let wa = match run.spec().state {
             _ if w.read_percent() == 100 => 1.0,
+            _ if run.write_amplification_override().is_some() => {
+                run.write_amplification_override().unwrap_or(1.0)
+            }
             DriveState::Fob => 1.0,
             DriveState::SeqFilled if !random => 1.0,
             DriveState::SeqFilled | DriveState::Steady => {

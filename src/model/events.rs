@@ -102,7 +102,8 @@ mod tests {
         let (mut now, mut id) = (0u64, 0u64);
         for _ in 0..20_000 {
             if rng.below(3) > 0 || reference.is_empty() {
-                let at = now + rng.below(1 << rng.below(40));
+                let span = 1 << rng.below(40);
+                let at = now + rng.below(span);
                 q.push(SimTime(at), id);
                 reference.push((at, id));
                 id += 1;

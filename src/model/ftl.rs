@@ -131,6 +131,26 @@ impl ScaledFtl {
         (self.host_writes + self.gc_copies) as f64 / self.host_writes as f64
     }
 
+    /// TRIM every user page: nothing is valid any more, so the next collections copy nothing.
+    pub fn trim_all(&mut self) {
+        self.map.iter_mut().for_each(|m| *m = NONE);
+        self.owner.iter_mut().for_each(|o| *o = NONE);
+        self.valid.iter_mut().for_each(|v| *v = 0);
+    }
+
+    /// Write amplification of `writes` host writes chosen by `next_lpn`, measured alone.
+    pub fn window_write_amplification(
+        &mut self,
+        writes: usize,
+        mut next_lpn: impl FnMut() -> u32,
+    ) -> f64 {
+        self.reset_counters();
+        for _ in 0..writes {
+            self.write(next_lpn());
+        }
+        self.write_amplification()
+    }
+
     pub fn reset_counters(&mut self) {
         self.host_writes = 0;
         self.gc_copies = 0;
@@ -157,6 +177,15 @@ pub fn steady_write_amplification(spare_ratio: f64) -> f64 {
 /// [`steady_write_amplification`] without the memo, for benchmarks.
 pub fn simulate_steady_wa_uncached(spare_ratio: f64) -> f64 {
     simulate_steady_wa(spare_ratio, SCALED_BLOCKS, SCALED_PAGES_PER_BLOCK)
+}
+
+/// A scaled drive of the standard size with this spare ratio, filled once in order.
+pub fn scaled_filled_drive(spare_ratio: f64) -> ScaledFtl {
+    let mut ftl = ScaledFtl::new(SCALED_BLOCKS, SCALED_PAGES_PER_BLOCK, spare_ratio);
+    for lpn in 0..ftl.user_pages() as u32 {
+        ftl.write(lpn);
+    }
+    ftl
 }
 
 fn simulate_steady_wa(spare_ratio: f64, blocks: usize, pages_per_block: usize) -> f64 {
@@ -213,6 +242,32 @@ mod tests {
         // about 4 at 12-15% (Hu et al., SYSTOR 2009; Desnoyers, SYSTOR 2012).
         assert!((2.0..2.8).contains(&wa_28), "{wa_28}");
         assert!((3.0..4.8).contains(&wa_15), "{wa_15}");
+    }
+
+    #[test]
+    fn trim_makes_the_next_writes_free_of_copies() {
+        let mut ftl = ScaledFtl::new(64, 32, 0.1);
+        let user = ftl.user_pages() as u32;
+        let mut rng = Rng::new(5);
+        for _ in 0..4 * user {
+            ftl.write(rng.below(u64::from(user)) as u32);
+        }
+        let mut lpn = 0;
+        assert!(
+            ftl.window_write_amplification(user as usize / 4, || {
+                lpn += 1;
+                lpn - 1
+            }) > 1.5
+        );
+        ftl.trim_all();
+        let mut lpn = 0;
+        assert_eq!(
+            ftl.window_write_amplification(user as usize, || {
+                lpn += 1;
+                lpn - 1
+            }),
+            1.0
+        );
     }
 
     #[test]

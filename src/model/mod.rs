@@ -7,6 +7,7 @@
 //! - [`events`]: the time-ordered event queue with deterministic ties.
 //! - [`link`]: host link generations and their rates.
 //! - [`ftl`]: garbage collection and write amplification.
+//! - [`drive_state`]: the drive over time: SLC cache fill and folding, torture, TRIM.
 //! - [`stats`]: latency histogram, utilisation, the limiting resource.
 //! - [`calibration`]: the published measurements and the model's error against them.
 //! - [`sweep`]: runs over queue depth or read share, as the charts and the CLI draw them.
@@ -14,6 +15,7 @@
 
 pub mod calibration;
 pub mod config;
+pub mod drive_state;
 pub mod engine;
 pub mod events;
 pub mod ftl;

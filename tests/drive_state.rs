@@ -1,0 +1,158 @@
+//! The drive over time (issue: SLC cache, folding, torture, TRIM), checked against the reviews
+//! in `shared/reference/README.md` and against the I/O-level model.
+#![cfg(not(target_arch = "wasm32"))]
+
+use parallelism_lab::model::drive_state::{self, FillPhase};
+use parallelism_lab::model::presets;
+use parallelism_lab::model::{DriveState, RunOptions, RunSpec, Rw, Simulation, Workload};
+
+fn drive(preset: &str, gb: f64) -> parallelism_lab::model::DriveSpec {
+    presets::find(preset)
+        .unwrap()
+        .drive_for_capacity_gb(gb)
+        .unwrap()
+}
+
+fn io_level_mb_s(preset: &str, gb: f64, rw: Rw, bs: u32, qd: u32, state: DriveState) -> f64 {
+    let spec = RunSpec {
+        drive: drive(preset, gb),
+        workload: Workload {
+            rw,
+            rwmixread: 0,
+            bs_bytes: bs,
+            iodepth: qd,
+        },
+        state,
+        options: RunOptions::default(),
+    };
+    Simulation::run(&spec.check().unwrap()).bw_mb_s
+}
+
+#[test]
+fn the_e12_fill_runs_through_cache_post_cache_and_folding_and_stays_above_1_gb_s_after_the_cache() {
+    // Reference §3: the E12 960 GB drive bursts into its SLC cache and sustains above 1 GB/s.
+    let r = drive_state::fill(&drive("e12", 960.0)).unwrap();
+    let phases: Vec<FillPhase> = r.points.iter().map(|p| p.phase).collect();
+    let first = |ph| {
+        phases
+            .iter()
+            .position(|&p| p == ph)
+            .unwrap_or_else(|| panic!("{ph:?} missing"))
+    };
+    assert!(first(FillPhase::Cache) < first(FillPhase::PostCache));
+    assert!(first(FillPhase::PostCache) < first(FillPhase::Folding));
+    let speed = |ph| r.points.iter().find(|p| p.phase == ph).unwrap().mb_s;
+    assert!(speed(FillPhase::Cache) > speed(FillPhase::PostCache));
+    assert!(speed(FillPhase::PostCache) > speed(FillPhase::Folding));
+    assert!(
+        speed(FillPhase::PostCache) > 1000.0,
+        "{}",
+        speed(FillPhase::PostCache)
+    );
+    assert!(r.slc_cache_gb > 10.0 && r.average_mb_s < speed(FillPhase::Cache));
+    assert!((r.points.last().unwrap().gb_written - 960.0).abs() < 1.0);
+}
+
+#[test]
+fn the_e18dc_fill_runs_at_the_io_models_sustained_sequential_write() {
+    // Reference §1: 368 MB/s at 480 GB, 1.6 GB/s at 1,920 GB, with no cache in front.
+    for (gb, measured) in [(480.0, 368.1), (1920.0, 1600.8)] {
+        let r = drive_state::fill(&drive("e18dc", gb)).unwrap();
+        assert_eq!(r.slc_cache_gb, 0.0);
+        assert!(r.points.iter().all(|p| p.phase == FillPhase::PostCache));
+        assert!(
+            (r.average_mb_s / measured - 1.0).abs() < 0.10,
+            "{gb} GB: {}",
+            r.average_mb_s
+        );
+        let io = io_level_mb_s(
+            "e18dc",
+            gb,
+            Rw::Write,
+            128 * 1024,
+            32,
+            DriveState::SeqFilled,
+        );
+        assert!(
+            (r.average_mb_s / io - 1.0).abs() < 0.05,
+            "{gb} GB: {} vs {io}",
+            r.average_mb_s
+        );
+    }
+}
+
+#[test]
+fn idle_time_lets_the_cache_recover_and_no_idle_leaves_it_full() {
+    // Reference §3: sustained writes "bounce around" because the drive cannot finish folding
+    // in the idle gaps; with enough idle every burst lands in the cache again.
+    let d = drive("e12", 960.0);
+    let none = drive_state::bursts(&d, 32.0, 0.0, 6).unwrap();
+    let some = drive_state::bursts(&d, 32.0, 10.0, 6).unwrap();
+    let plenty = drive_state::bursts(&d, 32.0, 600.0, 6).unwrap();
+    assert!(none[5].mb_s < some[5].mb_s && some[5].mb_s < plenty[5].mb_s);
+    assert!(
+        (plenty[5].mb_s / plenty[0].mb_s - 1.0).abs() < 0.01,
+        "full recovery"
+    );
+    assert!(
+        none[5].mb_s > 1000.0,
+        "still above 1 GB/s once the cache is gone"
+    );
+    assert!(none
+        .windows(2)
+        .all(|w| w[1].cache_free_gb <= w[0].cache_free_gb));
+}
+
+#[test]
+fn the_octane_torture_ends_below_a_tenth_of_fresh_and_trim_restores_it() {
+    // Reference §4: after 20 minutes of 4 KB random writes at QD32 on a full 128 GB Octane,
+    // sequential writes fall below a tenth of fresh; TRIM of all LBAs restores them.
+    let r = drive_state::torture(&drive("octane", 128.0), 20.0).unwrap();
+    assert!(
+        r.after_torture_mb_s < 0.10 * r.fresh_mb_s,
+        "{} vs {}",
+        r.after_torture_mb_s,
+        r.fresh_mb_s
+    );
+    assert!((r.after_trim_mb_s / r.fresh_mb_s - 1.0).abs() < 0.10);
+    // Reference §4: sequential writes on a full, unfragmented 128 GB model run about 160 MB/s.
+    assert!(
+        (r.fresh_mb_s / 160.0 - 1.0).abs() < 0.10,
+        "{}",
+        r.fresh_mb_s
+    );
+    let first = &r.series[0];
+    let last = r.series.last().unwrap();
+    assert!((last.minute - 20.0).abs() < 1e-9);
+    assert!(last.write_amplification > 3.0 * first.write_amplification);
+    assert!(last.mb_s < first.mb_s / 3.0);
+}
+
+#[test]
+fn the_torture_settles_at_the_io_models_steady_random_write_rate() {
+    // Both grains share the dies and timings: at steady state they agree.
+    let r = drive_state::torture(&drive("e18dc", 480.0), 600.0).unwrap();
+    let tail: Vec<f64> = r.series.iter().rev().take(10).map(|p| p.mb_s).collect();
+    let coarse = tail.iter().sum::<f64>() / tail.len() as f64;
+    let io = io_level_mb_s("e18dc", 480.0, Rw::RandWrite, 4096, 32, DriveState::Steady);
+    assert!((coarse / io - 1.0).abs() < 0.10, "{coarse} vs {io}");
+}
+
+#[test]
+fn bad_drive_state_inputs_are_refused_with_a_reason() {
+    let d = drive("e12", 960.0);
+    for (gb, idle, n) in [
+        (0.0, 1.0, 1),
+        (f64::NAN, 1.0, 1),
+        (5000.0, 1.0, 1),
+        (1.0, -1.0, 1),
+        (1.0, 1.0, 0),
+    ] {
+        let e = drive_state::bursts(&d, gb, idle, n)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("out of range"), "{e}");
+    }
+    assert!(drive_state::torture(&d, f64::INFINITY).is_err());
+    assert!(drive_state::torture(&d, 0.0).is_err());
+}
