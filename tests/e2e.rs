@@ -9,45 +9,91 @@ mod common;
 use common::{dist_dir, Browser};
 use fantoccini::key::Key;
 use fantoccini::Locator;
+use serde_json::json;
+
+/// The query the default state writes into the URL.
+const DEFAULT_QUERY: &str = "?preset=e18dc&cap=1920&dies=32&qd=32&rw=randread&bs=4k&state=steady";
+
+/// Waits until every chart has been drawn for the page's current state with every point at
+/// least estimated.
+async fn wait_for_charts(browser: &Browser) {
+    const SCRIPT: &str = r#"
+        const state = location.search.slice(1);
+        return ["chart-iops", "chart-latency", "chart-mix"].every((id) => {
+            const c = document.getElementById(id);
+            return c && c.dataset.state === state && c.dataset.missing === "0";
+        });
+    "#;
+    browser
+        .wait_for("every chart to be drawn with all points", || async {
+            (browser.js(SCRIPT, vec![]).await == json!(true)).then_some(())
+        })
+        .await;
+}
+
+async fn location_search(browser: &Browser) -> String {
+    browser
+        .js("return location.search;", vec![])
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+async fn attr(browser: &Browser, css: &str, name: &str) -> Option<String> {
+    browser
+        .js(
+            "const e = document.querySelector(arguments[0]); return e ? e.getAttribute(arguments[1]) : null;",
+            vec![json!(css), json!(name)],
+        )
+        .await
+        .as_str()
+        .map(str::to_string)
+}
+
+async fn press(browser: &Browser, id: &str, keys: &str) {
+    let el = browser
+        .client
+        .find(Locator::Id(id))
+        .await
+        .unwrap_or_else(|e| panic!("#{id}: {e}"));
+    el.send_keys(keys)
+        .await
+        .unwrap_or_else(|e| panic!("keys on #{id}: {e}"));
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_slider_moves_readout_and_chart() {
     let browser = Browser::start().await;
     browser.open("", "#readout").await;
+    wait_for_charts(&browser).await;
+    assert_eq!(location_search(&browser).await, DEFAULT_QUERY);
 
-    // The chart is drawn once the app has mounted (a canvas never drawn on has no ink).
-    let chart_before = browser
-        .wait_for("the first chart drawing", || async {
-            let hash = browser.canvas_hash("#chart-iops").await;
-            (!hash.ends_with(":0")).then_some(hash)
-        })
-        .await;
     let readout_before = browser.text("#readout").await;
-    assert_eq!(readout_before, "16", "initial queue depth");
+    let chart_before = browser.canvas_hash("#chart-iops").await;
+    assert!(
+        readout_before.contains("queue depth 32"),
+        "initial readout: {readout_before}"
+    );
+    assert!(
+        !browser.text("#readout-iops").await.contains('–'),
+        "the default view has a model result"
+    );
 
-    let slider = browser
-        .client
-        .find(Locator::Id("qd"))
-        .await
-        .expect("#qd slider");
-    slider
-        .send_keys(&Key::Right.to_string())
-        .await
-        .expect("ArrowRight on #qd");
+    press(&browser, "qd", &Key::Right.to_string()).await;
 
     let readout_after = browser
         .wait_for("the readout to change", || async {
-            let now = browser.text("#readout").await;
-            (now != readout_before).then_some(now)
+            let now = browser.text("#readout-what").await;
+            now.contains("queue depth 64").then_some(now)
         })
         .await;
+    assert!(readout_after.contains("queue depth 64"));
     assert_eq!(
-        readout_after, "32",
+        attr(&browser, "#qd", "aria-valuetext").await.as_deref(),
+        Some("queue depth 64"),
         "one step right doubles the queue depth"
     );
-    let valuetext = slider.attr("aria-valuetext").await.expect("aria-valuetext");
-    assert_eq!(valuetext.as_deref(), Some("queue depth 32"));
-
     let chart_after = browser
         .wait_for("the chart to be redrawn", || async {
             let now = browser.canvas_hash("#chart-iops").await;
@@ -55,7 +101,123 @@ async fn e2e_slider_moves_readout_and_chart() {
         })
         .await;
     assert_ne!(chart_after, chart_before);
+    wait_for_charts(&browser).await;
+    assert_ne!(browser.text("#readout").await, readout_before);
 
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_a_link_opens_with_exactly_its_values() {
+    let browser = Browser::start().await;
+    browser
+        .open("?preset=e18dc&cap=960&qd=32&rw=randwrite", "#readout")
+        .await;
+    let values = browser
+        .js(
+            r#"const v = (id) => document.getElementById(id).textContent;
+               const checked = (id) => document.getElementById(id).checked;
+               return {
+                 preset: document.getElementById("preset").value,
+                 cap: v("cap-value"), dies: v("dies-value"), qd: v("qd-value"),
+                 mix: v("mix-value"), bs: v("bs-value"),
+                 random: checked("pattern-random"), steady: checked("state-steady"),
+                 notes: document.getElementById("url-notes") !== null,
+               };"#,
+            vec![],
+        )
+        .await;
+    assert_eq!(
+        values,
+        json!({
+            "preset": "e18dc", "cap": "960 GB", "dies": "16", "qd": "32",
+            "mix": "0% reads", "bs": "4 KiB", "random": true, "steady": true, "notes": false,
+        })
+    );
+    assert_eq!(
+        location_search(&browser).await,
+        "?preset=e18dc&cap=960&dies=16&qd=32&rw=randwrite&bs=4k&state=steady",
+        "the URL is rewritten in full from the state"
+    );
+    wait_for_charts(&browser).await;
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_moving_a_slider_rewrites_the_url_without_new_history() {
+    let browser = Browser::start().await;
+    browser.open("", "#readout").await;
+    let history_before = browser.js("return history.length;", vec![]).await;
+    assert_eq!(location_search(&browser).await, DEFAULT_QUERY);
+
+    for _ in 0..3 {
+        press(&browser, "bs", &Key::Right.to_string()).await;
+    }
+    press(&browser, "mix", &Key::Left.to_string()).await;
+    let search = browser
+        .wait_for("the URL to follow the sliders", || async {
+            let s = location_search(&browser).await;
+            s.contains("bs=32k").then_some(s)
+        })
+        .await;
+    assert!(
+        search.contains("rw=randrw") && search.contains("mix=90"),
+        "{search}"
+    );
+    assert_eq!(
+        browser.js("return history.length;", vec![]).await,
+        history_before,
+        "dragging must not add history entries"
+    );
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_a_bad_parameter_shows_a_note_and_the_page_still_works() {
+    let browser = Browser::start().await;
+    browser.open("?qd=banana", "#url-notes").await;
+    let note = browser.text("#url-notes").await;
+    assert!(
+        note.contains("qd") && note.contains("banana"),
+        "the note names the parameter and the value: {note}"
+    );
+    assert_eq!(browser.text("#qd-value").await, "32");
+    wait_for_charts(&browser).await;
+
+    press(&browser, "qd", &Key::Left.to_string()).await;
+    browser
+        .wait_for("the readout to follow", || async {
+            browser
+                .text("#readout-what")
+                .await
+                .contains("queue depth 16")
+                .then_some(())
+        })
+        .await;
+    browser
+        .client
+        .find(Locator::Id("dismiss-notes"))
+        .await
+        .expect("#dismiss-notes")
+        .click()
+        .await
+        .expect("click Dismiss");
+    browser
+        .wait_for("the note to be dismissed", || async {
+            (browser
+                .js(
+                    "return document.getElementById('url-notes') === null;",
+                    vec![],
+                )
+                .await
+                == json!(true))
+            .then_some(())
+        })
+        .await;
+    assert!(location_search(&browser).await.contains("qd=16"));
     browser.assert_clean_console();
     browser.close().await;
 }

@@ -1,14 +1,26 @@
-//! Browser component test: mounts the app in headless Chromium (wasm-bindgen-test-runner)
-//! and drives the queue-depth slider through DOM events.
+//! Browser component tests: mount the lab (or one component) in headless Chromium
+//! (wasm-bindgen-test-runner) and drive it through DOM events, as a reader's browser would.
+//!
+//! Runs in a debug build, where the model is slow, so links use `state=fob` wherever the drive
+//! state does not matter (a fresh drive needs no garbage-collection model) and waits are long.
 #![cfg(target_arch = "wasm32")]
 
 use gloo_timers::future::TimeoutFuture;
+use leptos::prelude::*;
+use parallelism_lab::model::stats::Bottleneck;
+use parallelism_lab::ui::compute::{Fidelity, Point};
+use parallelism_lab::ui::readout::{self, Readout};
+use parallelism_lab::ui::state::LabState;
 use parallelism_lab::ui::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
-use web_sys::{Event, EventInit, HtmlElement, HtmlInputElement};
+use web_sys::{HtmlCanvasElement, HtmlElement, HtmlInputElement, KeyboardEvent, KeyboardEventInit};
 
 wasm_bindgen_test_configure!(run_in_browser);
+
+/// Longest wait for the page to react (the debug-build model is slow).
+const WAIT_MS: u32 = 60_000;
+const POLL_MS: u32 = 20;
 
 /// A fresh `<div>` in `<body>` to mount into.
 fn container() -> HtmlElement {
@@ -25,49 +37,182 @@ fn find<T: JsCast>(root: &HtmlElement, css: &str) -> T {
         .unchecked_into()
 }
 
-/// Waits (up to about a second) until `cond` holds; Leptos applies updates asynchronously.
+fn text(root: &HtmlElement, css: &str) -> String {
+    find::<HtmlElement>(root, css)
+        .text_content()
+        .unwrap_or_default()
+}
+
+/// Waits until `cond` holds; Leptos applies updates asynchronously and the model takes time.
 async fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
-    for _ in 0..100 {
+    for _ in 0..WAIT_MS / POLL_MS {
         if cond() {
             return;
         }
-        TimeoutFuture::new(10).await;
+        TimeoutFuture::new(POLL_MS).await;
     }
     panic!("timed out waiting for {what}");
 }
 
+/// Presses `key` (with Shift if `shift`) on `el`, as the keyboard would.
+fn press(el: &HtmlElement, key: &str, shift: bool) {
+    let init = KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_shift_key(shift);
+    init.set_bubbles(true); // Leptos delegates listeners to the document
+    init.set_cancelable(true);
+    let ev = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    el.dispatch_event(&ev).unwrap();
+}
+
 #[wasm_bindgen_test]
-async fn readout_follows_the_slider() {
+async fn the_readout_follows_the_queue_depth_slider() {
     let root = container();
-    let _app = leptos::mount::mount_to(root.clone(), App);
-
+    let app = leptos::mount::mount_to(root.clone(), || view! { <App query="?qd=16&state=fob" /> });
     let slider: HtmlInputElement = find(&root, "#qd");
-    let readout: HtmlElement = find(&root, "#readout");
     assert_eq!(slider.type_(), "range");
-    assert_eq!((slider.min(), slider.max()), ("0".into(), "8".into()));
-    assert_eq!(readout.text_content().as_deref(), Some("16"));
+    assert_eq!(
+        slider.get_attribute("aria-valuetext").as_deref(),
+        Some("queue depth 16")
+    );
+    eventually("a first model result", || {
+        text(&root, "#readout-iops") != "–"
+    })
+    .await;
+    assert!(text(&root, "#readout-what").contains("queue depth 16"));
 
-    slider.set_value("7");
-    let init = EventInit::new();
-    init.set_bubbles(true); // Leptos delegates `input` listeners to the document
-    slider
-        .dispatch_event(&Event::new_with_event_init_dict("input", &init).unwrap())
-        .unwrap();
-
-    eventually("the readout to show 128", || {
-        readout.text_content().as_deref() == Some("128")
+    press(slider.unchecked_ref(), "ArrowRight", false);
+    eventually("the readout to move to queue depth 32", || {
+        text(&root, "#readout-what").contains("queue depth 32")
     })
     .await;
     assert_eq!(
         slider.get_attribute("aria-valuetext").as_deref(),
-        Some("queue depth 128")
+        Some("queue depth 32")
     );
+    assert_eq!(text(&root, "#qd-value"), "32");
+
+    press(slider.unchecked_ref(), "ArrowRight", true);
+    eventually("a fine step to 40", || text(&root, "#qd-value") == "40").await;
+    eventually("a result for the new depth", || {
+        text(&root, "#readout-iops") != "–"
+    })
+    .await;
+    drop(app);
 }
 
 #[wasm_bindgen_test]
-async fn chart_canvas_is_mounted() {
+async fn the_readout_component_shows_what_the_state_and_result_say() {
     let root = container();
-    let _app = leptos::mount::mount_to(root.clone(), App);
-    let canvas: web_sys::HtmlCanvasElement = find(&root, "canvas#chart-iops");
-    assert!(canvas.width() > 0 && canvas.height() > 0);
+    let state = RwSignal::new(LabState::default());
+    let result = RwSignal::new(None::<Point>);
+    let data = Signal::derive(move || state.with(|s| readout::build(s, result.get(), None)));
+    let handle = leptos::mount::mount_to(root.clone(), move || view! { <Readout data=data /> });
+
+    assert_eq!(
+        text(&root, "#readout-iops"),
+        "–",
+        "no result yet, no number"
+    );
+    assert!(text(&root, "#readout-status").contains("Computing"));
+    assert!(text(&root, "#readout").contains("Published measurement"));
+
+    result.set(Some(Point {
+        iops: 263_500.0,
+        mb_s: 1079.3,
+        mean_us: 121.4,
+        p99_us: 310.0,
+        p999_us: 600.0,
+        bottleneck: Bottleneck::Dies,
+        fidelity: Fidelity::Estimate,
+    }));
+    eventually("the figures", || text(&root, "#readout-iops") == "263.5k").await;
+    assert_eq!(text(&root, "#readout-mbs"), "1,079 MB/s");
+    assert_eq!(text(&root, "#readout-mean"), "121 µs");
+    assert_eq!(text(&root, "#readout-limit"), "NAND dies");
+    assert!(text(&root, "#readout-status").contains("estimate"));
+
+    state.update(|s| s.set_qd(64));
+    eventually("the new depth", || {
+        text(&root, "#readout-what").contains("queue depth 64")
+    })
+    .await;
+    assert!(
+        !text(&root, "#readout").contains("Published measurement"),
+        "nothing was published for QD 64"
+    );
+    drop(handle);
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_link_parameter_shows_a_note_and_the_rest_of_the_link_applies() {
+    let root = container();
+    let app = leptos::mount::mount_to(root.clone(), || {
+        view! { <App query="?qd=banana&rw=randwrite&state=fob" /> }
+    });
+    let note = text(&root, "#url-notes");
+    assert!(note.contains("qd"), "{note}");
+    assert!(note.contains("'banana' is not a whole number"), "{note}");
+    assert_eq!(text(&root, "#qd-value"), "32", "the default depth stays");
+    assert!(text(&root, "#readout-what").contains("random writes"));
+    assert_eq!(text(&root, "#mix-value"), "0% reads");
+
+    find::<HtmlElement>(&root, "#dismiss-notes").click();
+    eventually("the note to go", || {
+        root.query_selector("#url-notes").unwrap().is_none()
+    })
+    .await;
+    assert!(text(&root, "#readout-what").contains("random writes"));
+    drop(app);
+}
+
+#[wasm_bindgen_test]
+async fn link_text_is_shown_as_text_never_as_html() {
+    let root = container();
+    let app = leptos::mount::mount_to(root.clone(), || {
+        view! { <App query="?%3Cimg%20src%3Dx%3E=1&state=fob" /> }
+    });
+    assert!(text(&root, "#url-notes").contains("<img src=x>"));
+    assert!(root.query_selector("#url-notes img").unwrap().is_none());
+    drop(app);
+}
+
+#[wasm_bindgen_test]
+async fn charts_are_drawn_at_the_screen_resolution_and_stamped() {
+    let root = container();
+    let app = leptos::mount::mount_to(root.clone(), || view! { <App query="?state=fob" /> });
+    let canvas: HtmlCanvasElement = find(&root, "canvas#chart-iops");
+    eventually("the first drawing", || canvas.has_attribute("data-draws")).await;
+    let ratio = web_sys::window().unwrap().device_pixel_ratio();
+    let css_width = f64::from(canvas.client_width());
+    assert!(css_width > 0.0);
+    assert!(
+        (f64::from(canvas.width()) - (css_width * ratio).round()).abs() <= 1.0,
+        "backing store {} for {css_width} CSS px at ratio {ratio}",
+        canvas.width()
+    );
+    assert_eq!(canvas.get_attribute("role").as_deref(), Some("img"));
+    let state = canvas.get_attribute("data-state").unwrap();
+    assert!(
+        state.contains("qd=32") && state.contains("state=fob"),
+        "{state}"
+    );
+    drop(app);
+}
+
+#[wasm_bindgen_test]
+async fn reset_restores_the_defaults() {
+    let root = container();
+    let app = leptos::mount::mount_to(root.clone(), || {
+        view! { <App query="?preset=octane&qd=4&bs=128k&state=fob" /> }
+    });
+    assert_eq!(text(&root, "#qd-value"), "4");
+    assert_eq!(text(&root, "#bs-value"), "128 KiB");
+    find::<HtmlElement>(&root, "#reset").click();
+    eventually("the defaults", || text(&root, "#qd-value") == "32").await;
+    assert_eq!(text(&root, "#bs-value"), "4 KiB");
+    assert_eq!(text(&root, "#cap-value"), "1,920 GB");
+    let preset: web_sys::HtmlSelectElement = find(&root, "#preset");
+    assert_eq!(preset.value(), "e18dc");
+    drop(app);
 }

@@ -1,135 +1,406 @@
-//! Placeholder root component: one queue-depth slider, its readout and one chart.
+//! [`App`]: the root component. It owns the lab's one [`LabState`] signal and everything that
+//! follows from it:
+//! - the model plan (the [`Runner`] recomputes what the new state shows, cached results first);
+//! - the URL query, replaced (never pushed, so dragging a slider does not fill the back
+//!   button's history) whenever the state changes;
+//! - the colour scheme (`data-theme` on `<html>`) and the palette the charts read from CSS;
+//! - the charts, the readout and the legend, derived from state and results.
 //!
-//! It exists to prove the build and test pipeline (Trunk, wasm-bindgen tests in Chromium,
-//! the WebDriver end-to-end test) and will be replaced by the real lab. The ids `qd`,
-//! `readout` and `chart-iops` are what the tests look for.
+//! Nothing else holds state: the controls write the signal through [`LabState`]'s setters,
+//! and the URL is parsed once, on start, by [`url_state::parse_query`].
 
-use leptos::html;
 use leptos::prelude::*;
-use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
-use web_sys::HtmlCanvasElement;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
-/// Largest slider step: queue depth 2^8 = 256.
-const MAX_STEP: u32 = 8;
-/// Initial slider step: queue depth 2^4 = 16.
-const INITIAL_STEP: u32 = 4;
+use super::charts::canvas::ChartCanvas;
+use super::charts::{
+    self, latency_chart, mix_chart, qd_chart, ChartSet, LatencyChartData, LegendEntry,
+    MixChartData, Palette, QdChartData, Stamp,
+};
+use super::compute::{self, RunKey};
+use super::controls::{
+    DriveControls, DriveStateControl, ResetButton, ViewControls, WorkloadControls,
+};
+use super::format;
+use super::notes::LinkNotes;
+use super::readout::{self, pattern_words, Readout};
+use super::reference;
+use super::runner::Runner;
+use super::state::{LabState, Theme};
+use super::url_state;
 
-/// Queue depth for a slider step (the slider moves in powers of two: 1, 2, 4, ... 256).
-fn queue_depth(step: u32) -> u32 {
-    1 << step.min(MAX_STEP)
-}
+/// The media query whose changes re-read the palette (with `theme=auto`).
+const DARK_QUERY: &str = "(prefers-color-scheme: dark)";
 
-/// Illustrative IOPS curve (thousands): rises with queue depth and saturates.
-/// Not the model; only something for the placeholder chart to draw.
-fn placeholder_kiops(qd: f64) -> f64 {
-    const PEAK_KIOPS: f64 = 800.0;
-    const HALF_QD: f64 = 24.0;
-    PEAK_KIOPS * qd / (qd + HALF_QD)
-}
-
-/// The root component.
+/// The lab.
 #[component]
-pub fn App() -> impl IntoView {
-    let (step, set_step) = signal(INITIAL_STEP);
-    let qd = move || queue_depth(step.get());
-    let canvas = NodeRef::<html::Canvas>::new();
+pub fn App(
+    /// The query to start from (as `location.search` gives it). Without it the app reads the
+    /// page's own URL; tests pass their own.
+    #[prop(optional, into)]
+    query: Option<String>,
+) -> impl IntoView {
+    let initial = query.unwrap_or_else(|| window().location().search().unwrap_or_default());
+    let parsed = url_state::parse_query(&initial, LabState::default());
+    let state = RwSignal::new(parsed.state);
+    let notes = RwSignal::new(parsed.notes);
+    let runner = Runner::new();
+    on_cleanup(move || runner.stop());
 
-    // Redraw whenever the slider moves (and once the canvas is mounted).
+    Effect::new(move |_| runner.set_plan(state.with(compute::plan)));
+    Effect::new(move |_| replace_query(&state.with(url_state::to_query)));
+
+    let palette = RwSignal::new(Palette::default());
     Effect::new(move |_| {
-        let qd = qd();
-        if let Some(canvas) = canvas.get() {
-            if let Err(err) = draw_iops_chart(&canvas, qd) {
-                leptos::logging::error!("drawing the IOPS chart failed: {err}");
-            }
-        }
+        apply_theme(state.with(LabState::theme));
+        palette.set(read_palette());
+    });
+    follow_system_scheme(palette);
+
+    let charts = Memo::new(move |_| {
+        runner.revision();
+        state.with(|s| runner.with_results(|lookup| charts::build(s, lookup)))
+    });
+    let qd_data = Memo::new(move |_| charts.with(|c| c.qd.clone()));
+    let latency_data = Memo::new(move |_| charts.with(|c| c.latency.clone()));
+    let mix_data = Memo::new(move |_| charts.with(|c| c.mix.clone()));
+    let legend = Memo::new(move |_| charts.with(|c| c.legend.clone()));
+    let readout_data = Memo::new(move |_| {
+        runner.revision();
+        state.with(|s| {
+            let key = RunKey::current(s);
+            readout::build(s, runner.point(&key), runner.failure(&key))
+        })
+    });
+    let progress = Memo::new(move |_| {
+        runner.revision();
+        runner.progress()
     });
 
-    let on_input = move |ev| {
-        if let Ok(value) = event_target_value(&ev).parse::<u32>() {
-            set_step.set(value.min(MAX_STEP));
-        }
+    let pattern = move || {
+        state.with(|s| {
+            format!(
+                "{} {}",
+                format::block_size(s.bs_bytes()),
+                pattern_words(s.rw(), s.read_pct())
+            )
+        })
     };
+    let measured_note = move || measured_caption(&state.get(), &charts.get());
 
     view! {
-        <main class="lab">
-            <h1>"Parallelism Lab"</h1>
-            <div class="control">
-                <label for="qd">"Queue depth"</label>
-                <input
-                    id="qd"
-                    type="range"
-                    min="0"
-                    max=MAX_STEP.to_string()
-                    step="1"
-                    prop:value=move || step.get().to_string()
-                    aria-valuetext=move || format!("queue depth {}", qd())
-                    on:input=on_input
-                />
-                <output id="readout" for="qd">{qd}</output>
-            </div>
-            <canvas
-                id="chart-iops"
-                node_ref=canvas
-                width="640"
-                height="320"
-                role="img"
-                aria-label="Placeholder chart: IOPS against queue depth"
-            ></canvas>
-        </main>
+        <div class="page">
+            <header class="masthead">
+                <h1>"Parallelism Lab"</h1>
+                <p class="lede">
+                    "An SSD is many flash dies working in parallel behind one controller. One request keeps one die busy, so at queue depth 1 every capacity of a drive is about equally fast; only with many requests in flight do the extra dies of a bigger drive pay off, until the controller or the host link runs out. Curves: a calibrated model of the drive, simulated in your browser. Diamonds: published measurements of the real drive. Move a control and the charts follow."
+                </p>
+            </header>
+            <LinkNotes notes=notes />
+            <main class="lab">
+                <aside class="panel" aria-label="Controls">
+                    <DriveControls state=state />
+                    <WorkloadControls state=state />
+                    <DriveStateControl state=state />
+                    <ViewControls state=state />
+                    <ResetButton state=state />
+                </aside>
+                <div class="results">
+                    <Readout data=readout_data />
+                    <ModelStatus progress=progress />
+                    <Legend entries=legend measured=Signal::derive(move || has_markers(&charts.get())) />
+                    <div class="charts">
+                        <figure class="chart">
+                            <h2>
+                                {move || {
+                                    format!(
+                                        "{} against queue depth",
+                                        qd_data.with(|d| d.unit.title()),
+                                    )
+                                }}
+                            </h2>
+                            <p class="chart-sub">{pattern}</p>
+                            <ChartCanvas
+                                id="chart-iops"
+                                label=Signal::derive(move || {
+                                    qd_data
+                                        .with(|d| {
+                                            charts::describe(
+                                                &format!("{} against queue depth", d.unit.title()),
+                                                &d.curves,
+                                                "queue depth",
+                                                &|v| d.unit.tick(v),
+                                            )
+                                        })
+                                })
+                                data=qd_data
+                                stamp=qd_stamp
+                                palette=palette
+                                draw=qd_chart::draw
+                            />
+                            <figcaption>
+                                "Lines: model, one per capacity (the thick one is the drive you set). Dashed red line: the current queue depth. "
+                                {measured_note}
+                            </figcaption>
+                        </figure>
+                        <figure class="chart">
+                            <h2>"Latency against queue depth"</h2>
+                            <p class="chart-sub">{pattern}</p>
+                            <ChartCanvas
+                                id="chart-latency"
+                                label=Signal::derive(move || {
+                                    latency_data
+                                        .with(|d| {
+                                            charts::describe(
+                                                "Latency against queue depth",
+                                                &d.curves,
+                                                "queue depth",
+                                                &format::latency_us,
+                                            )
+                                        })
+                                })
+                                data=latency_data
+                                stamp=latency_stamp
+                                palette=palette
+                                draw=latency_chart::draw
+                            />
+                            <figcaption>
+                                "Solid: mean latency; dashed: p99"
+                                {move || if state.with(LabState::show_p999) { "; dotted: p99.9" } else { "" }}
+                                ". Waiting grows with depth once the drive is saturated (Little's law: latency = depth ÷ IOPS). Diamonds: published mean latencies."
+                            </figcaption>
+                        </figure>
+                        <figure class="chart">
+                            <h2>
+                                {move || {
+                                    format!("Throughput against read share at queue depth {}", state.with(LabState::qd))
+                                }}
+                            </h2>
+                            <p class="chart-sub">
+                                {move || {
+                                    state
+                                        .with(|s| {
+                                            format!(
+                                                "{} {} requests, 0% to 100% reads",
+                                                format::block_size(s.bs_bytes()),
+                                                if s.random() { "random" } else { "sequential" },
+                                            )
+                                        })
+                                }}
+                            </p>
+                            <ChartCanvas
+                                id="chart-mix"
+                                label=Signal::derive(move || {
+                                    mix_data
+                                        .with(|d| {
+                                            charts::describe(
+                                                "Throughput against read share",
+                                                &d.curves,
+                                                "read percent",
+                                                &|v| d.unit.tick(v),
+                                            )
+                                        })
+                                })
+                                data=mix_data
+                                stamp=mix_stamp
+                                palette=palette
+                                draw=mix_chart::draw
+                            />
+                            <figcaption>
+                                {move || {
+                                    mix_data
+                                        .with(|d| {
+                                            let unit = d.unit.title();
+                                            let per = match d.unit {
+                                                charts::Unit::Iops => 1000.0,
+                                                charts::Unit::MbPerS => 100.0,
+                                            };
+                                            format!(
+                                                "The reviewers' mixed sweep: one line per capacity. Left axis {unit}; {} {unit} = {} at {}.",
+                                                format::grouped(per),
+                                                mix_chart::secondary_text(d, per),
+                                                format::block_size(d.bs_bytes),
+                                            )
+                                        })
+                                }}
+                            </figcaption>
+                        </figure>
+                    </div>
+                </div>
+            </main>
+            <footer class="footer">
+                <p>
+                    "All curves and every figure in the readout are results of the Parallelism Lab model, an event-driven simulation of host link, controller, NAND channels and dies that runs in this page. Diamonds are published measurements: "
+                    <cite>{reference::source()}</cite>
+                    ". Random cells were measured in random-write steady state, sequential ones after a sequential fill."
+                </p>
+            </footer>
+        </div>
     }
 }
 
-/// Draws the placeholder curve and marks the selected queue depth.
-fn draw_iops_chart(canvas: &HtmlCanvasElement, qd: u32) -> Result<(), Box<dyn std::error::Error>> {
-    let backend =
-        CanvasBackend::with_canvas_object(canvas.clone()).ok_or("canvas has no 2d context")?;
-    let root = backend.into_drawing_area();
-    root.fill(&WHITE)?;
+fn qd_stamp(d: &QdChartData) -> &Stamp {
+    &d.stamp
+}
+fn latency_stamp(d: &LatencyChartData) -> &Stamp {
+    &d.stamp
+}
+fn mix_stamp(d: &MixChartData) -> &Stamp {
+    &d.stamp
+}
 
-    let x_max = f64::from(MAX_STEP);
-    let y_max = placeholder_kiops(f64::from(queue_depth(MAX_STEP))) * 1.1;
-    let mut chart = ChartBuilder::on(&root)
-        .margin(12)
-        .x_label_area_size(36)
-        .y_label_area_size(64)
-        .build_cartesian_2d(0f64..x_max, 0f64..y_max)?;
-    chart
-        .configure_mesh()
-        .x_desc("queue depth")
-        .x_label_formatter(&|x| format!("{}", 2f64.powf(*x).round()))
-        .y_desc("kIOPS")
-        .y_label_formatter(&|y| format!("{y:.0}"))
-        .draw()?;
+fn has_markers(c: &ChartSet) -> bool {
+    !(c.qd.markers.is_empty() && c.latency.markers.is_empty() && c.mix.markers.is_empty())
+}
 
-    let curve = (0..=80).map(|i| {
-        let x = x_max * f64::from(i) / 80.0;
-        (x, placeholder_kiops(2f64.powf(x)))
+/// What the queue-depth chart's caption says about published measurements.
+fn measured_caption(state: &LabState, c: &ChartSet) -> String {
+    if !has_markers(c) {
+        return if state.preset().id == reference::MEASURED_PRESET {
+            "No published measurement matches this pattern and block size.".into()
+        } else {
+            "Published measurements exist only for the Phison E18DC preset.".into()
+        };
+    }
+    let mut s = format!(
+        "Diamonds: published measurements ({}).",
+        reference::source()
+    );
+    if let Some(other) = c.measured_state_differs {
+        s.push_str(&format!(
+            " They were measured {}; set the drive state to match to compare like with like.",
+            other.label()
+        ));
+    }
+    s
+}
+
+/// How far the model is, in one line.
+#[component]
+fn ModelStatus(
+    /// The plan's progress.
+    #[prop(into)]
+    progress: Signal<compute::Progress>,
+) -> impl IntoView {
+    let text = move || {
+        let p = progress.get();
+        if p.total == 0 || p.finished == p.total {
+            format!("Model: all {} points computed.", p.total)
+        } else if p.estimated < p.total {
+            format!("Model: estimating, {} of {} points…", p.estimated, p.total)
+        } else {
+            format!(
+                "Model: refining, {} of {} points final…",
+                p.finished, p.total
+            )
+        }
+    };
+    view! {
+        <p class="model-status" id="model-status">
+            <progress
+                max=move || progress.get().total.max(1)
+                value=move || progress.with(|p| p.estimated + p.finished)
+                aria-hidden="true"
+            ></progress>
+            <span>{text}</span>
+        </p>
+    }
+}
+
+/// The drives compared on the charts, in their colours.
+#[component]
+fn Legend(
+    /// One entry per drive.
+    #[prop(into)]
+    entries: Signal<Vec<LegendEntry>>,
+    /// Whether the charts show published measurements.
+    #[prop(into)]
+    measured: Signal<bool>,
+) -> impl IntoView {
+    view! {
+        <ul class="legend" aria-label="Drives on the charts">
+            {move || {
+                entries
+                    .get()
+                    .into_iter()
+                    .map(|e| {
+                        view! {
+                            <li class:current=e.current>
+                                <span class=e.colour.css_class() aria-hidden="true"></span>
+                                {e.label}
+                                {e.current.then_some(" (the drive you set)")}
+                            </li>
+                        }
+                    })
+                    .collect_view()
+            }}
+            <Show when=move || measured.get()>
+                <li>
+                    <span class="diamond" aria-hidden="true"></span>
+                    "published measurement"
+                </li>
+            </Show>
+        </ul>
+    }
+}
+
+/// Rewrites the query of the page's URL, without a new history entry, if it differs.
+fn replace_query(query: &str) {
+    let window = window();
+    let location = window.location();
+    let wanted = format!("?{query}");
+    if location.search().ok().as_deref() == Some(wanted.as_str()) {
+        return;
+    }
+    let path = location.pathname().unwrap_or_default();
+    let hash = location.hash().unwrap_or_default();
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(
+            &JsValue::NULL,
+            "",
+            Some(&format!("{path}{wanted}{hash}")),
+        );
+    }
+}
+
+/// Sets `data-theme` on `<html>` (the stylesheet picks the colours from it).
+fn apply_theme(theme: Theme) {
+    if let Some(root) = document().document_element() {
+        let _ = root.set_attribute("data-theme", theme.id());
+    }
+}
+
+/// The palette from the page's CSS custom properties.
+fn read_palette() -> Palette {
+    let style = document()
+        .document_element()
+        .and_then(|root| window().get_computed_style(&root).ok().flatten());
+    Palette::from_lookup(|name| {
+        style
+            .as_ref()
+            .and_then(|s| s.get_property_value(name).ok())
+            .filter(|v| !v.trim().is_empty())
+    })
+}
+
+/// Re-reads the palette when the system switches between light and dark.
+fn follow_system_scheme(palette: RwSignal<Palette>) {
+    let Ok(Some(query)) = window().match_media(DARK_QUERY) else {
+        return;
+    };
+    let callback = Closure::<dyn FnMut()>::new(move || {
+        let _ = palette.try_set(read_palette());
     });
-    chart.draw_series(LineSeries::new(curve, BLUE.stroke_width(2)))?;
-
-    let selected = (f64::from(qd).log2(), placeholder_kiops(f64::from(qd)));
-    chart.draw_series(std::iter::once(Circle::new(selected, 6, RED.filled())))?;
-
-    root.present()?;
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn slider_steps_are_powers_of_two_up_to_256() {
-        assert_eq!(queue_depth(0), 1);
-        assert_eq!(queue_depth(4), 16);
-        assert_eq!(queue_depth(MAX_STEP), 256);
-        assert_eq!(queue_depth(99), 256);
-    }
-
-    #[test]
-    fn placeholder_curve_rises() {
-        assert!(placeholder_kiops(2.0) > placeholder_kiops(1.0));
-        assert!(placeholder_kiops(256.0) < 800.0);
+    if query
+        .add_event_listener_with_callback("change", callback.as_ref().unchecked_ref())
+        .is_ok()
+    {
+        let keep = send_wrapper::SendWrapper::new((query, callback));
+        on_cleanup(move || {
+            let (query, callback) = &*keep;
+            let _ = query
+                .remove_event_listener_with_callback("change", callback.as_ref().unchecked_ref());
+        });
     }
 }

@@ -1,0 +1,182 @@
+//! Page benchmark (not a test): opens the built `dist/` in headless Chromium, moves the
+//! queue-depth slider with the keyboard a fixed number of times and prints, in milliseconds,
+//! the median and p95 time from the key press to
+//! - the first redraw of all three charts for the new state ("redrawn"), and
+//! - the first redraw in which every point of all three charts has at least a model estimate
+//!   ("estimated"),
+//!
+//! plus the main-thread long tasks (over 50 ms) seen meanwhile and the gzipped bundle size.
+//! Times are taken inside the page (`performance.now()` at the keydown and the stamps the
+//! charts write after drawing), so WebDriver's own latency does not count.
+//!
+//! Run with `cargo bench --bench page` after `trunk build --release` (`./dev.sh bench` does
+//! both).
+
+// WebDriver and a local server only exist natively; a wasm build of this target does nothing.
+#[cfg(not(target_arch = "wasm32"))]
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+fn main() {
+    #[cfg(not(target_arch = "wasm32"))]
+    native::main();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod native {
+    use super::common;
+    use std::time::Duration;
+
+    use common::{dist_dir, Browser};
+    use fantoccini::key::Key;
+    use fantoccini::Locator;
+    use serde_json::{json, Value};
+
+    /// Key presses per direction: up from QD 1 to 1024, down again, then fine (Shift) steps up.
+    const PRESSES_PER_LEG: usize = 10;
+    /// Longest wait for one press to be fully drawn.
+    const PRESS_TIMEOUT: Duration = Duration::from_secs(20);
+    const POLL: Duration = Duration::from_millis(25);
+
+    /// Installed once: records the time of every keydown on the slider and every long task.
+    const INSTRUMENT: &str = r#"
+        window.__bench = { t0: 0, long: [] };
+        document.getElementById("qd").addEventListener(
+            "keydown", () => { window.__bench.t0 = performance.now(); }, { capture: true });
+        try {
+            new PerformanceObserver((list) => {
+                for (const e of list.getEntries()) window.__bench.long.push(e.duration);
+            }).observe({ type: "longtask" });
+        } catch (e) { window.__bench.noLongTaskApi = true; }
+    "#;
+
+    /// After a press: null until all charts show the new state with every point estimated, then
+    /// the two delays in ms.
+    const PROBE: &str = r#"
+        const state = location.search.slice(1);
+        const charts = ["chart-iops", "chart-latency", "chart-mix"].map((id) => document.getElementById(id));
+        if (!charts.every((c) => c.dataset.state === state && c.dataset.completeAt)) return null;
+        const t0 = window.__bench.t0;
+        return {
+            redrawn: Math.max(...charts.map((c) => Number(c.dataset.firstDrawnAt))) - t0,
+            estimated: Math.max(...charts.map((c) => Number(c.dataset.completeAt))) - t0,
+        };
+    "#;
+
+    #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+    pub async fn main() {
+        let bundle = bundle_gzip_bytes();
+        let browser = Browser::start().await;
+        browser.open("?qd=1", "#readout").await;
+        wait_until_idle(&browser).await;
+        browser.js(INSTRUMENT, vec![]).await;
+
+        let right = Key::Right.to_string();
+        let left = Key::Left.to_string();
+        let shift_right = format!("{}{}", Key::Shift, Key::Right);
+        let legs = [(&right, "up"), (&left, "down"), (&shift_right, "fine up")];
+        let slider = browser
+            .client
+            .find(Locator::Id("qd"))
+            .await
+            .expect("#qd slider");
+
+        let (mut redrawn, mut estimated) = (Vec::new(), Vec::new());
+        for (keys, leg) in legs {
+            for i in 0..PRESSES_PER_LEG {
+                let before = location_search(&browser).await;
+                slider.send_keys(keys).await.expect("key press on #qd");
+                let deadline = tokio::time::Instant::now() + PRESS_TIMEOUT;
+                let times = loop {
+                    let now = location_search(&browser).await;
+                    if now != before {
+                        let v = browser.js(PROBE, vec![]).await;
+                        if !v.is_null() {
+                            break v;
+                        }
+                    }
+                    assert!(
+                        tokio::time::Instant::now() < deadline,
+                        "press {i} ({leg}) was not drawn within {PRESS_TIMEOUT:?}; console: {:#?}",
+                        browser.console()
+                    );
+                    tokio::time::sleep(POLL).await;
+                };
+                redrawn.push(times["redrawn"].as_f64().unwrap_or(f64::NAN));
+                estimated.push(times["estimated"].as_f64().unwrap_or(f64::NAN));
+            }
+        }
+        let long = browser.js("return window.__bench;", vec![]).await;
+        let long_tasks: Vec<f64> = long["long"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_f64).collect())
+            .unwrap_or_default();
+
+        println!(
+            "page benchmark: {} queue-depth key presses (QD 1 -> 1024 -> 1, then Shift steps)",
+            redrawn.len()
+        );
+        print_stats("input -> all charts redrawn  ", &mut redrawn);
+        print_stats("input -> all points estimated", &mut estimated);
+        if long["noLongTaskApi"] == json!(true) {
+            println!("long tasks (> 50 ms): not measurable in this browser");
+        } else {
+            let longest = long_tasks.iter().copied().fold(0.0, f64::max);
+            println!(
+                "long tasks (> 50 ms) while moving the slider: {} (longest {longest:.0} ms)",
+                long_tasks.len()
+            );
+        }
+        println!("bundle (wasm + js), gzip -9: {:.1} KB", bundle as f64 / 1e3);
+        browser.assert_clean_console();
+        browser.close().await;
+    }
+
+    /// Waits until the model has computed every point of the first view.
+    async fn wait_until_idle(browser: &Browser) {
+        browser
+            .wait_for("the first view to be fully computed", || async {
+                let t = browser.text("#model-status").await;
+                t.contains("all").then_some(())
+            })
+            .await;
+    }
+
+    async fn location_search(browser: &Browser) -> String {
+        browser
+            .js("return location.search;", vec![])
+            .await
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    fn print_stats(what: &str, v: &mut [f64]) {
+        v.sort_by(f64::total_cmp);
+        let pct = |p: f64| v[((v.len() as f64 - 1.0) * p).round() as usize];
+        println!(
+            "{what}: median {:6.1} ms, p95 {:6.1} ms, max {:6.1} ms",
+            pct(0.5),
+            pct(0.95),
+            v[v.len() - 1]
+        );
+    }
+
+    /// Gzipped size of the wasm and JS the page loads (`gzip -9`, as `tests/run-all.sh` counts).
+    fn bundle_gzip_bytes() -> u64 {
+        let mut total = 0;
+        for entry in std::fs::read_dir(dist_dir()).expect("read dist/") {
+            let path = entry.expect("dist entry").path();
+            let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+            if ext == "wasm" || ext == "js" {
+                let out = std::process::Command::new("gzip")
+                    .arg("-9c")
+                    .arg(&path)
+                    .output()
+                    .expect("gzip");
+                total += out.stdout.len() as u64;
+            }
+        }
+        total
+    }
+}

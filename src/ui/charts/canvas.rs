@@ -1,0 +1,323 @@
+//! The browser half of a chart: [`ChartCanvas`], a `<canvas>` that fills its box at the
+//! screen's full resolution and calls a pure draw function, and [`LabCanvas`], the plotters
+//! backend it draws through.
+//!
+//! What always holds:
+//! - the canvas's backing store is its CSS size times `devicePixelRatio` (re-measured whenever
+//!   its box or the ratio changes), and draw functions get that scale in [`ChartStyle`], so
+//!   lines and text are crisp on HiDPI screens;
+//! - a chart is drawn at most once per animation frame, however often its data changes, and
+//!   never from inside a model slice (drawing and computing are separate tasks);
+//! - after each drawing the canvas carries `data-state` (the URL query of the state drawn),
+//!   `data-missing` (points still without a result), `data-draws` and the `performance.now()`
+//!   times `data-drawn-at`, `data-first-drawn-at` (first drawing of this state) and
+//!   `data-complete-at` (first drawing of this state with every point present); the end-to-end
+//!   tests and the page benchmark read them.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use leptos::html;
+use leptos::prelude::*;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
+};
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ResizeObserver};
+
+use super::paint::DrawResult;
+use super::style::{ChartStyle, Palette};
+use super::Stamp;
+
+/// The plotters backend of the lab's canvases: plotters-canvas for drawing, with text measured
+/// by the canvas itself (plotters' default inserts a DOM element and forces a layout for every
+/// label).
+pub struct LabCanvas {
+    inner: CanvasBackend,
+    context: CanvasRenderingContext2d,
+}
+
+impl LabCanvas {
+    /// The backend for `canvas`, or `None` if it has no 2D context.
+    pub fn new(canvas: &HtmlCanvasElement) -> Option<LabCanvas> {
+        let context = canvas
+            .get_context("2d")
+            .ok()??
+            .dyn_into::<CanvasRenderingContext2d>()
+            .ok()?;
+        Some(LabCanvas {
+            inner: CanvasBackend::with_canvas_object(canvas.clone())?,
+            context,
+        })
+    }
+}
+
+/// plotters-canvas's error type (not exported by name).
+type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
+type CanvasResult = Result<(), DrawingErrorKind<CanvasError>>;
+
+impl DrawingBackend for LabCanvas {
+    type ErrorType = CanvasError;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.inner.get_size()
+    }
+    fn ensure_prepared(&mut self) -> CanvasResult {
+        self.inner.ensure_prepared()
+    }
+    fn present(&mut self) -> CanvasResult {
+        self.inner.present()
+    }
+    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> CanvasResult {
+        self.inner.draw_pixel(point, color)
+    }
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> CanvasResult {
+        self.inner.draw_line(from, to, style)
+    }
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> CanvasResult {
+        self.inner.draw_rect(upper_left, bottom_right, style, fill)
+    }
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> CanvasResult {
+        self.inner.draw_path(path, style)
+    }
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> CanvasResult {
+        self.inner.draw_circle(center, radius, style, fill)
+    }
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> CanvasResult {
+        self.inner.fill_polygon(vert, style)
+    }
+    fn draw_text<TStyle: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &TStyle,
+        pos: BackendCoord,
+    ) -> CanvasResult {
+        self.inner.draw_text(text, style, pos)
+    }
+    fn estimate_text_size<TStyle: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &TStyle,
+    ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
+        // The same font string plotters-canvas draws with.
+        self.context.set_font(&format!(
+            "{} {}px {}",
+            style.style().as_str(),
+            style.size(),
+            style.family().as_str()
+        ));
+        let width = self
+            .context
+            .measure_text(text)
+            .map(|m| m.width())
+            .unwrap_or(0.0);
+        Ok((width.ceil().max(0.0) as u32, style.size().ceil() as u32))
+    }
+}
+
+/// A pure draw function for chart data of type `T`.
+pub type DrawFn<T> = fn(&DrawingArea<LabCanvas, Shift>, &T, &ChartStyle) -> DrawResult<LabCanvas>;
+
+/// A resize observer and the callback it calls (dropping the callback would break it).
+type Observer = (ResizeObserver, Closure<dyn FnMut()>);
+
+/// The canvas box's size in CSS pixels and the device pixel ratio.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct BoxSize {
+    width: f64,
+    height: f64,
+    ratio: f64,
+}
+
+/// A chart canvas that fills its box (sized by the stylesheet) and redraws when its data, the
+/// palette or its size change.
+#[component]
+pub fn ChartCanvas<T>(
+    /// Element id of the `<canvas>` (tests and the benchmark find charts by it).
+    id: &'static str,
+    /// Text alternative: what the chart shows, in words (the canvas is an image to assistive
+    /// technology).
+    #[prop(into)]
+    label: Signal<String>,
+    /// The chart's data.
+    #[prop(into)]
+    data: Signal<T>,
+    /// Where the data's [`Stamp`] is.
+    stamp: fn(&T) -> &Stamp,
+    /// The colours (they change with the theme).
+    #[prop(into)]
+    palette: Signal<Palette>,
+    /// Draws `data` on the canvas.
+    draw: DrawFn<T>,
+) -> impl IntoView
+where
+    T: Clone + PartialEq + Send + Sync + 'static,
+{
+    let canvas_ref = NodeRef::<html::Canvas>::new();
+    let box_ref = NodeRef::<html::Div>::new();
+    let size = RwSignal::new(BoxSize::default());
+
+    let measure = move || {
+        let Some(div) = box_ref.get_untracked() else {
+            return;
+        };
+        let ratio = window().device_pixel_ratio();
+        let next = BoxSize {
+            width: f64::from(div.client_width()),
+            height: f64::from(div.client_height()),
+            ratio: if ratio.is_finite() && ratio > 0.0 {
+                ratio
+            } else {
+                1.0
+            },
+        };
+        if size.get_untracked() != next {
+            size.set(next);
+        }
+    };
+
+    // Follow the box (layout changes) and the window (zoom and moves between screens change
+    // the pixel ratio without resizing the box).
+    let observer: Rc<RefCell<Option<Observer>>> = Rc::default();
+    {
+        let observer = observer.clone();
+        Effect::new(move |_| {
+            let Some(div) = box_ref.get() else { return };
+            if observer.borrow().is_some() {
+                return;
+            }
+            let callback = Closure::<dyn FnMut()>::new(measure);
+            if let Ok(ro) = ResizeObserver::new(callback.as_ref().unchecked_ref()) {
+                ro.observe(&div);
+                *observer.borrow_mut() = Some((ro, callback));
+            }
+            measure();
+        });
+    }
+    let resize = window_event_listener(leptos::ev::resize, move |_| measure());
+    {
+        let observer = send_wrapper::SendWrapper::new(observer);
+        on_cleanup(move || {
+            resize.remove();
+            if let Some((ro, _)) = observer.borrow_mut().take() {
+                ro.disconnect();
+            }
+        });
+    }
+
+    let frame_pending = Rc::new(Cell::new(false));
+    let last_state: Rc<RefCell<(String, bool)>> = Rc::default();
+    let draws = Rc::new(Cell::new(0u64));
+    Effect::new(move |_| {
+        data.track();
+        palette.track();
+        size.track();
+        if frame_pending.replace(true) {
+            return;
+        }
+        let (pending, last_state, draws) =
+            (frame_pending.clone(), last_state.clone(), draws.clone());
+        request_animation_frame(move || {
+            pending.set(false);
+            let Some(canvas) = canvas_ref.get_untracked() else {
+                return;
+            };
+            let BoxSize {
+                width,
+                height,
+                ratio,
+            } = size.get_untracked();
+            if width < 1.0 || height < 1.0 {
+                return;
+            }
+            let (bw, bh) = (
+                (width * ratio).round() as u32,
+                (height * ratio).round() as u32,
+            );
+            if canvas.width() != bw || canvas.height() != bh {
+                canvas.set_width(bw);
+                canvas.set_height(bh);
+            }
+            let Some(backend) = LabCanvas::new(&canvas) else {
+                return;
+            };
+            let style = ChartStyle {
+                palette: palette.get_untracked(),
+                scale: ratio,
+                css_width: width,
+            };
+            let root = backend.into_drawing_area();
+            let drawn = data.with_untracked(|d| {
+                let result = draw(&root, d, &style).and_then(|_| root.present());
+                (result, stamp(d).clone())
+            });
+            match drawn {
+                (Err(e), _) => leptos::logging::warn!("drawing chart {id} failed: {e}"),
+                (Ok(()), stamp) => {
+                    draws.set(draws.get() + 1);
+                    stamp_canvas(&canvas, &stamp, draws.get(), &mut last_state.borrow_mut());
+                }
+            }
+        });
+    });
+
+    view! {
+        <div class="chart-box" node_ref=box_ref>
+            <canvas id=id node_ref=canvas_ref role="img" aria-label=move || label.get()></canvas>
+        </div>
+    }
+}
+
+/// Writes the drawing's stamp onto the canvas (see the module documentation).
+fn stamp_canvas(canvas: &HtmlCanvasElement, stamp: &Stamp, draws: u64, last: &mut (String, bool)) {
+    let now = window()
+        .performance()
+        .map(|p| p.now())
+        .unwrap_or_default()
+        .to_string();
+    let set = |name: &str, value: &str| {
+        let _ = canvas.set_attribute(name, value);
+    };
+    if last.0 != stamp.state {
+        *last = (stamp.state.clone(), false);
+        set("data-first-drawn-at", &now);
+        let _ = canvas.remove_attribute("data-complete-at");
+    }
+    if stamp.missing == 0 && !last.1 {
+        last.1 = true;
+        set("data-complete-at", &now);
+    }
+    set("data-state", &stamp.state);
+    set("data-missing", &stamp.missing.to_string());
+    set("data-draws", &draws.to_string());
+    set("data-drawn-at", &now);
+}

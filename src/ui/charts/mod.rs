@@ -1,0 +1,486 @@
+//! The three charts: what they show ([`build`] turns state and model results into plain chart
+//! data) and how they are drawn (one pure `draw` function per chart that takes that data, a
+//! [`ChartStyle`] and any plotters drawing area, so it is tested natively without a browser).
+//! [`canvas`] is the only browser part: a HiDPI canvas component that calls a draw function.
+//!
+//! What always holds:
+//! - curves are model results and markers are published measurements; the two are never mixed
+//!   in one series, and the page's legend and captions say which is which;
+//! - every drive keeps its colour across all three charts and the legend (the preset's listed
+//!   capacities take the series colours smallest first, a custom drive the custom colour);
+//! - chart data holds only finite numbers: a result that is not finite (or not positive on a
+//!   log axis) is left out rather than drawn.
+
+pub mod axis;
+pub mod canvas;
+pub mod latency_chart;
+pub mod mix_chart;
+pub mod paint;
+pub mod qd_chart;
+pub mod style;
+
+#[cfg(test)]
+mod recording;
+
+use crate::model::config::{format_block_size, DriveState};
+
+use super::compute::{self, Point, RunKey};
+use super::format;
+use super::reference::{self, Measured};
+use super::state::{DriveChoice, LabState};
+
+pub use latency_chart::LatencyChartData;
+pub use mix_chart::MixChartData;
+pub use qd_chart::QdChartData;
+pub use style::{ChartStyle, Palette};
+
+/// Which colour a series takes from the [`Palette`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SeriesColour {
+    /// One of the palette's series colours (by the drive's place in the comparison).
+    Series(usize),
+    /// The reader's custom drive.
+    Custom,
+}
+
+impl SeriesColour {
+    /// The CSS class of a legend swatch in this colour (see `style/main.css`).
+    pub fn css_class(self) -> String {
+        match self {
+            SeriesColour::Series(i) => format!("swatch s{}", i % style::SERIES_COLOURS + 1),
+            SeriesColour::Custom => "swatch custom".into(),
+        }
+    }
+}
+
+/// How a curve is stroked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dash {
+    Solid,
+    Dashed,
+    Dotted,
+}
+
+/// What a throughput axis counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Unit {
+    Iops,
+    MbPerS,
+}
+
+impl Unit {
+    pub fn of(state: &LabState) -> Unit {
+        if state.throughput_in_mb() {
+            Unit::MbPerS
+        } else {
+            Unit::Iops
+        }
+    }
+
+    /// The value of a model point in this unit.
+    pub fn pick(self, p: &Point) -> f64 {
+        match self {
+            Unit::Iops => p.iops,
+            Unit::MbPerS => p.mb_s,
+        }
+    }
+
+    /// Axis title.
+    pub fn title(self) -> &'static str {
+        match self {
+            Unit::Iops => "IOPS",
+            Unit::MbPerS => "MB/s",
+        }
+    }
+
+    /// Axis tick label.
+    pub fn tick(self, v: f64) -> String {
+        match self {
+            Unit::Iops => format::axis_count(v),
+            Unit::MbPerS => format::grouped(v),
+        }
+    }
+}
+
+/// One model curve.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Curve {
+    /// What the curve is (for the accessible description).
+    pub label: String,
+    pub colour: SeriesColour,
+    /// The reader's current drive is drawn heavier.
+    pub emphasis: bool,
+    pub dash: Dash,
+    /// (x, y) in data units: queue depth or read percent, and the value; sorted by x.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// One published measurement on a chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Marker {
+    /// Where it was measured (queue depth or read percent) ...
+    pub x: f64,
+    /// ... or the far end of the range a peak was taken over.
+    pub x_to: Option<f64>,
+    pub y: f64,
+    pub colour: SeriesColour,
+}
+
+/// What the page stamps on a chart's canvas after drawing it (read by tests and the
+/// benchmark): which state the data belongs to and how many points are still missing.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stamp {
+    /// The state's URL query.
+    pub state: String,
+    /// Points of this chart with no model result yet.
+    pub missing: usize,
+}
+
+/// One line of the legend shared by the charts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LegendEntry {
+    pub label: String,
+    pub colour: SeriesColour,
+    pub current: bool,
+}
+
+/// The data of all three charts for one state.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ChartSet {
+    pub qd: QdChartData,
+    pub latency: LatencyChartData,
+    pub mix: MixChartData,
+    pub legend: Vec<LegendEntry>,
+    /// The published measurements on the charts were taken in a different drive state.
+    pub measured_state_differs: Option<DriveState>,
+}
+
+/// A drive of the comparison with its colour and label.
+struct Compared {
+    drive: DriveChoice,
+    colour: SeriesColour,
+    current: bool,
+    label: String,
+}
+
+fn compared(state: &LabState) -> Vec<Compared> {
+    let preset = state.preset();
+    let mut listed = 0;
+    state
+        .comparison_drives()
+        .into_iter()
+        .map(|drive| {
+            let cap = format::gb(drive.capacity_gb(preset));
+            let (colour, label) = if drive.is_listed(preset) {
+                listed += 1;
+                (
+                    SeriesColour::Series(listed - 1),
+                    format!("{cap} ({} dies)", drive.dies),
+                )
+            } else {
+                (
+                    SeriesColour::Custom,
+                    format!(
+                        "custom: {cap} ({} dies of {} Gbit)",
+                        drive.dies, drive.die_gbit
+                    ),
+                )
+            };
+            Compared {
+                drive,
+                colour,
+                current: drive == state.drive_choice(),
+                label,
+            }
+        })
+        .collect()
+}
+
+/// Builds every chart's data for `state` from the results `lookup` has so far.
+pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> ChartSet {
+    let drives = compared(state);
+    let unit = Unit::of(state);
+    let tag = super::url_state::to_query(state);
+    let qd_x = |k: &RunKey| f64::from(k.qd);
+    let pct_x = |k: &RunKey| f64::from(k.read_pct);
+    let colour_of = |d: DriveChoice| {
+        drives
+            .iter()
+            .find(|c| c.drive == d)
+            .map_or(SeriesColour::Custom, |c| c.colour)
+    };
+    let current_key = RunKey::current(state);
+    let current = lookup(&current_key);
+
+    let mut qd = QdChartData {
+        unit,
+        max_qd: compute::sweep_qds(state.qd()).last().copied().unwrap_or(1),
+        current_qd: state.qd(),
+        current: current.map(|p| (f64::from(state.qd()), unit.pick(&p))),
+        ..QdChartData::default()
+    };
+    let mut latency = LatencyChartData {
+        max_qd: qd.max_qd,
+        current_qd: state.qd(),
+        current: current.map(|p| (f64::from(state.qd()), p.mean_us)),
+        ..LatencyChartData::default()
+    };
+    let mut mix = MixChartData {
+        unit,
+        bs_bytes: state.bs_bytes(),
+        current_pct: state.read_pct(),
+        current: current.map(|p| (f64::from(state.read_pct()), unit.pick(&p))),
+        ..MixChartData::default()
+    };
+    let mut qd_missing = 0;
+    let mut mix_missing = 0;
+
+    for d in &drives {
+        let sweep = compute::qd_sweep(state, d.drive);
+        let results: Vec<(RunKey, Point)> = sweep
+            .iter()
+            .filter_map(|k| lookup(k).map(|p| (*k, p)))
+            .collect();
+        qd_missing += sweep.len() - results.len();
+        let series = |dash, label: String, pick: &dyn Fn(&Point) -> f64| Curve {
+            label,
+            colour: d.colour,
+            emphasis: d.current,
+            dash,
+            points: finite_points(results.iter().map(|(k, p)| (qd_x(k), pick(p)))),
+        };
+        qd.curves
+            .push(series(Dash::Solid, d.label.clone(), &|p| unit.pick(p)));
+        latency
+            .curves
+            .push(series(Dash::Solid, format!("{}, mean", d.label), &|p| {
+                p.mean_us
+            }));
+        latency
+            .curves
+            .push(series(Dash::Dashed, format!("{}, p99", d.label), &|p| {
+                p.p99_us
+            }));
+        if state.show_p999() {
+            latency
+                .curves
+                .push(series(Dash::Dotted, format!("{}, p99.9", d.label), &|p| {
+                    p.p999_us
+                }));
+        }
+
+        let sweep = compute::mix_sweep(state, d.drive);
+        let points: Vec<(f64, f64)> = sweep
+            .iter()
+            .filter_map(|k| lookup(k).map(|p| (pct_x(k), unit.pick(&p))))
+            .collect();
+        mix_missing += sweep.len() - points.len();
+        mix.curves.push(Curve {
+            label: d.label.clone(),
+            colour: d.colour,
+            emphasis: d.current,
+            dash: Dash::Solid,
+            points: finite_points(points.into_iter()),
+        });
+    }
+
+    let in_mb = unit == Unit::MbPerS;
+    let pattern = reference::same_pattern(state);
+    for m in &pattern {
+        let (lo, hi) = m.depths();
+        let place = |y: f64| Marker {
+            x: f64::from(lo),
+            x_to: (hi != lo).then_some(f64::from(hi)),
+            y,
+            colour: colour_of(m.drive),
+        };
+        if let Some(y) = m.throughput(in_mb) {
+            qd.markers.push(place(y));
+        }
+        if let Some(y) = m.latency_us() {
+            latency.markers.push(place(y));
+        }
+    }
+    for m in reference::for_mix(state) {
+        if let Some(y) = m.throughput(in_mb) {
+            let pct = m.cell.rw.fixed_read_percent().unwrap_or(0);
+            mix.markers.push(Marker {
+                x: f64::from(pct),
+                x_to: None,
+                y,
+                colour: colour_of(m.drive),
+            });
+        }
+    }
+    let current_missing = usize::from(current.is_none());
+    qd.stamp = Stamp {
+        state: tag.clone(),
+        missing: qd_missing + current_missing,
+    };
+    latency.stamp = Stamp {
+        state: tag.clone(),
+        missing: qd_missing + current_missing,
+    };
+    mix.stamp = Stamp {
+        state: tag,
+        missing: mix_missing + current_missing,
+    };
+    let measured_state_differs = pattern
+        .iter()
+        .chain(reference::for_mix(state).iter())
+        .map(Measured::state)
+        .find(|s| *s != state.drive_state());
+
+    ChartSet {
+        qd,
+        latency,
+        mix,
+        legend: drives
+            .into_iter()
+            .map(|d| LegendEntry {
+                label: d.label,
+                colour: d.colour,
+                current: d.current,
+            })
+            .collect(),
+        measured_state_differs,
+    }
+}
+
+/// Keeps the points whose coordinates are finite.
+fn finite_points(points: impl Iterator<Item = (f64, f64)>) -> Vec<(f64, f64)> {
+    points
+        .filter(|(x, y)| x.is_finite() && y.is_finite())
+        .collect()
+}
+
+/// A one-line description of a chart's curves for its accessible label.
+pub fn describe(
+    title: &str,
+    curves: &[Curve],
+    x_name: &str,
+    y_fmt: &dyn Fn(f64) -> String,
+) -> String {
+    let parts: Vec<String> = curves
+        .iter()
+        .filter_map(|c| {
+            let (first, last) = (c.points.first()?, c.points.last()?);
+            Some(format!(
+                "{}: {} at {x_name} {} to {} at {x_name} {}",
+                c.label,
+                y_fmt(first.1),
+                first.0,
+                y_fmt(last.1),
+                last.0
+            ))
+        })
+        .collect();
+    if parts.is_empty() {
+        format!("{title}: the model is still computing.")
+    } else {
+        format!("{title} (model results). {}.", parts.join("; "))
+    }
+}
+
+/// The block size as the URL and fio write it, for chart titles.
+pub fn block_label(bytes: u32) -> String {
+    format_block_size(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::stats::Bottleneck;
+    use crate::ui::compute::Fidelity;
+
+    /// A stand-in model: IOPS grow with depth and dies, so tests can check placement.
+    fn fake(k: &RunKey) -> Option<Point> {
+        let iops = f64::from(k.qd.min(k.drive.dies * 8)) * 10_000.0;
+        Some(Point {
+            iops,
+            mb_s: iops * f64::from(k.bs_bytes) / 1e6,
+            mean_us: 1e6 * f64::from(k.qd) / iops,
+            p99_us: 2e6 * f64::from(k.qd) / iops,
+            p999_us: 3e6 * f64::from(k.qd) / iops,
+            bottleneck: Bottleneck::Dies,
+            fidelity: Fidelity::Full,
+        })
+    }
+
+    #[test]
+    fn the_default_charts_compare_three_capacities_with_their_measurements() {
+        let set = build(&LabState::default(), &fake);
+        assert_eq!(set.qd.curves.len(), 3);
+        assert!(set.qd.curves.iter().all(|c| c.points.len() == 9));
+        assert_eq!(set.latency.curves.len(), 6, "mean and p99 per drive");
+        assert_eq!(set.mix.curves.len(), 3);
+        assert!(set.mix.curves.iter().all(|c| c.points.len() == 11));
+        assert_eq!(set.qd.unit, Unit::Iops);
+        assert!(!set.qd.markers.is_empty());
+        assert!(!set.latency.markers.is_empty());
+        assert_eq!(set.qd.stamp.missing, 0);
+        assert_eq!(set.legend.len(), 3);
+        assert_eq!(set.legend.iter().filter(|l| l.current).count(), 1);
+        assert_eq!(set.measured_state_differs, None);
+    }
+
+    #[test]
+    fn a_drive_keeps_its_colour_on_every_chart_and_in_the_legend() {
+        let set = build(&LabState::default(), &fake);
+        for (i, l) in set.legend.iter().enumerate() {
+            assert_eq!(set.qd.curves[i].colour, l.colour);
+            assert_eq!(set.mix.curves[i].colour, l.colour);
+            assert_eq!(set.latency.curves[2 * i].colour, l.colour);
+        }
+        let mut s = LabState::default();
+        s.set_dies(12);
+        let set = build(&s, &fake);
+        assert_eq!(set.legend.last().unwrap().colour, SeriesColour::Custom);
+        assert!(set.legend.last().unwrap().label.starts_with("custom"));
+    }
+
+    #[test]
+    fn missing_results_are_counted_and_left_out() {
+        let set = build(&LabState::default(), &|_| None);
+        assert!(set.qd.curves.iter().all(|c| c.points.is_empty()));
+        assert_eq!(set.qd.stamp.missing, 3 * 9 + 1);
+        assert_eq!(set.qd.current, None);
+    }
+
+    #[test]
+    fn results_that_are_not_finite_are_never_plotted() {
+        let nan = |k: &RunKey| {
+            fake(k).map(|p| Point {
+                iops: if k.qd == 4 { f64::NAN } else { p.iops },
+                ..p
+            })
+        };
+        let set = build(&LabState::default(), &nan);
+        assert!(set.qd.curves.iter().all(|c| c.points.len() == 8));
+    }
+
+    #[test]
+    fn large_blocks_switch_the_throughput_unit_and_convert_measurements() {
+        let mut s = LabState::default();
+        s.set_random(false);
+        s.set_bs_bytes(128 << 10);
+        s.set_read_pct(0);
+        let set = build(&s, &fake);
+        assert_eq!(set.qd.unit, Unit::MbPerS);
+        let ys: Vec<f64> = set.qd.markers.iter().map(|m| m.y).collect();
+        assert!(ys.contains(&1600.8), "{ys:?}");
+        assert_eq!(set.measured_state_differs, Some(DriveState::SeqFilled));
+    }
+
+    #[test]
+    fn the_accessible_description_names_each_curve_or_says_it_is_computing() {
+        let set = build(&LabState::default(), &fake);
+        let d = describe("IOPS", &set.qd.curves, "QD", &format::compact);
+        assert!(
+            d.contains("1,920 GB (32 dies)") && d.contains("model results"),
+            "{d}"
+        );
+        let empty = describe("IOPS", &[], "QD", &format::compact);
+        assert!(empty.contains("still computing"));
+    }
+}

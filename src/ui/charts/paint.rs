@@ -1,0 +1,289 @@
+//! Drawing pieces the three charts share: the frame and mesh, model curves, published-
+//! measurement markers, the current point and the "still computing" note.
+//!
+//! Every function takes a plotters chart or area, plain data and a [`ChartStyle`]; none keeps
+//! state or touches the browser.
+
+use std::ops::Range;
+
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
+use plotters::coord::types::RangedCoordf64;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::style::{ChartStyle, FONT_FAMILY, LABEL_CSS_PX};
+use super::{Curve, Dash, Marker};
+
+/// Errors of drawing on backend `DB`.
+pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+/// A chart whose axes both carry `f64` values at the tick positions the chart chose.
+pub type Chart2d<'a, DB> = ChartContext<'a, DB, Cartesian2d<Ticked, Ticked>>;
+
+/// A linear `f64` axis with exactly the given tick positions (plotters' own key-point
+/// decorator cannot be combined with a label formatter for `f64`).
+#[derive(Clone)]
+pub struct Ticked {
+    linear: RangedCoordf64,
+    ticks: Vec<f64>,
+}
+
+impl Ticked {
+    pub fn new(range: Range<f64>, ticks: Vec<f64>) -> Ticked {
+        Ticked {
+            linear: range.into(),
+            ticks,
+        }
+    }
+}
+
+impl Ranged for Ticked {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        self.linear.map(value, limit)
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        // Only bold lines: light grid lines between ticks would only add noise.
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            self.ticks.clone()
+        }
+    }
+
+    fn range(&self) -> Range<f64> {
+        self.linear.range()
+    }
+}
+
+/// Space around the plot, in CSS pixels.
+pub const MARGIN_CSS: f64 = 10.0;
+/// Height of the x label area (ticks and axis title), in CSS pixels.
+pub const X_LABEL_AREA_CSS: f64 = 40.0;
+/// Width of the y label area, in CSS pixels.
+pub const Y_LABEL_AREA_CSS: f64 = 62.0;
+/// Line widths and marker sizes, in CSS pixels.
+const CURVE_CSS: f64 = 2.0;
+const CURRENT_CURVE_CSS: f64 = 3.0;
+const POINT_CSS: f64 = 2.5;
+const CURRENT_POINT_CSS: f64 = 6.0;
+const MARKER_CSS: f64 = 6.0;
+const GUIDE_DASH_CSS: f64 = 4.0;
+const CURVE_DASH_CSS: f64 = 7.0;
+const DOT_CSS: f64 = 2.0;
+/// Tick mark length, in CSS pixels.
+pub const TICK_CSS: f64 = 4.0;
+
+/// The label font in `colour`.
+pub fn label_font(style: &ChartStyle, colour: RGBColor) -> TextStyle<'static> {
+    (FONT_FAMILY, style.font(LABEL_CSS_PX))
+        .into_font()
+        .color(&colour)
+}
+
+/// One axis: its range, tick positions, title and tick label text.
+pub struct Axis<'f> {
+    pub lo: f64,
+    pub hi: f64,
+    pub ticks: Vec<f64>,
+    pub title: &'f str,
+    pub label: &'f dyn Fn(f64) -> String,
+}
+
+/// Builds the plot area with both axes, the grid and the axis titles.
+pub fn frame<'a, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    style: &ChartStyle,
+    x: Axis<'_>,
+    y: Axis<'_>,
+) -> Result<Chart2d<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+    let mut chart = plot_area(root, style, &x, &y, false)?;
+    mesh(&mut chart, style, &x, &y)?;
+    Ok(chart)
+}
+
+/// Builds the plot area without drawing anything on it; `right_area` leaves room for a
+/// secondary value axis (which must be set before [`mesh`] draws, or the primary labels would
+/// take the right side too).
+pub fn plot_area<'a, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    style: &ChartStyle,
+    x: &Axis<'_>,
+    y: &Axis<'_>,
+    right_area: bool,
+) -> Result<Chart2d<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+    root.fill(&style.palette.background)?;
+    let mut builder = ChartBuilder::on(root);
+    builder
+        .margin(style.px(MARGIN_CSS))
+        .x_label_area_size(style.px(X_LABEL_AREA_CSS))
+        .y_label_area_size(style.px(Y_LABEL_AREA_CSS));
+    if right_area {
+        builder.right_y_label_area_size(style.px(Y_LABEL_AREA_CSS));
+    }
+    builder.build_cartesian_2d(
+        Ticked::new(x.lo..x.hi, x.ticks.clone()),
+        Ticked::new(y.lo..y.hi, y.ticks.clone()),
+    )
+}
+
+/// Draws the grid, both primary axes, their tick labels and titles.
+pub fn mesh<DB: DrawingBackend>(
+    chart: &mut Chart2d<'_, DB>,
+    style: &ChartStyle,
+    x: &Axis<'_>,
+    y: &Axis<'_>,
+) -> DrawResult<DB> {
+    let pal = &style.palette;
+    let x_fmt = |v: &f64| (x.label)(*v);
+    let y_fmt = |v: &f64| (y.label)(*v);
+    chart
+        .configure_mesh()
+        .bold_line_style(pal.grid.stroke_width(style.px(1.0) as u32))
+        .light_line_style(TRANSPARENT)
+        .axis_style(pal.axis.stroke_width(style.px(1.0) as u32))
+        .label_style(label_font(style, pal.muted))
+        .axis_desc_style(label_font(style, pal.text))
+        .x_desc(x.title)
+        .y_desc(y.title)
+        .x_label_formatter(&x_fmt)
+        .y_label_formatter(&y_fmt)
+        .set_all_tick_mark_size(style.px(TICK_CSS))
+        .draw()
+}
+
+/// A vertical dashed guide at `x` (the current depth or share).
+pub fn guide<DB: DrawingBackend>(
+    chart: &mut Chart2d<'_, DB>,
+    style: &ChartStyle,
+    x: f64,
+    y: (f64, f64),
+) -> DrawResult<DB> {
+    let s = style.palette.current.stroke_width(style.px(1.0) as u32);
+    chart.draw_series(DashedLineSeries::new(
+        vec![(x, y.0), (x, y.1)],
+        style.px(GUIDE_DASH_CSS),
+        style.px(GUIDE_DASH_CSS),
+        s,
+    ))?;
+    Ok(())
+}
+
+/// Draws model curves; `map` turns a data point into chart coordinates (or drops it).
+pub fn curves<DB: DrawingBackend>(
+    chart: &mut Chart2d<'_, DB>,
+    style: &ChartStyle,
+    curves: &[Curve],
+    map: &dyn Fn((f64, f64)) -> Option<(f64, f64)>,
+) -> DrawResult<DB> {
+    // The current drive last, so it is on top.
+    let ordered = curves
+        .iter()
+        .filter(|c| !c.emphasis)
+        .chain(curves.iter().filter(|c| c.emphasis));
+    for c in ordered {
+        let colour = style.palette.colour(c.colour);
+        let width = style.px(if c.emphasis {
+            CURRENT_CURVE_CSS
+        } else {
+            CURVE_CSS
+        });
+        let line = colour.stroke_width(width as u32);
+        let pts: Vec<(f64, f64)> = c.points.iter().filter_map(|&p| map(p)).collect();
+        match c.dash {
+            Dash::Solid => {
+                chart.draw_series(LineSeries::new(pts.iter().copied(), line))?;
+            }
+            Dash::Dashed => {
+                chart.draw_series(DashedLineSeries::new(
+                    pts.iter().copied(),
+                    style.px(CURVE_DASH_CSS),
+                    style.px(CURVE_DASH_CSS / 2.0),
+                    line,
+                ))?;
+            }
+            Dash::Dotted => {
+                chart.draw_series(DashedLineSeries::new(
+                    pts.iter().copied(),
+                    style.px(DOT_CSS),
+                    style.px(DOT_CSS * 2.0),
+                    line,
+                ))?;
+            }
+        }
+        if c.dash == Dash::Solid {
+            let r = style.px(POINT_CSS);
+            chart.draw_series(pts.iter().map(|&p| Circle::new(p, r, colour.filled())))?;
+        }
+    }
+    Ok(())
+}
+
+/// Draws published measurements as outlined diamonds (a peak over a depth range also gets a
+/// bar across that range); `map` turns data points into chart coordinates.
+pub fn markers<DB: DrawingBackend>(
+    chart: &mut Chart2d<'_, DB>,
+    style: &ChartStyle,
+    markers: &[Marker],
+    map: &dyn Fn((f64, f64)) -> Option<(f64, f64)>,
+) -> DrawResult<DB> {
+    let r = style.px(MARKER_CSS);
+    let outline = style.palette.measured.stroke_width(style.px(1.5) as u32);
+    for m in markers {
+        let colour = style.palette.colour(m.colour);
+        let Some(at) = map((m.x, m.y)) else { continue };
+        let centre = match m.x_to.and_then(|x| map((x, m.y))) {
+            Some(end) => {
+                chart.draw_series(LineSeries::new(
+                    [at, end],
+                    colour.stroke_width(style.px(2.0) as u32),
+                ))?;
+                ((at.0 + end.0) / 2.0, at.1)
+            }
+            None => at,
+        };
+        let diamond = vec![(0, -r), (r, 0), (0, r), (-r, 0)];
+        let mut closed = diamond.clone();
+        closed.push((0, -r));
+        chart.draw_series(std::iter::once(
+            EmptyElement::at(centre)
+                + Polygon::new(diamond, colour.filled())
+                + PathElement::new(closed, outline),
+        ))?;
+    }
+    Ok(())
+}
+
+/// Rings the current point.
+pub fn current_point<DB: DrawingBackend>(
+    chart: &mut Chart2d<'_, DB>,
+    style: &ChartStyle,
+    at: (f64, f64),
+) -> DrawResult<DB> {
+    let ring = style.palette.current.stroke_width(style.px(2.0) as u32);
+    chart.draw_series(std::iter::once(Circle::new(
+        at,
+        style.px(CURRENT_POINT_CSS),
+        ring,
+    )))?;
+    Ok(())
+}
+
+/// Writes `text` centred in the plot (used while the model has no result to draw yet).
+pub fn centre_note<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    style: &ChartStyle,
+    text: &str,
+) -> DrawResult<DB> {
+    let (w, h) = root.dim_in_pixel();
+    let font = label_font(style, style.palette.text).pos(Pos::new(HPos::Center, VPos::Center));
+    root.draw(&Text::new(
+        text.to_string(),
+        ((w / 2) as i32, (h / 2) as i32),
+        font,
+    ))?;
+    Ok(())
+}

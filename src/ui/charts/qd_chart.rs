@@ -1,0 +1,183 @@
+//! Throughput against queue depth (log2 axis), one curve per compared drive, the current depth
+//! marked and the published measurements as diamonds: the chart that shows capacity (dies)
+//! turning into performance only once enough requests are in flight.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::axis;
+use super::paint::{self, Axis, DrawResult};
+use super::style::ChartStyle;
+use super::{Curve, Marker, Stamp, Unit};
+
+/// Axis title of the queue-depth axis.
+pub const X_TITLE: &str = "queue depth (requests in flight)";
+/// Tick labels on the value axis (fewer when narrow).
+const Y_TICKS: usize = 5;
+const Y_TICKS_NARROW: usize = 4;
+
+/// Everything the queue-depth chart draws.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QdChartData {
+    pub unit: Unit,
+    /// The deepest queue depth on the axis.
+    pub max_qd: u32,
+    pub current_qd: u32,
+    /// One curve per drive; x is the queue depth.
+    pub curves: Vec<Curve>,
+    /// The readout's point (queue depth, value).
+    pub current: Option<(f64, f64)>,
+    /// Published measurements (x is the queue depth).
+    pub markers: Vec<Marker>,
+    pub stamp: Stamp,
+}
+
+impl Default for QdChartData {
+    fn default() -> Self {
+        QdChartData {
+            unit: Unit::Iops,
+            max_qd: 256,
+            current_qd: 1,
+            curves: Vec::new(),
+            current: None,
+            markers: Vec::new(),
+            stamp: Stamp::default(),
+        }
+    }
+}
+
+/// Maps (queue depth, value) to chart coordinates; depths below 1 have no place on a log axis.
+fn to_chart((qd, v): (f64, f64)) -> Option<(f64, f64)> {
+    (qd >= 1.0 && v.is_finite()).then(|| (qd.log2(), v))
+}
+
+/// Draws the chart on `root`.
+pub fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    data: &QdChartData,
+    style: &ChartStyle,
+) -> DrawResult<DB> {
+    let (x_top, x_ticks) = axis::octave_ticks(data.max_qd, style.narrow());
+    let values = data
+        .curves
+        .iter()
+        .flat_map(|c| c.points.iter().map(|p| p.1))
+        .chain(data.markers.iter().map(|m| m.y))
+        .chain(data.current.map(|c| c.1));
+    let (y_top, y_ticks) = axis::linear_axis(
+        values,
+        if style.narrow() {
+            Y_TICKS_NARROW
+        } else {
+            Y_TICKS
+        },
+    );
+    let unit = data.unit;
+    let y_label = |v: f64| unit.tick(v);
+    let mut chart = paint::frame(
+        root,
+        style,
+        Axis {
+            lo: 0.0,
+            hi: x_top,
+            ticks: x_ticks,
+            title: X_TITLE,
+            label: &axis::octave_label,
+        },
+        Axis {
+            lo: 0.0,
+            hi: y_top,
+            ticks: y_ticks,
+            title: unit.title(),
+            label: &y_label,
+        },
+    )?;
+    paint::guide(
+        &mut chart,
+        style,
+        f64::from(data.current_qd.max(1)).log2(),
+        (0.0, y_top),
+    )?;
+    paint::curves(&mut chart, style, &data.curves, &to_chart)?;
+    paint::markers(&mut chart, style, &data.markers, &to_chart)?;
+    if let Some(at) = data.current.and_then(to_chart) {
+        paint::current_point(&mut chart, style, at)?;
+    }
+    if data.curves.iter().all(|c| c.points.is_empty()) {
+        paint::centre_note(root, style, "computing the model…")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::recording::Recorder;
+    use super::super::{Dash, SeriesColour};
+    use super::*;
+
+    fn curve(points: Vec<(f64, f64)>) -> Curve {
+        Curve {
+            label: "480 GB".into(),
+            colour: SeriesColour::Series(0),
+            emphasis: true,
+            dash: Dash::Solid,
+            points,
+        }
+    }
+
+    #[test]
+    fn a_curve_marker_and_the_current_point_are_drawn_with_depth_labels() {
+        let data = QdChartData {
+            curves: vec![curve(vec![(1.0, 13e3), (32.0, 132e3), (256.0, 264e3)])],
+            current: Some((32.0, 132e3)),
+            current_qd: 32,
+            markers: vec![Marker {
+                x: 32.0,
+                x_to: None,
+                y: 132_340.0,
+                colour: SeriesColour::Series(0),
+            }],
+            ..QdChartData::default()
+        };
+        let rec = Recorder::draw(640, 360, |root| draw(root, &data, &ChartStyle::default()));
+        for label in ["1", "32", "256", "IOPS", X_TITLE] {
+            assert!(rec.has_text(label), "missing {label}: {:?}", rec.texts);
+        }
+        assert!(rec.paths_in(ChartStyle::default().palette.series[0]) >= 1);
+        assert!(rec.polygons >= 1, "the measurement diamond");
+        assert!(!rec.has_text("computing the model…"));
+    }
+
+    #[test]
+    fn an_empty_chart_says_it_is_computing_and_extreme_values_do_not_panic() {
+        let rec = Recorder::draw(320, 200, |root| {
+            draw(root, &QdChartData::default(), &ChartStyle::default())
+        });
+        assert!(rec.has_text("computing the model…"));
+        let wild = QdChartData {
+            max_qd: 1024,
+            current_qd: 1024,
+            curves: vec![curve(vec![(0.0, 5.0), (1.0, f64::MAX), (1024.0, 0.0)])],
+            ..QdChartData::default()
+        };
+        Recorder::draw(200, 120, |root| draw(root, &wild, &ChartStyle::default()));
+    }
+
+    #[test]
+    fn drawing_at_twice_the_pixel_ratio_scales_fonts() {
+        let data = QdChartData {
+            curves: vec![curve(vec![(1.0, 1.0), (2.0, 2.0)])],
+            ..QdChartData::default()
+        };
+        let style = ChartStyle {
+            scale: 2.0,
+            ..ChartStyle::default()
+        };
+        let rec = Recorder::draw(1280, 720, |root| draw(root, &data, &style));
+        assert!(
+            rec.font_sizes.iter().all(|&s| s >= 24.0),
+            "{:?}",
+            rec.font_sizes
+        );
+    }
+}

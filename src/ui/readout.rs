@@ -1,0 +1,288 @@
+//! The readout card: the current point's model figures (IOPS, MB/s, mean and p99 latency, the
+//! resource that limits it) and, where one exists, the published measurement of that point.
+//!
+//! What always holds: every figure says what it is. Model figures are labelled as model
+//! results (or as a quick estimate while the full run is still going); a published figure is
+//! labelled as measured and cites its source; a missing figure is shown as a dash, never as 0.
+
+use leptos::prelude::*;
+
+use crate::model::config::Rw;
+use crate::model::stats::Bottleneck;
+
+use super::compute::{Fidelity, Point, ESTIMATE_IOS};
+use super::format;
+use super::reference;
+use super::state::LabState;
+use crate::model::config::RunOptions;
+
+/// A published figure for the current point.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasuredLine {
+    /// The figure with its unit, e.g. `263,839 IOPS`.
+    pub value: String,
+    /// Depth detail, e.g. `at QD 32` or `peak over QD 32-256`.
+    pub depth: String,
+    /// The drive state it was measured in, when it differs from the current one.
+    pub other_state: Option<&'static str>,
+}
+
+/// Everything the readout shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReadoutData {
+    /// The point in words: drive, pattern, block size, depth and state.
+    pub what: String,
+    pub point: Option<Point>,
+    /// Why the model refused this point, if it did.
+    pub failure: Option<String>,
+    pub measured: Vec<MeasuredLine>,
+    /// The state's URL query (stamped on the card for tests).
+    pub stamp: String,
+}
+
+/// The pattern in words: `random reads`, `sequential 70% reads / 30% writes`.
+pub fn pattern_words(rw: Rw, read_pct: u8) -> String {
+    let how = if rw.is_random() {
+        "random"
+    } else {
+        "sequential"
+    };
+    match rw.fixed_read_percent() {
+        Some(100) => format!("{how} reads"),
+        Some(_) => format!("{how} writes"),
+        None => format!("{how} {read_pct}% reads / {}% writes", 100 - read_pct),
+    }
+}
+
+/// Builds the readout for `state` from its point's result (or failure).
+pub fn build(state: &LabState, point: Option<Point>, failure: Option<String>) -> ReadoutData {
+    let preset = state.preset();
+    let custom = if state.is_custom_drive() {
+        format!(
+            ", custom: {} dies of {} Gbit",
+            state.dies(),
+            state.die_gbit()
+        )
+    } else {
+        format!(", {} dies", state.dies())
+    };
+    let what = format!(
+        "{} {}{} · {} {} · queue depth {} · {}",
+        preset.controller.name,
+        format::gb(state.capacity_gb()),
+        custom,
+        format::block_size(state.bs_bytes()),
+        pattern_words(state.rw(), state.read_pct()),
+        state.qd(),
+        state.drive_state().label(),
+    );
+    let in_mb = state.throughput_in_mb();
+    let measured = reference::for_current_point(state)
+        .into_iter()
+        .filter_map(|m| {
+            let (lo, hi) = m.depths();
+            let depth = if lo == hi {
+                format!("at queue depth {lo}")
+            } else {
+                format!("best of queue depths {lo} to {hi}")
+            };
+            let value = match (m.throughput(in_mb), m.latency_us()) {
+                (Some(v), _) if in_mb => format::mb_per_s(v),
+                (Some(v), _) => format!("{} IOPS", format::grouped(v)),
+                (None, Some(us)) => format!("{} mean latency", format::latency_us(us)),
+                (None, None) => return None,
+            };
+            Some(MeasuredLine {
+                value,
+                depth,
+                other_state: (m.state() != state.drive_state()).then(|| m.state().label()),
+            })
+        })
+        .collect();
+    ReadoutData {
+        what,
+        point,
+        failure,
+        measured,
+        stamp: super::url_state::to_query(state),
+    }
+}
+
+/// What the model status line says.
+pub fn status_text(data: &ReadoutData) -> String {
+    match (&data.failure, data.point) {
+        (Some(why), _) => format!("The model cannot run this point: {why}."),
+        (None, None) => "Computing the model…".into(),
+        (None, Some(p)) if p.fidelity == Fidelity::Estimate => format!(
+            "Model estimate from {} simulated requests; refining…",
+            format::grouped(ESTIMATE_IOS as f64)
+        ),
+        (None, Some(_)) => format!(
+            "Model result from {} simulated requests.",
+            format::grouped(RunOptions::DEFAULT_MEASURED_IOS as f64)
+        ),
+    }
+}
+
+/// One sentence with the final figures, for screen readers (announced once per settled point).
+pub fn spoken_summary(data: &ReadoutData) -> String {
+    match data.point {
+        Some(p) if p.fidelity == Fidelity::Full => format!(
+            "Model: {}, {}, mean latency {}, limited by {}.",
+            format::iops(p.iops),
+            format::mb_per_s(p.mb_s),
+            format::latency_us(p.mean_us),
+            p.bottleneck.label()
+        ),
+        _ => String::new(),
+    }
+}
+
+fn figure(data: &ReadoutData, pick: impl Fn(&Point) -> String) -> String {
+    data.point
+        .as_ref()
+        .map_or_else(|| format::NO_VALUE.to_string(), pick)
+}
+
+fn limit_text(b: Bottleneck) -> String {
+    b.label().to_string()
+}
+
+/// The readout card.
+#[component]
+pub fn Readout(
+    /// What to show; derived from the state and the model results.
+    #[prop(into)]
+    data: Signal<ReadoutData>,
+) -> impl IntoView {
+    let fig = move |pick: fn(&Point) -> String| move || data.with(|d| figure(d, pick));
+    let measured = move || {
+        data.with(|d| {
+            d.measured
+                .iter()
+                .map(|m| {
+                    let state = m
+                        .other_state
+                        .map(|s| format!(" (measured {s})"))
+                        .unwrap_or_default();
+                    view! {
+                        <p class="measured">
+                            <span class="diamond" aria-hidden="true"></span>
+                            <strong>"Published measurement: "</strong>
+                            {format!("{} {}{}. ", m.value, m.depth, state)}
+                            <cite>{reference::source()}</cite>
+                        </p>
+                    }
+                })
+                .collect_view()
+        })
+    };
+    view! {
+        <section
+            id="readout"
+            class="readout card"
+            aria-labelledby="readout-title"
+            data-state=move || data.with(|d| d.stamp.clone())
+        >
+            <h2 id="readout-title">
+                "This point "
+                <span class="what" id="readout-what">{move || data.with(|d| d.what.clone())}</span>
+            </h2>
+            <dl class="figures">
+                <div>
+                    <dt>"IOPS"</dt>
+                    <dd id="readout-iops">{fig(|p| format::compact(p.iops))}</dd>
+                </div>
+                <div>
+                    <dt>"Throughput"</dt>
+                    <dd id="readout-mbs">{fig(|p| format::mb_per_s(p.mb_s))}</dd>
+                </div>
+                <div>
+                    <dt>"Mean latency"</dt>
+                    <dd id="readout-mean">{fig(|p| format::latency_us(p.mean_us))}</dd>
+                </div>
+                <div>
+                    <dt>"p99 latency"</dt>
+                    <dd id="readout-p99">{fig(|p| format::latency_us(p.p99_us))}</dd>
+                </div>
+                <div class="wide">
+                    <dt>"Limited by"</dt>
+                    <dd id="readout-limit">{fig(|p| limit_text(p.bottleneck))}</dd>
+                </div>
+            </dl>
+            <p class="status" id="readout-status">{move || data.with(status_text)}</p>
+            {measured}
+            <p class="visually-hidden" aria-live="polite" aria-atomic="true">
+                {move || data.with(spoken_summary)}
+            </p>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(fidelity: Fidelity) -> Point {
+        Point {
+            iops: 263_000.0,
+            mb_s: 1077.0,
+            mean_us: 121.0,
+            p99_us: 310.0,
+            p999_us: 500.0,
+            bottleneck: Bottleneck::Dies,
+            fidelity,
+        }
+    }
+
+    #[test]
+    fn the_default_readout_names_the_point_and_its_published_measurement() {
+        let d = build(&LabState::default(), Some(point(Fidelity::Full)), None);
+        assert!(
+            d.what.contains("Phison E18DC 1,920 GB, 32 dies"),
+            "{}",
+            d.what
+        );
+        assert!(
+            d.what.contains("4 KiB random reads · queue depth 32"),
+            "{}",
+            d.what
+        );
+        assert_eq!(d.measured.len(), 1);
+        assert_eq!(d.measured[0].value, "263,839 IOPS");
+        assert_eq!(d.measured[0].other_state, None);
+        assert!(status_text(&d).starts_with("Model result"));
+        assert!(spoken_summary(&d).contains("limited by NAND dies"));
+    }
+
+    #[test]
+    fn an_estimate_and_a_missing_point_say_so() {
+        let s = LabState::default();
+        let d = build(&s, Some(point(Fidelity::Estimate)), None);
+        assert!(status_text(&d).contains("estimate"));
+        assert_eq!(spoken_summary(&d), "", "estimates are not announced");
+        let d = build(&s, None, None);
+        assert_eq!(figure(&d, |p| format::compact(p.iops)), format::NO_VALUE);
+        assert!(status_text(&d).contains("Computing"));
+        let d = build(&s, None, Some("iodepth 0 is out of range".into()));
+        assert!(status_text(&d).contains("cannot run this point: iodepth 0"));
+    }
+
+    #[test]
+    fn a_measurement_from_another_drive_state_says_which() {
+        let mut s = LabState::default();
+        s.set_drive_state(crate::model::config::DriveState::Fob);
+        let d = build(&s, None, None);
+        assert_eq!(d.measured[0].other_state, Some("random-write steady state"));
+    }
+
+    #[test]
+    fn patterns_read_as_words() {
+        assert_eq!(pattern_words(Rw::RandRead, 100), "random reads");
+        assert_eq!(pattern_words(Rw::Write, 0), "sequential writes");
+        assert_eq!(
+            pattern_words(Rw::RandRw, 70),
+            "random 70% reads / 30% writes"
+        );
+    }
+}

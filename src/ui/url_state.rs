@@ -1,0 +1,595 @@
+//! The URL query as a serialisation of [`LabState`]: [`to_query`] writes it, [`parse_query`]
+//! reads it back. Pure Rust (no web-sys), so it is tested natively.
+//!
+//! Parameter names are short and stable, because people share these links: `preset`, `cap`
+//! (user GB), `dies`, `hold` (`density`, `cap` or `dies`), `qd`, `rw` (fio's randread,
+//! randwrite, randrw, read, write, rw), `mix` (read %, mixed patterns only), `bs` (4k, 128k,
+//! 1m ...), `state` (fob, seq-filled, steady), `p999` (1 to draw p99.9) and `theme` (auto, light,
+//! dark).
+//!
+//! What always holds:
+//! - parsing never fails as a whole: every valid parameter is applied, and each invalid,
+//!   unknown or repeated one leaves the state as it was and yields a [`Note`] that names it
+//!   and says why (notes are plain text; the page shows them as text, never as HTML);
+//! - `parse_query(&to_query(s), LabState::default()).state == s` for every reachable state, and
+//!   `to_query` is the same for equal states, so the page can compare queries to avoid
+//!   rewriting the URL.
+
+use crate::model::config::{parse_block_size, DriveState, Rw, MAX_DIES, MAX_IODEPTH};
+use crate::model::presets;
+
+use super::state::{
+    qd_ladder, DriveChoice, Hold, LabState, Theme, ALL_READS_PCT, BLOCK_SIZES, DIE_DENSITIES_GBIT,
+    READ_SHARE_STEP,
+};
+use crate::model::config::format_block_size;
+
+/// Every parameter the lab reads, in the order it writes them.
+pub const PARAMS: [&str; 10] = [
+    "preset", "cap", "dies", "hold", "qd", "rw", "mix", "bs", "state", "p999",
+];
+/// The colour-scheme parameter (written last, and only when not `auto`).
+pub const THEME_PARAM: &str = "theme";
+/// Read share used when a link asks for a mixed pattern (`rw=randrw`) without `mix` and the
+/// current share is all reads or all writes: the 70/30 mix reviewers use most.
+pub const DEFAULT_MIXED_READ_PCT: u32 = 70;
+/// A link's capacity may differ this much (relative) from a buildable one without a note.
+const CAPACITY_TOLERANCE: f64 = 0.01;
+/// Longest piece of a link's text quoted back in a note.
+const MAX_QUOTED_CHARS: usize = 32;
+
+/// Why one parameter of the link was not applied as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    /// The parameter's name as it appeared in the link (shortened if very long).
+    pub param: String,
+    /// A sentence for the reader: what was wrong and what the page did instead.
+    pub message: String,
+}
+
+/// The result of reading a link: the state to start from, and what was not applied.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Parsed {
+    pub state: LabState,
+    pub notes: Vec<Note>,
+}
+
+/// Writes the query (without the leading `?`) for `state`.
+pub fn to_query(state: &LabState) -> String {
+    let mut parts: Vec<(&str, String)> = vec![
+        ("preset", state.preset().id.to_string()),
+        ("cap", format_gb(state.capacity_gb())),
+        ("dies", state.dies().to_string()),
+    ];
+    if state.hold() != Hold::default() {
+        parts.push(("hold", state.hold().id().to_string()));
+    }
+    parts.push(("qd", state.qd().to_string()));
+    let rw = state.rw();
+    parts.push(("rw", rw.fio_name().to_string()));
+    if rw.fixed_read_percent().is_none() {
+        parts.push(("mix", state.read_pct().to_string()));
+    }
+    parts.push(("bs", format_block_size(state.bs_bytes())));
+    parts.push(("state", state.drive_state().id().to_string()));
+    if state.show_p999() {
+        parts.push(("p999", "1".to_string()));
+    }
+    if state.theme() != Theme::default() {
+        parts.push((THEME_PARAM, state.theme().id().to_string()));
+    }
+    parts
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// Reads `query` (with or without the leading `?`) on top of `base`.
+pub fn parse_query(query: &str, base: LabState) -> Parsed {
+    let mut p = Parser {
+        state: base,
+        notes: Vec::new(),
+    };
+    let params = p.collect(query);
+    let get = |name: &str| params.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+
+    if let Some(v) = get("preset") {
+        match presets::lookup(v) {
+            Ok(preset) => p.state.set_preset(preset),
+            Err(e) => p.note("preset", e.to_string()),
+        }
+    }
+    if let Some(v) = get("hold") {
+        match Hold::from_id(v) {
+            Some(h) => p.state.set_hold(h),
+            None => p.note(
+                "hold",
+                format!(
+                    "unknown value '{}' (expected one of: {})",
+                    quote(v),
+                    Hold::ALL.map(Hold::id).join(", ")
+                ),
+            ),
+        }
+    }
+    p.drive(get("cap"), get("dies"));
+    let rw = get("rw").and_then(|v| p.rw(v));
+    if let Some(v) = get("mix") {
+        p.mix(v, rw);
+    }
+    if let Some(v) = get("bs") {
+        p.block_size(v);
+    }
+    if let Some(v) = get("qd") {
+        p.queue_depth(v);
+    }
+    if let Some(v) = get("state") {
+        match DriveState::from_id(v) {
+            Some(s) => p.state.set_drive_state(s),
+            None => p.note(
+                "state",
+                format!(
+                    "unknown drive state '{}' (expected one of: {})",
+                    quote(v),
+                    DriveState::ALL.map(DriveState::id).join(", ")
+                ),
+            ),
+        }
+    }
+    if let Some(v) = get("p999") {
+        match v.as_str() {
+            "1" | "true" => p.state.set_show_p999(true),
+            "0" | "false" => p.state.set_show_p999(false),
+            _ => p.note("p999", format!("'{}' is not 1 or 0", quote(v))),
+        }
+    }
+    if let Some(v) = get(THEME_PARAM) {
+        match Theme::from_id(v) {
+            Some(t) => p.state.set_theme(t),
+            None => p.note(
+                THEME_PARAM,
+                format!(
+                    "unknown theme '{}' (expected one of: {})",
+                    quote(v),
+                    Theme::ALL.map(Theme::id).join(", ")
+                ),
+            ),
+        }
+    }
+    Parsed {
+        state: p.state,
+        notes: p.notes,
+    }
+}
+
+struct Parser {
+    state: LabState,
+    notes: Vec<Note>,
+}
+
+impl Parser {
+    fn note(&mut self, param: &str, message: String) {
+        self.notes.push(Note {
+            param: quote(param),
+            message,
+        });
+    }
+
+    /// Splits and decodes the query; notes unknown names and repeats (the first one counts).
+    fn collect(&mut self, query: &str) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for pair in query.trim_start_matches('?').split('&') {
+            if pair.is_empty() {
+                continue;
+            }
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            let (k, v) = (decode_component(k), decode_component(v));
+            let known = PARAMS.contains(&k.as_str()) || k == THEME_PARAM;
+            if !known {
+                self.note(
+                    &k,
+                    format!(
+                        "unknown parameter, ignored (the lab reads: {}, {THEME_PARAM})",
+                        PARAMS.join(", ")
+                    ),
+                );
+            } else if out.iter().any(|(seen, _)| *seen == k) {
+                self.note(&k, "given more than once; the first value counts".into());
+            } else {
+                out.push((k, v.trim().to_string()));
+            }
+        }
+        out
+    }
+
+    fn drive(&mut self, cap: Option<&String>, dies: Option<&String>) {
+        let preset = self.state.preset();
+        let native = preset.nand.die_gbit;
+        let dies = dies.and_then(|v| match v.parse::<u32>() {
+            Ok(d) if (1..=MAX_DIES).contains(&d) => Some(d),
+            Ok(_) => {
+                self.note("dies", format!("{} is outside 1 to {MAX_DIES}", quote(v)));
+                None
+            }
+            Err(_) => {
+                self.note("dies", format!("'{}' is not a whole number", quote(v)));
+                None
+            }
+        });
+        let cap = cap.and_then(|v| match v.parse::<f64>() {
+            Ok(gb) if gb.is_finite() && gb > 0.0 => Some(gb),
+            _ => {
+                self.note(
+                    "cap",
+                    format!("'{}' is not a capacity in GB above 0", quote(v)),
+                );
+                None
+            }
+        });
+        match (cap, dies) {
+            (Some(gb), Some(dies)) => {
+                let gb_per_gbit = preset.gb_per_die() / f64::from(native);
+                let density = gb / f64::from(dies) / gb_per_gbit;
+                let fits = DIE_DENSITIES_GBIT
+                    .into_iter()
+                    .find(|&g| (f64::from(g) / density - 1.0).abs() < CAPACITY_TOLERANCE);
+                match fits {
+                    Some(die_gbit) => {
+                        // Cannot fail: both values were checked above.
+                        let _ = self.state.set_drive_choice(DriveChoice { dies, die_gbit });
+                    }
+                    None => {
+                        let _ = self.state.set_drive_choice(DriveChoice {
+                            dies,
+                            die_gbit: native,
+                        });
+                        self.note(
+                            "cap",
+                            format!(
+                                "{gb} GB from {dies} dies needs {density:.0} Gbit dies, which the \
+                                 lab does not offer ({} Gbit); kept {dies} dies of the {} part",
+                                DIE_DENSITIES_GBIT.map(|g| g.to_string()).join(", "),
+                                preset.nand.name
+                            ),
+                        );
+                    }
+                }
+            }
+            (None, Some(dies)) => {
+                let _ = self.state.set_drive_choice(DriveChoice {
+                    dies,
+                    die_gbit: native,
+                });
+            }
+            (Some(gb), None) => match preset.dies_for_capacity_gb(gb) {
+                Ok(dies) => {
+                    let _ = self.state.set_drive_choice(DriveChoice {
+                        dies,
+                        die_gbit: native,
+                    });
+                    let got = self.state.capacity_gb();
+                    if (got / gb - 1.0).abs() > CAPACITY_TOLERANCE {
+                        self.note(
+                            "cap",
+                            format!(
+                                "no {} drive has exactly {gb} GB; using the nearest, {got:.0} GB \
+                                 ({dies} dies)",
+                                preset.controller.name
+                            ),
+                        );
+                    }
+                }
+                Err(e) => self.note("cap", e.to_string()),
+            },
+            (None, None) => {}
+        }
+    }
+
+    /// Applies `rw`; returns it when valid.
+    fn rw(&mut self, v: &str) -> Option<Rw> {
+        let Some(rw) = Rw::from_fio_name(v) else {
+            self.note(
+                "rw",
+                format!(
+                    "unknown pattern '{}' (expected one of: {})",
+                    quote(v),
+                    Rw::ALL.map(Rw::fio_name).join(", ")
+                ),
+            );
+            return None;
+        };
+        self.state.set_random(rw.is_random());
+        match rw.fixed_read_percent() {
+            Some(pct) => self.state.set_read_pct(u32::from(pct)),
+            None => {
+                let pct = self.state.read_pct();
+                if pct == 0 || pct == ALL_READS_PCT {
+                    self.state.set_read_pct(DEFAULT_MIXED_READ_PCT);
+                }
+            }
+        }
+        Some(rw)
+    }
+
+    fn mix(&mut self, v: &str, rw: Option<Rw>) {
+        let Ok(pct) = v.parse::<u32>() else {
+            self.note("mix", format!("'{}' is not a whole percentage", quote(v)));
+            return;
+        };
+        if pct > u32::from(ALL_READS_PCT) || !pct.is_multiple_of(u32::from(READ_SHARE_STEP)) {
+            self.note(
+                "mix",
+                format!("{pct} is not a read share of 0 to 100 in steps of {READ_SHARE_STEP}"),
+            );
+            return;
+        }
+        if let Some(fixed) = rw.and_then(Rw::fixed_read_percent) {
+            if u32::from(fixed) != pct {
+                self.note(
+                    "mix",
+                    format!(
+                        "ignored: rw={} already means {fixed}% reads",
+                        rw.map(Rw::fio_name).unwrap_or_default()
+                    ),
+                );
+                return;
+            }
+        }
+        self.state.set_read_pct(pct);
+    }
+
+    fn block_size(&mut self, v: &str) {
+        match parse_block_size(v) {
+            Ok(bytes) if BLOCK_SIZES.contains(&bytes) => self.state.set_bs_bytes(bytes),
+            Ok(_) => self.note(
+                "bs",
+                format!(
+                    "{} is not on the slider (powers of two from {} to {})",
+                    quote(v),
+                    format_block_size(BLOCK_SIZES[0]),
+                    format_block_size(BLOCK_SIZES[BLOCK_SIZES.len() - 1])
+                ),
+            ),
+            Err(e) => self.note("bs", e.to_string()),
+        }
+    }
+
+    fn queue_depth(&mut self, v: &str) {
+        match v.parse::<u32>() {
+            Ok(qd) if (1..=MAX_IODEPTH).contains(&qd) => {
+                let ladder = qd_ladder();
+                let snapped = ladder.nearest(qd);
+                self.state.set_qd(snapped);
+                if snapped != qd {
+                    self.note(
+                        "qd",
+                        format!("{qd} lies between the slider's steps; using {snapped}"),
+                    );
+                }
+            }
+            Ok(qd) => self.note("qd", format!("{qd} is outside 1 to {MAX_IODEPTH}")),
+            Err(_) => self.note(
+                "qd",
+                format!(
+                    "'{}' is not a whole number; kept {}",
+                    quote(v),
+                    self.state.qd()
+                ),
+            ),
+        }
+    }
+}
+
+/// A capacity for the link: whole GB when it is one, else up to two decimals (small custom
+/// drives such as one 32 Gbit die have 3.75 GB, and rounding that would change the die density).
+fn format_gb(gb: f64) -> String {
+    let cents = (gb * 100.0).round() / 100.0;
+    if cents.fract() == 0.0 {
+        format!("{cents:.0}")
+    } else {
+        format!("{cents:.2}")
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string()
+    }
+}
+
+/// Link text shortened for quoting back to the reader.
+fn quote(s: &str) -> String {
+    if s.chars().count() <= MAX_QUOTED_CHARS {
+        s.to_string()
+    } else {
+        s.chars().take(MAX_QUOTED_CHARS).collect::<String>() + "…"
+    }
+}
+
+/// Decodes one `application/x-www-form-urlencoded` component: `+` is a space, `%XX` a byte;
+/// a malformed escape stays as written and invalid UTF-8 becomes U+FFFD.
+pub fn decode_component(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                (Some(hi), Some(lo)) => {
+                    out.push(hi << 4 | lo);
+                    i += 2;
+                }
+                _ => out.push(b'%'),
+            },
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn hex(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(q: &str) -> Parsed {
+        parse_query(q, LabState::default())
+    }
+
+    fn notes_for(parsed: &Parsed, param: &str) -> Vec<String> {
+        parsed
+            .notes
+            .iter()
+            .filter(|n| n.param == param)
+            .map(|n| n.message.clone())
+            .collect()
+    }
+
+    #[test]
+    fn the_default_state_serialises_with_every_core_parameter() {
+        assert_eq!(
+            to_query(&LabState::default()),
+            "preset=e18dc&cap=1920&dies=32&qd=32&rw=randread&bs=4k&state=steady"
+        );
+    }
+
+    #[test]
+    fn a_review_link_opens_with_exactly_its_values() {
+        let p = parse("?preset=e18dc&cap=960&qd=32&rw=randwrite");
+        assert!(p.notes.is_empty(), "{:?}", p.notes);
+        assert_eq!(p.state.dies(), 16);
+        assert!((p.state.capacity_gb() - 960.0).abs() < 0.5);
+        assert_eq!(p.state.qd(), 32);
+        assert_eq!(p.state.rw(), Rw::RandWrite);
+        assert_eq!(p.state.read_pct(), 0);
+    }
+
+    #[test]
+    fn every_reachable_state_round_trips_through_the_query() {
+        let mut states = Vec::new();
+        for preset in presets::all() {
+            let mut s = LabState::default();
+            s.set_preset(preset);
+            states.push(s.clone());
+            s.set_hold(Hold::Capacity);
+            let dies = s.dies_ladder().values()[0];
+            s.set_dies(dies);
+            s.set_qd(24);
+            s.set_random(false);
+            s.set_read_pct(70);
+            s.set_bs_bytes(128 << 10);
+            s.set_drive_state(DriveState::SeqFilled);
+            s.set_show_p999(true);
+            s.set_theme(Theme::Dark);
+            states.push(s.clone());
+            s.set_hold(Hold::Dies);
+            s.set_read_pct(0);
+            s.set_dies(MAX_DIES);
+            states.push(s);
+        }
+        let mut odd = LabState::default();
+        odd.set_dies(17);
+        states.push(odd);
+        for s in states {
+            let q = to_query(&s);
+            let back = parse(&q);
+            assert!(back.notes.is_empty(), "{q}: {:?}", back.notes);
+            assert_eq!(back.state, s, "{q}");
+            assert_eq!(to_query(&back.state), q);
+        }
+    }
+
+    #[test]
+    fn a_bad_queue_depth_is_named_and_everything_else_still_applies() {
+        let p = parse("qd=banana&rw=randwrite&bs=128k");
+        let qd = notes_for(&p, "qd");
+        assert_eq!(qd.len(), 1);
+        assert!(qd[0].contains("banana") && qd[0].contains("not a whole number"));
+        assert_eq!(p.state.qd(), LabState::default().qd());
+        assert_eq!(p.state.rw(), Rw::RandWrite);
+        assert_eq!(p.state.bs_bytes(), 128 << 10);
+    }
+
+    #[test]
+    fn unknown_and_repeated_parameters_are_noted_and_ignored() {
+        let p = parse("foo=1&qd=8&qd=16&&=x");
+        assert_eq!(notes_for(&p, "foo").len(), 1);
+        assert!(notes_for(&p, "foo")[0].contains("unknown parameter"));
+        assert_eq!(notes_for(&p, "qd").len(), 1);
+        assert_eq!(p.state.qd(), 8);
+        assert_eq!(notes_for(&p, "").len(), 1, "an empty name is unknown too");
+    }
+
+    #[test]
+    fn out_of_range_values_are_refused_with_the_allowed_range() {
+        let p = parse("qd=0&dies=999&cap=-5&mix=75&bs=12k&state=new&theme=blue&preset=e99&p999=2");
+        for param in [
+            "qd", "dies", "cap", "mix", "bs", "state", "theme", "preset", "p999",
+        ] {
+            assert_eq!(notes_for(&p, param).len(), 1, "{param}: {:?}", p.notes);
+        }
+        assert!(notes_for(&p, "qd")[0].contains("1 to 1024"));
+        assert!(notes_for(&p, "preset")[0].contains("e18dc"));
+        assert_eq!(
+            p.state,
+            LabState::default(),
+            "nothing invalid changes the state"
+        );
+    }
+
+    #[test]
+    fn values_between_steps_snap_with_a_note() {
+        let p = parse("qd=100&cap=1000");
+        assert_eq!(p.state.qd(), 96);
+        assert!(notes_for(&p, "qd")[0].contains("using 96"));
+        assert_eq!(p.state.dies(), 17);
+        assert!(notes_for(&p, "cap")[0].contains("1020 GB"));
+    }
+
+    #[test]
+    fn capacity_and_dies_together_choose_the_die_density() {
+        let p = parse("cap=1920&dies=64");
+        assert!(p.notes.is_empty(), "{:?}", p.notes);
+        assert_eq!((p.state.dies(), p.state.die_gbit()), (64, 256));
+        let p = parse("cap=1000&dies=16");
+        assert_eq!(notes_for(&p, "cap").len(), 1);
+        assert_eq!((p.state.dies(), p.state.die_gbit()), (16, 512));
+    }
+
+    #[test]
+    fn a_mixed_pattern_takes_its_share_from_mix_and_fixed_patterns_ignore_it() {
+        let p = parse("rw=randrw&mix=30");
+        assert_eq!((p.state.rw(), p.state.read_pct()), (Rw::RandRw, 30));
+        let p = parse("rw=rw");
+        assert_eq!(p.state.read_pct(), 70, "a mix without a share gets 70/30");
+        let p = parse("rw=randread&mix=30");
+        assert_eq!(p.state.read_pct(), 100);
+        assert!(notes_for(&p, "mix")[0].contains("already means 100% reads"));
+    }
+
+    #[test]
+    fn the_preset_applies_before_the_capacity() {
+        let p = parse("cap=128&preset=octane");
+        assert!(p.notes.is_empty(), "{:?}", p.notes);
+        assert_eq!(p.state.preset().id, "octane");
+        assert_eq!(p.state.dies(), 16);
+    }
+
+    #[test]
+    fn link_text_is_decoded_and_long_text_is_shortened_in_notes() {
+        assert_eq!(decode_component("a+b%20c%zz%4"), "a b c%zz%4");
+        assert_eq!(decode_component("%E2%9C%93"), "✓");
+        let long = "x".repeat(500);
+        let p = parse(&format!("{long}=1&rw=<b>{long}"));
+        assert!(p.notes.iter().all(|n| n.param.chars().count() <= 33));
+        assert!(p.notes.iter().all(|n| n.message.len() < 300));
+    }
+}
