@@ -13,7 +13,10 @@ use super::time::SimTime;
 #[derive(Debug)]
 struct Entry<E> {
     at: SimTime,
-    seq: u64,
+    // 32 bits keep an entry at 24 bytes (the heap moves entries on every push and pop). It
+    // wraps after 2^32 events; only a tie at that instant could then leave scheduling order,
+    // and still deterministically.
+    seq: u32,
     ev: E,
 }
 
@@ -39,7 +42,7 @@ impl<E> Ord for Entry<E> {
 #[derive(Debug)]
 pub struct EventQueue<E> {
     heap: BinaryHeap<Entry<E>>,
-    seq: u64,
+    seq: u32,
 }
 
 impl<E> Default for EventQueue<E> {
@@ -54,7 +57,7 @@ impl<E> Default for EventQueue<E> {
 impl<E> EventQueue<E> {
     /// Schedule `ev` at `at`.
     pub fn push(&mut self, at: SimTime, ev: E) {
-        self.seq += 1;
+        self.seq = self.seq.wrapping_add(1);
         self.heap.push(Entry {
             at,
             seq: self.seq,
