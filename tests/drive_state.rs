@@ -156,3 +156,36 @@ fn bad_drive_state_inputs_are_refused_with_a_reason() {
     assert!(drive_state::torture(&d, f64::INFINITY).is_err());
     assert!(drive_state::torture(&d, 0.0).is_err());
 }
+
+#[test]
+fn interpolated_rates_match_the_engine_between_grid_points() {
+    // Rates at write amplifications between the grid points come from interpolation; the engine
+    // run at that exact amplification must agree.
+    for (preset, gb) in [("e18dc", 480.0), ("e18dc", 1920.0), ("octane", 128.0)] {
+        let d = drive(preset, gb);
+        let mut rates = drive_state::Rates::new(&d);
+        for wa in [1.25, 5.0, 10.0] {
+            let interpolated = rates.write_mb_s(Rw::RandWrite, 4096, 32, wa, false);
+            let spec = RunSpec {
+                drive: d.clone(),
+                workload: Workload {
+                    rw: Rw::RandWrite,
+                    rwmixread: 0,
+                    bs_bytes: 4096,
+                    iodepth: 32,
+                },
+                state: DriveState::Fob,
+                options: RunOptions {
+                    seed: 1,
+                    measured_ios: 4_000,
+                },
+            };
+            let run = spec.check().unwrap().with_write_amplification(wa).unwrap();
+            let direct = Simulation::run(&run).bw_mb_s;
+            assert!(
+                (interpolated / direct - 1.0).abs() < 0.04,
+                "{preset} {gb} WA {wa}: {interpolated} vs {direct}"
+            );
+        }
+    }
+}

@@ -34,8 +34,11 @@ const SEQ_PROBE_QD: u32 = 1;
 const FILL_CHUNKS: usize = 400;
 /// I/Os per engine run behind a rate: rates are memoised, so a few runs serve a whole curve.
 const RATE_IOS: u64 = 4_000;
-/// Write amplification is rounded to this step before asking the engine (memo key).
-const WA_STEP: f64 = 0.05;
+/// Write amplifications the engine is asked about; others are interpolated. Time per byte is
+/// linear in write amplification while one resource limits (each unit of amplification adds the
+/// same die or controller work), so linear interpolation of seconds per MB between these points
+/// is exact within a bottleneck and close where the bottleneck changes.
+const WA_GRID: [f64; 11] = [1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0];
 /// Points of a torture series.
 const TORTURE_POINTS: usize = 40;
 
@@ -136,9 +139,7 @@ impl Rates {
         Ok(Simulation::run(&run).bw_mb_s)
     }
 
-    /// MB/s of `rw` writes of `bs` at `qd` when every write pays write amplification `wa`.
-    pub fn write_mb_s(&mut self, rw: Rw, bs: u32, qd: u32, wa: f64, slc: bool) -> f64 {
-        let wa = ((wa.max(1.0) / WA_STEP).round() * WA_STEP).max(1.0);
+    fn grid_mb_s(&mut self, rw: Rw, bs: u32, qd: u32, wa: f64, slc: bool) -> f64 {
         let key = (rw, bs, qd, wa.to_bits(), slc);
         if let Some(&r) = self.memo.get(&key) {
             return r;
@@ -147,6 +148,27 @@ impl Rates {
         let r = self.run(rw, bs, qd, wa, slc).unwrap_or(0.0);
         self.memo.insert(key, r);
         r
+    }
+
+    /// MB/s of `rw` writes of `bs` at `qd` when every write pays write amplification `wa`.
+    pub fn write_mb_s(&mut self, rw: Rw, bs: u32, qd: u32, wa: f64, slc: bool) -> f64 {
+        let wa = wa.max(1.0);
+        let hi = WA_GRID
+            .iter()
+            .position(|&g| g >= wa)
+            .unwrap_or(WA_GRID.len() - 1)
+            .max(1);
+        let (a, b) = (WA_GRID[hi - 1], WA_GRID[hi]);
+        let (ra, rb) = (
+            self.grid_mb_s(rw, bs, qd, a, slc),
+            self.grid_mb_s(rw, bs, qd, b, slc),
+        );
+        if wa == a || ra <= 0.0 || rb <= 0.0 {
+            return ra;
+        }
+        let t = (wa - a) / (b - a);
+        let seconds_per_mb = (1.0 - t) / ra + t / rb;
+        1.0 / seconds_per_mb.max(f64::MIN_POSITIVE)
     }
 
     /// Sequential fill rate into the SLC cache.
