@@ -1,18 +1,20 @@
 //! Which model runs the page needs, and an [`Engine`] that runs them in short slices with a cache.
 //!
-//! The page must never block: a full run costs 5-30 ms and the default view needs about sixty.
+//! The page must never block: a full run costs 5-50 ms and the default view needs about sixty.
 //! So the engine owns a *plan* (the runs the current [`LabState`] shows, most important first)
-//! and [`Engine::work`] advances it until its caller says time is up. Every run is first done
-//! as a quick [`Fidelity::Estimate`] and only then, once every point of the plan has an
-//! estimate, refined to a [`Fidelity::Full`] run, so the charts fill in at once and sharpen
-//! afterwards.
+//! and [`Engine::work`] advances it until its caller says time is up. Every run first goes only
+//! as far as a quick [`Fidelity::Estimate`] (its provisional result once [`ESTIMATE_IOS`]
+//! requests are measured) and is then set aside; once every point of the plan has an estimate,
+//! the runs are resumed to their end ([`Fidelity::Full`]). So the charts fill in at once and
+//! sharpen afterwards, and no simulated request is ever computed twice.
 //!
 //! What always holds:
 //! - the model is deterministic for a seed, so a [`RunKey`] fully identifies a result and a
 //!   cached result is reused whenever the reader comes back to a state;
 //! - a result is never downgraded: a full result is kept over a later estimate;
-//! - [`Engine::set_plan`] drops the run in progress unless the new plan still needs it, so
-//!   stale work stops at the next step;
+//! - [`Engine::set_plan`] sets the run in progress aside unless the new plan still needs it
+//!   now, so stale work stops at the next step (and resumes if the reader comes back);
+//! - at most [`MAX_PARKED`] runs are set aside; beyond that, those the plan does not need go;
 //! - nothing here touches the browser: the caller supplies the clock, so the scheduling is
 //!   tested natively (the browser loop is [`super::runner`]).
 
@@ -27,8 +29,10 @@ use crate::model::Simulation;
 
 use super::state::{DriveChoice, LabState};
 
-/// Measured I/Os of a quick estimate: a few percent of noise, a sixth of a full run's cost.
+/// Measured I/Os of a quick estimate: a few percent of noise, a fraction of a full run's cost.
 pub const ESTIMATE_IOS: u64 = 1_500;
+/// Most runs set aside at once (each holds its simulation, tens of KB).
+pub const MAX_PARKED: usize = 128;
 /// Events processed between two looks at the clock (about 0.1-0.3 ms of work in wasm).
 pub const EVENTS_PER_STEP: u64 = 1_000;
 /// The cache forgets everything the plan does not need when it grows past this many results
@@ -47,6 +51,8 @@ pub enum Fidelity {
 }
 
 impl Fidelity {
+    /// Measured I/Os after which a run has reached this fidelity (the model may measure more
+    /// for a full run, e.g. many write-buffer turnovers for writes).
     pub fn measured_ios(self) -> u64 {
         match self {
             Fidelity::Estimate => ESTIMATE_IOS,
@@ -88,8 +94,8 @@ impl RunKey {
         RunKey::new(state, state.drive_choice(), state.qd(), state.read_pct())
     }
 
-    /// The model's run for this key.
-    pub fn spec(&self, fidelity: Fidelity) -> Result<RunSpec, String> {
+    /// The model's run for this key (always the full run; an estimate is its early part).
+    pub fn spec(&self) -> Result<RunSpec, String> {
         let preset = presets::lookup(self.preset).map_err(|e| e.to_string())?;
         Ok(RunSpec {
             drive: self.drive.drive(preset),
@@ -102,7 +108,7 @@ impl RunKey {
             state: self.state,
             options: RunOptions {
                 seed: SEED,
-                measured_ios: fidelity.measured_ios(),
+                measured_ios: Fidelity::Full.measured_ios(),
             },
         })
     }
@@ -201,9 +207,10 @@ pub struct Slice {
     pub idle: bool,
 }
 
+/// The run being advanced, and the fidelity it is working towards.
 struct Active {
     key: RunKey,
-    fidelity: Fidelity,
+    goal: Fidelity,
     sim: Simulation,
 }
 
@@ -212,6 +219,8 @@ pub struct Engine {
     cache: HashMap<RunKey, Outcome>,
     plan: Vec<RunKey>,
     active: Option<Active>,
+    /// Runs set aside after their estimate, or when the plan changed under them.
+    parked: HashMap<RunKey, Simulation>,
     /// Spare ratios whose steady-state write amplification the model has already computed.
     warmed: HashSet<u64>,
     runs_started: u64,
@@ -229,28 +238,42 @@ impl Engine {
             cache: HashMap::new(),
             plan: Vec::new(),
             active: None,
+            parked: HashMap::new(),
             warmed: HashSet::new(),
             runs_started: 0,
         }
     }
 
-    /// Replaces the plan. The run in progress continues only if the new plan still needs it
-    /// at its fidelity.
+    /// Replaces the plan. The run in progress continues only if the new plan needs it at the
+    /// fidelity it is working towards; otherwise it is set aside.
     pub fn set_plan(&mut self, plan: Vec<RunKey>) {
         self.plan = plan;
         if let Some(active) = &self.active {
-            // A full run gives way as soon as some point of the new plan has no estimate.
+            // A refinement gives way as soon as some point of the new plan has no estimate.
             let needed = self.plan.contains(&active.key)
-                && self
-                    .next_job()
-                    .is_some_and(|(_, next)| next >= active.fidelity);
+                && self.next_job().is_some_and(|(_, next)| next >= active.goal);
             if !needed {
-                self.active = None;
+                self.park_active();
             }
         }
         if self.cache.len() > MAX_CACHED {
             let keep: HashSet<RunKey> = self.plan.iter().copied().collect();
             self.cache.retain(|k, _| keep.contains(k));
+        }
+        self.trim_parked();
+    }
+
+    fn park_active(&mut self) {
+        if let Some(active) = self.active.take() {
+            self.parked.insert(active.key, active.sim);
+        }
+    }
+
+    /// Keeps the set-aside runs within [`MAX_PARKED`], dropping those the plan does not need.
+    fn trim_parked(&mut self) {
+        if self.parked.len() > MAX_PARKED {
+            let keep: HashSet<RunKey> = self.plan.iter().copied().collect();
+            self.parked.retain(|k, _| keep.contains(k));
         }
     }
 
@@ -313,38 +336,48 @@ impl Engine {
         let mut slice = Slice::default();
         loop {
             if self.active.is_none() {
-                let Some((key, fidelity)) = self.next_job() else {
+                let Some((key, goal)) = self.next_job() else {
                     slice.idle = true;
                     return slice;
                 };
-                match key
-                    .spec(fidelity)
-                    .and_then(|s| s.check().map_err(|e| e.to_string()))
-                {
-                    Err(why) => {
-                        self.cache.insert(key, Outcome::Failed(why));
-                        slice.completed += 1;
-                        continue;
-                    }
-                    Ok(checked) => {
-                        if self.warm(
-                            checked.spec().state,
-                            checked.drive().effective_spare_ratio(),
-                        ) {
-                            // The one-off garbage-collection model took this slice.
-                            return slice;
+                if let Some(sim) = self.parked.remove(&key) {
+                    self.active = Some(Active { key, goal, sim });
+                } else {
+                    match key
+                        .spec()
+                        .and_then(|s| s.check().map_err(|e| e.to_string()))
+                    {
+                        Err(why) => {
+                            self.cache.insert(key, Outcome::Failed(why));
+                            slice.completed += 1;
+                            continue;
                         }
-                        self.runs_started += 1;
-                        self.active = Some(Active {
-                            key,
-                            fidelity,
-                            sim: Simulation::new(&checked),
-                        });
+                        Ok(checked) => {
+                            if self.warm(
+                                checked.spec().state,
+                                checked.drive().effective_spare_ratio(),
+                            ) {
+                                // The one-off garbage-collection model took this slice.
+                                return slice;
+                            }
+                            self.runs_started += 1;
+                            self.active = Some(Active {
+                                key,
+                                goal,
+                                sim: Simulation::new(&checked),
+                            });
+                        }
                     }
                 }
             }
             if let Some(active) = &mut self.active {
-                if active.sim.step(EVENTS_PER_STEP) {
+                let finished = active.sim.step(EVENTS_PER_STEP);
+                // Results are only read when they may be wanted: at the end, or while an
+                // estimate is due.
+                let reached = finished
+                    || (active.goal == Fidelity::Estimate
+                        && active.sim.result().measured_ios >= ESTIMATE_IOS);
+                if reached {
                     let r = active.sim.result();
                     let point = Point {
                         iops: r.iops,
@@ -353,7 +386,11 @@ impl Engine {
                         p99_us: r.latency.p99_us,
                         p999_us: r.latency.p999_us,
                         bottleneck: r.bottleneck,
-                        fidelity: active.fidelity,
+                        fidelity: if finished {
+                            Fidelity::Full
+                        } else {
+                            Fidelity::Estimate
+                        },
                     };
                     let keep_old = matches!(
                         self.cache.get(&active.key),
@@ -362,7 +399,13 @@ impl Engine {
                     if !keep_old {
                         self.cache.insert(active.key, Outcome::Done(point));
                     }
-                    self.active = None;
+                    if finished {
+                        self.active = None;
+                    } else {
+                        // Estimated: set aside until every point has its estimate.
+                        self.park_active();
+                        self.trim_parked();
+                    }
                     slice.completed += 1;
                 }
             }
@@ -381,16 +424,6 @@ impl Engine {
         }
         steady_write_amplification(spare_ratio);
         true
-    }
-
-    /// Prepares one more preset's garbage-collection model, so choosing that preset later
-    /// does not stall the page; the browser calls it once the plan is done, one per slice.
-    /// Returns false when every preset is prepared.
-    pub fn warm_next_preset(&mut self) -> bool {
-        presets::all().iter().any(|preset| {
-            let ratio = preset.drive_with_dies(1).effective_spare_ratio();
-            self.warm(DriveState::Steady, ratio)
-        })
     }
 }
 
@@ -484,7 +517,7 @@ mod tests {
     }
 
     #[test]
-    fn a_new_plan_drops_the_stale_run_in_progress() {
+    fn a_new_plan_sets_the_stale_run_aside_and_resumes_it_on_return() {
         let s = small_state();
         let mut e = Engine::new();
         e.set_plan(vec![RunKey::current(&s)]);
@@ -493,10 +526,15 @@ mod tests {
         let mut other = s.clone();
         other.set_qd(4);
         e.set_plan(vec![RunKey::current(&other)]);
-        assert!(e.active.is_none(), "the old run was dropped");
+        assert!(e.active.is_none(), "the old run was set aside");
         run_to_idle(&mut e);
         assert!(e.point(&RunKey::current(&s)).is_none());
         assert!(e.point(&RunKey::current(&other)).is_some());
+        let started = e.runs_started();
+        e.set_plan(vec![RunKey::current(&s)]);
+        run_to_idle(&mut e);
+        assert!(e.point(&RunKey::current(&s)).is_some());
+        assert_eq!(e.runs_started(), started, "the set-aside run was resumed");
     }
 
     #[test]
@@ -510,6 +548,22 @@ mod tests {
         other.set_qd(4);
         e.set_plan(vec![key, RunKey::current(&other)]);
         assert!(e.active.as_ref().is_some_and(|a| a.key == key));
+    }
+
+    #[test]
+    fn an_estimate_and_its_refinement_are_one_run() {
+        let s = LabState::default(); // steady-state random reads
+        let mut write = s.clone();
+        write.set_read_pct(0); // the model measures writes for longer
+        let keys = vec![RunKey::current(&s), RunKey::current(&write)];
+        let mut e = Engine::new();
+        e.set_plan(keys.clone());
+        run_to_idle(&mut e);
+        assert_eq!(e.runs_started(), 2);
+        assert!(e.parked.is_empty());
+        for k in &keys {
+            assert_eq!(e.point(k).unwrap().fidelity, Fidelity::Full);
+        }
     }
 
     #[test]

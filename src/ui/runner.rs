@@ -1,6 +1,10 @@
 //! Runs the [`Engine`] in the browser: one slice of at most [`SLICE_MS`] per task, yielding to
 //! the event loop between slices, so input and drawing always get their turn.
 //!
+//! The yield is a message to itself over a `MessageChannel` (a new task at once), not a zero
+//! timeout: browsers clamp nested timeouts to 4 ms, which would leave the model idle for 40% of
+//! the time.
+//!
 //! What always holds:
 //! - the engine is only ever touched from the page's one thread, inside a slice or a lookup,
 //!   never across an `await`;
@@ -12,6 +16,9 @@
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::MessageChannel;
 
 use super::compute::{Engine, Point, Progress, RunKey};
 
@@ -103,6 +110,7 @@ impl Runner {
             leptos::logging::error!("no window.performance: the model cannot be scheduled");
             return;
         };
+        let channel = MessageChannel::new().ok();
         loop {
             if self.stopped.try_get_value().unwrap_or(true) {
                 return;
@@ -116,14 +124,25 @@ impl Runner {
                 self.revision.update(|r| *r += 1);
             }
             if slice.idle {
-                // Nothing to show is missing: prepare the other presets one slice at a time,
-                // then sleep until the next plan.
-                let warmed = self.engine.try_update_value(Engine::warm_next_preset);
-                if warmed != Some(true) {
-                    return;
-                }
+                return;
             }
-            TimeoutFuture::new(0).await;
+            yield_to_browser(channel.as_ref()).await;
         }
+    }
+}
+
+/// Resolves in a new task, after the browser has had its turn (input, a frame if one is due).
+async fn yield_to_browser(channel: Option<&MessageChannel>) {
+    if let Some(channel) = channel {
+        let (inbox, outbox) = (channel.port1(), channel.port2());
+        let arrived = js_sys::Promise::new(&mut |resolve, _| {
+            inbox.set_onmessage(Some(&resolve));
+            if outbox.post_message(&JsValue::NULL).is_err() {
+                let _ = resolve.call0(&JsValue::NULL);
+            }
+        });
+        let _ = JsFuture::from(arrived).await;
+    } else {
+        TimeoutFuture::new(0).await;
     }
 }

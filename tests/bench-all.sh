@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Prints every benchmark (called by `./dev.sh bench`):
+#   1 the model: `lab bench` (simulated I/Os per second, a 9-point sweep, the steady-state model)
+#   2 the page: builds dist/ with trunk, then `cargo bench --bench page` opens it in headless
+#     Chromium, presses the queue-depth slider 30 times and prints the median and p95 time from
+#     input to redrawn charts, the long tasks seen and the gzipped bundle size.
+# Starts no long-lived process itself: the page benchmark starts and stops its own server and
+# chromedriver.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+export PATH="$ROOT/.tools/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+
+printf '\n\033[1;34m=== model benchmark (cargo run --release --bin lab -- bench)\033[0m\n' >&2
+cargo run --release --bin lab -- bench
+
+printf '\n\033[1;34m=== trunk build --release\033[0m\n' >&2
+trunk build --release
+
+printf '\n\033[1;34m=== page benchmark (cargo bench --bench page)\033[0m\n' >&2
+cargo bench --bench page
