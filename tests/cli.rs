@@ -1,6 +1,7 @@
 //! The command-line twin, run as a real process.
 #![cfg(not(target_arch = "wasm32"))]
 
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn lab(args: &[&str]) -> Output {
@@ -211,4 +212,30 @@ fn drive_state_commands_refuse_bad_numbers_with_status_2() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(says), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn fio_job_prints_a_job_file_and_import_reads_fio_output_or_says_why_not() {
+    let job = stdout(&lab(&[
+        "fio-job",
+        "--rw",
+        "randwrite",
+        "--bs",
+        "128k",
+        "--iodepth",
+        "1,16",
+    ]));
+    assert!(job.contains("rw=randwrite") && job.contains("bs=128k") && job.contains("iodepth=16"));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let truncated = dir.join("truncated-fio.json");
+    std::fs::write(&truncated, "{\"jobs\": [").unwrap();
+    let o = lab(&["import", truncated.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err.contains("cannot read fio output: not valid JSON"),
+        "{err}"
+    );
+    let o = lab(&["import", "/no/such/file.json"]);
+    assert_eq!(o.status.code(), Some(2));
 }

@@ -26,6 +26,8 @@ commands:
   fill                         whole-drive sequential fill from empty: speed against GB written
   burst                        bursts of sequential writes with idle time between them
   torture                      random-write torture, then TRIM: sequential write speed each time
+  fio-job                      print a fio job file for the workload (--rw --bs --iodepth --rwmixread)
+  import FILE                  read fio's JSON output (--output-format=json) and print its points
   bench                        print model speed figures as JSON
 
 sweep options (fio's names where fio has one):
@@ -73,6 +75,13 @@ fn run(args: &[String]) -> Result<String, Fail> {
     let Some((cmd, rest)) = args.split_first() else {
         return Ok(USAGE.to_string());
     };
+    if cmd == "import" {
+        let Some((file, rest)) = rest.split_first() else {
+            return Err(Fail("import needs the path of fio's JSON output".into()));
+        };
+        let opts = Options::parse(rest)?;
+        return import_cmd(file, &opts);
+    }
     let opts = Options::parse(rest)?;
     match cmd.as_str() {
         "-h" | "--help" | "help" => Ok(USAGE.to_string()),
@@ -82,6 +91,7 @@ fn run(args: &[String]) -> Result<String, Fail> {
         "fill" => fill_cmd(&opts),
         "burst" => burst_cmd(&opts),
         "torture" => torture_cmd(&opts),
+        "fio-job" => fio_job_cmd(&opts),
         "bench" => opts.done(Ok(bench_cmd())),
         other => Err(Fail(format!("unknown command '{other}'"))),
     }
@@ -559,6 +569,81 @@ fn torture_cmd(opts: &Options) -> Result<String, Fail> {
                     s,
                     "{:>7.1} {:>9.1} {:>5.2}",
                     p.minute, p.mb_s, p.write_amplification
+                );
+            }
+            s
+        }
+    })
+}
+
+fn workload_of(opts: &Options) -> Result<(Workload, Vec<u32>), Fail> {
+    let rw_name = opts.get("rw").unwrap_or("randread");
+    let rw = Rw::from_fio_name(rw_name).ok_or_else(|| {
+        Fail(format!(
+            "unknown --rw '{rw_name}' (expected one of: {})",
+            Rw::ALL.map(Rw::fio_name).join(", ")
+        ))
+    })?;
+    let bs_bytes = parse_block_size(opts.get("bs").unwrap_or("4k"))?;
+    let rwmixread: u8 = opts.number("rwmixread")?.unwrap_or(70);
+    if rwmixread > 100 {
+        return Err(Fail(format!(
+            "--rwmixread {rwmixread} is out of range (allowed: 0..=100)"
+        )));
+    }
+    let qds = match opts.get("iodepth") {
+        None => REVIEW_QDS.to_vec(),
+        Some(list) => parse_qds(list)?,
+    };
+    let workload = Workload {
+        rw,
+        rwmixread,
+        bs_bytes,
+        iodepth: qds[0],
+    };
+    Ok((workload, qds))
+}
+
+fn fio_job_cmd(opts: &Options) -> Result<String, Fail> {
+    let (workload, qds) = workload_of(opts)?;
+    opts.done(Ok(parallelism_lab::fio::job_file(&workload, &qds)))
+}
+
+fn import_cmd(file: &str, opts: &Options) -> Result<String, Fail> {
+    let format = format_of(opts)?;
+    opts.done(Ok(String::new()))?;
+    let bytes = std::fs::read(file).map_err(|e| Fail(format!("cannot read '{file}': {e}")))?;
+    let points = parallelism_lab::fio::parse_output(&String::from_utf8_lossy(&bytes))?;
+    Ok(match format {
+        Format::Json => json(&points),
+        Format::Csv => {
+            let mut s =
+                String::from("job,iodepth,read_percent,iops,bw_mb_s,lat_mean_us,lat_p99_us\n");
+            for p in &points {
+                let _ = writeln!(
+                    s,
+                    "{},{},{:.0},{:.0},{:.1},{:.1},{}",
+                    p.job.replace(',', " "),
+                    p.iodepth,
+                    p.read_percent,
+                    p.iops,
+                    p.bw_mb_s,
+                    p.lat_mean_us,
+                    p.lat_p99_us.map(|v| format!("{v:.1}")).unwrap_or_default()
+                );
+            }
+            s
+        }
+        Format::Table => {
+            let mut s = format!(
+                "{:<16} {:>7} {:>6} {:>10} {:>9} {:>10}\n",
+                "job", "iodepth", "read%", "IOPS", "MB/s", "mean µs"
+            );
+            for p in &points {
+                let _ = writeln!(
+                    s,
+                    "{:<16} {:>7} {:>6.0} {:>10.0} {:>9.1} {:>10.1}",
+                    p.job, p.iodepth, p.read_percent, p.iops, p.bw_mb_s, p.lat_mean_us
                 );
             }
             s

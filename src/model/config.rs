@@ -414,6 +414,9 @@ impl fmt::Display for ConfigError {
                 value,
                 expected,
             } => write!(f, "unknown {what} '{value}' (expected one of: {expected})"),
+            ConfigError::Malformed { what, value, why } if value.is_empty() => {
+                write!(f, "cannot read {what}: {why}")
+            }
             ConfigError::Malformed { what, value, why } => {
                 write!(f, "cannot read {what} '{value}': {why}")
             }

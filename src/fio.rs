@@ -1,0 +1,303 @@
+//! fio in and out: the lab's workload as a fio job file, and fio's JSON output as points to lay
+//! over the model's curves ("your drive").
+//!
+//! Pure text in, text or values out, so the command line, the browser and the tests share it.
+//! Everything read from a file is untrusted: any input gives points or a [`ConfigError`] that
+//! says what is wrong, never a panic, and names and numbers are checked before use.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::model::config::{format_block_size, parse_block_size, ConfigError, Rw, Workload};
+
+/// Largest fio output the importer reads (a many-job sweep is a few hundred KiB).
+pub const MAX_OUTPUT_BYTES: usize = 16 * 1024 * 1024;
+/// Most jobs the importer keeps.
+pub const MAX_JOBS: usize = 256;
+
+/// One fio job's result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FioPoint {
+    pub job: String,
+    pub rw: Option<Rw>,
+    pub bs_bytes: Option<u32>,
+    pub iodepth: u32,
+    /// Read share of completed I/Os, in percent.
+    pub read_percent: f64,
+    pub iops: f64,
+    /// MB/s (10^6 bytes per second).
+    pub bw_mb_s: f64,
+    /// Mean completion latency over reads and writes, weighted by I/O count.
+    pub lat_mean_us: f64,
+    /// 99th percentile completion latency of the direction with more I/Os, when fio gave it.
+    pub lat_p99_us: Option<f64>,
+}
+
+fn malformed(why: impl Into<String>) -> ConfigError {
+    ConfigError::Malformed {
+        what: "fio output",
+        value: String::new(),
+        why: why.into(),
+    }
+}
+
+/// A job option, from the job or else from fio's "global options".
+fn option<'a>(job: &'a Value, global: &'a Value, key: &str) -> Option<&'a str> {
+    job.get("job options")
+        .and_then(|o| o.get(key))
+        .or_else(|| global.get(key))
+        .and_then(Value::as_str)
+}
+
+fn number(v: &Value, path: &[&str]) -> Option<f64> {
+    let mut cur = v;
+    for p in path {
+        cur = cur.get(*p)?;
+    }
+    cur.as_f64().filter(|x| x.is_finite() && *x >= 0.0)
+}
+
+/// Read the output of `fio --output-format=json` (one or many jobs). Text before the JSON (fio
+/// prints warnings there) is skipped.
+pub fn parse_output(text: &str) -> Result<Vec<FioPoint>, ConfigError> {
+    if text.len() > MAX_OUTPUT_BYTES {
+        return Err(malformed(format!(
+            "the file is larger than {} MiB",
+            MAX_OUTPUT_BYTES >> 20
+        )));
+    }
+    let start = text
+        .find('{')
+        .ok_or_else(|| malformed("no JSON object found: was fio run with --output-format=json?"))?;
+    let doc: Value = serde_json::from_str(&text[start..]).map_err(|e| {
+        malformed(format!(
+            "not valid JSON at line {}, column {} ({}); is the file complete?",
+            e.line(),
+            e.column(),
+            e
+        ))
+    })?;
+    let jobs = doc
+        .get("jobs")
+        .and_then(Value::as_array)
+        .ok_or_else(|| malformed("no \"jobs\" list: this is not fio's JSON output"))?;
+    if jobs.is_empty() {
+        return Err(malformed("the \"jobs\" list is empty"));
+    }
+    let global = doc.get("global options").cloned().unwrap_or(Value::Null);
+    jobs.iter()
+        .take(MAX_JOBS)
+        .enumerate()
+        .map(|(i, job)| parse_job(i, job, &global))
+        .collect()
+}
+
+fn parse_job(index: usize, job: &Value, global: &Value) -> Result<FioPoint, ConfigError> {
+    let name: String = job
+        .get("jobname")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(64)
+        .collect();
+    let label = if name.is_empty() {
+        format!("job {}", index + 1)
+    } else {
+        format!("job {} ('{name}')", index + 1)
+    };
+    if number(job, &["error"]).is_some_and(|e| e != 0.0) {
+        return Err(malformed(format!("{label} reports an error")));
+    }
+    let iodepth = option(job, global, "iodepth")
+        .unwrap_or("1")
+        .trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|q| (1..=65_536).contains(q))
+        .ok_or_else(|| malformed(format!("{label} has no usable iodepth")))?;
+    let rw = option(job, global, "rw")
+        .or_else(|| option(job, global, "readwrite"))
+        .and_then(|s| Rw::from_fio_name(s.split(':').next().unwrap_or(s)));
+    let bs_bytes = option(job, global, "bs").and_then(|s| parse_block_size(s).ok());
+    let dir = |d: &str| {
+        let ios = number(job, &[d, "total_ios"]).unwrap_or(0.0);
+        let iops = number(job, &[d, "iops"]).unwrap_or(0.0);
+        let bw = number(job, &[d, "bw_bytes"]).unwrap_or(0.0);
+        let lat =
+            number(job, &[d, "clat_ns", "mean"]).or_else(|| number(job, &[d, "lat_ns", "mean"]));
+        let p99 = number(job, &[d, "clat_ns", "percentile", "99.000000"]);
+        (ios, iops, bw, lat, p99)
+    };
+    let (r_ios, r_iops, r_bw, r_lat, r_p99) = dir("read");
+    let (w_ios, w_iops, w_bw, w_lat, w_p99) = dir("write");
+    let ios = r_ios + w_ios;
+    if ios <= 0.0 || r_iops + w_iops <= 0.0 {
+        return Err(malformed(format!("{label} completed no reads or writes")));
+    }
+    let lat_ns = (r_lat.unwrap_or(0.0) * r_ios + w_lat.unwrap_or(0.0) * w_ios) / ios;
+    if r_lat.is_none() && w_lat.is_none() {
+        return Err(malformed(format!("{label} has no latency figures")));
+    }
+    Ok(FioPoint {
+        job: name,
+        rw,
+        bs_bytes,
+        iodepth,
+        read_percent: 100.0 * r_ios / ios,
+        iops: r_iops + w_iops,
+        bw_mb_s: (r_bw + w_bw) / 1e6,
+        lat_mean_us: lat_ns / 1e3,
+        lat_p99_us: if r_ios >= w_ios { r_p99 } else { w_p99 }.map(|ns| ns / 1e3),
+    })
+}
+
+/// Runtime of each job in an exported job file.
+pub const JOB_RUNTIME_S: u32 = 60;
+/// Warm-up each job discards.
+pub const JOB_RAMP_S: u32 = 5;
+
+/// A fio job file that runs `workload` at each depth of `iodepths` in turn, so a reader can
+/// measure their own drive the way the lab plots it.
+pub fn job_file(workload: &Workload, iodepths: &[u32]) -> String {
+    let mut s = format!(
+        "; Parallelism Lab workload: {rw}, {bs} blocks{mix}.\n\
+         ; Run:  fio lab.fio --output-format=json > lab.json   and import lab.json in the lab.\n\
+         ; It writes to the file named below; point filename at a scratch file, never at a disk\n\
+         ; holding data (write tests destroy it).\n\
+         [global]\n\
+         ioengine=libaio\n\
+         direct=1\n\
+         filename=parallelism-lab.bin\n\
+         size=8G\n\
+         time_based=1\n\
+         runtime={JOB_RUNTIME_S}\n\
+         ramp_time={JOB_RAMP_S}\n\
+         group_reporting=1\n\
+         rw={rw}\n\
+         bs={bs}\n",
+        rw = workload.rw.fio_name(),
+        bs = format_block_size(workload.bs_bytes),
+        mix = if workload.rw.fixed_read_percent().is_none() {
+            format!(", {}% reads", workload.rwmixread)
+        } else {
+            String::new()
+        },
+    );
+    if workload.rw.fixed_read_percent().is_none() {
+        s.push_str(&format!("rwmixread={}\n", workload.rwmixread));
+    }
+    for &qd in iodepths {
+        // stonewall: each depth runs alone, after the one before.
+        s.push_str(&format!("\n[qd{qd}]\nstonewall\niodepth={qd}\n"));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TWO_JOBS: &str = r#"note: a warning fio printed first
+{"fio version":"fio-3.33","global options":{"rw":"randread","bs":"4k"},
+ "jobs":[
+  {"jobname":"qd1","error":0,"job options":{"iodepth":"1"},
+   "read":{"total_ios":1000,"iops":10000.0,"bw_bytes":40960000,"clat_ns":{"mean":90000.0,"percentile":{"99.000000":150000}}},
+   "write":{"total_ios":0,"iops":0.0,"bw_bytes":0,"clat_ns":{"mean":0.0}}},
+  {"jobname":"qd32","error":0,"job options":{"iodepth":"32","rw":"randrw"},
+   "read":{"total_ios":700,"iops":70000.0,"bw_bytes":286720000,"clat_ns":{"mean":400000.0}},
+   "write":{"total_ios":300,"iops":30000.0,"bw_bytes":122880000,"clat_ns":{"mean":500000.0}}}
+ ]}"#;
+
+    #[test]
+    fn jobs_read_with_their_options_and_global_defaults() {
+        let p = parse_output(TWO_JOBS).unwrap();
+        assert_eq!(p.len(), 2);
+        assert_eq!(
+            (p[0].iodepth, p[0].rw, p[0].bs_bytes),
+            (1, Some(Rw::RandRead), Some(4096))
+        );
+        assert_eq!(p[0].lat_p99_us, Some(150.0));
+        assert!((p[0].bw_mb_s - 40.96).abs() < 1e-9);
+        assert_eq!((p[1].iodepth, p[1].rw), (32, Some(Rw::RandRw)));
+        assert!((p[1].iops - 100_000.0).abs() < 1e-9);
+        assert!((p[1].read_percent - 70.0).abs() < 1e-9);
+        assert!((p[1].lat_mean_us - 430.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn malformed_and_truncated_files_say_what_is_wrong() {
+        for (text, says) in [
+            ("", "no JSON object"),
+            ("hello", "no JSON object"),
+            ("{", "not valid JSON"),
+            (&TWO_JOBS[..TWO_JOBS.len() / 2], "is the file complete"),
+            ("{\"jobs\": 3}", "no \"jobs\" list"),
+            ("{\"jobs\": []}", "empty"),
+            ("{\"jobs\": [{\"jobname\": \"x\"}]}", "completed no reads or writes"),
+            (
+                "{\"jobs\": [{\"job options\": {\"iodepth\": \"zero\"}, \"read\": {\"total_ios\": 1, \"iops\": 1}}]}",
+                "iodepth",
+            ),
+        ] {
+            let e = parse_output(text).unwrap_err().to_string();
+            assert!(e.contains(says), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic() {
+        // A property test over random and mutated inputs (the fuzzing the issue asks for).
+        let mut rng = crate::model::rng::Rng::new(9);
+        let base = TWO_JOBS.as_bytes();
+        for _ in 0..3_000 {
+            let mut bytes: Vec<u8> = if rng.below(2) == 0 {
+                (0..rng.below(200)).map(|_| rng.below(256) as u8).collect()
+            } else {
+                base.to_vec()
+            };
+            for _ in 0..rng.below(8) {
+                if bytes.is_empty() {
+                    break;
+                }
+                let i = rng.below(bytes.len() as u64) as usize;
+                match rng.below(3) {
+                    0 => bytes[i] = rng.below(128) as u8,
+                    1 => bytes.truncate(i),
+                    _ => {
+                        bytes.remove(i);
+                    }
+                }
+            }
+            let text = String::from_utf8_lossy(&bytes);
+            if let Ok(points) = parse_output(&text) {
+                assert!(points
+                    .iter()
+                    .all(|p| p.iops.is_finite() && p.lat_mean_us.is_finite()));
+            }
+        }
+    }
+
+    #[test]
+    fn a_job_file_names_the_workload_in_fios_terms() {
+        let w = Workload {
+            rw: Rw::RandRw,
+            rwmixread: 70,
+            bs_bytes: 131_072,
+            iodepth: 8,
+        };
+        let f = job_file(&w, &[1, 32]);
+        for line in [
+            "rw=randrw",
+            "rwmixread=70",
+            "bs=128k",
+            "direct=1",
+            "[qd1]",
+            "iodepth=32",
+        ] {
+            assert!(f.lines().any(|l| l == line), "{line} missing:\n{f}");
+        }
+        let read_only = job_file(&Workload { rw: Rw::Read, ..w }, &[4]);
+        assert!(!read_only.contains("rwmixread"));
+    }
+}
