@@ -258,36 +258,17 @@ fn run_options(opts: &Options) -> Result<RunOptions, Fail> {
 
 fn sweep_cmd(opts: &Options) -> Result<String, Fail> {
     let (_, drive) = drive_of(opts)?;
-    let rw_name = opts.get("rw").unwrap_or("randread");
-    let rw = Rw::from_fio_name(rw_name).ok_or_else(|| {
-        Fail(format!(
-            "unknown --rw '{rw_name}' (expected one of: {})",
-            Rw::ALL.map(Rw::fio_name).join(", ")
-        ))
-    })?;
-    let bs_bytes = parse_block_size(opts.get("bs").unwrap_or("4k"))?;
-    let rwmixread: u8 = opts.number("rwmixread")?.unwrap_or(70);
+    let (workload, qds) = workload_of(opts)?;
     let state_name = opts.get("state").unwrap_or("seq-filled");
     let state = DriveState::from_id(state_name).ok_or_else(|| {
         Fail(format!(
             "unknown --state '{state_name}' (expected fob, seq-filled or steady)"
         ))
     })?;
-    let qds = match opts.get("iodepth") {
-        None => REVIEW_QDS.to_vec(),
-        Some(list) => parse_qds(list)?,
-    };
     let mix_sweep = opts.flag("mix-sweep");
     let options = run_options(opts)?;
     let format = format_of(opts)?;
-    let out = opts.done(Ok(String::new()));
-    out?;
-    let workload = Workload {
-        rw,
-        rwmixread,
-        bs_bytes,
-        iodepth: qds[0],
-    };
+    opts.done(Ok(String::new()))?;
     let points = if mix_sweep {
         sweep::over_read_share(&drive, workload, state, options, &sweep::MIX_STEPS)?
     } else {
