@@ -184,6 +184,64 @@ const IMFT_MLC_25NM: NandSpec = NandSpec {
 const NVME_QUEUE_LIMIT: u32 = 65_535;
 const CONSUMER_HOST_STACK: Nanos = Nanos(9_000);
 
+/// The Phison E12, the consumer reference design of [REF3]; the other consumer Phison presets
+/// are this controller with what their spec sheets change.
+const PHISON_E12: ControllerSpec = ControllerSpec {
+    name: "Phison PS5012-E12",
+    channels: 8,
+    chip_enables: 32,
+    link: HostLink::Pcie3x4,
+    // assumption: spec-sheet 3,200 MB/s read is about 85% of PCIe 3.0 x4 [REF2].
+    link_efficiency: 0.85,
+    device_queue_limit: NVME_QUEUE_LIMIT,
+    // [REF2]: 600k IOPS random-read spec peak.
+    cmd_cost: Nanos(1_650),
+    // assumption: the E18DC's write and collection costs.
+    write_cmd_cost: Nanos(2_000),
+    gc_unit_cost: Nanos(4_600),
+    host_stack: CONSUMER_HOST_STACK,
+    mapping: Mapping::Dram,
+    // assumption: an 8 MiB write buffer in DRAM.
+    write_buffer_bytes: 8 * MIB,
+    // assumption: the E18DC's firmware policies.
+    multiplane_read_min_queue: 8,
+    channel_lookahead: 3,
+    read_burst_limit: 8,
+    // [REF3]: 960 GB usable from 1 TB.
+    user_fraction: USER_FRACTION_ENTERPRISE,
+    spare_efficiency: 0.85,
+    // assumption: a 12 GB static cache plus a tenth of the free space in SLC mode (about 44 GB
+    // on an empty 960 GB drive): 32 GB bursts fit, sustained writing fills it and it refills
+    // only with idle time, as in the E12 review [REF3].
+    slc_cache: SlcCache {
+        static_bytes: 12_000_000_000,
+        dynamic_share: 0.1,
+    },
+};
+
+/// assumption: the smaller Phison controllers cache like the E12 with half the static part.
+const SMALL_DYNAMIC_SLC: SlcCache = SlcCache {
+    static_bytes: 6_000_000_000,
+    dynamic_share: 0.1,
+};
+
+/// The Phison E8T: 4 channels and PCIe 3.0 x2 with DRAM [REF2].
+const PHISON_E8T: ControllerSpec = ControllerSpec {
+    name: "Phison PS5008-E8T",
+    channels: 4,
+    chip_enables: 32,
+    link: HostLink::Pcie3x2,
+    // assumption: spec-sheet 1,600 MB/s read is about 81% of PCIe 3.0 x2 [REF2].
+    link_efficiency: 0.81,
+    // [REF2]: 120k IOPS random-read spec peak.
+    cmd_cost: Nanos(8_300),
+    // assumption: a slower core than the E12's.
+    write_cmd_cost: Nanos(2_500),
+    gc_unit_cost: Nanos(6_000),
+    slc_cache: SMALL_DYNAMIC_SLC,
+    ..PHISON_E12
+};
+
 /// Every preset, in the order menus show them.
 pub static PRESETS: [Preset; 7] = [
     Preset {
@@ -231,36 +289,7 @@ pub static PRESETS: [Preset; 7] = [
         id: "e12",
         name: "Phison E12 (consumer, PCIe 3.0)",
         summary: "8 channels, 32 CE, PCIe 3.0 x4, DRAM; the 2018 reference design [REF2, REF3]",
-        controller: ControllerSpec {
-            name: "Phison PS5012-E12",
-            channels: 8,
-            chip_enables: 32,
-            link: HostLink::Pcie3x4,
-            // assumption: spec-sheet 3,200 MB/s read is about 85% of PCIe 3.0 x4 [REF2].
-            link_efficiency: 0.85,
-            device_queue_limit: NVME_QUEUE_LIMIT,
-            // [REF2]: 600k IOPS random-read spec peak.
-            cmd_cost: Nanos(1_650),
-            write_cmd_cost: Nanos(2_000),
-            gc_unit_cost: Nanos(4_600),
-            host_stack: CONSUMER_HOST_STACK,
-            mapping: Mapping::Dram,
-            write_buffer_bytes: 8 * MIB,
-            multiplane_read_min_queue: 8,
-            // assumption: the same channel sequencer as the E18DC.
-            channel_lookahead: 3,
-            read_burst_limit: 8,
-            // [REF3]: 960 GB usable from 1 TB.
-            user_fraction: USER_FRACTION_ENTERPRISE,
-            spare_efficiency: 0.85,
-            // assumption: a 12 GB static cache plus a tenth of the free space in SLC mode
-            // (about 44 GB on an empty 960 GB drive): 32 GB bursts fit, sustained writing
-            // fills it and it refills only with idle time, as in the E12 review [REF3].
-            slc_cache: SlcCache {
-                static_bytes: 12_000_000_000,
-                dynamic_share: 0.1,
-            },
-        },
+        controller: PHISON_E12,
         nand: BICS3_TLC_256GBIT,
         capacities_gb: &[240, 480, 960],
     },
@@ -272,27 +301,10 @@ pub static PRESETS: [Preset; 7] = [
             name: "Phison PS5012-E12C",
             channels: 4,
             chip_enables: 16,
-            link: HostLink::Pcie3x4,
-            link_efficiency: 0.85,
-            device_queue_limit: NVME_QUEUE_LIMIT,
             // [REF2]: 340k IOPS random-read spec peak.
             cmd_cost: Nanos(2_900),
-            write_cmd_cost: Nanos(2_000),
-            gc_unit_cost: Nanos(4_600),
-            host_stack: CONSUMER_HOST_STACK,
-            mapping: Mapping::Dram,
-            write_buffer_bytes: 8 * MIB,
-            multiplane_read_min_queue: 8,
-            // assumption: the same channel sequencer as the E18DC.
-            channel_lookahead: 3,
-            read_burst_limit: 8,
-            user_fraction: USER_FRACTION_ENTERPRISE,
-            spare_efficiency: 0.85,
-            // assumption: the E12's caching policy.
-            slc_cache: SlcCache {
-                static_bytes: 6_000_000_000,
-                dynamic_share: 0.1,
-            },
+            slc_cache: SMALL_DYNAMIC_SLC,
+            ..PHISON_E12
         },
         nand: BICS3_TLC_256GBIT,
         capacities_gb: &[240, 480],
@@ -303,34 +315,15 @@ pub static PRESETS: [Preset; 7] = [
         summary: "4 channels, PCIe 3.0 x2, no DRAM: the mapping table is cached in host memory (HMB) [REF2]",
         controller: ControllerSpec {
             name: "Phison PS5008-E8",
-            channels: 4,
-            chip_enables: 32,
-            link: HostLink::Pcie3x2,
-            // assumption: spec-sheet 1,600 MB/s read is about 81% of PCIe 3.0 x2 [REF2].
-            link_efficiency: 0.81,
-            device_queue_limit: NVME_QUEUE_LIMIT,
             // [REF2]: 240k IOPS random-read spec peak.
             cmd_cost: Nanos(4_100),
-            write_cmd_cost: Nanos(2_500),
-            gc_unit_cost: Nanos(6_000),
-            host_stack: CONSUMER_HOST_STACK,
             // assumption: a 32 MiB host memory buffer, covering a 32 GiB span.
             mapping: Mapping::Hmb {
                 hmb_bytes: 32 * MIB,
             },
             // assumption: SRAM-sized buffer, DRAM-less.
             write_buffer_bytes: 2 * MIB,
-            multiplane_read_min_queue: 8,
-            // assumption: the same channel sequencer as the E18DC.
-            channel_lookahead: 3,
-            read_burst_limit: 8,
-            user_fraction: USER_FRACTION_ENTERPRISE,
-            spare_efficiency: 0.85,
-            // assumption: the E12's caching policy.
-            slc_cache: SlcCache {
-                static_bytes: 6_000_000_000,
-                dynamic_share: 0.1,
-            },
+            ..PHISON_E8T
         },
         nand: BICS3_TLC_256GBIT,
         capacities_gb: &[240, 480],
@@ -339,32 +332,7 @@ pub static PRESETS: [Preset; 7] = [
         id: "e8t",
         name: "Phison E8T (DRAM, PCIe 3.0 x2)",
         summary: "The E8 with a DDR3 mapping cache; lower spec-sheet IOPS [REF2]",
-        controller: ControllerSpec {
-            name: "Phison PS5008-E8T",
-            channels: 4,
-            chip_enables: 32,
-            link: HostLink::Pcie3x2,
-            link_efficiency: 0.81,
-            device_queue_limit: NVME_QUEUE_LIMIT,
-            // [REF2]: 120k IOPS random-read spec peak.
-            cmd_cost: Nanos(8_300),
-            write_cmd_cost: Nanos(2_500),
-            gc_unit_cost: Nanos(6_000),
-            host_stack: CONSUMER_HOST_STACK,
-            mapping: Mapping::Dram,
-            write_buffer_bytes: 8 * MIB,
-            multiplane_read_min_queue: 8,
-            // assumption: the same channel sequencer as the E18DC.
-            channel_lookahead: 3,
-            read_burst_limit: 8,
-            user_fraction: USER_FRACTION_ENTERPRISE,
-            spare_efficiency: 0.85,
-            // assumption: the E12's caching policy.
-            slc_cache: SlcCache {
-                static_bytes: 6_000_000_000,
-                dynamic_share: 0.1,
-            },
-        },
+        controller: PHISON_E8T,
         nand: BICS3_TLC_256GBIT,
         capacities_gb: &[240, 480],
     },
@@ -374,27 +342,16 @@ pub static PRESETS: [Preset; 7] = [
         summary: "Phison's first NVMe controller: 8 channels, 64 CE, 15 nm planar MLC [REF2]",
         controller: ControllerSpec {
             name: "Phison PS5007-E7",
-            channels: 8,
             chip_enables: 64,
-            link: HostLink::Pcie3x4,
             // assumption: spec-sheet 2,600 MB/s read is about 66% of PCIe 3.0 x4 [REF2].
             link_efficiency: 0.70,
-            device_queue_limit: NVME_QUEUE_LIMIT,
             // [REF2]: 300k IOPS random-read spec peak.
             cmd_cost: Nanos(3_300),
             write_cmd_cost: Nanos(2_500),
             gc_unit_cost: Nanos(5_000),
-            host_stack: CONSUMER_HOST_STACK,
-            mapping: Mapping::Dram,
-            write_buffer_bytes: 8 * MIB,
-            multiplane_read_min_queue: 8,
-            // assumption: the same channel sequencer as the E18DC.
-            channel_lookahead: 3,
-            read_burst_limit: 8,
-            user_fraction: USER_FRACTION_ENTERPRISE,
-            spare_efficiency: 0.85,
             // assumption: planar MLC drives of the E7's time wrote straight to MLC.
             slc_cache: SlcCache::NONE,
+            ..PHISON_E12
         },
         nand: PLANAR_MLC_15NM,
         capacities_gb: &[240, 480, 960],
