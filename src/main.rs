@@ -1,7 +1,17 @@
 //! Browser entry point: Trunk builds this binary to wasm and the page loads it.
+//!
+//! The mount is wrapped in `performance` marks (`lab:mount` in the page's performance
+//! timeline), so the page benchmark can tell the app's start-up from the browser's.
 
 use leptos::prelude::*;
 
 fn main() {
+    let performance = web_sys::window().and_then(|w| w.performance());
+    if let Some(p) = &performance {
+        let _ = p.mark("lab:mount-start");
+    }
     leptos::mount::mount_to_body(|| view! { <parallelism_lab::ui::App /> });
+    if let Some(p) = &performance {
+        let _ = p.measure_with_start_mark("lab:mount", "lab:mount-start");
+    }
 }

@@ -15,19 +15,21 @@
 //! - [`Engine::set_plan`] sets the run in progress aside unless the new plan still needs it
 //!   now, so stale work stops at the next step (and resumes if the reader comes back);
 //! - at most [`MAX_PARKED`] runs are set aside; beyond that, those the plan does not need go;
+//! - no step blocks for long: even the drive's garbage-collection model is computed in slices
+//!   ([`super::steady_wa`]);
 //! - nothing here touches the browser: the caller supplies the clock, so the scheduling is
 //!   tested natively (the browser loop is [`super::runner`]).
 
 use std::collections::{HashMap, HashSet};
 
 use crate::model::config::{DriveState, RunOptions, RunSpec, Rw, Workload};
-use crate::model::ftl::steady_write_amplification;
 use crate::model::presets;
 use crate::model::stats::Bottleneck;
 use crate::model::sweep::{MIX_STEPS, REVIEW_QDS};
 use crate::model::Simulation;
 
 use super::state::{DriveChoice, LabState};
+use super::steady_wa::{self, SteadyWa};
 
 /// Measured I/Os of a quick estimate: a few percent of noise, a fraction of a full run's cost.
 pub const ESTIMATE_IOS: u64 = 1_500;
@@ -35,6 +37,8 @@ pub const ESTIMATE_IOS: u64 = 1_500;
 pub const MAX_PARKED: usize = 128;
 /// Events processed between two looks at the clock (about 0.1-0.3 ms of work in wasm).
 pub const EVENTS_PER_STEP: u64 = 1_000;
+/// Garbage-collection model writes between two looks at the clock (about 1 ms in wasm).
+pub const WA_WRITES_PER_STEP: u64 = 5_000;
 /// The cache forgets everything the plan does not need when it grows past this many results
 /// (a result is about a hundred bytes, so this is a few MB at most).
 pub const MAX_CACHED: usize = 20_000;
@@ -221,8 +225,10 @@ pub struct Engine {
     active: Option<Active>,
     /// Runs set aside after their estimate, or when the plan changed under them.
     parked: HashMap<RunKey, Simulation>,
-    /// Spare ratios whose steady-state write amplification the model has already computed.
-    warmed: HashSet<u64>,
+    /// Steady-state write amplification by spare ratio (its bits), computed in slices.
+    write_amplification: HashMap<u64, f64>,
+    /// The write-amplification computation in progress, by spare ratio bits.
+    wa_job: Option<(u64, SteadyWa)>,
     runs_started: u64,
 }
 
@@ -239,7 +245,8 @@ impl Engine {
             plan: Vec::new(),
             active: None,
             parked: HashMap::new(),
-            warmed: HashSet::new(),
+            write_amplification: HashMap::new(),
+            wa_job: None,
             runs_started: 0,
         }
     }
@@ -343,30 +350,21 @@ impl Engine {
                 if let Some(sim) = self.parked.remove(&key) {
                     self.active = Some(Active { key, goal, sim });
                 } else {
-                    match key
-                        .spec()
-                        .and_then(|s| s.check().map_err(|e| e.to_string()))
-                    {
-                        Err(why) => {
-                            self.cache.insert(key, Outcome::Failed(why));
-                            slice.completed += 1;
-                            continue;
-                        }
-                        Ok(checked) => {
-                            if self.warm(
-                                checked.spec().state,
-                                checked.drive().effective_spare_ratio(),
-                            ) {
-                                // The one-off garbage-collection model took this slice.
-                                return slice;
-                            }
+                    match self.start(key, time_is_up) {
+                        Start::Running(sim) => {
                             self.runs_started += 1;
                             self.active = Some(Active {
                                 key,
                                 goal,
-                                sim: Simulation::new(&checked),
+                                sim: *sim,
                             });
                         }
+                        Start::Refused(why) => {
+                            self.cache.insert(key, Outcome::Failed(why));
+                            slice.completed += 1;
+                            continue;
+                        }
+                        Start::OutOfTime => return slice,
                     }
                 }
             }
@@ -415,16 +413,50 @@ impl Engine {
         }
     }
 
-    /// The model computes a drive's steady-state write amplification once per spare ratio,
-    /// in one go (tens of milliseconds). Doing it as its own slice keeps it from adding to a
-    /// slice that already did other work. Returns true if it did the work now.
-    fn warm(&mut self, state: DriveState, spare_ratio: f64) -> bool {
-        if state == DriveState::Fob || !self.warmed.insert(spare_ratio.to_bits()) {
-            return false;
+    /// Checks `key`'s run and makes its simulation. A run that needs the steady-state write
+    /// amplification first gets it from [`SteadyWa`], sliced like everything else (the model
+    /// would compute it in one long go); that may take several slices.
+    fn start(&mut self, key: RunKey, time_is_up: &mut dyn FnMut() -> bool) -> Start {
+        let checked = match key
+            .spec()
+            .and_then(|s| s.check().map_err(|e| e.to_string()))
+        {
+            Ok(c) => c,
+            Err(why) => return Start::Refused(why),
+        };
+        if !steady_wa::applies(checked.workload(), checked.spec().state) {
+            return Start::Running(Box::new(Simulation::new(&checked)));
         }
-        steady_write_amplification(spare_ratio);
-        true
+        let ratio = checked.drive().effective_spare_ratio();
+        let bits = ratio.to_bits();
+        let wa = loop {
+            if let Some(wa) = self.write_amplification.get(&bits) {
+                break *wa;
+            }
+            let job = match &mut self.wa_job {
+                Some((b, job)) if *b == bits => job,
+                _ => &mut self.wa_job.insert((bits, SteadyWa::new(ratio))).1,
+            };
+            if let Some(wa) = job.step(WA_WRITES_PER_STEP) {
+                self.write_amplification.insert(bits, wa);
+                self.wa_job = None;
+            } else if time_is_up() {
+                return Start::OutOfTime;
+            }
+        };
+        match checked.with_write_amplification(wa) {
+            Ok(run) => Start::Running(Box::new(Simulation::new(&run))),
+            Err(e) => Start::Refused(e.to_string()),
+        }
     }
+}
+
+/// What [`Engine::start`] came to.
+enum Start {
+    Running(Box<Simulation>),
+    Refused(String),
+    /// Still computing the write amplification; try again next slice.
+    OutOfTime,
 }
 
 #[cfg(test)]

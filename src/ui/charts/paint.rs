@@ -61,6 +61,8 @@ impl Ranged for Ticked {
 
 /// Space around the plot, in CSS pixels.
 pub const MARGIN_CSS: f64 = 10.0;
+/// Space right of the plot: half of the widest last x label ("1024") must fit.
+pub const RIGHT_MARGIN_CSS: f64 = 18.0;
 /// Height of the x label area (ticks and axis title), in CSS pixels.
 pub const X_LABEL_AREA_CSS: f64 = 40.0;
 /// Width of the y label area, in CSS pixels.
@@ -119,6 +121,7 @@ pub fn plot_area<'a, DB: DrawingBackend>(
     let mut builder = ChartBuilder::on(root);
     builder
         .margin(style.px(MARGIN_CSS))
+        .margin_right(style.px(RIGHT_MARGIN_CSS))
         .x_label_area_size(style.px(X_LABEL_AREA_CSS))
         .y_label_area_size(style.px(Y_LABEL_AREA_CSS));
     if right_area {
