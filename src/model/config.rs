@@ -376,6 +376,22 @@ impl CheckedRun {
     pub fn write_amplification_override(&self) -> Option<f64> {
         self.write_amplification
     }
+
+    /// The spare ratio whose steady-state write amplification this run pays, or `None` when it
+    /// pays none (no writes, a fresh drive, sequential writes to a sequentially filled drive)
+    /// or was given one. A caller that computes it ahead (in slices, see
+    /// [`SteadyWa`](super::ftl::SteadyWa)) hands it back with
+    /// [`with_write_amplification`](Self::with_write_amplification).
+    pub fn steady_state_spare_ratio(&self) -> Option<f64> {
+        let w = &self.spec.workload;
+        let pays = match self.spec.state {
+            _ if self.write_amplification.is_some() || w.read_percent() == 100 => false,
+            DriveState::Fob => false,
+            DriveState::SeqFilled => w.rw.is_random(),
+            DriveState::Steady => true,
+        };
+        pays.then(|| self.spec.drive.effective_spare_ratio())
+    }
 }
 
 /// Why an input was refused. One type for every input the lab takes.

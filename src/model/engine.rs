@@ -27,7 +27,7 @@
 
 use std::collections::VecDeque;
 
-use super::config::{CheckedRun, DriveState, Mapping, MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES};
+use super::config::{CheckedRun, Mapping, MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES};
 use super::events::EventQueue;
 use super::ftl::steady_write_amplification;
 use super::rng::Rng;
@@ -250,17 +250,13 @@ impl Params {
             ((d.user_bytes() as u64) / u64::from(w.bs_bytes)).max(1) * u64::from(w.bs_bytes);
         // Garbage collection: random overwrites of a full drive pay the greedy steady-state WA;
         // sequential writes to a sequentially filled drive invalidate whole blocks and pay none.
-        let wa = match run.spec().state {
-            _ if w.read_percent() == 100 => 1.0,
-            _ if run.write_amplification_override().is_some() => {
-                run.write_amplification_override().unwrap_or(1.0)
-            }
-            DriveState::Fob => 1.0,
-            DriveState::SeqFilled if !random => 1.0,
-            DriveState::SeqFilled | DriveState::Steady => {
-                steady_write_amplification(d.effective_spare_ratio())
-            }
-        };
+        let wa = run
+            .write_amplification_override()
+            .or_else(|| {
+                run.steady_state_spare_ratio()
+                    .map(steady_write_amplification)
+            })
+            .unwrap_or(1.0);
         let unit_bytes = n.program_unit_bytes();
         let map_miss_ppm = match c.mapping {
             Mapping::Dram => 0,

@@ -24,6 +24,8 @@ const SCALED_BLOCKS: usize = 512;
 /// Host writes (in drive capacities) before measuring, then measured.
 const WARM_DRIVE_WRITES: usize = 4;
 const MEASURED_DRIVE_WRITES: usize = 2;
+/// The seed of the random overwrites (fixed: the result is a property of the spare ratio).
+const WA_SEED: u64 = 0x05EE_DF71;
 
 const NONE: u32 = u32::MAX;
 
@@ -165,13 +167,21 @@ thread_local! {
 /// Steady-state write amplification of uniform random 4 KiB writes under greedy collection with
 /// `spare_ratio` (spare / user capacity). Deterministic; memoised per ratio.
 pub fn steady_write_amplification(spare_ratio: f64) -> f64 {
-    let key = spare_ratio.to_bits();
-    if let Some(wa) = WA_CACHE.with(|c| c.borrow().get(&key).copied()) {
+    if let Some(wa) = cached_steady_write_amplification(spare_ratio) {
         return wa;
     }
-    let wa = simulate_steady_wa(spare_ratio, SCALED_BLOCKS, SCALED_PAGES_PER_BLOCK);
-    WA_CACHE.with(|c| c.borrow_mut().insert(key, wa));
-    wa
+    let mut run = SteadyWa::new(spare_ratio);
+    loop {
+        if let Some(wa) = run.step(usize::MAX) {
+            return wa;
+        }
+    }
+}
+
+/// The memoised result for this ratio, if [`steady_write_amplification`] or a finished
+/// [`SteadyWa`] has computed it.
+pub fn cached_steady_write_amplification(spare_ratio: f64) -> Option<f64> {
+    WA_CACHE.with(|c| c.borrow().get(&spare_ratio.to_bits()).copied())
 }
 
 /// [`steady_write_amplification`] without the memo, for benchmarks.
@@ -188,13 +198,66 @@ pub fn scaled_filled_drive(spare_ratio: f64) -> ScaledFtl {
     ftl
 }
 
+/// The steady-state procedure in slices, so a browser can run it between frames: a sequential
+/// fill, [`WARM_DRIVE_WRITES`] drive-writes of random overwrites, then
+/// [`MEASURED_DRIVE_WRITES`] measured ones. The finished result is memoised exactly as
+/// [`steady_write_amplification`] memoises its own, and is the same number.
+pub struct SteadyWa {
+    spare_ratio: f64,
+    ftl: ScaledFtl,
+    rng: Rng,
+    /// Host writes done so far, sequential fill included.
+    done: usize,
+}
+
+impl SteadyWa {
+    pub fn new(spare_ratio: f64) -> SteadyWa {
+        SteadyWa {
+            spare_ratio,
+            ftl: ScaledFtl::new(SCALED_BLOCKS, SCALED_PAGES_PER_BLOCK, spare_ratio),
+            rng: Rng::new(WA_SEED),
+            done: 0,
+        }
+    }
+
+    /// Host writes the whole procedure takes.
+    pub fn total_writes(&self) -> usize {
+        self.ftl.user_pages() * (1 + WARM_DRIVE_WRITES + MEASURED_DRIVE_WRITES)
+    }
+
+    /// Do at most `max_writes` more host writes; the write amplification once finished.
+    pub fn step(&mut self, max_writes: usize) -> Option<f64> {
+        let user = self.ftl.user_pages();
+        let warm_end = user * (1 + WARM_DRIVE_WRITES);
+        let end = self.total_writes();
+        let stop = self.done.saturating_add(max_writes).min(end);
+        while self.done < stop {
+            if self.done < user {
+                self.ftl.write(self.done as u32);
+            } else {
+                if self.done == warm_end {
+                    self.ftl.reset_counters();
+                }
+                self.ftl.write(self.rng.below(user as u64) as u32);
+            }
+            self.done += 1;
+        }
+        if self.done < end {
+            return None;
+        }
+        let wa = self.ftl.write_amplification();
+        WA_CACHE.with(|c| c.borrow_mut().insert(self.spare_ratio.to_bits(), wa));
+        Some(wa)
+    }
+}
+
 fn simulate_steady_wa(spare_ratio: f64, blocks: usize, pages_per_block: usize) -> f64 {
     let mut ftl = ScaledFtl::new(blocks, pages_per_block, spare_ratio);
     let user = ftl.user_pages() as u32;
     for lpn in 0..user {
         ftl.write(lpn);
     }
-    let mut rng = Rng::new(0x05EE_DF71);
+    let mut rng = Rng::new(WA_SEED);
     for _ in 0..WARM_DRIVE_WRITES * user as usize {
         ftl.write(rng.below(u64::from(user)) as u32);
     }
@@ -242,6 +305,23 @@ mod tests {
         // about 4 at 12-15% (Hu et al., SYSTOR 2009; Desnoyers, SYSTOR 2012).
         assert!((2.0..2.8).contains(&wa_28), "{wa_28}");
         assert!((3.0..4.8).contains(&wa_15), "{wa_15}");
+    }
+
+    #[test]
+    fn the_sliced_procedure_gives_exactly_the_one_shot_result() {
+        let spare = 0.123;
+        let mut run = SteadyWa::new(spare);
+        let mut slices = 0;
+        let wa = loop {
+            if let Some(wa) = run.step(10_000) {
+                break wa;
+            }
+            slices += 1;
+        };
+        assert!(slices > 10);
+        assert_eq!(wa, simulate_steady_wa_uncached(spare));
+        assert_eq!(cached_steady_write_amplification(spare), Some(wa));
+        assert_eq!(steady_write_amplification(spare), wa);
     }
 
     #[test]
