@@ -160,6 +160,18 @@ mod native {
             "app start-up (mounting the components, part of the first long task): {:.0} ms",
             mount.as_f64().unwrap_or(f64::NAN)
         );
+        let draw = browser
+            .js(
+                r#"return ["chart-iops", "chart-latency", "chart-mix"]
+                    .map((id) => id + " " + document.getElementById(id).dataset.drawMaxMs + " ms")
+                    .join(", ");"#,
+                vec![],
+            )
+            .await;
+        println!(
+            "longest single chart drawing: {}",
+            draw.as_str().unwrap_or_default()
+        );
         println!(
             "page load -> first view with every point estimated: {:.0} ms",
             load.as_f64().unwrap_or(f64::NAN)

@@ -32,6 +32,9 @@ use super::url_state;
 
 /// The media query whose changes re-read the palette (with `theme=auto`).
 const DARK_QUERY: &str = "(prefers-color-scheme: dark)";
+/// The round amounts the read-share caption converts between IOPS and MB/s.
+const EXAMPLE_IOPS: f64 = 1000.0;
+const EXAMPLE_MB_S: f64 = 100.0;
 
 /// The lab.
 #[component]
@@ -213,8 +216,8 @@ pub fn App(
                                         .with(|d| {
                                             let unit = d.unit.title();
                                             let per = match d.unit {
-                                                charts::Unit::Iops => 1000.0,
-                                                charts::Unit::MbPerS => 100.0,
+                                                charts::Unit::Iops => EXAMPLE_IOPS,
+                                                charts::Unit::MbPerS => EXAMPLE_MB_S,
                                             };
                                             format!(
                                                 "The reviewers' mixed sweep: one line per capacity. Left axis {unit}; {} {unit} = {} at {}.",

@@ -16,20 +16,20 @@
 //!   now, so stale work stops at the next step (and resumes if the reader comes back);
 //! - at most [`MAX_PARKED`] runs are set aside; beyond that, those the plan does not need go;
 //! - no step blocks for long: even the drive's garbage-collection model is computed in slices
-//!   ([`super::steady_wa`]);
+//!   (the model's [`SteadyWa`]);
 //! - nothing here touches the browser: the caller supplies the clock, so the scheduling is
 //!   tested natively (the browser loop is [`super::runner`]).
 
 use std::collections::{HashMap, HashSet};
 
 use crate::model::config::{DriveState, RunOptions, RunSpec, Rw, Workload};
+use crate::model::ftl::{cached_steady_write_amplification, SteadyWa};
 use crate::model::presets;
 use crate::model::stats::Bottleneck;
 use crate::model::sweep::{MIX_STEPS, REVIEW_QDS};
 use crate::model::Simulation;
 
 use super::state::{DriveChoice, LabState};
-use super::steady_wa::{self, SteadyWa};
 
 /// Measured I/Os of a quick estimate: a few percent of noise, a fraction of a full run's cost.
 pub const ESTIMATE_IOS: u64 = 1_500;
@@ -38,7 +38,7 @@ pub const MAX_PARKED: usize = 128;
 /// Events processed between two looks at the clock (about 0.1-0.3 ms of work in wasm).
 pub const EVENTS_PER_STEP: u64 = 1_000;
 /// Garbage-collection model writes between two looks at the clock (about 1 ms in wasm).
-pub const WA_WRITES_PER_STEP: u64 = 5_000;
+pub const WA_WRITES_PER_STEP: usize = 5_000;
 /// The cache forgets everything the plan does not need when it grows past this many results
 /// (a result is about a hundred bytes, so this is a few MB at most).
 pub const MAX_CACHED: usize = 20_000;
@@ -225,9 +225,8 @@ pub struct Engine {
     active: Option<Active>,
     /// Runs set aside after their estimate, or when the plan changed under them.
     parked: HashMap<RunKey, Simulation>,
-    /// Steady-state write amplification by spare ratio (its bits), computed in slices.
-    write_amplification: HashMap<u64, f64>,
-    /// The write-amplification computation in progress, by spare ratio bits.
+    /// The model's steady-state write-amplification computation in progress, by spare ratio
+    /// (its bits); the model memoises the finished result itself.
     wa_job: Option<(u64, SteadyWa)>,
     runs_started: u64,
 }
@@ -245,7 +244,6 @@ impl Engine {
             plan: Vec::new(),
             active: None,
             parked: HashMap::new(),
-            write_amplification: HashMap::new(),
             wa_job: None,
             runs_started: 0,
         }
@@ -413,9 +411,10 @@ impl Engine {
         }
     }
 
-    /// Checks `key`'s run and makes its simulation. A run that needs the steady-state write
-    /// amplification first gets it from [`SteadyWa`], sliced like everything else (the model
-    /// would compute it in one long go); that may take several slices.
+    /// Checks `key`'s run and makes its simulation. A run that pays the steady-state write
+    /// amplification first has the model compute it with [`SteadyWa`], sliced like everything
+    /// else (on its own the model would compute it in one long go, half a second in a
+    /// browser); that may take several slices.
     fn start(&mut self, key: RunKey, time_is_up: &mut dyn FnMut() -> bool) -> Start {
         let checked = match key
             .spec()
@@ -424,30 +423,22 @@ impl Engine {
             Ok(c) => c,
             Err(why) => return Start::Refused(why),
         };
-        if !steady_wa::applies(checked.workload(), checked.spec().state) {
-            return Start::Running(Box::new(Simulation::new(&checked)));
-        }
-        let ratio = checked.drive().effective_spare_ratio();
-        let bits = ratio.to_bits();
-        let wa = loop {
-            if let Some(wa) = self.write_amplification.get(&bits) {
-                break *wa;
+        if let Some(ratio) = checked.steady_state_spare_ratio() {
+            let bits = ratio.to_bits();
+            while cached_steady_write_amplification(ratio).is_none() {
+                let job = match &mut self.wa_job {
+                    Some((b, job)) if *b == bits => job,
+                    _ => &mut self.wa_job.insert((bits, SteadyWa::new(ratio))).1,
+                };
+                if job.step(WA_WRITES_PER_STEP).is_some() {
+                    self.wa_job = None;
+                } else if time_is_up() {
+                    return Start::OutOfTime;
+                }
             }
-            let job = match &mut self.wa_job {
-                Some((b, job)) if *b == bits => job,
-                _ => &mut self.wa_job.insert((bits, SteadyWa::new(ratio))).1,
-            };
-            if let Some(wa) = job.step(WA_WRITES_PER_STEP) {
-                self.write_amplification.insert(bits, wa);
-                self.wa_job = None;
-            } else if time_is_up() {
-                return Start::OutOfTime;
-            }
-        };
-        match checked.with_write_amplification(wa) {
-            Ok(run) => Start::Running(Box::new(Simulation::new(&run))),
-            Err(e) => Start::Refused(e.to_string()),
         }
+        // The model finds the write amplification in its memo now.
+        Start::Running(Box::new(Simulation::new(&checked)))
     }
 }
 
@@ -580,6 +571,26 @@ mod tests {
         other.set_qd(4);
         e.set_plan(vec![key, RunKey::current(&other)]);
         assert!(e.active.as_ref().is_some_and(|a| a.key == key));
+    }
+
+    #[test]
+    fn the_garbage_collection_model_is_computed_in_slices() {
+        let mut s = LabState::default();
+        s.set_read_pct(0); // steady-state random writes pay it
+        let key = RunKey::current(&s);
+        let ratio = key.spec().unwrap().drive.effective_spare_ratio();
+        let mut e = Engine::new();
+        e.set_plan(vec![key]);
+        let first = e.work(&mut || true);
+        assert_eq!((first.completed, first.idle), (0, false));
+        assert_eq!(
+            cached_steady_write_amplification(ratio),
+            None,
+            "one slice is not the whole computation"
+        );
+        run_to_idle(&mut e);
+        assert!(cached_steady_write_amplification(ratio).is_some());
+        assert_eq!(e.point(&key).unwrap().fidelity, Fidelity::Full);
     }
 
     #[test]

@@ -3,8 +3,7 @@
 //! Pure parts (compiled and tested natively, no web-sys calls): [`state`] (the one
 //! [`state::LabState`]), [`url_state`] (its URL serialisation), [`compute`] (which model runs a
 //! state needs, and the sliced engine with its cache), [`charts`] (chart data and pure draw
-//! functions), [`reference`] (published measurements), [`steady_wa`] (the garbage-collection model in
-//! slices), [`format`] and [`ladder`].
+//! functions), [`reference`] (published measurements), [`format`] and [`ladder`].
 //! Browser parts: [`App`] (owns the state signal and wires everything), [`runner`] (runs the
 //! engine between frames), [`charts::canvas`], [`controls`], [`readout`] and [`notes`].
 
@@ -18,7 +17,6 @@ pub mod readout;
 pub mod reference;
 pub mod runner;
 pub mod state;
-pub mod steady_wa;
 pub mod url_state;
 
 mod app;

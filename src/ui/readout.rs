@@ -13,7 +13,7 @@ use crate::model::stats::Bottleneck;
 use super::compute::{Fidelity, Point, ESTIMATE_IOS};
 use super::format;
 use super::reference;
-use super::state::LabState;
+use super::state::{LabState, ALL_READS_PCT};
 use crate::model::config::RunOptions;
 
 /// A published figure for the current point.
@@ -48,9 +48,12 @@ pub fn pattern_words(rw: Rw, read_pct: u8) -> String {
         "sequential"
     };
     match rw.fixed_read_percent() {
-        Some(100) => format!("{how} reads"),
+        Some(ALL_READS_PCT) => format!("{how} reads"),
         Some(_) => format!("{how} writes"),
-        None => format!("{how} {read_pct}% reads / {}% writes", 100 - read_pct),
+        None => format!(
+            "{how} {read_pct}% reads / {}% writes",
+            ALL_READS_PCT.saturating_sub(read_pct)
+        ),
     }
 }
 

@@ -11,7 +11,8 @@
 //! - after each drawing the canvas carries `data-state` (the URL query of the state drawn),
 //!   `data-missing` (points still without a result), `data-draws` and the `performance.now()`
 //!   times `data-drawn-at`, `data-first-drawn-at` (first drawing of this state) and
-//!   `data-complete-at` (first drawing of this state with every point present); the end-to-end
+//!   `data-complete-at` (first drawing of this state with every point present), and how long
+//!   the last and the longest drawing took (`data-draw-ms`, `data-draw-max-ms`); the end-to-end
 //!   tests and the page benchmark read them.
 
 use std::cell::{Cell, RefCell};
@@ -237,6 +238,7 @@ where
     let frame_pending = Rc::new(Cell::new(false));
     let last_state: Rc<RefCell<(String, bool)>> = Rc::default();
     let draws = Rc::new(Cell::new(0u64));
+    let longest_draw = Rc::new(Cell::new(0f64));
     Effect::new(move |_| {
         data.track();
         palette.track();
@@ -244,8 +246,12 @@ where
         if frame_pending.replace(true) {
             return;
         }
-        let (pending, last_state, draws) =
-            (frame_pending.clone(), last_state.clone(), draws.clone());
+        let (pending, last_state, draws, longest_draw) = (
+            frame_pending.clone(),
+            last_state.clone(),
+            draws.clone(),
+            longest_draw.clone(),
+        );
         request_animation_frame(move || {
             pending.set(false);
             let Some(canvas) = canvas_ref.get_untracked() else {
@@ -275,6 +281,8 @@ where
                 scale: ratio,
                 css_width: width,
             };
+            let performance = window().performance();
+            let started = performance.as_ref().map(|p| p.now());
             let root = backend.into_drawing_area();
             let drawn = data.with_untracked(|d| {
                 let result = draw(&root, d, &style).and_then(|_| root.present());
@@ -284,7 +292,16 @@ where
                 (Err(e), _) => leptos::logging::warn!("drawing chart {id} failed: {e}"),
                 (Ok(()), stamp) => {
                     draws.set(draws.get() + 1);
+                    let took = performance
+                        .as_ref()
+                        .zip(started)
+                        .map(|(p, t)| p.now() - t)
+                        .unwrap_or_default();
+                    longest_draw.set(longest_draw.get().max(took));
                     stamp_canvas(&canvas, &stamp, draws.get(), &mut last_state.borrow_mut());
+                    let _ = canvas.set_attribute("data-draw-ms", &format!("{took:.1}"));
+                    let _ = canvas
+                        .set_attribute("data-draw-max-ms", &format!("{:.1}", longest_draw.get()));
                 }
             }
         });

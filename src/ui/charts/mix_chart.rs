@@ -20,6 +20,8 @@ const X_TICK_PCT: u32 = 10;
 const X_TICKS_ALL_FROM_CSS_PX: f64 = 560.0;
 const Y_TICKS: usize = 5;
 const Y_TICKS_NARROW: usize = 4;
+/// The read-share axis runs from 0 to this (percent).
+const ALL_READS: u32 = 100;
 /// Bytes per MB (MB/s is decimal, as reviews and fio report it).
 const BYTES_PER_MB: f64 = 1e6;
 
@@ -43,7 +45,7 @@ impl Default for MixChartData {
         MixChartData {
             unit: Unit::Iops,
             bs_bytes: 4096,
-            current_pct: 100,
+            current_pct: ALL_READS as u8,
             curves: Vec::new(),
             current: None,
             markers: Vec::new(),
@@ -81,7 +83,10 @@ pub fn draw<DB: DrawingBackend>(
     } else {
         X_TICK_PCT
     };
-    let x_ticks: Vec<f64> = (0..=100).step_by(step as usize).map(f64::from).collect();
+    let x_ticks: Vec<f64> = (0..=ALL_READS)
+        .step_by(step as usize)
+        .map(f64::from)
+        .collect();
     let values = data
         .curves
         .iter()
@@ -95,7 +100,7 @@ pub fn draw<DB: DrawingBackend>(
     let y_label = |v: f64| unit.tick(v);
     let x_axis = Axis {
         lo: 0.0,
-        hi: 100.0,
+        hi: f64::from(ALL_READS),
         ticks: x_ticks.clone(),
         title: X_TITLE,
         label: &x_label,
@@ -111,7 +116,7 @@ pub fn draw<DB: DrawingBackend>(
     // The right axis spans the same range in the other unit, with its own round ticks.
     let y2_top = y_top * factor;
     let mut chart = chart.set_secondary_coord(
-        Ticked::new(0.0..100.0, x_ticks),
+        Ticked::new(0.0..f64::from(ALL_READS), x_ticks),
         Ticked::new(0.0..y2_top, axis::ticks_within(y2_top, y_ticks.len())),
     );
     paint::mesh(&mut chart, style, &x_axis, &y_axis)?;

@@ -15,7 +15,9 @@ use crate::model::config::DriveState;
 use crate::model::presets;
 
 use super::format;
-use super::state::{block_size_ladder, qd_ladder, read_share_ladder, Hold, LabState, Theme};
+use super::state::{
+    block_size_ladder, qd_ladder, read_share_ladder, Hold, LabState, Theme, ALL_READS_PCT,
+};
 use radio::{Choice, RadioGroup};
 use slider::LadderSlider;
 
@@ -183,7 +185,7 @@ pub fn WorkloadControls(
                 value=Signal::derive(move || state.with(|s| u32::from(s.read_pct())))
                 on_change=Callback::new(move |p| state.update(|s| s.set_read_pct(p)))
                 format=Callback::new(|p: u32| format!("{p}% reads"))
-                value_text=Callback::new(|p: u32| format!("{p} percent reads, {} percent writes", 100 - p.min(100)))
+                value_text=Callback::new(|p: u32| format!("{p} percent reads, {} percent writes", u32::from(ALL_READS_PCT).saturating_sub(p)))
             />
             <LadderSlider
                 id="bs"
