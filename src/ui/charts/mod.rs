@@ -22,7 +22,7 @@ pub mod style;
 #[cfg(test)]
 mod recording;
 
-use crate::model::config::{format_block_size, DriveState};
+use crate::model::config::DriveState;
 
 use super::compute::{self, Point, RunKey};
 use super::format;
@@ -380,11 +380,6 @@ pub fn describe(
     } else {
         format!("{title} (model results). {}.", parts.join("; "))
     }
-}
-
-/// The block size as the URL and fio write it, for chart titles.
-pub fn block_label(bytes: u32) -> String {
-    format_block_size(bytes)
 }
 
 #[cfg(test)]
