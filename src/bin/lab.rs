@@ -639,6 +639,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 fn bench_cmd() -> String {
     const REPEATS: usize = 7;
+    const FILL_BENCH_DIES: u32 = 64;
     let preset = presets::find("e18dc").expect("e18dc preset");
     let drive = preset.drive_with_dies(32);
     let options = RunOptions {
@@ -688,11 +689,27 @@ fn bench_cmd() -> String {
             })
             .collect(),
     );
+    // The largest drive the presets build: 64 dies of 256 Gbit behind the E12 (1,920 GB).
+    let big = presets::find("e12")
+        .expect("e12 preset")
+        .drive_with_dies(FILL_BENCH_DIES);
+    let fill_ms = median(
+        (0..REPEATS)
+            .map(|_| {
+                let t = Instant::now();
+                let _ = drive_state::fill(&big);
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect(),
+    );
+    let round2 = |ms: f64| (ms * 100.0).round() / 100.0;
     let out = serde_json::json!({
         "sim_ios_per_s": rate.round(),
-        "qd_sweep_9_points_ms": (sweep_ms * 100.0).round() / 100.0,
-        "steady_state_ms": (steady_ms * 100.0).round() / 100.0,
-        "note": "medians of 7 runs; 4 KiB random reads, E18DC 32 dies; sweep at 20000 measured I/Os per point",
+        "qd_sweep_9_points_ms": round2(sweep_ms),
+        "steady_state_ms": round2(steady_ms),
+        "whole_drive_fill_ms": round2(fill_ms),
+        "whole_drive_fill_gb": big.user_bytes() / 1e9,
+        "note": "medians of 7 runs; 4 KiB random reads, E18DC 32 dies; sweep at 20000 measured I/Os per point; fill: E12 with 64 dies, from empty",
     });
     serde_json::to_string_pretty(&out).expect("plain JSON values") + "\n"
 }

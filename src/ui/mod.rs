@@ -5,11 +5,13 @@
 //! state needs, and the sliced engine with its cache), [`charts`] (chart data and pure draw
 //! functions), [`reference`] (published measurements), [`format`] and [`ladder`].
 //! Browser parts: [`App`] (owns the state signal and wires everything), [`runner`] (runs the
-//! engine between frames), [`charts::canvas`], [`controls`], [`readout`] and [`notes`].
+//! engine between frames), [`charts::canvas`], [`controls`], [`readout`], [`notes`] and [`crash`] (the screen a panic
+//! leaves instead of a dead page).
 
 pub mod charts;
 pub mod compute;
 pub mod controls;
+pub mod crash;
 pub mod format;
 pub mod ladder;
 pub mod notes;
