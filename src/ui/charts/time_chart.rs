@@ -48,6 +48,8 @@ pub struct Dot {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TimeChartData {
     pub x_title: &'static str,
+    /// The x axis counts whole things (bursts): ticks only at whole numbers.
+    pub x_whole: bool,
     /// Model curves; x in the chart's unit, y in MB/s.
     pub curves: Vec<Curve>,
     pub levels: Vec<Level>,
@@ -71,6 +73,22 @@ fn x_tick(v: f64) -> String {
     }
 }
 
+/// An axis from 0 to one past the largest of `values` with ticks at whole numbers, about
+/// `count` of them.
+fn whole_ticks(values: impl Iterator<Item = f64>, count: usize) -> (f64, Vec<f64>) {
+    let max = values.filter(|v| v.is_finite()).fold(0.0, f64::max);
+    let top = (max.min(MAX_WHOLE) + 1.0).ceil();
+    let step = (top / count.max(1) as f64).ceil().max(1.0);
+    let ticks = (0..)
+        .map(|i| f64::from(i) * step)
+        .take_while(|t| *t <= top)
+        .collect();
+    (top, ticks)
+}
+
+/// Largest whole-number axis (far beyond any burst count, and small enough to count in).
+const MAX_WHOLE: f64 = 1e6;
+
 fn finite((x, y): (f64, f64)) -> Option<(f64, f64)> {
     (x.is_finite() && y.is_finite()).then_some((x, y))
 }
@@ -88,7 +106,11 @@ pub fn draw<DB: DrawingBackend>(
             .flat_map(|c| c.points.iter().copied())
             .chain(data.dots.iter().map(|d| d.at))
     };
-    let (x_top, x_ticks) = axis::linear_axis(points().map(|p| p.0), ticks);
+    let (x_top, x_ticks) = if data.x_whole {
+        whole_ticks(points().map(|p| p.0), ticks)
+    } else {
+        axis::linear_axis(points().map(|p| p.0), ticks)
+    };
     let (y_top, y_ticks) = axis::linear_axis(
         points()
             .map(|p| p.1)
@@ -141,6 +163,7 @@ mod tests {
     fn data() -> TimeChartData {
         TimeChartData {
             x_title: "GB written",
+            x_whole: false,
             curves: vec![Curve {
                 label: "into the SLC cache".into(),
                 colour: SeriesColour::Series(0),
@@ -187,5 +210,18 @@ mod tests {
         wild.curves[0].points = vec![(f64::NAN, 1.0), (1.0, f64::INFINITY), (0.5, f64::MAX)];
         wild.levels[0].y_mb_s = f64::NAN;
         Recorder::draw(200, 120, |root| draw(root, &wild, &ChartStyle::default()));
+        wild.x_whole = true;
+        Recorder::draw(200, 120, |root| draw(root, &wild, &ChartStyle::default()));
+    }
+
+    #[test]
+    fn a_whole_number_axis_has_whole_ticks() {
+        assert_eq!(
+            whole_ticks([1.0, 6.0].into_iter(), 5),
+            (7.0, vec![0.0, 2.0, 4.0, 6.0])
+        );
+        assert_eq!(whole_ticks(std::iter::empty(), 5), (1.0, vec![0.0, 1.0]));
+        let (top, ticks) = whole_ticks([f64::MAX].into_iter(), 5);
+        assert!(top.is_finite() && ticks.len() <= 6);
     }
 }

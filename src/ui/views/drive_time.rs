@@ -184,7 +184,7 @@ pub fn DriveTimeView(
                 <figure class="chart">
                     <h2>{FILL_TITLE}</h2>
                     <p class="chart-sub">
-                        "A sequential fill from empty, as reviews draw it: the SLC cache first, then native cells, then folding the shrinking cache out of the way."
+                        "128 KiB sequential writes at QD32 from empty to full, as reviews draw it: the SLC cache first, then native cells, then folding the shrinking cache out of the way."
                     </p>
                     <ChartCanvas
                         id="chart-fill"
@@ -201,6 +201,9 @@ pub fn DriveTimeView(
                 </figure>
                 <figure class="chart">
                     <h2>{BURST_TITLE}</h2>
+                    <p class="chart-sub">
+                        "Six bursts of 128 KiB sequential writes at QD32 with idle time between them, in which the drive folds its SLC cache into native cells."
+                    </p>
                     <div class="time-controls">
                         <LadderSlider
                             id="idle"

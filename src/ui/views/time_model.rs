@@ -311,7 +311,7 @@ pub fn build(state: &LabState, results: Option<&TimeResults>) -> TimeView {
     };
 
     // Whole-drive fill.
-    v.fill.x_title = "GB written (sequential 128 KiB, QD32, from empty)";
+    v.fill.x_title = "GB written";
     v.fill.stamp = stamp(r.fill.is_some() || r.failure.is_some());
     v.fill_text = COMPUTING.into();
     if let Some(fill) = &r.fill {
@@ -390,6 +390,7 @@ pub fn build(state: &LabState, results: Option<&TimeResults>) -> TimeView {
     let burst_gb = f64::from(state.burst_gb()).min(drive.user_gb());
     let idle_s = f64::from(state.idle_s());
     v.burst.x_title = "burst number";
+    v.burst.x_whole = true;
     v.burst.stamp = stamp(r.rates.is_some() || r.failure.is_some());
     v.burst_text = COMPUTING.into();
     if let Some(rates) = &r.rates {
@@ -475,7 +476,7 @@ pub fn build(state: &LabState, results: Option<&TimeResults>) -> TimeView {
     v.burst_legend = legend(&v.burst.curves, &v.burst.levels, &[]);
 
     // Torture, then TRIM.
-    v.torture.x_title = "minutes of 4 KiB QD32 random writes over the full drive";
+    v.torture.x_title = "minutes of random writes";
     v.torture.stamp = stamp(r.torture.is_some() || r.failure.is_some());
     v.torture_text = COMPUTING.into();
     if let Some(t) = &r.torture {
