@@ -8,6 +8,14 @@
 //! scaled [`ftl`] reports for that moment. The same die counts and timings therefore give the
 //! same steady rates at both grains (a test checks it).
 //!
+//! Every computation that runs the engine or the scaled FTL also comes in slices, for a page
+//! that must never block: [`CacheRatesRun`] (the three rates behind [`fill`] and [`bursts`],
+//! whose own arithmetic, [`fill_with`] and [`bursts_with`], is a fraction of a millisecond) and
+//! [`TortureRun`]. Their `step(budget)` does at most about `budget` engine events or scaled
+//! writes, and what always holds is that a finished sliced run gives bit for bit the one-shot
+//! result: the one-shot functions are those runs stepped without a budget, so the two paths
+//! cannot drift apart, and the engine's runs are deterministic however they are cut.
+//!
 //! [`engine`]: super::engine
 //! [`ftl`]: super::ftl
 
@@ -111,7 +119,7 @@ struct RateKey {
 }
 
 /// Write rates of one drive, from the I/O-level engine, memoised. Each rate is one engine run;
-/// [`Rates::prepare`] advances those runs a bounded number of events at a time, so the sliced
+/// `Rates::prepare` advances those runs a bounded number of events at a time, so the sliced
 /// computations below never block, and the one-shot path runs them to the end the same way.
 pub struct Rates {
     drive: DriveSpec,
@@ -551,7 +559,7 @@ pub fn bursts_with(
     Ok(out)
 }
 
-/// The torture's length in the OCZ Octane review [REF4], in minutes.
+/// The torture's length in the OCZ Octane review \[REF4\], in minutes.
 pub const REVIEW_TORTURE_MINUTES: f64 = 20.0;
 /// Shortest and longest torture, in minutes.
 pub const MIN_TORTURE_MINUTES: f64 = 0.1;
@@ -562,7 +570,7 @@ const TORTURE_SEED: u64 = 0x7027_0BE5;
 /// minute of writing the review's probe covers at the tortured speed).
 const PROBE_DIVISOR: usize = 100;
 
-/// The OCZ Octane review's torture test [REF4]: a full drive, `minutes` of 4 KiB random writes
+/// The OCZ Octane review's torture test \[REF4\]: a full drive, `minutes` of 4 KiB random writes
 /// at QD32 over every LBA, then a 128 KiB QD1 sequential write; then TRIM and the same again.
 pub fn torture(drive: &DriveSpec, minutes: f64) -> Result<TortureReport, ConfigError> {
     let mut run = TortureRun::new(drive, minutes)?;

@@ -1,5 +1,7 @@
 //! Runs the [`Engine`] in the browser: one slice of at most [`SLICE_MS`] per task, yielding to
-//! the event loop between slices, so input and drawing always get their turn.
+//! the event loop between slices, so input and drawing always get their turn. The loop itself,
+//! [`slice_loop`], is shared with the other sliced computations of the page (the drive-over-time
+//! view's runner).
 //!
 //! The yield is a message to itself over a `MessageChannel` (a new task at once), not a zero
 //! timeout: browsers clamp nested timeouts to 4 ms, which would leave the model idle for 40% of
