@@ -428,6 +428,11 @@ impl Simulation {
         self.now
     }
 
+    /// Events processed so far (a measure of the work done, for slicing).
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
     pub fn is_finished(&self) -> bool {
         self.meter.completed >= self.meter.warmup + self.meter.target
     }

@@ -27,8 +27,9 @@ use super::notes::LinkNotes;
 use super::readout::{self, pattern_words, Readout};
 use super::reference;
 use super::runner::Runner;
-use super::state::{LabState, Theme};
+use super::state::{LabState, Theme, View};
 use super::url_state;
+use super::views::{DriveTimeView, ViewSwitch};
 
 /// The media query whose changes re-read the palette (with `theme=auto`).
 const DARK_QUERY: &str = "(prefers-color-scheme: dark)";
@@ -110,10 +111,11 @@ pub fn App(
                     <ResetButton state=state />
                 </aside>
                 <div class="results">
+                    <ViewSwitch state=state />
                     <Readout data=readout_data />
                     <ModelStatus progress=progress />
                     <Legend entries=legend measured=Signal::derive(move || has_markers(&charts.get())) />
-                    <div class="charts">
+                    <div class="charts" hidden=move || state.with(|s| s.view() != View::Queue)>
                         <figure class="chart">
                             <h2>
                                 {move || {
@@ -230,6 +232,7 @@ pub fn App(
                             </figcaption>
                         </figure>
                     </div>
+                    <DriveTimeView state=state palette=palette />
                 </div>
             </main>
             <footer class="footer">
