@@ -70,6 +70,11 @@ impl<E> EventQueue<E> {
         self.heap.pop().map(|e| (e.at, e.ev))
     }
 
+    /// When the earliest event is due, without taking it.
+    pub fn peek_time(&self) -> Option<SimTime> {
+        self.heap.peek().map(|e| e.at)
+    }
+
     pub fn len(&self) -> usize {
         self.heap.len()
     }

@@ -4,7 +4,8 @@
 //! - the URL query, replaced (never pushed, so dragging a slider does not fill the back
 //!   button's history) whenever the state changes;
 //! - the colour scheme (`data-theme` on `<html>`) and the palette the charts read from CSS;
-//! - the charts, the readout and the legend, derived from state and results.
+//! - the charts, the readout and the legend, derived from state and results;
+//! - which view the results area shows ([`LabState::view`]): the charts or teaching mode.
 //!
 //! Nothing else holds state: the controls write the signal through [`LabState`]'s setters,
 //! and the URL is parsed once, on start, by [`url_state::parse_query`].
@@ -28,7 +29,10 @@ use super::readout::{self, pattern_words, Readout};
 use super::reference;
 use super::runner::Runner;
 use super::state::{LabState, Theme};
+use super::teaching::View;
 use super::url_state;
+use super::views::activity::TeachingMode;
+use super::views::ViewSwitch;
 
 /// The media query whose changes re-read the palette (with `theme=auto`).
 const DARK_QUERY: &str = "(prefers-color-scheme: dark)";
@@ -110,8 +114,13 @@ pub fn App(
                     <ResetButton state=state />
                 </aside>
                 <div class="results">
+                    <ViewSwitch state=state />
                     <Readout data=readout_data />
                     <ModelStatus progress=progress />
+                    <Show when=move || state.with(LabState::view) == View::Activity>
+                        <TeachingMode state=state />
+                    </Show>
+                    <Show when=move || state.with(LabState::view) == View::Charts>
                     <Legend entries=legend measured=Signal::derive(move || has_markers(&charts.get())) />
                     <div class="charts">
                         <figure class="chart">
@@ -230,6 +239,7 @@ pub fn App(
                             </figcaption>
                         </figure>
                     </div>
+                    </Show>
                 </div>
             </main>
             <footer class="footer">

@@ -3,9 +3,11 @@
 //! Pure parts (compiled and tested natively, no web-sys calls): [`state`] (the one
 //! [`state::LabState`]), [`url_state`] (its URL serialisation), [`compute`] (which model runs a
 //! state needs, and the sliced engine with its cache), [`charts`] (chart data and pure draw
-//! functions), [`reference`] (published measurements), [`format`] and [`ladder`].
+//! functions), [`reference`] (published measurements), [`teaching`] (teaching mode's player,
+//! bottleneck explainer and tours), [`format`] and [`ladder`].
 //! Browser parts: [`App`] (owns the state signal and wires everything), [`runner`] (runs the
-//! engine between frames), [`charts::canvas`], [`controls`], [`readout`] and [`notes`].
+//! engine between frames), [`charts::canvas`], [`controls`], [`readout`], [`notes`] and
+//! [`views`] (the view switch and teaching mode).
 
 pub mod charts;
 pub mod compute;
@@ -17,7 +19,9 @@ pub mod readout;
 pub mod reference;
 pub mod runner;
 pub mod state;
+pub mod teaching;
 pub mod url_state;
+pub mod views;
 
 mod app;
 

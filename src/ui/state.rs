@@ -19,6 +19,7 @@ use crate::model::config::{DriveSpec, DriveState, Rw, Workload, MAX_DIES, MAX_IO
 use crate::model::presets::{self, Preset};
 
 use super::ladder::Ladder;
+use super::teaching::{snap_speed, View, DEFAULT_SPEED_US_PER_S};
 
 /// The preset a fresh page shows: the drive with published measurements at three capacities.
 pub const DEFAULT_PRESET: &str = "e18dc";
@@ -102,16 +103,19 @@ pub enum Theme {
     Auto,
     Light,
     Dark,
+    /// Large type and high contrast, for teaching on a projector.
+    Projector,
 }
 
 impl Theme {
-    pub const ALL: [Theme; 3] = [Theme::Auto, Theme::Light, Theme::Dark];
+    pub const ALL: [Theme; 4] = [Theme::Auto, Theme::Light, Theme::Dark, Theme::Projector];
 
     pub fn id(self) -> &'static str {
         match self {
             Theme::Auto => "auto",
             Theme::Light => "light",
             Theme::Dark => "dark",
+            Theme::Projector => "projector",
         }
     }
 
@@ -124,6 +128,7 @@ impl Theme {
             Theme::Auto => "as the system",
             Theme::Light => "light",
             Theme::Dark => "dark",
+            Theme::Projector => "projector (large, high contrast)",
         }
     }
 }
@@ -209,6 +214,8 @@ pub struct LabState {
     drive_state: DriveState,
     show_p999: bool,
     theme: Theme,
+    view: View,
+    speed_us_per_s: u32,
 }
 
 impl Default for LabState {
@@ -225,6 +232,8 @@ impl Default for LabState {
             drive_state: DEFAULT_DRIVE_STATE,
             show_p999: false,
             theme: Theme::default(),
+            view: View::default(),
+            speed_us_per_s: DEFAULT_SPEED_US_PER_S,
         }
     }
 }
@@ -279,6 +288,14 @@ impl LabState {
     }
     pub fn theme(&self) -> Theme {
         self.theme
+    }
+    /// What the results area shows: the charts or teaching mode.
+    pub fn view(&self) -> View {
+        self.view
+    }
+    /// Teaching mode's playback speed: simulated microseconds per wall-clock second.
+    pub fn speed_us_per_s(&self) -> u32 {
+        self.speed_us_per_s
     }
 
     /// fio's name for the current pattern and read share.
@@ -443,11 +460,22 @@ impl LabState {
         self.theme = theme;
     }
 
-    /// Back to the defaults, keeping the colour scheme (a display preference, not part of the
-    /// experiment).
+    pub fn set_view(&mut self, view: View) {
+        self.view = view;
+    }
+
+    /// Sets teaching mode's speed, snapped to the offered speeds.
+    pub fn set_speed_us_per_s(&mut self, us_per_s: u32) {
+        self.speed_us_per_s = snap_speed(us_per_s);
+    }
+
+    /// Back to the defaults, keeping the colour scheme, the view and the playback speed
+    /// (display preferences, not part of the experiment).
     pub fn reset(&mut self) {
         *self = LabState {
             theme: self.theme,
+            view: self.view,
+            speed_us_per_s: self.speed_us_per_s,
             ..LabState::default()
         };
     }

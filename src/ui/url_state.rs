@@ -4,8 +4,9 @@
 //! Parameter names are short and stable, because people share these links: `preset`, `cap`
 //! (user GB), `dies`, `hold` (`density`, `cap` or `dies`), `qd`, `rw` (fio's randread,
 //! randwrite, randrw, read, write, rw), `mix` (read %, mixed patterns only), `bs` (4k, 128k,
-//! 1m ...), `state` (fob, seq-filled, steady), `p999` (1 to draw p99.9) and `theme` (auto, light,
-//! dark).
+//! 1m ...), `state` (fob, seq-filled, steady), `p999` (1 to draw p99.9), `theme` (auto, light,
+//! dark, projector), `view` (charts, activity: teaching mode) and `speed` (teaching mode's
+//! simulated µs per second: 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000).
 //!
 //! What always holds:
 //! - parsing never fails as a whole: every valid parameter is applied, and each invalid,
@@ -22,6 +23,7 @@ use super::state::{
     qd_ladder, DriveChoice, Hold, LabState, Theme, ALL_READS_PCT, BLOCK_SIZES, DIE_DENSITIES_GBIT,
     READ_SHARE_STEP,
 };
+use super::teaching::{View, DEFAULT_SPEED_US_PER_S, SPEEDS_US_PER_S};
 use crate::model::config::format_block_size;
 
 /// Every parameter the lab reads, in the order it writes them.
@@ -30,6 +32,12 @@ pub const PARAMS: [&str; 10] = [
 ];
 /// The colour-scheme parameter (written last, and only when not `auto`).
 pub const THEME_PARAM: &str = "theme";
+/// Teaching mode's parameters: the view (written only when not `charts`) and the playback
+/// speed (written only when not the default).
+pub const VIEW_PARAM: &str = "view";
+pub const SPEED_PARAM: &str = "speed";
+/// The display parameters after [`PARAMS`], in the order they are written.
+pub const EXTRA_PARAMS: [&str; 3] = [THEME_PARAM, VIEW_PARAM, SPEED_PARAM];
 /// Read share used when a link asks for a mixed pattern (`rw=randrw`) without `mix` and the
 /// current share is all reads or all writes: the 70/30 mix reviewers use most.
 pub const DEFAULT_MIXED_READ_PCT: u32 = 70;
@@ -77,6 +85,12 @@ pub fn to_query(state: &LabState) -> String {
     }
     if state.theme() != Theme::default() {
         parts.push((THEME_PARAM, state.theme().id().to_string()));
+    }
+    if state.view() != View::default() {
+        parts.push((VIEW_PARAM, state.view().id().to_string()));
+    }
+    if state.speed_us_per_s() != DEFAULT_SPEED_US_PER_S {
+        parts.push((SPEED_PARAM, state.speed_us_per_s().to_string()));
     }
     parts
         .iter()
@@ -157,6 +171,32 @@ pub fn parse_query(query: &str, base: LabState) -> Parsed {
             ),
         }
     }
+    if let Some(v) = get(VIEW_PARAM) {
+        match View::from_id(v) {
+            Some(view) => p.state.set_view(view),
+            None => p.note(
+                VIEW_PARAM,
+                format!(
+                    "unknown view '{}' (expected one of: {})",
+                    quote(v),
+                    View::ALL.map(View::id).join(", ")
+                ),
+            ),
+        }
+    }
+    if let Some(v) = get(SPEED_PARAM) {
+        match v.parse::<u32>() {
+            Ok(speed) if SPEEDS_US_PER_S.contains(&speed) => p.state.set_speed_us_per_s(speed),
+            _ => p.note(
+                SPEED_PARAM,
+                format!(
+                    "'{}' is not an offered speed in µs per second ({})",
+                    quote(v),
+                    SPEEDS_US_PER_S.map(|s| s.to_string()).join(", ")
+                ),
+            ),
+        }
+    }
     Parsed {
         state: p.state,
         notes: p.notes,
@@ -185,13 +225,14 @@ impl Parser {
             }
             let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
             let (k, v) = (decode_component(k), decode_component(v));
-            let known = PARAMS.contains(&k.as_str()) || k == THEME_PARAM;
+            let known = PARAMS.contains(&k.as_str()) || EXTRA_PARAMS.contains(&k.as_str());
             if !known {
                 self.note(
                     &k,
                     format!(
-                        "unknown parameter, ignored (the lab reads: {}, {THEME_PARAM})",
-                        PARAMS.join(", ")
+                        "unknown parameter, ignored (the lab reads: {}, {})",
+                        PARAMS.join(", "),
+                        EXTRA_PARAMS.join(", ")
                     ),
                 );
             } else if out.iter().any(|(seen, _)| *seen == k) {
@@ -490,6 +531,11 @@ mod tests {
             s.set_show_p999(true);
             s.set_theme(Theme::Dark);
             states.push(s.clone());
+            s.set_theme(Theme::Projector);
+            s.set_view(View::Activity);
+            s.set_speed_us_per_s(500);
+            states.push(s.clone());
+            s.set_view(View::Charts);
             s.set_hold(Hold::Dies);
             s.set_read_pct(0);
             s.set_dies(MAX_DIES);
@@ -530,9 +576,11 @@ mod tests {
 
     #[test]
     fn out_of_range_values_are_refused_with_the_allowed_range() {
-        let p = parse("qd=0&dies=999&cap=-5&mix=75&bs=12k&state=new&theme=blue&preset=e99&p999=2");
+        let p = parse(
+            "qd=0&dies=999&cap=-5&mix=75&bs=12k&state=new&theme=blue&preset=e99&p999=2&view=x&speed=3",
+        );
         for param in [
-            "qd", "dies", "cap", "mix", "bs", "state", "theme", "preset", "p999",
+            "qd", "dies", "cap", "mix", "bs", "state", "theme", "preset", "p999", "view", "speed",
         ] {
             assert_eq!(notes_for(&p, param).len(), 1, "{param}: {:?}", p.notes);
         }
