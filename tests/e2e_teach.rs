@@ -15,6 +15,8 @@ use std::time::Duration;
 
 /// A small drive with a few requests in flight: events come quickly, nothing to prepare.
 const SMALL_DRIVE: &str = "?preset=e18dc&cap=480&qd=4&rw=randread&state=fob&view=activity";
+/// Longest wait for the URL to follow a click.
+const URL_WAIT: Duration = Duration::from_secs(15);
 /// How long a paused view is watched to prove nothing moves.
 const PAUSE_WATCH: Duration = Duration::from_millis(800);
 
@@ -68,6 +70,22 @@ async fn location_search(browser: &Browser) -> String {
         .as_str()
         .unwrap_or_default()
         .to_string()
+}
+
+/// Waits until the page's query is `want`; fails showing the last one seen.
+async fn wait_search(browser: &Browser, want: &str, what: &str) {
+    let deadline = tokio::time::Instant::now() + URL_WAIT;
+    loop {
+        let now = location_search(browser).await;
+        if now == want {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{what}: the URL is {now}, not {want}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -261,12 +279,7 @@ async fn e2e_teach_each_tour_sets_the_controls_it_promises() {
                 click(&browser, "tour-next").await;
             }
             let want = format!("?{want}&view=activity");
-            browser
-                .wait_for(
-                    &format!("tour {tour} step {} to set {want}", i + 1),
-                    || async { (location_search(&browser).await == want).then_some(()) },
-                )
-                .await;
+            wait_search(&browser, &want, &format!("tour {tour} step {}", i + 1)).await;
             let count = browser.text(".tour-count").await;
             assert!(
                 count.contains(&format!("step {} of {}", i + 1, steps.len())),

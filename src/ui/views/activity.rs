@@ -392,6 +392,7 @@ pub fn TeachingMode(
             data-playing=move || shown.playing.get().to_string()
             data-ready=move || shown.ready.get().to_string()
         >
+            <Tours state=state />
             <div class="card activity-card">
                 <h2 id="activity-title">"The drive at work"</h2>
                 <p class="chart-sub">
@@ -417,7 +418,6 @@ pub fn TeachingMode(
                 </p>
             </div>
             <Explainer explanation=shown.explanation />
-            <Tours state=state />
         </section>
     }
 }
@@ -824,7 +824,7 @@ fn Tours(
                                     <button
                                         type="button"
                                         id="tour-prev"
-                                        prop:disabled=s == 0
+                                        prop:disabled={s == 0}
                                         on:click=move |_| go(t, s.saturating_sub(1))
                                     >
                                         "Previous step"
@@ -832,7 +832,7 @@ fn Tours(
                                     <button
                                         type="button"
                                         id="tour-next"
-                                        prop:disabled=s + 1 >= n
+                                        prop:disabled={s + 1 >= n}
                                         on:click=move |_| go(t, s + 1)
                                     >
                                         "Next step"
