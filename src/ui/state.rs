@@ -9,6 +9,8 @@
 //!   drive always passes the model's checks;
 //! - `qd` is on [`qd_ladder`], the block size on [`BLOCK_SIZES`], the read share a multiple of
 //!   [`READ_SHARE_STEP`] in `0..=100`.
+//! - teaching mode's speed is one of [`SPEEDS_US_PER_S`](super::teaching::SPEEDS_US_PER_S);
+//!   the view, the speed and the theme are display preferences that [`LabState::reset`] keeps.
 //!
 //! Capacity is never stored: it is `dies × die density × the controller's user fraction`, as in
 //! the model. [`Hold`] says which of the three stays put when the reader moves one of the others,

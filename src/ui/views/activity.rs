@@ -528,6 +528,8 @@ fn DrivePicture(
         let lanes = (0..l.channels)
             .map(|ch| {
                 let y = l.lane_y(ch);
+                // A lane too low for two lines of text says "busy" beside the name.
+                let compact = l.lane_h() < 2.0 * LINE_H;
                 let busy = move || {
                     activity.with(|a| {
                         a.as_ref()
@@ -545,15 +547,25 @@ fn DrivePicture(
                             height=l.lane_h()
                             rx="6"
                         />
-                        <text class="channel-label" x=CHANNEL_BAR_X + TEXT_PAD y=y + LINE_H>
-                            {format!("Ch {ch}")}
+                        <text
+                            class=if compact { "channel-label compact" } else { "channel-label" }
+                            x=CHANNEL_BAR_X + TEXT_PAD
+                            y=if compact { y + l.lane_h() * HALF } else { y + LINE_H }
+                        >
+                            {move || {
+                                if compact && busy() {
+                                    format!("Ch {ch} busy")
+                                } else {
+                                    format!("Ch {ch}")
+                                }
+                            }}
                         </text>
                         <text
                             class="channel-state"
                             x=CHANNEL_BAR_X + TEXT_PAD
                             y=y + 2.0 * LINE_H - CELL_GAP
                         >
-                            {move || if busy() { "busy" } else { "" }}
+                            {move || if busy() && !compact { "busy" } else { "" }}
                         </text>
                     </g>
                 }
@@ -576,7 +588,7 @@ fn DrivePicture(
                 preserveAspectRatio="xMinYMin meet"
             >
                 <title id="drive-picture-title">{description}</title>
-                <g class=busy_class("host", |_| true)>
+                <g class=busy_class("host", |a| a.host_waiting > 0)>
                     <rect class="box" x=HOST_X y=BOX_Y width=HOST_W height=BOX_H rx="8" />
                     <text class="box-title" x=HOST_X + TEXT_PAD y=BOX_Y + LINE_H>
                         "Host"
