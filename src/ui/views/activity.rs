@@ -643,7 +643,7 @@ fn DrivePicture(
                         {pick(|a| format!("{} requests inside", a.in_device))}
                     </text>
                     <text x=CTRL_X + TEXT_PAD y=BOX_Y + 3.0 * LINE_H>
-                        {pick(|a| format!("{} writes wait for buffer room", a.buffer_waiting))}
+                        {pick(|a| format!("{} writes wait for buffer", a.buffer_waiting))}
                     </text>
                 </g>
                 {lanes}
