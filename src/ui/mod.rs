@@ -8,8 +8,10 @@
 //! engine between frames), [`charts::canvas`], [`controls`], [`readout`] and [`notes`].
 
 pub mod charts;
+pub mod compare;
 pub mod compute;
 pub mod controls;
+pub mod embed;
 pub mod format;
 pub mod ladder;
 pub mod notes;

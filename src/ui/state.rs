@@ -18,7 +18,10 @@
 use crate::model::config::{DriveSpec, DriveState, Rw, Workload, MAX_DIES, MAX_IODEPTH};
 use crate::model::presets::{self, Preset};
 
+use super::compare::{Pin, PinRefused, MAX_PINS};
+use super::embed::{ChartsShown, Locks};
 use super::ladder::Ladder;
+use crate::fio::FioPoint;
 
 /// The preset a fresh page shows: the drive with published measurements at three capacities.
 pub const DEFAULT_PRESET: &str = "e18dc";
@@ -209,6 +212,25 @@ pub struct LabState {
     drive_state: DriveState,
     show_p999: bool,
     theme: Theme,
+    /// Compact chrome for an iframe (`embed=1`).
+    embed: bool,
+    /// The charts shown (`charts=`).
+    charts: ChartsShown,
+    /// Read-only controls (`lock=`).
+    locks: Locks,
+    /// Configurations kept as curves (`compare=`), at most [`MAX_PINS`], no two equal.
+    pins: Vec<Pin>,
+    /// The reader's own fio results, imported from a file (never in the URL).
+    your_drive: Option<YourDrive>,
+}
+
+/// fio results the reader imported ("your drive").
+#[derive(Clone, Debug, PartialEq)]
+pub struct YourDrive {
+    /// The file's name as the browser gave it (plain text, shortened).
+    pub file_name: String,
+    /// One point per fio job, never empty.
+    pub points: Vec<FioPoint>,
 }
 
 impl Default for LabState {
@@ -225,6 +247,11 @@ impl Default for LabState {
             drive_state: DEFAULT_DRIVE_STATE,
             show_p999: false,
             theme: Theme::default(),
+            embed: false,
+            charts: ChartsShown::default(),
+            locks: Locks::default(),
+            pins: Vec::new(),
+            your_drive: None,
         }
     }
 }
@@ -279,6 +306,23 @@ impl LabState {
     }
     pub fn theme(&self) -> Theme {
         self.theme
+    }
+    /// Whether the page is in embed mode (`embed=1`).
+    pub fn embed(&self) -> bool {
+        self.embed
+    }
+    pub fn charts(&self) -> ChartsShown {
+        self.charts
+    }
+    pub fn locks(&self) -> Locks {
+        self.locks
+    }
+    /// The pinned configurations, in the order they were pinned.
+    pub fn pins(&self) -> &[Pin] {
+        &self.pins
+    }
+    pub fn your_drive(&self) -> Option<&YourDrive> {
+        self.your_drive.as_ref()
     }
 
     /// fio's name for the current pattern and read share.
@@ -443,11 +487,66 @@ impl LabState {
         self.theme = theme;
     }
 
-    /// Back to the defaults, keeping the colour scheme (a display preference, not part of the
-    /// experiment).
+    pub fn set_embed(&mut self, embed: bool) {
+        self.embed = embed;
+    }
+
+    pub fn set_charts(&mut self, charts: ChartsShown) {
+        self.charts = charts;
+    }
+
+    pub fn set_locks(&mut self, locks: Locks) {
+        self.locks = locks;
+    }
+
+    /// Pins `pin`; refuses a fifth pin or a duplicate, leaving the pins as they were.
+    pub fn add_pin(&mut self, pin: Pin) -> Result<(), PinRefused> {
+        if self.pins.contains(&pin) {
+            return Err(PinRefused::Duplicate);
+        }
+        if self.pins.len() >= MAX_PINS {
+            return Err(PinRefused::Full);
+        }
+        self.pins.push(pin);
+        Ok(())
+    }
+
+    /// Removes the pin at `index` (nothing if there is none).
+    pub fn remove_pin(&mut self, index: usize) {
+        if index < self.pins.len() {
+            self.pins.remove(index);
+        }
+    }
+
+    pub fn clear_pins(&mut self) {
+        self.pins.clear();
+    }
+
+    /// Sets the imported fio results (`None` removes them; an empty import is ignored).
+    pub fn set_your_drive(&mut self, drive: Option<YourDrive>) {
+        self.your_drive = drive.filter(|d| !d.points.is_empty());
+    }
+
+    /// The state without embedding: what "Open in the full lab" shows (no embed chrome, no
+    /// locks, every chart).
+    pub fn full_lab(&self) -> LabState {
+        LabState {
+            embed: false,
+            locks: Locks::default(),
+            charts: ChartsShown::default(),
+            ..self.clone()
+        }
+    }
+
+    /// Back to the defaults, keeping the colour scheme and the author's embed settings
+    /// (display preferences, not part of the experiment) and the reader's imported fio results.
     pub fn reset(&mut self) {
         *self = LabState {
             theme: self.theme,
+            embed: self.embed,
+            charts: self.charts,
+            locks: self.locks,
+            your_drive: self.your_drive.take(),
             ..LabState::default()
         };
     }
@@ -624,6 +723,28 @@ mod tests {
         assert_eq!(s.preset().id, e18dc().id);
         assert_eq!(s.qd(), DEFAULT_QD);
         assert_eq!(s.theme(), Theme::Dark);
+    }
+
+    #[test]
+    fn at_most_four_distinct_pins_and_reset_clears_them() {
+        let mut s = LabState::default();
+        for pin in Pin::family(&s) {
+            s.add_pin(pin).unwrap();
+        }
+        assert_eq!(s.add_pin(Pin::of(&s)), Err(PinRefused::Duplicate));
+        s.set_qd(1);
+        s.set_read_pct(0);
+        s.add_pin(Pin::of(&s)).unwrap();
+        s.set_read_pct(50);
+        assert_eq!(s.add_pin(Pin::of(&s)), Err(PinRefused::Full));
+        assert_eq!(s.pins().len(), MAX_PINS);
+        s.remove_pin(99);
+        s.remove_pin(0);
+        assert_eq!(s.pins().len(), MAX_PINS - 1);
+        s.set_embed(true);
+        s.reset();
+        assert!(s.pins().is_empty() && s.embed());
+        assert!(!s.full_lab().embed());
     }
 
     #[test]
