@@ -12,6 +12,7 @@ pub mod compare;
 pub mod compute;
 pub mod controls;
 pub mod embed;
+pub mod export;
 pub mod format;
 pub mod ladder;
 pub mod notes;
