@@ -83,8 +83,18 @@ pub fn csv(state: &LabState, set: &ChartSet) -> String {
     }
     if shown.shows(ChartId::Latency) {
         let col = Column::LatencyUs;
-        rows.curves(ChartId::Latency, &set.latency.curves, XColumn::QueueDepth, col);
-        rows.markers(ChartId::Latency, &set.latency.markers, XColumn::QueueDepth, col);
+        rows.curves(
+            ChartId::Latency,
+            &set.latency.curves,
+            XColumn::QueueDepth,
+            col,
+        );
+        rows.markers(
+            ChartId::Latency,
+            &set.latency.markers,
+            XColumn::QueueDepth,
+            col,
+        );
         rows.yours(ChartId::Latency, state, &set.latency.yours, col);
     }
     if shown.shows(ChartId::Mix) {
@@ -101,8 +111,15 @@ struct Rows<'a> {
 }
 
 impl Rows<'_> {
-    fn row(&mut self, chart: ChartId, series: &str, source: &str, x: (XColumn, f64), y: (Column, f64)) {
-        let mut cells = vec![
+    fn row(
+        &mut self,
+        chart: ChartId,
+        series: &str,
+        source: &str,
+        x: (XColumn, f64),
+        y: (Column, f64),
+    ) {
+        let mut cells = [
             cell(chart.id()),
             cell(series),
             cell(source),
@@ -150,7 +167,13 @@ impl Rows<'_> {
             .unwrap_or_default();
         for &(px, py) in points {
             let series = format!("your drive ({name})");
-            self.row(chart, &series, SOURCE_FIO, (XColumn::QueueDepth, px), (y, py));
+            self.row(
+                chart,
+                &series,
+                SOURCE_FIO,
+                (XColumn::QueueDepth, px),
+                (y, py),
+            );
         }
     }
 
@@ -233,7 +256,10 @@ mod tests {
         s.set_charts(ChartsShown::of(&[ChartId::Latency]).unwrap());
         let text = csv(&s, &charts::build(&s, &fake));
         let header = text.lines().position(|l| l == CSV_HEADER).unwrap();
-        assert!(text.lines().skip(header + 1).all(|r| r.starts_with("latency,")));
+        assert!(text
+            .lines()
+            .skip(header + 1)
+            .all(|r| r.starts_with("latency,")));
         assert_eq!(cell("=HYPERLINK(1)"), "'=HYPERLINK(1)");
         assert_eq!(cell("a \"b\", c"), "\"a \"\"b\"\", c\"");
         assert_eq!(number(1.5), "1.5");

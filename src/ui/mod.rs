@@ -21,6 +21,7 @@ pub mod reference;
 pub mod runner;
 pub mod state;
 pub mod url_state;
+pub mod views;
 
 mod app;
 
