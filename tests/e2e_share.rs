@@ -470,12 +470,21 @@ async fn e2e_real_fio_output_imports_as_your_drive_and_a_truncated_file_changes_
         .await,
         json!(true)
     );
-    let with_yours = browser
+    browser
         .wait_for("the chart to draw your drive", || async {
             let now = browser.canvas_hash("#chart-iops").await;
             (now != plain).then_some(now)
         })
         .await;
+    // Let the model finish refining, so the chart only changes if the view does.
+    browser
+        .wait_for("every model point to be final", || async {
+            let t = browser.text("#model-status").await;
+            t.contains("points computed").then_some(())
+        })
+        .await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let with_yours = browser.canvas_hash("#chart-iops").await;
     let search = eval(&browser, "return location.search;").await;
 
     choose_file(&browser, &cut).await;
