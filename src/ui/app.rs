@@ -231,7 +231,8 @@ pub fn App(
                                 draw=qd_chart::draw
                             />
                             <figcaption>
-                                "Lines: model, one per capacity (the thick one is the drive you set). Dashed red line: the current queue depth. "
+                                {move || lines_caption(state.with(|s| !s.pins().is_empty()))}
+                                " Dashed red line: the current queue depth. "
                                 {measured_note}
                                 {your_drive_note}
                             </figcaption>
@@ -316,7 +317,8 @@ pub fn App(
                                                 charts::Unit::MbPerS => EXAMPLE_MB_S,
                                             };
                                             format!(
-                                                "The reviewers' mixed sweep: one line per capacity. Left axis {unit}; {} {unit} = {} at {}.",
+                                                "The reviewers' mixed sweep: one line per {}. Left axis {unit}; {} {unit} = {} at {}.",
+                                                if state.with(|s| s.pins().is_empty()) { "capacity" } else { "configuration" },
                                                 format::grouped(per),
                                                 mix_chart::secondary_text(d, per),
                                                 format::block_size(d.bs_bytes),
@@ -345,6 +347,15 @@ pub fn App(
                 </p>
             </footer>
         </div>
+    }
+}
+
+/// What the lines of the queue-depth chart are, with or without pins.
+fn lines_caption(pinned: bool) -> &'static str {
+    if pinned {
+        "Lines: model, one per pinned configuration and the view you set (the thick one)."
+    } else {
+        "Lines: model, one per capacity (the thick one is the drive you set)."
     }
 }
 
