@@ -31,12 +31,13 @@ use super::notes::LinkNotes;
 use super::readout::{self, pattern_words, Readout};
 use super::reference;
 use super::runner::Runner;
-use super::state::{LabState, Theme};
+use super::state::{LabState, Theme, View};
 use super::url_state;
 use super::views::compare::{CompareBar, PinRemove};
 use super::views::embed_frame;
 use super::views::fio_import::FioImport;
 use super::views::share::{PngButton, ShareBar};
+use super::views::{DriveTimeView, ViewSwitch};
 
 /// The media query whose changes re-read the palette (with `theme=auto`).
 const DARK_QUERY: &str = "(prefers-color-scheme: dark)";
@@ -192,6 +193,7 @@ pub fn App(
                     }
                 }
                 <div class="results">
+                    <ViewSwitch state=state />
                     <Readout data=readout_data />
                     <ModelStatus progress=progress />
                     <Legend
@@ -200,7 +202,7 @@ pub fn App(
                         state=state
                     />
                     <CompareBar state=state />
-                    <div class="charts">
+                    <div class="charts" hidden=move || state.with(|s| s.view() != View::Queue)>
                         <Show when=move || shows(ChartId::Iops)>
                         <figure class="chart" id="figure-iops">
                             <h2>
@@ -337,6 +339,7 @@ pub fn App(
                                 <FioImport state=state />
                             }
                         })}
+                    <DriveTimeView state=state palette=palette />
                 </div>
             </main>
             <footer class="footer" class:compact=embed>

@@ -3,14 +3,18 @@
 //! Pure parts (compiled and tested natively, no web-sys calls): [`state`] (the one
 //! [`state::LabState`]), [`url_state`] (its URL serialisation), [`compute`] (which model runs a
 //! state needs, and the sliced engine with its cache), [`charts`] (chart data and pure draw
-//! functions), [`reference`] (published measurements), [`format`] and [`ladder`].
+//! functions), [`reference`] (published measurements), [`format`], [`ladder`] and
+//! [`views::time_model`] (the drive-over-time view's sliced runs and chart data).
 //! Browser parts: [`App`] (owns the state signal and wires everything), [`runner`] (runs the
-//! engine between frames), [`charts::canvas`], [`controls`], [`readout`] and [`notes`].
+//! engine between frames), [`charts::canvas`], [`controls`], [`readout`], [`notes`],
+//! [`views`] (the view switch and the drive-over-time view) and [`crash`] (the screen a panic
+//! leaves instead of a dead page).
 
 pub mod charts;
 pub mod compare;
 pub mod compute;
 pub mod controls;
+pub mod crash;
 pub mod embed;
 pub mod export;
 pub mod format;

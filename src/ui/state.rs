@@ -8,7 +8,9 @@
 //! - `dies` is within `1..=MAX_DIES` and `die_gbit` is one of [`DIE_DENSITIES_GBIT`], so the
 //!   drive always passes the model's checks;
 //! - `qd` is on [`qd_ladder`], the block size on [`BLOCK_SIZES`], the read share a multiple of
-//!   [`READ_SHARE_STEP`] in `0..=100`.
+//!   [`READ_SHARE_STEP`] in `0..=100`;
+//! - the drive-over-time settings (the [`View`], the idle seconds and the burst size of the
+//!   burst chart) are on [`IDLE_STEPS_S`] and [`BURST_SIZES_GB`].
 //!
 //! Capacity is never stored: it is `dies × die density × the controller's user fraction`, as in
 //! the model. [`Hold`] says which of the three stays put when the reader moves one of the others,
@@ -59,6 +61,60 @@ pub const THROUGHPUT_IN_MB_FROM_BYTES: u32 = 64 << 10;
 const QD_ALL_STEPS_UP_TO: u32 = 8;
 /// Fine queue-depth steps per doubling above [`QD_ALL_STEPS_UP_TO`] (x1.25, x1.5, x1.75, x2).
 const QD_STEPS_PER_OCTAVE: u32 = 4;
+
+/// Idle seconds between bursts the burst chart offers: none, up to the E12 review's one
+/// minute between depths, and long enough for a large cache to fold completely.
+pub const IDLE_STEPS_S: [u32; 10] = [0, 5, 10, 20, 30, 60, 120, 300, 600, 1800];
+/// Idle time a fresh page shows: the E12 review's "up to 1 minute idle between depths".
+pub const DEFAULT_IDLE_S: u32 = 60;
+/// Burst sizes (GB) the burst chart offers.
+pub const BURST_SIZES_GB: [u32; 6] = [4, 8, 16, 32, 64, 128];
+/// Burst size a fresh page shows: the E12 review's "32 GB per depth".
+pub const DEFAULT_BURST_GB: u32 = 32;
+
+/// Which set of charts the page shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum View {
+    /// Throughput and latency against queue depth and read share.
+    #[default]
+    Queue,
+    /// The drive over time: whole-drive fill, bursts with idle time, torture and TRIM.
+    Time,
+}
+
+impl View {
+    pub const ALL: [View; 2] = [View::Queue, View::Time];
+
+    /// Short stable name for the URL.
+    pub fn id(self) -> &'static str {
+        match self {
+            View::Queue => "qd",
+            View::Time => "time",
+        }
+    }
+
+    pub fn from_id(s: &str) -> Option<View> {
+        View::ALL.into_iter().find(|v| v.id() == s)
+    }
+
+    /// What the view switch says.
+    pub fn label(self) -> &'static str {
+        match self {
+            View::Queue => "against queue depth",
+            View::Time => "drive over time",
+        }
+    }
+}
+
+/// The idle times on the burst chart's slider (seconds).
+pub fn idle_ladder() -> Ladder {
+    Ladder::new(IDLE_STEPS_S, DEFAULT_IDLE_S)
+}
+
+/// The burst sizes on the burst chart's slider (GB).
+pub fn burst_ladder() -> Ladder {
+    Ladder::new(BURST_SIZES_GB, DEFAULT_BURST_GB)
+}
 
 /// Which quantity stays fixed when the reader moves capacity or die count.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -222,6 +278,12 @@ pub struct LabState {
     pins: Vec<Pin>,
     /// The reader's own fio results, imported from a file (never in the URL).
     your_drive: Option<YourDrive>,
+    /// Which charts the page shows (`view=`).
+    view: View,
+    /// Idle seconds between the burst chart's bursts (`idle=`).
+    idle_s: u32,
+    /// GB per burst on the burst chart (`burst=`).
+    burst_gb: u32,
 }
 
 /// fio results the reader imported ("your drive").
@@ -252,6 +314,9 @@ impl Default for LabState {
             locks: Locks::default(),
             pins: Vec::new(),
             your_drive: None,
+            view: View::default(),
+            idle_s: DEFAULT_IDLE_S,
+            burst_gb: DEFAULT_BURST_GB,
         }
     }
 }
@@ -323,6 +388,18 @@ impl LabState {
     }
     pub fn your_drive(&self) -> Option<&YourDrive> {
         self.your_drive.as_ref()
+    }
+    /// Which charts the page shows.
+    pub fn view(&self) -> View {
+        self.view
+    }
+    /// Idle seconds between the burst chart's bursts.
+    pub fn idle_s(&self) -> u32 {
+        self.idle_s
+    }
+    /// Size of each of the burst chart's bursts, in GB.
+    pub fn burst_gb(&self) -> u32 {
+        self.burst_gb
     }
 
     /// fio's name for the current pattern and read share.
@@ -538,11 +615,27 @@ impl LabState {
         }
     }
 
-    /// Back to the defaults, keeping the colour scheme and the author's embed settings
-    /// (display preferences, not part of the experiment) and the reader's imported fio results.
+    pub fn set_view(&mut self, view: View) {
+        self.view = view;
+    }
+
+    /// Sets the idle time between bursts, snapped to [`IDLE_STEPS_S`].
+    pub fn set_idle_s(&mut self, idle_s: u32) {
+        self.idle_s = idle_ladder().nearest(idle_s);
+    }
+
+    /// Sets the burst size, snapped to [`BURST_SIZES_GB`].
+    pub fn set_burst_gb(&mut self, burst_gb: u32) {
+        self.burst_gb = burst_ladder().nearest(burst_gb);
+    }
+
+    /// Back to the defaults, keeping the colour scheme, the view and the author's embed
+    /// settings (display preferences, not part of the experiment) and the reader's imported
+    /// fio results.
     pub fn reset(&mut self) {
         *self = LabState {
             theme: self.theme,
+            view: self.view,
             embed: self.embed,
             charts: self.charts,
             locks: self.locks,
@@ -745,6 +838,25 @@ mod tests {
         s.reset();
         assert!(s.pins().is_empty() && s.embed());
         assert!(!s.full_lab().embed());
+    }
+
+    #[test]
+    fn drive_over_time_settings_snap_to_their_sliders_and_reset_keeps_the_view() {
+        let mut s = LabState::default();
+        assert_eq!((s.view(), s.idle_s(), s.burst_gb()), (View::Queue, 60, 32));
+        s.set_idle_s(7);
+        assert_eq!(s.idle_s(), 5);
+        s.set_idle_s(u32::MAX);
+        assert_eq!(s.idle_s(), 1800);
+        s.set_burst_gb(0);
+        assert_eq!(s.burst_gb(), 4);
+        s.set_burst_gb(1000);
+        assert_eq!(s.burst_gb(), 128);
+        s.set_view(View::Time);
+        s.reset();
+        assert_eq!((s.view(), s.idle_s(), s.burst_gb()), (View::Time, 60, 32));
+        assert_eq!(View::from_id("time"), Some(View::Time));
+        assert_eq!(View::from_id("TIME"), None);
     }
 
     #[test]

@@ -4,16 +4,19 @@
 //! Parameter names are short and stable, because people share these links: `preset`, `cap`
 //! (user GB), `dies`, `hold` (`density`, `cap` or `dies`), `qd`, `rw` (fio's randread,
 //! randwrite, randrw, read, write, rw), `mix` (read %, mixed patterns only), `bs` (4k, 128k,
-//! 1m ...), `state` (fob, seq-filled, steady), `p999` (1 to draw p99.9), `compare` (pinned
-//! configurations, syntax in [`super::compare`]) and `theme` (auto, light, dark); for authors
-//! who embed the lab: `embed` (1 for the compact iframe chrome), `charts` (the charts to show,
-//! a comma list of `iops`, `latency`, `mix`) and `lock` (read-only controls, a comma list of
-//! the control's own parameter names, e.g. `qd,rw`; see [`super::embed`]).
+//! 1m ...), `state` (fob, seq-filled, steady), `p999` (1 to draw p99.9), `view` (`qd`, the
+//! default, or `time` for the drive over time), `idle` (seconds of idle between the burst
+//! chart's bursts, on the slider's steps 0..1800), `burst` (GB per burst, 4..128), `compare`
+//! (pinned configurations, syntax in [`super::compare`]) and `theme` (auto, light, dark); for
+//! authors who embed the lab: `embed` (1 for the compact iframe chrome), `charts` (the charts
+//! to show, a comma list of `iops`, `latency`, `mix`) and `lock` (read-only controls, a comma
+//! list of the control's own parameter names, e.g. `qd,rw`; see [`super::embed`]).
 //!
 //! Lists are separated by `,` and written in a fixed order, so equal states give equal links.
 //! `charts` is written only when it is not every chart, `lock` and `compare` only when not
-//! empty, `embed` only when on. The imported fio results are never in the URL (they are the
-//! reader's data, not the view's).
+//! empty, `embed` only when on, `view` only when it is `time`, `idle` and `burst` when the
+//! view is `time` or they differ from their defaults, so a plain link stays short. The imported
+//! fio results are never in the URL (they are the reader's data, not the view's).
 //!
 //! What always holds:
 //! - parsing never fails as a whole: every valid parameter is applied, and each invalid,
@@ -28,15 +31,17 @@ use crate::model::presets;
 
 use super::compare::{Pin, MAX_PINS, PIN_SEPARATOR};
 use super::embed::{ChartId, ChartsShown, Control, Locks};
+use super::ladder::Ladder;
 use super::state::{
-    qd_ladder, DriveChoice, Hold, LabState, Theme, ALL_READS_PCT, BLOCK_SIZES, DIE_DENSITIES_GBIT,
-    READ_SHARE_STEP,
+    burst_ladder, idle_ladder, qd_ladder, DriveChoice, Hold, LabState, Theme, View, ALL_READS_PCT,
+    BLOCK_SIZES, DEFAULT_BURST_GB, DEFAULT_IDLE_S, DIE_DENSITIES_GBIT, READ_SHARE_STEP,
 };
 use crate::model::config::format_block_size;
 
 /// Every parameter the lab reads, in the order it writes them.
-pub const PARAMS: [&str; 10] = [
-    "preset", "cap", "dies", "hold", "qd", "rw", "mix", "bs", "state", "p999",
+pub const PARAMS: [&str; 13] = [
+    "preset", "cap", "dies", "hold", "qd", "rw", "mix", "bs", "state", "p999", "view", "idle",
+    "burst",
 ];
 /// The colour-scheme parameter (written only when not `auto`).
 pub const THEME_PARAM: &str = "theme";
@@ -88,6 +93,16 @@ pub fn to_query(state: &LabState) -> String {
     parts.push(("state", state.drive_state().id().to_string()));
     if state.show_p999() {
         parts.push(("p999", "1".to_string()));
+    }
+    let time = state.view() == View::Time;
+    if time {
+        parts.push(("view", state.view().id().to_string()));
+    }
+    if time || state.idle_s() != DEFAULT_IDLE_S {
+        parts.push(("idle", state.idle_s().to_string()));
+    }
+    if time || state.burst_gb() != DEFAULT_BURST_GB {
+        parts.push(("burst", state.burst_gb().to_string()));
     }
     if state.theme() != Theme::default() {
         parts.push((THEME_PARAM, state.theme().id().to_string()));
@@ -172,6 +187,29 @@ pub fn parse_query(query: &str, base: LabState) -> Parsed {
             "1" | "true" => p.state.set_show_p999(true),
             "0" | "false" => p.state.set_show_p999(false),
             _ => p.note("p999", format!("'{}' is not 1 or 0", quote(v))),
+        }
+    }
+    if let Some(v) = get("view") {
+        match View::from_id(v) {
+            Some(view) => p.state.set_view(view),
+            None => p.note(
+                "view",
+                format!(
+                    "unknown view '{}' (expected one of: {})",
+                    quote(v),
+                    View::ALL.map(View::id).join(", ")
+                ),
+            ),
+        }
+    }
+    if let Some(v) = get("idle") {
+        if let Some(idle) = p.on_ladder("idle", v, &idle_ladder(), "seconds") {
+            p.state.set_idle_s(idle);
+        }
+    }
+    if let Some(v) = get("burst") {
+        if let Some(gb) = p.on_ladder("burst", v, &burst_ladder(), "GB") {
+            p.state.set_burst_gb(gb);
         }
     }
     if let Some(v) = get(THEME_PARAM) {
@@ -479,6 +517,36 @@ impl Parser {
         }
     }
 
+    /// A whole number for a slider over `ladder`: outside its range or not a number is noted
+    /// and refused; between its steps it snaps to the nearest with a note.
+    fn on_ladder(&mut self, param: &str, v: &str, ladder: &Ladder, unit: &str) -> Option<u32> {
+        let values = ladder.values();
+        let (lo, hi) = (values[0], values[values.len() - 1]);
+        match v.parse::<u32>() {
+            Ok(n) if (lo..=hi).contains(&n) => {
+                let snapped = ladder.nearest(n);
+                if snapped != n {
+                    self.note(
+                        param,
+                        format!("{n} lies between the slider's steps; using {snapped}"),
+                    );
+                }
+                Some(snapped)
+            }
+            Ok(n) => {
+                self.note(param, format!("{n} is outside {lo} to {hi} {unit}"));
+                None
+            }
+            Err(_) => {
+                self.note(
+                    param,
+                    format!("'{}' is not a whole number of {unit}", quote(v)),
+                );
+                None
+            }
+        }
+    }
+
     fn queue_depth(&mut self, v: &str) {
         match v.parse::<u32>() {
             Ok(qd) if (1..=MAX_IODEPTH).contains(&qd) => {
@@ -614,6 +682,14 @@ mod tests {
             s.set_show_p999(true);
             s.set_theme(Theme::Dark);
             states.push(s.clone());
+            s.set_view(View::Time);
+            s.set_idle_s(0);
+            s.set_burst_gb(128);
+            states.push(s.clone());
+            s.set_view(View::Queue);
+            states.push(s.clone());
+            s.set_idle_s(1800);
+            s.set_burst_gb(4);
             s.set_hold(Hold::Dies);
             s.set_read_pct(0);
             s.set_dies(MAX_DIES);
@@ -667,6 +743,48 @@ mod tests {
             LabState::default(),
             "nothing invalid changes the state"
         );
+    }
+
+    #[test]
+    fn the_drive_over_time_view_and_its_settings_are_in_the_link() {
+        let p = parse("preset=e12&view=time&idle=10&burst=16");
+        assert!(p.notes.is_empty(), "{:?}", p.notes);
+        assert_eq!(
+            (p.state.view(), p.state.idle_s(), p.state.burst_gb()),
+            (View::Time, 10, 16)
+        );
+        let q = to_query(&p.state);
+        assert!(q.contains("&view=time&idle=10&burst=16"), "{q}");
+        let mut s = LabState::default();
+        s.set_view(View::Time);
+        assert!(to_query(&s).ends_with("&view=time&idle=60&burst=32"));
+        s.set_view(View::Queue);
+        assert!(
+            !to_query(&s).contains("idle"),
+            "defaults stay out of a plain link"
+        );
+    }
+
+    #[test]
+    fn bad_drive_over_time_values_are_noted_and_change_nothing() {
+        let p = parse("view=graph&idle=-3&burst=lots");
+        for param in ["view", "idle", "burst"] {
+            assert_eq!(notes_for(&p, param).len(), 1, "{param}: {:?}", p.notes);
+        }
+        assert!(notes_for(&p, "view")[0].contains("qd, time"));
+        assert!(notes_for(&p, "idle")[0].contains("not a whole number of seconds"));
+        assert_eq!(p.state, LabState::default());
+        let p = parse("idle=99999&burst=1");
+        assert!(notes_for(&p, "idle")[0].contains("outside 0 to 1800 seconds"));
+        assert!(notes_for(&p, "burst")[0].contains("outside 4 to 128 GB"));
+        assert_eq!(p.state, LabState::default());
+        let p = parse("idle=45");
+        assert_eq!(
+            p.state.idle_s(),
+            30,
+            "45 s is as near to 30 as to 60: the lower wins"
+        );
+        assert!(notes_for(&p, "idle")[0].contains("using 30"));
     }
 
     #[test]

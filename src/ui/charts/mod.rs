@@ -18,6 +18,7 @@ pub mod mix_chart;
 pub mod paint;
 pub mod qd_chart;
 pub mod style;
+pub mod time_chart;
 
 #[cfg(test)]
 mod recording;

@@ -1,5 +1,6 @@
-//! Drawing pieces the three charts share: the frame and mesh, model curves, published-
-//! measurement markers, the current point and the "still computing" note.
+//! Drawing pieces the charts share: the frame and mesh, model curves, published-measurement
+//! markers, the current point, horizontal reference levels, single dots and the "still
+//! computing" note.
 //!
 //! Every function takes a plotters chart or area, plain data and a [`ChartStyle`]; none keeps
 //! state or touches the browser.
@@ -280,6 +281,50 @@ pub fn yours<DB: DrawingBackend>(
                 + Rectangle::new([(-r, -r), (r, r)], ring),
         ))?;
     }
+    Ok(())
+}
+
+/// A horizontal line at `y` across `x` in `colour`, dashed (`dash`) or dotted: a rate the
+/// chart compares against (a model rate, or a published bound).
+pub fn level<DB: DrawingBackend>(
+    chart: &mut Chart2d<'_, DB>,
+    style: &ChartStyle,
+    y: f64,
+    x: (f64, f64),
+    colour: RGBColor,
+    dash: Dash,
+) -> DrawResult<DB> {
+    let line = colour.stroke_width(style.px(CURVE_CSS) as u32);
+    let (on, off) = match dash {
+        Dash::Dotted => (DOT_CSS, DOT_CSS * 2.0),
+        Dash::Solid | Dash::Dashed => (CURVE_DASH_CSS, CURVE_DASH_CSS / 2.0),
+    };
+    let pts = [(x.0, y), (x.1, y)];
+    if dash == Dash::Solid {
+        chart.draw_series(LineSeries::new(pts, line))?;
+    } else {
+        chart.draw_series(DashedLineSeries::new(
+            pts,
+            style.px(on),
+            style.px(off),
+            line,
+        ))?;
+    }
+    Ok(())
+}
+
+/// A filled dot the size of the current-point ring, for a single model value.
+pub fn dot<DB: DrawingBackend>(
+    chart: &mut Chart2d<'_, DB>,
+    style: &ChartStyle,
+    at: (f64, f64),
+    colour: RGBColor,
+) -> DrawResult<DB> {
+    chart.draw_series(std::iter::once(Circle::new(
+        at,
+        style.px(CURRENT_POINT_CSS),
+        colour.filled(),
+    )))?;
     Ok(())
 }
 

@@ -1,4 +1,14 @@
-//! The page's sharing parts (browser only): [`share`] (Copy link, Embed snippet, CSV, PNG and
+//! Views: sets of charts the page can show instead of the queue-depth charts, each chosen by
+//! [`View`] in [`LabState`] (and so by the URL's `view` parameter).
+//!
+//! - [`ViewSwitch`]: the radio buttons that choose the view.
+//! - [`drive_time`]: the drive over time (browser components), on [`time_model`] (its pure
+//!   part: the sliced model runs, the chart data and the texts, tested natively).
+//!
+//! A view reads the same [`LabState`] as the rest of the page (the preset and capacity the
+//! controls set) and writes only its own settings, through the state's setters.
+//!
+//! Beside them, the page's sharing parts (browser only): [`share`] (Copy link, Embed snippet, CSV, PNG and
 //! fio job file downloads), [`fio_import`] (the reader's fio JSON as "your drive"),
 //! [`compare`] (pin, family, remove), [`embed_frame`] (the compact chrome's height reported
 //! to the embedding page) and [`download`] (text and images to files).
@@ -9,6 +19,45 @@
 
 pub mod compare;
 pub mod download;
+pub mod drive_time;
 pub mod embed_frame;
 pub mod fio_import;
 pub mod share;
+pub mod time_model;
+
+use leptos::prelude::*;
+
+use super::controls::radio::{Choice, RadioGroup};
+use super::state::{LabState, View};
+
+pub use drive_time::DriveTimeView;
+
+/// Chooses which charts the page shows.
+#[component]
+pub fn ViewSwitch(
+    /// The lab's state (read and written).
+    state: RwSignal<LabState>,
+) -> impl IntoView {
+    let choices = View::ALL
+        .iter()
+        .map(|v| Choice {
+            value: v.id(),
+            label: v.label().to_string(),
+        })
+        .collect();
+    view! {
+        <div class="view-switch card">
+            <RadioGroup
+                name="view"
+                legend="Charts"
+                choices=choices
+                selected=Signal::derive(move || state.with(|s| s.view().id()))
+                on_change=Callback::new(move |v: &'static str| {
+                    if let Some(view) = View::from_id(v) {
+                        state.update(|s| s.set_view(view));
+                    }
+                })
+            />
+        </div>
+    }
+}
