@@ -1,4 +1,5 @@
-//! Browser entry point: Trunk builds this binary to wasm and the page loads it.
+//! Browser entry point: Trunk builds this binary to wasm and the page loads it. It installs the
+//! crash screen's panic hook first, then mounts the app.
 //!
 //! The mount is wrapped in `performance` marks (`lab:mount` in the page's performance
 //! timeline), so the page benchmark can tell the app's start-up from the browser's.
@@ -6,6 +7,7 @@
 use leptos::prelude::*;
 
 fn main() {
+    parallelism_lab::ui::crash::install();
     let performance = web_sys::window().and_then(|w| w.performance());
     if let Some(p) = &performance {
         let _ = p.mark("lab:mount-start");
@@ -14,4 +16,5 @@ fn main() {
     if let Some(p) = &performance {
         let _ = p.measure_with_start_mark("lab:mount", "lab:mount-start");
     }
+    parallelism_lab::ui::crash::panic_if_asked();
 }

@@ -189,3 +189,72 @@ fn interpolated_rates_match_the_engine_between_grid_points() {
         }
     }
 }
+
+/// Work units per slice in these tests: small enough that every stage is cut many times.
+const TEST_BUDGET: usize = 2_000;
+
+#[test]
+fn the_sliced_torture_gives_exactly_the_one_shot_report() {
+    for (preset, gb) in [("octane", 128.0), ("e12", 960.0)] {
+        let d = drive(preset, gb);
+        let one_shot = drive_state::torture(&d, drive_state::REVIEW_TORTURE_MINUTES).unwrap();
+        let mut run =
+            drive_state::TortureRun::new(&d, drive_state::REVIEW_TORTURE_MINUTES).unwrap();
+        let mut slices = 0usize;
+        let mut last_progress = 0.0;
+        let sliced = loop {
+            slices += 1;
+            if let Some(r) = run.step(TEST_BUDGET) {
+                break r;
+            }
+            let p = run.progress();
+            assert!(p >= last_progress && p < 1.0, "{preset}: progress {p}");
+            last_progress = p;
+        };
+        assert!(slices > 100, "{preset}: only {slices} slices");
+        assert_eq!(sliced, one_shot, "{preset} {gb} GB");
+        assert_eq!(run.progress(), 1.0);
+        assert_eq!(
+            run.step(TEST_BUDGET),
+            Some(one_shot),
+            "a finished run keeps its report"
+        );
+    }
+}
+
+#[test]
+fn sliced_cache_rates_give_exactly_the_one_shot_fill_and_bursts() {
+    let d = drive("e12", 960.0);
+    let mut run = drive_state::CacheRatesRun::new(&d).unwrap();
+    let mut slices = 0usize;
+    let rates = loop {
+        slices += 1;
+        if let Some(r) = run.step(TEST_BUDGET) {
+            break r;
+        }
+        assert!(run.progress() < 1.0);
+    };
+    assert!(slices > 10, "only {slices} slices");
+    assert_eq!(rates, drive_state::cache_rates(&d).unwrap());
+    assert_eq!(
+        drive_state::fill_with(&d, &rates),
+        drive_state::fill(&d).unwrap()
+    );
+    for idle_s in [0.0, 10.0, 600.0] {
+        assert_eq!(
+            drive_state::bursts_with(&d, &rates, 32.0, idle_s, 6).unwrap(),
+            drive_state::bursts(&d, 32.0, idle_s, 6).unwrap()
+        );
+    }
+    assert!(drive_state::bursts_with(&d, &rates, 32.0, -1.0, 6).is_err());
+}
+
+#[test]
+fn a_run_the_model_refuses_is_refused_before_any_slice() {
+    let mut d = drive("e12", 960.0);
+    d.controller.channels = 0;
+    assert!(drive_state::CacheRatesRun::new(&d).is_err());
+    assert!(drive_state::TortureRun::new(&d, 20.0).is_err());
+    let d = drive("e12", 960.0);
+    assert!(drive_state::TortureRun::new(&d, f64::NAN).is_err());
+}

@@ -222,6 +222,126 @@ async fn e2e_a_bad_parameter_shows_a_note_and_the_page_still_works() {
     browser.close().await;
 }
 
+/// Waits until the three drive-over-time charts are drawn for the page's current state with
+/// their model results.
+async fn wait_for_time_charts(browser: &Browser) {
+    const SCRIPT: &str = r#"
+        const state = location.search.slice(1);
+        return ["chart-fill", "chart-burst", "chart-torture"].every((id) => {
+            const c = document.getElementById(id);
+            return c && c.dataset.state === state && c.dataset.missing === "0";
+        });
+    "#;
+    browser
+        .wait_for(
+            "the drive-over-time charts to be drawn with results",
+            || async { (browser.js(SCRIPT, vec![]).await == json!(true)).then_some(()) },
+        )
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_drive_over_time_renders_and_the_idle_slider_moves_the_bursts() {
+    let browser = Browser::start().await;
+    browser
+        .open("?preset=e12&cap=960&view=time&idle=0", "#drive-time")
+        .await;
+    wait_for_time_charts(&browser).await;
+    let search = location_search(&browser).await;
+    assert!(
+        search.ends_with("&view=time&idle=0&burst=32"),
+        "the URL carries the view's settings: {search}"
+    );
+    assert_eq!(
+        browser
+            .js("return document.querySelector('.charts').hidden;", vec![])
+            .await,
+        json!(true),
+        "the queue-depth charts make way"
+    );
+    let fill = browser.text("#time-fill-summary").await;
+    assert!(
+        fill.contains("SLC cache on the empty drive") && fill.starts_with("Model"),
+        "{fill}"
+    );
+    let torture = browser.text("#time-torture-summary").await;
+    assert!(torture.contains("after a TRIM"), "{torture}");
+    let readout_before = browser.text("#burst-readout").await;
+    assert!(readout_before.contains("with 0 s idle"), "{readout_before}");
+    assert!(browser
+        .text("#burst-published")
+        .await
+        .contains("above 1 GB/s"));
+    let chart_before = browser.canvas_hash("#chart-burst").await;
+    assert!(!chart_before.ends_with(":0"), "the burst chart has ink");
+
+    for _ in 0..6 {
+        press(&browser, "idle", &Key::Right.to_string()).await;
+    }
+    let readout_after = browser
+        .wait_for("the burst readout to follow the slider", || async {
+            let now = browser.text("#burst-readout").await;
+            now.contains("with 120 s idle").then_some(now)
+        })
+        .await;
+    assert_ne!(readout_after, readout_before);
+    assert!(location_search(&browser).await.contains("idle=120"));
+    wait_for_time_charts(&browser).await;
+    let chart_after = browser.canvas_hash("#chart-burst").await;
+    assert_ne!(chart_after, chart_before, "the burst chart was redrawn");
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_the_view_switch_writes_the_url_and_fits_a_narrow_screen() {
+    let browser = Browser::start().await;
+    browser.open("?preset=octane&cap=128", "#readout").await;
+    browser
+        .client
+        .find(Locator::Id("view-time"))
+        .await
+        .expect("#view-time")
+        .click()
+        .await
+        .expect("click the drive-over-time view");
+    let search = browser
+        .wait_for("the URL to carry the view", || async {
+            let s = location_search(&browser).await;
+            s.contains("view=time").then_some(s)
+        })
+        .await;
+    assert!(search.contains("idle=60&burst=32"), "{search}");
+    wait_for_time_charts(&browser).await;
+    assert!(browser
+        .text("#torture-published")
+        .await
+        .contains("OCZ Octane review"));
+    browser
+        .client
+        .set_window_size(360, 800)
+        .await
+        .expect("a narrow window");
+    let overflow = browser
+        .wait_for("the narrow layout", || async {
+            let v = browser
+                .js(
+                    "return [window.innerWidth, document.documentElement.scrollWidth];",
+                    vec![],
+                )
+                .await;
+            let (inner, scroll) = (v[0].as_i64()?, v[1].as_i64()?);
+            (inner <= 400).then_some(scroll - inner)
+        })
+        .await;
+    assert!(
+        overflow <= 0,
+        "the page is {overflow} px wider than a narrow screen"
+    );
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
 /// The built page must keep working under its CSP and from any sub-path: no inline scripts,
 /// no absolute asset URLs.
 #[test]

@@ -321,13 +321,13 @@ async fn e2e_teach_projector_theme_and_view_come_from_the_url_and_bad_values_are
     assert_eq!(
         browser
             .js(
-                "return document.getElementById('view-activity').getAttribute('aria-pressed');",
+                "return document.getElementById('view-activity').checked;",
                 vec![]
             )
             .await,
-        json!("true")
+        json!(true)
     );
-    click(&browser, "view-charts").await;
+    click(&browser, "view-qd").await;
     browser
         .wait_for("the charts to come back", || async {
             let gone = browser

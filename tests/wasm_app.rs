@@ -216,3 +216,79 @@ async fn reset_restores_the_defaults() {
     assert_eq!(preset.value(), "e18dc");
     drop(app);
 }
+
+#[wasm_bindgen_test]
+async fn the_idle_slider_changes_the_burst_chart_readout() {
+    let root = container();
+    let app = leptos::mount::mount_to(root.clone(), || {
+        view! { <App query="?preset=e12&view=time&idle=0&state=fob" /> }
+    });
+    let section: HtmlElement = find(&root, "#drive-time");
+    assert!(
+        !section.hidden(),
+        "the link asks for the drive-over-time view"
+    );
+    assert!(
+        find::<HtmlElement>(&root, ".charts").hidden(),
+        "the queue-depth charts make way"
+    );
+    let slider: HtmlInputElement = find(&root, "#idle");
+    assert_eq!(
+        slider.get_attribute("aria-valuetext").as_deref(),
+        Some("0 seconds idle between bursts")
+    );
+    eventually("the model's burst figures", || {
+        text(&root, "#burst-readout").contains("with 0 s idle")
+    })
+    .await;
+    let before = text(&root, "#burst-readout");
+    assert!(before.starts_with("Model"), "{before}");
+    assert!(text(&root, "#burst-published").contains("E12"));
+
+    press(slider.unchecked_ref(), "ArrowRight", false);
+    eventually("the bursts with 5 s idle", || {
+        text(&root, "#burst-readout").contains("with 5 s idle")
+    })
+    .await;
+    assert_eq!(text(&root, "#idle-value"), "5 s");
+    assert_ne!(text(&root, "#burst-readout"), before);
+    let canvas: HtmlCanvasElement = find(&root, "canvas#chart-burst");
+    eventually("the burst chart drawn for 5 s idle", || {
+        canvas
+            .get_attribute("data-state")
+            .is_some_and(|s| s.contains("idle=5"))
+    })
+    .await;
+    assert!(canvas
+        .get_attribute("aria-label")
+        .is_some_and(|l| l.contains("5 s idle")));
+    drop(app);
+}
+
+#[wasm_bindgen_test]
+async fn bad_view_parameters_are_noted_and_the_default_view_stays() {
+    let root = container();
+    let app = leptos::mount::mount_to(root.clone(), || {
+        view! { <App query="?view=graph&idle=abc&burst=3&state=fob" /> }
+    });
+    let note = text(&root, "#url-notes");
+    for part in [
+        "view",
+        "'graph'",
+        "idle",
+        "'abc'",
+        "burst",
+        "outside 4 to 128 GB",
+    ] {
+        assert!(note.contains(part), "{part} missing from: {note}");
+    }
+    assert!(find::<HtmlElement>(&root, "#drive-time").hidden());
+    assert!(!find::<HtmlElement>(&root, ".charts").hidden());
+    find::<HtmlElement>(&root, "#view-time").click();
+    eventually("the drive-over-time view", || {
+        !find::<HtmlElement>(&root, "#drive-time").hidden()
+    })
+    .await;
+    assert_eq!(text(&root, "#idle-value"), "60 s", "the default idle time");
+    drop(app);
+}

@@ -639,6 +639,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 fn bench_cmd() -> String {
     const REPEATS: usize = 7;
+    const FILL_BENCH_DIES: u32 = 64;
     let preset = presets::find("e18dc").expect("e18dc preset");
     let drive = preset.drive_with_dies(32);
     let options = RunOptions {
@@ -688,11 +689,63 @@ fn bench_cmd() -> String {
             })
             .collect(),
     );
+    // The largest drive the presets build: 64 dies of 256 Gbit behind the E12 (1,920 GB).
+    let big = presets::find("e12")
+        .expect("e12 preset")
+        .drive_with_dies(FILL_BENCH_DIES);
+    let fill_ms = median(
+        (0..REPEATS)
+            .map(|_| {
+                let t = Instant::now();
+                let _ = drive_state::fill(&big);
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect(),
+    );
+    // The drive over time as the page runs it: steps of the page's work budget.
+    let octane = presets::find("octane")
+        .and_then(|p| p.drive_for_capacity_gb(128.0).ok())
+        .expect("the Octane 128 GB drive");
+    // Steps, the 99th percentile step (the longest is mostly the machine's scheduler), total.
+    let steps = |step: &mut dyn FnMut() -> bool| {
+        let mut times_ms = Vec::new();
+        let t = Instant::now();
+        loop {
+            let s = Instant::now();
+            let done = step();
+            times_ms.push(s.elapsed().as_secs_f64() * 1e3);
+            if done {
+                let total = t.elapsed().as_secs_f64() * 1e3;
+                times_ms.sort_by(f64::total_cmp);
+                let p99 = times_ms[(times_ms.len() - 1) * 99 / 100];
+                return (times_ms.len(), p99, total);
+            }
+        }
+    };
+    let budget = parallelism_lab::ui::views::time_model::WORK_UNITS_PER_STEP;
+    let mut torture = drive_state::TortureRun::new(&octane, drive_state::REVIEW_TORTURE_MINUTES)
+        .expect("the torture run is valid");
+    let (torture_steps, torture_step_ms, torture_ms) =
+        steps(&mut || torture.step(budget).is_some());
+    let mut rates = drive_state::CacheRatesRun::new(&octane).expect("the rates run is valid");
+    let (rates_steps, rates_step_ms, rates_ms) = steps(&mut || rates.step(budget).is_some());
+    let round2 = |ms: f64| (ms * 100.0).round() / 100.0;
     let out = serde_json::json!({
         "sim_ios_per_s": rate.round(),
-        "qd_sweep_9_points_ms": (sweep_ms * 100.0).round() / 100.0,
-        "steady_state_ms": (steady_ms * 100.0).round() / 100.0,
-        "note": "medians of 7 runs; 4 KiB random reads, E18DC 32 dies; sweep at 20000 measured I/Os per point",
+        "qd_sweep_9_points_ms": round2(sweep_ms),
+        "steady_state_ms": round2(steady_ms),
+        "whole_drive_fill_ms": round2(fill_ms),
+        "whole_drive_fill_gb": big.user_bytes() / 1e9,
+        "drive_time_octane_128gb": {
+            "work_units_per_step": budget,
+            "torture_steps": torture_steps,
+            "torture_p99_step_ms": (torture_step_ms * 1000.0).round() / 1000.0,
+            "torture_total_ms": torture_ms.round(),
+            "fill_rates_steps": rates_steps,
+            "fill_rates_p99_step_ms": (rates_step_ms * 1000.0).round() / 1000.0,
+            "fill_rates_total_ms": rates_ms.round(),
+        },
+        "note": "medians of 7 runs; 4 KiB random reads, E18DC 32 dies; sweep at 20000 measured I/Os per point; fill: E12 with 64 dies, from empty; drive_time: the page's sliced runs, one step per budget",
     });
     serde_json::to_string_pretty(&out).expect("plain JSON values") + "\n"
 }

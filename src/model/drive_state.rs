@@ -8,6 +8,14 @@
 //! scaled [`ftl`] reports for that moment. The same die counts and timings therefore give the
 //! same steady rates at both grains (a test checks it).
 //!
+//! Every computation that runs the engine or the scaled FTL also comes in slices, for a page
+//! that must never block: [`CacheRatesRun`] (the three rates behind [`fill`] and [`bursts`],
+//! whose own arithmetic, [`fill_with`] and [`bursts_with`], is a fraction of a millisecond) and
+//! [`TortureRun`]. Their `step(budget)` does at most about `budget` engine events or scaled
+//! writes, and what always holds is that a finished sliced run gives bit for bit the one-shot
+//! result: the one-shot functions are those runs stepped without a budget, so the two paths
+//! cannot drift apart, and the engine's runs are deterministic however they are cut.
+//!
 //! [`engine`]: super::engine
 //! [`ftl`]: super::ftl
 
@@ -19,7 +27,7 @@ use super::config::{
     CellType, CheckedRun, ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, Workload,
 };
 use super::engine::Simulation;
-use super::ftl::{scaled_filled_drive, ScaledFtl};
+use super::ftl::{scaled_drive, ScaledFtl};
 use super::rng::Rng;
 
 /// Sequential writes as reviewers fill a drive: 128 KiB at QD32.
@@ -99,10 +107,25 @@ pub struct TortureReport {
     pub series: Vec<TorturePoint>,
 }
 
-/// Write rates of one drive, from the I/O-level engine, memoised.
+/// One engine run behind a rate: the pattern, block size, depth, write amplification (its bits)
+/// and whether the dies program in SLC mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct RateKey {
+    rw: Rw,
+    bs: u32,
+    qd: u32,
+    wa_bits: u64,
+    slc: bool,
+}
+
+/// Write rates of one drive, from the I/O-level engine, memoised. Each rate is one engine run;
+/// `Rates::prepare` advances those runs a bounded number of events at a time, so the sliced
+/// computations below never block, and the one-shot path runs them to the end the same way.
 pub struct Rates {
     drive: DriveSpec,
-    memo: HashMap<(Rw, u32, u32, u64, bool), f64>,
+    memo: HashMap<RateKey, f64>,
+    /// The engine run in progress, if a slice ran out of budget in the middle of one.
+    running: Option<(RateKey, Simulation)>,
 }
 
 impl Rates {
@@ -110,12 +133,13 @@ impl Rates {
         Rates {
             drive: drive.clone(),
             memo: HashMap::new(),
+            running: None,
         }
     }
 
-    fn run(&self, rw: Rw, bs: u32, qd: u32, wa: f64, slc: bool) -> Result<f64, ConfigError> {
+    fn checked(&self, key: RateKey) -> Result<CheckedRun, ConfigError> {
         let mut drive = self.drive.clone();
-        if slc {
+        if key.slc {
             // SLC mode: one page per plane per program, at the SLC program time.
             drive.nand.cell = CellType::Slc;
             drive.nand.program_pages = 1;
@@ -124,10 +148,10 @@ impl Rates {
         let spec = RunSpec {
             drive,
             workload: Workload {
-                rw,
+                rw: key.rw,
                 rwmixread: 0,
-                bs_bytes: bs,
-                iodepth: qd,
+                bs_bytes: key.bs,
+                iodepth: key.qd,
             },
             state: DriveState::Fob,
             options: RunOptions {
@@ -135,34 +159,78 @@ impl Rates {
                 measured_ios: RATE_IOS,
             },
         };
-        let run: CheckedRun = spec.check()?.with_write_amplification(wa)?;
-        Ok(Simulation::run(&run).bw_mb_s)
+        spec.check()?
+            .with_write_amplification(f64::from_bits(key.wa_bits))
     }
 
-    fn grid_mb_s(&mut self, rw: Rw, bs: u32, qd: u32, wa: f64, slc: bool) -> f64 {
-        let key = (rw, bs, qd, wa.to_bits(), slc);
-        if let Some(&r) = self.memo.get(&key) {
-            return r;
+    /// Advances the engine runs behind `keys` (in order) by about `*budget` events, taking what
+    /// it uses from `budget`; true once every key has its rate.
+    fn prepare(&mut self, keys: &[RateKey], budget: &mut usize) -> bool {
+        for &key in keys {
+            if self.memo.contains_key(&key) {
+                continue;
+            }
+            let resume = matches!(&self.running, Some((k, _)) if *k == key);
+            if !resume {
+                match self.checked(key) {
+                    // Only checked drives reach here, so a refusal is not expected; a rate of
+                    // 0 then reads as "no rate" below rather than failing.
+                    Err(_) => {
+                        self.memo.insert(key, 0.0);
+                        continue;
+                    }
+                    Ok(run) => self.running = Some((key, Simulation::new(&run))),
+                }
+            }
+            if *budget == 0 {
+                return false;
+            }
+            let Some((_, sim)) = &mut self.running else {
+                continue;
+            };
+            let before = sim.events();
+            let finished = sim.step(*budget as u64);
+            let used = usize::try_from(sim.events() - before).unwrap_or(usize::MAX);
+            *budget = budget.saturating_sub(used.max(1));
+            if !finished {
+                return false;
+            }
+            let mb_s = sim.result().bw_mb_s;
+            self.memo.insert(key, mb_s);
+            self.running = None;
         }
-        // Only checked drives reach here, so the engine run cannot be refused.
-        let r = self.run(rw, bs, qd, wa, slc).unwrap_or(0.0);
-        self.memo.insert(key, r);
-        r
+        true
     }
 
-    /// MB/s of `rw` writes of `bs` at `qd` when every write pays write amplification `wa`.
-    pub fn write_mb_s(&mut self, rw: Rw, bs: u32, qd: u32, wa: f64, slc: bool) -> f64 {
+    fn grid_mb_s(&mut self, key: RateKey) -> f64 {
+        let mut unlimited = usize::MAX;
+        self.prepare(&[key], &mut unlimited);
+        self.memo.get(&key).copied().unwrap_or(0.0)
+    }
+
+    /// The two grid runs [`Self::write_mb_s`] reads for `wa`, and where `wa` lies between them.
+    fn grid(rw: Rw, bs: u32, qd: u32, wa: f64, slc: bool) -> ([RateKey; 2], f64) {
         let wa = wa.max(1.0);
         let hi = WA_GRID
             .iter()
             .position(|&g| g >= wa)
             .unwrap_or(WA_GRID.len() - 1)
             .max(1);
-        let (a, b) = (WA_GRID[hi - 1], WA_GRID[hi]);
-        let (ra, rb) = (
-            self.grid_mb_s(rw, bs, qd, a, slc),
-            self.grid_mb_s(rw, bs, qd, b, slc),
-        );
+        let key = |g: f64| RateKey {
+            rw,
+            bs,
+            qd,
+            wa_bits: g.to_bits(),
+            slc,
+        };
+        ([key(WA_GRID[hi - 1]), key(WA_GRID[hi])], wa)
+    }
+
+    /// MB/s of `rw` writes of `bs` at `qd` when every write pays write amplification `wa`.
+    pub fn write_mb_s(&mut self, rw: Rw, bs: u32, qd: u32, wa: f64, slc: bool) -> f64 {
+        let ([ka, kb], wa) = Rates::grid(rw, bs, qd, wa, slc);
+        let (a, b) = (f64::from_bits(ka.wa_bits), f64::from_bits(kb.wa_bits));
+        let (ra, rb) = (self.grid_mb_s(ka), self.grid_mb_s(kb));
         if wa == a || ra <= 0.0 || rb <= 0.0 {
             return ra;
         }
@@ -186,11 +254,100 @@ impl Rates {
     /// write amplification of 2 adds over 1.
     pub fn fold_mb_s(&mut self) -> f64 {
         let one = self.native_mb_s();
-        let two = self.write_mb_s(Rw::Write, FILL_BS, FILL_QD, 2.0, false);
+        let two = self.write_mb_s(Rw::Write, FILL_BS, FILL_QD, FOLD_WA, false);
         if one <= 0.0 || two <= 0.0 || two >= one {
             return one;
         }
         1.0 / (1.0 / two - 1.0 / one)
+    }
+
+    /// Engine events of the run in progress, as a fraction of its expected length.
+    fn running_progress(&self) -> f64 {
+        self.running
+            .as_ref()
+            .map_or(0.0, |(_, sim)| sim.progress().clamp(0.0, 1.0))
+    }
+}
+
+/// The write amplification whose extra cost over 1 is one garbage-collection copy per byte.
+const FOLD_WA: f64 = 2.0;
+
+/// The three rates a fill and a burst run need: into the SLC cache, straight to native cells,
+/// and folding in idle time (all MB/s, from the engine).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CacheRates {
+    pub slc_mb_s: f64,
+    pub native_mb_s: f64,
+    pub fold_mb_s: f64,
+}
+
+impl CacheRates {
+    /// The engine runs behind the three rates, in the order they are computed.
+    fn keys() -> Vec<RateKey> {
+        let mut keys = Vec::new();
+        for (wa, slc) in [(1.0, true), (1.0, false), (FOLD_WA, false)] {
+            let (pair, _) = Rates::grid(Rw::Write, FILL_BS, FILL_QD, wa, slc);
+            for k in pair {
+                if !keys.contains(&k) {
+                    keys.push(k);
+                }
+            }
+        }
+        keys
+    }
+
+    fn from_rates(rates: &mut Rates) -> CacheRates {
+        CacheRates {
+            slc_mb_s: rates.slc_mb_s(),
+            native_mb_s: rates.native_mb_s(),
+            fold_mb_s: rates.fold_mb_s(),
+        }
+    }
+}
+
+/// [`cache_rates`] in slices: each [`step`](Self::step) does at most about `budget` engine
+/// events. Finished, it gives exactly what [`cache_rates`] gives (the same engine runs, run to
+/// the same end).
+pub struct CacheRatesRun {
+    rates: Rates,
+    keys: Vec<RateKey>,
+}
+
+impl CacheRatesRun {
+    pub fn new(drive: &DriveSpec) -> Result<CacheRatesRun, ConfigError> {
+        check(drive)?;
+        Ok(CacheRatesRun {
+            rates: Rates::new(drive),
+            keys: CacheRates::keys(),
+        })
+    }
+
+    /// Works for at most about `budget` engine events; the rates once all runs are done.
+    pub fn step(&mut self, budget: usize) -> Option<CacheRates> {
+        let mut budget = budget;
+        self.rates
+            .prepare(&self.keys, &mut budget)
+            .then(|| CacheRates::from_rates(&mut self.rates))
+    }
+
+    /// How far the computation is, from 0 to 1.
+    pub fn progress(&self) -> f64 {
+        let done = self
+            .keys
+            .iter()
+            .filter(|k| self.rates.memo.contains_key(k))
+            .count() as f64;
+        ((done + self.rates.running_progress()) / self.keys.len() as f64).min(1.0)
+    }
+}
+
+/// The SLC, native and folding rates of `drive`, in one go.
+pub fn cache_rates(drive: &DriveSpec) -> Result<CacheRates, ConfigError> {
+    let mut run = CacheRatesRun::new(drive)?;
+    loop {
+        if let Some(r) = run.step(usize::MAX) {
+            return Ok(r);
+        }
     }
 }
 
@@ -242,15 +399,15 @@ impl Cache {
 /// Write `bytes` with `written` bytes already on the drive; returns (seconds, phase).
 fn write_chunk(
     cache: &mut Cache,
-    rates: &mut Rates,
+    rates: &CacheRates,
     written: f64,
     bytes: f64,
     new_data: bool,
 ) -> (f64, FillPhase) {
     let (slc, native, fold) = (
-        rates.slc_mb_s() * 1e6,
-        rates.native_mb_s() * 1e6,
-        rates.fold_mb_s() * 1e6,
+        rates.slc_mb_s * 1e6,
+        rates.native_mb_s * 1e6,
+        rates.fold_mb_s * 1e6,
     );
     let after = if new_data { written + bytes } else { written };
     let room = (cache.capacity(after) - cache.used).max(0.0);
@@ -283,8 +440,12 @@ fn write_chunk(
 
 /// A whole-drive sequential fill from empty (128 KiB, QD32), chunk by chunk.
 pub fn fill(drive: &DriveSpec) -> Result<FillReport, ConfigError> {
-    check(drive)?;
-    let mut rates = Rates::new(drive);
+    Ok(fill_with(drive, &cache_rates(drive)?))
+}
+
+/// [`fill`] from rates computed ahead ([`CacheRatesRun`]); arithmetic only, a fraction of a
+/// millisecond.
+pub fn fill_with(drive: &DriveSpec, rates: &CacheRates) -> FillReport {
     let mut cache = Cache::new(drive);
     let user = drive.user_bytes();
     let chunk = user / FILL_CHUNKS as f64;
@@ -292,7 +453,7 @@ pub fn fill(drive: &DriveSpec) -> Result<FillReport, ConfigError> {
     let mut total_s = 0.0;
     let mut points = Vec::with_capacity(FILL_CHUNKS);
     for _ in 0..FILL_CHUNKS {
-        let (s, phase) = write_chunk(&mut cache, &mut rates, written, chunk, true);
+        let (s, phase) = write_chunk(&mut cache, rates, written, chunk, true);
         written += chunk;
         total_s += s;
         points.push(FillPoint {
@@ -301,13 +462,20 @@ pub fn fill(drive: &DriveSpec) -> Result<FillReport, ConfigError> {
             phase,
         });
     }
-    Ok(FillReport {
+    FillReport {
         capacity_gb: user / 1e9,
         slc_cache_gb: Cache::new(drive).capacity(0.0) / 1e9,
         average_mb_s: user / total_s / 1e6,
         points,
-    })
+    }
 }
+
+/// Longest idle time between bursts, in seconds (a day).
+pub const MAX_IDLE_S: f64 = 86_400.0;
+/// Most bursts in one run.
+pub const MAX_BURSTS: u32 = 1000;
+/// Chunks each burst is written in.
+const BURST_CHUNKS: u32 = 50;
 
 /// Bursts of `burst_gb` sequential writes over one test file of that size, with `idle_s`
 /// seconds of idle between them in which the drive folds its cache.
@@ -318,6 +486,16 @@ pub fn bursts(
     count: u32,
 ) -> Result<Vec<BurstPoint>, ConfigError> {
     check(drive)?;
+    check_bursts(drive, burst_gb, idle_s, count)?;
+    bursts_with(drive, &cache_rates(drive)?, burst_gb, idle_s, count)
+}
+
+fn check_bursts(
+    drive: &DriveSpec,
+    burst_gb: f64,
+    idle_s: f64,
+    count: u32,
+) -> Result<(), ConfigError> {
     let user_gb = drive.user_gb();
     if !(burst_gb.is_finite() && burst_gb > 0.0 && burst_gb <= user_gb) {
         return Err(ConfigError::OutOfRange {
@@ -326,34 +504,45 @@ pub fn bursts(
             allowed: format!("above 0 and up to the drive's {user_gb:.0} GB"),
         });
     }
-    if !(idle_s.is_finite() && (0.0..=86_400.0).contains(&idle_s)) {
+    if !(idle_s.is_finite() && (0.0..=MAX_IDLE_S).contains(&idle_s)) {
         return Err(ConfigError::OutOfRange {
             what: "idle time (s)",
             value: idle_s.to_string(),
-            allowed: "0..=86400".into(),
+            allowed: format!("0..={MAX_IDLE_S}"),
         });
     }
-    if !(1..=1000).contains(&count) {
+    if !(1..=MAX_BURSTS).contains(&count) {
         return Err(ConfigError::OutOfRange {
             what: "bursts",
             value: count.to_string(),
-            allowed: "1..=1000".into(),
+            allowed: format!("1..={MAX_BURSTS}"),
         });
     }
-    let mut rates = Rates::new(drive);
+    Ok(())
+}
+
+/// [`bursts`] from rates computed ahead ([`CacheRatesRun`]); arithmetic only, so a page can
+/// redo it for every position of an idle-time slider.
+pub fn bursts_with(
+    drive: &DriveSpec,
+    rates: &CacheRates,
+    burst_gb: f64,
+    idle_s: f64,
+    count: u32,
+) -> Result<Vec<BurstPoint>, ConfigError> {
+    check_bursts(drive, burst_gb, idle_s, count)?;
     let mut cache = Cache::new(drive);
     let file = burst_gb * 1e9;
-    let chunks = 50;
     let mut out = Vec::new();
     for burst in 1..=count {
         let cache_free_gb = (cache.capacity(file) - cache.used).max(0.0) / 1e9;
-        let seconds: f64 = (0..chunks)
+        let seconds: f64 = (0..BURST_CHUNKS)
             .map(|_| {
                 write_chunk(
                     &mut cache,
-                    &mut rates,
+                    rates,
                     file,
-                    file / f64::from(chunks),
+                    file / f64::from(BURST_CHUNKS),
                     false,
                 )
                 .0
@@ -365,66 +554,279 @@ pub fn bursts(
             cache_free_gb,
         });
         // Idle: the dies fold cached data into native cells.
-        cache.used = (cache.used - idle_s * rates.fold_mb_s() * 1e6).max(0.0);
+        cache.used = (cache.used - idle_s * rates.fold_mb_s * 1e6).max(0.0);
     }
     Ok(out)
 }
 
-/// The OCZ Octane review's torture test [REF4]: a full drive, `minutes` of 4 KiB random writes
+/// The torture's length in the OCZ Octane review \[REF4\], in minutes.
+pub const REVIEW_TORTURE_MINUTES: f64 = 20.0;
+/// Shortest and longest torture, in minutes.
+pub const MIN_TORTURE_MINUTES: f64 = 0.1;
+pub const MAX_TORTURE_MINUTES: f64 = 1440.0;
+/// The seed of the torture's random addresses.
+const TORTURE_SEED: u64 = 0x7027_0BE5;
+/// The sequential probe after the torture covers this fraction of the user pages (about the
+/// minute of writing the review's probe covers at the tortured speed).
+const PROBE_DIVISOR: usize = 100;
+
+/// The OCZ Octane review's torture test \[REF4\]: a full drive, `minutes` of 4 KiB random writes
 /// at QD32 over every LBA, then a 128 KiB QD1 sequential write; then TRIM and the same again.
 pub fn torture(drive: &DriveSpec, minutes: f64) -> Result<TortureReport, ConfigError> {
-    check(drive)?;
-    if !(minutes.is_finite() && (0.1..=1440.0).contains(&minutes)) {
-        return Err(ConfigError::OutOfRange {
-            what: "torture time (minutes)",
-            value: minutes.to_string(),
-            allowed: "0.1..=1440".into(),
-        });
+    let mut run = TortureRun::new(drive, minutes)?;
+    loop {
+        if let Some(r) = run.step(usize::MAX) {
+            return Ok(r);
+        }
     }
-    let mut rates = Rates::new(drive);
-    let seq =
-        |rates: &mut Rates, wa: f64| rates.write_mb_s(Rw::Write, FILL_BS, SEQ_PROBE_QD, wa, false);
-    let fresh_mb_s = seq(&mut rates, 1.0);
+}
 
-    let mut ftl: ScaledFtl = scaled_filled_drive(drive.effective_spare_ratio());
-    let user_pages = ftl.user_pages();
-    let bytes_per_page = drive.user_bytes() / user_pages as f64;
-    let mut rng = Rng::new(0x7027_0BE5);
-    let window_s = minutes * 60.0 / TORTURE_POINTS as f64;
-    let mut series = Vec::with_capacity(TORTURE_POINTS);
-    let mut elapsed_s = 0.0;
-    let mut wa = 1.0;
-    while series.len() < TORTURE_POINTS {
-        // The pages this window writes follow from the rate the current amplification allows;
-        // the window's own amplification then sets the rate it reports.
-        let mb_s = rates.write_mb_s(Rw::RandWrite, TORTURE_BS, TORTURE_QD, wa, false);
-        let pages = ((mb_s * 1e6 * window_s / bytes_per_page) as usize).clamp(1, 4 * user_pages);
-        wa = ftl.window_write_amplification(pages, || rng.below(user_pages as u64) as u32);
-        let mb_s = rates.write_mb_s(Rw::RandWrite, TORTURE_BS, TORTURE_QD, wa, false);
-        elapsed_s += window_s;
-        series.push(TorturePoint {
-            minute: elapsed_s / 60.0,
-            mb_s,
-            write_amplification: wa,
-        });
+/// Where a [`TortureRun`] is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Stage {
+    /// The fresh sequential rate.
+    Fresh,
+    /// The sequential fill of the scaled drive; the next page to write.
+    Fill(usize),
+    /// The rate at the current write amplification, which sets the window's page count.
+    WindowRate,
+    /// Random writes of the window still to do.
+    Window(usize),
+    /// The rate at the window's own amplification; then the point is recorded.
+    WindowResult,
+    /// Sequential probe writes still to do (before or after the TRIM).
+    Probe {
+        left: usize,
+        trimmed: bool,
+    },
+    /// The sequential rate at the probe's amplification.
+    ProbeRate {
+        trimmed: bool,
+    },
+    Done,
+}
+
+/// [`torture`] in slices: each [`step`](Self::step) does at most about `budget` units of work
+/// (one unit is one engine event or one host write of the scaled drive), so a browser can run
+/// it between frames. The stages are those of the one-shot procedure in the same order, with
+/// the same random sequence, so the finished report is bit for bit what [`torture`] returns
+/// (a test checks it).
+pub struct TortureRun {
+    rates: Rates,
+    ftl: ScaledFtl,
+    rng: Rng,
+    stage: Stage,
+    user_pages: usize,
+    bytes_per_page: f64,
+    window_s: f64,
+    /// Write amplification of the last window (1 before the first).
+    wa: f64,
+    elapsed_s: f64,
+    /// The last logical page the sequential probe wrote.
+    probe_lpn: u32,
+    fresh_mb_s: f64,
+    after_torture_mb_s: f64,
+    series: Vec<TorturePoint>,
+}
+
+impl TortureRun {
+    pub fn new(drive: &DriveSpec, minutes: f64) -> Result<TortureRun, ConfigError> {
+        check(drive)?;
+        if !(minutes.is_finite() && (MIN_TORTURE_MINUTES..=MAX_TORTURE_MINUTES).contains(&minutes))
+        {
+            return Err(ConfigError::OutOfRange {
+                what: "torture time (minutes)",
+                value: minutes.to_string(),
+                allowed: format!("{MIN_TORTURE_MINUTES}..={MAX_TORTURE_MINUTES}"),
+            });
+        }
+        let ftl = scaled_drive(drive.effective_spare_ratio());
+        let user_pages = ftl.user_pages();
+        Ok(TortureRun {
+            rates: Rates::new(drive),
+            bytes_per_page: drive.user_bytes() / user_pages as f64,
+            user_pages,
+            ftl,
+            rng: Rng::new(TORTURE_SEED),
+            stage: Stage::Fresh,
+            window_s: minutes * 60.0 / TORTURE_POINTS as f64,
+            wa: 1.0,
+            elapsed_s: 0.0,
+            probe_lpn: 0,
+            fresh_mb_s: 0.0,
+            after_torture_mb_s: 0.0,
+            series: Vec::with_capacity(TORTURE_POINTS),
+        })
     }
-    // A sequential write over the tortured drive meets victims full of valid pages.
-    // About the minute of writing the review's probe covers at the tortured speed.
-    let probe = (user_pages / 100).max(1);
-    let mut lpn = 0u32;
-    let mut next = || {
-        lpn = (lpn + 1) % user_pages as u32;
-        lpn
-    };
-    let wa_after = ftl.window_write_amplification(probe, &mut next);
-    let after_torture_mb_s = seq(&mut rates, wa_after);
-    ftl.trim_all();
-    let wa_trimmed = ftl.window_write_amplification(probe, &mut next);
-    let after_trim_mb_s = seq(&mut rates, wa_trimmed);
-    Ok(TortureReport {
-        fresh_mb_s,
-        after_torture_mb_s,
-        after_trim_mb_s,
-        series,
-    })
+
+    /// How far the run is, from 0 to 1 (by stage: the fill, each window, the two probes).
+    pub fn progress(&self) -> f64 {
+        let steps = (TORTURE_POINTS + 3) as f64;
+        let done = match self.stage {
+            Stage::Fresh => 0.0,
+            Stage::Fill(next) => next as f64 / self.user_pages.max(1) as f64,
+            Stage::WindowRate | Stage::Window(_) | Stage::WindowResult => {
+                1.0 + self.series.len() as f64
+            }
+            Stage::Probe { trimmed, .. } | Stage::ProbeRate { trimmed } => {
+                1.0 + TORTURE_POINTS as f64 + f64::from(u8::from(trimmed))
+            }
+            Stage::Done => steps,
+        };
+        (done / steps).min(1.0)
+    }
+
+    /// Sequential write keys at `wa` (128 KiB, QD1, native cells).
+    fn seq_keys(wa: f64) -> [RateKey; 2] {
+        Rates::grid(Rw::Write, FILL_BS, SEQ_PROBE_QD, wa, false).0
+    }
+
+    fn seq_mb_s(&mut self, wa: f64) -> f64 {
+        self.rates
+            .write_mb_s(Rw::Write, FILL_BS, SEQ_PROBE_QD, wa, false)
+    }
+
+    fn random_keys(wa: f64) -> [RateKey; 2] {
+        Rates::grid(Rw::RandWrite, TORTURE_BS, TORTURE_QD, wa, false).0
+    }
+
+    fn random_mb_s(&mut self, wa: f64) -> f64 {
+        self.rates
+            .write_mb_s(Rw::RandWrite, TORTURE_BS, TORTURE_QD, wa, false)
+    }
+
+    fn next_probe_lpn(&mut self) -> u32 {
+        self.probe_lpn = (self.probe_lpn + 1) % self.user_pages as u32;
+        self.probe_lpn
+    }
+
+    /// Works for at most about `budget` units (see the type's documentation); the report once
+    /// finished.
+    pub fn step(&mut self, budget: usize) -> Option<TortureReport> {
+        let mut budget = budget;
+        loop {
+            match self.stage {
+                Stage::Fresh => {
+                    if !self.rates.prepare(&Self::seq_keys(1.0), &mut budget) {
+                        return None;
+                    }
+                    self.fresh_mb_s = self.seq_mb_s(1.0);
+                    self.stage = Stage::Fill(0);
+                }
+                Stage::Fill(next) => {
+                    let end = next.saturating_add(budget).min(self.user_pages);
+                    for lpn in next..end {
+                        self.ftl.write(lpn as u32);
+                    }
+                    budget -= end - next;
+                    if end < self.user_pages {
+                        self.stage = Stage::Fill(end);
+                        return None;
+                    }
+                    self.stage = Stage::WindowRate;
+                }
+                Stage::WindowRate => {
+                    if !self.rates.prepare(&Self::random_keys(self.wa), &mut budget) {
+                        return None;
+                    }
+                    // The pages this window writes follow from the rate the current
+                    // amplification allows; the window's own amplification then sets the rate
+                    // it reports.
+                    let mb_s = self.random_mb_s(self.wa);
+                    let pages = ((mb_s * 1e6 * self.window_s / self.bytes_per_page) as usize)
+                        .clamp(1, 4 * self.user_pages);
+                    self.ftl.reset_counters();
+                    self.stage = Stage::Window(pages);
+                }
+                Stage::Window(left) => {
+                    let n = left.min(budget);
+                    for _ in 0..n {
+                        let lpn = self.rng.below(self.user_pages as u64) as u32;
+                        self.ftl.write(lpn);
+                    }
+                    budget -= n;
+                    if n < left {
+                        self.stage = Stage::Window(left - n);
+                        return None;
+                    }
+                    self.wa = self.ftl.write_amplification();
+                    self.stage = Stage::WindowResult;
+                }
+                Stage::WindowResult => {
+                    if !self.rates.prepare(&Self::random_keys(self.wa), &mut budget) {
+                        return None;
+                    }
+                    let mb_s = self.random_mb_s(self.wa);
+                    self.elapsed_s += self.window_s;
+                    self.series.push(TorturePoint {
+                        minute: self.elapsed_s / 60.0,
+                        mb_s,
+                        write_amplification: self.wa,
+                    });
+                    if self.series.len() < TORTURE_POINTS {
+                        self.stage = Stage::WindowRate;
+                    } else {
+                        // A sequential write over the tortured drive meets victims full of
+                        // valid pages.
+                        self.ftl.reset_counters();
+                        self.stage = Stage::Probe {
+                            left: self.probe_pages(),
+                            trimmed: false,
+                        };
+                    }
+                }
+                Stage::Probe { left, trimmed } => {
+                    let n = left.min(budget);
+                    for _ in 0..n {
+                        let lpn = self.next_probe_lpn();
+                        self.ftl.write(lpn);
+                    }
+                    budget -= n;
+                    if n < left {
+                        self.stage = Stage::Probe {
+                            left: left - n,
+                            trimmed,
+                        };
+                        return None;
+                    }
+                    self.wa = self.ftl.write_amplification();
+                    self.stage = Stage::ProbeRate { trimmed };
+                }
+                Stage::ProbeRate { trimmed } => {
+                    if !self.rates.prepare(&Self::seq_keys(self.wa), &mut budget) {
+                        return None;
+                    }
+                    let mb_s = self.seq_mb_s(self.wa);
+                    if trimmed {
+                        self.stage = Stage::Done;
+                        return Some(TortureReport {
+                            fresh_mb_s: self.fresh_mb_s,
+                            after_torture_mb_s: self.after_torture_mb_s,
+                            after_trim_mb_s: mb_s,
+                            series: self.series.clone(),
+                        });
+                    }
+                    self.after_torture_mb_s = mb_s;
+                    self.ftl.trim_all();
+                    self.ftl.reset_counters();
+                    self.stage = Stage::Probe {
+                        left: self.probe_pages(),
+                        trimmed: true,
+                    };
+                }
+                Stage::Done => {
+                    return Some(TortureReport {
+                        fresh_mb_s: self.fresh_mb_s,
+                        after_torture_mb_s: self.after_torture_mb_s,
+                        after_trim_mb_s: self.seq_mb_s(self.wa),
+                        series: self.series.clone(),
+                    });
+                }
+            }
+        }
+    }
+
+    fn probe_pages(&self) -> usize {
+        (self.user_pages / PROBE_DIVISOR).max(1)
+    }
 }

@@ -44,6 +44,12 @@ const MIN_WARMUP_IOS: u64 = 2_000;
 const WARMUP_IOS_PER_QD: u64 = 4;
 /// Write-buffer fills a run with writes measures at least.
 const MEASURED_BUFFER_TURNOVERS: u64 = 20;
+/// Event-queue lanes (see [`EventQueue`]): events a first-come first-served stage schedules in
+/// time order wait in a FIFO beside the heap. Arrivals at the controller follow completions on
+/// the link, and dispatches follow the controller's reservations.
+const LANES: usize = 2;
+const ARRIVAL_LANE: usize = 0;
+const DISPATCH_LANE: usize = 1;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ev {
@@ -155,20 +161,22 @@ struct Slot {
     data_done: SimTime,
 }
 
-/// Pop the head read of `queue` into `batch[0]` and, when `deep`, the first later read on each
-/// other plane that `mine` accepts; returns how many were taken.
+/// Take the read at `head` of `queue` into `batch[0]` and, when `deep`, the first other read on
+/// each other plane that `mine` accepts; returns how many were taken.
 fn take_batch<T: Copy>(
     queue: &mut VecDeque<T>,
+    head: usize,
     deep: bool,
     planes: usize,
     batch: &mut [PageRead; MAX_PLANES],
     mine: impl Fn(&T) -> Option<PageRead>,
 ) -> usize {
-    let head = mine(&queue.pop_front().expect("a read is ready")).expect("the head is this die's");
-    batch[0] = head;
+    let first =
+        mine(&queue.remove(head).expect("a read is ready")).expect("the head is this die's");
+    batch[0] = first;
     let mut n = 1;
     if deep {
-        let mut used = 1u32 << head.plane;
+        let mut used = 1u32 << first.plane;
         let mut i = 0;
         while i < queue.len() && n < planes {
             match mine(&queue[i]) {
@@ -196,6 +204,8 @@ struct Params {
     read_percent: u8,
     random: bool,
     span_bytes: u64,
+    /// `span_bytes / bs_bytes`: how many block-aligned offsets a random request may take.
+    span_blocks: u64,
     t_read: Nanos,
     t_prog: Nanos,
     t_erase: Nanos,
@@ -278,6 +288,7 @@ impl Params {
             read_percent: w.read_percent(),
             random,
             span_bytes,
+            span_blocks: span_bytes / u64::from(w.bs_bytes),
             t_read: n.t_read,
             t_prog: n.t_prog,
             t_erase: n.t_erase,
@@ -315,6 +326,9 @@ struct Meter {
     window_end: SimTime,
     hist: Histogram,
     bytes: u64,
+    /// Measured I/Os per noise batch, and the completion count that closes the next batch.
+    per_batch: u64,
+    next_mark: u64,
     batch_marks: Vec<SimTime>,
 }
 
@@ -322,7 +336,7 @@ struct Meter {
 pub struct Simulation {
     p: Params,
     now: SimTime,
-    queue: EventQueue<Ev>,
+    queue: EventQueue<Ev, LANES>,
     rng: Rng,
     slots: Vec<Slot>,
     dies: Vec<Die>,
@@ -393,6 +407,8 @@ impl Simulation {
             meter: Meter {
                 warmup,
                 target,
+                per_batch: (target / NOISE_BATCHES).max(1),
+                next_mark: warmup + (target / NOISE_BATCHES).max(1),
                 ..Meter::default()
             },
             events: 0,
@@ -415,7 +431,7 @@ impl Simulation {
         self.now
     }
 
-    /// Events processed so far (warm-up included).
+    /// Events processed so far (a measure of the work done, for slicing).
     pub fn events(&self) -> u64 {
         self.events
     }
@@ -517,7 +533,7 @@ impl Simulation {
         let write = !self.rng.percent(p.read_percent);
         let bs = u64::from(p.bs_bytes);
         let offset = if p.random {
-            self.rng.below(p.span_bytes / bs) * bs
+            self.rng.below(p.span_blocks) * bs
         } else {
             let next = if write {
                 &mut self.seq_write_next
@@ -540,7 +556,8 @@ impl Simulation {
             pages_left: 0,
             data_done: SimTime::ZERO,
         };
-        self.queue.push(at + p.host_stack, Ev::CtrlArrive(slot));
+        self.queue
+            .push_in_lane(ARRIVAL_LANE, at + p.host_stack, Ev::CtrlArrive(slot));
     }
 
     fn ctrl_arrive(&mut self, slot: u32) {
@@ -556,7 +573,8 @@ impl Simulation {
         };
         let done = self.controller.reserve(self.now, cost);
         self.preempt_background(done, cost);
-        self.queue.push(done, Ev::Dispatch(slot));
+        self.queue
+            .push_in_lane(DISPATCH_LANE, done, Ev::Dispatch(slot));
     }
 
     fn dispatch(&mut self, slot: u32) {
@@ -587,24 +605,36 @@ impl Simulation {
     /// Split a read into flash pages, striped page by page over dies, then planes.
     fn dispatch_pages(&mut self, slot: u32) {
         let s = self.slots[slot as usize];
-        let (page, dies, planes) = (self.p.page_bytes, u64::from(self.p.dies), self.p.planes);
+        let (page, dies, planes) = (self.p.page_bytes, self.p.dies, self.p.planes);
+        let end = s.offset + u64::from(s.bytes);
         let first = s.offset / page;
-        let last = (s.offset + u64::from(s.bytes) - 1) / page;
+        let last = (end - 1) / page;
         self.slots[slot as usize].pages_left = (last - first + 1) as u32;
+        // Page `lpn` lives on die `lpn % dies`, plane `(lpn / dies) % planes`; walking the
+        // pages in order steps the die and wraps it into the next plane, without dividing.
+        let mut die = (first % u64::from(dies)) as u32;
+        let mut plane = ((first / u64::from(dies)) % u64::from(planes)) as u32;
+        let mut start = s.offset;
         for lpn in first..=last {
-            let start = (lpn * page).max(s.offset);
-            let end = ((lpn + 1) * page).min(s.offset + u64::from(s.bytes));
-            let die = (lpn % dies) as u32;
-            let plane = ((lpn / dies) % u64::from(planes)) as u8;
+            let stop = ((lpn + 1) * page).min(end);
             self.enqueue_read(
                 die,
                 PageRead {
                     slot,
-                    plane,
-                    bytes: (end - start) as u32,
+                    plane: plane as u8,
+                    bytes: (stop - start) as u32,
                     map: false,
                 },
             );
+            start = stop;
+            die += 1;
+            if die == dies {
+                die = 0;
+                plane += 1;
+                if plane == planes {
+                    plane = 0;
+                }
+            }
         }
     }
 
@@ -625,20 +655,24 @@ impl Simulation {
     /// `channel_window` entries of the channel's queue; reads further back wait even when their
     /// die is idle (head-of-line blocking).
     fn pump_channel(&mut self, ch: u32) {
+        // An idle die met here has its first windowed read at `i` (an earlier one would have
+        // started it), and starting it leaves the entries before `i` as they were: all of busy
+        // dies. So the scan goes on from `i`, which now holds the next entry.
         let mut i = 0;
         while i < self.p.channel_window {
             let Some(&(die, _)) = self.channel_reads[ch as usize].get(i) else {
                 break;
             };
-            if !self.dies[die as usize].busy {
-                self.start_die(die);
-                if self.dies[die as usize].busy {
-                    // The queue changed under the window: look again from its start.
-                    i = 0;
-                    continue;
-                }
+            if self.dies[die as usize].busy {
+                i += 1;
+                continue;
             }
-            i += 1;
+            self.start_die_with(die, Some(i));
+            // A die with a ready read always starts something (a read, or a program it owes);
+            // were it ever to stay idle, the scan must still move on.
+            if !self.dies[die as usize].busy {
+                i += 1;
+            }
         }
     }
 
@@ -651,40 +685,35 @@ impl Simulation {
         }
     }
 
-    /// Whether the die's next read is available to it now.
-    fn read_ready(&self, die_idx: u32) -> bool {
+    /// Where the die's next read waits in the queue it reads from, if it may take it now.
+    fn ready_read(&self, die_idx: u32) -> Option<usize> {
         let die = &self.dies[die_idx as usize];
         if self.p.in_order_channels {
             self.channel_reads[die.channel as usize]
                 .iter()
                 .take(self.p.channel_window)
-                .any(|&(d, _)| d == die_idx)
+                .position(|&(d, _)| d == die_idx)
         } else {
-            !die.reads.is_empty()
+            (!die.reads.is_empty()).then_some(0)
         }
     }
 
-    /// Take the die's next read into `sensing`, and with a deep queue the first waiting read on
-    /// each other plane too: a multi-plane read shares one tR.
-    fn take_read_batch(&mut self, die_idx: u32) {
+    /// Take the die's read at `at` of its queue into `sensing`, and with a deep queue the first
+    /// waiting read on each other plane too: a multi-plane read shares one tR.
+    fn take_read_batch(&mut self, die_idx: u32, at: usize) {
         let p = &self.p;
         let die = &mut self.dies[die_idx as usize];
         let deep = die.waiting_reads as usize >= p.mp_min_queue && p.planes > 1;
         let planes = p.planes as usize;
         die.n_sensing = if p.in_order_channels {
             let queue = &mut self.channel_reads[die.channel as usize];
-            let at = queue
-                .iter()
-                .take(p.channel_window)
-                .position(|&(d, _)| d == die_idx)
-                .expect("read_ready found one");
-            let mine = queue.remove(at).expect("in range");
-            queue.push_front(mine);
-            take_batch(queue, deep, planes, &mut die.sensing, |&(d, r)| {
+            take_batch(queue, at, deep, planes, &mut die.sensing, |&(d, r)| {
                 (d == die_idx).then_some(r)
             })
         } else {
-            take_batch(&mut die.reads, deep, planes, &mut die.sensing, |&r| Some(r))
+            take_batch(&mut die.reads, at, deep, planes, &mut die.sensing, |&r| {
+                Some(r)
+            })
         };
         die.waiting_reads -= die.n_sensing as u32;
     }
@@ -695,15 +724,21 @@ impl Simulation {
         if self.dies[die_idx as usize].busy {
             return;
         }
-        let read_ready = self.read_ready(die_idx);
+        self.start_die_with(die_idx, self.ready_read(die_idx));
+    }
+
+    /// [`start_die`](Self::start_die) for an idle die whose next ready read, if any, waits at
+    /// `read_at` of its queue.
+    fn start_die_with(&mut self, die_idx: u32, read_at: Option<usize>) {
         let p = &self.p;
         let die = &mut self.dies[die_idx as usize];
         let program_waits = die.unit.is_some() || die.units_queued > 0;
-        if read_ready && (!program_waits || die.reads_in_a_row < p.read_burst_limit) {
+        let read_at = read_at.filter(|_| !program_waits || die.reads_in_a_row < p.read_burst_limit);
+        if let Some(at) = read_at {
             if program_waits {
                 die.reads_in_a_row += 1;
             }
-            self.take_read_batch(die_idx);
+            self.take_read_batch(die_idx, at);
             let p = &self.p;
             let die = &mut self.dies[die_idx as usize];
             die.busy = true;
@@ -936,9 +971,9 @@ impl Simulation {
             m.hist.record(at.since(s.submitted));
             m.bytes += u64::from(s.bytes);
             m.window_end = m.window_end.max(at);
-            let per_batch = (m.target / NOISE_BATCHES).max(1);
-            if (m.completed - m.warmup).is_multiple_of(per_batch) {
+            if m.completed == m.next_mark {
                 m.batch_marks.push(m.window_end);
+                m.next_mark += m.per_batch;
             }
         }
         // The slot is reused at once: a closed loop has no think time.

@@ -1,86 +1,193 @@
 //! The event queue: which event happens next.
 //!
-//! A binary heap ordered by `(time, sequence number)`. The sequence number makes every key
-//! unique, so events at the same time come out in the order they were scheduled and a run is
-//! deterministic. (A radix heap was measured too: with the engine's small queues, a few dozen to
-//! a few hundred events, it executed 1.85x the instructions of this heap, counted by callgrind.)
+//! A binary min-heap of `(time, sequence number, event)` kept in a `Vec`. The sequence number
+//! makes every key unique, so events at the same time come out in the order they were scheduled
+//! and a run is deterministic.
+//!
+//! # Lanes
+//! Many events are scheduled in time order by construction: a first-come first-served server's
+//! completions come out in the order they were reserved, and reservations are made in time
+//! order. Such events can wait in a FIFO *lane* beside the heap, where scheduling and taking
+//! the next one costs a few instructions instead of a walk through the heap. A lane is only a
+//! faster place to wait: an event pushed to a lane earlier than the lane's last event goes to
+//! the heap instead, and [`pop`](EventQueue::pop) takes the earliest `(time, sequence)` among
+//! the heap's top and the lanes' heads. The order events come out in is therefore exactly the
+//! order one heap would give, whichever lane an event took.
+//!
+//! # Why not `std::collections::BinaryHeap`
+//! Taking the next event is the engine's most frequent operation (four per simulated 4 KiB
+//! read), and what costs there is less the instructions than the mispredicted branches: which
+//! child of a heap node is earlier, and whether the heap or a lane holds the next event, are
+//! coin tosses. This heap compares keys with flags instead of short-circuit branches, picks the
+//! earlier child by adding the comparison's result, and moves entries by copy into a hole
+//! (events are `Copy`), sifting the last entry down to the bottom and back up (Floyd's method).
+//! Measured with valgrind on 202,000 random reads at QD32 on 32 dies (`cachegrind
+//! --branch-sim=yes`), the engine went from 378.9 M instructions and 3.15 M mispredicted branches
+//! with `BinaryHeap` to 344 M and 2.76 M with this heap and two lanes; lanes without the
+//! branch-free comparisons had fewer instructions (325 M) but 4.4 M mispredictions, and the
+//! branch-free heap without lanes 371 M and 3.0 M. In time (user seconds for a million such
+//! reads, medians of five on a loaded machine) that is 0.45 s with `BinaryHeap` and 0.35 s here.
+//! A power-of-two ring buffer for the lanes and the channels' read queues saved another 2% of
+//! instructions but measured slower (0.38 s), so those stay `VecDeque`s.
+//! (A radix heap was measured too: with the engine's small queues, a few dozen to a few
+//! hundred events, it executed 1.85x the instructions of a binary heap.)
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::VecDeque;
 
 use super::time::SimTime;
 
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 struct Entry<E> {
     at: SimTime,
-    // 32 bits keep an entry at 24 bytes (the heap moves entries on every push and pop). It
-    // wraps after 2^32 events; only a tie at that instant could then leave scheduling order,
-    // and still deterministically.
+    // 32 bits keep an entry at 24 bytes. It wraps after 2^32 events; only a tie at that instant
+    // could then leave scheduling order, and still deterministically.
     seq: u32,
     ev: E,
 }
 
-impl<E> PartialEq for Entry<E> {
-    fn eq(&self, other: &Self) -> bool {
-        (self.at, self.seq) == (other.at, other.seq)
-    }
-}
-impl<E> Eq for Entry<E> {}
-impl<E> PartialOrd for Entry<E> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl<E> Ord for Entry<E> {
-    // Reversed: BinaryHeap is a max-heap and the earliest event must come out first.
-    fn cmp(&self, other: &Self) -> Ordering {
-        (other.at, other.seq).cmp(&(self.at, self.seq))
+impl<E> Entry<E> {
+    /// Whether `self` comes out before `other`: earlier, or as early and scheduled first.
+    /// (Non-short-circuit `|` and `&`: flags, not branches, which mispredict half the time.)
+    #[inline(always)]
+    fn before(&self, other: &Self) -> bool {
+        (self.at < other.at) | ((self.at == other.at) & (self.seq < other.seq))
     }
 }
 
-/// A priority queue of `(SimTime, E)` with first-in first-out ties.
+/// A priority queue of `(SimTime, E)` with first-in first-out ties and `LANES` FIFO lanes for
+/// events that are usually scheduled in time order.
 #[derive(Debug)]
-pub struct EventQueue<E> {
-    heap: BinaryHeap<Entry<E>>,
+pub struct EventQueue<E, const LANES: usize = 0> {
+    /// A min-heap: every entry comes out no later than its children at `2i + 1` and `2i + 2`.
+    heap: Vec<Entry<E>>,
+    /// Each lane holds entries in nondecreasing `(time, sequence)` order.
+    lanes: [VecDeque<Entry<E>>; LANES],
     seq: u32,
 }
 
-impl<E> Default for EventQueue<E> {
+impl<E, const LANES: usize> Default for EventQueue<E, LANES> {
     fn default() -> Self {
         EventQueue {
-            heap: BinaryHeap::new(),
+            heap: Vec::new(),
+            lanes: std::array::from_fn(|_| VecDeque::new()),
             seq: 0,
         }
     }
 }
 
-impl<E> EventQueue<E> {
-    /// Schedule `ev` at `at`.
-    pub fn push(&mut self, at: SimTime, ev: E) {
+impl<E: Copy, const LANES: usize> EventQueue<E, LANES> {
+    fn entry(&mut self, at: SimTime, ev: E) -> Entry<E> {
         self.seq = self.seq.wrapping_add(1);
-        self.heap.push(Entry {
+        Entry {
             at,
             seq: self.seq,
             ev,
-        });
+        }
+    }
+
+    /// Schedule `ev` at `at`.
+    #[inline]
+    pub fn push(&mut self, at: SimTime, ev: E) {
+        let entry = self.entry(at, ev);
+        self.heap_push(entry);
+    }
+
+    /// Schedule `ev` at `at` in lane `lane` (`lane < LANES`), or in the heap if `at` is earlier
+    /// than the lane's last event. Comes out exactly when [`push`](Self::push) would have.
+    #[inline]
+    pub fn push_in_lane(&mut self, lane: usize, at: SimTime, ev: E) {
+        let entry = self.entry(at, ev);
+        let fifo = &mut self.lanes[lane];
+        match fifo.back() {
+            Some(last) if at < last.at => self.heap_push(entry),
+            _ => fifo.push_back(entry),
+        }
     }
 
     /// The earliest event (earliest scheduled among equal times).
+    #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        self.heap.pop().map(|e| (e.at, e.ev))
+        let mut from_lane = None;
+        let mut best = self.heap.first();
+        for (i, fifo) in self.lanes.iter().enumerate() {
+            if let Some(head) = fifo.front() {
+                if best.is_none_or(|b| head.before(b)) {
+                    best = Some(head);
+                    from_lane = Some(i);
+                }
+            }
+        }
+        match from_lane {
+            Some(i) => self.lanes[i].pop_front().map(|e| (e.at, e.ev)),
+            None => self.heap_pop(),
+        }
     }
 
     /// When the earliest event is due, without taking it.
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|e| e.at)
+        let heap = self.heap.first().map(|e| e.at);
+        self.lanes
+            .iter()
+            .filter_map(|fifo| fifo.front().map(|e| e.at))
+            .chain(heap)
+            .min()
     }
 
+    #[inline]
+    fn heap_push(&mut self, entry: Entry<E>) {
+        self.heap.push(entry);
+        let hole = self.heap.len() - 1;
+        self.sift_up(hole, entry);
+    }
+
+    #[inline]
+    fn heap_pop(&mut self) -> Option<(SimTime, E)> {
+        let last = self.heap.pop()?;
+        let Some(&top) = self.heap.first() else {
+            return Some((last.at, last.ev));
+        };
+        // Floyd: walk the hole from the root to a leaf along the earlier child, then let the
+        // former last entry rise from there; it almost always belongs near the bottom.
+        let len = self.heap.len();
+        let mut hole = 0;
+        let mut child = 1;
+        while child + 1 < len {
+            // Which child is earlier is a coin toss: add the comparison rather than branch on it.
+            child += usize::from(self.heap[child + 1].before(&self.heap[child]));
+            self.heap[hole] = self.heap[child];
+            hole = child;
+            child = 2 * hole + 1;
+        }
+        if child < len {
+            self.heap[hole] = self.heap[child];
+            hole = child;
+        }
+        self.sift_up(hole, last);
+        Some((top.at, top.ev))
+    }
+
+    /// Put `entry` at `hole` or above it, moving later parents down.
+    #[inline(always)]
+    fn sift_up(&mut self, mut hole: usize, entry: Entry<E>) {
+        while hole > 0 {
+            let parent = (hole - 1) / 2;
+            if !entry.before(&self.heap[parent]) {
+                break;
+            }
+            self.heap[hole] = self.heap[parent];
+            hole = parent;
+        }
+        self.heap[hole] = entry;
+    }
+}
+
+impl<E, const LANES: usize> EventQueue<E, LANES> {
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.heap.len() + self.lanes.iter().map(VecDeque::len).sum::<usize>()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.len() == 0
     }
 }
 
@@ -91,7 +198,7 @@ mod tests {
 
     #[test]
     fn events_come_out_in_time_order_and_ties_in_scheduling_order() {
-        let mut q = EventQueue::default();
+        let mut q: EventQueue<char> = EventQueue::default();
         q.push(SimTime(5), 'c');
         q.push(SimTime(1), 'a');
         q.push(SimTime(5), 'd');
@@ -105,7 +212,7 @@ mod tests {
     fn it_matches_a_sorted_reference_under_interleaved_pushes_and_pops() {
         // Like the engine: every push is at or after the time last popped.
         let mut rng = Rng::new(3);
-        let mut q = EventQueue::default();
+        let mut q: EventQueue<u64> = EventQueue::default();
         let mut reference: Vec<(u64, u64)> = Vec::new();
         let (mut now, mut id) = (0u64, 0u64);
         for _ in 0..20_000 {
@@ -123,6 +230,39 @@ mod tests {
                 now = t.0;
             }
             assert_eq!(q.len(), reference.len());
+        }
+    }
+
+    #[test]
+    fn lanes_give_exactly_the_order_of_one_heap() {
+        // Each lane is mostly in order (a server's completions), sometimes not; ties are common.
+        let mut rng = Rng::new(11);
+        let mut laned: EventQueue<u64, 2> = EventQueue::default();
+        let mut plain: EventQueue<u64> = EventQueue::default();
+        let mut lane_next = [0u64; 2];
+        let (mut now, mut id) = (0u64, 0u64);
+        for _ in 0..50_000 {
+            if rng.below(2) == 0 || plain.is_empty() {
+                let lane = rng.below(3) as usize;
+                let at = if lane < 2 && rng.below(10) > 0 {
+                    lane_next[lane] = lane_next[lane].max(now) + rng.below(4);
+                    lane_next[lane]
+                } else {
+                    now + rng.below(100)
+                };
+                plain.push(SimTime(at), id);
+                if lane < 2 {
+                    laned.push_in_lane(lane, SimTime(at), id);
+                } else {
+                    laned.push(SimTime(at), id);
+                }
+                id += 1;
+            } else {
+                let want = plain.pop();
+                assert_eq!(laned.pop(), want);
+                now = want.expect("not empty").0 .0;
+            }
+            assert_eq!(laned.len(), plain.len());
         }
     }
 }

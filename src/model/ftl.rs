@@ -189,9 +189,14 @@ pub fn simulate_steady_wa_uncached(spare_ratio: f64) -> f64 {
     simulate_steady_wa(spare_ratio, SCALED_BLOCKS, SCALED_PAGES_PER_BLOCK)
 }
 
+/// An empty scaled drive of the standard size with this spare ratio.
+pub fn scaled_drive(spare_ratio: f64) -> ScaledFtl {
+    ScaledFtl::new(SCALED_BLOCKS, SCALED_PAGES_PER_BLOCK, spare_ratio)
+}
+
 /// A scaled drive of the standard size with this spare ratio, filled once in order.
 pub fn scaled_filled_drive(spare_ratio: f64) -> ScaledFtl {
-    let mut ftl = ScaledFtl::new(SCALED_BLOCKS, SCALED_PAGES_PER_BLOCK, spare_ratio);
+    let mut ftl = scaled_drive(spare_ratio);
     for lpn in 0..ftl.user_pages() as u32 {
         ftl.write(lpn);
     }

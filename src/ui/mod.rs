@@ -4,14 +4,21 @@
 //! [`state::LabState`]), [`url_state`] (its URL serialisation), [`compute`] (which model runs a
 //! state needs, and the sliced engine with its cache), [`charts`] (chart data and pure draw
 //! functions), [`reference`] (published measurements), [`teaching`] (teaching mode's player,
-//! bottleneck explainer and tours), [`format`] and [`ladder`].
+//! bottleneck explainer and tours), [`embed`], [`compare`] and [`export`] (embed options,
+//! pinned configurations, CSV), [`format`], [`ladder`] and [`views::time_model`] (the
+//! drive-over-time view's sliced runs and chart data).
 //! Browser parts: [`App`] (owns the state signal and wires everything), [`runner`] (runs the
-//! engine between frames), [`charts::canvas`], [`controls`], [`readout`], [`notes`] and
-//! [`views`] (the view switch and teaching mode).
+//! engine between frames), [`charts::canvas`], [`controls`], [`readout`], [`notes`],
+//! [`views`] (the view switch, the drive-over-time view, teaching mode and the sharing parts)
+//! and [`crash`] (the screen a panic leaves instead of a dead page).
 
 pub mod charts;
+pub mod compare;
 pub mod compute;
 pub mod controls;
+pub mod crash;
+pub mod embed;
+pub mod export;
 pub mod format;
 pub mod ladder;
 pub mod notes;

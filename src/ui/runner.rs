@@ -1,5 +1,7 @@
 //! Runs the [`Engine`] in the browser: one slice of at most [`SLICE_MS`] per task, yielding to
-//! the event loop between slices, so input and drawing always get their turn.
+//! the event loop between slices, so input and drawing always get their turn. The loop itself,
+//! [`slice_loop`], is shared with the other sliced computations of the page (the drive-over-time
+//! view's runner).
 //!
 //! The yield is a message to itself over a `MessageChannel` (a new task at once), not a zero
 //! timeout: browsers clamp nested timeouts to 4 ms, which would leave the model idle for 40% of
@@ -106,28 +108,36 @@ impl Runner {
     }
 
     async fn slices(self) {
-        let Some(performance) = window().performance() else {
-            leptos::logging::error!("no window.performance: the model cannot be scheduled");
-            return;
-        };
-        let channel = MessageChannel::new().ok();
-        loop {
+        slice_loop(move |time_is_up| {
             if self.stopped.try_get_value().unwrap_or(true) {
-                return;
+                return None;
             }
-            let start = performance.now();
-            let slice = self
-                .engine
-                .try_update_value(|e| e.work(&mut || performance.now() - start >= SLICE_MS));
-            let Some(slice) = slice else { return };
+            let slice = self.engine.try_update_value(|e| e.work(time_is_up))?;
             if slice.completed > 0 {
                 self.revision.update(|r| *r += 1);
             }
-            if slice.idle {
-                return;
-            }
-            yield_to_browser(channel.as_ref()).await;
+            Some(slice.idle)
+        })
+        .await;
+    }
+}
+
+/// Calls `work` once per task, each call with a clock that says when [`SLICE_MS`] are up, and
+/// yields to the browser between calls, until `work` says it is idle (`Some(true)`) or gone
+/// (`None`). Every sliced computation of the page runs through this loop.
+pub async fn slice_loop(mut work: impl FnMut(&mut dyn FnMut() -> bool) -> Option<bool>) {
+    let Some(performance) = window().performance() else {
+        leptos::logging::error!("no window.performance: the model cannot be scheduled");
+        return;
+    };
+    let channel = MessageChannel::new().ok();
+    loop {
+        let start = performance.now();
+        match work(&mut || performance.now() - start >= SLICE_MS) {
+            Some(false) => {}
+            None | Some(true) => return,
         }
+        yield_to_browser(channel.as_ref()).await;
     }
 }
 

@@ -8,7 +8,9 @@
 //! - `dies` is within `1..=MAX_DIES` and `die_gbit` is one of [`DIE_DENSITIES_GBIT`], so the
 //!   drive always passes the model's checks;
 //! - `qd` is on [`qd_ladder`], the block size on [`BLOCK_SIZES`], the read share a multiple of
-//!   [`READ_SHARE_STEP`] in `0..=100`.
+//!   [`READ_SHARE_STEP`] in `0..=100`;
+//! - the drive-over-time settings (the [`View`], the idle seconds and the burst size of the
+//!   burst chart) are on [`IDLE_STEPS_S`] and [`BURST_SIZES_GB`];
 //! - teaching mode's speed is one of [`SPEEDS_US_PER_S`](super::teaching::SPEEDS_US_PER_S);
 //!   the view, the speed and the theme are display preferences that [`LabState::reset`] keeps.
 //!
@@ -20,8 +22,11 @@
 use crate::model::config::{DriveSpec, DriveState, Rw, Workload, MAX_DIES, MAX_IODEPTH};
 use crate::model::presets::{self, Preset};
 
+use super::compare::{Pin, PinRefused, MAX_PINS};
+use super::embed::{ChartsShown, Locks};
 use super::ladder::Ladder;
-use super::teaching::{snap_speed, View, DEFAULT_SPEED_US_PER_S};
+use super::teaching::{snap_speed, DEFAULT_SPEED_US_PER_S};
+use crate::fio::FioPoint;
 
 /// The preset a fresh page shows: the drive with published measurements at three capacities.
 pub const DEFAULT_PRESET: &str = "e18dc";
@@ -59,6 +64,64 @@ pub const THROUGHPUT_IN_MB_FROM_BYTES: u32 = 64 << 10;
 const QD_ALL_STEPS_UP_TO: u32 = 8;
 /// Fine queue-depth steps per doubling above [`QD_ALL_STEPS_UP_TO`] (x1.25, x1.5, x1.75, x2).
 const QD_STEPS_PER_OCTAVE: u32 = 4;
+
+/// Idle seconds between bursts the burst chart offers: none, up to the E12 review's one
+/// minute between depths, and long enough for a large cache to fold completely.
+pub const IDLE_STEPS_S: [u32; 10] = [0, 5, 10, 20, 30, 60, 120, 300, 600, 1800];
+/// Idle time a fresh page shows: the E12 review's "up to 1 minute idle between depths".
+pub const DEFAULT_IDLE_S: u32 = 60;
+/// Burst sizes (GB) the burst chart offers.
+pub const BURST_SIZES_GB: [u32; 6] = [4, 8, 16, 32, 64, 128];
+/// Burst size a fresh page shows: the E12 review's "32 GB per depth".
+pub const DEFAULT_BURST_GB: u32 = 32;
+
+/// Which set of charts the page shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum View {
+    /// Throughput and latency against queue depth and read share.
+    #[default]
+    Queue,
+    /// The drive over time: whole-drive fill, bursts with idle time, torture and TRIM.
+    Time,
+    /// Teaching mode: the drive at work, the bottleneck explainer, the guided tours.
+    Activity,
+}
+
+impl View {
+    pub const ALL: [View; 3] = [View::Queue, View::Time, View::Activity];
+
+    /// Short stable name for the URL.
+    pub fn id(self) -> &'static str {
+        match self {
+            View::Queue => "qd",
+            View::Time => "time",
+            View::Activity => "activity",
+        }
+    }
+
+    pub fn from_id(s: &str) -> Option<View> {
+        View::ALL.into_iter().find(|v| v.id() == s)
+    }
+
+    /// What the view switch says.
+    pub fn label(self) -> &'static str {
+        match self {
+            View::Queue => "against queue depth",
+            View::Time => "drive over time",
+            View::Activity => "teaching mode",
+        }
+    }
+}
+
+/// The idle times on the burst chart's slider (seconds).
+pub fn idle_ladder() -> Ladder {
+    Ladder::new(IDLE_STEPS_S, DEFAULT_IDLE_S)
+}
+
+/// The burst sizes on the burst chart's slider (GB).
+pub fn burst_ladder() -> Ladder {
+    Ladder::new(BURST_SIZES_GB, DEFAULT_BURST_GB)
+}
 
 /// Which quantity stays fixed when the reader moves capacity or die count.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -216,8 +279,33 @@ pub struct LabState {
     drive_state: DriveState,
     show_p999: bool,
     theme: Theme,
+    /// Compact chrome for an iframe (`embed=1`).
+    embed: bool,
+    /// The charts shown (`charts=`).
+    charts: ChartsShown,
+    /// Read-only controls (`lock=`).
+    locks: Locks,
+    /// Configurations kept as curves (`compare=`), at most [`MAX_PINS`], no two equal.
+    pins: Vec<Pin>,
+    /// The reader's own fio results, imported from a file (never in the URL).
+    your_drive: Option<YourDrive>,
+    /// Which charts the page shows (`view=`).
     view: View,
+    /// Idle seconds between the burst chart's bursts (`idle=`).
+    idle_s: u32,
+    /// GB per burst on the burst chart (`burst=`).
+    burst_gb: u32,
+    /// Teaching mode's playback speed, simulated µs per second (`speed=`).
     speed_us_per_s: u32,
+}
+
+/// fio results the reader imported ("your drive").
+#[derive(Clone, Debug, PartialEq)]
+pub struct YourDrive {
+    /// The file's name as the browser gave it (plain text, shortened).
+    pub file_name: String,
+    /// One point per fio job, never empty.
+    pub points: Vec<FioPoint>,
 }
 
 impl Default for LabState {
@@ -234,7 +322,14 @@ impl Default for LabState {
             drive_state: DEFAULT_DRIVE_STATE,
             show_p999: false,
             theme: Theme::default(),
+            embed: false,
+            charts: ChartsShown::default(),
+            locks: Locks::default(),
+            pins: Vec::new(),
+            your_drive: None,
             view: View::default(),
+            idle_s: DEFAULT_IDLE_S,
+            burst_gb: DEFAULT_BURST_GB,
             speed_us_per_s: DEFAULT_SPEED_US_PER_S,
         }
     }
@@ -291,9 +386,34 @@ impl LabState {
     pub fn theme(&self) -> Theme {
         self.theme
     }
-    /// What the results area shows: the charts or teaching mode.
+    /// Whether the page is in embed mode (`embed=1`).
+    pub fn embed(&self) -> bool {
+        self.embed
+    }
+    pub fn charts(&self) -> ChartsShown {
+        self.charts
+    }
+    pub fn locks(&self) -> Locks {
+        self.locks
+    }
+    /// The pinned configurations, in the order they were pinned.
+    pub fn pins(&self) -> &[Pin] {
+        &self.pins
+    }
+    pub fn your_drive(&self) -> Option<&YourDrive> {
+        self.your_drive.as_ref()
+    }
+    /// Which charts the page shows.
     pub fn view(&self) -> View {
         self.view
+    }
+    /// Idle seconds between the burst chart's bursts.
+    pub fn idle_s(&self) -> u32 {
+        self.idle_s
+    }
+    /// Size of each of the burst chart's bursts, in GB.
+    pub fn burst_gb(&self) -> u32 {
+        self.burst_gb
     }
     /// Teaching mode's playback speed: simulated microseconds per wall-clock second.
     pub fn speed_us_per_s(&self) -> u32 {
@@ -462,6 +582,57 @@ impl LabState {
         self.theme = theme;
     }
 
+    pub fn set_embed(&mut self, embed: bool) {
+        self.embed = embed;
+    }
+
+    pub fn set_charts(&mut self, charts: ChartsShown) {
+        self.charts = charts;
+    }
+
+    pub fn set_locks(&mut self, locks: Locks) {
+        self.locks = locks;
+    }
+
+    /// Pins `pin`; refuses a fifth pin or a duplicate, leaving the pins as they were.
+    pub fn add_pin(&mut self, pin: Pin) -> Result<(), PinRefused> {
+        if self.pins.contains(&pin) {
+            return Err(PinRefused::Duplicate);
+        }
+        if self.pins.len() >= MAX_PINS {
+            return Err(PinRefused::Full);
+        }
+        self.pins.push(pin);
+        Ok(())
+    }
+
+    /// Removes the pin at `index` (nothing if there is none).
+    pub fn remove_pin(&mut self, index: usize) {
+        if index < self.pins.len() {
+            self.pins.remove(index);
+        }
+    }
+
+    pub fn clear_pins(&mut self) {
+        self.pins.clear();
+    }
+
+    /// Sets the imported fio results (`None` removes them; an empty import is ignored).
+    pub fn set_your_drive(&mut self, drive: Option<YourDrive>) {
+        self.your_drive = drive.filter(|d| !d.points.is_empty());
+    }
+
+    /// The state without embedding: what "Open in the full lab" shows (no embed chrome, no
+    /// locks, every chart).
+    pub fn full_lab(&self) -> LabState {
+        LabState {
+            embed: false,
+            locks: Locks::default(),
+            charts: ChartsShown::default(),
+            ..self.clone()
+        }
+    }
+
     pub fn set_view(&mut self, view: View) {
         self.view = view;
     }
@@ -471,13 +642,28 @@ impl LabState {
         self.speed_us_per_s = snap_speed(us_per_s);
     }
 
-    /// Back to the defaults, keeping the colour scheme, the view and the playback speed
-    /// (display preferences, not part of the experiment).
+    /// Sets the idle time between bursts, snapped to [`IDLE_STEPS_S`].
+    pub fn set_idle_s(&mut self, idle_s: u32) {
+        self.idle_s = idle_ladder().nearest(idle_s);
+    }
+
+    /// Sets the burst size, snapped to [`BURST_SIZES_GB`].
+    pub fn set_burst_gb(&mut self, burst_gb: u32) {
+        self.burst_gb = burst_ladder().nearest(burst_gb);
+    }
+
+    /// Back to the defaults, keeping the colour scheme, the view, the playback speed and the author's embed
+    /// settings (display preferences, not part of the experiment) and the reader's imported
+    /// fio results.
     pub fn reset(&mut self) {
         *self = LabState {
             theme: self.theme,
             view: self.view,
             speed_us_per_s: self.speed_us_per_s,
+            embed: self.embed,
+            charts: self.charts,
+            locks: self.locks,
+            your_drive: self.your_drive.take(),
             ..LabState::default()
         };
     }
@@ -654,6 +840,47 @@ mod tests {
         assert_eq!(s.preset().id, e18dc().id);
         assert_eq!(s.qd(), DEFAULT_QD);
         assert_eq!(s.theme(), Theme::Dark);
+    }
+
+    #[test]
+    fn at_most_four_distinct_pins_and_reset_clears_them() {
+        let mut s = LabState::default();
+        for pin in Pin::family(&s) {
+            s.add_pin(pin).unwrap();
+        }
+        assert_eq!(s.add_pin(Pin::of(&s)), Err(PinRefused::Duplicate));
+        s.set_qd(1);
+        s.set_read_pct(0);
+        s.add_pin(Pin::of(&s)).unwrap();
+        s.set_read_pct(50);
+        assert_eq!(s.add_pin(Pin::of(&s)), Err(PinRefused::Full));
+        assert_eq!(s.pins().len(), MAX_PINS);
+        s.remove_pin(99);
+        s.remove_pin(0);
+        assert_eq!(s.pins().len(), MAX_PINS - 1);
+        s.set_embed(true);
+        s.reset();
+        assert!(s.pins().is_empty() && s.embed());
+        assert!(!s.full_lab().embed());
+    }
+
+    #[test]
+    fn drive_over_time_settings_snap_to_their_sliders_and_reset_keeps_the_view() {
+        let mut s = LabState::default();
+        assert_eq!((s.view(), s.idle_s(), s.burst_gb()), (View::Queue, 60, 32));
+        s.set_idle_s(7);
+        assert_eq!(s.idle_s(), 5);
+        s.set_idle_s(u32::MAX);
+        assert_eq!(s.idle_s(), 1800);
+        s.set_burst_gb(0);
+        assert_eq!(s.burst_gb(), 4);
+        s.set_burst_gb(1000);
+        assert_eq!(s.burst_gb(), 128);
+        s.set_view(View::Time);
+        s.reset();
+        assert_eq!((s.view(), s.idle_s(), s.burst_gb()), (View::Time, 60, 32));
+        assert_eq!(View::from_id("time"), Some(View::Time));
+        assert_eq!(View::from_id("TIME"), None);
     }
 
     #[test]

@@ -40,39 +40,6 @@ const ALL_DIES_BUSY: f64 = 0.9;
 const NANOS_PER_US: u64 = 1_000;
 const PERCENT: f64 = 100.0;
 
-/// Which part of the lab the results area shows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum View {
-    /// The charts of IOPS, latency and the mixed sweep.
-    #[default]
-    Charts,
-    /// Teaching mode: the drive at work, the bottleneck explainer, the tours.
-    Activity,
-}
-
-impl View {
-    pub const ALL: [View; 2] = [View::Charts, View::Activity];
-
-    /// Short stable name for the URL.
-    pub fn id(self) -> &'static str {
-        match self {
-            View::Charts => "charts",
-            View::Activity => "activity",
-        }
-    }
-
-    pub fn from_id(s: &str) -> Option<View> {
-        View::ALL.into_iter().find(|v| v.id() == s)
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            View::Charts => "Charts",
-            View::Activity => "Teaching mode",
-        }
-    }
-}
-
 /// The nearest offered speed to `us_per_s`.
 pub fn snap_speed(us_per_s: u32) -> u32 {
     SPEEDS_US_PER_S
@@ -545,6 +512,7 @@ pub fn sim_span(wall_ms: f64, us_per_s: u32) -> Nanos {
 mod tests {
     use super::*;
     use crate::model::stats::Utilisation;
+    use crate::ui::state::View;
     use crate::ui::url_state;
 
     fn ctx(iodepth: u32, dies: u32) -> ExplainContext {

@@ -1,5 +1,6 @@
-//! Drawing pieces the three charts share: the frame and mesh, model curves, published-
-//! measurement markers, the current point and the "still computing" note.
+//! Drawing pieces the charts share: the frame and mesh, model curves, published-measurement
+//! markers, the current point, horizontal reference levels, single dots and the "still
+//! computing" note.
 //!
 //! Every function takes a plotters chart or area, plain data and a [`ChartStyle`]; none keeps
 //! state or touches the browser.
@@ -73,6 +74,8 @@ const CURRENT_CURVE_CSS: f64 = 3.0;
 const POINT_CSS: f64 = 2.5;
 const CURRENT_POINT_CSS: f64 = 6.0;
 const MARKER_CSS: f64 = 6.0;
+/// Half the side of a "your drive" square.
+const YOURS_CSS: f64 = 5.0;
 const GUIDE_DASH_CSS: f64 = 4.0;
 const CURVE_DASH_CSS: f64 = 7.0;
 const DOT_CSS: f64 = 2.0;
@@ -257,6 +260,71 @@ pub fn markers<DB: DrawingBackend>(
                 + PathElement::new(closed, outline),
         ))?;
     }
+    Ok(())
+}
+
+/// Draws the reader's imported fio results ("your drive") as filled squares in the text
+/// colour, distinct from model curves (lines) and published measurements (diamonds).
+pub fn yours<DB: DrawingBackend>(
+    chart: &mut Chart2d<'_, DB>,
+    style: &ChartStyle,
+    points: &[(f64, f64)],
+    map: &dyn Fn((f64, f64)) -> Option<(f64, f64)>,
+) -> DrawResult<DB> {
+    let r = style.px(YOURS_CSS);
+    let fill = style.palette.text.filled();
+    let ring = style.palette.background.stroke_width(style.px(1.0) as u32);
+    for at in points.iter().filter_map(|&p| map(p)) {
+        chart.draw_series(std::iter::once(
+            EmptyElement::at(at)
+                + Rectangle::new([(-r, -r), (r, r)], fill)
+                + Rectangle::new([(-r, -r), (r, r)], ring),
+        ))?;
+    }
+    Ok(())
+}
+
+/// A horizontal line at `y` across `x` in `colour`, dashed (`dash`) or dotted: a rate the
+/// chart compares against (a model rate, or a published bound).
+pub fn level<DB: DrawingBackend>(
+    chart: &mut Chart2d<'_, DB>,
+    style: &ChartStyle,
+    y: f64,
+    x: (f64, f64),
+    colour: RGBColor,
+    dash: Dash,
+) -> DrawResult<DB> {
+    let line = colour.stroke_width(style.px(CURVE_CSS) as u32);
+    let (on, off) = match dash {
+        Dash::Dotted => (DOT_CSS, DOT_CSS * 2.0),
+        Dash::Solid | Dash::Dashed => (CURVE_DASH_CSS, CURVE_DASH_CSS / 2.0),
+    };
+    let pts = [(x.0, y), (x.1, y)];
+    if dash == Dash::Solid {
+        chart.draw_series(LineSeries::new(pts, line))?;
+    } else {
+        chart.draw_series(DashedLineSeries::new(
+            pts,
+            style.px(on),
+            style.px(off),
+            line,
+        ))?;
+    }
+    Ok(())
+}
+
+/// A filled dot the size of the current-point ring, for a single model value.
+pub fn dot<DB: DrawingBackend>(
+    chart: &mut Chart2d<'_, DB>,
+    style: &ChartStyle,
+    at: (f64, f64),
+    colour: RGBColor,
+) -> DrawResult<DB> {
+    chart.draw_series(std::iter::once(Circle::new(
+        at,
+        style.px(CURRENT_POINT_CSS),
+        colour.filled(),
+    )))?;
     Ok(())
 }
 

@@ -1,43 +1,66 @@
-//! Alternative views of the results area, chosen by [`LabState::view`] (URL `view=`).
+//! Views: sets of charts the page can show instead of the queue-depth charts, each chosen by
+//! [`View`] in [`LabState`] (and so by the URL's `view` parameter).
 //!
-//! - [`ViewSwitch`]: the two buttons that choose between the charts and teaching mode.
-//! - [`activity`]: teaching mode (the drive at work, the bottleneck explainer, guided tours).
+//! - [`ViewSwitch`]: the radio buttons that choose the view.
+//! - [`drive_time`]: the drive over time (browser components), on [`time_model`] (its pure
+//!   part: the sliced model runs, the chart data and the texts, tested natively).
+//! - [`activity`]: teaching mode (the drive at work, the bottleneck explainer, guided tours),
+//!   on [`super::teaching`] (its pure part).
 //!
-//! What always holds: a view only reads and writes the one [`LabState`] signal (through its
-//! setters) and keeps its own per-view state to itself, so switching views never changes the
-//! experiment.
+//! A view reads the same [`LabState`] as the rest of the page (the preset and capacity the
+//! controls set) and writes only its own settings, through the state's setters.
+//!
+//! Beside them, the page's sharing parts (browser only): [`share`] (Copy link, Embed snippet,
+//! CSV, PNG and fio job file downloads), [`fio_import`] (the reader's fio JSON as "your drive"),
+//! [`compare`] (pin, family, remove), [`embed_frame`] (the compact chrome's height reported
+//! to the embedding page) and [`download`] (text and images to files).
+//!
+//! None of them holds state of the lab: each reads and writes the one
+//! [`super::state::LabState`] signal; only transient feedback (a "copied" confirmation, the
+//! note about a refused file) lives in the component.
 
 pub mod activity;
+pub mod compare;
+pub mod download;
+pub mod drive_time;
+pub mod embed_frame;
+pub mod fio_import;
+pub mod share;
+pub mod time_model;
 
 use leptos::prelude::*;
 
-use super::state::LabState;
-use super::teaching::View;
+use super::controls::radio::{Choice, RadioGroup};
+use super::state::{LabState, View};
 
-/// Chooses what the results area shows.
+pub use drive_time::DriveTimeView;
+
+/// Chooses which charts the page shows.
 #[component]
 pub fn ViewSwitch(
     /// The lab's state (read and written).
     state: RwSignal<LabState>,
 ) -> impl IntoView {
-    let buttons = View::ALL
-        .into_iter()
-        .map(|v| {
-            view! {
-                <button
-                    type="button"
-                    id=format!("view-{}", v.id())
-                    aria-pressed=move || (state.with(LabState::view) == v).to_string()
-                    on:click=move |_| state.update(|s| s.set_view(v))
-                >
-                    {v.label()}
-                </button>
-            }
+    let choices = View::ALL
+        .iter()
+        .map(|v| Choice {
+            value: v.id(),
+            label: v.label().to_string(),
         })
-        .collect_view();
+        .collect();
     view! {
-        <div class="view-switch" role="group" aria-label="Show">
-            {buttons}
+        <div class="view-switch card">
+            <RadioGroup
+                name="view"
+                legend="Charts"
+                choices=choices
+                selected=Signal::derive(move || state.with(|s| s.view().id()))
+                on_change=Callback::new(move |v: &'static str| {
+                    if let Some(view) = View::from_id(v) {
+                        state.update(|s| s.set_view(view));
+                    }
+                })
+            />
         </div>
     }
 }

@@ -1,0 +1,269 @@
+//! [`DriveTimeView`]: the drive over time for the preset and capacity the controls set — a
+//! whole-drive fill, bursts with idle time between them (with their sliders) and a random-write
+//! torture followed by TRIM — drawn by the same [`ChartCanvas`] and paint helpers as the
+//! queue-depth charts.
+//!
+//! The view's model work runs in a [`TimeRunner`]: the pure [`TimeEngine`] in slices of at most
+//! [`SLICE_MS`](crate::ui::runner::SLICE_MS) through the page's one [`slice_loop`], so no task
+//! is long while the page computes. It works only while the view is shown; everything it shows
+//! comes from [`time_model::build`], so the component holds no logic of its own beyond wiring.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use super::time_model::{self, LegendItem, TimeEngine, TimeKey, TimeView};
+use crate::ui::charts::canvas::ChartCanvas;
+use crate::ui::charts::time_chart::{self, TimeChartData};
+use crate::ui::charts::{Palette, Stamp};
+use crate::ui::controls::slider::LadderSlider;
+use crate::ui::runner::slice_loop;
+use crate::ui::state::{burst_ladder, idle_ladder, LabState, View};
+
+/// The view's engine, its result revision and its loop's state; cheap to copy into closures.
+#[derive(Clone, Copy)]
+pub struct TimeRunner {
+    engine: StoredValue<TimeEngine, LocalStorage>,
+    revision: RwSignal<u64>,
+    running: StoredValue<bool, LocalStorage>,
+    stopped: StoredValue<bool, LocalStorage>,
+}
+
+impl Default for TimeRunner {
+    fn default() -> Self {
+        TimeRunner::new()
+    }
+}
+
+impl TimeRunner {
+    pub fn new() -> TimeRunner {
+        TimeRunner {
+            engine: StoredValue::new_local(TimeEngine::new()),
+            revision: RwSignal::new(0),
+            running: StoredValue::new_local(false),
+            stopped: StoredValue::new_local(false),
+        }
+    }
+
+    /// Changes whenever results arrive; track it to follow them.
+    pub fn revision(&self) -> u64 {
+        self.revision.get()
+    }
+
+    /// Computes for `target` (nothing when `None`).
+    pub fn set_target(&self, target: Option<TimeKey>) {
+        self.engine.update_value(|e| e.set_target(target));
+        if target.is_some() {
+            self.kick();
+        }
+    }
+
+    /// The view's data for `state` from what is known for `key` (not tracked: track
+    /// [`Self::revision`]).
+    pub fn build(&self, state: &LabState, key: &TimeKey) -> TimeView {
+        self.engine
+            .try_with_value(|e| time_model::build(state, e.results(key)))
+            .unwrap_or_else(|| time_model::build(state, None))
+    }
+
+    /// Stops the loop for good.
+    pub fn stop(&self) {
+        let _ = self.stopped.try_set_value(true);
+    }
+
+    fn kick(&self) {
+        if self.running.get_value() || self.stopped.get_value() {
+            return;
+        }
+        self.running.set_value(true);
+        let this = *self;
+        spawn_local(async move {
+            slice_loop(move |time_is_up| {
+                if this.stopped.try_get_value().unwrap_or(true) {
+                    return None;
+                }
+                let slice = this.engine.try_update_value(|e| e.work(time_is_up))?;
+                // Progress moves every slice, so the status line follows it too.
+                this.revision.update(|r| *r += 1);
+                Some(slice.idle)
+            })
+            .await;
+            let _ = this.running.try_set_value(false);
+        });
+    }
+}
+
+fn stamp_of(d: &TimeChartData) -> &Stamp {
+    &d.stamp
+}
+
+/// A chart's legend as a list under it.
+#[component]
+fn ChartLegend(
+    /// The legend's lines.
+    #[prop(into)]
+    items: Signal<Vec<LegendItem>>,
+    /// What the list describes.
+    label: &'static str,
+) -> impl IntoView {
+    view! {
+        <ul class="legend chart-legend" aria-label=label>
+            {move || {
+                items
+                    .get()
+                    .into_iter()
+                    .map(|i| {
+                        view! {
+                            <li>
+                                <span class=i.class aria-hidden="true"></span>
+                                {i.label}
+                            </li>
+                        }
+                    })
+                    .collect_view()
+            }}
+        </ul>
+    }
+}
+
+/// The drive-over-time view (hidden, and idle, unless the state's view is [`View::Time`]).
+#[component]
+pub fn DriveTimeView(
+    /// The lab's state (read; the sliders write the idle time and burst size).
+    state: RwSignal<LabState>,
+    /// The charts' colours.
+    #[prop(into)]
+    palette: Signal<Palette>,
+) -> impl IntoView {
+    let runner = TimeRunner::new();
+    on_cleanup(move || runner.stop());
+    let shown = Memo::new(move |_| state.with(|s| s.view() == View::Time));
+    let key = Memo::new(move |_| state.with(TimeKey::of));
+    Effect::new(move |_| runner.set_target(shown.get().then(|| key.get())));
+
+    let data = Memo::new(move |_| {
+        runner.revision();
+        let key = key.get();
+        state.with(|s| runner.build(s, &key))
+    });
+    let part = |f: fn(&TimeView) -> TimeChartData| Memo::new(move |_| data.with(f));
+    let fill = part(|v| v.fill.clone());
+    let burst = part(|v| v.burst.clone());
+    let torture = part(|v| v.torture.clone());
+    let text = |f: fn(&TimeView) -> String| Signal::derive(move || data.with(f));
+    let legend = |f: fn(&TimeView) -> Vec<LegendItem>| Signal::derive(move || data.with(f));
+
+    const FILL_TITLE: &str = "Whole-drive fill: write speed against GB written";
+    const BURST_TITLE: &str = "Bursts with idle time against sustained writing";
+    const TORTURE_TITLE: &str = "Random-write torture, then TRIM";
+    let fill_text = text(|v| v.fill_text.clone());
+    let burst_text = text(|v| v.burst_text.clone());
+    let torture_text = text(|v| v.torture_text.clone());
+    let fill_legend = legend(|v| v.fill_legend.clone());
+    let burst_legend = legend(|v| v.burst_legend.clone());
+    let torture_legend = legend(|v| v.torture_legend.clone());
+
+    view! {
+        <section
+            id="drive-time"
+            class="time-view"
+            aria-labelledby="drive-time-title"
+            hidden=move || !shown.get()
+        >
+            <div class="card time-head">
+                <h2 id="drive-time-title">
+                    "The drive over time: " {move || data.with(|v| v.drive.clone())}
+                </h2>
+                <p class="chart-sub">
+                    "Curves, lines and dots are results of the model for the preset and capacity set in the controls; dashed dark lines and quoted figures are published measurements, with their source."
+                </p>
+                <p class="model-status" id="time-status">
+                    {move || data.with(|v| v.status.clone())}
+                </p>
+            </div>
+            <div class="charts">
+                <figure class="chart">
+                    <h2>{FILL_TITLE}</h2>
+                    <p class="chart-sub">
+                        "128 KiB sequential writes at QD32 from empty to full, as reviews draw it: the SLC cache first, then native cells, then folding the shrinking cache out of the way."
+                    </p>
+                    <ChartCanvas
+                        id="chart-fill"
+                        label=Signal::derive(move || {
+                            time_model::describe(FILL_TITLE, &fill_legend.get(), &fill_text.get())
+                        })
+                        data=fill
+                        stamp=stamp_of
+                        palette=palette
+                        draw=time_chart::draw
+                    />
+                    <ChartLegend items=fill_legend label="Lines on the fill chart" />
+                    <figcaption id="time-fill-summary">{fill_text}</figcaption>
+                </figure>
+                <figure class="chart">
+                    <h2>{BURST_TITLE}</h2>
+                    <p class="chart-sub">
+                        "Six bursts of 128 KiB sequential writes at QD32 with idle time between them, in which the drive folds its SLC cache into native cells."
+                    </p>
+                    <div class="time-controls">
+                        <LadderSlider
+                            id="idle"
+                            label="Idle time between bursts"
+                            ladder=Signal::derive(idle_ladder)
+                            value=Signal::derive(move || state.with(LabState::idle_s))
+                            on_change=Callback::new(move |v| state.update(|s| s.set_idle_s(v)))
+                            format=Callback::new(|v: u32| format!("{v} s"))
+                            value_text=Callback::new(|v: u32| format!("{v} seconds idle between bursts"))
+                        />
+                        <LadderSlider
+                            id="burst"
+                            label="Burst size"
+                            ladder=Signal::derive(burst_ladder)
+                            value=Signal::derive(move || state.with(LabState::burst_gb))
+                            on_change=Callback::new(move |v| state.update(|s| s.set_burst_gb(v)))
+                            format=Callback::new(|v: u32| format!("{v} GB"))
+                            value_text=Callback::new(|v: u32| format!("{v} gigabytes per burst"))
+                        />
+                    </div>
+                    <ChartCanvas
+                        id="chart-burst"
+                        label=Signal::derive(move || {
+                            time_model::describe(BURST_TITLE, &burst_legend.get(), &burst_text.get())
+                        })
+                        data=burst
+                        stamp=stamp_of
+                        palette=palette
+                        draw=time_chart::draw
+                    />
+                    <ChartLegend items=burst_legend label="Lines on the burst chart" />
+                    <p class="time-readout" id="burst-readout" aria-live="polite">{burst_text}</p>
+                    {move || {
+                        data.with(|v| v.burst_published.clone())
+                            .map(|p| view! { <p class="measured" id="burst-published">{p}</p> })
+                    }}
+                </figure>
+                <figure class="chart">
+                    <h2>{TORTURE_TITLE}</h2>
+                    <p class="chart-sub">
+                        "A full drive takes 20 minutes of 4 KiB random writes at QD32 over all of it, as in the OCZ Octane review; then a 128 KiB sequential write, a TRIM of all user space, and the sequential write again."
+                    </p>
+                    <ChartCanvas
+                        id="chart-torture"
+                        label=Signal::derive(move || {
+                            time_model::describe(TORTURE_TITLE, &torture_legend.get(), &torture_text.get())
+                        })
+                        data=torture
+                        stamp=stamp_of
+                        palette=palette
+                        draw=time_chart::draw
+                    />
+                    <ChartLegend items=torture_legend label="Lines and dots on the torture chart" />
+                    <figcaption id="time-torture-summary">{torture_text}</figcaption>
+                    {move || {
+                        data.with(|v| v.torture_published.clone())
+                            .map(|p| view! { <p class="measured" id="torture-published">{p}</p> })
+                    }}
+                </figure>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,710 @@
+//! The pure half of the drive-over-time view: which model computations the view needs, a
+//! [`TimeEngine`] that runs them in slices with a cache, the published facts the view may cite,
+//! and [`build`], which turns state and results into the three charts' data and their texts.
+//!
+//! What always holds:
+//! - every number is labelled: the texts say "model" for the model's results, and published
+//!   figures appear only in [`E12_FACT`] / [`OCTANE_FACT`] with their source, and as levels
+//!   of kind [`LevelKind::Published`], only for the drive they were measured on;
+//! - the engine never blocks: [`TimeEngine::work`] advances the model's sliced runs
+//!   ([`CacheRatesRun`], [`TortureRun`]) [`WORK_UNITS_PER_STEP`] units at a time and checks the
+//!   caller's clock between steps (the browser loop is in [`super::drive_time`]);
+//! - results are per drive ([`TimeKey`]): coming back to a drive reuses them; the burst chart
+//!   needs only the drive's three cache rates, so moving its sliders never waits for the model;
+//! - nothing here touches the browser, so all of it is tested natively.
+
+use std::collections::HashMap;
+
+use crate::model::config::DriveSpec;
+use crate::model::drive_state::{
+    bursts_with, fill_with, CacheRates, CacheRatesRun, FillPhase, FillReport, TortureReport,
+    TortureRun, REVIEW_TORTURE_MINUTES,
+};
+use crate::model::presets;
+
+use super::super::charts::time_chart::{Dot, Level, LevelKind, TimeChartData};
+use super::super::charts::{Curve, Dash, SeriesColour, Stamp};
+use super::super::format;
+use super::super::state::LabState;
+use super::super::url_state;
+
+/// Model work between two looks at the clock: engine events or scaled-drive writes (about
+/// 0.3 ms natively, 1 ms in a browser).
+pub const WORK_UNITS_PER_STEP: usize = 2_000;
+/// Bursts on the burst chart: the six queue depths (1 to 32) of the E12 review's sustained test.
+pub const BURSTS: u32 = 6;
+/// Points of the fill curve drawn (the model computes more; the curve is flat between them).
+pub const FILL_POINTS_DRAWN: usize = 100;
+/// Drives whose results are kept; beyond that only the current one stays.
+pub const MAX_CACHED_DRIVES: usize = 32;
+
+/// The E12 review's sample: the only drive its published figures belong to.
+pub const E12_PRESET: &str = "e12";
+pub const E12_CAPACITY_GB: f64 = 960.0;
+/// Published: the E12 sample's sustained sequential writes stayed above this (MB/s).
+pub const E12_SUSTAINED_FLOOR_MB_S: f64 = 1000.0;
+/// Where the E12 figures come from.
+pub const E12_SOURCE: &str = "Phison E12 reference design review, 2018 (960 GB sample)";
+/// What the E12 review reported, in words.
+pub const E12_FACT: &str = "Sustained sequential writes (QD1 to QD32, 32 GB or one minute per depth, up to one minute idle between depths) bounced around between depths because the drive could not finish emptying its SLC cache in the idle gaps, yet stayed above 1 GB/s; bursts landing in the cache set records.";
+/// The Octane review's drive: the only one its torture figures belong to.
+pub const OCTANE_PRESET: &str = "octane";
+pub const OCTANE_CAPACITY_GB: f64 = 128.0;
+/// Published: after the torture, sequential writes fell below this fraction of fresh.
+pub const OCTANE_TORTURED_FRACTION: f64 = 0.1;
+/// Where the Octane figures come from.
+pub const OCTANE_SOURCE: &str = "OCZ Octane review, 2011 (128 GB model)";
+/// What the Octane review reported, in words.
+pub const OCTANE_FACT: &str = "After filling the drive and 20 minutes of 4 KB random writes at QD32 across all LBAs, 128 KB sequential writes fell below a tenth of their fresh speed; a TRIM of all user LBAs restored full performance.";
+/// MB in a GB (decimal, as drives are sold).
+const MB_PER_GB: f64 = 1e3;
+/// A capacity matches a published sample when it is this close (GB).
+const CAPACITY_MATCH_GB: f64 = 1.0;
+
+/// The drive a set of results belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TimeKey {
+    pub preset: &'static str,
+    pub drive: super::super::state::DriveChoice,
+}
+
+impl TimeKey {
+    pub fn of(state: &LabState) -> TimeKey {
+        TimeKey {
+            preset: state.preset().id,
+            drive: state.drive_choice(),
+        }
+    }
+
+    fn drive_spec(&self) -> Result<DriveSpec, String> {
+        let preset = presets::lookup(self.preset).map_err(|e| e.to_string())?;
+        Ok(self.drive.drive(preset))
+    }
+}
+
+/// What the model has computed for one drive so far.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TimeResults {
+    pub rates: Option<CacheRates>,
+    pub fill: Option<FillReport>,
+    pub torture: Option<TortureReport>,
+    /// Why the model refused the drive, if it did.
+    pub failure: Option<String>,
+    /// How far the computation still running for this drive is (0 to 1, both parts together).
+    pub progress: f64,
+}
+
+impl TimeResults {
+    fn done(&self) -> bool {
+        self.failure.is_some() || (self.rates.is_some() && self.torture.is_some())
+    }
+}
+
+/// A sliced model run in progress.
+enum Job {
+    Rates(Box<CacheRatesRun>),
+    Torture(Box<TortureRun>),
+}
+
+/// What one call to [`TimeEngine::work`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TimeSlice {
+    /// Some result or failure arrived in this slice.
+    pub changed: bool,
+    /// Nothing is left to do for the target.
+    pub idle: bool,
+}
+
+/// Share of the work the cache rates take (the torture takes the rest), for progress.
+const RATES_SHARE: f64 = 0.25;
+
+/// Runs the view's model computations for one target drive. See the module documentation.
+#[derive(Default)]
+pub struct TimeEngine {
+    target: Option<TimeKey>,
+    results: HashMap<TimeKey, TimeResults>,
+    job: Option<(TimeKey, DriveSpec, Job)>,
+}
+
+impl TimeEngine {
+    pub fn new() -> TimeEngine {
+        TimeEngine::default()
+    }
+
+    /// The drive to compute for (`None`: the view is not shown, stop working). A run for
+    /// another drive is dropped; its finished parts stay cached.
+    pub fn set_target(&mut self, target: Option<TimeKey>) {
+        self.target = target;
+        if self
+            .job
+            .as_ref()
+            .is_some_and(|(k, _, _)| Some(*k) != target)
+        {
+            self.job = None;
+        }
+        if self.results.len() > MAX_CACHED_DRIVES {
+            self.results.retain(|k, _| Some(*k) == target);
+        }
+    }
+
+    /// What is known for `key`.
+    pub fn results(&self, key: &TimeKey) -> Option<&TimeResults> {
+        self.results.get(key)
+    }
+
+    /// Works until `time_is_up` (checked after every [`WORK_UNITS_PER_STEP`]) or until the
+    /// target's results are complete.
+    pub fn work(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> TimeSlice {
+        let mut slice = TimeSlice::default();
+        loop {
+            let Some(key) = self.target else {
+                slice.idle = true;
+                return slice;
+            };
+            let entry = self.results.entry(key).or_default();
+            if entry.done() {
+                slice.idle = true;
+                return slice;
+            }
+            if self.job.is_none() {
+                let started = key.drive_spec().and_then(|drive| {
+                    let job = if entry.rates.is_none() {
+                        Job::Rates(Box::new(
+                            CacheRatesRun::new(&drive).map_err(|e| e.to_string())?,
+                        ))
+                    } else {
+                        Job::Torture(Box::new(
+                            TortureRun::new(&drive, REVIEW_TORTURE_MINUTES)
+                                .map_err(|e| e.to_string())?,
+                        ))
+                    };
+                    Ok((drive, job))
+                });
+                match started {
+                    Ok((drive, job)) => self.job = Some((key, drive, job)),
+                    Err(why) => {
+                        entry.failure = Some(why);
+                        slice.changed = true;
+                        continue;
+                    }
+                }
+            }
+            if let Some((_, drive, job)) = &mut self.job {
+                match job {
+                    Job::Rates(run) => {
+                        if let Some(rates) = run.step(WORK_UNITS_PER_STEP) {
+                            entry.fill = Some(fill_with(drive, &rates));
+                            entry.rates = Some(rates);
+                            entry.progress = RATES_SHARE;
+                            self.job = None;
+                            slice.changed = true;
+                        } else {
+                            entry.progress = RATES_SHARE * run.progress();
+                        }
+                    }
+                    Job::Torture(run) => {
+                        if let Some(report) = run.step(WORK_UNITS_PER_STEP) {
+                            entry.torture = Some(report);
+                            entry.progress = 1.0;
+                            self.job = None;
+                            slice.changed = true;
+                        } else {
+                            entry.progress = RATES_SHARE + (1.0 - RATES_SHARE) * run.progress();
+                        }
+                    }
+                }
+            }
+            if time_is_up() {
+                return slice;
+            }
+        }
+    }
+}
+
+/// One line of a chart's legend.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LegendItem {
+    /// CSS classes of the swatch.
+    pub class: String,
+    pub label: String,
+}
+
+/// Everything the view shows for one state.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TimeView {
+    /// The drive, e.g. "Phison E12, 960 GB (32 dies)".
+    pub drive: String,
+    /// One line on how far the model is.
+    pub status: String,
+    pub fill: TimeChartData,
+    pub fill_legend: Vec<LegendItem>,
+    pub fill_text: String,
+    pub burst: TimeChartData,
+    pub burst_legend: Vec<LegendItem>,
+    pub burst_text: String,
+    /// The published E12 figure, when the drive is the E12 review's sample.
+    pub burst_published: Option<String>,
+    pub torture: TimeChartData,
+    pub torture_legend: Vec<LegendItem>,
+    pub torture_text: String,
+    /// The published Octane figure, when the drive is the Octane review's 128 GB model.
+    pub torture_published: Option<String>,
+}
+
+fn is_sample(state: &LabState, preset: &str, capacity_gb: f64) -> bool {
+    state.preset().id == preset
+        && !state.is_custom_drive()
+        && (state.capacity_gb() - capacity_gb).abs() < CAPACITY_MATCH_GB
+}
+
+fn legend(curves: &[Curve], levels: &[Level], dots: &[Dot]) -> Vec<LegendItem> {
+    let curves = curves.iter().map(|c| LegendItem {
+        class: c.colour.css_class(),
+        label: c.label.clone(),
+    });
+    let levels = levels.iter().map(|l| LegendItem {
+        class: match l.kind {
+            LevelKind::Model(c) => format!("{} level", c.css_class()),
+            LevelKind::Published => "swatch published level".into(),
+        },
+        label: l.label.clone(),
+    });
+    let dots = dots.iter().map(|d| LegendItem {
+        class: format!("{} dot", d.colour.css_class()),
+        label: d.label.clone(),
+    });
+    curves.chain(levels).chain(dots).collect()
+}
+
+const COMPUTING: &str = "The model is computing…";
+
+/// Builds the view's data for `state` from what `results` holds so far.
+pub fn build(state: &LabState, results: Option<&TimeResults>) -> TimeView {
+    let tag = url_state::to_query(state);
+    let stamp = |ready: bool| Stamp {
+        state: tag.clone(),
+        missing: usize::from(!ready),
+    };
+    let preset = state.preset();
+    let drive = state.drive();
+    let cell = drive.nand.cell.name();
+    let mut v = TimeView {
+        drive: format!(
+            "{}, {} ({} dies)",
+            preset.name,
+            format::gb(state.capacity_gb()),
+            state.dies()
+        ),
+        ..TimeView::default()
+    };
+    let empty = TimeResults::default();
+    let r = results.unwrap_or(&empty);
+    v.status = if let Some(why) = &r.failure {
+        format!("The model refused this drive: {why}")
+    } else if r.done() {
+        "Model: the drive over time is computed.".into()
+    } else {
+        format!(
+            "Model: computing the drive over time, {}…",
+            format::percent(r.progress)
+        )
+    };
+
+    // Whole-drive fill.
+    v.fill.x_title = "GB written";
+    v.fill.stamp = stamp(r.fill.is_some() || r.failure.is_some());
+    v.fill_text = COMPUTING.into();
+    if let Some(fill) = &r.fill {
+        let phases = [
+            (FillPhase::Cache, "into the SLC cache".to_string(), 0),
+            (
+                FillPhase::PostCache,
+                format!("cache full: straight to {cell}"),
+                1,
+            ),
+            (
+                FillPhase::Folding,
+                format!("straight to {cell} while folding the cache"),
+                2,
+            ),
+        ];
+        let every = fill.points.len().div_ceil(FILL_POINTS_DRAWN).max(1);
+        for (phase, label, colour) in phases {
+            let points: Vec<(f64, f64)> = fill
+                .points
+                .iter()
+                .enumerate()
+                .filter(|(i, p)| p.phase == phase && (i % every == 0 || i + 1 == fill.points.len()))
+                .map(|(_, p)| (p.gb_written, p.mb_s))
+                .filter(|(x, y)| x.is_finite() && y.is_finite())
+                .collect();
+            if !points.is_empty() {
+                v.fill.curves.push(Curve {
+                    label: format!("{label} (model)"),
+                    colour: SeriesColour::Series(colour),
+                    emphasis: true,
+                    dash: Dash::Solid,
+                    points,
+                });
+            }
+        }
+        let phase_speed = |ph: FillPhase| {
+            let pts: Vec<f64> = fill
+                .points
+                .iter()
+                .filter(|p| p.phase == ph)
+                .map(|p| p.mb_s)
+                .collect();
+            (!pts.is_empty()).then(|| pts.iter().sum::<f64>() / pts.len() as f64)
+        };
+        let mut text = format!(
+            "Model: SLC cache on the empty drive {}; average speed over the whole fill {}.",
+            format::gb(fill.slc_cache_gb),
+            format::mb_per_s(fill.average_mb_s)
+        );
+        if let Some(s) = phase_speed(FillPhase::Cache) {
+            text.push_str(&format!(" Into the cache: {}.", format::mb_per_s(s)));
+        }
+        if let Some(s) = phase_speed(FillPhase::PostCache) {
+            text.push_str(&format!(
+                " Cache full, straight to {cell}: {}.",
+                format::mb_per_s(s)
+            ));
+        }
+        if let Some(s) = phase_speed(FillPhase::Folding) {
+            text.push_str(&format!(
+                " Near full, folding the cache out of the way: {} on average.",
+                format::mb_per_s(s)
+            ));
+        }
+        if fill.slc_cache_gb <= 0.0 {
+            text.push_str(
+                " This drive has no SLC cache in the model: it writes at one rate throughout.",
+            );
+        }
+        v.fill_text = text;
+    }
+    v.fill_legend = legend(&v.fill.curves, &[], &[]);
+
+    // Bursts with idle time.
+    let burst_gb = f64::from(state.burst_gb()).min(drive.user_gb());
+    let idle_s = f64::from(state.idle_s());
+    v.burst.x_title = "burst number";
+    v.burst.x_whole = true;
+    v.burst.stamp = stamp(r.rates.is_some() || r.failure.is_some());
+    v.burst_text = COMPUTING.into();
+    if let Some(rates) = &r.rates {
+        match bursts_with(&drive, rates, burst_gb, idle_s, BURSTS) {
+            Ok(points) => {
+                v.burst.curves.push(Curve {
+                    label: format!(
+                        "each burst of {} after {} s idle (model)",
+                        format::gb(burst_gb),
+                        state.idle_s()
+                    ),
+                    colour: SeriesColour::Series(0),
+                    emphasis: true,
+                    dash: Dash::Solid,
+                    points: points
+                        .iter()
+                        .map(|p| (f64::from(p.burst), p.mb_s))
+                        .filter(|(_, y)| y.is_finite())
+                        .collect(),
+                });
+                let has_cache = r.fill.as_ref().is_some_and(|f| f.slc_cache_gb > 0.0);
+                if has_cache {
+                    v.burst.levels.push(Level {
+                        y_mb_s: rates.slc_mb_s,
+                        kind: LevelKind::Model(SeriesColour::Series(2)),
+                        label: format!(
+                            "into the SLC cache: {} (model)",
+                            format::mb_per_s(rates.slc_mb_s)
+                        ),
+                    });
+                }
+                v.burst.levels.push(Level {
+                    y_mb_s: rates.native_mb_s,
+                    kind: LevelKind::Model(SeriesColour::Series(1)),
+                    label: format!(
+                        "sustained, straight to {cell}: {} (model)",
+                        format::mb_per_s(rates.native_mb_s)
+                    ),
+                });
+                let (first, last) = (points.first(), points.last());
+                v.burst_text = match (first, last) {
+                    (Some(f), Some(l)) if has_cache => format!(
+                        "Model, {BURSTS} bursts of {} with {} s idle between: the first at {} with {} of cache free, the last at {} with {} free. In idle time the drive folds its cache at {} ({} in {} s); the sustained rate straight to {cell} is {}.",
+                        format::gb(burst_gb),
+                        state.idle_s(),
+                        format::mb_per_s(f.mb_s),
+                        format::gb(f.cache_free_gb),
+                        format::mb_per_s(l.mb_s),
+                        format::gb(l.cache_free_gb),
+                        format::mb_per_s(rates.fold_mb_s),
+                        format::gb(rates.fold_mb_s * idle_s / MB_PER_GB),
+                        state.idle_s(),
+                        format::mb_per_s(rates.native_mb_s),
+                    ),
+                    (Some(f), Some(_)) => format!(
+                        "Model: this drive has no SLC cache, so every burst of {} writes straight to {cell} at {} whatever the idle time.",
+                        format::gb(burst_gb),
+                        format::mb_per_s(f.mb_s),
+                    ),
+                    _ => String::new(),
+                };
+                if burst_gb < f64::from(state.burst_gb()) {
+                    v.burst_text.push_str(&format!(
+                        " (Bursts are capped at the drive's {}.)",
+                        format::gb(burst_gb)
+                    ));
+                }
+            }
+            Err(e) => v.burst_text = format!("The model refused these bursts: {e}"),
+        }
+    }
+    if is_sample(state, E12_PRESET, E12_CAPACITY_GB) {
+        v.burst.levels.push(Level {
+            y_mb_s: E12_SUSTAINED_FLOOR_MB_S,
+            kind: LevelKind::Published,
+            label: format!(
+                "published: sustained writes stayed above {} ({E12_SOURCE})",
+                format::mb_per_s(E12_SUSTAINED_FLOOR_MB_S)
+            ),
+        });
+        v.burst_published = Some(format!("Published ({E12_SOURCE}): {E12_FACT}"));
+    }
+    v.burst_legend = legend(&v.burst.curves, &v.burst.levels, &[]);
+
+    // Torture, then TRIM.
+    v.torture.x_title = "minutes of random writes";
+    v.torture.stamp = stamp(r.torture.is_some() || r.failure.is_some());
+    v.torture_text = COMPUTING.into();
+    if let Some(t) = &r.torture {
+        let minutes = REVIEW_TORTURE_MINUTES;
+        v.torture.curves.push(Curve {
+            label: "4 KiB QD32 random writes during the torture (model)".into(),
+            colour: SeriesColour::Series(0),
+            emphasis: true,
+            dash: Dash::Solid,
+            points: t
+                .series
+                .iter()
+                .map(|p| (p.minute, p.mb_s))
+                .filter(|(x, y)| x.is_finite() && y.is_finite())
+                .collect(),
+        });
+        v.torture.dots = vec![
+            Dot {
+                at: (0.0, t.fresh_mb_s),
+                colour: SeriesColour::Series(1),
+                label: format!(
+                    "128 KiB QD1 sequential write, fresh: {} (model)",
+                    format::mb_per_s(t.fresh_mb_s)
+                ),
+            },
+            Dot {
+                at: (minutes, t.after_torture_mb_s),
+                colour: SeriesColour::Series(3),
+                label: format!(
+                    "the same after the torture: {} (model)",
+                    format::mb_per_s(t.after_torture_mb_s)
+                ),
+            },
+            Dot {
+                at: (minutes, t.after_trim_mb_s),
+                colour: SeriesColour::Series(2),
+                label: format!(
+                    "the same after TRIM of all user space: {} (model)",
+                    format::mb_per_s(t.after_trim_mb_s)
+                ),
+            },
+        ];
+        let share = |v: f64| {
+            if t.fresh_mb_s > 0.0 {
+                format::percent(v / t.fresh_mb_s)
+            } else {
+                format::NO_VALUE.into()
+            }
+        };
+        let (first, last) = (t.series.first(), t.series.last());
+        v.torture_text = format!(
+            "Model, 128 KiB QD1 sequential write: fresh {}; after {} minutes of 4 KiB QD32 random writes over the full drive {} ({} of fresh); after a TRIM of all user space {} ({} of fresh).",
+            format::mb_per_s(t.fresh_mb_s),
+            minutes,
+            format::mb_per_s(t.after_torture_mb_s),
+            share(t.after_torture_mb_s),
+            format::mb_per_s(t.after_trim_mb_s),
+            share(t.after_trim_mb_s),
+        );
+        if let (Some(f), Some(l)) = (first, last) {
+            v.torture_text.push_str(&format!(
+                " During the torture, random writes went from {} (write amplification {:.1}) to {} (write amplification {:.1}).",
+                format::mb_per_s(f.mb_s),
+                f.write_amplification,
+                format::mb_per_s(l.mb_s),
+                l.write_amplification
+            ));
+        }
+        if is_sample(state, OCTANE_PRESET, OCTANE_CAPACITY_GB) {
+            v.torture.levels.push(Level {
+                y_mb_s: OCTANE_TORTURED_FRACTION * t.fresh_mb_s,
+                kind: LevelKind::Published,
+                label: format!(
+                    "published bound: a tenth of fresh, which the tortured drive fell below ({OCTANE_SOURCE})"
+                ),
+            });
+        }
+    }
+    if is_sample(state, OCTANE_PRESET, OCTANE_CAPACITY_GB) {
+        v.torture_published = Some(format!("Published ({OCTANE_SOURCE}): {OCTANE_FACT}"));
+    }
+    v.torture_legend = legend(&v.torture.curves, &v.torture.levels, &v.torture.dots);
+    v
+}
+
+/// The chart's text alternative: its title, then every legend line, then the summary.
+pub fn describe(title: &str, legend: &[LegendItem], summary: &str) -> String {
+    let items: Vec<&str> = legend.iter().map(|l| l.label.as_str()).collect();
+    if items.is_empty() {
+        format!("{title}: {summary}")
+    } else {
+        format!("{title}. {}. {summary}", items.join("; "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::presets;
+    use crate::ui::state::View;
+
+    fn state(preset: &str) -> LabState {
+        let mut s = LabState::default();
+        s.set_preset(presets::find(preset).unwrap());
+        s.set_view(View::Time);
+        s
+    }
+
+    /// Runs the engine for `s`'s drive until idle; returns the number of slices.
+    fn compute(engine: &mut TimeEngine, s: &LabState) -> usize {
+        engine.set_target(Some(TimeKey::of(s)));
+        let mut slices = 0;
+        while !engine.work(&mut || true).idle {
+            slices += 1;
+            assert!(slices < 1_000_000, "never idle");
+        }
+        slices
+    }
+
+    #[test]
+    fn the_e12_view_shows_three_fill_phases_bursts_and_the_published_floor() {
+        let s = state("e12");
+        let mut e = TimeEngine::new();
+        let slices = compute(&mut e, &s);
+        assert!(slices > 100, "{slices} slices: the work was cut up");
+        let v = build(&s, e.results(&TimeKey::of(&s)));
+        assert_eq!(v.fill.curves.len(), 3, "cache, post-cache, folding");
+        assert!(v
+            .fill
+            .curves
+            .iter()
+            .all(|c| c.points.len() <= FILL_POINTS_DRAWN + 1));
+        assert!(
+            v.fill_text.contains("SLC cache on the empty drive") && v.fill_text.contains("Model")
+        );
+        assert_eq!(v.burst.curves[0].points.len(), BURSTS as usize);
+        assert!(v
+            .burst
+            .levels
+            .iter()
+            .any(|l| l.kind == LevelKind::Published && l.y_mb_s == E12_SUSTAINED_FLOOR_MB_S));
+        assert!(v
+            .burst_published
+            .as_deref()
+            .is_some_and(|p| p.contains(E12_SOURCE)));
+        assert!(
+            v.torture_published.is_none(),
+            "the Octane figures belong to the Octane"
+        );
+        assert_eq!(v.torture.dots.len(), 3);
+        for stamp in [&v.fill.stamp, &v.burst.stamp, &v.torture.stamp] {
+            assert_eq!(stamp.missing, 0);
+            assert!(stamp.state.contains("view=time"));
+        }
+        assert!(v.status.contains("computed"));
+    }
+
+    #[test]
+    fn idle_time_changes_the_bursts_without_new_model_work() {
+        let mut s = state("e12");
+        let mut e = TimeEngine::new();
+        compute(&mut e, &s);
+        s.set_idle_s(0);
+        let none = build(&s, e.results(&TimeKey::of(&s)));
+        s.set_idle_s(600);
+        let plenty = build(&s, e.results(&TimeKey::of(&s)));
+        assert_eq!(compute(&mut e, &s), 0, "the results were there");
+        let last = |v: &TimeView| v.burst.curves[0].points.last().unwrap().1;
+        assert!(
+            last(&none) < last(&plenty),
+            "{} vs {}",
+            last(&none),
+            last(&plenty)
+        );
+        assert_ne!(none.burst_text, plenty.burst_text);
+        assert!(plenty.burst_text.contains("600 s idle"));
+    }
+
+    #[test]
+    fn the_octane_torture_cites_the_review_and_a_drive_without_cache_says_so() {
+        let mut s = state("octane");
+        s.set_dies(16); // the review's 128 GB model
+        assert!((s.capacity_gb() - OCTANE_CAPACITY_GB).abs() < 0.5);
+        let mut e = TimeEngine::new();
+        compute(&mut e, &s);
+        let v = build(&s, e.results(&TimeKey::of(&s)));
+        assert!(v
+            .torture_published
+            .as_deref()
+            .is_some_and(|p| p.contains(OCTANE_SOURCE)));
+        assert!(v
+            .torture
+            .levels
+            .iter()
+            .any(|l| l.kind == LevelKind::Published));
+        assert!(v.torture_text.contains("after a TRIM"));
+        s.set_preset(presets::find("e18dc").unwrap());
+        compute(&mut e, &s);
+        let v = build(&s, e.results(&TimeKey::of(&s)));
+        assert!(v.burst_text.contains("no SLC cache"), "{}", v.burst_text);
+        assert!(v.torture_published.is_none() && v.burst_published.is_none());
+    }
+
+    #[test]
+    fn before_any_result_every_chart_says_it_is_computing() {
+        let s = state("e12");
+        let v = build(&s, None);
+        assert!(v.fill.is_empty() && v.burst.is_empty() && v.torture.is_empty());
+        assert_eq!(v.burst.stamp.missing, 1);
+        assert_eq!(v.fill_text, COMPUTING);
+        let d = describe("Fill", &v.fill_legend, &v.fill_text);
+        assert!(d.contains("computing"));
+    }
+
+    #[test]
+    fn a_hidden_view_does_no_work_and_a_tiny_drive_caps_the_burst() {
+        let mut e = TimeEngine::new();
+        e.set_target(None);
+        assert!(e.work(&mut || false).idle);
+        let mut s = state("e12");
+        s.set_drive_choice(crate::ui::state::DriveChoice {
+            dies: 1,
+            die_gbit: 32,
+        })
+        .unwrap();
+        compute(&mut e, &s);
+        let v = build(&s, e.results(&TimeKey::of(&s)));
+        assert!(v.burst_text.contains("capped"), "{}", v.burst_text);
+        assert!(v.burst.curves[0].points.iter().all(|p| p.1.is_finite()));
+    }
+}
