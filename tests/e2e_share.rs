@@ -17,12 +17,13 @@ use parallelism_lab::fio::job_file;
 use parallelism_lab::model::{Rw, Workload};
 use serde_json::{json, Value};
 
-/// Waits until every chart on the page has been drawn for the current state with every
+/// Waits until every queue-depth chart on the page (the ones `charts=` chooses; the other
+/// views' charts are drawn only when shown) has been drawn for the current state with every
 /// point at least estimated.
 async fn wait_for_visible_charts(browser: &Browser) {
     const SCRIPT: &str = r#"
         const state = location.search.slice(1);
-        const charts = [...document.querySelectorAll("canvas[id^=chart-]")];
+        const charts = [...document.querySelectorAll(".results > .charts canvas[id^=chart-]")];
         return charts.length > 0 && charts.every((c) =>
             c.dataset.state === state && c.dataset.missing === "0");
     "#;
@@ -111,7 +112,7 @@ async fn e2e_embed_hides_the_chrome_and_reports_its_height_to_the_parent() {
              fio: d.getElementById("fio-file") !== null,
              controlsFolded: d.getElementById("embed-controls") !== null
                  && !d.getElementById("embed-controls").open,
-             charts: [...d.querySelectorAll("canvas[id^=chart-]")].map((c) => c.id),
+             charts: [...d.querySelectorAll(".results > .charts canvas[id^=chart-]")].map((c) => c.id),
              full: full ? full.getAttribute("href") : null,
              fullText: full ? full.textContent : "",
            };"#,
@@ -178,7 +179,7 @@ async fn e2e_charts_param_shows_only_those_charts() {
     wait_for_visible_charts(&browser).await;
     let ids = eval(
         &browser,
-        "return [...document.querySelectorAll('canvas[id^=chart-]')].map((c) => c.id);",
+        "return [...document.querySelectorAll('.results > .charts canvas[id^=chart-]')].map((c) => c.id);",
     )
     .await;
     assert_eq!(ids, json!(["chart-latency", "chart-mix"]));
