@@ -27,6 +27,7 @@
 
 use std::collections::VecDeque;
 
+use super::activity::{die_state, Activity, DieActivity, DieOp, DieView};
 use super::config::{CheckedRun, Mapping, MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES};
 use super::events::EventQueue;
 use super::ftl::steady_write_amplification;
@@ -137,6 +138,8 @@ struct Die {
     busy_ns: u64,
     gc_debt: f64,
     erase_debt: f64,
+    /// The operation last started (only read by [`Simulation::activity`]).
+    op: DieOp,
 }
 
 /// The flash steps of one program unit still to run. Each step is a separate die operation so
@@ -433,6 +436,56 @@ impl Simulation {
         self.events
     }
 
+    /// When the next event happens (`None` only for a run that has stalled).
+    pub fn next_event_at(&self) -> Option<SimTime> {
+        self.queue.peek_time()
+    }
+
+    /// What every die, channel, the controller and the host link are doing at [`Self::now`]
+    /// (see [`super::activity`]). Reads the engine's state only; costs nothing unless called.
+    pub fn activity(&self) -> Activity {
+        let now = self.now;
+        let busy = |s: &Server| s.free_at > now;
+        let dies = self
+            .dies
+            .iter()
+            .map(|d| {
+                let view = DieView {
+                    busy: d.busy,
+                    op: d.op,
+                    sensing_planes: d.sensing[..d.n_sensing]
+                        .iter()
+                        .fold(0u8, |m, r| m | (1 << r.plane)),
+                    register_free: d.register_free,
+                    channel: d.channel,
+                    queued: d.waiting_reads + d.units_queued,
+                };
+                DieActivity {
+                    state: die_state(&view, now),
+                    channel: view.channel,
+                    queued: view.queued,
+                    planes_sensing: view.sensing_planes,
+                }
+            })
+            .collect();
+        Activity {
+            now,
+            events: self.events,
+            completed: self.meter.completed,
+            iodepth: self.p.iodepth,
+            in_device: self.in_device,
+            host_waiting: self.host_waiters.len() as u32,
+            buffer_waiting: self.buffer_waiters.len() as u32,
+            controller_busy: busy(&self.controller)
+                || (!self.background.jobs.is_empty() && self.background.head_done > now),
+            link_read_busy: busy(&self.link[0]),
+            link_write_busy: busy(&self.link[usize::from(!self.p.half_duplex)]),
+            half_duplex: self.p.half_duplex,
+            channels_busy: self.channels.iter().map(busy).collect(),
+            dies,
+        }
+    }
+
     pub fn is_finished(&self) -> bool {
         self.meter.completed >= self.meter.warmup + self.meter.target
     }
@@ -689,6 +742,7 @@ impl Simulation {
             let p = &self.p;
             let die = &mut self.dies[die_idx as usize];
             die.busy = true;
+            die.op = DieOp::Read;
             // The sensed data needs the data register, still held by the previous page until it
             // has streamed out (cache read overlaps the two; the register cannot).
             let done = (self.now + p.t_read).max(die.register_free);
@@ -802,13 +856,16 @@ impl Simulation {
         let channel = &mut self.channels[die.channel as usize];
         let done = if steps.copies > 0 {
             steps.copies -= 1;
+            die.op = DieOp::Copy;
             let out_and_in = channel.reserve(self.now, unit_xfer * 2);
             (self.now + p.t_read * p.senses_per_unit + p.t_prog).max(out_and_in)
         } else if steps.erases > 0 {
             steps.erases -= 1;
+            die.op = DieOp::Erase;
             self.now + p.t_erase
         } else {
             die.unit = None;
+            die.op = DieOp::Program;
             channel.reserve(self.now, unit_xfer) + p.t_prog
         };
         die.busy_ns += done.since(self.now).0;

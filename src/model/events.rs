@@ -123,6 +123,16 @@ impl<E: Copy, const LANES: usize> EventQueue<E, LANES> {
         }
     }
 
+    /// When the earliest event is due, without taking it.
+    pub fn peek_time(&self) -> Option<SimTime> {
+        let heap = self.heap.first().map(|e| e.at);
+        self.lanes
+            .iter()
+            .filter_map(|fifo| fifo.front().map(|e| e.at))
+            .chain(heap)
+            .min()
+    }
+
     #[inline]
     fn heap_push(&mut self, entry: Entry<E>) {
         self.heap.push(entry);

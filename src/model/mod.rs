@@ -4,6 +4,7 @@
 //! - [`config`]: what a run is made of, and the one validation step ([`RunSpec::check`]).
 //! - [`presets`]: the controllers and NAND parts the lab knows, each value sourced.
 //! - [`engine`]: the discrete-event closed loop (host stack, controller, channels, dies).
+//! - [`activity`]: a read-only snapshot of what every part of the drive does at one instant.
 //! - [`events`]: the time-ordered event queue with deterministic ties.
 //! - [`link`]: host link generations and their rates.
 //! - [`ftl`]: garbage collection and write amplification.
@@ -13,6 +14,7 @@
 //! - [`sweep`]: runs over queue depth or read share, as the charts and the CLI draw them.
 //! - [`time`] and [`rng`]: simulated nanoseconds and the run's one random generator.
 
+pub mod activity;
 pub mod calibration;
 pub mod config;
 pub mod drive_state;

@@ -4,7 +4,11 @@
 //! - the URL query, replaced (never pushed, so dragging a slider does not fill the back
 //!   button's history) whenever the state changes;
 //! - the colour scheme (`data-theme` on `<html>`) and the palette the charts read from CSS;
-//! - the charts, the readout and the legend, derived from state and results.
+//! - the charts, the readout and the legend, derived from state and results;
+//! - the embed chrome (`embed=1`: compact header with "Open in the full lab", controls folded
+//!   away, only the `charts=` charts, the height reported to the parent page) and the share,
+//!   compare and fio parts (`super::views`).
+//! - which view the results area shows ([`LabState::view`]): the charts or teaching mode.
 //!
 //! Nothing else holds state: the controls write the signal through [`LabState`]'s setters,
 //! and the URL is parsed once, on start, by [`url_state::parse_query`].
@@ -22,6 +26,7 @@ use super::compute::{self, RunKey};
 use super::controls::{
     DriveControls, DriveStateControl, ResetButton, ViewControls, WorkloadControls,
 };
+use super::embed::ChartId;
 use super::format;
 use super::notes::LinkNotes;
 use super::readout::{self, pattern_words, Readout};
@@ -29,6 +34,11 @@ use super::reference;
 use super::runner::Runner;
 use super::state::{LabState, Theme, View};
 use super::url_state;
+use super::views::activity::TeachingMode;
+use super::views::compare::{CompareBar, PinRemove};
+use super::views::embed_frame;
+use super::views::fio_import::FioImport;
+use super::views::share::{PngButton, ShareBar};
 use super::views::{DriveTimeView, ViewSwitch};
 
 /// The media query whose changes re-read the palette (with `theme=auto`).
@@ -47,7 +57,15 @@ pub fn App(
 ) -> impl IntoView {
     let initial = query.unwrap_or_else(|| window().location().search().unwrap_or_default());
     let parsed = url_state::parse_query(&initial, LabState::default());
+    let authored = parsed.state.clone();
+    let embed = parsed.state.embed();
     let state = RwSignal::new(parsed.state);
+    if embed || embed_frame::is_framed() {
+        embed_frame::report_height();
+    }
+    let shows = move |chart: ChartId| state.with(|s| s.charts().shows(chart));
+    let full_lab_href = move || format!("?{}", state.with(|s| url_state::to_query(&s.full_lab())));
+    let has_locks = move || state.with(|s| !s.locks().is_empty());
     let notes = RwSignal::new(parsed.notes);
     let runner = Runner::new();
     on_cleanup(move || runner.stop());
@@ -92,31 +110,106 @@ pub fn App(
         })
     };
     let measured_note = move || measured_caption(&state.get(), &charts.get());
+    let your_drive_note = move || {
+        state.with(|s| {
+            s.your_drive().map(|d| {
+                format!(
+                    " Squares: your drive, from {} (fio, measured on your machine).",
+                    d.file_name
+                )
+            })
+        })
+    };
 
     view! {
-        <div class="page">
-            <header class="masthead">
-                <h1>"Parallelism Lab"</h1>
-                <p class="lede">
-                    "An SSD is many flash dies working in parallel behind one controller. One request keeps one die busy, so at queue depth 1 every capacity of a drive is about equally fast; only with many requests in flight do the extra dies of a bigger drive pay off, until the controller or the host link runs out. Curves: a calibrated model of the drive, simulated in your browser. Diamonds: published measurements of the real drive. Move a control and the charts follow."
-                </p>
-            </header>
+        <div class="page" class:embedded=embed>
+            {if embed {
+                view! {
+                    <header class="masthead compact">
+                        <p class="embed-title">"Parallelism Lab"</p>
+                        <a id="open-full-lab" href=full_lab_href target="_blank" rel="noopener">
+                            "Open in the full lab"
+                            <span aria-hidden="true">" ↗"</span>
+                            <span class="visually-hidden">" (opens a new tab)"</span>
+                        </a>
+                    </header>
+                }
+                    .into_any()
+            } else {
+                view! {
+                    <header class="masthead">
+                        <h1>"Parallelism Lab"</h1>
+                        <p class="lede">
+                            "An SSD is many flash dies working in parallel behind one controller. One request keeps one die busy, so at queue depth 1 every capacity of a drive is about equally fast; only with many requests in flight do the extra dies of a bigger drive pay off, until the controller or the host link runs out. Curves: a calibrated model of the drive, simulated in your browser. Diamonds: published measurements of the real drive. Move a control and the charts follow."
+                        </p>
+                    </header>
+                }
+                    .into_any()
+            }}
             <LinkNotes notes=notes />
             <main class="lab">
-                <aside class="panel" aria-label="Controls">
-                    <DriveControls state=state />
-                    <WorkloadControls state=state />
-                    <DriveStateControl state=state />
-                    <ViewControls state=state />
-                    <ResetButton state=state />
-                </aside>
+                {
+                    let panel = move || {
+                        view! {
+                            <aside class="panel" aria-label="Controls" id="controls">
+                                <DriveControls state=state />
+                                <WorkloadControls state=state />
+                                <DriveStateControl state=state />
+                                <ViewControls state=state />
+                                <Show
+                                    when=has_locks
+                                    fallback=move || view! { <ResetButton state=state /> }
+                                >
+                                    <button
+                                        type="button"
+                                        id="reset"
+                                        class="reset"
+                                        on:click={
+                                            let authored = authored.clone();
+                                            move |_| {
+                                                state
+                                                    .update(|s| {
+                                                        let mut back = authored.clone();
+                                                        back.set_your_drive(s.your_drive().cloned());
+                                                        *s = back;
+                                                    })
+                                            }
+                                        }
+                                    >
+                                        "Back to the author's view"
+                                    </button>
+                                </Show>
+                            </aside>
+                        }
+                    };
+                    if embed {
+                        view! {
+                            <details class="embed-controls" id="embed-controls">
+                                <summary>"Controls"</summary>
+                                {panel()}
+                            </details>
+                        }
+                            .into_any()
+                    } else {
+                        panel().into_any()
+                    }
+                }
                 <div class="results">
                     <ViewSwitch state=state />
                     <Readout data=readout_data />
                     <ModelStatus progress=progress />
-                    <Legend entries=legend measured=Signal::derive(move || has_markers(&charts.get())) />
+                    <Show when=move || state.with(LabState::view) == View::Activity>
+                        <TeachingMode state=state />
+                    </Show>
+                    <Legend
+                        entries=legend
+                        measured=Signal::derive(move || has_markers(&charts.get()))
+                        state=state
+                    />
+                    <CompareBar state=state />
                     <div class="charts" hidden=move || state.with(|s| s.view() != View::Queue)>
-                        <figure class="chart">
+                        <Show when=move || shows(ChartId::Iops)>
+                        <figure class="chart" id="figure-iops">
                             <h2>
                                 {move || {
                                     format!(
@@ -145,11 +238,16 @@ pub fn App(
                                 draw=qd_chart::draw
                             />
                             <figcaption>
-                                "Lines: model, one per capacity (the thick one is the drive you set). Dashed red line: the current queue depth. "
+                                {move || lines_caption(state.with(|s| !s.pins().is_empty()))}
+                                " Dashed red line: the current queue depth. "
                                 {measured_note}
+                                {your_drive_note}
                             </figcaption>
+                            {(!embed).then(|| view! { <PngButton chart=ChartId::Iops /> })}
                         </figure>
-                        <figure class="chart">
+                        </Show>
+                        <Show when=move || shows(ChartId::Latency)>
+                        <figure class="chart" id="figure-latency">
                             <h2>"Latency against queue depth"</h2>
                             <p class="chart-sub">{pattern}</p>
                             <ChartCanvas
@@ -174,9 +272,13 @@ pub fn App(
                                 "Solid: mean latency; dashed: p99"
                                 {move || if state.with(LabState::show_p999) { "; dotted: p99.9" } else { "" }}
                                 ". Waiting grows with depth once the drive is saturated (Little's law: latency = depth ÷ IOPS). Diamonds: published mean latencies."
+                                {your_drive_note}
                             </figcaption>
+                            {(!embed).then(|| view! { <PngButton chart=ChartId::Latency /> })}
                         </figure>
-                        <figure class="chart">
+                        </Show>
+                        <Show when=move || shows(ChartId::Mix)>
+                        <figure class="chart" id="figure-mix">
                             <h2>
                                 {move || {
                                     format!("Throughput against read share at queue depth {}", state.with(LabState::qd))
@@ -222,7 +324,8 @@ pub fn App(
                                                 charts::Unit::MbPerS => EXAMPLE_MB_S,
                                             };
                                             format!(
-                                                "The reviewers' mixed sweep: one line per capacity. Left axis {unit}; {} {unit} = {} at {}.",
+                                                "The reviewers' mixed sweep: one line per {}. Left axis {unit}; {} {unit} = {} at {}.",
+                                                if state.with(|s| s.pins().is_empty()) { "capacity" } else { "configuration" },
                                                 format::grouped(per),
                                                 mix_chart::secondary_text(d, per),
                                                 format::block_size(d.bs_bytes),
@@ -230,12 +333,21 @@ pub fn App(
                                         })
                                 }}
                             </figcaption>
+                            {(!embed).then(|| view! { <PngButton chart=ChartId::Mix /> })}
                         </figure>
+                        </Show>
                     </div>
+                    {(!embed)
+                        .then(|| {
+                            view! {
+                                <ShareBar state=state charts=charts />
+                                <FioImport state=state />
+                            }
+                        })}
                     <DriveTimeView state=state palette=palette />
                 </div>
             </main>
-            <footer class="footer">
+            <footer class="footer" class:compact=embed>
                 <p>
                     "All curves and every figure in the readout are results of the Parallelism Lab model, an event-driven simulation of host link, controller, NAND channels and dies that runs in this page. Diamonds are published measurements: "
                     <cite>{reference::source()}</cite>
@@ -243,6 +355,15 @@ pub fn App(
                 </p>
             </footer>
         </div>
+    }
+}
+
+/// What the lines of the queue-depth chart are, with or without pins.
+fn lines_caption(pinned: bool) -> &'static str {
+    if pinned {
+        "Lines: model, one per pinned configuration and the view you set (the thick one)."
+    } else {
+        "Lines: model, one per capacity (the thick one is the drive you set)."
     }
 }
 
@@ -323,6 +444,8 @@ fn Legend(
     /// Whether the charts show published measurements.
     #[prop(into)]
     measured: Signal<bool>,
+    /// The lab's state (pins are removed from it; the imported fio results are listed).
+    state: RwSignal<LabState>,
 ) -> impl IntoView {
     view! {
         <ul class="legend" aria-label="Drives on the charts">
@@ -332,10 +455,11 @@ fn Legend(
                     .into_iter()
                     .map(|e| {
                         view! {
-                            <li class:current=e.current>
+                            <li class:current=e.current class:pinned=e.pin.is_some()>
                                 <span class=e.colour.css_class() aria-hidden="true"></span>
                                 {e.label}
                                 {e.current.then_some(" (the drive you set)")}
+                                {e.pin.map(|index| view! { " " <PinRemove state=state index=index /> })}
                             </li>
                         }
                     })
@@ -345,6 +469,12 @@ fn Legend(
                 <li>
                     <span class="diamond" aria-hidden="true"></span>
                     "published measurement"
+                </li>
+            </Show>
+            <Show when=move || state.with(|s| s.your_drive().is_some())>
+                <li id="legend-yours">
+                    <span class="square" aria-hidden="true"></span>
+                    "your drive (fio)"
                 </li>
             </Show>
         </ul>

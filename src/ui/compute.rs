@@ -170,7 +170,7 @@ pub fn mix_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
 }
 
 /// Every run the page shows for `state`, most important first: the readout's point, the
-/// current drive's sweeps, then the other drives' sweeps. No key appears twice.
+/// current drive's sweeps, then the other drives' sweeps, then the pinned configurations'. No key appears twice.
 pub fn plan(state: &LabState) -> Vec<RunKey> {
     let current = state.drive_choice();
     let mut keys = vec![RunKey::current(state)];
@@ -186,6 +186,11 @@ pub fn plan(state: &LabState) -> Vec<RunKey> {
     }
     for &d in &others {
         keys.extend(mix_sweep(state, d));
+    }
+    for pin in state.pins() {
+        let config = pin.apply(state);
+        keys.extend(qd_sweep(&config, pin.drive));
+        keys.extend(mix_sweep(&config, pin.drive));
     }
     let mut seen = HashSet::new();
     keys.retain(|k| seen.insert(*k));

@@ -3,17 +3,22 @@
 //! Pure parts (compiled and tested natively, no web-sys calls): [`state`] (the one
 //! [`state::LabState`]), [`url_state`] (its URL serialisation), [`compute`] (which model runs a
 //! state needs, and the sliced engine with its cache), [`charts`] (chart data and pure draw
-//! functions), [`reference`] (published measurements), [`format`], [`ladder`] and
-//! [`views::time_model`] (the drive-over-time view's sliced runs and chart data).
+//! functions), [`reference`] (published measurements), [`teaching`] (teaching mode's player,
+//! bottleneck explainer and tours), [`embed`], [`compare`] and [`export`] (embed options,
+//! pinned configurations, CSV), [`format`], [`ladder`] and [`views::time_model`] (the
+//! drive-over-time view's sliced runs and chart data).
 //! Browser parts: [`App`] (owns the state signal and wires everything), [`runner`] (runs the
 //! engine between frames), [`charts::canvas`], [`controls`], [`readout`], [`notes`],
-//! [`views`] (the view switch and the drive-over-time view) and [`crash`] (the screen a panic
-//! leaves instead of a dead page).
+//! [`views`] (the view switch, the drive-over-time view, teaching mode and the sharing parts)
+//! and [`crash`] (the screen a panic leaves instead of a dead page).
 
 pub mod charts;
+pub mod compare;
 pub mod compute;
 pub mod controls;
 pub mod crash;
+pub mod embed;
+pub mod export;
 pub mod format;
 pub mod ladder;
 pub mod notes;
@@ -21,6 +26,7 @@ pub mod readout;
 pub mod reference;
 pub mod runner;
 pub mod state;
+pub mod teaching;
 pub mod url_state;
 pub mod views;
 

@@ -10,7 +10,9 @@
 //! - `qd` is on [`qd_ladder`], the block size on [`BLOCK_SIZES`], the read share a multiple of
 //!   [`READ_SHARE_STEP`] in `0..=100`;
 //! - the drive-over-time settings (the [`View`], the idle seconds and the burst size of the
-//!   burst chart) are on [`IDLE_STEPS_S`] and [`BURST_SIZES_GB`].
+//!   burst chart) are on [`IDLE_STEPS_S`] and [`BURST_SIZES_GB`];
+//! - teaching mode's speed is one of [`SPEEDS_US_PER_S`](super::teaching::SPEEDS_US_PER_S);
+//!   the view, the speed and the theme are display preferences that [`LabState::reset`] keeps.
 //!
 //! Capacity is never stored: it is `dies × die density × the controller's user fraction`, as in
 //! the model. [`Hold`] says which of the three stays put when the reader moves one of the others,
@@ -20,7 +22,11 @@
 use crate::model::config::{DriveSpec, DriveState, Rw, Workload, MAX_DIES, MAX_IODEPTH};
 use crate::model::presets::{self, Preset};
 
+use super::compare::{Pin, PinRefused, MAX_PINS};
+use super::embed::{ChartsShown, Locks};
 use super::ladder::Ladder;
+use super::teaching::{snap_speed, DEFAULT_SPEED_US_PER_S};
+use crate::fio::FioPoint;
 
 /// The preset a fresh page shows: the drive with published measurements at three capacities.
 pub const DEFAULT_PRESET: &str = "e18dc";
@@ -77,16 +83,19 @@ pub enum View {
     Queue,
     /// The drive over time: whole-drive fill, bursts with idle time, torture and TRIM.
     Time,
+    /// Teaching mode: the drive at work, the bottleneck explainer, the guided tours.
+    Activity,
 }
 
 impl View {
-    pub const ALL: [View; 2] = [View::Queue, View::Time];
+    pub const ALL: [View; 3] = [View::Queue, View::Time, View::Activity];
 
     /// Short stable name for the URL.
     pub fn id(self) -> &'static str {
         match self {
             View::Queue => "qd",
             View::Time => "time",
+            View::Activity => "activity",
         }
     }
 
@@ -99,6 +108,7 @@ impl View {
         match self {
             View::Queue => "against queue depth",
             View::Time => "drive over time",
+            View::Activity => "teaching mode",
         }
     }
 }
@@ -158,16 +168,19 @@ pub enum Theme {
     Auto,
     Light,
     Dark,
+    /// Large type and high contrast, for teaching on a projector.
+    Projector,
 }
 
 impl Theme {
-    pub const ALL: [Theme; 3] = [Theme::Auto, Theme::Light, Theme::Dark];
+    pub const ALL: [Theme; 4] = [Theme::Auto, Theme::Light, Theme::Dark, Theme::Projector];
 
     pub fn id(self) -> &'static str {
         match self {
             Theme::Auto => "auto",
             Theme::Light => "light",
             Theme::Dark => "dark",
+            Theme::Projector => "projector",
         }
     }
 
@@ -180,6 +193,7 @@ impl Theme {
             Theme::Auto => "as the system",
             Theme::Light => "light",
             Theme::Dark => "dark",
+            Theme::Projector => "projector (large, high contrast)",
         }
     }
 }
@@ -265,9 +279,33 @@ pub struct LabState {
     drive_state: DriveState,
     show_p999: bool,
     theme: Theme,
+    /// Compact chrome for an iframe (`embed=1`).
+    embed: bool,
+    /// The charts shown (`charts=`).
+    charts: ChartsShown,
+    /// Read-only controls (`lock=`).
+    locks: Locks,
+    /// Configurations kept as curves (`compare=`), at most [`MAX_PINS`], no two equal.
+    pins: Vec<Pin>,
+    /// The reader's own fio results, imported from a file (never in the URL).
+    your_drive: Option<YourDrive>,
+    /// Which charts the page shows (`view=`).
     view: View,
+    /// Idle seconds between the burst chart's bursts (`idle=`).
     idle_s: u32,
+    /// GB per burst on the burst chart (`burst=`).
     burst_gb: u32,
+    /// Teaching mode's playback speed, simulated µs per second (`speed=`).
+    speed_us_per_s: u32,
+}
+
+/// fio results the reader imported ("your drive").
+#[derive(Clone, Debug, PartialEq)]
+pub struct YourDrive {
+    /// The file's name as the browser gave it (plain text, shortened).
+    pub file_name: String,
+    /// One point per fio job, never empty.
+    pub points: Vec<FioPoint>,
 }
 
 impl Default for LabState {
@@ -284,9 +322,15 @@ impl Default for LabState {
             drive_state: DEFAULT_DRIVE_STATE,
             show_p999: false,
             theme: Theme::default(),
+            embed: false,
+            charts: ChartsShown::default(),
+            locks: Locks::default(),
+            pins: Vec::new(),
+            your_drive: None,
             view: View::default(),
             idle_s: DEFAULT_IDLE_S,
             burst_gb: DEFAULT_BURST_GB,
+            speed_us_per_s: DEFAULT_SPEED_US_PER_S,
         }
     }
 }
@@ -342,6 +386,23 @@ impl LabState {
     pub fn theme(&self) -> Theme {
         self.theme
     }
+    /// Whether the page is in embed mode (`embed=1`).
+    pub fn embed(&self) -> bool {
+        self.embed
+    }
+    pub fn charts(&self) -> ChartsShown {
+        self.charts
+    }
+    pub fn locks(&self) -> Locks {
+        self.locks
+    }
+    /// The pinned configurations, in the order they were pinned.
+    pub fn pins(&self) -> &[Pin] {
+        &self.pins
+    }
+    pub fn your_drive(&self) -> Option<&YourDrive> {
+        self.your_drive.as_ref()
+    }
     /// Which charts the page shows.
     pub fn view(&self) -> View {
         self.view
@@ -353,6 +414,10 @@ impl LabState {
     /// Size of each of the burst chart's bursts, in GB.
     pub fn burst_gb(&self) -> u32 {
         self.burst_gb
+    }
+    /// Teaching mode's playback speed: simulated microseconds per wall-clock second.
+    pub fn speed_us_per_s(&self) -> u32 {
+        self.speed_us_per_s
     }
 
     /// fio's name for the current pattern and read share.
@@ -517,8 +582,64 @@ impl LabState {
         self.theme = theme;
     }
 
+    pub fn set_embed(&mut self, embed: bool) {
+        self.embed = embed;
+    }
+
+    pub fn set_charts(&mut self, charts: ChartsShown) {
+        self.charts = charts;
+    }
+
+    pub fn set_locks(&mut self, locks: Locks) {
+        self.locks = locks;
+    }
+
+    /// Pins `pin`; refuses a fifth pin or a duplicate, leaving the pins as they were.
+    pub fn add_pin(&mut self, pin: Pin) -> Result<(), PinRefused> {
+        if self.pins.contains(&pin) {
+            return Err(PinRefused::Duplicate);
+        }
+        if self.pins.len() >= MAX_PINS {
+            return Err(PinRefused::Full);
+        }
+        self.pins.push(pin);
+        Ok(())
+    }
+
+    /// Removes the pin at `index` (nothing if there is none).
+    pub fn remove_pin(&mut self, index: usize) {
+        if index < self.pins.len() {
+            self.pins.remove(index);
+        }
+    }
+
+    pub fn clear_pins(&mut self) {
+        self.pins.clear();
+    }
+
+    /// Sets the imported fio results (`None` removes them; an empty import is ignored).
+    pub fn set_your_drive(&mut self, drive: Option<YourDrive>) {
+        self.your_drive = drive.filter(|d| !d.points.is_empty());
+    }
+
+    /// The state without embedding: what "Open in the full lab" shows (no embed chrome, no
+    /// locks, every chart).
+    pub fn full_lab(&self) -> LabState {
+        LabState {
+            embed: false,
+            locks: Locks::default(),
+            charts: ChartsShown::default(),
+            ..self.clone()
+        }
+    }
+
     pub fn set_view(&mut self, view: View) {
         self.view = view;
+    }
+
+    /// Sets teaching mode's speed, snapped to the offered speeds.
+    pub fn set_speed_us_per_s(&mut self, us_per_s: u32) {
+        self.speed_us_per_s = snap_speed(us_per_s);
     }
 
     /// Sets the idle time between bursts, snapped to [`IDLE_STEPS_S`].
@@ -531,12 +652,18 @@ impl LabState {
         self.burst_gb = burst_ladder().nearest(burst_gb);
     }
 
-    /// Back to the defaults, keeping the colour scheme and the view (display preferences, not
-    /// part of the experiment).
+    /// Back to the defaults, keeping the colour scheme, the view, the playback speed and the author's embed
+    /// settings (display preferences, not part of the experiment) and the reader's imported
+    /// fio results.
     pub fn reset(&mut self) {
         *self = LabState {
             theme: self.theme,
             view: self.view,
+            speed_us_per_s: self.speed_us_per_s,
+            embed: self.embed,
+            charts: self.charts,
+            locks: self.locks,
+            your_drive: self.your_drive.take(),
             ..LabState::default()
         };
     }
@@ -713,6 +840,28 @@ mod tests {
         assert_eq!(s.preset().id, e18dc().id);
         assert_eq!(s.qd(), DEFAULT_QD);
         assert_eq!(s.theme(), Theme::Dark);
+    }
+
+    #[test]
+    fn at_most_four_distinct_pins_and_reset_clears_them() {
+        let mut s = LabState::default();
+        for pin in Pin::family(&s) {
+            s.add_pin(pin).unwrap();
+        }
+        assert_eq!(s.add_pin(Pin::of(&s)), Err(PinRefused::Duplicate));
+        s.set_qd(1);
+        s.set_read_pct(0);
+        s.add_pin(Pin::of(&s)).unwrap();
+        s.set_read_pct(50);
+        assert_eq!(s.add_pin(Pin::of(&s)), Err(PinRefused::Full));
+        assert_eq!(s.pins().len(), MAX_PINS);
+        s.remove_pin(99);
+        s.remove_pin(0);
+        assert_eq!(s.pins().len(), MAX_PINS - 1);
+        s.set_embed(true);
+        s.reset();
+        assert!(s.pins().is_empty() && s.embed());
+        assert!(!s.full_lab().embed());
     }
 
     #[test]

@@ -5,10 +5,20 @@
 //! (user GB), `dies`, `hold` (`density`, `cap` or `dies`), `qd`, `rw` (fio's randread,
 //! randwrite, randrw, read, write, rw), `mix` (read %, mixed patterns only), `bs` (4k, 128k,
 //! 1m ...), `state` (fob, seq-filled, steady), `p999` (1 to draw p99.9), `view` (`qd`, the
-//! default, or `time` for the drive over time), `idle` (seconds of idle between the burst
-//! chart's bursts, on the slider's steps 0..1800), `burst` (GB per burst, 4..128) and `theme`
-//! (auto, light, dark). `view` is written only when it is `time`; `idle` and `burst` when the
-//! view is `time` or they differ from their defaults, so a plain link stays short.
+//! default, `time` for the drive over time or `activity` for teaching mode), `idle` (seconds of idle between the burst
+//! chart's bursts, on the slider's steps 0..1800), `burst` (GB per burst, 4..128), `compare`
+//! (pinned configurations, syntax in [`super::compare`]), `theme` (auto, light, dark,
+//! projector) and `speed` (teaching mode's simulated µs per second: 1, 2, 5, 10, 20, 50, 100,
+//! 200, 500, 1000); for
+//! authors who embed the lab: `embed` (1 for the compact iframe chrome), `charts` (the charts
+//! to show, a comma list of `iops`, `latency`, `mix`) and `lock` (read-only controls, a comma
+//! list of the control's own parameter names, e.g. `qd,rw`; see [`super::embed`]).
+//!
+//! Lists are separated by `,` and written in a fixed order, so equal states give equal links.
+//! `charts` is written only when it is not every chart, `lock` and `compare` only when not
+//! empty, `embed` only when on, `view` only when it is not `qd`, `speed` only when not the default, `idle` and `burst` when the
+//! view is `time` or they differ from their defaults, so a plain link stays short. The imported
+//! fio results are never in the URL (they are the reader's data, not the view's).
 //!
 //! What always holds:
 //! - parsing never fails as a whole: every valid parameter is applied, and each invalid,
@@ -21,11 +31,14 @@
 use crate::model::config::{parse_block_size, DriveState, Rw, MAX_DIES, MAX_IODEPTH};
 use crate::model::presets;
 
+use super::compare::{Pin, MAX_PINS, PIN_SEPARATOR};
+use super::embed::{ChartId, ChartsShown, Control, Locks};
 use super::ladder::Ladder;
 use super::state::{
     burst_ladder, idle_ladder, qd_ladder, DriveChoice, Hold, LabState, Theme, View, ALL_READS_PCT,
     BLOCK_SIZES, DEFAULT_BURST_GB, DEFAULT_IDLE_S, DIE_DENSITIES_GBIT, READ_SHARE_STEP,
 };
+use super::teaching::{DEFAULT_SPEED_US_PER_S, SPEEDS_US_PER_S};
 use crate::model::config::format_block_size;
 
 /// Every parameter the lab reads, in the order it writes them.
@@ -33,8 +46,14 @@ pub const PARAMS: [&str; 13] = [
     "preset", "cap", "dies", "hold", "qd", "rw", "mix", "bs", "state", "p999", "view", "idle",
     "burst",
 ];
-/// The colour-scheme parameter (written last, and only when not `auto`).
+/// The colour-scheme parameter (written only when not `auto`).
 pub const THEME_PARAM: &str = "theme";
+/// Teaching mode's playback speed (written after the theme, only when not the default).
+pub const SPEED_PARAM: &str = "speed";
+/// The parameters of sharing and embedding, in the order they are written (after the theme).
+pub const SHARE_PARAMS: [&str; 4] = ["compare", "embed", "charts", "lock"];
+/// Separates the items of `charts=` and `lock=`.
+pub const LIST_SEPARATOR: char = ',';
 /// Read share used when a link asks for a mixed pattern (`rw=randrw`) without `mix` and the
 /// current share is all reads or all writes: the 70/30 mix reviewers use most.
 pub const DEFAULT_MIXED_READ_PCT: u32 = 70;
@@ -81,7 +100,7 @@ pub fn to_query(state: &LabState) -> String {
         parts.push(("p999", "1".to_string()));
     }
     let time = state.view() == View::Time;
-    if time {
+    if state.view() != View::default() {
         parts.push(("view", state.view().id().to_string()));
     }
     if time || state.idle_s() != DEFAULT_IDLE_S {
@@ -92,6 +111,25 @@ pub fn to_query(state: &LabState) -> String {
     }
     if state.theme() != Theme::default() {
         parts.push((THEME_PARAM, state.theme().id().to_string()));
+    }
+    if state.speed_us_per_s() != DEFAULT_SPEED_US_PER_S {
+        parts.push((SPEED_PARAM, state.speed_us_per_s().to_string()));
+    }
+    let sep = LIST_SEPARATOR.to_string();
+    if !state.pins().is_empty() {
+        let pins: Vec<String> = state.pins().iter().map(Pin::code).collect();
+        parts.push(("compare", pins.join(&PIN_SEPARATOR.to_string())));
+    }
+    if state.embed() {
+        parts.push(("embed", "1".to_string()));
+    }
+    if !state.charts().is_all() {
+        let ids: Vec<&str> = state.charts().list().into_iter().map(ChartId::id).collect();
+        parts.push(("charts", ids.join(&sep)));
+    }
+    if !state.locks().is_empty() {
+        let ids: Vec<&str> = state.locks().list().into_iter().map(Control::id).collect();
+        parts.push(("lock", ids.join(&sep)));
     }
     parts
         .iter()
@@ -195,10 +233,46 @@ pub fn parse_query(query: &str, base: LabState) -> Parsed {
             ),
         }
     }
+    if let Some(v) = get(SPEED_PARAM) {
+        match v.parse::<u32>() {
+            Ok(speed) if SPEEDS_US_PER_S.contains(&speed) => p.state.set_speed_us_per_s(speed),
+            _ => p.note(
+                SPEED_PARAM,
+                format!(
+                    "'{}' is not an offered speed in µs per second ({})",
+                    quote(v),
+                    SPEEDS_US_PER_S.map(|s| s.to_string()).join(", ")
+                ),
+            ),
+        }
+    }
+    if let Some(v) = get("embed") {
+        match v.as_str() {
+            "1" | "true" => p.state.set_embed(true),
+            "0" | "false" => p.state.set_embed(false),
+            _ => p.note("embed", format!("'{}' is not 1 or 0", quote(v))),
+        }
+    }
+    if let Some(v) = get("charts") {
+        p.charts(v);
+    }
+    if let Some(v) = get("lock") {
+        p.lock(v);
+    }
+    if let Some(v) = get("compare") {
+        p.compare(v);
+    }
     Parsed {
         state: p.state,
         notes: p.notes,
     }
+}
+
+/// The items of a `,` list, trimmed, without empty ones.
+fn list_items(v: &str) -> impl Iterator<Item = &str> {
+    v.split(LIST_SEPARATOR)
+        .map(str::trim)
+        .filter(|i| !i.is_empty())
 }
 
 struct Parser {
@@ -223,13 +297,17 @@ impl Parser {
             }
             let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
             let (k, v) = (decode_component(k), decode_component(v));
-            let known = PARAMS.contains(&k.as_str()) || k == THEME_PARAM;
+            let known = PARAMS.contains(&k.as_str())
+                || k == THEME_PARAM
+                || k == SPEED_PARAM
+                || SHARE_PARAMS.contains(&k.as_str());
             if !known {
                 self.note(
                     &k,
                     format!(
-                        "unknown parameter, ignored (the lab reads: {}, {THEME_PARAM})",
-                        PARAMS.join(", ")
+                        "unknown parameter, ignored (the lab reads: {}, {THEME_PARAM}, {SPEED_PARAM}, {})",
+                        PARAMS.join(", "),
+                        SHARE_PARAMS.join(", ")
                     ),
                 );
             } else if out.iter().any(|(seen, _)| *seen == k) {
@@ -239,6 +317,74 @@ impl Parser {
             }
         }
         out
+    }
+
+    /// `charts=`: the known names apply; unknown ones are noted; none known keeps every chart.
+    fn charts(&mut self, v: &str) {
+        let mut ids = Vec::new();
+        for item in list_items(v) {
+            match ChartId::from_id(item) {
+                Some(c) => ids.push(c),
+                None => self.note(
+                    "charts",
+                    format!(
+                        "unknown chart '{}' ignored (charts: {})",
+                        quote(item),
+                        ChartId::ALL.map(ChartId::id).join(", ")
+                    ),
+                ),
+            }
+        }
+        match ChartsShown::of(&ids) {
+            Some(shown) => self.state.set_charts(shown),
+            None => self.note(
+                "charts",
+                "names no known chart; showing every chart".to_string(),
+            ),
+        }
+    }
+
+    /// `lock=`: the known control names lock; unknown ones are noted.
+    fn lock(&mut self, v: &str) {
+        let mut controls = Vec::new();
+        for item in list_items(v) {
+            match Control::from_id(item) {
+                Some(c) => controls.push(c),
+                None => self.note(
+                    "lock",
+                    format!(
+                        "unknown control '{}' not locked (controls: {})",
+                        quote(item),
+                        Control::ALL.map(Control::id).join(", ")
+                    ),
+                ),
+            }
+        }
+        self.state.set_locks(Locks::of(&controls));
+    }
+
+    /// `compare=`: each valid pin is added (at most [`MAX_PINS`]); each bad one is noted.
+    fn compare(&mut self, v: &str) {
+        for (i, code) in v
+            .split(PIN_SEPARATOR)
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .enumerate()
+        {
+            let added =
+                Pin::parse(code).and_then(|pin| self.state.add_pin(pin).map_err(|e| e.message()));
+            if let Err(why) = added {
+                self.note(
+                    "compare",
+                    format!("pin {} ('{}') not shown: {why}", i + 1, quote(code)),
+                );
+            }
+            if i >= MAX_PINS * 4 {
+                // A hand-written link never has this many; stop noting each one.
+                self.note("compare", "the rest of the list was ignored".into());
+                break;
+            }
+        }
     }
 
     fn drive(&mut self, cap: Option<&String>, dies: Option<&String>) {
@@ -558,6 +704,12 @@ mod tests {
             s.set_show_p999(true);
             s.set_theme(Theme::Dark);
             states.push(s.clone());
+            s.set_theme(Theme::Projector);
+            s.set_view(View::Activity);
+            s.set_speed_us_per_s(500);
+            states.push(s.clone());
+            s.set_view(View::Queue);
+            states.push(s.clone());
             s.set_view(View::Time);
             s.set_idle_s(0);
             s.set_burst_gb(128);
@@ -606,9 +758,11 @@ mod tests {
 
     #[test]
     fn out_of_range_values_are_refused_with_the_allowed_range() {
-        let p = parse("qd=0&dies=999&cap=-5&mix=75&bs=12k&state=new&theme=blue&preset=e99&p999=2");
+        let p = parse(
+            "qd=0&dies=999&cap=-5&mix=75&bs=12k&state=new&theme=blue&preset=e99&p999=2&view=x&speed=3",
+        );
         for param in [
-            "qd", "dies", "cap", "mix", "bs", "state", "theme", "preset", "p999",
+            "qd", "dies", "cap", "mix", "bs", "state", "theme", "preset", "p999", "view", "speed",
         ] {
             assert_eq!(notes_for(&p, param).len(), 1, "{param}: {:?}", p.notes);
         }
@@ -699,6 +853,58 @@ mod tests {
         assert!(p.notes.is_empty(), "{:?}", p.notes);
         assert_eq!(p.state.preset().id, "octane");
         assert_eq!(p.state.dies(), 16);
+    }
+
+    #[test]
+    fn share_and_embed_parameters_round_trip() {
+        let p = parse(
+            "embed=1&charts=mix,iops&lock=rw,qd&compare=e18dc.8.randread.4k.steady,e12.16x1024.randrw70.128k.fob",
+        );
+        assert!(p.notes.is_empty(), "{:?}", p.notes);
+        assert!(p.state.embed());
+        assert_eq!(p.state.charts().list(), vec![ChartId::Iops, ChartId::Mix]);
+        assert_eq!(p.state.locks().list(), vec![Control::Qd, Control::Rw]);
+        assert_eq!(p.state.pins().len(), 2);
+        let q = to_query(&p.state);
+        assert!(
+            q.ends_with(
+                "compare=e18dc.8.randread.4k.steady,e12.16x1024.randrw70.128k.fob\
+                 &embed=1&charts=iops,mix&lock=qd,rw"
+            ),
+            "{q}"
+        );
+        let back = parse(&q);
+        assert!(back.notes.is_empty(), "{:?}", back.notes);
+        assert_eq!(back.state, p.state);
+        let full = to_query(&p.state.full_lab());
+        assert!(full.contains("compare=") && !full.contains("embed") && !full.contains("lock"));
+    }
+
+    #[test]
+    fn bad_share_parameters_are_noted_and_the_valid_rest_applies() {
+        let p =
+            parse("embed=yes&charts=iops,pie&lock=qd,warp&compare=e18dc.8.randread.4k.steady,junk");
+        for param in ["embed", "charts", "lock", "compare"] {
+            assert_eq!(notes_for(&p, param).len(), 1, "{param}: {:?}", p.notes);
+        }
+        assert!(!p.state.embed());
+        assert_eq!(p.state.charts().list(), vec![ChartId::Iops]);
+        assert_eq!(p.state.locks().list(), vec![Control::Qd]);
+        assert_eq!(p.state.pins().len(), 1);
+        assert!(notes_for(&p, "compare")[0].contains("5 fields"));
+
+        let p = parse("charts=pie");
+        assert!(p.state.charts().is_all());
+        assert_eq!(notes_for(&p, "charts").len(), 2);
+
+        let five = ["e18dc.8", "e18dc.16", "e18dc.32", "e12.16", "e8.8"]
+            .map(|d| format!("{d}.randread.4k.steady"))
+            .join(",");
+        let p = parse(&format!("compare={five}"));
+        assert_eq!(p.state.pins().len(), MAX_PINS);
+        assert!(notes_for(&p, "compare")[0].contains("At most 4"));
+        let p = parse(&format!("compare={}", ",x".repeat(1000)));
+        assert!(p.notes.len() <= MAX_PINS * 4 + 2);
     }
 
     #[test]

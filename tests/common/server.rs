@@ -1,4 +1,6 @@
-//! A minimal static file server for `dist/`, on `127.0.0.1` with an ephemeral port.
+//! A minimal static file server for `dist/`, on `127.0.0.1` with an ephemeral port. It also
+//! serves the test-only pages of `tests/fixtures/` under [`FIXTURES_PREFIX`] (an embedding page
+//! for the iframe tests); they are never part of `dist/`.
 //!
 //! Plain std threads rather than the test's tokio runtime: it keeps serving while a test blocks,
 //! needs no extra tokio features, and lets the test mount the app under a sub-path (proving the
@@ -11,6 +13,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
+
+/// Where the test-only fixture pages are served.
+pub const FIXTURES_PREFIX: &str = "/test-fixtures/";
 
 /// One answered request: path as requested and the status sent.
 #[derive(Clone, Debug)]
@@ -42,6 +47,7 @@ impl StaticServer {
         let site = Arc::new(Site {
             root: root.to_path_buf(),
             prefix: prefix.to_string(),
+            fixtures: super::repo_root().join("tests").join("fixtures"),
         });
         let accept_thread = {
             let (stop, log) = (stop.clone(), log.clone());
@@ -81,6 +87,11 @@ impl StaticServer {
         )
     }
 
+    /// Absolute URL of the fixture page `name` (a file of `tests/fixtures/`).
+    pub fn fixture_url(&self, name: &str) -> String {
+        format!("http://{}{FIXTURES_PREFIX}{name}", self.addr)
+    }
+
     /// Every request answered so far.
     pub fn served(&self) -> Vec<Served> {
         self.log.lock().unwrap().clone()
@@ -109,6 +120,7 @@ impl Drop for StaticServer {
 struct Site {
     root: PathBuf,
     prefix: String,
+    fixtures: PathBuf,
 }
 
 impl Site {
@@ -166,7 +178,10 @@ impl Site {
 
     /// Maps a request path to a file under the root, refusing anything outside it.
     fn resolve(&self, path: &str) -> Option<PathBuf> {
-        let rel = path.strip_prefix(&self.prefix)?;
+        let (root, rel) = match path.strip_prefix(FIXTURES_PREFIX) {
+            Some(rel) => (&self.fixtures, rel),
+            None => (&self.root, path.strip_prefix(&self.prefix)?),
+        };
         let rel = if rel.is_empty() || rel.ends_with('/') {
             format!("{rel}index.html")
         } else {
@@ -176,7 +191,7 @@ impl Site {
         if !rel.components().all(|c| matches!(c, Component::Normal(_))) {
             return None;
         }
-        let file = self.root.join(rel);
+        let file = root.join(rel);
         file.is_file().then_some(file)
     }
 }

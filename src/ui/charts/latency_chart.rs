@@ -32,6 +32,8 @@ pub struct LatencyChartData {
     pub current: Option<(f64, f64)>,
     /// Published mean latencies (µs).
     pub markers: Vec<Marker>,
+    /// The reader's imported fio results ("your drive"), same coordinates as the curves.
+    pub yours: Vec<(f64, f64)>,
     pub stamp: Stamp,
 }
 
@@ -43,6 +45,7 @@ impl Default for LatencyChartData {
             curves: Vec::new(),
             current: None,
             markers: Vec::new(),
+            yours: Vec::new(),
             stamp: Stamp::default(),
         }
     }
@@ -60,6 +63,7 @@ pub fn draw<DB: DrawingBackend>(
         .iter()
         .flat_map(|c| c.points.iter().map(|p| p.1))
         .chain(data.markers.iter().map(|m| m.y))
+        .chain(data.yours.iter().map(|p| p.1))
         .filter(|v| v.is_finite() && *v > 0.0)
         .collect();
     let lo = positive.iter().copied().fold(f64::INFINITY, f64::min);
@@ -120,6 +124,7 @@ pub fn draw<DB: DrawingBackend>(
     )?;
     paint::curves(&mut chart, style, &data.curves, &to_chart)?;
     paint::markers(&mut chart, style, &data.markers, &to_chart)?;
+    paint::yours(&mut chart, style, &data.yours, &to_chart)?;
     if let Some(at) = data.current.and_then(to_chart) {
         paint::current_point(&mut chart, style, at)?;
     }

@@ -23,8 +23,9 @@ pub mod time_chart;
 #[cfg(test)]
 mod recording;
 
-use crate::model::config::DriveState;
+use crate::model::config::{DriveState, MAX_IODEPTH};
 
+use super::compare::Pin;
 use super::compute::{self, Point, RunKey};
 use super::format;
 use super::reference::{self, Measured};
@@ -143,6 +144,8 @@ pub struct LegendEntry {
     pub label: String,
     pub colour: SeriesColour,
     pub current: bool,
+    /// The pin this entry shows (its place in [`LabState::pins`]), so the legend can remove it.
+    pub pin: Option<usize>,
 }
 
 /// The data of all three charts for one state.
@@ -156,15 +159,25 @@ pub struct ChartSet {
     pub measured_state_differs: Option<DriveState>,
 }
 
-/// A drive of the comparison with its colour and label.
+/// A curve set of the chart: a drive with the configuration it runs, its colour and label.
 struct Compared {
+    /// The configuration the drive's sweeps run (the reader's, or a pin's).
+    config: LabState,
     drive: DriveChoice,
     colour: SeriesColour,
     current: bool,
     label: String,
+    /// The pin's place in [`LabState::pins`], for a pinned configuration.
+    pin: Option<usize>,
 }
 
+/// Without pins: the preset's capacities (and the reader's custom drive). With pins: the
+/// reader's configuration in the custom colour, then each pin in a series colour (a pin equal
+/// to the reader's configuration stands for it, so nothing is drawn twice).
 fn compared(state: &LabState) -> Vec<Compared> {
+    if !state.pins().is_empty() {
+        return compared_with_pins(state);
+    }
     let preset = state.preset();
     let mut listed = 0;
     state
@@ -188,13 +201,41 @@ fn compared(state: &LabState) -> Vec<Compared> {
                 )
             };
             Compared {
+                config: state.clone(),
                 drive,
                 colour,
                 current: drive == state.drive_choice(),
                 label,
+                pin: None,
             }
         })
         .collect()
+}
+
+fn compared_with_pins(state: &LabState) -> Vec<Compared> {
+    let now = Pin::of(state);
+    let mut out = Vec::new();
+    if !state.pins().contains(&now) {
+        out.push(Compared {
+            config: state.clone(),
+            drive: state.drive_choice(),
+            colour: SeriesColour::Custom,
+            current: true,
+            label: format!("now: {}", now.label()),
+            pin: None,
+        });
+    }
+    for (i, pin) in state.pins().iter().enumerate() {
+        out.push(Compared {
+            config: pin.apply(state),
+            drive: pin.drive,
+            colour: SeriesColour::Series(i),
+            current: *pin == now,
+            label: format!("pin {}: {}", i + 1, pin.label()),
+            pin: Some(i),
+        });
+    }
+    out
 }
 
 /// Builds every chart's data for `state` from the results `lookup` has so far.
@@ -207,7 +248,7 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
     let colour_of = |d: DriveChoice| {
         drives
             .iter()
-            .find(|c| c.drive == d)
+            .find(|c| c.drive == d && c.config.preset().id == state.preset().id)
             .map_or(SeriesColour::Custom, |c| c.colour)
     };
     let current_key = RunKey::current(state);
@@ -237,7 +278,7 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
     let mut mix_missing = 0;
 
     for d in &drives {
-        let sweep = compute::qd_sweep(state, d.drive);
+        let sweep = compute::qd_sweep(&d.config, d.drive);
         let results: Vec<(RunKey, Point)> = sweep
             .iter()
             .filter_map(|k| lookup(k).map(|p| (*k, p)))
@@ -270,7 +311,7 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
                 }));
         }
 
-        let sweep = compute::mix_sweep(state, d.drive);
+        let sweep = compute::mix_sweep(&d.config, d.drive);
         let points: Vec<(f64, f64)> = sweep
             .iter()
             .filter_map(|k| lookup(k).map(|p| (pct_x(k), unit.pick(&p))))
@@ -313,6 +354,25 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
             });
         }
     }
+    if let Some(yours) = state.your_drive() {
+        for p in &yours.points {
+            if p.iodepth > MAX_IODEPTH {
+                continue;
+            }
+            let x = f64::from(p.iodepth);
+            let axis_end = p.iodepth.next_power_of_two();
+            qd.max_qd = qd.max_qd.max(axis_end);
+            latency.max_qd = latency.max_qd.max(axis_end);
+            let y = match unit {
+                Unit::Iops => p.iops,
+                Unit::MbPerS => p.bw_mb_s,
+            };
+            qd.yours.extend(finite_points(std::iter::once((x, y))));
+            latency
+                .yours
+                .extend(finite_points(std::iter::once((x, p.lat_mean_us))));
+        }
+    }
     let current_missing = usize::from(current.is_none());
     qd.stamp = Stamp {
         state: tag.clone(),
@@ -342,6 +402,7 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
                 label: d.label,
                 colour: d.colour,
                 current: d.current,
+                pin: d.pin,
             })
             .collect(),
         measured_state_differs,
@@ -433,6 +494,49 @@ mod tests {
         let set = build(&s, &fake);
         assert_eq!(set.legend.last().unwrap().colour, SeriesColour::Custom);
         assert!(set.legend.last().unwrap().label.starts_with("custom"));
+    }
+
+    #[test]
+    fn pins_replace_the_family_and_the_reader_keeps_the_custom_colour() {
+        let mut s = LabState::default();
+        s.add_pin(Pin::of(&s)).unwrap();
+        let set = build(&s, &fake);
+        assert_eq!(set.legend.len(), 1, "a pin equal to the view stands for it");
+        assert!(set.legend[0].current && set.legend[0].pin == Some(0));
+        s.set_read_pct(0);
+        for pin in Pin::family(&s) {
+            s.add_pin(pin).unwrap();
+        }
+        s.set_qd(8);
+        s.set_bs_bytes(128 << 10);
+        let set = build(&s, &fake);
+        assert_eq!(set.legend.len(), 5, "the view and four pins");
+        assert_eq!(set.qd.curves.len(), 5);
+        assert_eq!(set.mix.curves.len(), 5);
+        assert_eq!(set.legend[0].colour, SeriesColour::Custom);
+        assert!(set.legend[0].label.starts_with("now: "));
+        assert_eq!(set.legend[4].colour, SeriesColour::Series(3));
+        assert!(
+            set.legend[2].label.contains("randwrite"),
+            "{:?}",
+            set.legend
+        );
+        assert!(set.qd.curves.iter().all(|c| c.points.len() == 9));
+    }
+
+    #[test]
+    fn imported_fio_points_land_on_the_iops_and_latency_charts() {
+        let mut s = LabState::default();
+        let text = r#"{"jobs":[{"jobname":"qd4","job options":{"iodepth":"4","rw":"randread","bs":"4k"},
+            "read":{"total_ios":10,"iops":5000.0,"bw_bytes":20480000,"clat_ns":{"mean":800000.0}}}]}"#;
+        s.set_your_drive(Some(crate::ui::state::YourDrive {
+            file_name: "lab.json".into(),
+            points: crate::fio::parse_output(text).unwrap(),
+        }));
+        let set = build(&s, &fake);
+        assert_eq!(set.qd.yours, vec![(4.0, 5000.0)]);
+        assert_eq!(set.latency.yours, vec![(4.0, 800.0)]);
+        assert!(set.mix.curves.len() == 3, "the mix chart has no fio points");
     }
 
     #[test]

@@ -74,6 +74,8 @@ const CURRENT_CURVE_CSS: f64 = 3.0;
 const POINT_CSS: f64 = 2.5;
 const CURRENT_POINT_CSS: f64 = 6.0;
 const MARKER_CSS: f64 = 6.0;
+/// Half the side of a "your drive" square.
+const YOURS_CSS: f64 = 5.0;
 const GUIDE_DASH_CSS: f64 = 4.0;
 const CURVE_DASH_CSS: f64 = 7.0;
 const DOT_CSS: f64 = 2.0;
@@ -256,6 +258,27 @@ pub fn markers<DB: DrawingBackend>(
             EmptyElement::at(centre)
                 + Polygon::new(diamond, colour.filled())
                 + PathElement::new(closed, outline),
+        ))?;
+    }
+    Ok(())
+}
+
+/// Draws the reader's imported fio results ("your drive") as filled squares in the text
+/// colour, distinct from model curves (lines) and published measurements (diamonds).
+pub fn yours<DB: DrawingBackend>(
+    chart: &mut Chart2d<'_, DB>,
+    style: &ChartStyle,
+    points: &[(f64, f64)],
+    map: &dyn Fn((f64, f64)) -> Option<(f64, f64)>,
+) -> DrawResult<DB> {
+    let r = style.px(YOURS_CSS);
+    let fill = style.palette.text.filled();
+    let ring = style.palette.background.stroke_width(style.px(1.0) as u32);
+    for at in points.iter().filter_map(|&p| map(p)) {
+        chart.draw_series(std::iter::once(
+            EmptyElement::at(at)
+                + Rectangle::new([(-r, -r), (r, r)], fill)
+                + Rectangle::new([(-r, -r), (r, r)], ring),
         ))?;
     }
     Ok(())

@@ -29,6 +29,8 @@ pub struct QdChartData {
     pub current: Option<(f64, f64)>,
     /// Published measurements (x is the queue depth).
     pub markers: Vec<Marker>,
+    /// The reader's imported fio results ("your drive"), same coordinates as the curves.
+    pub yours: Vec<(f64, f64)>,
     pub stamp: Stamp,
 }
 
@@ -41,6 +43,7 @@ impl Default for QdChartData {
             curves: Vec::new(),
             current: None,
             markers: Vec::new(),
+            yours: Vec::new(),
             stamp: Stamp::default(),
         }
     }
@@ -63,6 +66,7 @@ pub fn draw<DB: DrawingBackend>(
         .iter()
         .flat_map(|c| c.points.iter().map(|p| p.1))
         .chain(data.markers.iter().map(|m| m.y))
+        .chain(data.yours.iter().map(|p| p.1))
         .chain(data.current.map(|c| c.1));
     let (y_top, y_ticks) = axis::linear_axis(
         values,
@@ -100,6 +104,7 @@ pub fn draw<DB: DrawingBackend>(
     )?;
     paint::curves(&mut chart, style, &data.curves, &to_chart)?;
     paint::markers(&mut chart, style, &data.markers, &to_chart)?;
+    paint::yours(&mut chart, style, &data.yours, &to_chart)?;
     if let Some(at) = data.current.and_then(to_chart) {
         paint::current_point(&mut chart, style, at)?;
     }

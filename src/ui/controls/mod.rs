@@ -14,6 +14,7 @@ use leptos::prelude::*;
 use crate::model::config::DriveState;
 use crate::model::presets;
 
+use super::embed::Control;
 use super::format;
 use super::state::{
     block_size_ladder, qd_ladder, read_share_ladder, Hold, LabState, Theme, ALL_READS_PCT,
@@ -39,6 +40,28 @@ pub fn plain_summary(summary: &str) -> String {
         .replace(" ;", ";")
         .trim_end_matches([' ', ','])
         .to_string()
+}
+
+/// What a control the page's author locked (`lock=`) says under it.
+pub const LOCKED_TEXT: &str = "Locked by the author of this page.";
+
+/// Whether the author locked `control`, as a signal for the control's `disabled`.
+fn locked(state: RwSignal<LabState>, control: Control) -> Signal<bool> {
+    Signal::derive(move || state.with(|s| s.locks().locks(control)))
+}
+
+/// The visible "locked by the author" hint, shown while `locked`.
+#[component]
+pub fn LockHint(
+    /// Whether the control is locked.
+    #[prop(into)]
+    locked: Signal<bool>,
+) -> impl IntoView {
+    view! {
+        <Show when=move || locked.get()>
+            <p class="hint locked-hint">{LOCKED_TEXT}</p>
+        </Show>
+    }
 }
 
 /// Preset, what stays fixed, die count and capacity.
@@ -77,9 +100,15 @@ pub fn DriveControls(
             <legend>"Drive"</legend>
             <div class="control">
                 <label for="preset">"Controller preset"</label>
-                <select id="preset" on:change=on_preset aria-describedby="preset-summary">
+                <select
+                    id="preset"
+                    on:change=on_preset
+                    aria-describedby="preset-summary"
+                    prop:disabled=move || state.with(|s| s.locks().locks(Control::Preset))
+                >
                     {options}
                 </select>
+                <LockHint locked=locked(state, Control::Preset) />
                 <p class="hint" id="preset-summary">
                     {move || state.with(|s| plain_summary(s.preset().summary))}
                 </p>
@@ -94,6 +123,7 @@ pub fn DriveControls(
                         state.update(|s| s.set_hold(h));
                     }
                 })
+                locked=locked(state, Control::Hold)
             />
             <LadderSlider
                 id="dies"
@@ -104,6 +134,7 @@ pub fn DriveControls(
                 format=Callback::new(|d: u32| format!("{d}"))
                 value_text=Callback::new(|d: u32| format!("{d} dies"))
                 disabled=Signal::derive(move || hold.get() == Hold::Dies)
+                locked=locked(state, Control::Dies)
             />
             <LadderSlider
                 id="cap"
@@ -116,6 +147,7 @@ pub fn DriveControls(
                     state.with(|s| format!("{} user capacity", format::gb(s.gb_for_raw_gbit(raw))))
                 })
                 disabled=Signal::derive(move || hold.get() == Hold::Capacity)
+                locked=locked(state, Control::Cap)
             />
             <p class="derived" id="density">
                 {move || {
@@ -166,6 +198,7 @@ pub fn WorkloadControls(
                 format=Callback::new(|q: u32| q.to_string())
                 value_text=Callback::new(|q: u32| format!("queue depth {q}"))
                 hint="Arrow keys double or halve it; Shift + arrow takes a finer step."
+                locked=locked(state, Control::Qd)
             />
             <RadioGroup
                 name="pattern"
@@ -177,6 +210,7 @@ pub fn WorkloadControls(
                 on_change=Callback::new(move |v: &'static str| {
                     state.update(|s| s.set_random(v == "random"))
                 })
+                locked=locked(state, Control::Rw)
             />
             <LadderSlider
                 id="mix"
@@ -186,6 +220,7 @@ pub fn WorkloadControls(
                 on_change=Callback::new(move |p| state.update(|s| s.set_read_pct(p)))
                 format=Callback::new(|p: u32| format!("{p}% reads"))
                 value_text=Callback::new(|p: u32| format!("{p} percent reads, {} percent writes", u32::from(ALL_READS_PCT).saturating_sub(p)))
+                locked=locked(state, Control::Mix)
             />
             <LadderSlider
                 id="bs"
@@ -195,6 +230,7 @@ pub fn WorkloadControls(
                 on_change=Callback::new(move |b| state.update(|s| s.set_bs_bytes(b)))
                 format=Callback::new(format::block_size)
                 value_text=Callback::new(|b: u32| format!("{} per request", format::block_size(b)))
+                locked=locked(state, Control::Bs)
             />
             <p class="derived" id="fio-rw">
                 {move || state.with(|s| format!("fio: rw={} bs={} iodepth={}{}",
@@ -234,6 +270,7 @@ pub fn DriveStateControl(
                         state.update(|s| s.set_drive_state(d));
                     }
                 })
+                locked=locked(state, Control::State)
             />
         </fieldset>
     }
@@ -264,6 +301,7 @@ pub fn ViewControls(
                     type="checkbox"
                     id="p999"
                     prop:checked=move || state.with(LabState::show_p999)
+                    prop:disabled=move || state.with(|s| s.locks().locks(Control::P999))
                     on:change=move |ev| {
                         let on = event_target_checked(&ev);
                         state.update(|s| s.set_show_p999(on));
@@ -271,10 +309,12 @@ pub fn ViewControls(
                 />
                 <span>"Show p99.9 latency"</span>
             </label>
+            <LockHint locked=locked(state, Control::P999) />
             <div class="control">
                 <label for="theme">"Colours"</label>
                 <select
                     id="theme"
+                    prop:disabled=move || state.with(|s| s.locks().locks(Control::Theme))
                     on:change=move |ev| {
                         if let Some(t) = Theme::from_id(&event_target_value(&ev)) {
                             state.update(|s| s.set_theme(t));
@@ -283,6 +323,7 @@ pub fn ViewControls(
                 >
                     {themes}
                 </select>
+                <LockHint locked=locked(state, Control::Theme) />
             </div>
         </fieldset>
     }

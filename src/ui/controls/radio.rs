@@ -25,6 +25,9 @@ pub fn RadioGroup(
     selected: Signal<&'static str>,
     /// Called with the value the reader picks.
     on_change: Callback<&'static str>,
+    /// Made read-only by the page's author (`lock=`).
+    #[prop(optional, into)]
+    locked: Signal<bool>,
 ) -> impl IntoView {
     let buttons = choices
         .into_iter()
@@ -40,6 +43,7 @@ pub fn RadioGroup(
                         name=name
                         value=value
                         prop:checked=move || selected.get() == value
+                        prop:disabled=move || locked.get()
                         on:change=move |_| on_change.run(value)
                     />
                     <span>{c.label}</span>
@@ -51,6 +55,7 @@ pub fn RadioGroup(
         <fieldset class="radio-group">
             <legend>{legend}</legend>
             {buttons}
+            <super::LockHint locked=locked />
         </fieldset>
     }
 }

@@ -35,7 +35,11 @@ pub fn LadderSlider(
     /// Greyed out and not focusable, e.g. for a quantity the reader holds fixed.
     #[prop(optional, into)]
     disabled: Signal<bool>,
+    /// Made read-only by the page's author (`lock=`): disabled, with a hint saying so.
+    #[prop(optional, into)]
+    locked: Signal<bool>,
 ) -> impl IntoView {
+    let disabled = Signal::derive(move || disabled.get() || locked.get());
     let index = move || ladder.with(|l| l.index_of(value.get()));
     let on_input = move |ev| {
         if let Ok(i) = event_target_value(&ev).parse::<usize>() {
@@ -79,6 +83,7 @@ pub fn LadderSlider(
                 on:keydown=on_keydown
             />
             {hint.map(|h| view! { <p class="hint" id=hint_id.clone()>{h}</p> })}
+            <super::LockHint locked=locked />
         </div>
     }
 }

@@ -4,11 +4,28 @@
 //! - [`ViewSwitch`]: the radio buttons that choose the view.
 //! - [`drive_time`]: the drive over time (browser components), on [`time_model`] (its pure
 //!   part: the sliced model runs, the chart data and the texts, tested natively).
+//! - [`activity`]: teaching mode (the drive at work, the bottleneck explainer, guided tours),
+//!   on [`super::teaching`] (its pure part).
 //!
 //! A view reads the same [`LabState`] as the rest of the page (the preset and capacity the
 //! controls set) and writes only its own settings, through the state's setters.
+//!
+//! Beside them, the page's sharing parts (browser only): [`share`] (Copy link, Embed snippet,
+//! CSV, PNG and fio job file downloads), [`fio_import`] (the reader's fio JSON as "your drive"),
+//! [`compare`] (pin, family, remove), [`embed_frame`] (the compact chrome's height reported
+//! to the embedding page) and [`download`] (text and images to files).
+//!
+//! None of them holds state of the lab: each reads and writes the one
+//! [`super::state::LabState`] signal; only transient feedback (a "copied" confirmation, the
+//! note about a refused file) lives in the component.
 
+pub mod activity;
+pub mod compare;
+pub mod download;
 pub mod drive_time;
+pub mod embed_frame;
+pub mod fio_import;
+pub mod share;
 pub mod time_model;
 
 use leptos::prelude::*;

@@ -1,0 +1,187 @@
+//! What an author can set for an embedded lab, as plain values: which charts show
+//! ([`ChartsShown`], the `charts=` parameter) and which controls are read-only ([`Locks`], the
+//! `lock=` parameter). Pure Rust, tested natively; [`super::state::LabState`] holds them and
+//! [`super::url_state`] reads and writes them.
+//!
+//! What always holds: at least one chart shows (an empty choice is refused, never stored), and
+//! names are short, stable and the same as the URL parameter of the control they lock, so an
+//! author can write `lock=qd,rw` from the URL table alone.
+
+/// One of the lab's three charts, by its stable `charts=` name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ChartId {
+    /// IOPS (or MB/s) against queue depth.
+    Iops,
+    /// Latency against queue depth.
+    Latency,
+    /// Throughput against read share.
+    Mix,
+}
+
+impl ChartId {
+    pub const ALL: [ChartId; 3] = [ChartId::Iops, ChartId::Latency, ChartId::Mix];
+
+    /// The name in `charts=` (also the suffix of the canvas id `chart-{id}`).
+    pub fn id(self) -> &'static str {
+        match self {
+            ChartId::Iops => "iops",
+            ChartId::Latency => "latency",
+            ChartId::Mix => "mix",
+        }
+    }
+
+    pub fn from_id(s: &str) -> Option<ChartId> {
+        ChartId::ALL.into_iter().find(|c| c.id() == s)
+    }
+
+    fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+}
+
+/// Which charts the page shows; never none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ChartsShown(u8);
+
+impl Default for ChartsShown {
+    fn default() -> Self {
+        ChartsShown::all()
+    }
+}
+
+impl ChartsShown {
+    pub fn all() -> ChartsShown {
+        ChartsShown(ChartId::ALL.iter().fold(0, |b, c| b | c.bit()))
+    }
+
+    /// The charts in `ids`, or `None` when it names none.
+    pub fn of(ids: &[ChartId]) -> Option<ChartsShown> {
+        let bits = ids.iter().fold(0, |b, c| b | c.bit());
+        (bits != 0).then_some(ChartsShown(bits))
+    }
+
+    pub fn shows(self, chart: ChartId) -> bool {
+        self.0 & chart.bit() != 0
+    }
+
+    pub fn is_all(self) -> bool {
+        self == ChartsShown::all()
+    }
+
+    /// The charts shown, in page order.
+    pub fn list(self) -> Vec<ChartId> {
+        ChartId::ALL
+            .into_iter()
+            .filter(|c| self.shows(*c))
+            .collect()
+    }
+}
+
+/// A control an author can lock, named like its URL parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Control {
+    Preset,
+    Hold,
+    Dies,
+    Cap,
+    Qd,
+    /// The random / sequential choice.
+    Rw,
+    /// The read share.
+    Mix,
+    Bs,
+    State,
+    P999,
+    Theme,
+    /// The compare buttons (pin, family, remove).
+    Compare,
+}
+
+impl Control {
+    pub const ALL: [Control; 12] = [
+        Control::Preset,
+        Control::Hold,
+        Control::Dies,
+        Control::Cap,
+        Control::Qd,
+        Control::Rw,
+        Control::Mix,
+        Control::Bs,
+        Control::State,
+        Control::P999,
+        Control::Theme,
+        Control::Compare,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Control::Preset => "preset",
+            Control::Hold => "hold",
+            Control::Dies => "dies",
+            Control::Cap => "cap",
+            Control::Qd => "qd",
+            Control::Rw => "rw",
+            Control::Mix => "mix",
+            Control::Bs => "bs",
+            Control::State => "state",
+            Control::P999 => "p999",
+            Control::Theme => "theme",
+            Control::Compare => "compare",
+        }
+    }
+
+    pub fn from_id(s: &str) -> Option<Control> {
+        Control::ALL.into_iter().find(|c| c.id() == s)
+    }
+
+    fn bit(self) -> u16 {
+        1 << (self as u16)
+    }
+}
+
+/// The controls an author made read-only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Locks(u16);
+
+impl Locks {
+    pub fn of(controls: &[Control]) -> Locks {
+        Locks(controls.iter().fold(0, |b, c| b | c.bit()))
+    }
+
+    pub fn locks(self, control: Control) -> bool {
+        self.0 & control.bit() != 0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The locked controls, in [`Control::ALL`] order.
+    pub fn list(self) -> Vec<Control> {
+        Control::ALL
+            .into_iter()
+            .filter(|c| self.locks(*c))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_sets_keep_page_order() {
+        for c in ChartId::ALL {
+            assert_eq!(ChartId::from_id(c.id()), Some(c));
+        }
+        for c in Control::ALL {
+            assert_eq!(Control::from_id(c.id()), Some(c));
+        }
+        let shown = ChartsShown::of(&[ChartId::Mix, ChartId::Iops]).unwrap();
+        assert_eq!(shown.list(), vec![ChartId::Iops, ChartId::Mix]);
+        assert!(ChartsShown::of(&[]).is_none(), "never no chart");
+        let locks = Locks::of(&[Control::Rw, Control::Qd]);
+        assert_eq!(locks.list(), vec![Control::Qd, Control::Rw]);
+        assert!(Locks::default().is_empty());
+    }
+}

@@ -1,0 +1,687 @@
+//! Teaching mode, the pure part: the slowed-down [`Player`] that steps the engine, the
+//! bottleneck [`explain`]er with its plain-language sentence and Little's law, and the guided
+//! [`TOURS`] as data. No web-sys here, so all of it is tested natively; the browser side is
+//! [`super::views::activity`].
+//!
+//! What always holds:
+//! - the player's clock ([`Player::clock`]) never runs backwards, never runs ahead of an
+//!   unprocessed event, and [`Player::step_one`] processes exactly one engine event;
+//! - work per call is bounded ([`Player::advance`] takes an event budget), so a frame never
+//!   starves the page's inputs;
+//! - a tour is a table of [`TourStep`]s applied through [`LabState`]'s setters only, so a tour
+//!   can never put the lab into a state the controls could not reach.
+
+use crate::model::activity::Activity;
+use crate::model::config::{CheckedRun, DriveState, RunOptions, RunSpec, Rw};
+use crate::model::ftl::{cached_steady_write_amplification, SteadyWa};
+use crate::model::link::HostLink;
+use crate::model::presets;
+use crate::model::stats::{Bottleneck, RunResult};
+use crate::model::time::{Nanos, SimTime};
+use crate::model::Simulation;
+
+use super::compute::SEED;
+use super::format;
+use super::state::{DriveChoice, Hold, LabState};
+
+/// Simulated microseconds per wall-clock second the speed control offers.
+pub const SPEEDS_US_PER_S: [u32; 10] = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
+/// The speed a fresh page plays at: a 4 KiB read's sense (tens of µs) takes a few seconds.
+pub const DEFAULT_SPEED_US_PER_S: u32 = 20;
+/// Measured I/Os of the animated run: as many as the model accepts, so it never ends on screen.
+pub const PLAYER_MEASURED_IOS: u64 = 10_000_000;
+/// Measured I/Os of the run behind the explainer: a few percent of noise is plenty for a
+/// sentence and rounded bars.
+pub const EXPLAIN_MEASURED_IOS: u64 = 4_000;
+/// Garbage-collection model writes per call while the drive state is prepared.
+pub const WA_WRITES_PER_SLICE: usize = 5_000;
+/// Mean die utilisation from which the explainer says "every die is busy".
+const ALL_DIES_BUSY: f64 = 0.9;
+const NANOS_PER_US: u64 = 1_000;
+const PERCENT: f64 = 100.0;
+
+/// The nearest offered speed to `us_per_s`.
+pub fn snap_speed(us_per_s: u32) -> u32 {
+    SPEEDS_US_PER_S
+        .into_iter()
+        .min_by_key(|&s| s.abs_diff(us_per_s))
+        .unwrap_or(DEFAULT_SPEED_US_PER_S)
+}
+
+/// The model's run for the lab's current point, to run for `measured_ios`.
+pub fn run_spec(state: &LabState, measured_ios: u64) -> RunSpec {
+    RunSpec {
+        drive: state.drive(),
+        workload: state.workload(),
+        state: state.drive_state(),
+        options: RunOptions {
+            seed: SEED,
+            measured_ios,
+        },
+    }
+}
+
+/// A checked run that is ready to simulate: the steady-state write amplification it needs is
+/// known (computed in slices by [`Prepare::work`] when it is not memoised yet).
+pub enum Prepare {
+    Ready(CheckedRun),
+    /// The garbage-collection model still runs for this run.
+    Collecting(CheckedRun, Box<SteadyWa>),
+    Failed(String),
+}
+
+impl Prepare {
+    pub fn new(spec: RunSpec) -> Prepare {
+        match spec.check() {
+            Err(e) => Prepare::Failed(e.to_string()),
+            Ok(run) => match run.steady_state_spare_ratio() {
+                Some(ratio) if cached_steady_write_amplification(ratio).is_none() => {
+                    Prepare::Collecting(run, Box::new(SteadyWa::new(ratio)))
+                }
+                _ => Prepare::Ready(run),
+            },
+        }
+    }
+
+    /// Advances the garbage-collection model by at most `max_writes`; true once ready (or
+    /// failed: nothing more to do).
+    pub fn work(&mut self, max_writes: usize) -> bool {
+        let done = match self {
+            Prepare::Collecting(run, wa) => wa
+                .step(max_writes)
+                .map(|wa| run.clone().with_write_amplification(wa)),
+            _ => return true,
+        };
+        match done {
+            None => false,
+            Some(Ok(run)) => {
+                *self = Prepare::Ready(run);
+                true
+            }
+            Some(Err(e)) => {
+                *self = Prepare::Failed(e.to_string());
+                true
+            }
+        }
+    }
+}
+
+/// The engine, slowed down: a clock that moves with wall time and events processed as the
+/// clock passes them.
+pub struct Player {
+    sim: Simulation,
+    clock: SimTime,
+    steps: u64,
+}
+
+impl Player {
+    pub fn new(run: &CheckedRun) -> Player {
+        Player {
+            sim: Simulation::new(run),
+            clock: SimTime::ZERO,
+            steps: 0,
+        }
+    }
+
+    /// The simulated instant shown.
+    pub fn clock(&self) -> SimTime {
+        self.clock
+    }
+
+    /// Engine events processed since the start.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Processes exactly one event and moves the clock to it.
+    pub fn step_one(&mut self) {
+        self.sim.step(1);
+        self.steps += 1;
+        self.clock = self.clock.max(self.sim.now());
+    }
+
+    /// Moves the clock on by `by`, processing every event it passes, but at most `max_events`
+    /// (the clock then stops at the last one processed). Returns the events processed.
+    pub fn advance(&mut self, by: Nanos, max_events: u64) -> u64 {
+        let target = self.clock + by;
+        let mut done = 0;
+        while done < max_events {
+            match self.sim.next_event_at() {
+                Some(at) if at <= target => {
+                    self.step_one();
+                    done += 1;
+                }
+                _ => {
+                    self.clock = target;
+                    return done;
+                }
+            }
+        }
+        done
+    }
+
+    /// What the drive does now.
+    pub fn activity(&self) -> Activity {
+        self.sim.activity()
+    }
+}
+
+/// The explainer's run: the current point to a short measured end, in slices.
+pub struct ExplainRun {
+    sim: Simulation,
+}
+
+impl ExplainRun {
+    pub fn new(run: &CheckedRun) -> ExplainRun {
+        ExplainRun {
+            sim: Simulation::new(run),
+        }
+    }
+
+    /// Runs at most `max_events`; the result once finished.
+    pub fn work(&mut self, max_events: u64) -> Option<RunResult> {
+        self.sim.step(max_events).then(|| self.sim.result())
+    }
+}
+
+/// One utilisation bar.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bar {
+    /// Stable id (test hooks, CSS).
+    pub id: &'static str,
+    pub label: String,
+    /// Busy fraction, 0..=1.
+    pub busy: f64,
+    /// Whether this is the resource that limits the point.
+    pub limit: bool,
+}
+
+/// The bottleneck explainer's content for one point.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explanation {
+    pub limit: Bottleneck,
+    /// One plain-language sentence naming the limit.
+    pub sentence: String,
+    /// Link, controller, busiest channel, dies on average.
+    pub bars: Vec<Bar>,
+    /// Little's law with the point's numbers.
+    pub little: String,
+}
+
+/// What the explainer needs to know besides the run's result.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExplainContext {
+    pub iodepth: u32,
+    pub dies: u32,
+    pub link: HostLink,
+}
+
+impl ExplainContext {
+    pub fn of(state: &LabState) -> ExplainContext {
+        ExplainContext {
+            iodepth: state.qd(),
+            dies: state.dies(),
+            link: state.preset().controller.link,
+        }
+    }
+}
+
+fn requests(n: u32) -> String {
+    if n == 1 {
+        "1 request".into()
+    } else {
+        format!("{n} requests")
+    }
+}
+
+/// The sentence naming what limits a point.
+pub fn sentence(
+    limit: Bottleneck,
+    dies_busy_mean: f64,
+    channels_max: f64,
+    ctx: ExplainContext,
+) -> String {
+    let busy_dies = (dies_busy_mean * f64::from(ctx.dies)).round() as u32;
+    let idle = ctx.dies.saturating_sub(busy_dies.max(1).min(ctx.dies));
+    match limit {
+        Bottleneck::QueueDepth if idle > 0 => format!(
+            "Only {} in flight: {idle} of {} dies are idle",
+            requests(ctx.iodepth),
+            ctx.dies
+        ),
+        Bottleneck::QueueDepth => format!(
+            "Nothing is full yet with {} in flight: more queue depth would still help",
+            requests(ctx.iodepth)
+        ),
+        Bottleneck::Dies if dies_busy_mean >= ALL_DIES_BUSY => {
+            "Every die is busy: more queue depth only adds waiting".into()
+        }
+        Bottleneck::Dies => format!(
+            "The dies are busy {} of the time, as busy as random addresses let them be: more queue depth only adds waiting",
+            format::percent(dies_busy_mean)
+        ),
+        Bottleneck::Channels => format!(
+            "The NAND channels are full (the busiest one {} of the time): the dies wait for the bus",
+            format::percent(channels_max)
+        ),
+        Bottleneck::Controller => "The controller's command processing is the limit".into(),
+        Bottleneck::HostLink => format!("The {} link is full", ctx.link.name()),
+    }
+}
+
+/// Little's law with the point's numbers: requests in flight = IOPS × mean latency.
+pub fn little(iodepth: u32, iops: f64, mean_latency_us: f64) -> String {
+    let product = iops * mean_latency_us / 1e6;
+    format!(
+        "Little's law: queue depth = IOPS × latency. {} in flight = {} IOPS × {} (= {product:.1}).",
+        requests(iodepth),
+        format::grouped(iops),
+        format::latency_us(mean_latency_us),
+    )
+}
+
+/// The explainer for a finished run of the current point.
+pub fn explain(r: &RunResult, ctx: ExplainContext) -> Explanation {
+    let u = &r.utilisation;
+    let limit = r.bottleneck;
+    let bar = |id, label: String, busy: f64, which: Bottleneck| Bar {
+        id,
+        label,
+        busy: busy.clamp(0.0, 1.0),
+        limit: limit == which,
+    };
+    Explanation {
+        limit,
+        sentence: sentence(limit, u.dies_mean(), u.channels_max(), ctx),
+        bars: vec![
+            bar(
+                "link",
+                format!("Host link ({})", ctx.link.name()),
+                u.link_max(),
+                Bottleneck::HostLink,
+            ),
+            bar(
+                "controller",
+                "Controller".into(),
+                u.controller,
+                Bottleneck::Controller,
+            ),
+            bar(
+                "channels",
+                "Busiest NAND channel".into(),
+                u.channels_max(),
+                Bottleneck::Channels,
+            ),
+            bar(
+                "dies",
+                format!("Dies, on average ({})", ctx.dies),
+                u.dies_mean(),
+                Bottleneck::Dies,
+            ),
+        ],
+        little: little(ctx.iodepth, r.iops, r.latency.mean_us),
+    }
+}
+
+/// The percentage a bar shows.
+pub fn bar_percent(busy: f64) -> f64 {
+    (busy.clamp(0.0, 1.0) * PERCENT).round()
+}
+
+/// The lab's controls for one step of a tour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Setup {
+    pub preset: &'static str,
+    /// User capacity in GB (one the preset lists), built from the preset's own part.
+    pub capacity_gb: u32,
+    pub qd: u32,
+    pub rw: Rw,
+    pub bs_bytes: u32,
+    pub state: DriveState,
+}
+
+impl Setup {
+    /// Applies the setup through the state's setters (the view and the theme stay).
+    pub fn apply(&self, s: &mut LabState) {
+        if let Some(preset) = presets::find(self.preset) {
+            s.set_preset(preset);
+            if let Ok(dies) = preset.dies_for_capacity_gb(f64::from(self.capacity_gb)) {
+                s.set_hold(Hold::Density);
+                let _ = s.set_drive_choice(DriveChoice {
+                    dies,
+                    die_gbit: preset.nand.die_gbit,
+                });
+            }
+        }
+        s.set_qd(self.qd);
+        s.set_random(self.rw.is_random());
+        s.set_read_pct(u32::from(self.rw.fixed_read_percent().unwrap_or(ALL_READS)));
+        s.set_bs_bytes(self.bs_bytes);
+        s.set_drive_state(self.state);
+    }
+}
+
+const ALL_READS: u8 = 100;
+const KIB: u32 = 1 << 10;
+
+/// One step of a tour: what to look at, and the controls that show it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TourStep {
+    pub text: &'static str,
+    pub setup: Setup,
+}
+
+/// A guided tour: one click sets the controls for its first step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tour {
+    /// Stable id (element ids `tour-{id}`).
+    pub id: &'static str,
+    pub title: &'static str,
+    pub steps: &'static [TourStep],
+}
+
+const fn setup(
+    preset: &'static str,
+    capacity_gb: u32,
+    qd: u32,
+    rw: Rw,
+    bs_bytes: u32,
+    state: DriveState,
+) -> Setup {
+    Setup {
+        preset,
+        capacity_gb,
+        qd,
+        rw,
+        bs_bytes,
+        state,
+    }
+}
+
+/// The guided tours, each reproducing one point the reviews make.
+pub const TOURS: [Tour; 4] = [
+    Tour {
+        id: "qd1-reads",
+        title: "QD1 reads do not care about capacity; deep-queue reads do",
+        steps: &[
+            TourStep {
+                text: "One request in flight keeps one die busy: the 480 GB drive and its bigger siblings start at the same point, and 7 of its 8 dies sit idle.",
+                setup: setup("e18dc", 480, 1, Rw::RandRead, 4 * KIB, DriveState::Steady),
+            },
+            TourStep {
+                text: "With 256 requests in flight every die of the 1,920 GB drive works: four times the dies of the 480 GB model, more than twice the IOPS.",
+                setup: setup("e18dc", 1920, 256, Rw::RandRead, 4 * KIB, DriveState::Steady),
+            },
+        ],
+    },
+    Tour {
+        id: "random-writes",
+        title: "Random writes on a written-over drive follow capacity, not queue depth",
+        steps: &[
+            TourStep {
+                text: "A full 480 GB drive under random writes: every write costs garbage collection, and one request in flight already keeps the dies busy.",
+                setup: setup("e18dc", 480, 1, Rw::RandWrite, 4 * KIB, DriveState::Steady),
+            },
+            TourStep {
+                text: "256 requests in flight: the same speed. The write buffer already fed every die.",
+                setup: setup("e18dc", 480, 256, Rw::RandWrite, 4 * KIB, DriveState::Steady),
+            },
+            TourStep {
+                text: "The 1,920 GB drive: four times the dies, more than twice the random-write speed, at any queue depth.",
+                setup: setup("e18dc", 1920, 32, Rw::RandWrite, 4 * KIB, DriveState::Steady),
+            },
+        ],
+    },
+    Tour {
+        id: "sequential",
+        title: "Sequential writes double with each capacity step; sequential reads hit the host link",
+        steps: &[
+            TourStep {
+                text: "128 KiB sequential writes on the 480 GB drive: the dies' program time sets the speed.",
+                setup: setup("e18dc", 480, 32, Rw::Write, 128 * KIB, DriveState::SeqFilled),
+            },
+            TourStep {
+                text: "Twice the dies (960 GB), about twice the write speed.",
+                setup: setup("e18dc", 960, 32, Rw::Write, 128 * KIB, DriveState::SeqFilled),
+            },
+            TourStep {
+                text: "Twice again (1,920 GB), about twice again.",
+                setup: setup("e18dc", 1920, 32, Rw::Write, 128 * KIB, DriveState::SeqFilled),
+            },
+            TourStep {
+                text: "Sequential reads at depth: the PCIe 4.0 x4 link, not the flash, sets the ceiling.",
+                setup: setup("e18dc", 1920, 128, Rw::Read, 128 * KIB, DriveState::SeqFilled),
+            },
+        ],
+    },
+    Tour {
+        id: "quarter-dies",
+        title: "The same controller with a quarter of the dies (Octane 128 GB vs 512 GB)",
+        steps: &[
+            TourStep {
+                text: "The Octane 512 GB writing 128 KiB blocks in order: 64 dies behind one controller, so many that the SATA link is the limit.",
+                setup: setup("octane", 512, 32, Rw::Write, 128 * KIB, DriveState::SeqFilled),
+            },
+            TourStep {
+                text: "The Octane 128 GB: the same controller with 16 dies. Now the dies are the limit, and it writes at about a quarter of the 512 GB model's speed.",
+                setup: setup("octane", 128, 32, Rw::Write, 128 * KIB, DriveState::SeqFilled),
+            },
+        ],
+    },
+];
+
+/// The tour with this id.
+pub fn tour(id: &str) -> Option<&'static Tour> {
+    TOURS.iter().find(|t| t.id == id)
+}
+
+/// The spoken summary of a snapshot: one sentence, for a polite live region.
+pub fn summary(a: &Activity, clock: SimTime) -> String {
+    let dies = a.dies.len();
+    let busy = a.busy_dies();
+    let channels_busy = a.channels_busy.iter().filter(|b| **b).count();
+    let link = if a.link_read_busy || a.link_write_busy {
+        "busy"
+    } else {
+        "idle"
+    };
+    format!(
+        "At {}: {busy} of {dies} dies busy, {} requests waiting on dies, {channels_busy} of {} channels busy, host link {link}.",
+        format::latency_us(clock.0 as f64 / NANOS_PER_US as f64),
+        a.queued_on_dies(),
+        a.channels_busy.len(),
+    )
+}
+
+/// A simulated speed in words: `20 µs per second`.
+pub fn speed_text(us_per_s: u32) -> String {
+    if us_per_s >= 1_000 {
+        format!("{} ms per second", us_per_s / 1_000)
+    } else {
+        format!("{us_per_s} µs per second")
+    }
+}
+
+/// Simulated time for `wall_ms` of playing at `us_per_s`.
+pub fn sim_span(wall_ms: f64, us_per_s: u32) -> Nanos {
+    let ns = wall_ms.max(0.0) * f64::from(us_per_s) * NANOS_PER_US as f64 / 1e3;
+    Nanos(ns.round() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::stats::Utilisation;
+    use crate::ui::state::View;
+    use crate::ui::url_state;
+
+    fn ctx(iodepth: u32, dies: u32) -> ExplainContext {
+        ExplainContext {
+            iodepth,
+            dies,
+            link: HostLink::Pcie4x4,
+        }
+    }
+
+    fn player(state: &LabState) -> Player {
+        match Prepare::new(run_spec(state, PLAYER_MEASURED_IOS)) {
+            Prepare::Ready(run) => Player::new(&run),
+            _ => panic!("a fresh drive needs no preparation"),
+        }
+    }
+
+    fn small_drive(qd: u32) -> LabState {
+        let mut s = LabState::default();
+        s.set_dies(8);
+        s.set_qd(qd);
+        s.set_drive_state(DriveState::Fob);
+        s
+    }
+
+    #[test]
+    fn the_sentences_name_the_limit_in_plain_words() {
+        let c = ctx(1, 32);
+        assert_eq!(
+            sentence(Bottleneck::QueueDepth, 0.02, 0.01, c),
+            "Only 1 request in flight: 31 of 32 dies are idle"
+        );
+        assert_eq!(
+            sentence(Bottleneck::QueueDepth, 4.0 / 32.0, 0.1, ctx(4, 32)),
+            "Only 4 requests in flight: 28 of 32 dies are idle"
+        );
+        assert_eq!(
+            sentence(Bottleneck::Dies, 0.95, 0.5, c),
+            "Every die is busy: more queue depth only adds waiting"
+        );
+        assert!(sentence(Bottleneck::Dies, 0.75, 0.5, c).contains("75%"));
+        assert_eq!(
+            sentence(Bottleneck::HostLink, 0.5, 0.5, c),
+            "The PCIe 4.0 x4 link is full"
+        );
+        assert_eq!(
+            sentence(Bottleneck::Controller, 0.5, 0.5, c),
+            "The controller's command processing is the limit"
+        );
+        assert!(sentence(Bottleneck::Channels, 0.5, 0.93, c).contains("93%"));
+        assert!(sentence(Bottleneck::QueueDepth, 1.0, 0.2, ctx(64, 8)).contains("would still help"));
+    }
+
+    #[test]
+    fn littles_law_uses_the_points_numbers() {
+        let s = little(32, 286_213.0, 111.8);
+        assert!(s.contains("32 requests in flight"), "{s}");
+        assert!(s.contains("286,213 IOPS"), "{s}");
+        assert!(s.contains("(= 32.0)"), "{s}");
+    }
+
+    #[test]
+    fn explain_marks_the_limiting_bar() {
+        let r = RunResult {
+            iops: 13_000.0,
+            bw_mb_s: 53.0,
+            latency: crate::model::stats::LatencySummary {
+                mean_us: 75.0,
+                ..Default::default()
+            },
+            utilisation: Utilisation {
+                link_read: 0.05,
+                link_write: 0.0,
+                controller: 0.1,
+                channels: vec![0.02; 8],
+                dies: vec![0.03; 8],
+            },
+            bottleneck: Bottleneck::QueueDepth,
+            write_amplification: 1.0,
+            measured_ios: 1,
+            iops_rel_noise: 0.0,
+            measured_ns: 1,
+            events: 1,
+            finished: true,
+        };
+        let e = explain(&r, ctx(1, 8));
+        assert_eq!(e.sentence, "Only 1 request in flight: 7 of 8 dies are idle");
+        assert_eq!(e.bars.len(), 4);
+        assert!(e.bars.iter().all(|b| !b.limit), "no resource is the limit");
+        assert_eq!(bar_percent(e.bars[1].busy), 10.0);
+    }
+
+    #[test]
+    fn a_real_run_goes_from_dies_idle_at_qd1_to_dies_busy_at_depth_on_a_small_drive() {
+        for (qd, limit, words) in [
+            (1, Bottleneck::QueueDepth, "7 of 8 dies are idle"),
+            (256, Bottleneck::Dies, "more queue depth only adds waiting"),
+        ] {
+            let s = small_drive(qd);
+            let Prepare::Ready(run) = Prepare::new(run_spec(&s, EXPLAIN_MEASURED_IOS)) else {
+                panic!("ready");
+            };
+            let mut er = ExplainRun::new(&run);
+            let r = loop {
+                if let Some(r) = er.work(10_000) {
+                    break r;
+                }
+            };
+            let e = explain(&r, ExplainContext::of(&s));
+            assert_eq!(e.limit, limit, "qd {qd}: {}", e.sentence);
+            assert!(e.sentence.contains(words), "qd {qd}: {}", e.sentence);
+        }
+    }
+
+    #[test]
+    fn step_is_one_event_and_the_clock_never_runs_backwards() {
+        let mut p = player(&small_drive(4));
+        let mut last = p.clock();
+        for i in 1..=500 {
+            p.step_one();
+            assert_eq!(p.steps(), i);
+            assert!(p.clock() >= last);
+            last = p.clock();
+        }
+        let before = p.steps();
+        let done = p.advance(Nanos::from_us(50), u64::MAX);
+        assert_eq!(p.steps(), before + done);
+        assert_eq!(p.clock(), last + Nanos::from_us(50));
+        // A tiny budget stops the clock at the last processed event.
+        let done = p.advance(Nanos::from_us(10_000), 3);
+        assert_eq!(done, 3);
+        assert!(p.clock() < last + Nanos::from_us(10_050));
+    }
+
+    #[test]
+    fn every_tour_step_is_reachable_and_sets_what_it_says() {
+        for t in TOURS {
+            assert!(!t.steps.is_empty(), "{}", t.id);
+            assert_eq!(tour(t.id), Some(&t));
+            for step in t.steps {
+                let mut s = LabState::default();
+                s.set_view(View::Activity);
+                step.setup.apply(&mut s);
+                let q = url_state::to_query(&s);
+                assert_eq!(s.preset().id, step.setup.preset, "{q}");
+                assert!(
+                    (s.capacity_gb() - f64::from(step.setup.capacity_gb)).abs() < 0.5,
+                    "{q}"
+                );
+                assert_eq!(
+                    (s.qd(), s.rw(), s.bs_bytes()),
+                    (step.setup.qd, step.setup.rw, step.setup.bs_bytes),
+                    "{q}"
+                );
+                assert_eq!(s.drive_state(), step.setup.state);
+                assert_eq!(s.view(), View::Activity, "a tour keeps the view");
+                let back = url_state::parse_query(&q, LabState::default());
+                assert!(back.notes.is_empty(), "{q}: {:?}", back.notes);
+            }
+        }
+    }
+
+    #[test]
+    fn speeds_snap_and_spans_scale_with_wall_time() {
+        assert_eq!(snap_speed(0), 1);
+        assert_eq!(snap_speed(30), 20);
+        assert_eq!(snap_speed(u32::MAX), 1000);
+        assert_eq!(sim_span(1000.0, 20), Nanos::from_us(20));
+        assert_eq!(sim_span(-5.0, 20), Nanos::ZERO);
+        assert_eq!(speed_text(1000), "1 ms per second");
+    }
+}

@@ -1,0 +1,893 @@
+//! Teaching mode in the browser: [`TeachingMode`] shows the drive of the current [`LabState`]
+//! at work (host queue, link, controller, channels, dies and planes, drawn as SVG to the
+//! current die count), slowed down so microseconds take seconds, with Play, Pause, Step (one
+//! engine event), Reset (also Alt+R) and a speed control; beside it the bottleneck
+//! [`Explainer`] and the guided [`Tours`].
+//!
+//! This module owns the animation: one `requestAnimationFrame` loop per mounted view, which
+//! stops when the view unmounts. The pure parts (the [`Player`] clock, the explainer's
+//! sentence, the tours' table) live in [`crate::ui::teaching`] and the geometry in [`Layout`].
+//!
+//! What always holds:
+//! - work per frame is bounded (an event budget for playing, a time budget for preparing the
+//!   drive state and for the explainer's run), so inputs are never starved;
+//! - with `prefers-reduced-motion: reduce` nothing moves by itself: Play is disabled and only
+//!   Step advances time;
+//! - `#activity` carries `data-sim-ns` (the simulated clock) and `data-steps` (engine events
+//!   processed since the start): they change only through Play, Step and Reset;
+//! - the screen-reader summary is a polite live region updated on Step, Pause and Reset and at
+//!   most every [`SPOKEN_EVERY_MS`] while playing, never once per frame;
+//! - die states are told apart by a letter as well as by colour, and every colour is a CSS
+//!   custom property (the page's CSP allows no inline style).
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use leptos::ev;
+use leptos::prelude::*;
+
+use crate::model::activity::{Activity, DieActivity, DieState};
+use crate::model::config::RunSpec;
+use crate::ui::controls::slider::LadderSlider;
+use crate::ui::format;
+use crate::ui::ladder::Ladder;
+use crate::ui::state::LabState;
+use crate::ui::teaching::{
+    bar_percent, explain, run_spec, sim_span, speed_text, summary, ExplainContext, ExplainRun,
+    Explanation, Player, Prepare, DEFAULT_SPEED_US_PER_S, EXPLAIN_MEASURED_IOS,
+    PLAYER_MEASURED_IOS, SPEEDS_US_PER_S, TOURS, WA_WRITES_PER_SLICE,
+};
+
+/// Most engine events one frame of playing processes (the clock waits for the rest).
+pub const MAX_EVENTS_PER_FRAME: u64 = 2_000;
+/// Longest stretch of background work (drive-state model, explainer run) per frame, in ms.
+pub const WORK_MS_PER_FRAME: f64 = 5.0;
+/// Engine events of the explainer's run between two looks at the clock.
+pub const EXPLAIN_EVENTS_PER_SLICE: u64 = 2_000;
+/// A frame gap longer than this (a background tab) counts as this long, so time never jumps.
+pub const MAX_FRAME_GAP_MS: f64 = 100.0;
+/// Shortest interval between two spoken summaries while playing.
+pub const SPOKEN_EVERY_MS: f64 = 5_000.0;
+/// The media query that asks for no automatic animation.
+const REDUCED_MOTION_QUERY: &str = "(prefers-reduced-motion: reduce)";
+const NANOS_PER_US: f64 = 1_000.0;
+
+// Geometry of the drive picture, in SVG user units (the picture scales to its box).
+/// Width of the picture.
+pub const VIEW_W: f64 = 1000.0;
+/// Height of the host, link and controller row.
+pub const TOP_H: f64 = 120.0;
+/// Where the die cells of a lane start (the channel's label and bus sit left of it).
+pub const LANE_X: f64 = 110.0;
+/// Space under each lane.
+pub const LANE_GAP: f64 = 10.0;
+/// Space between two die cells.
+pub const CELL_GAP: f64 = 4.0;
+/// Largest and smallest die cell (a 256-die drive still gets cells a letter fits in).
+pub const MAX_CELL: f64 = 72.0;
+pub const MIN_CELL: f64 = 20.0;
+/// Most dies in one row of a lane; more wrap into further rows.
+pub const MAX_PER_ROW: u32 = 32;
+/// Height of a plane marker inside a die cell, as a share of the cell.
+const PLANE_MARK_SHARE: f64 = 0.14;
+const HALF: f64 = 0.5;
+/// Host, link and controller boxes: x positions and widths.
+const HOST_X: f64 = 10.0;
+const HOST_W: f64 = 250.0;
+const LINK_X: f64 = 280.0;
+const LINK_W: f64 = 200.0;
+const CTRL_X: f64 = 500.0;
+const CTRL_W: f64 = 280.0;
+const BOX_Y: f64 = 10.0;
+const BOX_H: f64 = 92.0;
+const LINE_H: f64 = 26.0;
+const TEXT_PAD: f64 = 12.0;
+const ARROW_H: f64 = 30.0;
+const CHANNEL_BAR_X: f64 = 10.0;
+const CHANNEL_BAR_W: f64 = 88.0;
+
+/// Where everything of a drive sits in the picture.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Layout {
+    pub dies: u32,
+    pub channels: u32,
+    pub planes: u32,
+    /// Die cells per row of a lane.
+    pub per_row: u32,
+    /// Rows per lane.
+    pub rows: u32,
+    /// Side of a die cell.
+    pub cell: f64,
+    /// Total height of the picture.
+    pub height: f64,
+}
+
+impl Layout {
+    pub fn new(dies: u32, channels: u32, planes: u32) -> Layout {
+        let dies = dies.max(1);
+        let channels = channels.clamp(1, dies);
+        let per_channel = dies.div_ceil(channels);
+        let per_row = per_channel.min(MAX_PER_ROW);
+        let rows = per_channel.div_ceil(per_row);
+        let cell = ((VIEW_W - LANE_X - CELL_GAP) / f64::from(per_row) - CELL_GAP)
+            .clamp(MIN_CELL, MAX_CELL);
+        let height = TOP_H + f64::from(channels) * (Self::lane_h_for(rows, cell) + LANE_GAP);
+        Layout {
+            dies,
+            channels,
+            planes: planes.max(1),
+            per_row,
+            rows,
+            cell,
+            height,
+        }
+    }
+
+    fn lane_h_for(rows: u32, cell: f64) -> f64 {
+        f64::from(rows) * (cell + CELL_GAP) - CELL_GAP
+    }
+
+    /// Height of one channel's lane.
+    pub fn lane_h(&self) -> f64 {
+        Self::lane_h_for(self.rows, self.cell)
+    }
+
+    /// Top of channel `ch`'s lane.
+    pub fn lane_y(&self, ch: u32) -> f64 {
+        TOP_H + f64::from(ch) * (self.lane_h() + LANE_GAP)
+    }
+
+    /// Top-left corner of die `i` (dies sit on channel `i % channels`, as in the model).
+    pub fn die_xy(&self, i: u32) -> (f64, f64) {
+        let ch = i % self.channels;
+        let k = i / self.channels;
+        let (row, col) = (k / self.per_row, k % self.per_row);
+        (
+            LANE_X + f64::from(col) * (self.cell + CELL_GAP),
+            self.lane_y(ch) + f64::from(row) * (self.cell + CELL_GAP),
+        )
+    }
+
+    pub fn view_box(&self) -> String {
+        format!("0 0 {VIEW_W} {}", self.height.ceil())
+    }
+}
+
+/// What the page shows of the animation; cheap to copy into closures.
+#[derive(Clone, Copy)]
+struct Shown {
+    activity: RwSignal<Option<Activity>>,
+    clock_ns: RwSignal<u64>,
+    steps: RwSignal<u64>,
+    playing: RwSignal<bool>,
+    ready: RwSignal<bool>,
+    status: RwSignal<String>,
+    explanation: RwSignal<Option<Explanation>>,
+    spoken: RwSignal<String>,
+}
+
+impl Shown {
+    fn new() -> Shown {
+        Shown {
+            activity: RwSignal::new(None),
+            clock_ns: RwSignal::new(0),
+            steps: RwSignal::new(0),
+            playing: RwSignal::new(false),
+            ready: RwSignal::new(false),
+            status: RwSignal::new(String::new()),
+            explanation: RwSignal::new(None),
+            spoken: RwSignal::new(String::new()),
+        }
+    }
+
+    fn publish(&self, p: &Player, speak: bool) {
+        let a = p.activity();
+        if speak {
+            self.spoken.set(summary(&a, p.clock()));
+        }
+        self.activity.set(Some(a));
+        self.clock_ns.set(p.clock().0);
+        self.steps.set(p.steps());
+    }
+}
+
+/// The animation's engine-side state (one per mounted view, touched only on the page thread).
+#[derive(Default)]
+struct Core {
+    /// The player's run while its drive state is prepared.
+    prepare: Option<Prepare>,
+    /// The ready run (kept for Reset).
+    run: Option<crate::model::config::CheckedRun>,
+    player: Option<Player>,
+    explain_spec: Option<RunSpec>,
+    explain: Option<ExplainRun>,
+    ctx: Option<ExplainContext>,
+    last_frame_ms: Option<f64>,
+    last_spoken_ms: f64,
+}
+
+impl Core {
+    fn restart(&mut self, spec: RunSpec, ctx: ExplainContext, shown: Shown) {
+        let mut explain_spec = spec.clone();
+        explain_spec.options.measured_ios = EXPLAIN_MEASURED_IOS;
+        *self = Core {
+            prepare: Some(Prepare::new(spec)),
+            explain_spec: Some(explain_spec),
+            ctx: Some(ctx),
+            ..Core::default()
+        };
+        shown.playing.set(false);
+        shown.ready.set(false);
+        shown.activity.set(None);
+        shown.explanation.set(None);
+        shown.clock_ns.set(0);
+        shown.steps.set(0);
+        shown.status.set("Preparing the drive…".into());
+    }
+
+    fn reset(&mut self, shown: Shown) {
+        if let Some(run) = &self.run {
+            let p = Player::new(run);
+            shown.publish(&p, true);
+            self.player = Some(p);
+        }
+        shown.playing.set(false);
+    }
+
+    fn step(&mut self, shown: Shown) {
+        shown.playing.set(false);
+        if let Some(p) = self.player.as_mut() {
+            p.step_one();
+            shown.publish(p, true);
+        }
+    }
+
+    /// One animation frame at `now_ms`.
+    fn frame(&mut self, now_ms: f64, speed_us_per_s: u32, shown: Shown) {
+        let gap = self
+            .last_frame_ms
+            .map_or(0.0, |t| (now_ms - t).clamp(0.0, MAX_FRAME_GAP_MS));
+        self.last_frame_ms = Some(now_ms);
+        if let Some(prep) = self.prepare.as_mut() {
+            while !prep.work(WA_WRITES_PER_SLICE) && elapsed_ms(now_ms) < WORK_MS_PER_FRAME {}
+            match self.prepare.take() {
+                Some(Prepare::Ready(run)) => {
+                    let p = Player::new(&run);
+                    shown.publish(&p, true);
+                    self.player = Some(p);
+                    self.explain = self
+                        .explain_spec
+                        .take()
+                        .and_then(|s| match Prepare::new(s) {
+                            Prepare::Ready(r) => Some(ExplainRun::new(&r)),
+                            _ => None,
+                        });
+                    self.run = Some(run);
+                    shown.ready.set(true);
+                    shown.status.set(String::new());
+                }
+                Some(Prepare::Failed(why)) => {
+                    shown
+                        .status
+                        .set(format!("The model cannot run this point: {why}."));
+                }
+                still => self.prepare = still,
+            }
+        }
+        if let Some(run) = self.explain.as_mut() {
+            let mut result = None;
+            while result.is_none() && elapsed_ms(now_ms) < WORK_MS_PER_FRAME {
+                result = run.work(EXPLAIN_EVENTS_PER_SLICE);
+            }
+            if let (Some(r), Some(ctx)) = (result, self.ctx) {
+                shown.explanation.set(Some(explain(&r, ctx)));
+                self.explain = None;
+            }
+        }
+        if shown.playing.get_untracked() {
+            if let Some(p) = self.player.as_mut() {
+                let events = p.advance(sim_span(gap, speed_us_per_s), MAX_EVENTS_PER_FRAME);
+                let speak = now_ms - self.last_spoken_ms >= SPOKEN_EVERY_MS;
+                if speak {
+                    self.last_spoken_ms = now_ms;
+                }
+                if events > 0 || speak {
+                    shown.publish(p, speak);
+                } else {
+                    shown.clock_ns.set(p.clock().0);
+                }
+            }
+        }
+    }
+}
+
+fn performance_now() -> f64 {
+    window().performance().map_or(0.0, |p| p.now())
+}
+
+fn elapsed_ms(since: f64) -> f64 {
+    performance_now() - since
+}
+
+fn prefers_reduced_motion() -> bool {
+    window()
+        .match_media(REDUCED_MOTION_QUERY)
+        .ok()
+        .flatten()
+        .is_some_and(|q| q.matches())
+}
+
+/// Calls `frame` once per animation frame until `alive` turns false.
+fn animate(alive: Rc<Cell<bool>>, frame: Rc<dyn Fn(f64)>) {
+    request_animation_frame(move || {
+        if !alive.get() {
+            return;
+        }
+        frame(performance_now());
+        animate(alive, frame);
+    });
+}
+
+/// Teaching mode: the drive at work, the bottleneck explainer and the guided tours.
+#[component]
+pub fn TeachingMode(
+    /// The lab's state (read; the tours and the speed control write it).
+    state: RwSignal<LabState>,
+) -> impl IntoView {
+    let shown = Shown::new();
+    let core = StoredValue::new_local(Core::default());
+    let reduced = prefers_reduced_motion();
+
+    let spec = Memo::new(move |_| {
+        state.with(|s| (run_spec(s, PLAYER_MEASURED_IOS), ExplainContext::of(s)))
+    });
+    Effect::new(move |_| {
+        let (spec, ctx) = spec.get();
+        core.update_value(|c| c.restart(spec, ctx, shown));
+    });
+
+    let alive = Rc::new(Cell::new(true));
+    {
+        let alive = alive.clone();
+        let keep = send_wrapper::SendWrapper::new(alive);
+        on_cleanup(move || keep.set(false));
+    }
+    animate(
+        alive,
+        Rc::new(move |now_ms| {
+            let speed = state
+                .try_with_untracked(LabState::speed_us_per_s)
+                .unwrap_or(DEFAULT_SPEED_US_PER_S);
+            core.try_update_value(|c| c.frame(now_ms, speed, shown));
+        }),
+    );
+
+    let reset = move || core.update_value(|c| c.reset(shown));
+    let keys = window_event_listener(ev::keydown, move |e| {
+        if e.alt_key() && e.code() == "KeyR" {
+            e.prevent_default();
+            reset();
+        }
+    });
+    on_cleanup(move || keys.remove());
+
+    let layout = Memo::new(move |_| {
+        state.with(|s| {
+            Layout::new(
+                s.dies(),
+                s.preset().controller.channels,
+                s.preset().nand.planes,
+            )
+        })
+    });
+    let link_name = Signal::derive(move || state.with(|s| s.preset().controller.link.name()));
+
+    view! {
+        <section
+            id="activity"
+            class="teaching"
+            aria-labelledby="activity-title"
+            data-sim-ns=move || shown.clock_ns.get().to_string()
+            data-steps=move || shown.steps.get().to_string()
+            data-playing=move || shown.playing.get().to_string()
+            data-ready=move || shown.ready.get().to_string()
+        >
+            <Tours state=state />
+            <div class="card activity-card">
+                <h2 id="activity-title">"The drive at work"</h2>
+                <p class="chart-sub">
+                    "Time runs slowed down: "
+                    {move || state.with(|s| speed_text(s.speed_us_per_s()))}
+                    " of simulated time per second."
+                </p>
+                <Transport state=state shown=shown core=core reduced=reduced />
+                <p class="teach-clock" id="teach-clock">
+                    {move || {
+                        format!(
+                            "Simulated time {} · {} events",
+                            format::latency_us(shown.clock_ns.get() as f64 / NANOS_PER_US),
+                            format::grouped(shown.steps.get() as f64),
+                        )
+                    }}
+                </p>
+                <p class="status" id="teach-status">{move || shown.status.get()}</p>
+                <DrivePicture layout=layout activity=shown.activity link_name=link_name />
+                <DieLegend />
+                <p class="visually-hidden" id="teach-summary" aria-live="polite" aria-atomic="true">
+                    {move || shown.spoken.get()}
+                </p>
+            </div>
+            <Explainer explanation=shown.explanation />
+        </section>
+    }
+}
+
+/// Play, Pause, Step, Reset and the speed.
+#[component]
+fn Transport(
+    state: RwSignal<LabState>,
+    shown: Shown,
+    core: StoredValue<Core, LocalStorage>,
+    /// The system asks for reduced motion: no Play, only Step.
+    reduced: bool,
+) -> impl IntoView {
+    let play = move |_| {
+        if !reduced && shown.ready.get_untracked() {
+            core.update_value(|c| c.last_frame_ms = None);
+            shown.playing.set(true);
+        }
+    };
+    let pause = move |_| {
+        if shown.playing.get_untracked() {
+            shown.playing.set(false);
+            core.with_value(|c| {
+                if let Some(p) = &c.player {
+                    shown.spoken.set(summary(&p.activity(), p.clock()));
+                }
+            });
+        }
+    };
+    let step = move |_| core.update_value(|c| c.step(shown));
+    let reset = move |_| core.update_value(|c| c.reset(shown));
+    view! {
+        <div class="transport" role="group" aria-label="Playback">
+            <button
+                type="button"
+                id="teach-play"
+                aria-pressed=move || shown.playing.get().to_string()
+                prop:disabled=reduced
+                on:click=play
+            >
+                "Play"
+            </button>
+            <button type="button" id="teach-pause" on:click=pause>
+                "Pause"
+            </button>
+            <button type="button" id="teach-step" on:click=step>
+                "Step"
+            </button>
+            <button type="button" id="teach-reset" aria-keyshortcuts="Alt+R" on:click=reset>
+                "Reset (Alt+R)"
+            </button>
+        </div>
+        {reduced
+            .then(|| {
+                view! {
+                    <p class="hint" id="teach-reduced">
+                        "Your system asks for reduced motion, so nothing moves by itself: use Step."
+                    </p>
+                }
+            })}
+        <LadderSlider
+            id="teach-speed"
+            label="Speed (simulated time per second)"
+            ladder=Signal::derive(|| Ladder::new(SPEEDS_US_PER_S, DEFAULT_SPEED_US_PER_S))
+            value=Signal::derive(move || state.with(LabState::speed_us_per_s))
+            on_change=Callback::new(move |v| state.update(|s| s.set_speed_us_per_s(v)))
+            format=Callback::new(speed_text)
+            value_text=Callback::new(speed_text)
+        />
+    }
+}
+
+/// The drive as SVG: host, link and controller on top, one lane per channel with its dies.
+#[component]
+fn DrivePicture(
+    /// Geometry of the current drive.
+    #[prop(into)]
+    layout: Signal<Layout>,
+    /// What the drive does now (`None` while it is prepared).
+    #[prop(into)]
+    activity: Signal<Option<Activity>>,
+    /// The host link's name, e.g. `PCIe 4.0 x4`.
+    #[prop(into)]
+    link_name: Signal<&'static str>,
+) -> impl IntoView {
+    let pick = move |f: fn(&Activity) -> String| {
+        move || activity.with(|a| a.as_ref().map(f).unwrap_or_default())
+    };
+    let busy_class = move |base: &'static str, f: fn(&Activity) -> bool| {
+        move || {
+            let busy = activity.with(|a| a.as_ref().is_some_and(f));
+            format!("{base} {}", if busy { "busy" } else { "idle" })
+        }
+    };
+    let description = move || {
+        layout.with(|l| {
+            format!(
+                "The drive: host, {} link, controller, {} channels and {} dies with {} planes each. The summary below the legend says what they do.",
+                link_name.get(),
+                l.channels,
+                l.dies,
+                l.planes
+            )
+        })
+    };
+    let picture = move || {
+        let l = layout.get();
+        let lanes = (0..l.channels)
+            .map(|ch| {
+                let y = l.lane_y(ch);
+                // A lane too low for two lines of text says "busy" beside the name.
+                let compact = l.lane_h() < 2.0 * LINE_H;
+                let busy = move || {
+                    activity.with(|a| {
+                        a.as_ref()
+                            .and_then(|a| a.channels_busy.get(ch as usize).copied())
+                            .unwrap_or(false)
+                    })
+                };
+                view! {
+                    <g class=move || format!("channel {}", if busy() { "busy" } else { "idle" })>
+                        <rect
+                            class="channel-bus"
+                            x=CHANNEL_BAR_X
+                            y=y
+                            width=CHANNEL_BAR_W
+                            height=l.lane_h()
+                            rx="6"
+                        />
+                        <text
+                            class=if compact { "channel-label compact" } else { "channel-label" }
+                            x=CHANNEL_BAR_X + TEXT_PAD
+                            y=if compact { y + l.lane_h() * HALF } else { y + LINE_H }
+                        >
+                            {move || {
+                                if compact && busy() {
+                                    format!("Ch {ch} busy")
+                                } else {
+                                    format!("Ch {ch}")
+                                }
+                            }}
+                        </text>
+                        <text
+                            class="channel-state"
+                            x=CHANNEL_BAR_X + TEXT_PAD
+                            y=y + 2.0 * LINE_H - CELL_GAP
+                        >
+                            {move || if busy() && !compact { "busy" } else { "" }}
+                        </text>
+                    </g>
+                }
+            })
+            .collect_view();
+        let dies = (0..l.dies)
+            .map(|i| {
+                let die = Memo::new(move |_| {
+                    activity.with(|a| a.as_ref().and_then(|a| a.dies.get(i as usize).copied()))
+                });
+                die_cell(l, i, die)
+            })
+            .collect_view();
+        view! {
+            <svg
+                class="drive-picture"
+                viewBox=l.view_box()
+                role="img"
+                aria-labelledby="drive-picture-title"
+                preserveAspectRatio="xMinYMin meet"
+            >
+                <title id="drive-picture-title">{description}</title>
+                <g class=busy_class("host", |a| a.host_waiting > 0)>
+                    <rect class="box" x=HOST_X y=BOX_Y width=HOST_W height=BOX_H rx="8" />
+                    <text class="box-title" x=HOST_X + TEXT_PAD y=BOX_Y + LINE_H>
+                        "Host"
+                    </text>
+                    <text x=HOST_X + TEXT_PAD y=BOX_Y + 2.0 * LINE_H>
+                        {pick(|a| format!("{} requests in flight", a.iodepth))}
+                    </text>
+                    <text x=HOST_X + TEXT_PAD y=BOX_Y + 3.0 * LINE_H>
+                        {pick(|a| format!("{} waiting for the drive", a.host_waiting))}
+                    </text>
+                </g>
+                <g class=busy_class("link link-write", |a| a.link_write_busy)>
+                    <rect
+                        class="arrow"
+                        x=LINK_X
+                        y=BOX_Y + CELL_GAP
+                        width=LINK_W
+                        height=ARROW_H
+                        rx="4"
+                    />
+                    <text x=LINK_X + TEXT_PAD y=BOX_Y + LINE_H>
+                        "to the drive →"
+                    </text>
+                </g>
+                <g class=busy_class("link link-read", |a| a.link_read_busy)>
+                    <rect
+                        class="arrow"
+                        x=LINK_X
+                        y=BOX_Y + BOX_H - ARROW_H - CELL_GAP
+                        width=LINK_W
+                        height=ARROW_H
+                        rx="4"
+                    />
+                    <text x=LINK_X + TEXT_PAD y=BOX_Y + BOX_H - 2.0 * CELL_GAP - CELL_GAP>
+                        "← to the host"
+                    </text>
+                </g>
+                <text class="link-name" x=LINK_X + TEXT_PAD y=BOX_Y + BOX_H * HALF + CELL_GAP>
+                    {move || link_name.get()}
+                </text>
+                <g class=busy_class("controller", |a| a.controller_busy)>
+                    <rect class="box" x=CTRL_X y=BOX_Y width=CTRL_W height=BOX_H rx="8" />
+                    <text class="box-title" x=CTRL_X + TEXT_PAD y=BOX_Y + LINE_H>
+                        {pick(|a| {
+                            format!(
+                                "Controller{}",
+                                if a.controller_busy { ": busy" } else { "" },
+                            )
+                        })}
+                    </text>
+                    <text x=CTRL_X + TEXT_PAD y=BOX_Y + 2.0 * LINE_H>
+                        {pick(|a| format!("{} requests inside", a.in_device))}
+                    </text>
+                    <text x=CTRL_X + TEXT_PAD y=BOX_Y + 3.0 * LINE_H>
+                        {pick(|a| format!("{} writes wait for buffer", a.buffer_waiting))}
+                    </text>
+                </g>
+                {lanes}
+                {dies}
+            </svg>
+        }
+    };
+    view! { <div class="picture-box">{picture}</div> }
+}
+
+/// One die: its state's colour and letter, its queue and its planes.
+fn die_cell(l: Layout, i: u32, die: Memo<Option<DieActivity>>) -> impl IntoView {
+    let (x, y) = l.die_xy(i);
+    let state = move || die.get().map_or(DieState::Idle, |d| d.state);
+    let queued = move || die.get().map_or(0, |d| d.queued);
+    let plane_w = l.cell / f64::from(l.planes);
+    let mark_h = l.cell * PLANE_MARK_SHARE;
+    let planes = (0..l.planes)
+        .map(|p| {
+            let on = move || {
+                die.get()
+                    .is_some_and(|d| p < u8::BITS && d.planes_sensing & (1 << p) != 0)
+            };
+            view! {
+                <rect
+                    class=move || if on() { "plane on" } else { "plane" }
+                    x=x + f64::from(p) * plane_w
+                    y=y + l.cell - mark_h
+                    width=plane_w - 1.0
+                    height=mark_h
+                />
+            }
+        })
+        .collect_view();
+    view! {
+        <g class=move || format!("die die-{}", state().id())>
+            <title>
+                {move || {
+                    format!("Die {i}: {}, {} waiting", state().label(), queued())
+                }}
+            </title>
+            <rect class="die-body" x=x y=y width=l.cell height=l.cell rx="3" />
+            <text class="die-letter" x=x + l.cell * HALF y=y + l.cell * HALF>
+                {move || state().letter()}
+            </text>
+            <text class="die-queue" x=x + l.cell - CELL_GAP y=y + LINE_H * HALF>
+                {move || {
+                    let q = queued();
+                    if q > 0 { q.to_string() } else { String::new() }
+                }}
+            </text>
+            {planes}
+        </g>
+    }
+}
+
+/// What the die colours and letters mean.
+#[component]
+fn DieLegend() -> impl IntoView {
+    view! {
+        <ul class="die-legend" aria-label="Die states">
+            {DieState::ALL
+                .into_iter()
+                .map(|s| {
+                    view! {
+                        <li>
+                            <svg class=format!("swatch die die-{}", s.id()) viewBox="0 0 20 20" aria-hidden="true">
+                                <rect class="die-body" x="1" y="1" width="18" height="18" rx="3" />
+                                <text class="die-letter" x="10" y="10">{s.letter()}</text>
+                            </svg>
+                            {format!("{}{}", if s.letter().is_empty() { String::new() } else { format!("{}: ", s.letter()) }, s.label())}
+                        </li>
+                    }
+                })
+                .collect_view()}
+            <li>"Number in a die's corner: requests waiting for it. Bar at a die's foot: planes sensing."</li>
+        </ul>
+    }
+}
+
+/// Utilisation bars, the sentence naming the limit and Little's law.
+#[component]
+fn Explainer(
+    /// The explainer for the current point (`None` while its run is computed).
+    #[prop(into)]
+    explanation: Signal<Option<Explanation>>,
+) -> impl IntoView {
+    let bars = move || {
+        explanation.with(|e| {
+            e.as_ref()
+                .map(|e| {
+                    e.bars
+                        .iter()
+                        .map(|b| {
+                            let pct = bar_percent(b.busy);
+                            view! {
+                                <li class="bar-row" class:limit=b.limit id=format!("bar-{}", b.id)>
+                                    <span class="bar-label">{b.label.clone()}</span>
+                                    <svg class="bar" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true">
+                                        <rect class="bar-track" x="0" y="0" width="100" height="10" />
+                                        <rect class="bar-fill" x="0" y="0" width=pct height="10" />
+                                    </svg>
+                                    <span class="bar-value">{format!("{pct:.0}% busy")}</span>
+                                </li>
+                            }
+                        })
+                        .collect_view()
+                })
+        })
+    };
+    view! {
+        <section
+            class="card explain"
+            id="explain"
+            aria-labelledby="explain-title"
+            data-limit=move || {
+                explanation.with(|e| e.as_ref().map_or("pending", |e| e.limit.id()))
+            }
+        >
+            <h2 id="explain-title">"What limits this point"</h2>
+            <p class="explain-sentence" id="explain-sentence">
+                {move || {
+                    explanation
+                        .with(|e| {
+                            e.as_ref()
+                                .map_or_else(
+                                    || "Working out what limits this point…".to_string(),
+                                    |e| format!("{}.", e.sentence),
+                                )
+                        })
+                }}
+            </p>
+            <ul class="bars" aria-label="How busy each part is">{bars}</ul>
+            <p class="little" id="explain-little">
+                {move || explanation.with(|e| e.as_ref().map(|e| e.little.clone()))}
+            </p>
+        </section>
+    }
+}
+
+/// The guided tours: one click sets the controls for a tour's first step.
+#[component]
+fn Tours(
+    /// The lab's state (written through its setters).
+    state: RwSignal<LabState>,
+) -> impl IntoView {
+    let at = RwSignal::new(None::<(usize, usize)>);
+    let go = move |tour: usize, step: usize| {
+        if let Some(s) = TOURS.get(tour).and_then(|t| t.steps.get(step)) {
+            state.update(|st| s.setup.apply(st));
+            at.set(Some((tour, step)));
+        }
+    };
+    let list = TOURS
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            view! {
+                <li>
+                    <button
+                        type="button"
+                        id=format!("tour-{}", t.id)
+                        aria-pressed=move || (at.get().map(|a| a.0) == Some(i)).to_string()
+                        on:click=move |_| go(i, 0)
+                    >
+                        {t.title}
+                    </button>
+                </li>
+            }
+        })
+        .collect_view();
+    let current = move || {
+        at.get()
+            .and_then(|(t, s)| TOURS.get(t).map(|tour| (t, s, tour)))
+    };
+    view! {
+        <section class="card tours" aria-labelledby="tours-title">
+            <h2 id="tours-title">"Guided tours"</h2>
+            <ul class="tour-list">{list}</ul>
+            <div class="tour-step" id="tour-step" aria-live="polite">
+                {move || {
+                    current()
+                        .map(|(t, s, tour)| {
+                            let n = tour.steps.len();
+                            let text = tour.steps.get(s).map(|x| x.text).unwrap_or_default();
+                            view! {
+                                <p class="tour-count">{format!("{}: step {} of {n}", tour.title, s + 1)}</p>
+                                <p id="tour-text">{text}</p>
+                                <div class="tour-nav">
+                                    <button
+                                        type="button"
+                                        id="tour-prev"
+                                        prop:disabled={s == 0}
+                                        on:click=move |_| go(t, s.saturating_sub(1))
+                                    >
+                                        "Previous step"
+                                    </button>
+                                    <button
+                                        type="button"
+                                        id="tour-next"
+                                        prop:disabled={s + 1 >= n}
+                                        on:click=move |_| go(t, s + 1)
+                                    >
+                                        "Next step"
+                                    </button>
+                                </div>
+                            }
+                        })
+                }}
+            </div>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_die_fits_in_the_picture_without_overlap() {
+        for (dies, channels) in [(1, 8), (8, 8), (32, 8), (256, 8), (256, 4), (17, 4)] {
+            let l = Layout::new(dies, channels, 2);
+            let mut cells: Vec<(f64, f64)> = (0..dies).map(|i| l.die_xy(i)).collect();
+            for &(x, y) in &cells {
+                assert!(
+                    x >= LANE_X && x + l.cell <= VIEW_W,
+                    "{dies}/{channels}: x {x}"
+                );
+                assert!(
+                    y >= TOP_H && y + l.cell <= l.height,
+                    "{dies}/{channels}: y {y}"
+                );
+            }
+            cells.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            cells.dedup();
+            assert_eq!(cells.len(), dies as usize, "two dies share a cell");
+            assert!(l.cell >= MIN_CELL);
+        }
+    }
+
+    #[test]
+    fn a_256_die_drive_keeps_cells_a_letter_fits_in() {
+        let l = Layout::new(256, 8, 2);
+        assert_eq!((l.per_row, l.rows), (32, 1));
+        assert!(l.cell >= MIN_CELL, "{}", l.cell);
+    }
+}

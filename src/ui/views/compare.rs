@@ -1,0 +1,98 @@
+//! The compare buttons: "Pin this view" (the current configuration stays as a curve), "E18DC
+//! family" (the 480, 960 and 1,920 GB drives with the current workload) and "Clear pins"; each
+//! pin's Remove button sits in the legend ([`PinRemove`]). Pins live in [`LabState`] (and so in
+//! the URL's `compare=`).
+//!
+//! What always holds: a refused pin (a fifth one, or a duplicate) changes nothing and says why;
+//! with `lock=compare` every button here is disabled.
+
+use leptos::prelude::*;
+
+use crate::ui::compare::{Pin, PinRefused, MAX_PINS};
+use crate::ui::embed::Control;
+use crate::ui::state::LabState;
+
+/// Pin, family and clear, with the message of the last refusal.
+#[component]
+pub fn CompareBar(
+    /// The lab's state (pins are written into it).
+    state: RwSignal<LabState>,
+) -> impl IntoView {
+    let message = RwSignal::new(None::<String>);
+    let locked = move || state.with(|s| s.locks().locks(Control::Compare));
+    let pin = move |_| {
+        let mut result = Ok(());
+        state.update(|s| result = s.add_pin(Pin::of(s)));
+        message.set(result.err().map(|e: PinRefused| e.message()));
+    };
+    let family = move |_| {
+        let mut refused = None;
+        state.update(|s| {
+            // The family replaces pins of the same drives; other pins stay if there is room.
+            let family = Pin::family(s);
+            let mut next = s.clone();
+            next.clear_pins();
+            for p in family
+                .iter()
+                .chain(s.pins().iter().filter(|p| !family.contains(p)))
+            {
+                if let Err(e) = next.add_pin(*p) {
+                    refused = Some(e);
+                }
+            }
+            *s = next;
+        });
+        message.set(refused.map(|_| {
+            format!("The family takes three of the {MAX_PINS} places; the pins that did not fit were removed.")
+        }));
+    };
+    let clear = move |_| {
+        state.update(LabState::clear_pins);
+        message.set(None);
+    };
+    view! {
+        <div class="compare" role="group" aria-label="Compare configurations">
+            <button type="button" id="pin-view" on:click=pin prop:disabled=locked>
+                "Pin this view"
+            </button>
+            <button type="button" id="pin-family" on:click=family prop:disabled=locked>
+                "Compare E18DC 480 / 960 / 1,920 GB"
+            </button>
+            <Show when=move || state.with(|s| !s.pins().is_empty())>
+                <button type="button" id="clear-pins" on:click=clear prop:disabled=locked>
+                    "Clear pins"
+                </button>
+            </Show>
+            <span class="hint">
+                {move || {
+                    format!(
+                        "{} of {MAX_PINS} pinned. A pin keeps its drive and workload while you move the sliders.",
+                        state.with(|s| s.pins().len()),
+                    )
+                }}
+            </span>
+            {move || message.get().map(|m| view! { <p id="compare-message" class="notes" role="alert">{m}</p> })}
+        </div>
+    }
+}
+
+/// The Remove button of pin `index` in the legend.
+#[component]
+pub fn PinRemove(
+    /// The lab's state (the pin is removed from it).
+    state: RwSignal<LabState>,
+    /// The pin's place.
+    index: usize,
+) -> impl IntoView {
+    view! {
+        <button
+            type="button"
+            class="small remove-pin"
+            aria-label=format!("Remove pin {}", index + 1)
+            prop:disabled=move || state.with(|s| s.locks().locks(Control::Compare))
+            on:click=move |_| state.update(|s| s.remove_pin(index))
+        >
+            "Remove"
+        </button>
+    }
+}

@@ -1,0 +1,194 @@
+//! The share and export bar: "Copy link" (with a confirmation, or the link as selectable text
+//! when the clipboard is refused), "Embed" (the iframe snippet in a read-only text box),
+//! the visible series as CSV and the workload as a fio job file; [`PngButton`] saves one chart.
+//!
+//! What always holds: every link and snippet is written from the one [`LabState`] (the URL is
+//! its serialisation), never from text the page was opened with; text goes into the page as
+//! text (attribute values in the snippet are escaped), never as HTML.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
+
+use super::download;
+use crate::fio;
+use crate::ui::charts::ChartSet;
+use crate::ui::compute;
+use crate::ui::embed::ChartId;
+use crate::ui::export;
+use crate::ui::state::LabState;
+use crate::ui::url_state;
+
+/// The embed snippet's iframe size: full width of the article column, tall enough for one
+/// chart and the compact controls (the resize message then fits it to the content).
+const EMBED_WIDTH: &str = "100%";
+const EMBED_HEIGHT_PX: u32 = 720;
+
+/// The page's address for `state` (origin and path of this page, query from the state).
+pub fn page_url(state: &LabState) -> String {
+    let location = window().location();
+    format!(
+        "{}{}?{}",
+        location.origin().unwrap_or_default(),
+        location.pathname().unwrap_or_default(),
+        url_state::to_query(state)
+    )
+}
+
+/// Escapes text for an HTML attribute value in double quotes.
+pub fn attr_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The iframe snippet that embeds `url`.
+pub fn embed_snippet(url: &str) -> String {
+    format!(
+        "<iframe src=\"{}\" title=\"Parallelism Lab: how an SSD turns parallel flash into performance\" \
+         width=\"{EMBED_WIDTH}\" height=\"{EMBED_HEIGHT_PX}\" loading=\"lazy\" style=\"border:0\"></iframe>",
+        attr_escape(url)
+    )
+}
+
+/// What the Copy link button last did.
+#[derive(Clone, Debug, PartialEq)]
+enum Copied {
+    Nothing,
+    Done,
+    /// The clipboard was refused: show the link to copy by hand.
+    Refused(String),
+}
+
+/// Copy link, Embed, CSV and fio job file.
+#[component]
+pub fn ShareBar(
+    /// The lab's state (read).
+    state: RwSignal<LabState>,
+    /// What the charts plot now (for the CSV).
+    #[prop(into)]
+    charts: Signal<ChartSet>,
+) -> impl IntoView {
+    let copied = RwSignal::new(Copied::Nothing);
+    let snippet = RwSignal::new(None::<String>);
+    // A new state makes an old confirmation or snippet stale.
+    Effect::new(move |_| {
+        state.track();
+        copied.set(Copied::Nothing);
+        snippet.set(None);
+    });
+    let copy = move |_| {
+        let url = state.with_untracked(page_url);
+        spawn_local(async move {
+            let clipboard = window().navigator().clipboard();
+            let available = !JsValue::from(clipboard.clone()).is_undefined();
+            let done = available && JsFuture::from(clipboard.write_text(&url)).await.is_ok();
+            copied.set(if done {
+                Copied::Done
+            } else {
+                Copied::Refused(url)
+            });
+        });
+    };
+    let embed = move |_| {
+        let mut s = state.get_untracked();
+        s.set_embed(true);
+        snippet.set(Some(embed_snippet(&page_url(&s))));
+    };
+    let csv = move |_| {
+        let text = state.with_untracked(|s| charts.with_untracked(|c| export::csv(s, c)));
+        download::text(export::CSV_FILE, "text/csv;charset=utf-8", &text);
+    };
+    let fio_job = move |_| {
+        let text =
+            state.with_untracked(|s| fio::job_file(&s.workload(), &compute::sweep_qds(s.qd())));
+        download::text(export::FIO_JOB_FILE, "text/plain;charset=utf-8", &text);
+    };
+    let select_all = |ev: leptos::ev::FocusEvent| {
+        if let Some(t) = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlTextAreaElement>(t).ok())
+        {
+            t.select();
+        }
+    };
+    let select_url = |ev: leptos::ev::FocusEvent| {
+        if let Some(t) = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok())
+        {
+            t.select();
+        }
+    };
+    view! {
+        <section id="share" class="share card" aria-labelledby="share-title">
+            <h2 id="share-title">"Share and export"</h2>
+            <div class="buttons">
+                <button type="button" id="copy-link" on:click=copy>"Copy link"</button>
+                <button type="button" id="embed-button" on:click=embed>"Embed"</button>
+                <button type="button" id="export-csv" on:click=csv>"Download CSV"</button>
+                <button type="button" id="export-fio" on:click=fio_job>"Download fio job file"</button>
+            </div>
+            <p class="hint" role="status" id="copy-status">
+                {move || match copied.get() {
+                    Copied::Done => "Link copied to the clipboard.".to_string(),
+                    Copied::Refused(_) => "The browser did not allow copying; select the link below and copy it.".to_string(),
+                    Copied::Nothing => String::new(),
+                }}
+            </p>
+            {move || match copied.get() {
+                Copied::Refused(url) => Some(view! {
+                    <label class="copy-box" for="share-url">
+                        <span>"Link to this view"</span>
+                        <input id="share-url" type="text" readonly prop:value=url on:focus=select_url />
+                    </label>
+                }),
+                _ => None,
+            }}
+            {move || snippet.get().map(|code| view! {
+                <label class="copy-box" for="embed-code">
+                    <span>"Paste this into your page (the lab reports its height; see the README for the listener):"</span>
+                    <textarea id="embed-code" readonly rows="4" prop:value=code on:focus=select_all></textarea>
+                </label>
+            })}
+            <p class="hint">
+                "The CSV holds what the charts plot: model results, published measurements with their source, and your fio points. The fio job file runs this workload at the charts' queue depths; point it at a scratch file, never at a disk holding data."
+            </p>
+        </section>
+    }
+}
+
+/// Saves one chart as a PNG.
+#[component]
+pub fn PngButton(
+    /// The chart (its canvas is `chart-{id}`).
+    chart: ChartId,
+) -> impl IntoView {
+    let id = format!("png-{}", chart.id());
+    view! {
+        <button
+            type="button"
+            class="small"
+            id=id
+            on:click=move |_| {
+                download::canvas_png(&format!("chart-{}", chart.id()), &export::png_file(chart));
+            }
+        >
+            "Save as PNG"
+        </button>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_snippet_is_lazy_titled_and_escapes_the_url() {
+        let s = embed_snippet("https://x/?a=1&b=\"<");
+        assert!(s.contains("src=\"https://x/?a=1&amp;b=&quot;&lt;\""), "{s}");
+        assert!(s.contains("loading=\"lazy\"") && s.contains("title=\""));
+    }
+}

@@ -1,0 +1,561 @@
+//! End-to-end tests of sharing, embedding, compare and fio import (issue #6) and of the
+//! page's network isolation (issue #7): the release build in `dist/` in headless Chromium,
+//! driven over WebDriver like `tests/e2e.rs`.
+//!
+//! Needs `dist/`, `/usr/bin/chromedriver` and Debian's `fio`; fails, never skips, without them.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::Browser;
+use fantoccini::key::Key;
+use fantoccini::Locator;
+use parallelism_lab::fio::job_file;
+use parallelism_lab::model::{Rw, Workload};
+use serde_json::{json, Value};
+
+/// Waits until every queue-depth chart on the page (the ones `charts=` chooses; the other
+/// views' charts are drawn only when shown) has been drawn for the current state with every
+/// point at least estimated.
+async fn wait_for_visible_charts(browser: &Browser) {
+    const SCRIPT: &str = r#"
+        const state = location.search.slice(1);
+        const charts = [...document.querySelectorAll(".results > .charts canvas[id^=chart-]")];
+        return charts.length > 0 && charts.every((c) =>
+            c.dataset.state === state && c.dataset.missing === "0");
+    "#;
+    browser
+        .wait_for(
+            "every visible chart to be drawn with all points",
+            || async { (browser.js(SCRIPT, vec![]).await == json!(true)).then_some(()) },
+        )
+        .await;
+}
+
+async fn eval(browser: &Browser, script: &str) -> Value {
+    browser.js(script, vec![]).await
+}
+
+async fn click(browser: &Browser, id: &str) {
+    browser
+        .client
+        .find(Locator::Id(id))
+        .await
+        .unwrap_or_else(|e| panic!("#{id}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("click #{id}: {e}"));
+}
+
+async fn press(browser: &Browser, id: &str, key: Key) {
+    browser
+        .client
+        .find(Locator::Id(id))
+        .await
+        .unwrap_or_else(|e| panic!("#{id}: {e}"))
+        .send_keys(&key.to_string())
+        .await
+        .unwrap_or_else(|e| panic!("keys on #{id}: {e}"));
+}
+
+async fn legend_count(browser: &Browser) -> u64 {
+    eval(
+        browser,
+        "return document.querySelectorAll('.legend li:has(.swatch)').length;",
+    )
+    .await
+    .as_u64()
+    .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_embed_hides_the_chrome_and_reports_its_height_to_the_parent() {
+    let browser = Browser::start().await;
+    let lab = browser.url("?embed=1&charts=iops&preset=e18dc&cap=480&qd=8");
+    let parent = format!(
+        "{}#{}",
+        browser.server.fixture_url("embed-parent.html"),
+        // The fixture decodes its fragment into the iframe's src.
+        lab.replace('%', "%25").replace('&', "%26")
+    );
+    browser
+        .client
+        .goto(&parent)
+        .await
+        .expect("open the embedding page");
+    let heights = browser
+        .wait_for("a resize message from the embedded lab", || async {
+            let v = eval(
+                &browser,
+                "const d = document.getElementById('lab').contentDocument;
+                 return d && d.getElementById('chart-iops') && window.resizeMessages.length
+                     ? window.resizeMessages : null;",
+            )
+            .await;
+            v.as_array().cloned()
+        })
+        .await;
+    assert!(
+        heights.iter().all(|h| h.as_u64().is_some_and(|h| h > 100)),
+        "{heights:?}"
+    );
+    let framed = eval(
+        &browser,
+        r#"const d = document.getElementById("lab").contentDocument;
+           const full = d.getElementById("open-full-lab");
+           return {
+             lede: d.querySelector(".lede") !== null,
+             share: d.getElementById("share") !== null,
+             fio: d.getElementById("fio-file") !== null,
+             controlsFolded: d.getElementById("embed-controls") !== null
+                 && !d.getElementById("embed-controls").open,
+             charts: [...d.querySelectorAll(".results > .charts canvas[id^=chart-]")].map((c) => c.id),
+             full: full ? full.getAttribute("href") : null,
+             fullText: full ? full.textContent : "",
+           };"#,
+    )
+    .await;
+    assert_eq!(framed["lede"], json!(false), "{framed}");
+    assert_eq!(framed["share"], json!(false), "{framed}");
+    assert_eq!(framed["fio"], json!(false), "{framed}");
+    assert_eq!(framed["controlsFolded"], json!(true), "{framed}");
+    assert_eq!(framed["charts"], json!(["chart-iops"]));
+    assert!(
+        framed["fullText"]
+            .as_str()
+            .unwrap()
+            .contains("Open in the full lab"),
+        "{framed}"
+    );
+    let full = framed["full"].as_str().expect("Open in the full lab link");
+    assert!(
+        full.contains("cap=480")
+            && full.contains("qd=8")
+            && !full.contains("embed")
+            && !full.contains("charts"),
+        "{full}"
+    );
+
+    // The iframe follows the lab's content: opening the folded controls makes it taller and
+    // the lab says so.
+    let before = heights.last().and_then(Value::as_u64).unwrap();
+    eval(
+        &browser,
+        "document.getElementById('lab').contentDocument.getElementById('embed-controls').open = true; return null;",
+    )
+    .await;
+    let after = browser
+        .wait_for("a larger height after opening the controls", || async {
+            eval(
+                &browser,
+                "return window.resizeMessages[window.resizeMessages.length - 1];",
+            )
+            .await
+            .as_u64()
+            .filter(|h| *h > before)
+        })
+        .await;
+    let frame_height = eval(
+        &browser,
+        "return Math.ceil(document.getElementById('lab').contentDocument.documentElement.getBoundingClientRect().height);",
+    )
+    .await;
+    assert_eq!(
+        frame_height.as_u64(),
+        Some(after),
+        "the last message is the content height"
+    );
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_charts_param_shows_only_those_charts() {
+    let browser = Browser::start().await;
+    browser.open("?charts=latency,mix", "#chart-mix").await;
+    wait_for_visible_charts(&browser).await;
+    let ids = eval(
+        &browser,
+        "return [...document.querySelectorAll('.results > .charts canvas[id^=chart-]')].map((c) => c.id);",
+    )
+    .await;
+    assert_eq!(ids, json!(["chart-latency", "chart-mix"]));
+    assert!(
+        eval(&browser, "return location.search;")
+            .await
+            .as_str()
+            .unwrap()
+            .ends_with("&charts=latency,mix"),
+        "the URL keeps the choice"
+    );
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_lock_disables_those_controls_with_a_visible_hint() {
+    let browser = Browser::start().await;
+    browser.open("?qd=8&lock=qd,rw,compare", "#qd").await;
+    let states = eval(
+        &browser,
+        r#"const off = (id) => document.getElementById(id).disabled;
+           return {
+             qd: off("qd"), random: off("pattern-random"), sequential: off("pattern-sequential"),
+             pin: off("pin-view"), family: off("pin-family"),
+             bs: off("bs"), mix: off("mix"), preset: off("preset"),
+             hints: [...document.querySelectorAll(".locked-hint")].map((h) => h.textContent),
+           };"#,
+    )
+    .await;
+    assert_eq!(states["qd"], json!(true), "{states}");
+    assert_eq!(states["random"], json!(true), "{states}");
+    assert_eq!(states["sequential"], json!(true), "{states}");
+    assert_eq!(states["pin"], json!(true), "{states}");
+    assert_eq!(states["family"], json!(true), "{states}");
+    assert_eq!(states["bs"], json!(false), "{states}");
+    assert_eq!(states["mix"], json!(false), "{states}");
+    assert_eq!(states["preset"], json!(false), "{states}");
+    let hints = states["hints"].as_array().unwrap();
+    assert_eq!(
+        hints.len(),
+        2,
+        "one hint per locked control group: {states}"
+    );
+    assert!(hints
+        .iter()
+        .all(|h| h.as_str().unwrap().contains("Locked by the author")));
+    // An unlocked control still works, the locked one keeps its value.
+    press(&browser, "bs", Key::Right).await;
+    browser
+        .wait_for("the block size to change", || async {
+            let s = eval(&browser, "return location.search;").await;
+            s.as_str().unwrap().contains("bs=8k").then_some(())
+        })
+        .await;
+    assert_eq!(browser.text("#qd-value").await, "8");
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_compare_draws_one_curve_per_configuration_and_refuses_a_fifth_pin() {
+    let browser = Browser::start().await;
+    browser.open("", "#pin-family").await;
+    wait_for_visible_charts(&browser).await;
+    assert_eq!(
+        legend_count(&browser).await,
+        3,
+        "the default view is the family"
+    );
+
+    click(&browser, "pin-family").await;
+    browser
+        .wait_for("three pins in the URL", || async {
+            let s = eval(&browser, "return location.search;").await;
+            s.as_str()
+                .unwrap()
+                .contains("compare=e18dc.8.randread.4k.steady,e18dc.16.randread.4k.steady,e18dc.32.randread.4k.steady")
+                .then_some(())
+        })
+        .await;
+    assert_eq!(
+        legend_count(&browser).await,
+        3,
+        "the view is one of the pins"
+    );
+
+    // A new block size: the pins stay, the view becomes a fourth curve.
+    press(&browser, "bs", Key::Right).await;
+    browser
+        .wait_for("the view and three pins", || async {
+            (legend_count(&browser).await == 4).then_some(())
+        })
+        .await;
+    wait_for_visible_charts(&browser).await;
+    let label = eval(
+        &browser,
+        "return document.getElementById('chart-iops').getAttribute('aria-label');",
+    )
+    .await;
+    let label = label.as_str().unwrap();
+    assert_eq!(label.matches("pin ").count(), 3, "{label}");
+    assert_eq!(label.matches("now: ").count(), 1, "{label}");
+
+    click(&browser, "pin-view").await;
+    press(&browser, "bs", Key::Right).await;
+    browser
+        .wait_for("the view beside four pins", || async {
+            (legend_count(&browser).await == 5).then_some(())
+        })
+        .await;
+    click(&browser, "pin-view").await;
+    let message = browser
+        .wait_for("the fifth pin to be refused", || async {
+            let m = eval(
+                &browser,
+                "const m = document.getElementById('compare-message'); return m ? m.textContent : null;",
+            )
+            .await;
+            m.as_str().map(str::to_string)
+        })
+        .await;
+    assert!(message.contains("At most 4"), "{message}");
+    assert_eq!(
+        eval(
+            &browser,
+            "return location.search.split('compare=')[1].split('&')[0].split(',').length;"
+        )
+        .await,
+        json!(4)
+    );
+
+    click(&browser, "clear-pins").await;
+    browser
+        .wait_for("the family view again", || async {
+            (legend_count(&browser).await == 3).then_some(())
+        })
+        .await;
+    assert!(!eval(&browser, "return location.search;")
+        .await
+        .as_str()
+        .unwrap()
+        .contains("compare="));
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_copy_link_and_embed_snippet() {
+    let browser = Browser::start().await;
+    browser.open("?qd=16", "#copy-link").await;
+    click(&browser, "copy-link").await;
+    let status = browser
+        .wait_for(
+            "the copy confirmation or the link to copy by hand",
+            || async {
+                let t = browser.text("#copy-status").await;
+                (!t.is_empty()).then_some(t)
+            },
+        )
+        .await;
+    let search = eval(&browser, "return location.search;").await;
+    if status.contains("copied") {
+        // Headless Chromium may or may not grant the clipboard; both outcomes are visible.
+    } else {
+        let shown = eval(
+            &browser,
+            "return document.getElementById('share-url').value;",
+        )
+        .await;
+        assert!(
+            shown.as_str().unwrap().ends_with(search.as_str().unwrap()),
+            "{shown}"
+        );
+    }
+    click(&browser, "embed-button").await;
+    let snippet = browser
+        .wait_for("the embed snippet", || async {
+            let v = eval(
+                &browser,
+                "const t = document.getElementById('embed-code'); return t ? [t.value, t.readOnly] : null;",
+            )
+            .await;
+            v.as_array().cloned()
+        })
+        .await;
+    let code = snippet[0].as_str().unwrap();
+    assert_eq!(snippet[1], json!(true), "the snippet box is read-only");
+    for part in [
+        "<iframe src=\"http://",
+        "qd=16",
+        "&amp;embed=1",
+        "loading=\"lazy\"",
+        "title=\"",
+        "width=\"",
+        "height=\"",
+    ] {
+        assert!(code.contains(part), "{part} missing: {code}");
+    }
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e-fio");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Runs the lab's own job file (made small and quick) in the real fio, returns its JSON.
+fn run_fio(depths: &[u32]) -> String {
+    let w = Workload {
+        rw: Rw::RandRead,
+        rwmixread: 100,
+        bs_bytes: 4096,
+        iodepth: 1,
+    };
+    let data = scratch("data.bin");
+    let job: String = job_file(&w, depths)
+        .lines()
+        .map(|l| match l.split('=').next() {
+            Some("filename") => format!("filename={}", data.display()),
+            Some("size") => "size=16M".to_string(),
+            Some("runtime") => "runtime=1".to_string(),
+            Some("ramp_time") => "ramp_time=0".to_string(),
+            _ => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let job_path = scratch("lab.fio");
+    std::fs::write(&job_path, job).unwrap();
+    let out = Command::new("fio")
+        .arg(&job_path)
+        .arg("--output-format=json")
+        .output()
+        .expect("fio is installed (./dev.sh test installs Debian's fio)");
+    assert!(
+        out.status.success(),
+        "fio failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+async fn choose_file(browser: &Browser, path: &Path) {
+    browser
+        .client
+        .find(Locator::Id("fio-file"))
+        .await
+        .expect("#fio-file")
+        .send_keys(&path.display().to_string())
+        .await
+        .expect("set the file input");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_real_fio_output_imports_as_your_drive_and_a_truncated_file_changes_nothing() {
+    let json_text = run_fio(&[1, 4]);
+    let good = scratch("lab.json");
+    std::fs::write(&good, &json_text).unwrap();
+    let cut = scratch("truncated.json");
+    std::fs::write(&cut, &json_text[..json_text.len() / 2]).unwrap();
+
+    let browser = Browser::start().await;
+    browser.open("", "#fio-file").await;
+    wait_for_visible_charts(&browser).await;
+    let plain = browser.canvas_hash("#chart-iops").await;
+
+    choose_file(&browser, &good).await;
+    let status = browser
+        .wait_for("the import to be confirmed", || async {
+            let v = eval(
+                &browser,
+                "const s = document.getElementById('fio-status'); return s ? s.textContent : null;",
+            )
+            .await;
+            v.as_str().map(str::to_string)
+        })
+        .await;
+    assert!(
+        status.contains("2 jobs") && status.contains("lab.json") && status.contains("1, 4"),
+        "{status}"
+    );
+    assert_eq!(
+        eval(
+            &browser,
+            "return document.getElementById('legend-yours') !== null;"
+        )
+        .await,
+        json!(true)
+    );
+    browser
+        .wait_for("the chart to draw your drive", || async {
+            let now = browser.canvas_hash("#chart-iops").await;
+            (now != plain).then_some(now)
+        })
+        .await;
+    // Let the model finish refining, so the chart only changes if the view does.
+    browser
+        .wait_for("every model point to be final", || async {
+            let t = browser.text("#model-status").await;
+            t.contains("points computed").then_some(())
+        })
+        .await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let with_yours = browser.canvas_hash("#chart-iops").await;
+    let search = eval(&browser, "return location.search;").await;
+
+    choose_file(&browser, &cut).await;
+    let note = browser
+        .wait_for("the note about the truncated file", || async {
+            let v = eval(
+                &browser,
+                "const n = document.getElementById('fio-note'); return n ? n.textContent : null;",
+            )
+            .await;
+            v.as_str().map(str::to_string)
+        })
+        .await;
+    assert!(
+        note.contains("truncated.json")
+            && note.contains("not imported")
+            && note.contains("unchanged"),
+        "{note}"
+    );
+    // Give a stray redraw a chance to happen, then check nothing changed.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(browser.canvas_hash("#chart-iops").await, with_yours);
+    assert_eq!(eval(&browser, "return location.search;").await, search);
+    assert_eq!(
+        eval(
+            &browser,
+            "return document.getElementById('legend-yours') !== null;"
+        )
+        .await,
+        json!(true),
+        "the earlier import stays"
+    );
+    click(&browser, "dismiss-fio-note").await;
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_no_request_leaves_the_pages_origin() {
+    let browser = Browser::start().await;
+    browser
+        .open("?compare=e12.16.randread.4k.steady", "#readout")
+        .await;
+    wait_for_visible_charts(&browser).await;
+    click(&browser, "embed-button").await;
+    let entries = eval(
+        &browser,
+        r#"return performance.getEntriesByType("resource")
+               .concat(performance.getEntriesByType("navigation"))
+               .map((e) => e.name);"#,
+    )
+    .await;
+    let origin = eval(&browser, "return location.origin;").await;
+    let origin = origin.as_str().unwrap();
+    let names: Vec<&str> = entries
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        names.len() >= 3,
+        "page, script and wasm at least: {names:?}"
+    );
+    for name in &names {
+        assert!(
+            name.starts_with(&format!("{origin}/")),
+            "{name} is outside {origin}"
+        );
+    }
+    browser.assert_clean_console();
+    browser.close().await;
+}

@@ -1,0 +1,342 @@
+//! End-to-end tests of teaching mode (`view=activity`): the release build in `dist/` in
+//! headless Chromium, driven over WebDriver like a teacher at the keyboard.
+//!
+//! Needs `dist/` (`trunk build --release`) and `/usr/bin/chromedriver`; fails, never skips,
+//! without them. `tests/run-all.sh` builds `dist/` first and runs `tests/e2e*.rs` last.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use common::Browser;
+use fantoccini::key::Key;
+use fantoccini::Locator;
+use serde_json::json;
+use std::time::Duration;
+
+/// A small drive with a few requests in flight: events come quickly, nothing to prepare.
+const SMALL_DRIVE: &str = "?preset=e18dc&cap=480&qd=4&rw=randread&state=fob&view=activity";
+/// Longest wait for the URL to follow a click.
+const URL_WAIT: Duration = Duration::from_secs(15);
+/// How long a paused view is watched to prove nothing moves.
+const PAUSE_WATCH: Duration = Duration::from_millis(800);
+
+async fn click(browser: &Browser, id: &str) {
+    browser
+        .client
+        .find(Locator::Id(id))
+        .await
+        .unwrap_or_else(|e| panic!("#{id}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("click #{id}: {e}"));
+}
+
+/// `(data-sim-ns, data-steps)` of the activity view.
+async fn clock(browser: &Browser) -> (u64, u64) {
+    let v = browser
+        .js(
+            r#"const a = document.getElementById("activity");
+               return [a.dataset.simNs, a.dataset.steps];"#,
+            vec![],
+        )
+        .await;
+    let num = |i: usize| {
+        v[i].as_str()
+            .and_then(|s| s.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("bad clock attributes: {v}"))
+    };
+    (num(0), num(1))
+}
+
+async fn wait_ready(browser: &Browser) {
+    browser
+        .wait_for("the activity view to be ready", || async {
+            (browser
+                .js(
+                    "const a = document.getElementById('activity'); return a && a.dataset.ready;",
+                    vec![],
+                )
+                .await
+                == json!("true"))
+            .then_some(())
+        })
+        .await;
+}
+
+async fn location_search(browser: &Browser) -> String {
+    browser
+        .js("return location.search;", vec![])
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Waits until the page's query is `want`; fails showing the last one seen.
+async fn wait_search(browser: &Browser, want: &str, what: &str) {
+    let deadline = tokio::time::Instant::now() + URL_WAIT;
+    loop {
+        let now = location_search(browser).await;
+        if now == want {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{what}: the URL is {now}, not {want}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_teach_play_advances_pause_stops_step_is_one_event_and_reset_restarts() {
+    let browser = Browser::start().await;
+    browser.open(SMALL_DRIVE, "#activity").await;
+    wait_ready(&browser).await;
+    assert_eq!(clock(&browser).await, (0, 0), "a fresh view starts at zero");
+    let dies = browser
+        .js(
+            "return document.querySelectorAll('.drive-picture .die').length;",
+            vec![],
+        )
+        .await;
+    assert_eq!(dies, json!(8), "the 480 GB drive is drawn with its 8 dies");
+
+    // Step: exactly one engine event, and the clock moves to it (never back).
+    for expected in 1..=3u64 {
+        let (ns_before, _) = clock(&browser).await;
+        click(&browser, "teach-step").await;
+        let (ns, steps) = browser
+            .wait_for("one step", || async {
+                let c = clock(&browser).await;
+                (c.1 == expected).then_some(c)
+            })
+            .await;
+        assert_eq!(steps, expected);
+        assert!(ns >= ns_before, "time ran backwards: {ns_before} -> {ns}");
+    }
+    let summary = browser.text("#teach-summary").await;
+    assert!(
+        summary.contains("of 8 dies busy"),
+        "spoken summary: {summary}"
+    );
+
+    // Play: simulated time advances by itself.
+    let before = clock(&browser).await;
+    click(&browser, "teach-play").await;
+    let playing = browser
+        .wait_for("simulated time to advance", || async {
+            let c = clock(&browser).await;
+            (c.0 > before.0 && c.1 > before.1).then_some(c)
+        })
+        .await;
+    assert!(playing.0 > before.0);
+
+    // Pause: it stops.
+    click(&browser, "teach-pause").await;
+    browser
+        .wait_for("the view to stop playing", || async {
+            (browser
+                .js(
+                    "return document.getElementById('activity').dataset.playing;",
+                    vec![],
+                )
+                .await
+                == json!("false"))
+            .then_some(())
+        })
+        .await;
+    let paused = clock(&browser).await;
+    tokio::time::sleep(PAUSE_WATCH).await;
+    assert_eq!(clock(&browser).await, paused, "time moved while paused");
+
+    // Alt+R: back to the start.
+    browser
+        .js(
+            r#"document.dispatchEvent(new KeyboardEvent("keydown",
+                 { key: "r", code: "KeyR", altKey: true, bubbles: true }));"#,
+            vec![],
+        )
+        .await;
+    browser
+        .wait_for("Alt+R to reset", || async {
+            (clock(&browser).await == (0, 0)).then_some(())
+        })
+        .await;
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_teach_the_sentence_goes_from_dies_idle_at_qd1_to_dies_busy_at_depth() {
+    let browser = Browser::start().await;
+    browser
+        .open(
+            "?preset=e18dc&cap=480&qd=1&rw=randread&state=steady&view=activity",
+            "#explain",
+        )
+        .await;
+    let limit = |want: &'static str| {
+        let browser = &browser;
+        async move {
+            browser
+                .wait_for(&format!("the explainer to name {want}"), || async {
+                    let v = browser
+                        .js(
+                            "return document.getElementById('explain').dataset.limit;",
+                            vec![],
+                        )
+                        .await;
+                    (v == json!(want)).then_some(())
+                })
+                .await;
+            browser.text("#explain-sentence").await
+        }
+    };
+    let idle = limit("queue-depth").await;
+    assert!(
+        idle.contains("Only 1 request in flight") && idle.contains("7 of 8 dies are idle"),
+        "{idle}"
+    );
+    let little = browser.text("#explain-little").await;
+    assert!(
+        little.contains("Little's law") && little.contains("1 request in flight"),
+        "{little}"
+    );
+
+    // Queue depth 1 -> 256 with the slider's keys (each press doubles it).
+    for _ in 0..8 {
+        browser
+            .client
+            .find(Locator::Id("qd"))
+            .await
+            .expect("#qd")
+            .send_keys(&Key::Right.to_string())
+            .await
+            .expect("key on #qd");
+    }
+    browser
+        .wait_for("queue depth 256", || async {
+            location_search(&browser)
+                .await
+                .contains("qd=256")
+                .then_some(())
+        })
+        .await;
+    let busy = limit("dies").await;
+    assert!(
+        busy.contains("busy") && busy.contains("more queue depth only adds waiting"),
+        "{busy}"
+    );
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+/// Every tour, every step: the URL (the state) it must produce.
+const TOUR_STEPS: [(&str, &[&str]); 4] = [
+    (
+        "qd1-reads",
+        &[
+            "preset=e18dc&cap=480&dies=8&qd=1&rw=randread&bs=4k&state=steady",
+            "preset=e18dc&cap=1920&dies=32&qd=256&rw=randread&bs=4k&state=steady",
+        ],
+    ),
+    (
+        "random-writes",
+        &[
+            "preset=e18dc&cap=480&dies=8&qd=1&rw=randwrite&bs=4k&state=steady",
+            "preset=e18dc&cap=480&dies=8&qd=256&rw=randwrite&bs=4k&state=steady",
+            "preset=e18dc&cap=1920&dies=32&qd=32&rw=randwrite&bs=4k&state=steady",
+        ],
+    ),
+    (
+        "sequential",
+        &[
+            "preset=e18dc&cap=480&dies=8&qd=32&rw=write&bs=128k&state=seq-filled",
+            "preset=e18dc&cap=960&dies=16&qd=32&rw=write&bs=128k&state=seq-filled",
+            "preset=e18dc&cap=1920&dies=32&qd=32&rw=write&bs=128k&state=seq-filled",
+            "preset=e18dc&cap=1920&dies=32&qd=128&rw=read&bs=128k&state=seq-filled",
+        ],
+    ),
+    (
+        "quarter-dies",
+        &[
+            "preset=octane&cap=512&dies=64&qd=32&rw=write&bs=128k&state=seq-filled",
+            "preset=octane&cap=128&dies=16&qd=32&rw=write&bs=128k&state=seq-filled",
+        ],
+    ),
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_teach_each_tour_sets_the_controls_it_promises() {
+    let browser = Browser::start().await;
+    browser.open("?view=activity&state=fob", "#activity").await;
+    for (tour, steps) in TOUR_STEPS {
+        for (i, want) in steps.iter().enumerate() {
+            if i == 0 {
+                click(&browser, &format!("tour-{tour}")).await;
+            } else {
+                click(&browser, "tour-next").await;
+            }
+            let want = format!("?{want}&view=activity");
+            wait_search(&browser, &want, &format!("tour {tour} step {}", i + 1)).await;
+            let count = browser.text(".tour-count").await;
+            assert!(
+                count.contains(&format!("step {} of {}", i + 1, steps.len())),
+                "{count}"
+            );
+            assert!(!browser.text("#tour-text").await.is_empty());
+        }
+        let next_disabled = browser
+            .js(
+                "return document.getElementById('tour-next').disabled;",
+                vec![],
+            )
+            .await;
+        assert_eq!(
+            next_disabled,
+            json!(true),
+            "the last step of {tour} has no next"
+        );
+    }
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_teach_projector_theme_and_view_come_from_the_url_and_bad_values_are_noted() {
+    let browser = Browser::start().await;
+    browser
+        .open("?theme=projector&view=activity&speed=7", "#activity")
+        .await;
+    let theme = browser
+        .js(
+            "return [document.documentElement.dataset.theme, document.getElementById('theme').value];",
+            vec![],
+        )
+        .await;
+    assert_eq!(theme, json!(["projector", "projector"]));
+    let note = browser.text("#url-notes").await;
+    assert!(note.contains("speed") && note.contains('7'), "{note}");
+    assert_eq!(
+        browser
+            .js(
+                "return document.getElementById('view-activity').checked;",
+                vec![]
+            )
+            .await,
+        json!(true)
+    );
+    click(&browser, "view-qd").await;
+    browser
+        .wait_for("the charts to come back", || async {
+            let gone = browser
+                .js("return document.getElementById('activity') === null && document.getElementById('chart-iops') !== null;", vec![])
+                .await;
+            (gone == json!(true)).then_some(())
+        })
+        .await;
+    assert!(!location_search(&browser).await.contains("view="));
+    browser.assert_clean_console();
+    browser.close().await;
+}
