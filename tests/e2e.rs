@@ -31,43 +31,12 @@ async fn wait_for_charts(browser: &Browser) {
         .await;
 }
 
-async fn location_search(browser: &Browser) -> String {
-    browser
-        .js("return location.search;", vec![])
-        .await
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
-}
-
-async fn attr(browser: &Browser, css: &str, name: &str) -> Option<String> {
-    browser
-        .js(
-            "const e = document.querySelector(arguments[0]); return e ? e.getAttribute(arguments[1]) : null;",
-            vec![json!(css), json!(name)],
-        )
-        .await
-        .as_str()
-        .map(str::to_string)
-}
-
-async fn press(browser: &Browser, id: &str, keys: &str) {
-    let el = browser
-        .client
-        .find(Locator::Id(id))
-        .await
-        .unwrap_or_else(|e| panic!("#{id}: {e}"));
-    el.send_keys(keys)
-        .await
-        .unwrap_or_else(|e| panic!("keys on #{id}: {e}"));
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_slider_moves_readout_and_chart() {
     let browser = Browser::start().await;
     browser.open("", "#readout").await;
     wait_for_charts(&browser).await;
-    assert_eq!(location_search(&browser).await, DEFAULT_QUERY);
+    assert_eq!(browser.location_search().await, DEFAULT_QUERY);
 
     let readout_before = browser.text("#readout").await;
     let chart_before = browser.canvas_hash("#chart-iops").await;
@@ -80,7 +49,7 @@ async fn e2e_slider_moves_readout_and_chart() {
         "the default view has a model result"
     );
 
-    press(&browser, "qd", &Key::Right.to_string()).await;
+    browser.press("qd", &Key::Right.to_string()).await;
 
     let readout_after = browser
         .wait_for("the readout to change", || async {
@@ -90,7 +59,7 @@ async fn e2e_slider_moves_readout_and_chart() {
         .await;
     assert!(readout_after.contains("queue depth 64"));
     assert_eq!(
-        attr(&browser, "#qd", "aria-valuetext").await.as_deref(),
+        browser.attr("#qd", "aria-valuetext").await.as_deref(),
         Some("queue depth 64"),
         "one step right doubles the queue depth"
     );
@@ -136,7 +105,7 @@ async fn e2e_a_link_opens_with_exactly_its_values() {
         })
     );
     assert_eq!(
-        location_search(&browser).await,
+        browser.location_search().await,
         "?preset=e18dc&cap=960&dies=16&qd=32&rw=randwrite&bs=4k&state=steady",
         "the URL is rewritten in full from the state"
     );
@@ -150,15 +119,15 @@ async fn e2e_moving_a_slider_rewrites_the_url_without_new_history() {
     let browser = Browser::start().await;
     browser.open("", "#readout").await;
     let history_before = browser.js("return history.length;", vec![]).await;
-    assert_eq!(location_search(&browser).await, DEFAULT_QUERY);
+    assert_eq!(browser.location_search().await, DEFAULT_QUERY);
 
     for _ in 0..3 {
-        press(&browser, "bs", &Key::Right.to_string()).await;
+        browser.press("bs", &Key::Right.to_string()).await;
     }
-    press(&browser, "mix", &Key::Left.to_string()).await;
+    browser.press("mix", &Key::Left.to_string()).await;
     let search = browser
         .wait_for("the URL to follow the sliders", || async {
-            let s = location_search(&browser).await;
+            let s = browser.location_search().await;
             s.contains("bs=32k").then_some(s)
         })
         .await;
@@ -187,7 +156,7 @@ async fn e2e_a_bad_parameter_shows_a_note_and_the_page_still_works() {
     assert_eq!(browser.text("#qd-value").await, "32");
     wait_for_charts(&browser).await;
 
-    press(&browser, "qd", &Key::Left.to_string()).await;
+    browser.press("qd", &Key::Left.to_string()).await;
     browser
         .wait_for("the readout to follow", || async {
             browser
@@ -217,7 +186,7 @@ async fn e2e_a_bad_parameter_shows_a_note_and_the_page_still_works() {
             .then_some(())
         })
         .await;
-    assert!(location_search(&browser).await.contains("qd=16"));
+    assert!(browser.location_search().await.contains("qd=16"));
     browser.assert_clean_console();
     browser.close().await;
 }
@@ -247,7 +216,7 @@ async fn e2e_drive_over_time_renders_and_the_idle_slider_moves_the_bursts() {
         .open("?preset=e12&cap=960&view=time&idle=0", "#drive-time")
         .await;
     wait_for_time_charts(&browser).await;
-    let search = location_search(&browser).await;
+    let search = browser.location_search().await;
     assert!(
         search.ends_with("&view=time&idle=0&burst=32"),
         "the URL carries the view's settings: {search}"
@@ -276,7 +245,7 @@ async fn e2e_drive_over_time_renders_and_the_idle_slider_moves_the_bursts() {
     assert!(!chart_before.ends_with(":0"), "the burst chart has ink");
 
     for _ in 0..6 {
-        press(&browser, "idle", &Key::Right.to_string()).await;
+        browser.press("idle", &Key::Right.to_string()).await;
     }
     let readout_after = browser
         .wait_for("the burst readout to follow the slider", || async {
@@ -285,7 +254,7 @@ async fn e2e_drive_over_time_renders_and_the_idle_slider_moves_the_bursts() {
         })
         .await;
     assert_ne!(readout_after, readout_before);
-    assert!(location_search(&browser).await.contains("idle=120"));
+    assert!(browser.location_search().await.contains("idle=120"));
     wait_for_time_charts(&browser).await;
     let chart_after = browser.canvas_hash("#chart-burst").await;
     assert_ne!(chart_after, chart_before, "the burst chart was redrawn");
@@ -307,7 +276,7 @@ async fn e2e_the_view_switch_writes_the_url_and_fits_a_narrow_screen() {
         .expect("click the drive-over-time view");
     let search = browser
         .wait_for("the URL to carry the view", || async {
-            let s = location_search(&browser).await;
+            let s = browser.location_search().await;
             s.contains("view=time").then_some(s)
         })
         .await;

@@ -11,18 +11,6 @@ use common::Browser;
 use fantoccini::Locator;
 use serde_json::json;
 
-async fn attr(browser: &Browser, css: &str, name: &str) -> String {
-    browser
-        .js(
-            "const e = document.querySelector(arguments[0]); return e ? e.getAttribute(arguments[1]) : null;",
-            vec![json!(css), json!(name)],
-        )
-        .await
-        .as_str()
-        .unwrap_or_else(|| panic!("{css} has no {name}"))
-        .to_string()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_a_panic_shows_the_crash_screen_and_reset_brings_the_lab_back() {
     let browser = Browser::start().await;
@@ -52,12 +40,18 @@ async fn e2e_a_panic_shows_the_crash_screen_and_reset_brings_the_lab_back() {
     assert_eq!(inert_app, json!(true));
 
     // "Reload this view" keeps what the reader set; "Reset" drops the query.
-    let reload = attr(&browser, "#crash-reload", "href").await;
+    let reload = browser
+        .attr("#crash-reload", "href")
+        .await
+        .expect("the reload link has an href");
     assert!(
         reload.contains("qd=8") && reload.contains("rw=randwrite"),
         "reload keeps the view: {reload}"
     );
-    let reset = attr(&browser, "#crash-reset", "href").await;
+    let reset = browser
+        .attr("#crash-reset", "href")
+        .await
+        .expect("the reset link has an href");
     assert!(!reset.contains('?'), "reset opens the defaults: {reset}");
 
     let console = browser.console();

@@ -39,28 +39,6 @@ async fn eval(browser: &Browser, script: &str) -> Value {
     browser.js(script, vec![]).await
 }
 
-async fn click(browser: &Browser, id: &str) {
-    browser
-        .client
-        .find(Locator::Id(id))
-        .await
-        .unwrap_or_else(|e| panic!("#{id}: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("click #{id}: {e}"));
-}
-
-async fn press(browser: &Browser, id: &str, key: Key) {
-    browser
-        .client
-        .find(Locator::Id(id))
-        .await
-        .unwrap_or_else(|e| panic!("#{id}: {e}"))
-        .send_keys(&key.to_string())
-        .await
-        .unwrap_or_else(|e| panic!("keys on #{id}: {e}"));
-}
-
 async fn legend_count(browser: &Browser) -> u64 {
     eval(
         browser,
@@ -228,7 +206,7 @@ async fn e2e_lock_disables_those_controls_with_a_visible_hint() {
         .iter()
         .all(|h| h.as_str().unwrap().contains("Locked by the author")));
     // An unlocked control still works, the locked one keeps its value.
-    press(&browser, "bs", Key::Right).await;
+    browser.press("bs", &Key::Right.to_string()).await;
     browser
         .wait_for("the block size to change", || async {
             let s = eval(&browser, "return location.search;").await;
@@ -251,7 +229,7 @@ async fn e2e_compare_draws_one_curve_per_configuration_and_refuses_a_fifth_pin()
         "the default view is the family"
     );
 
-    click(&browser, "pin-family").await;
+    browser.click("pin-family").await;
     browser
         .wait_for("three pins in the URL", || async {
             let s = eval(&browser, "return location.search;").await;
@@ -268,7 +246,7 @@ async fn e2e_compare_draws_one_curve_per_configuration_and_refuses_a_fifth_pin()
     );
 
     // A new block size: the pins stay, the view becomes a fourth curve.
-    press(&browser, "bs", Key::Right).await;
+    browser.press("bs", &Key::Right.to_string()).await;
     browser
         .wait_for("the view and three pins", || async {
             (legend_count(&browser).await == 4).then_some(())
@@ -284,14 +262,14 @@ async fn e2e_compare_draws_one_curve_per_configuration_and_refuses_a_fifth_pin()
     assert_eq!(label.matches("pin ").count(), 3, "{label}");
     assert_eq!(label.matches("now: ").count(), 1, "{label}");
 
-    click(&browser, "pin-view").await;
-    press(&browser, "bs", Key::Right).await;
+    browser.click("pin-view").await;
+    browser.press("bs", &Key::Right.to_string()).await;
     browser
         .wait_for("the view beside four pins", || async {
             (legend_count(&browser).await == 5).then_some(())
         })
         .await;
-    click(&browser, "pin-view").await;
+    browser.click("pin-view").await;
     let message = browser
         .wait_for("the fifth pin to be refused", || async {
             let m = eval(
@@ -312,7 +290,7 @@ async fn e2e_compare_draws_one_curve_per_configuration_and_refuses_a_fifth_pin()
         json!(4)
     );
 
-    click(&browser, "clear-pins").await;
+    browser.click("clear-pins").await;
     browser
         .wait_for("the family view again", || async {
             (legend_count(&browser).await == 3).then_some(())
@@ -331,7 +309,7 @@ async fn e2e_compare_draws_one_curve_per_configuration_and_refuses_a_fifth_pin()
 async fn e2e_copy_link_and_embed_snippet() {
     let browser = Browser::start().await;
     browser.open("?qd=16", "#copy-link").await;
-    click(&browser, "copy-link").await;
+    browser.click("copy-link").await;
     let status = browser
         .wait_for(
             "the copy confirmation or the link to copy by hand",
@@ -355,7 +333,7 @@ async fn e2e_copy_link_and_embed_snippet() {
             "{shown}"
         );
     }
-    click(&browser, "embed-button").await;
+    browser.click("embed-button").await;
     let snippet = browser
         .wait_for("the embed snippet", || async {
             let v = eval(
@@ -518,7 +496,7 @@ async fn e2e_real_fio_output_imports_as_your_drive_and_a_truncated_file_changes_
         json!(true),
         "the earlier import stays"
     );
-    click(&browser, "dismiss-fio-note").await;
+    browser.click("dismiss-fio-note").await;
     browser.assert_clean_console();
     browser.close().await;
 }
@@ -530,7 +508,7 @@ async fn e2e_no_request_leaves_the_pages_origin() {
         .open("?compare=e12.16.randread.4k.steady", "#readout")
         .await;
     wait_for_visible_charts(&browser).await;
-    click(&browser, "embed-button").await;
+    browser.click("embed-button").await;
     let entries = eval(
         &browser,
         r#"return performance.getEntriesByType("resource")

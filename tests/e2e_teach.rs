@@ -20,17 +20,6 @@ const URL_WAIT: Duration = Duration::from_secs(15);
 /// How long a paused view is watched to prove nothing moves.
 const PAUSE_WATCH: Duration = Duration::from_millis(800);
 
-async fn click(browser: &Browser, id: &str) {
-    browser
-        .client
-        .find(Locator::Id(id))
-        .await
-        .unwrap_or_else(|e| panic!("#{id}: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("click #{id}: {e}"));
-}
-
 /// `(data-sim-ns, data-steps)` of the activity view.
 async fn clock(browser: &Browser) -> (u64, u64) {
     let v = browser
@@ -63,20 +52,11 @@ async fn wait_ready(browser: &Browser) {
         .await;
 }
 
-async fn location_search(browser: &Browser) -> String {
-    browser
-        .js("return location.search;", vec![])
-        .await
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
-}
-
 /// Waits until the page's query is `want`; fails showing the last one seen.
 async fn wait_search(browser: &Browser, want: &str, what: &str) {
     let deadline = tokio::time::Instant::now() + URL_WAIT;
     loop {
-        let now = location_search(browser).await;
+        let now = browser.location_search().await;
         if now == want {
             return;
         }
@@ -105,7 +85,7 @@ async fn e2e_teach_play_advances_pause_stops_step_is_one_event_and_reset_restart
     // Step: exactly one engine event, and the clock moves to it (never back).
     for expected in 1..=3u64 {
         let (ns_before, _) = clock(&browser).await;
-        click(&browser, "teach-step").await;
+        browser.click("teach-step").await;
         let (ns, steps) = browser
             .wait_for("one step", || async {
                 let c = clock(&browser).await;
@@ -123,7 +103,7 @@ async fn e2e_teach_play_advances_pause_stops_step_is_one_event_and_reset_restart
 
     // Play: simulated time advances by itself.
     let before = clock(&browser).await;
-    click(&browser, "teach-play").await;
+    browser.click("teach-play").await;
     let playing = browser
         .wait_for("simulated time to advance", || async {
             let c = clock(&browser).await;
@@ -133,7 +113,7 @@ async fn e2e_teach_play_advances_pause_stops_step_is_one_event_and_reset_restart
     assert!(playing.0 > before.0);
 
     // Pause: it stops.
-    click(&browser, "teach-pause").await;
+    browser.click("teach-pause").await;
     browser
         .wait_for("the view to stop playing", || async {
             (browser
@@ -217,7 +197,8 @@ async fn e2e_teach_the_sentence_goes_from_dies_idle_at_qd1_to_dies_busy_at_depth
     }
     browser
         .wait_for("queue depth 256", || async {
-            location_search(&browser)
+            browser
+                .location_search()
                 .await
                 .contains("qd=256")
                 .then_some(())
@@ -274,9 +255,9 @@ async fn e2e_teach_each_tour_sets_the_controls_it_promises() {
     for (tour, steps) in TOUR_STEPS {
         for (i, want) in steps.iter().enumerate() {
             if i == 0 {
-                click(&browser, &format!("tour-{tour}")).await;
+                browser.click(&format!("tour-{tour}")).await;
             } else {
-                click(&browser, "tour-next").await;
+                browser.click("tour-next").await;
             }
             let want = format!("?{want}&view=activity");
             wait_search(&browser, &want, &format!("tour {tour} step {}", i + 1)).await;
@@ -327,7 +308,7 @@ async fn e2e_teach_projector_theme_and_view_come_from_the_url_and_bad_values_are
             .await,
         json!(true)
     );
-    click(&browser, "view-qd").await;
+    browser.click("view-qd").await;
     browser
         .wait_for("the charts to come back", || async {
             let gone = browser
@@ -336,7 +317,7 @@ async fn e2e_teach_projector_theme_and_view_come_from_the_url_and_bad_values_are
             (gone == json!(true)).then_some(())
         })
         .await;
-    assert!(!location_search(&browser).await.contains("view="));
+    assert!(!browser.location_search().await.contains("view="));
     browser.assert_clean_console();
     browser.close().await;
 }

@@ -128,6 +128,48 @@ impl Browser {
         v.as_str().unwrap_or_default().to_string()
     }
 
+    /// The page's query string (`location.search`, with its `?`).
+    pub async fn location_search(&self) -> String {
+        self.js("return location.search;", vec![])
+            .await
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    /// The attribute `name` of the element matching `css` (`None` if either is missing).
+    pub async fn attr(&self, css: &str, name: &str) -> Option<String> {
+        self.js(
+            "const e = document.querySelector(arguments[0]); return e ? e.getAttribute(arguments[1]) : null;",
+            vec![json!(css), json!(name)],
+        )
+        .await
+        .as_str()
+        .map(str::to_string)
+    }
+
+    /// Clicks the element with id `id`.
+    pub async fn click(&self, id: &str) {
+        self.client
+            .find(Locator::Id(id))
+            .await
+            .unwrap_or_else(|e| panic!("#{id}: {e}"))
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("click #{id}: {e}"));
+    }
+
+    /// Types `keys` into the element with id `id` (as a reader's keyboard would).
+    pub async fn press(&self, id: &str, keys: &str) {
+        self.client
+            .find(Locator::Id(id))
+            .await
+            .unwrap_or_else(|e| panic!("#{id}: {e}"))
+            .send_keys(keys)
+            .await
+            .unwrap_or_else(|e| panic!("keys on #{id}: {e}"));
+    }
+
     /// A hash of the pixels of the canvas matching `css` (changes whenever its drawing does),
     /// as `WxH:hash:ink` where `ink` counts non-zero bytes (0 for a canvas never drawn on).
     pub async fn canvas_hash(&self, css: &str) -> String {
