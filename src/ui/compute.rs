@@ -29,7 +29,7 @@ use crate::model::stats::Bottleneck;
 use crate::model::sweep::{MIX_STEPS, REVIEW_QDS};
 use crate::model::Simulation;
 
-use super::state::{DriveChoice, LabState};
+use super::state::{DriveChoice, LabState, View};
 
 /// Measured I/Os of a quick estimate: a few percent of noise, a fraction of a full run's cost.
 pub const ESTIMATE_IOS: u64 = 1_500;
@@ -170,10 +170,16 @@ pub fn mix_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
 }
 
 /// Every run the page shows for `state`, most important first: the readout's point, the
-/// current drive's sweeps, then the other drives' sweeps, then the pinned configurations'. No key appears twice.
+/// current drive's sweeps, then the other drives' sweeps, then the pinned configurations'. No
+/// key appears twice. While another view hides the queue-depth charts only the readout's point
+/// is run, so their sweeps do not compete with that view's own work (they are cached, so coming
+/// back costs only what was never computed).
 pub fn plan(state: &LabState) -> Vec<RunKey> {
     let current = state.drive_choice();
     let mut keys = vec![RunKey::current(state)];
+    if state.view() != View::Queue {
+        return keys;
+    }
     keys.extend(qd_sweep(state, current));
     keys.extend(mix_sweep(state, current));
     let others: Vec<DriveChoice> = state
@@ -486,6 +492,15 @@ mod tests {
         assert_eq!(p.len(), 3 * (9 + 11 - 1));
         let unique: HashSet<RunKey> = p.iter().copied().collect();
         assert_eq!(unique.len(), p.len());
+    }
+
+    #[test]
+    fn other_views_plan_only_the_readout_point() {
+        for view in [View::Time, View::Activity] {
+            let mut s = LabState::default();
+            s.set_view(view);
+            assert_eq!(plan(&s), vec![RunKey::current(&s)], "{view:?}");
+        }
     }
 
     #[test]
