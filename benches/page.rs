@@ -6,7 +6,9 @@
 //!   ("estimated"),
 //!
 //! plus the main-thread long tasks (over 50 ms) seen meanwhile and while loading, the time from
-//! navigation to a first view with every point estimated, and the gzipped bundle size.
+//! navigation to a first view with every point estimated, and the gzipped bundle size; then it
+//! switches to the drive over time and prints how long its three charts take to complete and
+//! the long tasks meanwhile.
 //! Times are taken inside the page (`performance.now()` at the keydown and the stamps the
 //! charts write after drawing), so WebDriver's own latency does not count.
 //!
@@ -74,6 +76,17 @@ mod native {
         };
     "#;
 
+    /// After switching to the drive over time: null until its three charts show the current
+    /// state with every point computed, then the ms since the switch.
+    const TIME_PROBE: &str = r#"
+        const state = location.search.slice(1);
+        const ok = ["chart-fill", "chart-burst", "chart-torture"].every((id) => {
+            const c = document.getElementById(id);
+            return c && c.dataset.state === state && c.dataset.missing === "0";
+        });
+        return ok ? performance.now() - window.__bench.viewT0 : null;
+    "#;
+
     #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
     pub async fn main() {
         let bundle = bundle_gzip_bytes();
@@ -96,11 +109,11 @@ mod native {
         let (mut redrawn, mut estimated) = (Vec::new(), Vec::new());
         for (keys, leg) in legs {
             for i in 0..PRESSES_PER_LEG {
-                let before = location_search(&browser).await;
+                let before = browser.location_search().await;
                 slider.send_keys(keys).await.expect("key press on #qd");
                 let deadline = tokio::time::Instant::now() + PRESS_TIMEOUT;
                 let times = loop {
-                    let now = location_search(&browser).await;
+                    let now = browser.location_search().await;
                     if now != before {
                         let v = browser.js(PROBE, vec![]).await;
                         if !v.is_null() {
@@ -177,6 +190,32 @@ mod native {
             load.as_f64().unwrap_or(f64::NAN)
         );
         println!("bundle (wasm + js), gzip -9: {:.1} KB", bundle as f64 / 1e3);
+
+        // The drive over time: switch views and time its three charts to complete (each model
+        // run sliced), counting the long tasks meanwhile.
+        browser
+            .js(
+                "window.__bench.long = []; window.__bench.viewT0 = performance.now();",
+                vec![],
+            )
+            .await;
+        browser.click("view-time").await;
+        let took = browser
+            .wait_for("the drive-over-time charts to be complete", || async {
+                browser.js(TIME_PROBE, vec![]).await.as_f64()
+            })
+            .await;
+        tokio::time::sleep(POLL).await;
+        let time_long = browser.js("return window.__bench.long;", vec![]).await;
+        let time_long: Vec<f64> = time_long
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_f64).collect())
+            .unwrap_or_default();
+        println!(
+            "switch to the drive over time -> its 3 charts complete: {took:.0} ms, long tasks (> 50 ms) meanwhile: {} (longest {:.0} ms)",
+            time_long.len(),
+            time_long.iter().copied().fold(0.0, f64::max)
+        );
         browser.assert_clean_console();
         browser.close().await;
     }
@@ -189,15 +228,6 @@ mod native {
                 t.contains("all").then_some(())
             })
             .await;
-    }
-
-    async fn location_search(browser: &Browser) -> String {
-        browser
-            .js("return location.search;", vec![])
-            .await
-            .as_str()
-            .unwrap_or_default()
-            .to_string()
     }
 
     fn print_stats(what: &str, v: &mut [f64]) {
