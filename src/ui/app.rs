@@ -67,7 +67,7 @@ pub fn App(
     let full_lab_href = move || format!("?{}", state.with(|s| url_state::to_query(&s.full_lab())));
     let has_locks = move || state.with(|s| !s.locks().is_empty());
     let notes = RwSignal::new(parsed.notes);
-    let runner = Runner::new();
+    let runner = Runner::default();
     on_cleanup(move || runner.stop());
 
     Effect::new(move |_| runner.set_plan(state.with(compute::plan)));

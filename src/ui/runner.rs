@@ -1,7 +1,5 @@
-//! Runs the [`Engine`] in the browser: one slice of at most [`SLICE_MS`] per task, yielding to
-//! the event loop between slices, so input and drawing always get their turn. The loop itself,
-//! [`slice_loop`], is shared with the other sliced computations of the page (the drive-over-time
-//! view's runner).
+//! Runs the page's model work in the browser: one slice of at most [`SLICE_MS`] per task,
+//! yielding to the event loop between slices, so input and drawing always get their turn.
 //!
 //! The yield is a message to itself over a `MessageChannel` (a new task at once), not a zero
 //! timeout: browsers clamp nested timeouts to 4 ms, which would leave the model idle for 40% of
@@ -10,10 +8,15 @@
 //! What always holds:
 //! - the engine is only ever touched from the page's one thread, inside a slice or a lookup,
 //!   never across an `await`;
-//! - at most one slice loop runs per [`Runner`]; [`Runner::set_plan`] wakes it when it is idle;
-//! - `revision` changes after every slice that completed a run, so everything derived from
-//!   results (charts, readout, progress) recomputes once per slice, not once per run;
-//! - after [`Runner::stop`] (the app unmounts) no further slice runs.
+//! - at most one slice loop runs per [`SlicedRunner`]; giving it work ([`Runner::set_plan`])
+//!   wakes it when it is idle;
+//! - `revision` changes after every slice that may have changed the results (for the charts'
+//!   [`Runner`], one that completed a run), so everything derived from them (charts, readout,
+//!   progress) recomputes once per slice, not once per run;
+//! - after [`SlicedRunner::stop`] (the component unmounts) no further slice runs.
+//!
+//! [`SlicedRunner`] is generic over the work ([`SlicedWork`]), so the charts' [`Runner`] and
+//! the drive-over-time view's runner share one loop and one piece of bookkeeping.
 
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
@@ -28,66 +31,73 @@ use super::compute::{Engine, Point, Progress, RunKey};
 /// a long task, and short enough that a frame can still be drawn between two slices.
 pub const SLICE_MS: f64 = 6.0;
 
-/// The engine, its result revision and its loop's state; cheap to copy into closures.
-#[derive(Clone, Copy)]
-pub struct Runner {
-    engine: StoredValue<Engine, LocalStorage>,
+/// A computation the page runs in slices (the model runs of the charts, the drive over time).
+pub trait SlicedWork: 'static {
+    /// Works until `time_is_up` says so or nothing is left to do.
+    fn work_slice(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> SliceOutcome;
+}
+
+/// What one slice of a [`SlicedWork`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SliceOutcome {
+    /// Nothing is left to do until the work is given more.
+    pub idle: bool,
+    /// What the page shows from it may have changed.
+    pub changed: bool,
+}
+
+impl SlicedWork for Engine {
+    fn work_slice(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> SliceOutcome {
+        let slice = self.work(time_is_up);
+        SliceOutcome {
+            idle: slice.idle,
+            changed: slice.completed > 0,
+        }
+    }
+}
+
+/// A [`SlicedWork`], its result revision and its loop's state; cheap to copy into closures.
+pub struct SlicedRunner<W: 'static> {
+    work: StoredValue<W, LocalStorage>,
     revision: RwSignal<u64>,
     running: StoredValue<bool, LocalStorage>,
     stopped: StoredValue<bool, LocalStorage>,
 }
 
-impl Default for Runner {
-    fn default() -> Self {
-        Runner::new()
+impl<W> Clone for SlicedRunner<W> {
+    fn clone(&self) -> Self {
+        *self
     }
 }
 
-impl Runner {
-    pub fn new() -> Runner {
-        Runner {
-            engine: StoredValue::new_local(Engine::new()),
+impl<W> Copy for SlicedRunner<W> {}
+
+impl<W: SlicedWork> SlicedRunner<W> {
+    pub fn new(work: W) -> Self {
+        SlicedRunner {
+            work: StoredValue::new_local(work),
             revision: RwSignal::new(0),
             running: StoredValue::new_local(false),
             stopped: StoredValue::new_local(false),
         }
     }
 
-    /// Changes after every slice that produced results; track it to follow the results.
+    /// Changes after every slice that may have changed the results; track it to follow them.
     pub fn revision(&self) -> u64 {
         self.revision.get()
     }
 
-    /// Replaces the plan and makes sure the loop runs.
-    pub fn set_plan(&self, plan: Vec<RunKey>) {
-        self.engine.update_value(|e| e.set_plan(plan));
-        self.kick();
+    /// Changes the work with `f`, then makes sure the loop runs if `wake`.
+    pub fn update(&self, f: impl FnOnce(&mut W), wake: bool) {
+        self.work.update_value(f);
+        if wake {
+            self.kick();
+        }
     }
 
-    /// The best result so far for `key` (not tracked: track [`Self::revision`]).
-    pub fn point(&self, key: &RunKey) -> Option<Point> {
-        self.engine
-            .try_with_value(|e| e.point(key).copied())
-            .flatten()
-    }
-
-    /// Why the model refused `key`, if it did.
-    pub fn failure(&self, key: &RunKey) -> Option<String> {
-        self.engine
-            .try_with_value(|e| e.failure(key).map(str::to_string))
-            .flatten()
-    }
-
-    /// Runs `f` with a lookup of the results so far.
-    pub fn with_results<R>(&self, f: impl FnOnce(&dyn Fn(&RunKey) -> Option<Point>) -> R) -> R {
-        let lookup = |k: &RunKey| self.point(k);
-        f(&lookup)
-    }
-
-    pub fn progress(&self) -> Progress {
-        self.engine
-            .try_with_value(Engine::progress)
-            .unwrap_or_default()
+    /// Reads the work (not tracked: track [`Self::revision`]); `None` once the page is gone.
+    pub fn read<R>(&self, f: impl FnOnce(&W) -> R) -> Option<R> {
+        self.work.try_with_value(f)
     }
 
     /// Stops the loop for good.
@@ -102,23 +112,55 @@ impl Runner {
         self.running.set_value(true);
         let this = *self;
         spawn_local(async move {
-            this.slices().await;
+            slice_loop(move |time_is_up| {
+                if this.stopped.try_get_value().unwrap_or(true) {
+                    return None;
+                }
+                let slice = this.work.try_update_value(|w| w.work_slice(time_is_up))?;
+                if slice.changed {
+                    this.revision.update(|r| *r += 1);
+                }
+                Some(slice.idle)
+            })
+            .await;
             let _ = this.running.try_set_value(false);
         });
     }
+}
 
-    async fn slices(self) {
-        slice_loop(move |time_is_up| {
-            if self.stopped.try_get_value().unwrap_or(true) {
-                return None;
-            }
-            let slice = self.engine.try_update_value(|e| e.work(time_is_up))?;
-            if slice.completed > 0 {
-                self.revision.update(|r| *r += 1);
-            }
-            Some(slice.idle)
-        })
-        .await;
+/// The charts' model runs.
+pub type Runner = SlicedRunner<Engine>;
+
+impl Default for Runner {
+    fn default() -> Self {
+        Runner::new(Engine::new())
+    }
+}
+
+impl SlicedRunner<Engine> {
+    /// Replaces the plan and makes sure the loop runs.
+    pub fn set_plan(&self, plan: Vec<RunKey>) {
+        self.update(|e| e.set_plan(plan), true);
+    }
+
+    /// The best result so far for `key` (not tracked: track [`Self::revision`]).
+    pub fn point(&self, key: &RunKey) -> Option<Point> {
+        self.read(|e| e.point(key).copied()).flatten()
+    }
+
+    /// Why the model refused `key`, if it did.
+    pub fn failure(&self, key: &RunKey) -> Option<String> {
+        self.read(|e| e.failure(key).map(str::to_string)).flatten()
+    }
+
+    /// Runs `f` with a lookup of the results so far.
+    pub fn with_results<R>(&self, f: impl FnOnce(&dyn Fn(&RunKey) -> Option<Point>) -> R) -> R {
+        let lookup = |k: &RunKey| self.point(k);
+        f(&lookup)
+    }
+
+    pub fn progress(&self) -> Progress {
+        self.read(Engine::progress).unwrap_or_default()
     }
 }
 

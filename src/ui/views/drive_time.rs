@@ -4,91 +4,44 @@
 //! queue-depth charts.
 //!
 //! The view's model work runs in a [`TimeRunner`]: the pure [`TimeEngine`] in slices of at most
-//! [`SLICE_MS`](crate::ui::runner::SLICE_MS) through the page's one [`slice_loop`], so no task
+//! [`SLICE_MS`](crate::ui::runner::SLICE_MS) through the page's one [`SlicedRunner`], so no task
 //! is long while the page computes. It works only while the view is shown; everything it shows
 //! comes from [`time_model::build`], so the component holds no logic of its own beyond wiring.
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 use super::time_model::{self, LegendItem, TimeEngine, TimeKey, TimeView};
 use crate::ui::charts::canvas::ChartCanvas;
 use crate::ui::charts::time_chart::{self, TimeChartData};
 use crate::ui::charts::{Palette, Stamp};
 use crate::ui::controls::slider::LadderSlider;
-use crate::ui::runner::slice_loop;
+use crate::ui::runner::{SliceOutcome, SlicedRunner, SlicedWork};
 use crate::ui::state::{burst_ladder, idle_ladder, LabState, View};
 
-/// The view's engine, its result revision and its loop's state; cheap to copy into closures.
-#[derive(Clone, Copy)]
-pub struct TimeRunner {
-    engine: StoredValue<TimeEngine, LocalStorage>,
-    revision: RwSignal<u64>,
-    running: StoredValue<bool, LocalStorage>,
-    stopped: StoredValue<bool, LocalStorage>,
-}
-
-impl Default for TimeRunner {
-    fn default() -> Self {
-        TimeRunner::new()
-    }
-}
-
-impl TimeRunner {
-    pub fn new() -> TimeRunner {
-        TimeRunner {
-            engine: StoredValue::new_local(TimeEngine::new()),
-            revision: RwSignal::new(0),
-            running: StoredValue::new_local(false),
-            stopped: StoredValue::new_local(false),
+impl SlicedWork for TimeEngine {
+    fn work_slice(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> SliceOutcome {
+        SliceOutcome {
+            idle: self.work(time_is_up).idle,
+            // Progress moves every slice, so the status line follows it too.
+            changed: true,
         }
     }
+}
 
-    /// Changes whenever results arrive; track it to follow them.
-    pub fn revision(&self) -> u64 {
-        self.revision.get()
-    }
+/// The view's model work.
+pub type TimeRunner = SlicedRunner<TimeEngine>;
 
+impl SlicedRunner<TimeEngine> {
     /// Computes for `target` (nothing when `None`).
     pub fn set_target(&self, target: Option<TimeKey>) {
-        self.engine.update_value(|e| e.set_target(target));
-        if target.is_some() {
-            self.kick();
-        }
+        self.update(|e| e.set_target(target), target.is_some());
     }
 
     /// The view's data for `state` from what is known for `key` (not tracked: track
     /// [`Self::revision`]).
     pub fn build(&self, state: &LabState, key: &TimeKey) -> TimeView {
-        self.engine
-            .try_with_value(|e| time_model::build(state, e.results(key)))
+        self.read(|e| time_model::build(state, e.results(key)))
             .unwrap_or_else(|| time_model::build(state, None))
-    }
-
-    /// Stops the loop for good.
-    pub fn stop(&self) {
-        let _ = self.stopped.try_set_value(true);
-    }
-
-    fn kick(&self) {
-        if self.running.get_value() || self.stopped.get_value() {
-            return;
-        }
-        self.running.set_value(true);
-        let this = *self;
-        spawn_local(async move {
-            slice_loop(move |time_is_up| {
-                if this.stopped.try_get_value().unwrap_or(true) {
-                    return None;
-                }
-                let slice = this.engine.try_update_value(|e| e.work(time_is_up))?;
-                // Progress moves every slice, so the status line follows it too.
-                this.revision.update(|r| *r += 1);
-                Some(slice.idle)
-            })
-            .await;
-            let _ = this.running.try_set_value(false);
-        });
     }
 }
 
@@ -134,7 +87,7 @@ pub fn DriveTimeView(
     #[prop(into)]
     palette: Signal<Palette>,
 ) -> impl IntoView {
-    let runner = TimeRunner::new();
+    let runner = TimeRunner::new(TimeEngine::new());
     on_cleanup(move || runner.stop());
     let shown = Memo::new(move |_| state.with(|s| s.view() == View::Time));
     let key = Memo::new(move |_| state.with(TimeKey::of));
