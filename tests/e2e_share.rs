@@ -8,9 +8,8 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use common::Browser;
+use common::{fio, Browser};
 use fantoccini::key::Key;
 use fantoccini::Locator;
 use parallelism_lab::fio::job_file;
@@ -361,10 +360,11 @@ async fn e2e_copy_link_and_embed_snippet() {
     browser.close().await;
 }
 
+/// Scratch files of this test binary.
+const AREA: &str = "e2e-fio";
+
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e-fio");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    fio::scratch(AREA, name)
 }
 
 /// Runs the lab's own job file (made small and quick) in the real fio, returns its JSON.
@@ -375,31 +375,8 @@ fn run_fio(depths: &[u32]) -> String {
         bs_bytes: 4096,
         iodepth: 1,
     };
-    let data = scratch("data.bin");
-    let job: String = job_file(&w, depths)
-        .lines()
-        .map(|l| match l.split('=').next() {
-            Some("filename") => format!("filename={}", data.display()),
-            Some("size") => "size=16M".to_string(),
-            Some("runtime") => "runtime=1".to_string(),
-            Some("ramp_time") => "ramp_time=0".to_string(),
-            _ => l.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    let job_path = scratch("lab.fio");
-    std::fs::write(&job_path, job).unwrap();
-    let out = Command::new("fio")
-        .arg(&job_path)
-        .arg("--output-format=json")
-        .output()
-        .expect("fio is installed (./dev.sh test installs Debian's fio)");
-    assert!(
-        out.status.success(),
-        "fio failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    let job = fio::quick_job(&job_file(&w, depths), &scratch("data.bin"));
+    fio::run_fio(AREA, "lab", &job)
 }
 
 async fn choose_file(browser: &Browser, path: &Path) {

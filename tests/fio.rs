@@ -2,46 +2,20 @@
 //! JSON output of it imports as the points the job file asked for.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use std::path::PathBuf;
-use std::process::Command;
+
+use common::fio::{self, quick_job};
 
 use parallelism_lab::fio::{job_file, parse_output};
 use parallelism_lab::model::{Rw, Workload};
 
+/// Scratch files of this test binary.
+const AREA: &str = "fio";
+
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fio");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
-fn run_fio(job: &str, name: &str) -> String {
-    let job_path = scratch(&format!("{name}.fio"));
-    std::fs::write(&job_path, job).unwrap();
-    let out = Command::new("fio")
-        .arg(&job_path)
-        .arg("--output-format=json")
-        .output()
-        .expect("fio is installed (./dev.sh test installs Debian's fio)");
-    assert!(
-        out.status.success(),
-        "fio failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-/// The exported job file, made small and quick, aimed at a scratch file.
-fn quick(job: &str, data: &std::path::Path) -> String {
-    job.lines()
-        .map(|l| match l.split('=').next() {
-            Some("filename") => format!("filename={}", data.display()),
-            Some("size") => "size=16M".to_string(),
-            Some("runtime") => "runtime=1".to_string(),
-            Some("ramp_time") => "ramp_time=0".to_string(),
-            _ => l.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    fio::scratch(AREA, name)
 }
 
 #[test]
@@ -52,8 +26,8 @@ fn the_exported_job_file_runs_in_fio_and_its_output_imports_as_one_point_per_dep
         bs_bytes: 4096,
         iodepth: 1,
     };
-    let job = quick(&job_file(&w, &[1, 8]), &scratch("data.bin"));
-    let json = run_fio(&job, "randrw");
+    let job = quick_job(&job_file(&w, &[1, 8]), &scratch("data.bin"));
+    let json = fio::run_fio(AREA, "randrw", &job);
     let points = parse_output(&json).expect("fio's own output imports");
     assert_eq!(points.len(), 2);
     assert_eq!(points.iter().map(|p| p.iodepth).collect::<Vec<_>>(), [1, 8]);
@@ -76,10 +50,8 @@ fn truncated_real_output_is_refused_with_a_reason() {
         bs_bytes: 4096,
         iodepth: 4,
     };
-    let json = run_fio(
-        &quick(&job_file(&w, &[4]), &scratch("data2.bin")),
-        "randread",
-    );
+    let job = quick_job(&job_file(&w, &[4]), &scratch("data2.bin"));
+    let json = fio::run_fio(AREA, "randread", &job);
     assert_eq!(parse_output(&json).unwrap().len(), 1);
     for cut in [json.len() / 3, json.len() / 2, json.len() - 3] {
         let e = parse_output(&json[..cut]).unwrap_err().to_string();

@@ -11,6 +11,7 @@
 
 mod browser;
 mod driver;
+pub mod fio;
 mod http;
 mod server;
 
