@@ -191,31 +191,13 @@ async fn e2e_a_bad_parameter_shows_a_note_and_the_page_still_works() {
     browser.close().await;
 }
 
-/// Waits until the three drive-over-time charts are drawn for the page's current state with
-/// their model results.
-async fn wait_for_time_charts(browser: &Browser) {
-    const SCRIPT: &str = r#"
-        const state = location.search.slice(1);
-        return ["chart-fill", "chart-burst", "chart-torture"].every((id) => {
-            const c = document.getElementById(id);
-            return c && c.dataset.state === state && c.dataset.missing === "0";
-        });
-    "#;
-    browser
-        .wait_for(
-            "the drive-over-time charts to be drawn with results",
-            || async { (browser.js(SCRIPT, vec![]).await == json!(true)).then_some(()) },
-        )
-        .await;
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_drive_over_time_renders_and_the_idle_slider_moves_the_bursts() {
     let browser = Browser::start().await;
     browser
         .open("?preset=e12&cap=960&view=time&idle=0", "#drive-time")
         .await;
-    wait_for_time_charts(&browser).await;
+    browser.wait_for_time_charts().await;
     let search = browser.location_search().await;
     assert!(
         search.ends_with("&view=time&idle=0&burst=32"),
@@ -255,7 +237,7 @@ async fn e2e_drive_over_time_renders_and_the_idle_slider_moves_the_bursts() {
         .await;
     assert_ne!(readout_after, readout_before);
     assert!(browser.location_search().await.contains("idle=120"));
-    wait_for_time_charts(&browser).await;
+    browser.wait_for_time_charts().await;
     let chart_after = browser.canvas_hash("#chart-burst").await;
     assert_ne!(chart_after, chart_before, "the burst chart was redrawn");
     browser.assert_clean_console();
@@ -281,7 +263,7 @@ async fn e2e_the_view_switch_writes_the_url_and_fits_a_narrow_screen() {
         })
         .await;
     assert!(search.contains("idle=60&burst=32"), "{search}");
-    wait_for_time_charts(&browser).await;
+    browser.wait_for_time_charts().await;
     assert!(browser
         .text("#torture-published")
         .await

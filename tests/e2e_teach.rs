@@ -213,8 +213,9 @@ async fn e2e_teach_the_sentence_goes_from_dies_idle_at_qd1_to_dies_busy_at_depth
     browser.close().await;
 }
 
-/// Every tour, every step: the URL (the state) it must produce.
-const TOUR_STEPS: [(&str, &[&str]); 4] = [
+/// Every tour, every step: the URL (the state) it must produce. Steps without a `view` keep
+/// the teaching view the test starts in.
+const TOUR_STEPS: [(&str, &[&str]); 5] = [
     (
         "qd1-reads",
         &[
@@ -246,6 +247,15 @@ const TOUR_STEPS: [(&str, &[&str]); 4] = [
             "preset=octane&cap=128&dies=16&qd=32&rw=write&bs=128k&state=seq-filled",
         ],
     ),
+    (
+        "slc-cache",
+        &[
+            "preset=e12&cap=960&dies=32&qd=32&rw=write&bs=128k&state=fob&view=time&idle=60&burst=32",
+            "preset=e12&cap=960&dies=32&qd=32&rw=write&bs=128k&state=fob&view=time&idle=0&burst=32",
+            "preset=e12&cap=960&dies=32&qd=32&rw=write&bs=128k&state=fob&view=time&idle=60&burst=32",
+            "preset=e18dc&cap=1920&dies=32&qd=32&rw=write&bs=128k&state=fob&view=time&idle=60&burst=32",
+        ],
+    ),
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -259,8 +269,26 @@ async fn e2e_teach_each_tour_sets_the_controls_it_promises() {
             } else {
                 browser.click("tour-next").await;
             }
-            let want = format!("?{want}&view=activity");
+            let want = if want.contains("view=") {
+                format!("?{want}")
+            } else {
+                format!("?{want}&view=activity")
+            };
             wait_search(&browser, &want, &format!("tour {tour} step {}", i + 1)).await;
+            if want.contains("view=time") {
+                browser.wait_for_time_charts().await;
+                let idle = want.split('&').find_map(|kv| kv.strip_prefix("idle="));
+                let expect = if want.contains("preset=e18dc") {
+                    "this drive has no SLC cache".to_string()
+                } else {
+                    format!("with {} s idle", idle.unwrap_or("?"))
+                };
+                let readout = browser.text("#burst-readout").await;
+                assert!(
+                    readout.contains(&expect),
+                    "the burst chart follows the tour: {readout}"
+                );
+            }
             let count = browser.text(".tour-count").await;
             assert!(
                 count.contains(&format!("step {} of {}", i + 1, steps.len())),

@@ -8,7 +8,9 @@
 //! - the embed chrome (`embed=1`: compact header with "Open in the full lab", controls folded
 //!   away, only the `charts=` charts, the height reported to the parent page) and the share,
 //!   compare and fio parts (`super::views`).
-//! - which view the results area shows ([`LabState::view`]): the charts or teaching mode.
+//! - which view the results area shows ([`LabState::view`]): the charts, the drive over time
+//!   or teaching mode, with the guided tours' panel in the last two (its position lives here,
+//!   so a tour that changes the view keeps its place).
 //!
 //! Nothing else holds state: the controls write the signal through [`LabState`]'s setters,
 //! and the URL is parsed once, on start, by [`url_state::parse_query`].
@@ -39,6 +41,7 @@ use super::views::compare::{CompareBar, PinRemove};
 use super::views::embed_frame;
 use super::views::fio_import::FioImport;
 use super::views::share::{PngButton, ShareBar};
+use super::views::tours::{TourAt, Tours};
 use super::views::{DriveTimeView, ViewSwitch};
 
 /// The media query whose changes re-read the palette (with `theme=auto`).
@@ -59,6 +62,7 @@ pub fn App(
     let parsed = url_state::parse_query(&initial, LabState::default());
     let authored = parsed.state.clone();
     let embed = parsed.state.embed();
+    let tour_at: TourAt = RwSignal::new(None);
     let state = RwSignal::new(parsed.state);
     if embed || embed_frame::is_framed() {
         embed_frame::report_height();
@@ -198,6 +202,9 @@ pub fn App(
                     <ViewSwitch state=state />
                     <Readout data=readout_data />
                     <ModelStatus progress=progress />
+                    <Show when=move || !embed && state.with(LabState::view) != View::Queue>
+                        <Tours state=state at=tour_at />
+                    </Show>
                     <Show when=move || state.with(LabState::view) == View::Activity>
                         <TeachingMode state=state />
                     </Show>
@@ -337,6 +344,7 @@ pub fn App(
                         </figure>
                         </Show>
                     </div>
+                    <DriveTimeView state=state palette=palette />
                     {(!embed)
                         .then(|| {
                             view! {
@@ -344,7 +352,6 @@ pub fn App(
                                 <FioImport state=state />
                             }
                         })}
-                    <DriveTimeView state=state palette=palette />
                 </div>
             </main>
             <footer class="footer" class:compact=embed>

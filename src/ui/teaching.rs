@@ -9,7 +9,10 @@
 //! - work per call is bounded ([`Player::advance`] takes an event budget), so a frame never
 //!   starves the page's inputs;
 //! - a tour is a table of [`TourStep`]s applied through [`LabState`]'s setters only, so a tour
-//!   can never put the lab into a state the controls could not reach.
+//!   can never put the lab into a state the controls could not reach;
+//! - a tour step keeps the reader's view unless it is about the drive over time (a
+//!   [`TimeSetup`]), which it then switches to: the tours' panel is shown in both teaching
+//!   views, so the reader never loses it.
 
 use crate::model::activity::Activity;
 use crate::model::config::{CheckedRun, DriveState, RunOptions, RunSpec, Rw};
@@ -22,7 +25,7 @@ use crate::model::Simulation;
 
 use super::compute::SEED;
 use super::format;
-use super::state::{DriveChoice, Hold, LabState};
+use super::state::{DriveChoice, Hold, LabState, View};
 
 /// Simulated microseconds per wall-clock second the speed control offers.
 pub const SPEEDS_US_PER_S: [u32; 10] = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
@@ -338,10 +341,22 @@ pub struct Setup {
     pub rw: Rw,
     pub bs_bytes: u32,
     pub state: DriveState,
+    /// The drive-over-time settings, for a step about them; `None` keeps the view.
+    pub time: Option<TimeSetup>,
+}
+
+/// The drive over time as a tour step shows it: the view, and the burst chart's settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeSetup {
+    /// Idle seconds between bursts (one the idle slider offers).
+    pub idle_s: u32,
+    /// GB per burst (one the burst slider offers).
+    pub burst_gb: u32,
 }
 
 impl Setup {
-    /// Applies the setup through the state's setters (the view and the theme stay).
+    /// Applies the setup through the state's setters. The theme stays, and so does the view
+    /// unless the step is about the drive over time.
     pub fn apply(&self, s: &mut LabState) {
         if let Some(preset) = presets::find(self.preset) {
             s.set_preset(preset);
@@ -358,6 +373,11 @@ impl Setup {
         s.set_read_pct(u32::from(self.rw.fixed_read_percent().unwrap_or(ALL_READS)));
         s.set_bs_bytes(self.bs_bytes);
         s.set_drive_state(self.state);
+        if let Some(t) = self.time {
+            s.set_view(View::Time);
+            s.set_idle_s(t.idle_s);
+            s.set_burst_gb(t.burst_gb);
+        }
     }
 }
 
@@ -395,11 +415,28 @@ const fn setup(
         rw,
         bs_bytes,
         state,
+        time: None,
+    }
+}
+
+/// A step about the drive over time: a whole-drive fill's workload (128 KiB sequential
+/// writes at QD32 on an empty drive, what the fill chart runs), so the readout agrees.
+const fn over_time(preset: &'static str, capacity_gb: u32, idle_s: u32, burst_gb: u32) -> Setup {
+    Setup {
+        time: Some(TimeSetup { idle_s, burst_gb }),
+        ..setup(
+            preset,
+            capacity_gb,
+            32,
+            Rw::Write,
+            128 * KIB,
+            DriveState::Fob,
+        )
     }
 }
 
 /// The guided tours, each reproducing one point the reviews make.
-pub const TOURS: [Tour; 4] = [
+pub const TOURS: [Tour; 5] = [
     Tour {
         id: "qd1-reads",
         title: "QD1 reads do not care about capacity; deep-queue reads do",
@@ -468,6 +505,28 @@ pub const TOURS: [Tour; 4] = [
             },
         ],
     },
+    Tour {
+        id: "slc-cache",
+        title: "The SLC cache and what happens when it is full",
+        steps: &[
+            TourStep {
+                text: "The E12 960 GB written from empty to full. Its first gigabytes go to flash used as SLC, one bit per cell, which programs fast; the fill chart marks where that cache ends. After it, every byte is programmed as TLC and the speed drops to what the dies can sustain.",
+                setup: over_time("e12", 960, 60, 32),
+            },
+            TourStep {
+                text: "32 GB bursts with no pause between them: the cache has no time to move its data to TLC, so the second burst runs out of cache and the third writes at the sustained rate from its first byte.",
+                setup: over_time("e12", 960, 0, 32),
+            },
+            TourStep {
+                text: "A minute of idle time between the same bursts: the drive empties its cache while it rests, and every burst runs at the cache's speed. This is why reviewers pause between tests, and why a short benchmark flatters a consumer drive.",
+                setup: over_time("e12", 960, 60, 32),
+            },
+            TourStep {
+                text: "An enterprise drive keeps no SLC cache: the E18DC 1,920 GB writes at one steady rate from the first gigabyte to the last, so a short test shows what a full day of writing gets.",
+                setup: over_time("e18dc", 1920, 60, 32),
+            },
+        ],
+    },
 ];
 
 /// The tour with this id.
@@ -512,7 +571,6 @@ pub fn sim_span(wall_ms: f64, us_per_s: u32) -> Nanos {
 mod tests {
     use super::*;
     use crate::model::stats::Utilisation;
-    use crate::ui::state::View;
     use crate::ui::url_state;
 
     fn ctx(iodepth: u32, dies: u32) -> ExplainContext {
@@ -668,11 +726,83 @@ mod tests {
                     "{q}"
                 );
                 assert_eq!(s.drive_state(), step.setup.state);
-                assert_eq!(s.view(), View::Activity, "a tour keeps the view");
+                match step.setup.time {
+                    None => assert_eq!(s.view(), View::Activity, "{q}: a tour keeps the view"),
+                    Some(t) => {
+                        assert_eq!(s.view(), View::Time, "{q}");
+                        assert_eq!((s.idle_s(), s.burst_gb()), (t.idle_s, t.burst_gb), "{q}");
+                    }
+                }
                 let back = url_state::parse_query(&q, LabState::default());
                 assert!(back.notes.is_empty(), "{q}: {:?}", back.notes);
             }
         }
+    }
+
+    /// The SLC-cache tour's texts, checked against the model they describe: a cache that fills
+    /// and ends, bursts that run out of it without idle time and do not with a minute's rest,
+    /// and an enterprise drive without one.
+    #[test]
+    fn the_slc_cache_tour_shows_what_its_text_says() {
+        use crate::model::drive_state::{bursts, fill, FillPhase};
+        const BURSTS: u32 = 3;
+        let steps = tour("slc-cache").expect("the tour exists").steps;
+        let lab = |i: usize| {
+            let mut s = LabState::default();
+            steps[i].setup.apply(&mut s);
+            s
+        };
+        let burst_rates = |s: &LabState| -> Vec<f64> {
+            let b = bursts(
+                &s.drive(),
+                f64::from(s.burst_gb()),
+                f64::from(s.idle_s()),
+                BURSTS,
+            );
+            b.expect("valid bursts").iter().map(|p| p.mb_s).collect()
+        };
+
+        let e12 = lab(0);
+        let report = fill(&e12.drive()).expect("valid fill");
+        let first = &report.points[0];
+        // The last point before folding: the first after the cache averages in its end.
+        let tlc = report
+            .points
+            .iter()
+            .rfind(|p| p.phase == FillPhase::PostCache);
+        let tlc = tlc.expect("the cache ends during the fill");
+        assert!(report.slc_cache_gb > 0.0 && first.phase == FillPhase::Cache);
+        assert!(
+            first.mb_s > 2.0 * tlc.mb_s,
+            "{} vs {}",
+            first.mb_s,
+            tlc.mb_s
+        );
+
+        let no_rest = burst_rates(&lab(1));
+        assert!(
+            no_rest[1] < no_rest[0] && no_rest[2] < no_rest[1],
+            "{no_rest:?}"
+        );
+        let tlc_error = (no_rest[2] - tlc.mb_s).abs() / tlc.mb_s;
+        assert!(
+            tlc_error < 1e-9,
+            "the third burst runs at the TLC rate: {no_rest:?}"
+        );
+
+        let rested = burst_rates(&lab(2));
+        assert!(rested.iter().all(|&r| r == rested[0]), "{rested:?}");
+        assert_eq!(
+            rested[0], no_rest[0],
+            "every rested burst runs at the cache's speed"
+        );
+
+        let e18dc = fill(&lab(3).drive()).expect("valid fill");
+        assert_eq!(e18dc.slc_cache_gb, 0.0);
+        assert!(e18dc
+            .points
+            .iter()
+            .all(|p| p.phase == FillPhase::PostCache && p.mb_s == e18dc.points[0].mb_s));
     }
 
     #[test]

@@ -215,6 +215,23 @@ impl Browser {
         }
     }
 
+    /// Waits until the drive-over-time view's three charts are drawn with results for the
+    /// state in the URL.
+    pub async fn wait_for_time_charts(&self) {
+        const SCRIPT: &str = r#"
+            const state = location.search.slice(1);
+            return ["chart-fill", "chart-burst", "chart-torture"].every((id) => {
+                const c = document.getElementById(id);
+                return c && c.dataset.state === state && c.dataset.missing === "0";
+            });
+        "#;
+        self.wait_for(
+            "the drive-over-time charts to be drawn with results",
+            || async { (self.js(SCRIPT, vec![]).await == json!(true)).then_some(()) },
+        )
+        .await;
+    }
+
     /// Console messages since the last call (chromedriver hands each entry out once).
     pub fn console(&self) -> Vec<LogEntry> {
         let path = format!("/session/{}/se/log", self.session_id);

@@ -2,11 +2,12 @@
 //! at work (host queue, link, controller, channels, dies and planes, drawn as SVG to the
 //! current die count), slowed down so microseconds take seconds, with Play, Pause, Step (one
 //! engine event), Reset (also Alt+R) and a speed control; beside it the bottleneck
-//! [`Explainer`] and the guided [`Tours`].
+//! [`Explainer`]. The guided tours sit above it, in [`super::tours`], because one of them
+//! leads to the drive over time.
 //!
 //! This module owns the animation: one `requestAnimationFrame` loop per mounted view, which
 //! stops when the view unmounts. The pure parts (the [`Player`] clock, the explainer's
-//! sentence, the tours' table) live in [`crate::ui::teaching`] and the geometry in [`Layout`].
+//! sentence) live in [`crate::ui::teaching`] and the geometry in [`Layout`].
 //!
 //! What always holds:
 //! - work per frame is bounded (an event budget for playing, a time budget for preparing the
@@ -35,7 +36,7 @@ use crate::ui::state::LabState;
 use crate::ui::teaching::{
     bar_percent, explain, run_spec, sim_span, speed_text, summary, ExplainContext, ExplainRun,
     Explanation, Player, Prepare, DEFAULT_SPEED_US_PER_S, EXPLAIN_MEASURED_IOS,
-    PLAYER_MEASURED_IOS, SPEEDS_US_PER_S, TOURS, WA_WRITES_PER_SLICE,
+    PLAYER_MEASURED_IOS, SPEEDS_US_PER_S, WA_WRITES_PER_SLICE,
 };
 
 /// Most engine events one frame of playing processes (the clock waits for the rest).
@@ -328,10 +329,10 @@ fn animate(alive: Rc<Cell<bool>>, frame: Rc<dyn Fn(f64)>) {
     });
 }
 
-/// Teaching mode: the drive at work, the bottleneck explainer and the guided tours.
+/// Teaching mode: the drive at work and the bottleneck explainer.
 #[component]
 pub fn TeachingMode(
-    /// The lab's state (read; the tours and the speed control write it).
+    /// The lab's state (read; the speed control writes it).
     state: RwSignal<LabState>,
 ) -> impl IntoView {
     let shown = Shown::new();
@@ -392,7 +393,6 @@ pub fn TeachingMode(
             data-playing=move || shown.playing.get().to_string()
             data-ready=move || shown.ready.get().to_string()
         >
-            <Tours state=state />
             <div class="card activity-card">
                 <h2 id="activity-title">"The drive at work"</h2>
                 <p class="chart-sub">
@@ -780,80 +780,6 @@ fn Explainer(
             <p class="little" id="explain-little">
                 {move || explanation.with(|e| e.as_ref().map(|e| e.little.clone()))}
             </p>
-        </section>
-    }
-}
-
-/// The guided tours: one click sets the controls for a tour's first step.
-#[component]
-fn Tours(
-    /// The lab's state (written through its setters).
-    state: RwSignal<LabState>,
-) -> impl IntoView {
-    let at = RwSignal::new(None::<(usize, usize)>);
-    let go = move |tour: usize, step: usize| {
-        if let Some(s) = TOURS.get(tour).and_then(|t| t.steps.get(step)) {
-            state.update(|st| s.setup.apply(st));
-            at.set(Some((tour, step)));
-        }
-    };
-    let list = TOURS
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            view! {
-                <li>
-                    <button
-                        type="button"
-                        id=format!("tour-{}", t.id)
-                        aria-pressed=move || (at.get().map(|a| a.0) == Some(i)).to_string()
-                        on:click=move |_| go(i, 0)
-                    >
-                        {t.title}
-                    </button>
-                </li>
-            }
-        })
-        .collect_view();
-    let current = move || {
-        at.get()
-            .and_then(|(t, s)| TOURS.get(t).map(|tour| (t, s, tour)))
-    };
-    view! {
-        <section class="card tours" aria-labelledby="tours-title">
-            <h2 id="tours-title">"Guided tours"</h2>
-            <ul class="tour-list">{list}</ul>
-            <div class="tour-step" id="tour-step" aria-live="polite">
-                {move || {
-                    current()
-                        .map(|(t, s, tour)| {
-                            let n = tour.steps.len();
-                            let text = tour.steps.get(s).map(|x| x.text).unwrap_or_default();
-                            view! {
-                                <p class="tour-count">{format!("{}: step {} of {n}", tour.title, s + 1)}</p>
-                                <p id="tour-text">{text}</p>
-                                <div class="tour-nav">
-                                    <button
-                                        type="button"
-                                        id="tour-prev"
-                                        prop:disabled={s == 0}
-                                        on:click=move |_| go(t, s.saturating_sub(1))
-                                    >
-                                        "Previous step"
-                                    </button>
-                                    <button
-                                        type="button"
-                                        id="tour-next"
-                                        prop:disabled={s + 1 >= n}
-                                        on:click=move |_| go(t, s + 1)
-                                    >
-                                        "Next step"
-                                    </button>
-                                </div>
-                            }
-                        })
-                }}
-            </div>
         </section>
     }
 }

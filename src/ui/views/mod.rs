@@ -4,8 +4,10 @@
 //! - [`ViewSwitch`]: the radio buttons that choose the view.
 //! - [`drive_time`]: the drive over time (browser components), on [`time_model`] (its pure
 //!   part: the sliced model runs, the chart data and the texts, tested natively).
-//! - [`activity`]: teaching mode (the drive at work, the bottleneck explainer, guided tours),
-//!   on [`super::teaching`] (its pure part).
+//! - [`activity`]: teaching mode (the drive at work, the bottleneck explainer), on
+//!   [`super::teaching`] (its pure part).
+//! - [`tours`]: the guided tours' panel, shown with teaching mode and with the drive over
+//!   time (one tour leads from one to the other).
 //!
 //! A view reads the same [`LabState`] as the rest of the page (the preset and capacity the
 //! controls set) and writes only its own settings, through the state's setters.
@@ -27,6 +29,7 @@ pub mod embed_frame;
 pub mod fio_import;
 pub mod share;
 pub mod time_model;
+pub mod tours;
 
 use leptos::prelude::*;
 

@@ -1,0 +1,96 @@
+//! The guided tours' panel: one button per tour of [`TOURS`], then the current step's text
+//! with Previous and Next.
+//!
+//! It is shown in both teaching views (teaching mode and the drive over time) and its position
+//! ([`TourAt`]) is owned by the page, not by either view, because the SLC-cache tour moves the
+//! reader from one view to the other and the panel must come along. The position is not part
+//! of the URL: a link reproduces what the lab shows (every control a step sets is), not where
+//! a reader was in a text.
+//!
+//! What always holds: a step changes the lab only through [`Setup::apply`], so a tour
+//! can do nothing the controls could not.
+//!
+//! [`Setup::apply`]: crate::ui::teaching::Setup::apply
+
+use leptos::prelude::*;
+
+use crate::ui::state::LabState;
+use crate::ui::teaching::TOURS;
+
+/// Where the reader is: (tour, step) as indices into [`TOURS`], or `None` before a first click.
+pub type TourAt = RwSignal<Option<(usize, usize)>>;
+
+/// The guided tours: one click sets the controls for a tour's first step.
+#[component]
+pub fn Tours(
+    /// The lab's state (written through its setters).
+    state: RwSignal<LabState>,
+    /// The tour and step shown; the page keeps it while the view changes.
+    at: TourAt,
+) -> impl IntoView {
+    let go = move |tour: usize, step: usize| {
+        if let Some(s) = TOURS.get(tour).and_then(|t| t.steps.get(step)) {
+            state.update(|st| s.setup.apply(st));
+            at.set(Some((tour, step)));
+        }
+    };
+    let list = TOURS
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            view! {
+                <li>
+                    <button
+                        type="button"
+                        id=format!("tour-{}", t.id)
+                        aria-pressed=move || (at.get().map(|a| a.0) == Some(i)).to_string()
+                        on:click=move |_| go(i, 0)
+                    >
+                        {t.title}
+                    </button>
+                </li>
+            }
+        })
+        .collect_view();
+    let current = move || {
+        at.get()
+            .and_then(|(t, s)| TOURS.get(t).map(|tour| (t, s, tour)))
+    };
+    view! {
+        <section class="card tours" aria-labelledby="tours-title">
+            <h2 id="tours-title">"Guided tours"</h2>
+            <ul class="tour-list">{list}</ul>
+            <div class="tour-step" id="tour-step" aria-live="polite">
+                {move || {
+                    current()
+                        .map(|(t, s, tour)| {
+                            let n = tour.steps.len();
+                            let text = tour.steps.get(s).map(|x| x.text).unwrap_or_default();
+                            view! {
+                                <p class="tour-count">{format!("{}: step {} of {n}", tour.title, s + 1)}</p>
+                                <p id="tour-text">{text}</p>
+                                <div class="tour-nav">
+                                    <button
+                                        type="button"
+                                        id="tour-prev"
+                                        prop:disabled={s == 0}
+                                        on:click=move |_| go(t, s.saturating_sub(1))
+                                    >
+                                        "Previous step"
+                                    </button>
+                                    <button
+                                        type="button"
+                                        id="tour-next"
+                                        prop:disabled={s + 1 >= n}
+                                        on:click=move |_| go(t, s + 1)
+                                    >
+                                        "Next step"
+                                    </button>
+                                </div>
+                            }
+                        })
+                }}
+            </div>
+        </section>
+    }
+}
