@@ -47,9 +47,11 @@ const MEASURED_BUFFER_TURNOVERS: u64 = 20;
 /// Event-queue lanes (see [`EventQueue`]): events a first-come first-served stage schedules in
 /// time order wait in a FIFO beside the heap. Arrivals at the controller follow completions on
 /// the link, and dispatches follow the controller's reservations.
-const LANES: usize = 2;
+const LANES: usize = 4;
 const ARRIVAL_LANE: usize = 0;
 const DISPATCH_LANE: usize = 1;
+const SENSE_LANE: usize = 2;
+const PAGE_LANE: usize = 3;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ev {
@@ -608,12 +610,23 @@ impl Simulation {
         let (page, dies, planes) = (self.p.page_bytes, self.p.dies, self.p.planes);
         let end = s.offset + u64::from(s.bytes);
         let first = s.offset / page;
-        let last = (end - 1) / page;
+        // Divisions are the costly part of a small read's dispatch: one that fits in its first
+        // page needs no second.
+        let last = if end - first * page <= page {
+            first
+        } else {
+            (end - 1) / page
+        };
         self.slots[slot as usize].pages_left = (last - first + 1) as u32;
         // Page `lpn` lives on die `lpn % dies`, plane `(lpn / dies) % planes`; walking the
         // pages in order steps the die and wraps it into the next plane, without dividing.
-        let mut die = (first % u64::from(dies)) as u32;
-        let mut plane = ((first / u64::from(dies)) % u64::from(planes)) as u32;
+        let stripe = first / u64::from(dies);
+        let mut die = (first - stripe * u64::from(dies)) as u32;
+        let mut plane = if planes.is_power_of_two() {
+            (stripe & u64::from(planes - 1)) as u32
+        } else {
+            (stripe % u64::from(planes)) as u32
+        };
         let mut start = s.offset;
         for lpn in first..=last {
             let stop = ((lpn + 1) * page).min(end);
@@ -747,7 +760,7 @@ impl Simulation {
             // has streamed out (cache read overlaps the two; the register cannot).
             let done = (self.now + p.t_read).max(die.register_free);
             die.busy_ns += done.since(self.now).0;
-            self.queue.push(done, Ev::SenseDone(die_idx));
+            self.queue.push_in_lane(SENSE_LANE, done, Ev::SenseDone(die_idx));
         } else if program_waits {
             die.reads_in_a_row = 0;
             die.busy = true;
@@ -765,7 +778,8 @@ impl Simulation {
         let mut last = self.now;
         for r in &die.sensing[..die.n_sensing] {
             last = ch.reserve(self.now, self.p.bus(r.bytes));
-            self.queue.push(
+            self.queue.push_in_lane(
+                PAGE_LANE,
                 last,
                 Ev::PageOut {
                     slot: r.slot,
