@@ -122,7 +122,7 @@ impl<E: Copy, const LANES: usize> EventQueue<E, LANES> {
 
     /// Schedule `ev` at `at` in lane `lane` (`lane < LANES`), or in the heap if `at` is earlier
     /// than the lane's last event. Comes out exactly when [`push`](Self::push) would have.
-    #[inline]
+    #[inline(always)]
     pub fn push_in_lane(&mut self, lane: usize, at: SimTime, ev: E) {
         let entry = self.entry(at, ev);
         if at < self.tails[lane] {
@@ -130,9 +130,9 @@ impl<E: Copy, const LANES: usize> EventQueue<E, LANES> {
             return;
         }
         self.tails[lane] = at;
-        if self.heads[lane] == EMPTY {
-            self.heads[lane] = entry.key();
-        }
+        // Whether the lane was empty is a coin toss too: select, do not branch.
+        let head = self.heads[lane];
+        self.heads[lane] = if head == EMPTY { entry.key() } else { head };
         self.lanes[lane].push_back(entry);
     }
 
