@@ -393,3 +393,41 @@ fn every_e18dc_reference_cell_is_within_ten_percent() {
         bad.join("\n")
     );
 }
+
+/// Direct arrival (engine docs) saves the controller-arrival event of every request and must
+/// not change what a run measures: a watched run, with every arrival an event, gives the same
+/// IOPS and latency within the model's noise, on a drive where the controller is the limit
+/// and on one where it is not.
+#[test]
+fn a_watched_run_measures_what_a_direct_run_measures_with_an_event_fewer_per_request() {
+    for (dies, iodepth) in [(32, 256), (8, 4)] {
+        let drive = presets::find("e18dc").unwrap().drive_with_dies(dies);
+        let spec = RunSpec {
+            drive,
+            workload: Workload {
+                rw: Rw::RandRead,
+                rwmixread: 100,
+                bs_bytes: 4 * KIB,
+                iodepth,
+            },
+            state: DriveState::SeqFilled,
+            options: RunOptions::default(),
+        }
+        .check()
+        .unwrap();
+        let direct = Simulation::run(&spec);
+        let mut watched = Simulation::watched(&spec);
+        while !watched.step(u64::MAX) {}
+        let watched = watched.result();
+        let what = format!("{dies} dies at QD{iodepth}");
+        let off = |a: f64, b: f64| (ratio(a, b) - 1.0).abs();
+        assert!(off(direct.iops, watched.iops) < 0.02, "{what}");
+        let mean = |r: &RunResult| r.latency.mean_us;
+        assert!(off(mean(&direct), mean(&watched)) < 0.02, "{what}");
+        assert_eq!(direct.bottleneck, watched.bottleneck, "{what}");
+        // A single-page read is at most four events watched (arrival, dispatch, sense, page
+        // out; a multi-plane sense serves two) and one fewer direct.
+        let events = ratio(watched.events as f64, direct.events as f64);
+        assert!(events > 4.0 / 3.0 - 0.01, "{what}: {events}");
+    }
+}

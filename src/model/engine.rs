@@ -7,6 +7,16 @@
 //! `max(t, free_at)`, so they need no events of their own. Every reservation is made while
 //! handling an event at the current time, and events are handled in time order, so reservations
 //! arrive in time order and each server stays exactly first-come first-served.
+//! When requests reach the controller in the order they are submitted, the controller's
+//! reservation is made at submission too (*direct arrival*), which saves an event per request:
+//! with one link direction carrying every completion (reads only, writes only, or a
+//! half-duplex link) submissions come in completion order, which is arrival order, as long as
+//! the host holds nothing back (queue depth within the device's limit) and no background work
+//! shares the controller (no garbage collection). Results are then the same in distribution,
+//! not bit for bit: a dispatch scheduled earlier can come out before another event at the very
+//! same nanosecond. [`Simulation::watched`] turns it off for a view that shows the controller
+//! at every instant.
+//!
 //! Dies are different: they choose what to do next (reads before programs, with a guard against
 //! starving programs; several queued reads to different planes in one sense), so each die keeps
 //! real queues and the engine wakes it with events.
@@ -235,6 +245,8 @@ struct Params {
     /// Probability (parts per million) that a read misses the mapping cache.
     map_miss_ppm: u64,
     write_amplification: f64,
+    /// Reserve the controller at submission (see the module docs).
+    direct_arrival: bool,
 }
 
 /// Transfer time of `k` 4 KiB units at `bytes_per_s`, for k up to the largest transfer (a whole
@@ -314,6 +326,9 @@ impl Params {
             read_burst_limit: c.read_burst_limit,
             map_miss_ppm,
             write_amplification: wa,
+            direct_arrival: w.iodepth <= c.device_queue_limit
+                && wa <= 1.0
+                && (w.read_percent() == 100 || w.read_percent() == 0 || c.link.half_duplex()),
         }
     }
 }
@@ -364,7 +379,19 @@ pub struct Simulation {
 impl Simulation {
     /// Prepare a run; no event is processed until [`step`](Self::step).
     pub fn new(run: &CheckedRun) -> Simulation {
-        let p = Params::new(run);
+        Simulation::build(Params::new(run), run)
+    }
+
+    /// [`new`](Self::new) for a run someone watches event by event: every request's arrival
+    /// at the controller is an event of its own, so [`activity`](Self::activity) never shows
+    /// the controller busy with a request still in the host's stack.
+    pub fn watched(run: &CheckedRun) -> Simulation {
+        let mut p = Params::new(run);
+        p.direct_arrival = false;
+        Simulation::build(p, run)
+    }
+
+    fn build(p: Params, run: &CheckedRun) -> Simulation {
         let d = run.drive();
         let channels = d.controller.channels;
         let dies = (0..p.dies)
@@ -558,8 +585,12 @@ impl Simulation {
             pages_left: 0,
             data_done: SimTime::ZERO,
         };
-        self.queue
-            .push_in_lane(ARRIVAL_LANE, at + p.host_stack, Ev::CtrlArrive(slot));
+        if p.direct_arrival {
+            self.arrive(slot, at + p.host_stack);
+        } else {
+            self.queue
+                .push_in_lane(ARRIVAL_LANE, at + p.host_stack, Ev::CtrlArrive(slot));
+        }
     }
 
     fn ctrl_arrive(&mut self, slot: u32) {
@@ -567,13 +598,19 @@ impl Simulation {
             self.host_waiters.push_back(slot);
             return;
         }
+        self.arrive(slot, self.now);
+    }
+
+    /// Request `slot` reaches the controller at `now` (the present, or with direct arrival
+    /// the future) and is let in.
+    fn arrive(&mut self, slot: u32, now: SimTime) {
         self.in_device += 1;
         let cost = if self.slots[slot as usize].write {
             self.p.cmd_cost + self.p.write_cmd_cost
         } else {
             self.p.cmd_cost
         };
-        let done = self.controller.reserve(self.now, cost);
+        let done = self.controller.reserve(now, cost);
         self.preempt_background(done, cost);
         self.queue
             .push_in_lane(DISPATCH_LANE, done, Ev::Dispatch(slot));
@@ -760,7 +797,8 @@ impl Simulation {
             // has streamed out (cache read overlaps the two; the register cannot).
             let done = (self.now + p.t_read).max(die.register_free);
             die.busy_ns += done.since(self.now).0;
-            self.queue.push_in_lane(SENSE_LANE, done, Ev::SenseDone(die_idx));
+            self.queue
+                .push_in_lane(SENSE_LANE, done, Ev::SenseDone(die_idx));
         } else if program_waits {
             die.reads_in_a_row = 0;
             die.busy = true;

@@ -120,7 +120,7 @@ pub struct Player {
 impl Player {
     pub fn new(run: &CheckedRun) -> Player {
         Player {
-            sim: Simulation::new(run),
+            sim: Simulation::watched(run),
             clock: SimTime::ZERO,
             steps: 0,
         }
