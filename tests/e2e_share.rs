@@ -218,6 +218,50 @@ async fn e2e_lock_disables_those_controls_with_a_visible_hint() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_lock_covers_the_view_switch_and_the_drive_over_time_sliders() {
+    let browser = Browser::start().await;
+    browser
+        .open("?preset=e12&cap=960&view=time&lock=view,idle", "#idle")
+        .await;
+    let states = eval(
+        &browser,
+        r#"const off = (id) => document.getElementById(id).disabled;
+           return {
+             queue: off("view-qd"), time: off("view-time"), teach: off("view-activity"),
+             idle: off("idle"), burst: off("burst"), tour: off("tour-slc-cache"),
+             tours_off: !document.getElementById("tours-off").hidden,
+             hints: document.querySelectorAll(".locked-hint").length,
+           };"#,
+    )
+    .await;
+    for locked in ["queue", "time", "teach", "idle"] {
+        assert_eq!(states[locked], json!(true), "{locked}: {states}");
+    }
+    assert_eq!(states["burst"], json!(false), "{states}");
+    assert_eq!(
+        states["hints"],
+        json!(2),
+        "one hint per locked control: {states}"
+    );
+    assert_eq!(
+        states["tour"],
+        json!(true),
+        "a tour would change locked controls: {states}"
+    );
+    assert_eq!(states["tours_off"], json!(true), "{states}");
+    browser.press("burst", &Key::Right.to_string()).await;
+    browser
+        .wait_for("the unlocked burst slider to move", || async {
+            let s = browser.location_search().await;
+            s.contains("burst=64").then_some(())
+        })
+        .await;
+    assert!(browser.location_search().await.contains("lock=view,idle"));
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_compare_draws_one_curve_per_configuration_and_refuses_a_fifth_pin() {
     let browser = Browser::start().await;
     browser.open("", "#pin-family").await;

@@ -95,10 +95,18 @@ pub enum Control {
     Theme,
     /// The compare buttons (pin, family, remove).
     Compare,
+    /// The view switch (queue depth, drive over time, teaching mode).
+    View,
+    /// The drive over time's idle-time slider.
+    Idle,
+    /// The drive over time's burst-size slider.
+    Burst,
+    /// Teaching mode's speed slider.
+    Speed,
 }
 
 impl Control {
-    pub const ALL: [Control; 12] = [
+    pub const ALL: [Control; 16] = [
         Control::Preset,
         Control::Hold,
         Control::Dies,
@@ -111,6 +119,10 @@ impl Control {
         Control::P999,
         Control::Theme,
         Control::Compare,
+        Control::View,
+        Control::Idle,
+        Control::Burst,
+        Control::Speed,
     ];
 
     pub fn id(self) -> &'static str {
@@ -127,6 +139,10 @@ impl Control {
             Control::P999 => "p999",
             Control::Theme => "theme",
             Control::Compare => "compare",
+            Control::View => "view",
+            Control::Idle => "idle",
+            Control::Burst => "burst",
+            Control::Speed => "speed",
         }
     }
 

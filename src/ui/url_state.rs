@@ -32,6 +32,7 @@ use crate::model::config::{parse_block_size, DriveState, Rw, MAX_DIES, MAX_IODEP
 use crate::model::presets;
 
 use super::compare::{Pin, MAX_PINS, PIN_SEPARATOR};
+use super::crash::DEBUG_PARAM;
 use super::embed::{ChartId, ChartsShown, Control, Locks};
 use super::ladder::Ladder;
 use super::state::{
@@ -297,6 +298,10 @@ impl Parser {
             }
             let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
             let (k, v) = (decode_component(k), decode_component(v));
+            if k == DEBUG_PARAM {
+                // The crash screen's (`?debug=panic`), not part of the lab's state.
+                continue;
+            }
             let known = PARAMS.contains(&k.as_str())
                 || k == THEME_PARAM
                 || k == SPEED_PARAM
@@ -853,6 +858,24 @@ mod tests {
         assert!(p.notes.is_empty(), "{:?}", p.notes);
         assert_eq!(p.state.preset().id, "octane");
         assert_eq!(p.state.dies(), 16);
+    }
+
+    #[test]
+    fn the_crash_screens_debug_parameter_is_not_an_unknown_one() {
+        let p = parse("debug=panic&qd=8");
+        assert!(p.notes.is_empty(), "{:?}", p.notes);
+        assert_eq!(p.state.qd(), 8);
+        assert!(!to_query(&p.state).contains("debug"));
+    }
+
+    #[test]
+    fn lock_covers_the_view_and_its_own_settings() {
+        let p = parse("view=time&lock=speed,idle,view,burst");
+        assert!(p.notes.is_empty(), "{:?}", p.notes);
+        let want = vec![Control::View, Control::Idle, Control::Burst, Control::Speed];
+        assert_eq!(p.state.locks().list(), want);
+        let q = to_query(&p.state);
+        assert!(q.ends_with("&lock=view,idle,burst,speed"), "{q}");
     }
 
     #[test]

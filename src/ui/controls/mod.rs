@@ -46,7 +46,7 @@ pub fn plain_summary(summary: &str) -> String {
 pub const LOCKED_TEXT: &str = "Locked by the author of this page.";
 
 /// Whether the author locked `control`, as a signal for the control's `disabled`.
-fn locked(state: RwSignal<LabState>, control: Control) -> Signal<bool> {
+pub fn locked(state: RwSignal<LabState>, control: Control) -> Signal<bool> {
     Signal::derive(move || state.with(|s| s.locks().locks(control)))
 }
 

@@ -29,7 +29,9 @@ use leptos::prelude::*;
 
 use crate::model::activity::{Activity, DieActivity, DieState};
 use crate::model::config::RunSpec;
+use crate::ui::controls::locked;
 use crate::ui::controls::slider::LadderSlider;
+use crate::ui::embed::Control;
 use crate::ui::format;
 use crate::ui::ladder::Ladder;
 use crate::ui::state::LabState;
@@ -486,6 +488,7 @@ fn Transport(
             on_change=Callback::new(move |v| state.update(|s| s.set_speed_us_per_s(v)))
             format=Callback::new(speed_text)
             value_text=Callback::new(speed_text)
+            locked=locked(state, Control::Speed)
         />
     }
 }

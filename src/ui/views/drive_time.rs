@@ -14,7 +14,9 @@ use super::time_model::{self, LegendItem, TimeEngine, TimeKey, TimeView};
 use crate::ui::charts::canvas::ChartCanvas;
 use crate::ui::charts::time_chart::{self, TimeChartData};
 use crate::ui::charts::{Palette, Stamp};
+use crate::ui::controls::locked;
 use crate::ui::controls::slider::LadderSlider;
+use crate::ui::embed::Control;
 use crate::ui::runner::{SliceOutcome, SlicedRunner, SlicedWork};
 use crate::ui::state::{burst_ladder, idle_ladder, LabState, View};
 
@@ -166,6 +168,7 @@ pub fn DriveTimeView(
                             on_change=Callback::new(move |v| state.update(|s| s.set_idle_s(v)))
                             format=Callback::new(|v: u32| format!("{v} s"))
                             value_text=Callback::new(|v: u32| format!("{v} seconds idle between bursts"))
+                            locked=locked(state, Control::Idle)
                         />
                         <LadderSlider
                             id="burst"
@@ -175,6 +178,7 @@ pub fn DriveTimeView(
                             on_change=Callback::new(move |v| state.update(|s| s.set_burst_gb(v)))
                             format=Callback::new(|v: u32| format!("{v} GB"))
                             value_text=Callback::new(|v: u32| format!("{v} gigabytes per burst"))
+                            locked=locked(state, Control::Burst)
                         />
                     </div>
                     <ChartCanvas

@@ -33,7 +33,9 @@ pub mod tours;
 
 use leptos::prelude::*;
 
+use super::controls::locked;
 use super::controls::radio::{Choice, RadioGroup};
+use super::embed::Control;
 use super::state::{LabState, View};
 
 pub use drive_time::DriveTimeView;
@@ -63,6 +65,7 @@ pub fn ViewSwitch(
                         state.update(|s| s.set_view(view));
                     }
                 })
+                locked=locked(state, Control::View)
             />
         </div>
     }

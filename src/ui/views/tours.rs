@@ -8,7 +8,8 @@
 //! a reader was in a text.
 //!
 //! What always holds: a step changes the lab only through [`Setup::apply`], so a tour
-//! can do nothing the controls could not.
+//! can do nothing the controls could not; and while the page's author has locked any control
+//! (`lock=`), the tours are off, since a tour sets most controls at once.
 //!
 //! [`Setup::apply`]: crate::ui::teaching::Setup::apply
 
@@ -28,6 +29,7 @@ pub fn Tours(
     /// The tour and step shown; the page keeps it while the view changes.
     at: TourAt,
 ) -> impl IntoView {
+    let off = move || state.with(|s| !s.locks().is_empty());
     let go = move |tour: usize, step: usize| {
         if let Some(s) = TOURS.get(tour).and_then(|t| t.steps.get(step)) {
             state.update(|st| s.setup.apply(st));
@@ -44,6 +46,7 @@ pub fn Tours(
                         type="button"
                         id=format!("tour-{}", t.id)
                         aria-pressed=move || (at.get().map(|a| a.0) == Some(i)).to_string()
+                        prop:disabled=off
                         on:click=move |_| go(i, 0)
                     >
                         {t.title}
@@ -60,6 +63,9 @@ pub fn Tours(
         <section class="card tours" aria-labelledby="tours-title">
             <h2 id="tours-title">"Guided tours"</h2>
             <ul class="tour-list">{list}</ul>
+            <p class="hint" id="tours-off" hidden=move || !off()>
+                "The tours are off: the author of this page locked controls they would change."
+            </p>
             <div class="tour-step" id="tour-step" aria-live="polite">
                 {move || {
                     current()
@@ -73,7 +79,7 @@ pub fn Tours(
                                     <button
                                         type="button"
                                         id="tour-prev"
-                                        prop:disabled={s == 0}
+                                        prop:disabled=move || s == 0 || off()
                                         on:click=move |_| go(t, s.saturating_sub(1))
                                     >
                                         "Previous step"
@@ -81,7 +87,7 @@ pub fn Tours(
                                     <button
                                         type="button"
                                         id="tour-next"
-                                        prop:disabled={s + 1 >= n}
+                                        prop:disabled=move || s + 1 >= n || off()
                                         on:click=move |_| go(t, s + 1)
                                     >
                                         "Next step"
