@@ -79,7 +79,7 @@ pub fn Tours(
                                     <button
                                         type="button"
                                         id="tour-prev"
-                                        prop:disabled=move || s == 0 || off()
+                                        prop:disabled=move || { s == 0 || off() }
                                         on:click=move |_| go(t, s.saturating_sub(1))
                                     >
                                         "Previous step"
@@ -87,7 +87,7 @@ pub fn Tours(
                                     <button
                                         type="button"
                                         id="tour-next"
-                                        prop:disabled=move || s + 1 >= n || off()
+                                        prop:disabled=move || { s + 1 >= n || off() }
                                         on:click=move |_| go(t, s + 1)
                                     >
                                         "Next step"
