@@ -692,9 +692,18 @@ impl Simulation {
         let d = &mut self.dies[die as usize];
         d.waiting_reads += 1;
         if self.p.in_order_channels {
-            let ch = d.channel;
-            self.channel_reads[ch as usize].push_back((die, read));
-            self.pump_channel(ch);
+            // Between events no idle die has a read in its channel's window (every change to
+            // a window is followed by a pump). A read joining at the back changes nothing
+            // before it, so only its own die can start, and only if it joined inside the
+            // window; that die then has no other read in the window to batch with it, so the
+            // entries behind do not move. This is `pump_channel` without the scan.
+            let busy = d.busy;
+            let queue = &mut self.channel_reads[d.channel as usize];
+            queue.push_back((die, read));
+            let at = queue.len() - 1;
+            if at < self.p.channel_window && !busy {
+                self.start_die_with(die, Some(at));
+            }
         } else {
             d.reads.push_back(read);
             self.start_die(die);
@@ -702,13 +711,14 @@ impl Simulation {
     }
 
     /// In-order channels: start every idle die that has a read among the first
-    /// `channel_window` entries of the channel's queue; reads further back wait even when their
+    /// `channel_window` entries of the channel's queue, from entry `from` on (the entries
+    /// before it are known to belong to busy dies); reads further back wait even when their
     /// die is idle (head-of-line blocking).
-    fn pump_channel(&mut self, ch: u32) {
+    fn pump_channel(&mut self, ch: u32, from: usize) {
         // An idle die met here has its first windowed read at `i` (an earlier one would have
         // started it), and starting it leaves the entries before `i` as they were: all of busy
         // dies. So the scan goes on from `i`, which now holds the next entry.
-        let mut i = 0;
+        let mut i = from;
         while i < self.p.channel_window {
             let Some(&(die, _)) = self.channel_reads[ch as usize].get(i) else {
                 break;
@@ -729,16 +739,23 @@ impl Simulation {
     /// A die became free: let it, and in-order channels behind it, pick new work.
     fn wake_die(&mut self, die_idx: u32) {
         self.dies[die_idx as usize].busy = false;
-        self.start_die(die_idx);
+        let read_at = self.ready_read(die_idx);
+        self.start_die_with(die_idx, read_at);
+        // Only this die changed. If it took reads, the window moved up from where its first
+        // one was, and dies further back may now see one of theirs; if it took none, the
+        // window is as it was and every other die as busy as before.
         if self.p.in_order_channels {
-            self.pump_channel(self.dies[die_idx as usize].channel);
+            let from = read_at.unwrap_or(self.p.channel_window);
+            self.pump_channel(self.dies[die_idx as usize].channel, from);
         }
     }
 
     /// Where the die's next read waits in the queue it reads from, if it may take it now.
     fn ready_read(&self, die_idx: u32) -> Option<usize> {
         let die = &self.dies[die_idx as usize];
-        if self.p.in_order_channels {
+        if die.waiting_reads == 0 {
+            None
+        } else if self.p.in_order_channels {
             self.channel_reads[die.channel as usize]
                 .iter()
                 .take(self.p.channel_window)
