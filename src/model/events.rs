@@ -37,10 +37,18 @@
 //! hundred events, it executed 1.85x the instructions of a binary heap.)
 //!
 //! Session 3 gave the engine four lanes (sense completions and pages leaving a channel are in
-//! time order unless a busy register or channel delays one) and the cached head keys: on the
-//! same 202,000 reads 342.3 M → 299.1 M instructions and 2.79 M → 2.05 M mispredicted
-//! branches (with a cheaper read dispatch, see the engine), and 0.31 s → 0.24 s for a million
-//! reads (medians of 15 interleaved runs).
+//! time order unless a busy register or channel delays one, which then goes to the heap) and
+//! the cached head keys: on the same 202,000 reads 342.3 M → 288.4 M instructions and 2.79 M →
+//! 2.02 M mispredicted branches. The engine then dropped one event per request where that is
+//! safe (direct arrival) and its needless channel scans: 239.2 M instructions and 1.19 M
+//! mispredicted branches in all, three events per single-page read instead of four.
+//! `lab bench` against the session's starting binary, five interleaved pairs: median ratio
+//! 1.70 (4.83 M against 2.88 M simulated reads per second).
+//!
+//! Tried and dropped in session 3: a running minimum instead of a select for a lane's new head
+//! (the `u128` minimum compiled to branches: more instructions and mispredictions), and
+//! dividing by a multiplication (Lemire's `ceil(2^64 / d)`) in a read's dispatch (exact, but no
+//! faster: the compiler already divides in 32 bits there).
 
 use std::collections::VecDeque;
 
