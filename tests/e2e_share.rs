@@ -518,6 +518,30 @@ async fn e2e_real_fio_output_imports_as_your_drive_and_a_truncated_file_changes_
         "the earlier import stays"
     );
     browser.click("dismiss-fio-note").await;
+
+    // fio measured 4 KiB random reads: at another block size its points are not drawn, the
+    // page says why, and the legend drops their entry.
+    assert_eq!(browser.text("#fio-hidden").await, "");
+    browser.press("bs", &Key::Right.to_string()).await;
+    let hidden = browser
+        .wait_for("the note about the points not drawn", || async {
+            let t = browser.text("#fio-hidden").await;
+            (!t.is_empty()).then_some(t)
+        })
+        .await;
+    assert!(
+        hidden.starts_with("2 of your 2 fio points are not drawn: measured with randread 4 KiB")
+            && hidden.contains("the charts show randread 8 KiB"),
+        "{hidden}"
+    );
+    assert_eq!(
+        eval(
+            &browser,
+            "return document.getElementById('legend-yours') !== null;"
+        )
+        .await,
+        json!(false)
+    );
     browser.assert_clean_console();
     browser.close().await;
 }

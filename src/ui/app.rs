@@ -478,7 +478,7 @@ fn Legend(
                     "published measurement"
                 </li>
             </Show>
-            <Show when=move || state.with(|s| s.your_drive().is_some())>
+            <Show when=move || state.with(|s| s.your_points().next().is_some())>
                 <li id="legend-yours">
                     <span class="square" aria-hidden="true"></span>
                     "your drive (fio)"

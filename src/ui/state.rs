@@ -308,6 +308,24 @@ pub struct YourDrive {
     pub points: Vec<FioPoint>,
 }
 
+/// How far a mixed job's measured read share may stray from the charts' and still count as
+/// the same mix: fio's completed share wanders a few points around its `rwmixread`.
+pub const FIO_MIX_TOLERANCE_PCT: f64 = 5.0;
+
+impl YourDrive {
+    /// Whether `point` was measured with the workload `state`'s charts show: the same pattern
+    /// and block size (where the file names them), and for a mix the same read share within
+    /// [`FIO_MIX_TOLERANCE_PCT`]. Its queue depth is the chart's x, so any depth shows.
+    pub fn shows_on(point: &FioPoint, state: &LabState) -> bool {
+        let rw = state.rw();
+        let same_rw = point.rw.is_none_or(|r| r == rw);
+        let same_bs = point.bs_bytes.is_none_or(|b| b == state.bs_bytes());
+        let same_mix = rw.fixed_read_percent().is_some()
+            || (point.read_percent - f64::from(state.read_pct())).abs() <= FIO_MIX_TOLERANCE_PCT;
+        same_rw && same_bs && same_mix
+    }
+}
+
 impl Default for LabState {
     fn default() -> Self {
         let preset = presets::find(DEFAULT_PRESET).unwrap_or(&presets::all()[0]);
@@ -402,6 +420,14 @@ impl LabState {
     }
     pub fn your_drive(&self) -> Option<&YourDrive> {
         self.your_drive.as_ref()
+    }
+    /// The imported fio points measured with the workload the charts show (see
+    /// [`YourDrive::shows_on`]); the others would stand on a curve they were not measured for.
+    pub fn your_points(&self) -> impl Iterator<Item = &FioPoint> {
+        self.your_drive
+            .iter()
+            .flat_map(|d| d.points.iter())
+            .filter(|p| YourDrive::shows_on(p, self))
     }
     /// Which charts the page shows.
     pub fn view(&self) -> View {

@@ -354,24 +354,22 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
             });
         }
     }
-    if let Some(yours) = state.your_drive() {
-        for p in &yours.points {
-            if p.iodepth > MAX_IODEPTH {
-                continue;
-            }
-            let x = f64::from(p.iodepth);
-            let axis_end = p.iodepth.next_power_of_two();
-            qd.max_qd = qd.max_qd.max(axis_end);
-            latency.max_qd = latency.max_qd.max(axis_end);
-            let y = match unit {
-                Unit::Iops => p.iops,
-                Unit::MbPerS => p.bw_mb_s,
-            };
-            qd.yours.extend(finite_points(std::iter::once((x, y))));
-            latency
-                .yours
-                .extend(finite_points(std::iter::once((x, p.lat_mean_us))));
+    for p in state.your_points() {
+        if p.iodepth > MAX_IODEPTH {
+            continue;
         }
+        let x = f64::from(p.iodepth);
+        let axis_end = p.iodepth.next_power_of_two();
+        qd.max_qd = qd.max_qd.max(axis_end);
+        latency.max_qd = latency.max_qd.max(axis_end);
+        let y = match unit {
+            Unit::Iops => p.iops,
+            Unit::MbPerS => p.bw_mb_s,
+        };
+        qd.yours.extend(finite_points(std::iter::once((x, y))));
+        latency
+            .yours
+            .extend(finite_points(std::iter::once((x, p.lat_mean_us))));
     }
     let current_missing = usize::from(current.is_none());
     qd.stamp = Stamp {

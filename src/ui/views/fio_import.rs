@@ -44,6 +44,35 @@ fn summary(d: &YourDrive) -> String {
     )
 }
 
+/// What an import shows of itself when the charts' workload is not the one some of its points
+/// were measured with (`None` when every point is drawn, or nothing is imported).
+pub fn hidden_text(state: &LabState) -> Option<String> {
+    let drive = state.your_drive()?;
+    let total = drive.points.len();
+    let hidden = total - state.your_points().count();
+    if hidden == 0 {
+        return None;
+    }
+    let mut theirs: Vec<String> = drive
+        .points
+        .iter()
+        .filter(|p| !YourDrive::shows_on(p, state))
+        .map(|p| match (p.rw, p.bs_bytes) {
+            (Some(rw), Some(bs)) => format!("{} {}", rw.fio_name(), format::block_size(bs)),
+            _ => format!("{:.0}% reads", p.read_percent),
+        })
+        .collect();
+    theirs.dedup();
+    Some(format!(
+        "{hidden} of your {total} fio {} not drawn: measured with {}, while the charts show {} {}. Set the controls to that workload to see {}.",
+        if hidden == 1 { "point is" } else { "points are" },
+        theirs.join(", "),
+        state.rw().fio_name(),
+        format::block_size(state.bs_bytes()),
+        if hidden == 1 { "it" } else { "them" },
+    ))
+}
+
 /// The import control and its status.
 #[component]
 pub fn FioImport(
@@ -122,6 +151,9 @@ pub fn FioImport(
                 Outcome::Imported(text) => Some(view! { <p id="fio-status" role="status">{text}</p> }.into_any()),
                 Outcome::None => None,
             }}
+            <p id="fio-hidden" class="hint" role="status">
+                {move || state.with(hidden_text)}
+            </p>
             <Show when=has_import>
                 <button
                     type="button"
@@ -135,5 +167,74 @@ pub fn FioImport(
                 </button>
             </Show>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fio::FioPoint;
+    use crate::model::config::Rw;
+
+    fn point(rw: Rw, bs_bytes: u32, iodepth: u32, read_percent: f64) -> FioPoint {
+        FioPoint {
+            job: format!("{}-qd{iodepth}", rw.fio_name()),
+            rw: Some(rw),
+            bs_bytes: Some(bs_bytes),
+            iodepth,
+            read_percent,
+            iops: 1000.0,
+            bw_mb_s: 4.0,
+            lat_mean_us: 100.0,
+            lat_p99_us: None,
+        }
+    }
+
+    fn lab_with(points: Vec<FioPoint>) -> LabState {
+        let mut s = LabState::default();
+        s.set_your_drive(Some(YourDrive {
+            file_name: "mine.json".into(),
+            points,
+        }));
+        s
+    }
+
+    #[test]
+    fn only_points_measured_with_the_charts_workload_are_drawn_and_the_rest_are_named() {
+        let mut s = lab_with(vec![
+            point(Rw::RandRead, 4096, 1, 100.0),
+            point(Rw::RandRead, 4096, 32, 100.0),
+            point(Rw::RandWrite, 4096, 1, 0.0),
+        ]);
+        s.set_random(true);
+        s.set_read_pct(100);
+        s.set_bs_bytes(4096);
+        assert_eq!(s.your_points().count(), 2);
+        let text = hidden_text(&s).expect("one point is hidden");
+        assert!(
+            text.starts_with("1 of your 3 fio point is not drawn: measured with randwrite 4 KiB")
+                && text.contains("the charts show randread 4 KiB"),
+            "{text}"
+        );
+
+        s.set_read_pct(0);
+        assert_eq!(s.your_points().map(|p| p.iodepth).collect::<Vec<_>>(), [1]);
+        s.set_bs_bytes(8192);
+        assert_eq!(s.your_points().count(), 0, "another block size");
+        assert!(hidden_text(&s)
+            .unwrap()
+            .starts_with("3 of your 3 fio points are not drawn"));
+    }
+
+    #[test]
+    fn a_mix_counts_as_the_same_within_a_few_points_of_read_share() {
+        let s70 = |pct: f64| {
+            let mut s = lab_with(vec![point(Rw::RandRw, 4096, 8, pct)]);
+            s.set_random(true);
+            s.set_read_pct(70);
+            s.your_points().count()
+        };
+        assert_eq!((s70(68.4), s70(74.9), s70(50.0)), (1, 1, 0));
+        assert_eq!(hidden_text(&LabState::default()), None, "nothing imported");
     }
 }
