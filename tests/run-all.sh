@@ -58,8 +58,10 @@ mapfile -t E2E_TESTS < <(ls tests/e2e*.rs 2>/dev/null || true)
 step "1/6 cargo fmt --check"
 cargo fmt --all --check
 
-step "2/6 cargo clippy --all-targets -- -D warnings (native, then wasm32 for the browser code)"
+step "2/6 cargo clippy --all-targets -- -D warnings (native, then wasm32 for the browser code), and the docs"
 cargo clippy --all-targets -- -D warnings
+# The module docs are part of the product: a broken intra-doc link fails like a lint.
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib --quiet
 # The browser test files are empty natively: lint them, the lib and the app as wasm too.
 # shellcheck disable=SC2046
 cargo clippy --target wasm32-unknown-unknown --lib --bin parallelism-lab $(target_args "${WASM_TESTS[@]}") -- -D warnings

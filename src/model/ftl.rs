@@ -204,8 +204,8 @@ pub fn scaled_filled_drive(spare_ratio: f64) -> ScaledFtl {
 }
 
 /// The steady-state procedure in slices, so a browser can run it between frames: a sequential
-/// fill, [`WARM_DRIVE_WRITES`] drive-writes of random overwrites, then
-/// [`MEASURED_DRIVE_WRITES`] measured ones. The finished result is memoised exactly as
+/// fill, `WARM_DRIVE_WRITES` drive-writes of random overwrites, then
+/// `MEASURED_DRIVE_WRITES` measured ones. The finished result is memoised exactly as
 /// [`steady_write_amplification`] memoises its own, and is the same number.
 pub struct SteadyWa {
     spare_ratio: f64,

@@ -8,12 +8,12 @@
 //! typical values for the part's generation that no measurement here pins down.
 //!
 //! Sources, abbreviated in the comments below:
-//! - [REF1] `shared/reference/README.md` §1 and `e18dc-calibration.csv` (E18DC at three capacities)
-//! - [REF2] `shared/reference/controllers.csv` (vendor spec sheets)
-//! - [REF3] reference README §3 (Phison E12 reference design review, 2018)
-//! - [REF4] reference README §4 (OCZ Octane review, 2011)
-//! - [REF5] reference README §5 (host link rates)
-//! - [REF6] reference README §6 (what the E18DC data demands of a model)
+//! - \[REF1\] `shared/reference/README.md` §1 and `e18dc-calibration.csv` (E18DC at three capacities)
+//! - \[REF2\] `shared/reference/controllers.csv` (vendor spec sheets)
+//! - \[REF3\] reference README §3 (Phison E12 reference design review, 2018)
+//! - \[REF4\] reference README §4 (OCZ Octane review, 2011)
+//! - \[REF5\] reference README §5 (host link rates)
+//! - \[REF6\] reference README §6 (what the E18DC data demands of a model)
 
 use super::config::{
     CellType, ConfigError, ControllerSpec, DriveSpec, Mapping, NandSpec, SlcCache, BYTES_PER_GB,

@@ -3,9 +3,9 @@
 //! Pure parts (compiled and tested natively, no web-sys calls): [`state`] (the one
 //! [`state::LabState`]), [`url_state`] (its URL serialisation), [`compute`] (which model runs a
 //! state needs, and the sliced engine with its cache), [`charts`] (chart data and pure draw
-//! functions), [`reference`] (published measurements), [`teaching`] (teaching mode's player,
+//! functions), [`reference`](mod@reference) (published measurements), [`teaching`] (teaching mode's player,
 //! bottleneck explainer and tours), [`embed`], [`compare`] and [`export`] (embed options,
-//! pinned configurations, CSV), [`format`], [`ladder`] and [`views::time_model`] (the
+//! pinned configurations, CSV), [`format`](mod@format), [`ladder`] and [`views::time_model`] (the
 //! drive-over-time view's sliced runs and chart data).
 //! Browser parts: [`App`] (owns the state signal and wires everything), [`runner`] (runs the
 //! engine between frames), [`charts::canvas`], [`controls`], [`readout`], [`notes`],

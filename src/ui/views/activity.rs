@@ -2,7 +2,7 @@
 //! at work (host queue, link, controller, channels, dies and planes, drawn as SVG to the
 //! current die count), slowed down so microseconds take seconds, with Play, Pause, Step (one
 //! engine event), Reset (also Alt+R) and a speed control; beside it the bottleneck
-//! [`Explainer`]. The guided tours sit above it, in [`super::tours`], because one of them
+//! explainer. The guided tours sit above it, in [`super::tours`], because one of them
 //! leads to the drive over time.
 //!
 //! This module owns the animation: one `requestAnimationFrame` loop per mounted view, which
