@@ -233,7 +233,7 @@ pub fn App(
                                         .with(|d| {
                                             charts::describe(
                                                 &format!("{} against queue depth", d.unit.title()),
-                                                &d.curves,
+                                                &d.depth.curves,
                                                 "queue depth",
                                                 &|v| d.unit.tick(v),
                                             )
@@ -375,7 +375,7 @@ fn lines_caption(pinned: bool) -> &'static str {
 }
 
 fn qd_stamp(d: &QdChartData) -> &Stamp {
-    &d.stamp
+    &d.depth.stamp
 }
 fn latency_stamp(d: &LatencyChartData) -> &Stamp {
     &d.stamp
@@ -385,7 +385,7 @@ fn mix_stamp(d: &MixChartData) -> &Stamp {
 }
 
 fn has_markers(c: &ChartSet) -> bool {
-    !(c.qd.markers.is_empty() && c.latency.markers.is_empty() && c.mix.markers.is_empty())
+    !(c.qd.depth.markers.is_empty() && c.latency.markers.is_empty() && c.mix.markers.is_empty())
 }
 
 /// What the queue-depth chart's caption says about published measurements.

@@ -77,9 +77,19 @@ pub fn csv(state: &LabState, set: &ChartSet) -> String {
     };
     if shown.shows(ChartId::Iops) {
         let col = Column::of(set.qd.unit);
-        rows.curves(ChartId::Iops, &set.qd.curves, XColumn::QueueDepth, col);
-        rows.markers(ChartId::Iops, &set.qd.markers, XColumn::QueueDepth, col);
-        rows.yours(ChartId::Iops, state, &set.qd.yours, col);
+        rows.curves(
+            ChartId::Iops,
+            &set.qd.depth.curves,
+            XColumn::QueueDepth,
+            col,
+        );
+        rows.markers(
+            ChartId::Iops,
+            &set.qd.depth.markers,
+            XColumn::QueueDepth,
+            col,
+        );
+        rows.yours(ChartId::Iops, state, &set.qd.depth.yours, col);
     }
     if shown.shows(ChartId::Latency) {
         let col = Column::LatencyUs;
@@ -236,12 +246,13 @@ mod tests {
         assert!(text.contains("are results of the lab's simulation model"));
         let header = lines.iter().position(|l| *l == CSV_HEADER).unwrap();
         let rows = &lines[header + 1..];
-        let model_points: usize = [&set.qd.curves, &set.latency.curves, &set.mix.curves]
+        let model_points: usize = [&set.qd.depth.curves, &set.latency.curves, &set.mix.curves]
             .iter()
             .flat_map(|c| c.iter())
             .map(|c| c.points.len())
             .sum();
-        let markers = set.qd.markers.len() + set.latency.markers.len() + set.mix.markers.len();
+        let markers =
+            set.qd.depth.markers.len() + set.latency.markers.len() + set.mix.markers.len();
         assert_eq!(rows.len(), model_points + markers);
         assert!(rows.iter().all(|r| r.split(',').count() >= 8), "{rows:?}");
         assert!(rows

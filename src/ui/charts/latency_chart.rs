@@ -8,9 +8,9 @@ use plotters::prelude::*;
 
 use super::axis;
 use super::paint::{self, Axis, DrawResult};
-use super::qd_chart::X_TITLE;
+use super::qd_chart::depth_axis;
 use super::style::ChartStyle;
-use super::{Curve, Marker, Stamp};
+use super::DepthSeries;
 use crate::ui::format;
 
 /// Value-axis title.
@@ -21,35 +21,9 @@ const Y_TICKS: usize = 5;
 const LOG_TICKS: usize = 9;
 const LOG_TICKS_NARROW: usize = 6;
 
-/// Everything the latency chart draws.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LatencyChartData {
-    pub max_qd: u32,
-    pub current_qd: u32,
-    /// Per drive: mean, p99 and optionally p99.9 curves; x is the queue depth, y microseconds.
-    pub curves: Vec<Curve>,
-    /// The readout's point (queue depth, mean µs).
-    pub current: Option<(f64, f64)>,
-    /// Published mean latencies (µs).
-    pub markers: Vec<Marker>,
-    /// The reader's imported fio results ("your drive"), same coordinates as the curves.
-    pub yours: Vec<(f64, f64)>,
-    pub stamp: Stamp,
-}
-
-impl Default for LatencyChartData {
-    fn default() -> Self {
-        LatencyChartData {
-            max_qd: 256,
-            current_qd: 1,
-            curves: Vec::new(),
-            current: None,
-            markers: Vec::new(),
-            yours: Vec::new(),
-            stamp: Stamp::default(),
-        }
-    }
-}
+/// Everything the latency chart draws: mean, p99 and optionally p99.9 curves per drive, and
+/// published mean latencies, with y in microseconds.
+pub type LatencyChartData = DepthSeries;
 
 /// Draws the chart on `root`.
 pub fn draw<DB: DrawingBackend>(
@@ -57,7 +31,6 @@ pub fn draw<DB: DrawingBackend>(
     data: &LatencyChartData,
     style: &ChartStyle,
 ) -> DrawResult<DB> {
-    let (x_top, x_ticks) = axis::octave_ticks(data.max_qd, style.narrow());
     let positive: Vec<f64> = data
         .curves
         .iter()
@@ -101,13 +74,7 @@ pub fn draw<DB: DrawingBackend>(
     let mut chart = paint::frame(
         root,
         style,
-        Axis {
-            lo: 0.0,
-            hi: x_top,
-            ticks: x_ticks,
-            title: X_TITLE,
-            label: &axis::octave_label,
-        },
+        depth_axis(data, style),
         Axis {
             lo: y_lo,
             hi: y_hi,
@@ -137,7 +104,7 @@ pub fn draw<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::super::recording::Recorder;
-    use super::super::{Dash, SeriesColour};
+    use super::super::{Curve, Dash, Marker, SeriesColour};
     use super::*;
 
     fn curve(dash: Dash, points: Vec<(f64, f64)>) -> Curve {

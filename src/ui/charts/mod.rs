@@ -138,6 +138,38 @@ pub struct Stamp {
     pub missing: usize,
 }
 
+/// What a chart against queue depth draws in its own unit (IOPS or MB/s, or latency in µs):
+/// the depth axis and the current depth, one curve per compared drive (x is the queue depth),
+/// the readout's point, published measurements and the reader's fio points.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DepthSeries {
+    /// The deepest queue depth on the axis.
+    pub max_qd: u32,
+    pub current_qd: u32,
+    pub curves: Vec<Curve>,
+    /// The readout's point (queue depth, value).
+    pub current: Option<(f64, f64)>,
+    /// Published measurements.
+    pub markers: Vec<Marker>,
+    /// The reader's imported fio results ("your drive"), same coordinates as the curves.
+    pub yours: Vec<(f64, f64)>,
+    pub stamp: Stamp,
+}
+
+impl Default for DepthSeries {
+    fn default() -> Self {
+        DepthSeries {
+            max_qd: 256,
+            current_qd: 1,
+            curves: Vec::new(),
+            current: None,
+            markers: Vec::new(),
+            yours: Vec::new(),
+            stamp: Stamp::default(),
+        }
+    }
+}
+
 /// One line of the legend shared by the charts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LegendEntry {
@@ -254,15 +286,18 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
     let current_key = RunKey::current(state);
     let current = lookup(&current_key);
 
+    let max_qd = compute::sweep_qds(state.qd()).last().copied().unwrap_or(1);
     let mut qd = QdChartData {
         unit,
-        max_qd: compute::sweep_qds(state.qd()).last().copied().unwrap_or(1),
-        current_qd: state.qd(),
-        current: current.map(|p| (f64::from(state.qd()), unit.pick(&p))),
-        ..QdChartData::default()
+        depth: DepthSeries {
+            max_qd,
+            current_qd: state.qd(),
+            current: current.map(|p| (f64::from(state.qd()), unit.pick(&p))),
+            ..DepthSeries::default()
+        },
     };
     let mut latency = LatencyChartData {
-        max_qd: qd.max_qd,
+        max_qd,
         current_qd: state.qd(),
         current: current.map(|p| (f64::from(state.qd()), p.mean_us)),
         ..LatencyChartData::default()
@@ -291,7 +326,8 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
             dash,
             points: finite_points(results.iter().map(|(k, p)| (qd_x(k), pick(p)))),
         };
-        qd.curves
+        qd.depth
+            .curves
             .push(series(Dash::Solid, d.label.clone(), &|p| unit.pick(p)));
         latency
             .curves
@@ -337,7 +373,7 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
             colour: colour_of(m.drive),
         };
         if let Some(y) = m.throughput(in_mb) {
-            qd.markers.push(place(y));
+            qd.depth.markers.push(place(y));
         }
         if let Some(y) = m.latency_us() {
             latency.markers.push(place(y));
@@ -360,19 +396,21 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
         }
         let x = f64::from(p.iodepth);
         let axis_end = p.iodepth.next_power_of_two();
-        qd.max_qd = qd.max_qd.max(axis_end);
+        qd.depth.max_qd = qd.depth.max_qd.max(axis_end);
         latency.max_qd = latency.max_qd.max(axis_end);
         let y = match unit {
             Unit::Iops => p.iops,
             Unit::MbPerS => p.bw_mb_s,
         };
-        qd.yours.extend(finite_points(std::iter::once((x, y))));
+        qd.depth
+            .yours
+            .extend(finite_points(std::iter::once((x, y))));
         latency
             .yours
             .extend(finite_points(std::iter::once((x, p.lat_mean_us))));
     }
     let current_missing = usize::from(current.is_none());
-    qd.stamp = Stamp {
+    qd.depth.stamp = Stamp {
         state: tag.clone(),
         missing: qd_missing + current_missing,
     };
@@ -465,15 +503,15 @@ mod tests {
     #[test]
     fn the_default_charts_compare_three_capacities_with_their_measurements() {
         let set = build(&LabState::default(), &fake);
-        assert_eq!(set.qd.curves.len(), 3);
-        assert!(set.qd.curves.iter().all(|c| c.points.len() == 9));
+        assert_eq!(set.qd.depth.curves.len(), 3);
+        assert!(set.qd.depth.curves.iter().all(|c| c.points.len() == 9));
         assert_eq!(set.latency.curves.len(), 6, "mean and p99 per drive");
         assert_eq!(set.mix.curves.len(), 3);
         assert!(set.mix.curves.iter().all(|c| c.points.len() == 11));
         assert_eq!(set.qd.unit, Unit::Iops);
-        assert!(!set.qd.markers.is_empty());
+        assert!(!set.qd.depth.markers.is_empty());
         assert!(!set.latency.markers.is_empty());
-        assert_eq!(set.qd.stamp.missing, 0);
+        assert_eq!(set.qd.depth.stamp.missing, 0);
         assert_eq!(set.legend.len(), 3);
         assert_eq!(set.legend.iter().filter(|l| l.current).count(), 1);
         assert_eq!(set.measured_state_differs, None);
@@ -483,7 +521,7 @@ mod tests {
     fn a_drive_keeps_its_colour_on_every_chart_and_in_the_legend() {
         let set = build(&LabState::default(), &fake);
         for (i, l) in set.legend.iter().enumerate() {
-            assert_eq!(set.qd.curves[i].colour, l.colour);
+            assert_eq!(set.qd.depth.curves[i].colour, l.colour);
             assert_eq!(set.mix.curves[i].colour, l.colour);
             assert_eq!(set.latency.curves[2 * i].colour, l.colour);
         }
@@ -509,7 +547,7 @@ mod tests {
         s.set_bs_bytes(128 << 10);
         let set = build(&s, &fake);
         assert_eq!(set.legend.len(), 5, "the view and four pins");
-        assert_eq!(set.qd.curves.len(), 5);
+        assert_eq!(set.qd.depth.curves.len(), 5);
         assert_eq!(set.mix.curves.len(), 5);
         assert_eq!(set.legend[0].colour, SeriesColour::Custom);
         assert!(set.legend[0].label.starts_with("now: "));
@@ -519,7 +557,7 @@ mod tests {
             "{:?}",
             set.legend
         );
-        assert!(set.qd.curves.iter().all(|c| c.points.len() == 9));
+        assert!(set.qd.depth.curves.iter().all(|c| c.points.len() == 9));
     }
 
     #[test]
@@ -532,7 +570,7 @@ mod tests {
             points: crate::fio::parse_output(text).unwrap(),
         }));
         let set = build(&s, &fake);
-        assert_eq!(set.qd.yours, vec![(4.0, 5000.0)]);
+        assert_eq!(set.qd.depth.yours, vec![(4.0, 5000.0)]);
         assert_eq!(set.latency.yours, vec![(4.0, 800.0)]);
         assert!(set.mix.curves.len() == 3, "the mix chart has no fio points");
     }
@@ -540,9 +578,9 @@ mod tests {
     #[test]
     fn missing_results_are_counted_and_left_out() {
         let set = build(&LabState::default(), &|_| None);
-        assert!(set.qd.curves.iter().all(|c| c.points.is_empty()));
-        assert_eq!(set.qd.stamp.missing, 3 * 9 + 1);
-        assert_eq!(set.qd.current, None);
+        assert!(set.qd.depth.curves.iter().all(|c| c.points.is_empty()));
+        assert_eq!(set.qd.depth.stamp.missing, 3 * 9 + 1);
+        assert_eq!(set.qd.depth.current, None);
     }
 
     #[test]
@@ -554,7 +592,7 @@ mod tests {
             })
         };
         let set = build(&LabState::default(), &nan);
-        assert!(set.qd.curves.iter().all(|c| c.points.len() == 8));
+        assert!(set.qd.depth.curves.iter().all(|c| c.points.len() == 8));
     }
 
     #[test]
@@ -565,7 +603,7 @@ mod tests {
         s.set_read_pct(0);
         let set = build(&s, &fake);
         assert_eq!(set.qd.unit, Unit::MbPerS);
-        let ys: Vec<f64> = set.qd.markers.iter().map(|m| m.y).collect();
+        let ys: Vec<f64> = set.qd.depth.markers.iter().map(|m| m.y).collect();
         assert!(ys.contains(&1600.8), "{ys:?}");
         assert_eq!(set.measured_state_differs, Some(DriveState::SeqFilled));
     }
@@ -573,7 +611,7 @@ mod tests {
     #[test]
     fn the_accessible_description_names_each_curve_or_says_it_is_computing() {
         let set = build(&LabState::default(), &fake);
-        let d = describe("IOPS", &set.qd.curves, "QD", &format::compact);
+        let d = describe("IOPS", &set.qd.depth.curves, "QD", &format::compact);
         assert!(
             d.contains("1,920 GB (32 dies)") && d.contains("model results"),
             "{d}"

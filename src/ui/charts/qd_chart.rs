@@ -8,7 +8,7 @@ use plotters::prelude::*;
 use super::axis;
 use super::paint::{self, Axis, DrawResult};
 use super::style::ChartStyle;
-use super::{Curve, Marker, Stamp, Unit};
+use super::{DepthSeries, Unit};
 
 /// Axis title of the queue-depth axis.
 pub const X_TITLE: &str = "queue depth (requests in flight)";
@@ -16,36 +16,32 @@ pub const X_TITLE: &str = "queue depth (requests in flight)";
 const Y_TICKS: usize = 5;
 const Y_TICKS_NARROW: usize = 4;
 
-/// Everything the queue-depth chart draws.
+/// Everything the queue-depth chart draws: throughput in `unit` against queue depth.
 #[derive(Clone, Debug, PartialEq)]
 pub struct QdChartData {
     pub unit: Unit,
-    /// The deepest queue depth on the axis.
-    pub max_qd: u32,
-    pub current_qd: u32,
-    /// One curve per drive; x is the queue depth.
-    pub curves: Vec<Curve>,
-    /// The readout's point (queue depth, value).
-    pub current: Option<(f64, f64)>,
-    /// Published measurements (x is the queue depth).
-    pub markers: Vec<Marker>,
-    /// The reader's imported fio results ("your drive"), same coordinates as the curves.
-    pub yours: Vec<(f64, f64)>,
-    pub stamp: Stamp,
+    pub depth: DepthSeries,
 }
 
 impl Default for QdChartData {
     fn default() -> Self {
         QdChartData {
             unit: Unit::Iops,
-            max_qd: 256,
-            current_qd: 1,
-            curves: Vec::new(),
-            current: None,
-            markers: Vec::new(),
-            yours: Vec::new(),
-            stamp: Stamp::default(),
+            depth: DepthSeries::default(),
         }
+    }
+}
+
+/// The queue-depth axis both depth charts share: octaves from 1 to the series' deepest depth,
+/// on a log2 scale.
+pub fn depth_axis(depth: &DepthSeries, style: &ChartStyle) -> Axis<'static> {
+    let (hi, ticks) = axis::octave_ticks(depth.max_qd, style.narrow());
+    Axis {
+        lo: 0.0,
+        hi,
+        ticks,
+        title: X_TITLE,
+        label: &axis::octave_label,
     }
 }
 
@@ -60,14 +56,14 @@ pub fn draw<DB: DrawingBackend>(
     data: &QdChartData,
     style: &ChartStyle,
 ) -> DrawResult<DB> {
-    let (x_top, x_ticks) = axis::octave_ticks(data.max_qd, style.narrow());
     let values = data
+        .depth
         .curves
         .iter()
         .flat_map(|c| c.points.iter().map(|p| p.1))
-        .chain(data.markers.iter().map(|m| m.y))
-        .chain(data.yours.iter().map(|p| p.1))
-        .chain(data.current.map(|c| c.1));
+        .chain(data.depth.markers.iter().map(|m| m.y))
+        .chain(data.depth.yours.iter().map(|p| p.1))
+        .chain(data.depth.current.map(|c| c.1));
     let (y_top, y_ticks) = axis::linear_axis(
         values,
         if style.narrow() {
@@ -81,13 +77,7 @@ pub fn draw<DB: DrawingBackend>(
     let mut chart = paint::frame(
         root,
         style,
-        Axis {
-            lo: 0.0,
-            hi: x_top,
-            ticks: x_ticks,
-            title: X_TITLE,
-            label: &axis::octave_label,
-        },
+        depth_axis(&data.depth, style),
         Axis {
             lo: 0.0,
             hi: y_top,
@@ -99,16 +89,16 @@ pub fn draw<DB: DrawingBackend>(
     paint::guide(
         &mut chart,
         style,
-        f64::from(data.current_qd.max(1)).log2(),
+        f64::from(data.depth.current_qd.max(1)).log2(),
         (0.0, y_top),
     )?;
-    paint::curves(&mut chart, style, &data.curves, &to_chart)?;
-    paint::markers(&mut chart, style, &data.markers, &to_chart)?;
-    paint::yours(&mut chart, style, &data.yours, &to_chart)?;
-    if let Some(at) = data.current.and_then(to_chart) {
+    paint::curves(&mut chart, style, &data.depth.curves, &to_chart)?;
+    paint::markers(&mut chart, style, &data.depth.markers, &to_chart)?;
+    paint::yours(&mut chart, style, &data.depth.yours, &to_chart)?;
+    if let Some(at) = data.depth.current.and_then(to_chart) {
         paint::current_point(&mut chart, style, at)?;
     }
-    if data.curves.iter().all(|c| c.points.is_empty()) {
+    if data.depth.curves.iter().all(|c| c.points.is_empty()) {
         paint::centre_note(root, style, "computing the model…")?;
     }
     Ok(())
@@ -117,7 +107,7 @@ pub fn draw<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::super::recording::Recorder;
-    use super::super::{Dash, SeriesColour};
+    use super::super::{Curve, Dash, Marker, SeriesColour};
     use super::*;
 
     fn curve(points: Vec<(f64, f64)>) -> Curve {
@@ -133,15 +123,18 @@ mod tests {
     #[test]
     fn a_curve_marker_and_the_current_point_are_drawn_with_depth_labels() {
         let data = QdChartData {
-            curves: vec![curve(vec![(1.0, 13e3), (32.0, 132e3), (256.0, 264e3)])],
-            current: Some((32.0, 132e3)),
-            current_qd: 32,
-            markers: vec![Marker {
-                x: 32.0,
-                x_to: None,
-                y: 132_340.0,
-                colour: SeriesColour::Series(0),
-            }],
+            depth: DepthSeries {
+                curves: vec![curve(vec![(1.0, 13e3), (32.0, 132e3), (256.0, 264e3)])],
+                current: Some((32.0, 132e3)),
+                current_qd: 32,
+                markers: vec![Marker {
+                    x: 32.0,
+                    x_to: None,
+                    y: 132_340.0,
+                    colour: SeriesColour::Series(0),
+                }],
+                ..DepthSeries::default()
+            },
             ..QdChartData::default()
         };
         let rec = Recorder::draw(640, 360, |root| draw(root, &data, &ChartStyle::default()));
@@ -160,9 +153,12 @@ mod tests {
         });
         assert!(rec.has_text("computing the model…"));
         let wild = QdChartData {
-            max_qd: 1024,
-            current_qd: 1024,
-            curves: vec![curve(vec![(0.0, 5.0), (1.0, f64::MAX), (1024.0, 0.0)])],
+            depth: DepthSeries {
+                max_qd: 1024,
+                current_qd: 1024,
+                curves: vec![curve(vec![(0.0, 5.0), (1.0, f64::MAX), (1024.0, 0.0)])],
+                ..DepthSeries::default()
+            },
             ..QdChartData::default()
         };
         Recorder::draw(200, 120, |root| draw(root, &wild, &ChartStyle::default()));
@@ -171,7 +167,10 @@ mod tests {
     #[test]
     fn drawing_at_twice_the_pixel_ratio_scales_fonts() {
         let data = QdChartData {
-            curves: vec![curve(vec![(1.0, 1.0), (2.0, 2.0)])],
+            depth: DepthSeries {
+                curves: vec![curve(vec![(1.0, 1.0), (2.0, 2.0)])],
+                ..DepthSeries::default()
+            },
             ..QdChartData::default()
         };
         let style = ChartStyle {
