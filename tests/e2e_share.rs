@@ -14,6 +14,8 @@ use fantoccini::key::Key;
 use fantoccini::Locator;
 use parallelism_lab::fio::job_file;
 use parallelism_lab::model::{Rw, Workload};
+use parallelism_lab::ui::embed::ChartId;
+use parallelism_lab::ui::export::{png_file, CSV_FILE, CSV_HEADER, FIO_JOB_FILE};
 use serde_json::{json, Value};
 
 /// Waits until every queue-depth chart on the page (the ones `charts=` chooses; the other
@@ -542,6 +544,76 @@ async fn e2e_real_fio_output_imports_as_your_drive_and_a_truncated_file_changes_
         .await,
         json!(false)
     );
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+/// Waits for the browser to finish writing `name` into `dir` and returns its bytes.
+async fn downloaded(browser: &Browser, dir: &Path, name: &str) -> Vec<u8> {
+    let path = dir.join(name);
+    browser
+        .wait_for(&format!("the download {name}"), || async {
+            // Chromium writes a `.crdownload` first and renames it when done.
+            let partial = dir.join(format!("{name}.crdownload"));
+            (path.is_file() && !partial.exists())
+                .then(|| std::fs::read(&path).ok())
+                .flatten()
+        })
+        .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_downloads_are_real_files_and_the_job_file_runs_in_the_real_fio() {
+    let dir = scratch("downloads").with_extension("d");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let browser = Browser::start_downloading_to(&dir).await;
+    browser.open("?qd=4", "#export-csv").await;
+    wait_for_visible_charts(&browser).await;
+
+    browser.click("export-csv").await;
+    let csv = String::from_utf8(downloaded(&browser, &dir, CSV_FILE).await).unwrap();
+    assert!(csv.starts_with("# Parallelism Lab export: preset=e18dc"), "{csv}");
+    let mut lines = csv.lines().skip_while(|l| l.starts_with('#'));
+    assert_eq!(lines.next(), Some(CSV_HEADER));
+    assert!(
+        lines
+            .clone()
+            .any(|l| l.starts_with("iops,") && l.contains(",model,")),
+        "{csv}"
+    );
+    assert!(
+        lines.any(|l| l.contains("published")),
+        "the E18DC's measurements: {csv}"
+    );
+
+    browser.click("png-iops").await;
+    let png = downloaded(&browser, &dir, &png_file(ChartId::Iops)).await;
+    assert!(
+        png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 1_000,
+        "{} bytes",
+        png.len()
+    );
+
+    browser.click("export-fio").await;
+    let job = String::from_utf8(downloaded(&browser, &dir, FIO_JOB_FILE).await).unwrap();
+    assert!(
+        job.contains("rw=randread") && job.contains("bs=4k"),
+        "{job}"
+    );
+    // The page's job file, made small, runs in the real fio; its output reads back with the
+    // lab's importer at the page's depths.
+    let out = fio::run_fio(
+        AREA,
+        "downloaded",
+        &fio::quick_job(&job, &scratch("data.bin")),
+    );
+    let points = parallelism_lab::fio::parse_output(&out).expect("fio's JSON reads back");
+    let depths: Vec<u32> = points.iter().map(|p| p.iodepth).collect();
+    assert!(depths.contains(&1) && depths.contains(&4), "{depths:?}");
+    assert!(points
+        .iter()
+        .all(|p| p.rw == Some(Rw::RandRead) && p.iops > 0.0));
     browser.assert_clean_console();
     browser.close().await;
 }

@@ -52,11 +52,27 @@ impl Browser {
     /// Serves `dist/` under [`MOUNT`] and opens a headless Chromium session. Console messages
     /// are collected from the start via chromedriver's `goog:loggingPrefs`.
     pub async fn start() -> Self {
+        Self::start_with(None).await
+    }
+
+    /// [`start`](Self::start), with every download saved to `dir` without a prompt.
+    pub async fn start_downloading_to(dir: &std::path::Path) -> Self {
+        Self::start_with(Some(dir)).await
+    }
+
+    async fn start_with(downloads: Option<&std::path::Path>) -> Self {
         let server =
             StaticServer::start(&dist_dir(), MOUNT).expect("cannot start the static server");
         let driver = ChromeDriver::start();
 
         let mut chrome_options = json!({ "args": CHROME_ARGS });
+        if let Some(dir) = downloads {
+            chrome_options["prefs"] = json!({
+                "download.default_directory": dir.display().to_string(),
+                "download.prompt_for_download": false,
+                "profile.default_content_setting_values.automatic_downloads": 1,
+            });
+        }
         if std::path::Path::new("/usr/bin/chromium").is_file() {
             chrome_options["binary"] = json!("/usr/bin/chromium");
         }
