@@ -573,7 +573,10 @@ async fn e2e_downloads_are_real_files_and_the_job_file_runs_in_the_real_fio() {
 
     browser.click("export-csv").await;
     let csv = String::from_utf8(downloaded(&browser, &dir, CSV_FILE).await).unwrap();
-    assert!(csv.starts_with("# Parallelism Lab export: preset=e18dc"), "{csv}");
+    assert!(
+        csv.starts_with("# Parallelism Lab export: preset=e18dc"),
+        "{csv}"
+    );
     let mut lines = csv.lines().skip_while(|l| l.starts_with('#'));
     assert_eq!(lines.next(), Some(CSV_HEADER));
     assert!(
