@@ -313,6 +313,32 @@ async fn e2e_teach_each_tour_sets_the_controls_it_promises() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_teach_a_tour_started_under_the_charts_keeps_the_charts() {
+    let browser = Browser::start().await;
+    browser.open("", "#tour-qd1-reads").await;
+    browser.click("tour-qd1-reads").await;
+    let (_, steps) = TOUR_STEPS[0];
+    wait_search(
+        &browser,
+        &format!("?{}", steps[0]),
+        "the first step, in the chart view",
+    )
+    .await;
+    browser.click("tour-next").await;
+    wait_search(&browser, &format!("?{}", steps[1]), "the second step").await;
+    assert!(browser.text(".tour-count").await.contains("step 2 of 2"));
+    assert_eq!(
+        browser
+            .js("return document.querySelector('.charts').hidden;", vec![])
+            .await,
+        json!(false),
+        "the charts stay"
+    );
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_teach_projector_theme_and_view_come_from_the_url_and_bad_values_are_noted() {
     let browser = Browser::start().await;
     browser

@@ -9,8 +9,9 @@
 //!   away, only the `charts=` charts, the height reported to the parent page) and the share,
 //!   compare and fio parts (`super::views`).
 //! - which view the results area shows ([`LabState::view`]): the charts, the drive over time
-//!   or teaching mode, with the guided tours' panel in the last two (its position lives here,
-//!   so a tour that changes the view keeps its place).
+//!   or teaching mode, and the guided tours' panel in each (above the teaching views, below
+//!   the queue-depth charts; its position lives here, so a tour that changes the view keeps
+//!   its place).
 //!
 //! Nothing else holds state: the controls write the signal through [`LabState`]'s setters,
 //! and the URL is parsed once, on start, by [`url_state::parse_query`].
@@ -350,6 +351,10 @@ pub fn App(
                             view! {
                                 <ShareBar state=state charts=charts />
                                 <FioImport state=state />
+                                // Below the charts here, above the teaching views' panels.
+                                <Show when=move || state.with(LabState::view) == View::Queue>
+                                    <Tours state=state at=tour_at />
+                                </Show>
                             }
                         })}
                 </div>

@@ -6,8 +6,8 @@
 //!   part: the sliced model runs, the chart data and the texts, tested natively).
 //! - [`activity`]: teaching mode (the drive at work, the bottleneck explainer), on
 //!   [`super::teaching`] (its pure part).
-//! - [`tours`]: the guided tours' panel, shown with teaching mode and with the drive over
-//!   time (one tour leads from one to the other).
+//! - [`tours`]: the guided tours' panel, shown in every view (one tour leads from one view
+//!   to another).
 //!
 //! A view reads the same [`LabState`] as the rest of the page (the preset and capacity the
 //! controls set) and writes only its own settings, through the state's setters.

@@ -1,9 +1,9 @@
 //! The guided tours' panel: one button per tour of [`TOURS`], then the current step's text
 //! with Previous and Next.
 //!
-//! It is shown in both teaching views (teaching mode and the drive over time) and its position
-//! ([`TourAt`]) is owned by the page, not by either view, because the SLC-cache tour moves the
-//! reader from one view to the other and the panel must come along. The position is not part
+//! The page shows it in every view (above teaching mode and the drive over time, below the
+//! queue-depth charts) and owns its position ([`TourAt`]), not any view, because the SLC-cache
+//! tour moves the reader from one view to another and the panel must come along. The position is not part
 //! of the URL: a link reproduces what the lab shows (every control a step sets is), not where
 //! a reader was in a text.
 //!
