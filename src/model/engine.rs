@@ -56,7 +56,9 @@ const WARMUP_IOS_PER_QD: u64 = 4;
 const MEASURED_BUFFER_TURNOVERS: u64 = 20;
 /// Event-queue lanes (see [`EventQueue`]): events a first-come first-served stage schedules in
 /// time order wait in a FIFO beside the heap. Arrivals at the controller follow completions on
-/// the link, and dispatches follow the controller's reservations.
+/// the link, dispatches follow the controller's reservations, sense completions follow their
+/// start by the constant tR (unless the data register is still busy), and pages leave their
+/// channel in order (unless a busy channel delays one past a later sense).
 const LANES: usize = 4;
 const ARRIVAL_LANE: usize = 0;
 const DISPATCH_LANE: usize = 1;

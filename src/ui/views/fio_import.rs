@@ -62,6 +62,7 @@ pub fn hidden_text(state: &LabState) -> Option<String> {
             _ => format!("{:.0}% reads", p.read_percent),
         })
         .collect();
+    theirs.sort_unstable();
     theirs.dedup();
     Some(format!(
         "{hidden} of your {total} fio {} not drawn: measured with {}, while the charts show {} {}. Set the controls to that workload to see {}.",
