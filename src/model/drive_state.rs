@@ -31,8 +31,8 @@ use super::ftl::{scaled_drive, ScaledFtl};
 use super::rng::Rng;
 
 /// Sequential writes as reviewers fill a drive: 128 KiB at QD32.
-const FILL_BS: u32 = 128 * 1024;
-const FILL_QD: u32 = 32;
+pub const FILL_BS: u32 = 128 * 1024;
+pub const FILL_QD: u32 = 32;
 /// The torture test of the OCZ Octane review [REF4]: 4 KiB random writes at QD32.
 const TORTURE_BS: u32 = 4096;
 const TORTURE_QD: u32 = 32;

@@ -11,11 +11,12 @@
 //! - a tour is a table of [`TourStep`]s applied through [`LabState`]'s setters only, so a tour
 //!   can never put the lab into a state the controls could not reach;
 //! - a tour step keeps the reader's view unless it is about the drive over time (a
-//!   [`TimeSetup`]), which it then switches to: the tours' panel is shown in both teaching
-//!   views, so the reader never loses it.
+//!   [`TimeSetup`]), which it then switches to: the tours' panel is shown in every view, so
+//!   the reader never loses it.
 
 use crate::model::activity::Activity;
 use crate::model::config::{CheckedRun, DriveState, RunOptions, RunSpec, Rw};
+use crate::model::drive_state::{FILL_BS, FILL_QD};
 use crate::model::ftl::{cached_steady_write_amplification, SteadyWa};
 use crate::model::link::HostLink;
 use crate::model::presets;
@@ -419,17 +420,17 @@ const fn setup(
     }
 }
 
-/// A step about the drive over time: a whole-drive fill's workload (128 KiB sequential
-/// writes at QD32 on an empty drive, what the fill chart runs), so the readout agrees.
+/// A step about the drive over time: the workload of the fill chart's whole-drive fill
+/// (sequential writes on an empty drive), so the readout agrees.
 const fn over_time(preset: &'static str, capacity_gb: u32, idle_s: u32, burst_gb: u32) -> Setup {
     Setup {
         time: Some(TimeSetup { idle_s, burst_gb }),
         ..setup(
             preset,
             capacity_gb,
-            32,
+            FILL_QD,
             Rw::Write,
-            128 * KIB,
+            FILL_BS,
             DriveState::Fob,
         )
     }
