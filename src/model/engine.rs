@@ -22,8 +22,8 @@
 //! real queues and the engine wakes it with events.
 //!
 //! # What always holds
-//! - Events at equal times run in the order they were scheduled (a sequence number breaks
-//!   ties), and one seeded [`Rng`] makes every choice: the same [`CheckedRun`] gives the same
+//! - Events at equal times run in a fixed order (see [`EventQueue`]), and one seeded [`Rng`]
+//!   makes every choice: the same [`CheckedRun`] gives the same
 //!   result, natively and in wasm.
 //! - Exactly `iodepth` requests are in flight; a request's latency runs from the moment its slot
 //!   was freed to the moment its last byte crossed the link, so Little's law holds by
@@ -41,6 +41,7 @@ use super::activity::{die_state, Activity, DieActivity, DieOp, DieView};
 use super::config::{CheckedRun, Mapping, MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES};
 use super::events::EventQueue;
 use super::ftl::steady_write_amplification;
+use super::ring::Ring;
 use super::rng::Rng;
 use super::stats::{Bottleneck, Histogram, LatencySummary, RunResult, Utilisation};
 use super::time::{Nanos, SimTime};
@@ -131,7 +132,7 @@ struct PageRead {
 struct Die {
     channel: u32,
     busy: bool,
-    reads: VecDeque<PageRead>,
+    reads: Ring<PageRead>,
     /// Reads waiting for this die, wherever they are queued.
     waiting_reads: u32,
     /// Host program units queued for this die (each `unit_bytes` of buffered host data).
@@ -178,7 +179,7 @@ struct Slot {
 /// Take the read at `head` of `queue` into `batch[0]` and, when `deep`, the first other read on
 /// each other plane that `mine` accepts; returns how many were taken.
 fn take_batch<T: Copy>(
-    queue: &mut VecDeque<T>,
+    queue: &mut Ring<T>,
     head: usize,
     deep: bool,
     planes: usize,
@@ -192,8 +193,11 @@ fn take_batch<T: Copy>(
     if deep {
         let mut used = 1u32 << first.plane;
         let mut i = 0;
-        while i < queue.len() && n < planes {
-            match mine(&queue[i]) {
+        while n < planes {
+            let Some(item) = queue.get(i) else {
+                break;
+            };
+            match mine(item) {
                 Some(r) if used & (1 << r.plane) == 0 => {
                     used |= 1 << r.plane;
                     batch[n] = r;
@@ -340,7 +344,8 @@ impl Params {
 struct Meter {
     completed: u64,
     warmup: u64,
-    target: u64,
+    /// Completions that end the run: the warm-up and the measured I/Os.
+    end: u64,
     window_start: SimTime,
     window_end: SimTime,
     hist: Histogram,
@@ -361,7 +366,7 @@ pub struct Simulation {
     dies: Vec<Die>,
     channels: Vec<Server>,
     /// Per-channel read queues, used instead of per-die queues with in-order channels.
-    channel_reads: Vec<VecDeque<(u32, PageRead)>>,
+    channel_reads: Vec<Ring<(u32, PageRead)>>,
     controller: Server,
     background: Background,
     /// [device-to-host, host-to-device]; a half-duplex link uses index 0 for both.
@@ -423,7 +428,7 @@ impl Simulation {
             slots: vec![Slot::default(); p.iodepth as usize],
             dies,
             channels: vec![Server::default(); channels as usize],
-            channel_reads: vec![VecDeque::new(); channels as usize],
+            channel_reads: vec![Ring::default(); channels as usize],
             controller: Server::default(),
             background: Background::default(),
             link: [Server::default(); 2],
@@ -437,7 +442,7 @@ impl Simulation {
             seq_write_next: 0,
             meter: Meter {
                 warmup,
-                target,
+                end: warmup + target,
                 per_batch: (target / NOISE_BATCHES).max(1),
                 next_mark: warmup + (target / NOISE_BATCHES).max(1),
                 ..Meter::default()
@@ -518,12 +523,12 @@ impl Simulation {
     }
 
     pub fn is_finished(&self) -> bool {
-        self.meter.completed >= self.meter.warmup + self.meter.target
+        self.meter.completed >= self.meter.end
     }
 
     /// Fraction of the run's I/Os completed so far (warm-up included).
     pub fn progress(&self) -> f64 {
-        self.meter.completed as f64 / (self.meter.warmup + self.meter.target) as f64
+        self.meter.completed as f64 / self.meter.end as f64
     }
 
     /// Process at most `max_events` events; true once the run is finished.
@@ -534,7 +539,7 @@ impl Simulation {
                 // Unreachable for a checked run (a closed loop always has work), but a stalled
                 // run must end rather than spin.
                 debug_assert!(false, "event queue ran dry");
-                self.meter.completed = self.meter.warmup + self.meter.target;
+                self.meter.completed = self.meter.end;
                 break;
             };
             self.now = at;
@@ -759,9 +764,7 @@ impl Simulation {
             None
         } else if self.p.in_order_channels {
             self.channel_reads[die.channel as usize]
-                .iter()
-                .take(self.p.channel_window)
-                .position(|&(d, _)| d == die_idx)
+                .position_within(self.p.channel_window, |&(d, _)| d == die_idx)
         } else {
             (!die.reads.is_empty()).then_some(0)
         }
@@ -798,35 +801,56 @@ impl Simulation {
 
     /// [`start_die`](Self::start_die) for an idle die whose next ready read, if any, waits at
     /// `read_at` of its queue.
+    #[inline]
     fn start_die_with(&mut self, die_idx: u32, read_at: Option<usize>) {
+        let die = &self.dies[die_idx as usize];
+        let program_waits = die.unit.is_some() || die.units_queued > 0;
+        // A die that owes no program only reads: the common case takes the short path.
+        match read_at {
+            _ if program_waits => self.start_die_owing_programs(die_idx, read_at),
+            Some(at) => self.start_read(die_idx, at),
+            None => {}
+        }
+    }
+
+    /// [`start_die_with`](Self::start_die_with) for a die with a program waiting: a read only
+    /// while fewer than `read_burst_limit` ran in a row, else the next program step.
+    #[inline(never)]
+    fn start_die_owing_programs(&mut self, die_idx: u32, read_at: Option<usize>) {
+        let limit = self.p.read_burst_limit;
+        let die = &mut self.dies[die_idx as usize];
+        match read_at {
+            Some(at) if die.reads_in_a_row < limit => {
+                die.reads_in_a_row += 1;
+                self.start_read(die_idx, at);
+            }
+            _ => {
+                die.reads_in_a_row = 0;
+                die.busy = true;
+                if die.unit.is_none() {
+                    die.units_queued -= 1;
+                    self.begin_unit(die_idx);
+                }
+                self.program_step(die_idx);
+            }
+        }
+    }
+
+    /// Start sensing the die's read at `at` of its queue (and with a deep queue a multi-plane
+    /// batch).
+    #[inline]
+    fn start_read(&mut self, die_idx: u32, at: usize) {
+        self.take_read_batch(die_idx, at);
         let p = &self.p;
         let die = &mut self.dies[die_idx as usize];
-        let program_waits = die.unit.is_some() || die.units_queued > 0;
-        let read_at = read_at.filter(|_| !program_waits || die.reads_in_a_row < p.read_burst_limit);
-        if let Some(at) = read_at {
-            if program_waits {
-                die.reads_in_a_row += 1;
-            }
-            self.take_read_batch(die_idx, at);
-            let p = &self.p;
-            let die = &mut self.dies[die_idx as usize];
-            die.busy = true;
-            die.op = DieOp::Read;
-            // The sensed data needs the data register, still held by the previous page until it
-            // has streamed out (cache read overlaps the two; the register cannot).
-            let done = (self.now + p.t_read).max(die.register_free);
-            die.busy_ns += done.since(self.now).0;
-            self.queue
-                .push_in_lane(SENSE_LANE, done, Ev::SenseDone(die_idx));
-        } else if program_waits {
-            die.reads_in_a_row = 0;
-            die.busy = true;
-            if die.unit.is_none() {
-                die.units_queued -= 1;
-                self.begin_unit(die_idx);
-            }
-            self.program_step(die_idx);
-        }
+        die.busy = true;
+        die.op = DieOp::Read;
+        // The sensed data needs the data register, still held by the previous page until it
+        // has streamed out (cache read overlaps the two; the register cannot).
+        let done = (self.now + p.t_read).max(die.register_free);
+        die.busy_ns += done.since(self.now).0;
+        self.queue
+            .push_in_lane(SENSE_LANE, done, Ev::SenseDone(die_idx));
     }
 
     fn sense_done(&mut self, die_idx: u32) {

@@ -1,57 +1,55 @@
 //! The event queue: which event happens next.
 //!
-//! A binary min-heap of `(time, sequence number, event)` kept in a `Vec`. The sequence number
-//! makes every key unique, so events at the same time come out in the order they were scheduled
-//! and a run is deterministic.
+//! A binary min-heap of `(time, sequence number, event)` kept in a `Vec`, beside a few FIFO
+//! *lanes*. The order events come out in is a total order fixed by the events scheduled, so a
+//! run is deterministic:
+//! - earlier time first;
+//! - at equal times, the heap's events first, in the order they were scheduled, then each
+//!   lane's in lane order, each lane first-in first-out (which is scheduling order too).
 //!
 //! # Lanes
 //! Many events are scheduled in time order by construction: a first-come first-served server's
 //! completions come out in the order they were reserved, and reservations are made in time
-//! order. Such events can wait in a FIFO *lane* beside the heap, where scheduling and taking
-//! the next one costs a few instructions instead of a walk through the heap. A lane is only a
-//! faster place to wait: an event pushed to a lane earlier than the lane's last event goes to
-//! the heap instead, and [`pop`](EventQueue::pop) takes the earliest `(time, sequence)` among
-//! the heap's top and the lanes' heads. The order events come out in is therefore exactly the
-//! order one heap would give, whichever lane an event took.
+//! order. Such events can wait in a lane, where scheduling and taking the next one costs a
+//! few instructions instead of a walk through the heap. An event pushed to a lane earlier
+//! than the lane's last event goes to the heap instead, so a lane is always in time order and
+//! [`pop`](EventQueue::pop) takes the earliest among the heap's top and the lanes' heads.
 //!
-//! The queue keeps each lane's head key and last time in two small arrays, so choosing the
-//! next event reads a few numbers (and picks among them with selects, not branches) instead
-//! of asking every lane's deque, and scheduling compares against one number.
+//! The queue keeps each lane's head time and last time in two small arrays, so choosing the
+//! next event compares a few `u64`s (and picks among them with selects, not branches) instead
+//! of asking every lane, and scheduling compares against one number. Ties between sources go
+//! by source rather than by sequence number because a `(time, sequence)` key is a `u128`,
+//! whose comparisons and selects cost twice the instructions on the engine's hottest path;
+//! the order stays total and fixed, which is what determinism needs.
 //!
 //! # Why not `std::collections::BinaryHeap`
-//! Taking the next event is the engine's most frequent operation (three or four per simulated
-//! 4 KiB read), and what costs there is less the instructions than the mispredicted branches: which
+//! Taking the next event is the engine's most frequent operation (three per simulated 4 KiB
+//! read), and what costs there is less the instructions than the mispredicted branches: which
 //! child of a heap node is earlier, and whether the heap or a lane holds the next event, are
 //! coin tosses. This heap compares keys with flags instead of short-circuit branches, picks the
 //! earlier child by adding the comparison's result, and moves entries by copy into a hole
 //! (events are `Copy`), sifting the last entry down to the bottom and back up (Floyd's method).
-//! Measured with valgrind on 202,000 random reads at QD32 on 32 dies (`cachegrind
-//! --branch-sim=yes`), the engine went from 378.9 M instructions and 3.15 M mispredicted branches
-//! with `BinaryHeap` to 344 M and 2.76 M with this heap and two lanes; lanes without the
-//! branch-free comparisons had fewer instructions (325 M) but 4.4 M mispredictions, and the
-//! branch-free heap without lanes 371 M and 3.0 M. In time (user seconds for a million such
-//! reads, medians of five on a loaded machine) that is 0.45 s with `BinaryHeap` and 0.35 s here.
-//! A power-of-two ring buffer for the lanes and the channels' read queues saved another 2% of
-//! instructions but measured slower (0.38 s), so those stay `VecDeque`s.
-//! (A radix heap was measured too: with the engine's small queues, a few dozen to a few
-//! hundred events, it executed 1.85x the instructions of a binary heap.)
 //!
-//! Session 3 gave the engine four lanes (sense completions and pages leaving a channel are in
-//! time order unless a busy register or channel delays one, which then goes to the heap) and
-//! the cached head keys: on the same 202,000 reads 342.3 M → 288.4 M instructions and 2.79 M →
-//! 2.02 M mispredicted branches. The engine then dropped one event per request where that is
-//! safe (direct arrival) and its needless channel scans: 239.2 M instructions and 1.19 M
-//! mispredicted branches in all, three events per single-page read instead of four.
-//! `lab bench` against the session's starting binary, five interleaved pairs: median ratio
-//! 1.70 (4.83 M against 2.88 M simulated reads per second).
+//! # Measurements
+//! valgrind (`cachegrind --branch-sim=yes`) on 202,000 random reads at QD32 on 32 dies, whole
+//! engine, instructions and mispredicted branches:
+//! - `BinaryHeap`: 378.9 M and 3.15 M. This heap with two lanes: 344 M and 2.76 M (lanes with
+//!   short-circuit comparisons: 325 M but 4.4 M mispredictions; this heap without lanes: 371 M
+//!   and 3.0 M). A radix heap executed 1.85x the instructions of a binary heap on queues this
+//!   small (a few dozen to a few hundred events).
+//! - Four lanes with cached head keys: 288.4 M and 2.02 M. Direct arrival (see
+//!   [`super::engine`]) and no needless channel scans: 239.2 M and 1.19 M.
+//! - Session 4: the run's end computed once and reads taken near a queue's front without
+//!   `VecDeque::remove`: 231.8 M. `u64` head times with ties by source (above): 214.1 M. A
+//!   [`Ring`] instead of `VecDeque` for the lanes and the read queues, and a die's read path
+//!   apart from its program path: 199.7 M and 1.14 M.
 //!
-//! Tried and dropped in session 3: a running minimum instead of a select for a lane's new head
-//! (the `u128` minimum compiled to branches: more instructions and mispredictions), and
-//! dividing by a multiplication (Lemire's `ceil(2^64 / d)`) in a read's dispatch (exact, but no
-//! faster: the compiler already divides in 32 bits there).
+//! Tried and dropped: a running minimum instead of a select for a lane's new head (compiled to
+//! branches), dividing by a multiplication (Lemire's `ceil(2^64 / d)`) in a read's dispatch
+//! (exact, but no faster: the compiler already divides in 32 bits there), and ordering the
+//! heap by a `u128` key instead of flags (3% more mispredictions, slower).
 
-use std::collections::VecDeque;
-
+use super::ring::Ring;
 use super::time::SimTime;
 
 #[derive(Clone, Copy, Debug)]
@@ -64,15 +62,6 @@ struct Entry<E> {
 }
 
 impl<E> Entry<E> {
-    /// Time and sequence number as one number that orders entries as they come out: `a.key() <
-    /// b.key()` exactly when `a.before(&b)`. The lanes' heads are kept as keys; the heap keeps
-    /// [`before`](Self::before), whose flag form measured faster there (a `u128` comparison
-    /// in the sift loops cost 3% more mispredicted branches and was slower).
-    #[inline(always)]
-    fn key(&self) -> u128 {
-        (u128::from(self.at.0) << 32) | u128::from(self.seq)
-    }
-
     /// Whether `self` comes out before `other`: earlier, or as early and scheduled first.
     /// (Non-short-circuit `|` and `&`: flags, not branches, which mispredict half the time.)
     #[inline(always)]
@@ -88,10 +77,10 @@ pub struct EventQueue<E, const LANES: usize = 0> {
     /// A min-heap: every entry comes out no later than its children at `2i + 1` and `2i + 2`.
     heap: Vec<Entry<E>>,
     /// Each lane holds entries in nondecreasing `(time, sequence)` order.
-    lanes: [VecDeque<Entry<E>>; LANES],
-    /// The key ([`Entry::key`]) of each lane's head, [`EMPTY`] for an empty lane: choosing
-    /// the next event reads these few numbers instead of every lane's deque.
-    heads: [u128; LANES],
+    lanes: [Ring<Entry<E>>; LANES],
+    /// The time of each lane's head, [`EMPTY`] for an empty lane: choosing the next event
+    /// reads these few numbers instead of every lane's deque.
+    heads: [u64; LANES],
     /// The time of each lane's last event (kept after the lane empties: a lane only has to
     /// be in order while it holds events, and an empty lane compares against an old time,
     /// which at worst sends one event to the heap).
@@ -99,14 +88,14 @@ pub struct EventQueue<E, const LANES: usize = 0> {
     seq: u32,
 }
 
-/// The head key of an empty lane or heap: later than any event.
-const EMPTY: u128 = u128::MAX;
+/// The head time of an empty lane or heap: later than any event.
+const EMPTY: u64 = u64::MAX;
 
 impl<E, const LANES: usize> Default for EventQueue<E, LANES> {
     fn default() -> Self {
         EventQueue {
             heap: Vec::new(),
-            lanes: std::array::from_fn(|_| VecDeque::new()),
+            lanes: std::array::from_fn(|_| Ring::default()),
             heads: [EMPTY; LANES],
             tails: [SimTime::ZERO; LANES],
             seq: 0,
@@ -144,26 +133,28 @@ impl<E: Copy, const LANES: usize> EventQueue<E, LANES> {
         self.tails[lane] = at;
         // Whether the lane was empty is a coin toss too: select, do not branch.
         let head = self.heads[lane];
-        self.heads[lane] = if head == EMPTY { entry.key() } else { head };
+        self.heads[lane] = if head == EMPTY { at.0 } else { head };
         self.lanes[lane].push_back(entry);
     }
 
-    /// The earliest event (earliest scheduled among equal times).
+    /// The earliest event; among equal times, the heap's (in scheduling order), then each
+    /// lane's in lane order (see the module docs).
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        // Which source holds the next event is a coin toss: keep the earliest key with
-        // selects rather than branches. `LANES` stands for the heap.
-        let mut best_key = self.heap.first().map_or(EMPTY, Entry::key);
+        // Which source holds the next event is a coin toss: keep the earliest time with
+        // selects rather than branches. `LANES` stands for the heap; a strict `<` keeps the
+        // earlier source on a tie.
+        let mut best_at = self.heap.first().map_or(EMPTY, |e| e.at.0);
         let mut best = LANES;
-        for (i, &key) in self.heads.iter().enumerate() {
-            let earlier = key < best_key;
-            best_key = if earlier { key } else { best_key };
+        for (i, &at) in self.heads.iter().enumerate() {
+            let earlier = at < best_at;
+            best_at = if earlier { at } else { best_at };
             best = if earlier { i } else { best };
         }
         match self.lanes.get_mut(best) {
             Some(fifo) => {
                 let e = fifo.pop_front()?;
-                self.heads[best] = fifo.front().map_or(EMPTY, Entry::key);
+                self.heads[best] = fifo.front().map_or(EMPTY, |e| e.at.0);
                 Some((e.at, e.ev))
             }
             None => self.heap_pop(),
@@ -172,9 +163,9 @@ impl<E: Copy, const LANES: usize> EventQueue<E, LANES> {
 
     /// When the earliest event is due, without taking it.
     pub fn peek_time(&self) -> Option<SimTime> {
-        let heap = self.heap.first().map_or(EMPTY, Entry::key);
-        let first = self.heads.iter().copied().fold(heap, u128::min);
-        (first != EMPTY).then_some(SimTime((first >> 32) as u64))
+        let heap = self.heap.first().map_or(EMPTY, |e| e.at.0);
+        let first = self.heads.iter().copied().fold(heap, u64::min);
+        (first != EMPTY).then_some(SimTime(first))
     }
 
     #[inline]
@@ -227,7 +218,7 @@ impl<E: Copy, const LANES: usize> EventQueue<E, LANES> {
 
 impl<E, const LANES: usize> EventQueue<E, LANES> {
     pub fn len(&self) -> usize {
-        self.heap.len() + self.lanes.iter().map(VecDeque::len).sum::<usize>()
+        self.heap.len() + self.lanes.iter().map(Ring::len).sum::<usize>()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -278,15 +269,19 @@ mod tests {
     }
 
     #[test]
-    fn lanes_give_exactly_the_order_and_the_next_time_of_one_heap() {
+    fn lanes_give_time_order_with_the_documented_ties() {
         // Each lane is mostly in order (a server's completions), sometimes not; ties are common.
+        // The reference orders by (time, source, scheduling order), where the source is the
+        // heap (0) or lane i (i + 1), and an event goes to its lane only if it is no earlier
+        // than the last event scheduled there.
         let mut rng = Rng::new(11);
         let mut laned: EventQueue<u64, 2> = EventQueue::default();
-        let mut plain: EventQueue<u64> = EventQueue::default();
+        let mut reference: Vec<(u64, usize, u64)> = Vec::new();
         let mut lane_next = [0u64; 2];
+        let mut lane_last = [0u64; 2];
         let (mut now, mut id) = (0u64, 0u64);
         for _ in 0..50_000 {
-            if rng.below(2) == 0 || plain.is_empty() {
+            if rng.below(2) == 0 || reference.is_empty() {
                 let lane = rng.below(3) as usize;
                 let at = if lane < 2 && rng.below(10) > 0 {
                     lane_next[lane] = lane_next[lane].max(now) + rng.below(4);
@@ -294,20 +289,27 @@ mod tests {
                 } else {
                     now + rng.below(100)
                 };
-                plain.push(SimTime(at), id);
+                let source = if lane < 2 && at >= lane_last[lane] {
+                    lane_last[lane] = at;
+                    lane + 1
+                } else {
+                    0
+                };
                 if lane < 2 {
                     laned.push_in_lane(lane, SimTime(at), id);
                 } else {
                     laned.push(SimTime(at), id);
                 }
+                reference.push((at, source, id));
                 id += 1;
             } else {
-                assert_eq!(laned.peek_time(), plain.peek_time());
-                let want = plain.pop();
-                assert_eq!(laned.pop(), want);
-                now = want.expect("not empty").0 .0;
+                reference.sort();
+                assert_eq!(laned.peek_time(), Some(SimTime(reference[0].0)));
+                let (at, _, want) = reference.remove(0);
+                assert_eq!(laned.pop(), Some((SimTime(at), want)));
+                now = at;
             }
-            assert_eq!(laned.len(), plain.len());
+            assert_eq!(laned.len(), reference.len());
         }
     }
 }

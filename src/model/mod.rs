@@ -12,6 +12,7 @@
 //! - [`stats`]: latency histogram, utilisation, the limiting resource.
 //! - [`calibration`]: the published measurements and the model's error against them.
 //! - [`sweep`]: runs over queue depth or read share, as the charts and the CLI draw them.
+//! - [`ring`]: the first-in first-out ring the hot queues use.
 //! - [`time`] and [`rng`]: simulated nanoseconds and the run's one random generator.
 
 pub mod activity;
@@ -23,6 +24,7 @@ pub mod events;
 pub mod ftl;
 pub mod link;
 pub mod presets;
+pub mod ring;
 pub mod rng;
 pub mod stats;
 pub mod sweep;
