@@ -157,6 +157,14 @@ struct Die {
     op: DieOp,
 }
 
+impl Die {
+    /// Whether a program unit is in progress or waiting for this die.
+    #[inline(always)]
+    fn owes_program(&self) -> bool {
+        self.unit.is_some() || self.units_queued > 0
+    }
+}
+
 /// The flash steps of one program unit still to run. Each step is a separate die operation so
 /// that reads can slip in between (read priority): a garbage-collection copy (multi-plane read,
 /// out and back over the channel, program), an erase, and finally the host data's program.
@@ -211,12 +219,43 @@ fn take_batch<T: Copy>(
     n
 }
 
+/// Division by a constant of the run. Page sizes, and most die and plane counts, are powers of
+/// two, and then a shift and a mask do the work of a division: a small read's dispatch divides
+/// twice, and a division is the slowest instruction on its path.
+#[derive(Clone, Copy, Debug)]
+struct Divisor {
+    d: u64,
+    /// `log2(d)` when `d` is a power of two.
+    shift: Option<u32>,
+}
+
+impl Divisor {
+    fn new(d: u64) -> Divisor {
+        Divisor {
+            d,
+            shift: d.is_power_of_two().then(|| d.trailing_zeros()),
+        }
+    }
+
+    /// `(n / d, n % d)`.
+    #[inline(always)]
+    fn div_rem(self, n: u64) -> (u64, u64) {
+        match self.shift {
+            Some(shift) => (n >> shift, n & (self.d - 1)),
+            None => (n / self.d, n % self.d),
+        }
+    }
+}
+
 /// Constants derived once from the checked configuration.
 #[derive(Clone, Debug)]
 struct Params {
     dies: u32,
     planes: u32,
     page_bytes: u64,
+    page_div: Divisor,
+    die_div: Divisor,
+    plane_div: Divisor,
     bs_bytes: u32,
     iodepth: u32,
     read_percent: u8,
@@ -265,6 +304,12 @@ fn transfer_table(bytes_per_s: f64, largest_bytes: u32) -> Vec<Nanos> {
 }
 
 impl Params {
+    /// Whether a die with `waiting_reads` reads waiting senses several planes at once.
+    #[inline(always)]
+    fn multi_plane(&self, waiting_reads: u32) -> bool {
+        waiting_reads as usize >= self.mp_min_queue && self.planes > 1
+    }
+
     fn bus(&self, bytes: u32) -> Nanos {
         self.bus_xfer[(bytes / MAPPING_UNIT_BYTES) as usize]
     }
@@ -303,6 +348,9 @@ impl Params {
             dies: d.dies,
             planes: n.planes,
             page_bytes: u64::from(n.page_bytes),
+            page_div: Divisor::new(u64::from(n.page_bytes)),
+            die_div: Divisor::new(u64::from(d.dies)),
+            plane_div: Divisor::new(u64::from(n.planes)),
             bs_bytes: w.bs_bytes,
             iodepth: w.iodepth,
             read_percent: w.read_percent(),
@@ -653,24 +701,20 @@ impl Simulation {
         let s = self.slots[slot as usize];
         let (page, dies, planes) = (self.p.page_bytes, self.p.dies, self.p.planes);
         let end = s.offset + u64::from(s.bytes);
-        let first = s.offset / page;
+        let (first, within) = self.p.page_div.div_rem(s.offset);
         // Divisions are the costly part of a small read's dispatch: one that fits in its first
         // page needs no second.
-        let last = if end - first * page <= page {
+        let last = if within + u64::from(s.bytes) <= page {
             first
         } else {
-            (end - 1) / page
+            self.p.page_div.div_rem(end - 1).0
         };
         self.slots[slot as usize].pages_left = (last - first + 1) as u32;
         // Page `lpn` lives on die `lpn % dies`, plane `(lpn / dies) % planes`; walking the
         // pages in order steps the die and wraps it into the next plane, without dividing.
-        let stripe = first / u64::from(dies);
-        let mut die = (first - stripe * u64::from(dies)) as u32;
-        let mut plane = if planes.is_power_of_two() {
-            (stripe & u64::from(planes - 1)) as u32
-        } else {
-            (stripe % u64::from(planes)) as u32
-        };
+        let (stripe, die) = self.p.die_div.div_rem(first);
+        let mut die = die as u32;
+        let mut plane = self.p.plane_div.div_rem(stripe).1 as u32;
         let mut start = s.offset;
         for lpn in first..=last {
             let stop = ((lpn + 1) * page).min(end);
@@ -696,19 +740,29 @@ impl Simulation {
     }
 
     fn enqueue_read(&mut self, die: u32, read: PageRead) {
+        let p = &self.p;
         let d = &mut self.dies[die as usize];
         d.waiting_reads += 1;
-        if self.p.in_order_channels {
+        if p.in_order_channels {
             // Between events no idle die has a read in its channel's window (every change to
             // a window is followed by a pump). A read joining at the back changes nothing
             // before it, so only its own die can start, and only if it joined inside the
             // window; that die then has no other read in the window to batch with it, so the
             // entries behind do not move. This is `pump_channel` without the scan.
-            let busy = d.busy;
             let queue = &mut self.channel_reads[d.channel as usize];
+            let starts = queue.len() < p.channel_window && !d.busy;
+            // A die that starts with this read alone (no program owed, no multi-plane batch to
+            // gather from further back) takes it without a trip through the queue.
+            if starts && !d.owes_program() && !p.multi_plane(d.waiting_reads) {
+                d.waiting_reads -= 1;
+                d.sensing[0] = read;
+                d.n_sensing = 1;
+                self.begin_sense(die);
+                return;
+            }
             queue.push_back((die, read));
-            let at = queue.len() - 1;
-            if at < self.p.channel_window && !busy {
+            if starts {
+                let at = queue.len() - 1;
                 self.start_die_with(die, Some(at));
             }
         } else {
@@ -775,7 +829,7 @@ impl Simulation {
     fn take_read_batch(&mut self, die_idx: u32, at: usize) {
         let p = &self.p;
         let die = &mut self.dies[die_idx as usize];
-        let deep = die.waiting_reads as usize >= p.mp_min_queue && p.planes > 1;
+        let deep = p.multi_plane(die.waiting_reads);
         let planes = p.planes as usize;
         die.n_sensing = if p.in_order_channels {
             let queue = &mut self.channel_reads[die.channel as usize];
@@ -803,8 +857,7 @@ impl Simulation {
     /// `read_at` of its queue.
     #[inline]
     fn start_die_with(&mut self, die_idx: u32, read_at: Option<usize>) {
-        let die = &self.dies[die_idx as usize];
-        let program_waits = die.unit.is_some() || die.units_queued > 0;
+        let program_waits = self.dies[die_idx as usize].owes_program();
         // A die that owes no program only reads: the common case takes the short path.
         match read_at {
             _ if program_waits => self.start_die_owing_programs(die_idx, read_at),
@@ -841,6 +894,12 @@ impl Simulation {
     #[inline]
     fn start_read(&mut self, die_idx: u32, at: usize) {
         self.take_read_batch(die_idx, at);
+        self.begin_sense(die_idx);
+    }
+
+    /// Start sensing the batch in the die's `sensing`.
+    #[inline]
+    fn begin_sense(&mut self, die_idx: u32) {
         let p = &self.p;
         let die = &mut self.dies[die_idx as usize];
         die.busy = true;

@@ -100,14 +100,15 @@ impl<T: Copy> Ring<T> {
     }
 
     /// Take the `i`-th item out, keeping the others in order; `None` if there is none. Moves
-    /// the items on the shorter side of `i` by one place.
+    /// the items on the shorter side of `i` by one place (the front side on a tie, so taking
+    /// the front item never chooses).
     #[inline]
     pub fn remove(&mut self, i: usize) -> Option<T> {
         if i >= self.len {
             return None;
         }
         let item = self.buf[self.at(i)];
-        if i < self.len / 2 {
+        if 2 * i < self.len {
             for k in (0..i).rev() {
                 let (to, from) = (self.at(k + 1), self.at(k));
                 self.buf[to] = self.buf[from];

@@ -46,9 +46,15 @@ impl Rng {
         ((self.next_u64() as u128 * n as u128) >> 64) as u64
     }
 
-    /// True with probability `percent / 100`.
+    /// True with probability `percent / 100`. A certain outcome (0 or 100 and above) draws
+    /// nothing: a pure read or write workload spends no draw on each request's direction.
+    #[inline]
     pub fn percent(&mut self, percent: u8) -> bool {
-        self.below(100) < u64::from(percent)
+        match percent {
+            0 => false,
+            100.. => true,
+            p => self.below(100) < u64::from(p),
+        }
     }
 }
 
