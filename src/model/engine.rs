@@ -612,6 +612,7 @@ impl Simulation {
     }
 
     /// A fresh request takes slot `slot` at `at` (the moment the slot was freed).
+    #[inline(always)]
     fn submit(&mut self, slot: u32, at: SimTime) {
         let p = &self.p;
         let write = !self.rng.percent(p.read_percent);
@@ -658,6 +659,7 @@ impl Simulation {
 
     /// Request `slot` reaches the controller at `now` (the present, or with direct arrival
     /// the future) and is let in.
+    #[inline(always)]
     fn arrive(&mut self, slot: u32, now: SimTime) {
         self.in_device += 1;
         let cost = if self.slots[slot as usize].write {
@@ -1100,6 +1102,7 @@ impl Simulation {
     }
 
     /// The request's last byte crosses the link at `at`.
+    #[inline(always)]
     fn finish(&mut self, slot: u32, at: SimTime) {
         if self.p.iodepth > self.p.queue_limit {
             // The host may hold requests back: free the device slot at the right moment.
@@ -1109,6 +1112,7 @@ impl Simulation {
         }
     }
 
+    #[inline(always)]
     fn complete(&mut self, slot: u32, at: SimTime) {
         self.in_device -= 1;
         if let Some(waiting) = self.host_waiters.pop_front() {
