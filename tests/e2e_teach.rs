@@ -316,6 +316,16 @@ async fn e2e_teach_each_tour_sets_the_controls_it_promises() {
 async fn e2e_teach_a_tour_started_under_the_charts_keeps_the_charts() {
     let browser = Browser::start().await;
     browser.open("", "#tour-qd1-reads").await;
+    assert_eq!(
+        browser
+            .js(
+                "return document.querySelector('.tour-dock').hidden;",
+                vec![]
+            )
+            .await,
+        json!(true),
+        "no dock before a tour starts"
+    );
     browser.click("tour-qd1-reads").await;
     let (_, steps) = TOUR_STEPS[0];
     wait_search(
@@ -333,6 +343,23 @@ async fn e2e_teach_a_tour_started_under_the_charts_keeps_the_charts() {
             .await,
         json!(false),
         "the charts stay"
+    );
+    // A class sees the step and the chart it talks about at once: with the IOPS chart
+    // scrolled to the top of the window, the step's text is docked inside the window below it.
+    let seen = browser
+        .js(
+            "document.getElementById('chart-iops').scrollIntoView({block: 'start'});
+             const text = document.getElementById('tour-text').getBoundingClientRect();
+             const chart = document.getElementById('chart-iops').getBoundingClientRect();
+             return [text.top >= 0 && text.bottom <= window.innerHeight,
+                     Math.abs(chart.top) < 2 && chart.top < text.top];",
+            vec![],
+        )
+        .await;
+    assert_eq!(
+        seen,
+        json!([true, true]),
+        "step text docked in view, chart above it"
     );
     browser.assert_clean_console();
     browser.close().await;

@@ -351,9 +351,10 @@ pub fn App(
                             view! {
                                 <ShareBar state=state charts=charts />
                                 <FioImport state=state />
-                                // Below the charts here, above the teaching views' panels.
+                                // Below the charts here (the current step docked at the window's
+                                // bottom), above the teaching views' panels.
                                 <Show when=move || state.with(LabState::view) == View::Queue>
-                                    <Tours state=state at=tour_at />
+                                    <Tours state=state at=tour_at docked=true />
                                 </Show>
                             }
                         })}

@@ -3,9 +3,12 @@
 //!
 //! The page shows it in every view (above teaching mode and the drive over time, below the
 //! queue-depth charts) and owns its position ([`TourAt`]), not any view, because the SLC-cache
-//! tour moves the reader from one view to another and the panel must come along. The position is not part
-//! of the URL: a link reproduces what the lab shows (every control a step sets is), not where
-//! a reader was in a text.
+//! tour moves the reader from one view to another and the panel must come along. Below the
+//! queue-depth charts the current step is *docked*: it sticks to the bottom of the window
+//! while the charts it talks about fill the screen, so a class on a projector sees the text
+//! and its effect at once without scrolling. The position is not part of the URL: a link
+//! reproduces what the lab shows (every control a step sets is), not where a reader was in a
+//! text.
 //!
 //! What always holds: a step changes the lab only through [`Setup::apply`], so a tour
 //! can do nothing the controls could not; and while the page's author has locked any control
@@ -28,6 +31,10 @@ pub fn Tours(
     state: RwSignal<LabState>,
     /// The tour and step shown; the page keeps it while the view changes.
     at: TourAt,
+    /// Show the current step in a dock at the bottom of the window instead of inside the
+    /// panel (for a panel placed below the charts).
+    #[prop(optional)]
+    docked: bool,
 ) -> impl IntoView {
     let off = move || state.with(|s| !s.locks().is_empty());
     let go = move |tour: usize, step: usize| {
@@ -59,13 +66,8 @@ pub fn Tours(
         at.get()
             .and_then(|(t, s)| TOURS.get(t).map(|tour| (t, s, tour)))
     };
-    view! {
-        <section class="card tours" aria-labelledby="tours-title">
-            <h2 id="tours-title">"Guided tours"</h2>
-            <ul class="tour-list">{list}</ul>
-            <p class="hint" id="tours-off" hidden=move || !off()>
-                "The tours are off: the author of this page locked controls they would change."
-            </p>
+    let step = move || {
+        view! {
             <div class="tour-step" id="tour-step" aria-live="polite">
                 {move || {
                     current()
@@ -97,6 +99,28 @@ pub fn Tours(
                         })
                 }}
             </div>
+        }
+    };
+    view! {
+        <section class="card tours" aria-labelledby="tours-title">
+            <h2 id="tours-title">"Guided tours"</h2>
+            <ul class="tour-list">{list}</ul>
+            <p class="hint" id="tours-off" hidden=move || !off()>
+                "The tours are off: the author of this page locked controls they would change."
+            </p>
+            {(!docked).then(step)}
         </section>
+        {docked
+            .then(|| {
+                view! {
+                    <aside
+                        class="card tour-dock"
+                        aria-label="Guided tour step"
+                        hidden=move || at.get().is_none()
+                    >
+                        {step()}
+                    </aside>
+                }
+            })}
     }
 }
