@@ -1204,3 +1204,31 @@ impl Simulation {
         (var / n).sqrt() / mean
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_divisor_divides_exactly_with_or_without_a_power_of_two() {
+        // Page sizes are multiples of 4 KiB (12 KiB is not a power of two), die counts go
+        // from 1 to hundreds, planes from 1 to 8.
+        for d in [
+            1u64, 2, 3, 4, 6, 8, 12, 32, 48, 4096, 12_288, 16_384, 65_536,
+        ] {
+            let div = Divisor::new(d);
+            for n in [
+                0u64,
+                1,
+                d - 1,
+                d,
+                d + 1,
+                7 * d + 3,
+                u64::from(u32::MAX) * 5,
+                u64::MAX,
+            ] {
+                assert_eq!(div.div_rem(n), (n / d, n % d), "{n} / {d}");
+            }
+        }
+    }
+}
