@@ -23,8 +23,7 @@
 //!
 //! # What always holds
 //! - Events at equal times run in a fixed order (see [`EventQueue`]), and one seeded [`Rng`]
-//!   makes every choice: the same [`CheckedRun`] gives the same
-//!   result, natively and in wasm.
+//!   makes every choice: the same [`CheckedRun`] gives the same result, natively and in wasm.
 //! - Exactly `iodepth` requests are in flight; a request's latency runs from the moment its slot
 //!   was freed to the moment its last byte crossed the link, so Little's law holds by
 //!   construction of the closed loop.
