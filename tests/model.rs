@@ -4,6 +4,7 @@
 
 use parallelism_lab::model::calibration;
 use parallelism_lab::model::presets;
+use parallelism_lab::model::time::{Nanos, SimTime};
 use parallelism_lab::model::{
     DriveState, RunOptions, RunResult, RunSpec, Rw, Simulation, Workload,
 };
@@ -365,6 +366,55 @@ fn a_run_in_slices_ends_exactly_where_a_run_in_one_go_ends() {
         assert!(!provisional.finished && provisional.iops.is_finite());
     }
     assert!(slices > 10);
+    assert_eq!(sim.result(), whole);
+}
+
+#[test]
+fn a_run_to_deadlines_runs_exactly_the_events_due_and_ends_where_a_run_in_one_go_ends() {
+    // The "advance a run in slices ... or until a deadline": every call stops before
+    // the first event after its deadline, a budget stops it sooner, and the result is bit for
+    // bit the one-shot run's.
+    let drive = presets::find("e18dc").unwrap().drive_with_dies(8);
+    let spec = RunSpec {
+        drive,
+        workload: Workload {
+            rw: Rw::RandRw,
+            rwmixread: 70,
+            bs_bytes: 4 * KIB,
+            iodepth: 16,
+        },
+        state: DriveState::Steady,
+        options: RunOptions::default(),
+    }
+    .check()
+    .unwrap();
+    let whole = Simulation::run(&spec);
+    let mut sim = Simulation::new(&spec);
+    assert_eq!(
+        sim.step_until(SimTime(u64::MAX), 5),
+        5,
+        "the budget stops it"
+    );
+    assert_eq!(sim.events(), 5);
+    let mut deadline = sim.now();
+    let mut calls = 0;
+    while !sim.is_finished() {
+        deadline = deadline + Nanos::from_us(100);
+        let before = sim.events();
+        let ran = sim.step_until(deadline, u64::MAX);
+        assert_eq!(sim.events(), before + ran);
+        assert!(sim.now() <= deadline);
+        if !sim.is_finished() {
+            assert!(sim.next_event_at().is_some_and(|at| at > deadline));
+        }
+        calls += 1;
+    }
+    assert!(calls > 100, "{calls} deadlines");
+    assert_eq!(
+        sim.step_until(SimTime(u64::MAX), 10),
+        0,
+        "a finished run does nothing"
+    );
     assert_eq!(sim.result(), whole);
 }
 

@@ -31,8 +31,9 @@
 //!
 //! # Running in slices
 //! [`Simulation::step`] processes at most a given number of events and returns, so the browser
-//! can interleave simulation with drawing; [`Simulation::result`] is valid (provisional) at any
-//! moment.
+//! can interleave simulation with drawing; [`Simulation::step_until`] processes the events due
+//! up to a simulated deadline (teaching mode plays a run at a chosen speed with it);
+//! [`Simulation::result`] is valid (provisional) at any moment.
 
 use std::collections::VecDeque;
 
@@ -595,6 +596,23 @@ impl Simulation {
             self.handle(ev);
         }
         self.is_finished()
+    }
+
+    /// Process the events due at or before `deadline` (simulated time), but at most
+    /// `max_events` of them, and return how many ran. [`now`](Self::now) is then the time of
+    /// the last one; unless the budget ran out or the run finished, the next event is due
+    /// after `deadline`. This is how a view plays a run at a chosen speed (one event at a
+    /// time: such a view draws every few events, and [`step`](Self::step) stays the hot loop).
+    pub fn step_until(&mut self, deadline: SimTime, max_events: u64) -> u64 {
+        let mut done = 0;
+        while done < max_events
+            && !self.is_finished()
+            && self.queue.peek_time().is_some_and(|at| at <= deadline)
+        {
+            self.step(1);
+            done += 1;
+        }
+        done
     }
 
     fn handle(&mut self, ev: Ev) {

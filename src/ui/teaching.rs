@@ -148,18 +148,13 @@ impl Player {
     /// (the clock then stops at the last one processed). Returns the events processed.
     pub fn advance(&mut self, by: Nanos, max_events: u64) -> u64 {
         let target = self.clock + by;
-        let mut done = 0;
-        while done < max_events {
-            match self.sim.next_event_at() {
-                Some(at) if at <= target => {
-                    self.step_one();
-                    done += 1;
-                }
-                _ => {
-                    self.clock = target;
-                    return done;
-                }
-            }
+        let done = self.sim.step_until(target, max_events);
+        self.steps += done;
+        self.clock = self.clock.max(self.sim.now());
+        let nothing_left_due =
+            self.sim.is_finished() || self.sim.next_event_at().is_none_or(|at| at > target);
+        if nothing_left_due {
+            self.clock = target;
         }
         done
     }
