@@ -47,6 +47,9 @@
 //!   read or write workload draws no random number for a request's direction: 188.9 M and
 //!   1.08 M. A completion's chain (finish, complete, submit, arrive) inlined into the page-out
 //!   path: 181.1 M and 1.13 M. Inlining a die's wake-up too was dropped (182.1 M and 1.31 M).
+//!   `lab bench`, seven interleaved runs against session 4's starting binary: median ratio
+//!   1.39 (2.06 against session 3's); 20 runs in four series: median 6.14 M simulated reads
+//!   per second.
 //!
 //! Tried and dropped: a running minimum instead of a select for a lane's new head (compiled to
 //! branches), dividing by a multiplication (Lemire's `ceil(2^64 / d)`) in a read's dispatch
