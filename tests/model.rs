@@ -6,7 +6,7 @@ use parallelism_lab::model::calibration;
 use parallelism_lab::model::presets;
 use parallelism_lab::model::time::{Nanos, SimTime};
 use parallelism_lab::model::{
-    DriveState, RunOptions, RunResult, RunSpec, Rw, Simulation, Workload,
+    CheckedRun, DriveState, RunOptions, RunResult, RunSpec, Rw, Simulation, Workload,
 };
 
 const KIB: u32 = 1024;
@@ -341,10 +341,10 @@ fn statistical_noise_is_reported_and_under_two_percent_for_pure_reads_and_writes
     );
 }
 
-#[test]
-fn a_run_in_slices_ends_exactly_where_a_run_in_one_go_ends() {
+/// A run that uses every part of the engine: reads and writes, garbage collection, 8 dies.
+fn mixed_steady_run() -> CheckedRun {
     let drive = presets::find("e18dc").unwrap().drive_with_dies(8);
-    let spec = RunSpec {
+    RunSpec {
         drive,
         workload: Workload {
             rw: Rw::RandRw,
@@ -356,7 +356,12 @@ fn a_run_in_slices_ends_exactly_where_a_run_in_one_go_ends() {
         options: RunOptions::default(),
     }
     .check()
-    .unwrap();
+    .unwrap()
+}
+
+#[test]
+fn a_run_in_slices_ends_exactly_where_a_run_in_one_go_ends() {
+    let spec = mixed_steady_run();
     let whole = Simulation::run(&spec);
     let mut sim = Simulation::new(&spec);
     let mut slices = 0;
@@ -374,20 +379,7 @@ fn a_run_to_deadlines_runs_exactly_the_events_due_and_ends_where_a_run_in_one_go
     // The "advance a run in slices ... or until a deadline": every call stops before
     // the first event after its deadline, a budget stops it sooner, and the result is bit for
     // bit the one-shot run's.
-    let drive = presets::find("e18dc").unwrap().drive_with_dies(8);
-    let spec = RunSpec {
-        drive,
-        workload: Workload {
-            rw: Rw::RandRw,
-            rwmixread: 70,
-            bs_bytes: 4 * KIB,
-            iodepth: 16,
-        },
-        state: DriveState::Steady,
-        options: RunOptions::default(),
-    }
-    .check()
-    .unwrap();
+    let spec = mixed_steady_run();
     let whole = Simulation::run(&spec);
     let mut sim = Simulation::new(&spec);
     assert_eq!(
