@@ -88,6 +88,15 @@ impl<T: Copy> Ring<T> {
         self.get(0)
     }
 
+    /// What sits at the front position of the buffer: the front item, or a stale one when the
+    /// ring is empty (`None` only before the first push). For a caller that selects between
+    /// this and a default with `is_empty`, without branching on it: whether a busy queue has
+    /// a next item is a coin toss, which a branch mispredicts half the time.
+    #[inline(always)]
+    pub fn front_slot(&self) -> Option<&T> {
+        self.buf.get(self.head)
+    }
+
     #[inline(always)]
     pub fn get(&self, i: usize) -> Option<&T> {
         (i < self.len).then(|| &self.buf[self.at(i)])
@@ -158,6 +167,9 @@ mod tests {
             }
             assert_eq!(ring.len(), reference.len());
             assert_eq!(ring.front(), reference.front());
+            if !ring.is_empty() {
+                assert_eq!(ring.front_slot(), ring.front());
+            }
             let i = rng.below(reference.len() as u64 + 1) as usize;
             assert_eq!(ring.get(i), reference.get(i));
         }
@@ -167,6 +179,7 @@ mod tests {
     fn an_empty_ring_has_nothing_to_give() {
         let mut ring: Ring<u8> = Ring::default();
         assert!(ring.is_empty());
+        assert_eq!(ring.front_slot(), None);
         assert_eq!(ring.pop_front(), None);
         assert_eq!(ring.remove(0), None);
         assert_eq!(ring.position_within(4, |_| true), None);
