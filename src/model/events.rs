@@ -50,7 +50,7 @@
 //!   The heap's top time kept beside the lanes' head times: 182.5 M and 0.98 M. A lane's
 //!   next head chosen with a select, not a branch ([`Ring::front_slot`]): 182.1 M and 0.94 M.
 //!   `lab bench`, seven interleaved runs against session 4's starting binary: median ratio
-//!   1.39 (2.06 against session 3's); 20 runs in four series: median 6.14 M simulated reads
+//!   1.30 (1.94 against session 3's); 20 runs in four series: median 7.21 M simulated reads
 //!   per second.
 //!
 //! Tried and dropped: a running minimum instead of a select for a lane's new head (compiled to
