@@ -196,6 +196,7 @@ impl<E: Copy, const LANES: usize> EventQueue<E, LANES> {
         popped
     }
 
+    /// Take the heap's top entry (`heap_pop` without keeping `heap_top`).
     #[inline(always)]
     fn heap_take(&mut self) -> Option<(SimTime, E)> {
         let last = self.heap.pop()?;
