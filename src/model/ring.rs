@@ -83,11 +83,6 @@ impl<T: Copy> Ring<T> {
         Some(item)
     }
 
-    #[inline(always)]
-    pub fn front(&self) -> Option<&T> {
-        self.get(0)
-    }
-
     /// What sits at the front position of the buffer: the front item, or a stale one when the
     /// ring is empty (`None` only before the first push). For a caller that selects between
     /// this and a default with `is_empty`, without branching on it: whether a busy queue has
@@ -166,9 +161,9 @@ mod tests {
                 }
             }
             assert_eq!(ring.len(), reference.len());
-            assert_eq!(ring.front(), reference.front());
+            assert_eq!(ring.get(0), reference.front());
             if !ring.is_empty() {
-                assert_eq!(ring.front_slot(), ring.front());
+                assert_eq!(ring.front_slot(), ring.get(0));
             }
             let i = rng.below(reference.len() as u64 + 1) as usize;
             assert_eq!(ring.get(i), reference.get(i));
