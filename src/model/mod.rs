@@ -11,6 +11,7 @@
 //! - [`drive_state`]: the drive over time: SLC cache fill and folding, torture, TRIM.
 //! - [`stats`]: latency histogram, utilisation, the limiting resource.
 //! - [`calibration`]: the published measurements and the model's error against them.
+//! - [`fit`]: the parameters a preset marks as fitted, and the search that chooses them.
 //! - [`sweep`]: runs over queue depth or read share, as the charts and the CLI draw them.
 //! - [`ring`]: the first-in first-out ring the hot queues use.
 //! - [`time`] and [`rng`]: simulated nanoseconds and the run's one random generator.
@@ -21,6 +22,7 @@ pub mod config;
 pub mod drive_state;
 pub mod engine;
 pub mod events;
+pub mod fit;
 pub mod ftl;
 pub mod link;
 pub mod presets;

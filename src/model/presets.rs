@@ -19,6 +19,7 @@ use super::config::{
     CellType, ConfigError, ControllerSpec, DriveSpec, Mapping, NandSpec, SlcCache, BYTES_PER_GB,
     MAX_DIES,
 };
+use super::fit::{Fitted, Param};
 use super::link::HostLink;
 use super::time::Nanos;
 
@@ -37,6 +38,9 @@ pub struct Preset {
     pub nand: NandSpec,
     /// Capacities (GB, user) that were sold or measured; any die count works.
     pub capacities_gb: &'static [u32],
+    /// The parameters `lab fit` chooses for this preset, with their search bounds; the values in
+    /// `controller` and `nand` are what the fit finds on the preset's reference data.
+    pub fitted: &'static [Fitted],
 }
 
 impl Preset {
@@ -242,6 +246,53 @@ const PHISON_E8T: ControllerSpec = ControllerSpec {
     ..PHISON_E12
 };
 
+/// What `lab fit` chooses for the E18DC against its reference cells [REF1]. Each is identified by
+/// at least two cells (see the README's cross-validation table).
+const E18DC_FITTED: [Fitted; 7] = [
+    Fitted {
+        param: Param::TReadUs,
+        lo: 40.0,
+        hi: 80.0,
+        step: 0.5,
+    },
+    Fitted {
+        param: Param::HostStackUs,
+        lo: 2.0,
+        hi: 20.0,
+        step: 0.25,
+    },
+    Fitted {
+        param: Param::CmdCostNs,
+        lo: 1_000.0,
+        hi: 2_500.0,
+        step: 10.0,
+    },
+    Fitted {
+        param: Param::TProgUs,
+        lo: 1_200.0,
+        hi: 3_000.0,
+        step: 10.0,
+    },
+    Fitted {
+        param: Param::GcUnitCostNs,
+        lo: 1_000.0,
+        hi: 8_000.0,
+        step: 50.0,
+    },
+    Fitted {
+        param: Param::SpareEfficiency,
+        lo: 0.5,
+        hi: 1.0,
+        step: 0.01,
+    },
+    Fitted {
+        param: Param::MultiplaneReadMinQueue,
+        lo: 2.0,
+        hi: 32.0,
+        step: 1.0,
+    },
+];
+
 /// Every preset, in the order menus show them.
 pub static PRESETS: [Preset; 7] = [
     Preset {
@@ -284,6 +335,7 @@ pub static PRESETS: [Preset; 7] = [
         },
         nand: TLC_512GBIT,
         capacities_gb: &[480, 960, 1920],
+        fitted: &E18DC_FITTED,
     },
     Preset {
         id: "e12",
@@ -292,6 +344,7 @@ pub static PRESETS: [Preset; 7] = [
         controller: PHISON_E12,
         nand: BICS3_TLC_256GBIT,
         capacities_gb: &[240, 480, 960],
+        fitted: &[],
     },
     Preset {
         id: "e12c",
@@ -308,6 +361,7 @@ pub static PRESETS: [Preset; 7] = [
         },
         nand: BICS3_TLC_256GBIT,
         capacities_gb: &[240, 480],
+        fitted: &[],
     },
     Preset {
         id: "e8",
@@ -327,6 +381,7 @@ pub static PRESETS: [Preset; 7] = [
         },
         nand: BICS3_TLC_256GBIT,
         capacities_gb: &[240, 480],
+        fitted: &[],
     },
     Preset {
         id: "e8t",
@@ -335,6 +390,7 @@ pub static PRESETS: [Preset; 7] = [
         controller: PHISON_E8T,
         nand: BICS3_TLC_256GBIT,
         capacities_gb: &[240, 480],
+        fitted: &[],
     },
     Preset {
         id: "e7",
@@ -355,6 +411,7 @@ pub static PRESETS: [Preset; 7] = [
         },
         nand: PLANAR_MLC_15NM,
         capacities_gb: &[240, 480, 960],
+        fitted: &[],
     },
     Preset {
         id: "octane",
@@ -394,6 +451,7 @@ pub static PRESETS: [Preset; 7] = [
         },
         nand: IMFT_MLC_25NM,
         capacities_gb: &[128, 256, 512],
+        fitted: &[],
     },
 ];
 
