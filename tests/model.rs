@@ -473,3 +473,90 @@ fn a_watched_run_measures_what_a_direct_run_measures_with_an_event_fewer_per_req
         assert!(events > 4.0 / 3.0 - 0.01, "{what}: {events}");
     }
 }
+
+/// A mixed random workload on the E18DC with its firmware's program suspend, or with it off.
+fn mixed_with_suspends(dies: u32, iodepth: u32, max_suspends: u32) -> RunResult {
+    let mut drive = presets::find("e18dc").unwrap().drive_with_dies(dies);
+    drive.controller.max_suspends = max_suspends;
+    let spec = RunSpec {
+        drive,
+        workload: Workload {
+            rw: Rw::RandRw,
+            rwmixread: 70,
+            bs_bytes: 4 * KIB,
+            iodepth,
+        },
+        state: DriveState::Steady,
+        options: RunOptions::default(),
+    };
+    Simulation::run(&spec.check().unwrap())
+}
+
+#[test]
+fn a_read_suspends_a_program_instead_of_waiting_it_out() {
+    // Program suspend (issue 13): a read that meets a die in the middle of a ~2 ms TLC program
+    // waits the suspend latency, not the program. At a light mixed load (QD4 on 8 dies) the
+    // typical read then never waits for a whole program, and without suspend it often does.
+    let t_prog_us = presets::find("e18dc").unwrap().nand.t_prog.as_us();
+    let with = mixed_with_suspends(8, 4, 4);
+    let without = mixed_with_suspends(8, 4, 0);
+    assert!(
+        with.latency.p90_us < 0.25 * t_prog_us,
+        "with suspend p90 {} µs",
+        with.latency.p90_us
+    );
+    assert!(
+        without.latency.p90_us > 0.5 * t_prog_us,
+        "without suspend p90 {} µs",
+        without.latency.p90_us
+    );
+    assert!(
+        with.iops > without.iops,
+        "{} vs {}",
+        with.iops,
+        without.iops
+    );
+}
+
+#[test]
+fn a_deep_mixed_queue_reaches_the_controller_bound_without_doubling_the_depth() {
+    // Issue 13: at 1,920 GB a 70/30 mix at QD256 must not need QD512 to reach its limit;
+    // reads no longer queue behind programs that nothing interrupts.
+    let qd256 = mixed_with_suspends(32, 256, 4);
+    let qd512 = mixed_with_suspends(32, 512, 4);
+    assert!(
+        qd256.iops > 0.95 * qd512.iops,
+        "QD256 {} vs QD512 {}",
+        qd256.iops,
+        qd512.iops
+    );
+    assert!(
+        qd256.utilisation.controller > 0.95,
+        "{:?}",
+        qd256.bottleneck
+    );
+}
+
+#[test]
+fn dies_with_reads_waiting_are_never_left_idle_at_depth() {
+    // Each die has its own queue that its channel serves in any order, so at QD256 on 960 GB
+    // (16 dies, 16 reads waiting on each) every die stays busy, as at 480 GB.
+    let drive = presets::find("e18dc").unwrap().drive_with_dies(16);
+    let spec = RunSpec {
+        drive,
+        workload: Workload {
+            rw: Rw::RandRead,
+            rwmixread: 100,
+            bs_bytes: 4 * KIB,
+            iodepth: 256,
+        },
+        state: DriveState::Steady,
+        options: RunOptions::default(),
+    };
+    let r = Simulation::run(&spec.check().unwrap());
+    assert!(
+        r.utilisation.dies_mean() > 0.97,
+        "{}",
+        r.utilisation.dies_mean()
+    );
+}

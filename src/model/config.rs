@@ -79,6 +79,10 @@ pub struct NandSpec {
     pub bus_bytes_per_s: f64,
     /// Whether the die may start its next sense while the last page streams out (cache read).
     pub cache_read: bool,
+    /// Time a program or erase in progress takes to reach a suspended state, so a read can run.
+    pub t_suspend: Nanos,
+    /// Time a suspended program or erase loses when it resumes (the interrupted pulse re-runs).
+    pub t_resume: Nanos,
 }
 
 impl NandSpec {
@@ -132,12 +136,10 @@ pub struct ControllerSpec {
     pub write_buffer_bytes: u64,
     /// Multi-plane reads are issued only when at least this many reads wait for the die.
     pub multiplane_read_min_queue: u32,
-    /// How many of the oldest reads queued on a channel its command sequencer looks at when a die
-    /// is free (0: unlimited, every die has its own queue). A small window makes reads wait
-    /// behind reads for busy dies on the same channel (head-of-line blocking).
-    pub channel_lookahead: u32,
     /// Reads served in a row while a program waits before the program goes first.
     pub read_burst_limit: u32,
+    /// Times the firmware suspends one program or erase step for arriving reads (0: never).
+    pub max_suspends: u32,
     /// User capacity per raw flash byte (the rest is spare area).
     pub user_fraction: f64,
     /// Share of the nominal spare area garbage collection can actually use.
@@ -517,7 +519,7 @@ impl RunSpec {
             1024,
         )?;
         check_range("read burst limit", c.read_burst_limit, 1, 1_000_000)?;
-        check_range("channel lookahead", c.channel_lookahead, 0, 1_000_000)?;
+        check_range("suspends per program step", c.max_suspends, 0, 64)?;
         check_range("planes", n.planes, 1, 8)?;
         check_range(
             "page size (bytes)",
@@ -536,7 +538,13 @@ impl RunSpec {
         check_range("pages per program", n.program_pages, 1, 4)?;
         check_range("die density (Gbit)", n.die_gbit, 1, 4096)?;
         check_positive("channel rate (bytes/s)", n.bus_bytes_per_s)?;
-        for (what, t) in [("tR", n.t_read), ("tPROG", n.t_prog), ("tBERS", n.t_erase)] {
+        for (what, t) in [
+            ("tR", n.t_read),
+            ("tPROG", n.t_prog),
+            ("tBERS", n.t_erase),
+            ("suspend latency", n.t_suspend),
+            ("resume cost", n.t_resume),
+        ] {
             if t.0 == 0 || t.0 > 1_000_000_000 {
                 return Err(out_of_range(what, t, "1 ns..=1 s"));
             }

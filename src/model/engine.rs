@@ -78,8 +78,11 @@ enum Ev {
     PageOut { slot: u32, bytes: u32, map: bool },
     /// A die without cache read is free once its last page left.
     DieFree(u32),
-    /// A die finished one step of a program unit.
-    StepDone(u32),
+    /// A die finished one step of a program unit (valid only for the die's step generation: a
+    /// suspend moves the step's end).
+    StepDone { die: u32, generation: u32 },
+    /// A die finished suspending its program or erase step and may read.
+    Suspended(u32),
     /// The controller finished a piece of background work (valid only for its generation).
     BackgroundDone(u32),
     /// A request's last byte crossed the host link (used only when the host may queue).
@@ -99,14 +102,23 @@ struct Background {
     head_done: SimTime,
     /// Bumped whenever `head_done` moves, so stale completion events are ignored.
     generation: u32,
+    /// When the head job started its service.
+    head_start: SimTime,
+    /// Work of the jobs that started and finished inside the measured window.
     busy_ns: u64,
 }
 
 /// A single first-come first-served server, used by reservation.
+///
+/// Reserved at the present, a server's booked work runs without a gap from `now` to
+/// `free_at`, so the work done by `now` is what was booked less that tail: busy time is exact,
+/// and never more than the time that passed. (The controller, reserved ahead with direct
+/// arrival, counts its work when each command is dispatched instead.)
 #[derive(Clone, Copy, Debug, Default)]
 struct Server {
     free_at: SimTime,
-    busy_ns: u64,
+    /// Work booked since the measured window opened, plus what was still to run then.
+    booked_ns: u64,
 }
 
 impl Server {
@@ -114,8 +126,18 @@ impl Server {
     fn reserve(&mut self, now: SimTime, work: Nanos) -> SimTime {
         let start = self.free_at.max(now);
         self.free_at = start + work;
-        self.busy_ns += work.0;
+        self.booked_ns += work.0;
         self.free_at
+    }
+
+    /// Work done since the window opened, as of `now` (reserved at the present only).
+    fn busy_by(&self, now: SimTime) -> u64 {
+        self.booked_ns - self.free_at.since(now).0
+    }
+
+    /// Open the measured window at `now`: only the tail still to run counts.
+    fn open_window(&mut self, now: SimTime) {
+        self.booked_ns = self.free_at.since(now).0;
     }
 }
 
@@ -150,7 +172,18 @@ struct Die {
     units_array_done: u64,
     units_background_done: u64,
     units_released: u64,
+    /// Busy time booked for this die, up to `busy_until` (see [`Simulation::result`]).
     busy_ns: u64,
+    busy_until: SimTime,
+    /// When the program step in progress ends, and the generation its `StepDone` carries.
+    step_end: SimTime,
+    step_generation: u32,
+    /// Suspends the program step in progress has had.
+    suspends: u32,
+    /// A program step is winding down into suspension (until its `Suspended` event).
+    suspending: bool,
+    /// A suspended program step: what it still needs (resume cost included) and its kind.
+    suspended: Option<(Nanos, DieOp)>,
     gc_debt: f64,
     erase_debt: f64,
     /// The operation last started (only read by [`Simulation::activity`]).
@@ -161,7 +194,14 @@ impl Die {
     /// Whether a program unit is in progress or waiting for this die.
     #[inline(always)]
     fn owes_program(&self) -> bool {
-        self.unit.is_some() || self.units_queued > 0
+        self.unit.is_some() || self.units_queued > 0 || self.suspended.is_some()
+    }
+
+    /// Book the die busy from `now` until `done`.
+    #[inline(always)]
+    fn book(&mut self, now: SimTime, done: SimTime) {
+        self.busy_ns += done.since(now).0;
+        self.busy_until = done;
     }
 }
 
@@ -185,34 +225,31 @@ struct Slot {
 }
 
 /// Take the read at `head` of `queue` into `batch[0]` and, when `deep`, the first other read on
-/// each other plane that `mine` accepts; returns how many were taken.
-fn take_batch<T: Copy>(
-    queue: &mut Ring<T>,
+/// each other plane; returns how many were taken.
+fn take_batch(
+    queue: &mut Ring<PageRead>,
     head: usize,
     deep: bool,
     planes: usize,
     batch: &mut [PageRead; MAX_PLANES],
-    mine: impl Fn(&T) -> Option<PageRead>,
 ) -> usize {
-    let first =
-        mine(&queue.remove(head).expect("a read is ready")).expect("the head is this die's");
+    let first = queue.remove(head).expect("a read is ready");
     batch[0] = first;
     let mut n = 1;
     if deep {
         let mut used = 1u32 << first.plane;
         let mut i = 0;
         while n < planes {
-            let Some(item) = queue.get(i) else {
+            let Some(&r) = queue.get(i) else {
                 break;
             };
-            match mine(item) {
-                Some(r) if used & (1 << r.plane) == 0 => {
-                    used |= 1 << r.plane;
-                    batch[n] = r;
-                    n += 1;
-                    queue.remove(i);
-                }
-                _ => i += 1,
+            if used & (1 << r.plane) == 0 {
+                used |= 1 << r.plane;
+                batch[n] = r;
+                n += 1;
+                queue.remove(i);
+            } else {
+                i += 1;
             }
         }
     }
@@ -283,10 +320,12 @@ struct Params {
     gc_ctrl_per_copy: Nanos,
     buffer_bytes: u64,
     mp_min_queue: usize,
-    /// Reads queue per channel and a die may take only one of the first `channel_window`.
-    in_order_channels: bool,
-    channel_window: usize,
     read_burst_limit: u32,
+    /// Program and erase suspend: how many times one step may be suspended (0: never), the
+    /// time it takes to stop, and the time a resumed step loses.
+    max_suspends: u32,
+    t_suspend: Nanos,
+    t_resume: Nanos,
     /// Probability (parts per million) that a read misses the mapping cache.
     map_miss_ppm: u64,
     write_amplification: f64,
@@ -375,9 +414,10 @@ impl Params {
             gc_ctrl_per_copy: c.gc_unit_cost * u64::from(unit_bytes / MAPPING_UNIT_BYTES),
             buffer_bytes: c.write_buffer_bytes,
             mp_min_queue: c.multiplane_read_min_queue as usize,
-            in_order_channels: c.channel_lookahead > 0,
-            channel_window: c.channel_lookahead as usize,
             read_burst_limit: c.read_burst_limit,
+            max_suspends: c.max_suspends,
+            t_suspend: n.t_suspend,
+            t_resume: n.t_resume,
             map_miss_ppm,
             write_amplification: wa,
             direct_arrival: w.iodepth <= c.device_queue_limit
@@ -396,6 +436,8 @@ struct Meter {
     end: u64,
     window_start: SimTime,
     window_end: SimTime,
+    /// When the utilisation window opened (the event time of the warm-up's end).
+    util_start: SimTime,
     hist: Histogram,
     bytes: u64,
     /// Measured I/Os per noise batch, and the completion count that closes the next batch.
@@ -413,9 +455,9 @@ pub struct Simulation {
     slots: Vec<Slot>,
     dies: Vec<Die>,
     channels: Vec<Server>,
-    /// Per-channel read queues, used instead of per-die queues with in-order channels.
-    channel_reads: Vec<Ring<(u32, PageRead)>>,
     controller: Server,
+    /// Host command work the controller finished inside the measured window.
+    controller_busy_ns: u64,
     background: Background,
     /// [device-to-host, host-to-device]; a half-duplex link uses index 0 for both.
     link: [Server; 2],
@@ -476,8 +518,8 @@ impl Simulation {
             slots: vec![Slot::default(); p.iodepth as usize],
             dies,
             channels: vec![Server::default(); channels as usize],
-            channel_reads: vec![Ring::default(); channels as usize],
             controller: Server::default(),
+            controller_busy_ns: 0,
             background: Background::default(),
             link: [Server::default(); 2],
             buffer_used: 0,
@@ -622,7 +664,8 @@ impl Simulation {
             Ev::SenseDone(die) => self.sense_done(die),
             Ev::PageOut { slot, bytes, map } => self.page_out(slot, bytes, map),
             Ev::DieFree(die) => self.wake_die(die),
-            Ev::StepDone(die) => self.step_done(die),
+            Ev::StepDone { die, generation } => self.step_done(die, generation),
+            Ev::Suspended(die) => self.wake_die(die),
             Ev::BackgroundDone(generation) => self.background_done(generation),
             Ev::Complete(slot) => self.complete(slot, self.now),
         }
@@ -666,6 +709,16 @@ impl Simulation {
         }
     }
 
+    /// Controller time one host command takes.
+    #[inline(always)]
+    fn command_cost(&self, write: bool) -> Nanos {
+        if write {
+            self.p.cmd_cost + self.p.write_cmd_cost
+        } else {
+            self.p.cmd_cost
+        }
+    }
+
     fn ctrl_arrive(&mut self, slot: u32) {
         if self.in_device >= self.p.queue_limit {
             self.host_waiters.push_back(slot);
@@ -679,11 +732,7 @@ impl Simulation {
     #[inline(always)]
     fn arrive(&mut self, slot: u32, now: SimTime) {
         self.in_device += 1;
-        let cost = if self.slots[slot as usize].write {
-            self.p.cmd_cost + self.p.write_cmd_cost
-        } else {
-            self.p.cmd_cost
-        };
+        let cost = self.command_cost(self.slots[slot as usize].write);
         let done = self.controller.reserve(now, cost);
         self.preempt_background(done, cost);
         self.queue
@@ -691,7 +740,12 @@ impl Simulation {
     }
 
     fn dispatch(&mut self, slot: u32) {
-        if self.slots[slot as usize].write {
+        let write = self.slots[slot as usize].write;
+        // The command held the controller for the `cost` before now (first come, first
+        // served): its part inside the window is the controller's work.
+        let cost = self.command_cost(write);
+        self.controller_busy_ns += cost.0.min(self.now.since(self.meter.util_start).0);
+        if write {
             if self.buffer_waiters.is_empty() && self.buffer_fits(slot) {
                 self.admit_write(slot);
             } else {
@@ -758,89 +812,39 @@ impl Simulation {
         }
     }
 
+    /// A read joins its die's queue. A die that starts with this read alone (idle, no program
+    /// owed, no multi-plane batch to gather) takes it without a trip through the queue.
     fn enqueue_read(&mut self, die: u32, read: PageRead) {
         let p = &self.p;
         let d = &mut self.dies[die as usize];
         d.waiting_reads += 1;
-        if p.in_order_channels {
-            // Between events no idle die has a read in its channel's window (every change to
-            // a window is followed by a pump). A read joining at the back changes nothing
-            // before it, so only its own die can start, and only if it joined inside the
-            // window; that die then has no other read in the window to batch with it, so the
-            // entries behind do not move. This is `pump_channel` without the scan.
-            let queue = &mut self.channel_reads[d.channel as usize];
-            let starts = queue.len() < p.channel_window && !d.busy;
-            // A die that starts with this read alone (no program owed, no multi-plane batch to
-            // gather from further back) takes it without a trip through the queue.
-            if starts && !d.owes_program() && !p.multi_plane(d.waiting_reads) {
-                d.waiting_reads -= 1;
-                d.sensing[0] = read;
-                d.n_sensing = 1;
-                self.begin_sense(die);
-                return;
-            }
-            queue.push_back((die, read));
-            if starts {
-                let at = queue.len() - 1;
-                self.start_die_with(die, Some(at));
-            }
+        if !d.busy && !d.owes_program() && !p.multi_plane(d.waiting_reads) {
+            d.waiting_reads -= 1;
+            d.sensing[0] = read;
+            d.n_sensing = 1;
+            self.begin_sense(die);
+            return;
+        }
+        d.reads.push_back(read);
+        if d.busy {
+            self.try_suspend(die);
         } else {
-            d.reads.push_back(read);
             self.start_die(die);
         }
     }
 
-    /// In-order channels: start every idle die that has a read among the first
-    /// `channel_window` entries of the channel's queue, from entry `from` on (the entries
-    /// before it are known to belong to busy dies); reads further back wait even when their
-    /// die is idle (head-of-line blocking).
-    fn pump_channel(&mut self, ch: u32, from: usize) {
-        // An idle die met here has its first windowed read at `i` (an earlier one would have
-        // started it), and starting it leaves the entries before `i` as they were: all of busy
-        // dies. So the scan goes on from `i`, which now holds the next entry.
-        let mut i = from;
-        while i < self.p.channel_window {
-            let Some(&(die, _)) = self.channel_reads[ch as usize].get(i) else {
-                break;
-            };
-            if self.dies[die as usize].busy {
-                i += 1;
-                continue;
-            }
-            self.start_die_with(die, Some(i));
-            // A die with a ready read always starts something (a read, or a program it owes);
-            // were it ever to stay idle, the scan must still move on.
-            if !self.dies[die as usize].busy {
-                i += 1;
-            }
-        }
-    }
-
-    /// A die became free: let it, and in-order channels behind it, pick new work.
+    /// A die became free: let it pick new work.
     fn wake_die(&mut self, die_idx: u32) {
-        self.dies[die_idx as usize].busy = false;
+        let die = &mut self.dies[die_idx as usize];
+        die.busy = false;
+        die.suspending = false;
         let read_at = self.ready_read(die_idx);
         self.start_die_with(die_idx, read_at);
-        // Only this die changed. If it took reads, the window moved up from where its first
-        // one was, and dies further back may now see one of theirs; if it took none, the
-        // window is as it was and every other die as busy as before.
-        if self.p.in_order_channels {
-            let from = read_at.unwrap_or(self.p.channel_window);
-            self.pump_channel(self.dies[die_idx as usize].channel, from);
-        }
     }
 
-    /// Where the die's next read waits in the queue it reads from, if it may take it now.
+    /// Where the die's next read waits in its queue, if it has one.
     fn ready_read(&self, die_idx: u32) -> Option<usize> {
-        let die = &self.dies[die_idx as usize];
-        if die.waiting_reads == 0 {
-            None
-        } else if self.p.in_order_channels {
-            self.channel_reads[die.channel as usize]
-                .position_within(self.p.channel_window, |&(d, _)| d == die_idx)
-        } else {
-            (!die.reads.is_empty()).then_some(0)
-        }
+        (!self.dies[die_idx as usize].reads.is_empty()).then_some(0)
     }
 
     /// Take the die's read at `at` of its queue into `sensing`, and with a deep queue the first
@@ -850,16 +854,7 @@ impl Simulation {
         let die = &mut self.dies[die_idx as usize];
         let deep = p.multi_plane(die.waiting_reads);
         let planes = p.planes as usize;
-        die.n_sensing = if p.in_order_channels {
-            let queue = &mut self.channel_reads[die.channel as usize];
-            take_batch(queue, at, deep, planes, &mut die.sensing, |&(d, r)| {
-                (d == die_idx).then_some(r)
-            })
-        } else {
-            take_batch(&mut die.reads, at, deep, planes, &mut die.sensing, |&r| {
-                Some(r)
-            })
-        };
+        die.n_sensing = take_batch(&mut die.reads, at, deep, planes, &mut die.sensing);
         die.waiting_reads -= die.n_sensing as u32;
     }
 
@@ -899,6 +894,12 @@ impl Simulation {
             _ => {
                 die.reads_in_a_row = 0;
                 die.busy = true;
+                if let Some((left, op)) = die.suspended.take() {
+                    die.op = op;
+                    let done = self.now + left;
+                    self.schedule_step(die_idx, done);
+                    return;
+                }
                 if die.unit.is_none() {
                     die.units_queued -= 1;
                     self.begin_unit(die_idx);
@@ -926,7 +927,7 @@ impl Simulation {
         // The sensed data needs the data register, still held by the previous page until it
         // has streamed out (cache read overlaps the two; the register cannot).
         let done = (self.now + p.t_read).max(die.register_free);
-        die.busy_ns += done.since(self.now).0;
+        die.book(self.now, done);
         self.queue
             .push_in_lane(SENSE_LANE, done, Ev::SenseDone(die_idx));
     }
@@ -952,7 +953,7 @@ impl Simulation {
         if self.p.cache_read {
             self.wake_die(die_idx);
         } else {
-            die.busy_ns += last.since(self.now).0;
+            die.book(self.now, last);
             self.queue.push(last, Ev::DieFree(die_idx));
         }
     }
@@ -1041,12 +1042,56 @@ impl Simulation {
             die.op = DieOp::Program;
             channel.reserve(self.now, unit_xfer) + p.t_prog
         };
-        die.busy_ns += done.since(self.now).0;
-        self.queue.push(done, Ev::StepDone(die_idx));
+        die.suspends = 0;
+        self.schedule_step(die_idx, done);
     }
 
-    fn step_done(&mut self, die_idx: u32) {
+    /// The die's program step (new or resumed) ends at `done`.
+    fn schedule_step(&mut self, die_idx: u32, done: SimTime) {
         let die = &mut self.dies[die_idx as usize];
+        die.book(self.now, done);
+        die.step_end = done;
+        die.step_generation = die.step_generation.wrapping_add(1);
+        let generation = die.step_generation;
+        self.queue.push(
+            done,
+            Ev::StepDone {
+                die: die_idx,
+                generation,
+            },
+        );
+    }
+
+    /// A read reached a die busy with a program or erase step: when the firmware suspends and
+    /// the step has enough left to make it worth while, stop it after the suspend latency and
+    /// keep what it still needs (plus the resume cost) for later. Each step is suspended at
+    /// most `max_suspends` times, so programs finish however many reads arrive.
+    fn try_suspend(&mut self, die_idx: u32) {
+        let p = &self.p;
+        let die = &mut self.dies[die_idx as usize];
+        let programming = matches!(die.op, DieOp::Program | DieOp::Copy | DieOp::Erase);
+        if !programming || die.suspending || die.suspends >= p.max_suspends {
+            return;
+        }
+        let stop = self.now + p.t_suspend;
+        if stop + p.t_resume >= die.step_end {
+            return;
+        }
+        let left = die.step_end.since(stop);
+        die.busy_ns -= left.0;
+        die.busy_until = stop;
+        die.suspends += 1;
+        die.suspending = true;
+        die.suspended = Some((left + p.t_resume, die.op));
+        die.step_generation = die.step_generation.wrapping_add(1);
+        self.queue.push(stop, Ev::Suspended(die_idx));
+    }
+
+    fn step_done(&mut self, die_idx: u32, generation: u32) {
+        let die = &mut self.dies[die_idx as usize];
+        if generation != die.step_generation {
+            return;
+        }
         if die.unit.is_none() {
             die.units_array_done += 1;
             self.release_units(die_idx);
@@ -1059,7 +1104,8 @@ impl Simulation {
             return;
         };
         let bg = &mut self.background;
-        bg.head_done = self.now.max(self.controller.free_at) + work;
+        bg.head_start = self.now.max(self.controller.free_at);
+        bg.head_done = bg.head_start + work;
         bg.generation = bg.generation.wrapping_add(1);
         self.queue
             .push(bg.head_done, Ev::BackgroundDone(bg.generation));
@@ -1088,7 +1134,11 @@ impl Simulation {
             .jobs
             .pop_front()
             .expect("a live generation has a job");
-        self.background.busy_ns += work.0;
+        // Background work runs only while no host command holds the controller, so counting
+        // whole jobs that started inside the window never counts the same time twice.
+        if self.background.head_start >= self.meter.util_start {
+            self.background.busy_ns += work.0;
+        }
         self.start_background_head();
         self.dies[die as usize].units_background_done += 1;
         self.release_units(die);
@@ -1155,12 +1205,18 @@ impl Simulation {
         self.submit(slot, at);
     }
 
+    /// Open the utilisation window at `now`: what each resource still has booked from before
+    /// counts, what it did before does not.
     fn reset_busy(&mut self) {
-        self.controller.busy_ns = 0;
+        let now = self.now;
+        self.meter.util_start = now;
+        self.controller_busy_ns = 0;
         self.background.busy_ns = 0;
-        self.link.iter_mut().for_each(|l| l.busy_ns = 0);
-        self.channels.iter_mut().for_each(|c| c.busy_ns = 0);
-        self.dies.iter_mut().for_each(|d| d.busy_ns = 0);
+        self.link.iter_mut().for_each(|l| l.open_window(now));
+        self.channels.iter_mut().for_each(|c| c.open_window(now));
+        self.dies
+            .iter_mut()
+            .for_each(|d| d.busy_ns = d.busy_until.since(now).0);
     }
 
     /// The result so far (final once [`is_finished`](Self::is_finished)).
@@ -1168,13 +1224,25 @@ impl Simulation {
         let m = &self.meter;
         let window = m.window_end.since(m.window_start).0.max(1) as f64;
         let measured = m.hist.count();
-        let frac = |busy: u64| (busy as f64 / window).clamp(0.0, 1.0);
+        // Utilisation is measured over the simulated time that has passed since the window
+        // opened, with every resource's work up to now: exact, so never above 1 and never
+        // clamped.
+        let now = self.now;
+        let elapsed = now.since(m.util_start).0;
+        let frac = |busy: u64| {
+            if elapsed == 0 {
+                0.0
+            } else {
+                busy as f64 / elapsed as f64
+            }
+        };
+        let die_busy = |d: &Die| d.busy_ns - d.busy_until.since(now).0;
         let utilisation = Utilisation {
-            link_read: frac(self.link[0].busy_ns),
-            link_write: frac(self.link[usize::from(!self.p.half_duplex)].busy_ns),
-            controller: frac(self.controller.busy_ns + self.background.busy_ns),
-            channels: self.channels.iter().map(|c| frac(c.busy_ns)).collect(),
-            dies: self.dies.iter().map(|d| frac(d.busy_ns)).collect(),
+            link_read: frac(self.link[0].busy_by(now)),
+            link_write: frac(self.link[usize::from(!self.p.half_duplex)].busy_by(now)),
+            controller: frac(self.controller_busy_ns + self.background.busy_ns),
+            channels: self.channels.iter().map(|c| frac(c.busy_by(now))).collect(),
+            dies: self.dies.iter().map(|d| frac(die_busy(d))).collect(),
         };
         let iops = if measured == 0 {
             0.0

@@ -92,6 +92,15 @@ impl Preset {
 /// 960 GB from 1 TiB (the E12 review's "960 GB usable from 1 TB" [REF3]).
 const USER_FRACTION_ENTERPRISE: f64 = 480e9 / (512.0 * 1073741824.0);
 
+/// assumption: 3D NAND stops a program or erase within about 20 µs of a suspend command and
+/// re-runs the interrupted program-verify pulse on resume (about 10 µs): the order of the
+/// suspend latencies (tens of µs) that 3D TLC datasheets give.
+const SUSPEND_3D: Nanos = Nanos::from_us(20);
+const RESUME_3D: Nanos = Nanos::from_us(10);
+/// assumption: planar MLC parts have the command too; the presets that use them never send it.
+const SUSPEND_PLANAR: Nanos = Nanos::from_us(30);
+const RESUME_PLANAR: Nanos = Nanos::from_us(15);
+
 /// 512 Gbit 3D TLC die of the E18DC sample. [REF6]: 512 Gbit dies (8/16/32 dies at
 /// 480/960/1,920 GB) are the density that fits every cell.
 const TLC_512GBIT: NandSpec = NandSpec {
@@ -119,6 +128,8 @@ const TLC_512GBIT: NandSpec = NandSpec {
     bus_bytes_per_s: 1.2e9,
     // [REF6]: without cache read the 480 GB sequential read peak is a quarter too low.
     cache_read: true,
+    t_suspend: SUSPEND_3D,
+    t_resume: RESUME_3D,
 };
 
 /// Kioxia/Toshiba BiCS3 256 Gbit 64-layer TLC, the flash of the E12 review sample [REF3].
@@ -140,6 +151,8 @@ const BICS3_TLC_256GBIT: NandSpec = NandSpec {
     // assumption: 800 MT/s, the E12's NAND interface.
     bus_bytes_per_s: 0.8e9,
     cache_read: true,
+    t_suspend: SUSPEND_3D,
+    t_resume: RESUME_3D,
 };
 
 /// 15 nm planar MLC (E7 era): 128 Gbit, 16 KiB pages, two planes.
@@ -160,6 +173,8 @@ const PLANAR_MLC_15NM: NandSpec = NandSpec {
     // assumption: 400 MT/s Toggle 2.0.
     bus_bytes_per_s: 0.4e9,
     cache_read: true,
+    t_suspend: SUSPEND_PLANAR,
+    t_resume: RESUME_PLANAR,
 };
 
 /// IMFT 25 nm 64 Gbit (8 GB) synchronous MLC of the OCZ Octane [REF4].
@@ -182,6 +197,8 @@ const IMFT_MLC_25NM: NandSpec = NandSpec {
     // assumption: ONFI 2.2 synchronous at 166 MT/s.
     bus_bytes_per_s: 0.166e9,
     cache_read: true,
+    t_suspend: SUSPEND_PLANAR,
+    t_resume: RESUME_PLANAR,
 };
 
 /// Controller-side defaults of NVMe drives of the E12/E8/E7 generation (each an assumption).
@@ -209,8 +226,10 @@ const PHISON_E12: ControllerSpec = ControllerSpec {
     write_buffer_bytes: 8 * MIB,
     // assumption: the E18DC's firmware policies.
     multiplane_read_min_queue: 8,
-    channel_lookahead: 3,
     read_burst_limit: 8,
+    // assumption: 3D-TLC firmware of 2018 suspends programs and erases for reads, up to four
+    // times per step.
+    max_suspends: 4,
     // [REF3]: 960 GB usable from 1 TB.
     user_fraction: USER_FRACTION_ENTERPRISE,
     spare_efficiency: 0.85,
@@ -321,12 +340,11 @@ pub static PRESETS: [Preset; 7] = [
             // fitted: multi-plane reads only at depth; QD32 at 480 GB (4 per die) must not batch,
             // QD256 (32 per die) must [REF6].
             multiplane_read_min_queue: 8,
-            // fitted: the channel sequencer considers the 3 oldest reads of its channel. With
-            // 4 dies per channel (1,920 GB) reads collide at QD32 (measured 264k, not the 295k
-            // that free choice gives) yet QD256 still reaches the controller's limit [REF1, REF6].
-            channel_lookahead: 3,
             // assumption: a program waits behind at most 8 reads.
             read_burst_limit: 8,
+            // assumption: enterprise firmware suspends a program or erase for arriving reads,
+            // up to four times per step, so a read never waits out a whole ~2 ms TLC program.
+            max_suspends: 4,
             user_fraction: USER_FRACTION_ENTERPRISE,
             // fitted: the usable spare is a little smaller than raw minus user [REF6].
             spare_efficiency: 0.85,
@@ -407,6 +425,8 @@ pub static PRESETS: [Preset; 7] = [
             gc_unit_cost: Nanos(5_000),
             // assumption: planar MLC drives of the E7's time wrote straight to MLC.
             slc_cache: SlcCache::NONE,
+            // assumption: Phison's first NVMe firmware does not suspend programs.
+            max_suspends: 0,
             ..PHISON_E12
         },
         nand: PLANAR_MLC_15NM,
@@ -437,9 +457,9 @@ pub static PRESETS: [Preset; 7] = [
             mapping: Mapping::Dram,
             write_buffer_bytes: 8 * MIB,
             multiplane_read_min_queue: 4,
-            // [REF2]: the Everest pipelines requests to several dies per channel: no window.
-            channel_lookahead: 0,
             read_burst_limit: 8,
+            // assumption: a 2011 MLC controller does not suspend programs.
+            max_suspends: 0,
             // [REF4]: 128 GB sold from sixteen 8 GiB dies.
             user_fraction: 128e9 / (128.0 * 1073741824.0),
             // assumption: the Everest keeps half its spare area for its own use; with all of it
