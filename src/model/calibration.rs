@@ -1,24 +1,41 @@
-//! The published measurements the model is judged against, and the model's error on each.
+//! The published measurements the model is judged against, the file format they are kept in,
+//! and the model's value for each.
 //!
-//! Data: `shared/reference/e18dc-calibration.csv`, copied here with its source line so the lab
-//! never reads outside its own files. Phison E18DC enterprise NVMe engineering sample, PCIe 4.0
-//! x4, measured with Iometer; same controller and firmware at each capacity, only the flash
-//! changes. 4 KiB cells follow a 3-hour 4 KiB random-write precondition (the model's
-//! [`DriveState::Steady`]); 128 KiB cells follow a sequential precondition
-//! ([`DriveState::SeqFilled`]). QD is the total number of I/Os in flight.
+//! Data: `data/e18dc-calibration.csv`, a verbatim copy of `shared/reference/e18dc-calibration.csv`
+//! (comments and all) embedded with `include_str!`, so the lab never reads outside its own files
+//! and the cells exist in exactly one place: the page, `lab calibrate`, `lab fit` and the tests
+//! all parse that file. Phison E18DC enterprise NVMe engineering sample, PCIe 4.0 x4, measured
+//! with Iometer; same controller and firmware at each capacity, only the flash changes. Random
+//! cells follow a 3-hour 4 KiB random-write precondition (the model's [`DriveState::Steady`]);
+//! sequential cells follow a sequential precondition ([`DriveState::SeqFilled`]). QD is the
+//! total number of I/Os in flight.
+//!
+//! The same format carries anyone's measurements into `lab fit --data FILE`, so the parser takes
+//! untrusted text: every mistake is a [`ConfigError`] naming the line, never a panic.
+
+use std::sync::OnceLock;
 
 use serde::Serialize;
 
-use super::config::{DriveState, RunOptions, Rw, Workload};
+use super::config::{
+    parse_block_size, CheckedRun, ConfigError, DriveState, RunOptions, Rw, Workload, MAX_IODEPTH,
+};
 use super::engine::Simulation;
-use super::presets;
+use super::presets::{self, Preset};
+use super::stats::RunResult;
 
 /// Where the reference figures come from, for every place that shows them.
 pub const SOURCE: &str =
     "Phison E18DC engineering sample, Iometer (shared/reference/e18dc-calibration.csv)";
 
+/// The E18DC reference file as published.
+pub const E18DC_CSV: &str = include_str!("data/e18dc-calibration.csv");
+
+/// The one header line a measurement file has (after its `#` comments).
+pub const HEADER: &str = "capacity_gb,workload,block,read_pct,qd,iops,mb_s,lat_ms";
+
 /// What a measured cell reports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Metric {
     Iops,
@@ -27,6 +44,13 @@ pub enum Metric {
 }
 
 impl Metric {
+    /// The measurement file's columns, in its order.
+    const COLUMNS: [(Metric, &'static str); 3] = [
+        (Metric::Iops, "iops"),
+        (Metric::MbPerS, "mb_s"),
+        (Metric::LatencyMs, "lat_ms"),
+    ];
+
     pub fn unit(self) -> &'static str {
         match self {
             Metric::Iops => "IOPS",
@@ -34,10 +58,37 @@ impl Metric {
             Metric::LatencyMs => "ms",
         }
     }
+
+    /// The name `lab fit`'s JSON gives the metric.
+    pub fn id(self) -> &'static str {
+        match self {
+            Metric::Iops => "iops",
+            Metric::MbPerS => "mb_s",
+            Metric::LatencyMs => "latency_ms",
+        }
+    }
+
+    /// The model's figure for this metric.
+    pub fn of(self, r: &RunResult) -> f64 {
+        match self {
+            Metric::Iops => r.iops,
+            Metric::MbPerS => r.bw_mb_s,
+            Metric::LatencyMs => r.latency.mean_us / 1e3,
+        }
+    }
+
+    /// The better of two figures: the higher throughput, the lower latency (what a "peak"
+    /// cell reports).
+    fn best(self, a: f64, b: f64) -> f64 {
+        match self {
+            Metric::LatencyMs => a.min(b),
+            Metric::Iops | Metric::MbPerS => a.max(b),
+        }
+    }
 }
 
 /// The queue depth of a cell: a number, or "peak" (the best over deep queue depths).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Depth {
     Qd(u32),
@@ -47,68 +98,162 @@ pub enum Depth {
 /// Queue depths searched for a "peak" cell.
 pub const PEAK_QDS: [u32; 4] = [32, 64, 128, 256];
 
+impl Depth {
+    /// The queue depths the model runs for this cell.
+    pub fn qds(&self) -> &[u32] {
+        match self {
+            Depth::Qd(q) => std::slice::from_ref(q),
+            Depth::Peak => &PEAK_QDS,
+        }
+    }
+}
+
 /// One published figure.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Measurement {
     pub capacity_gb: u32,
     pub rw: Rw,
+    /// Read share in percent (100 or 0 unless `rw` is mixed).
+    pub rwmixread: u8,
     pub bs_bytes: u32,
     pub depth: Depth,
     pub metric: Metric,
     pub value: f64,
 }
 
-const fn cell(capacity_gb: u32, rw: Rw, depth: Depth, metric: Metric, value: f64) -> Measurement {
-    let bs_bytes = if matches!(rw, Rw::Read | Rw::Write) {
-        128 * 1024
-    } else {
-        4096
-    };
-    Measurement {
-        capacity_gb,
-        rw,
-        bs_bytes,
-        depth,
-        metric,
-        value,
-    }
+/// Every E18DC reference cell, parsed once from [`E18DC_CSV`].
+pub fn e18dc() -> &'static [Measurement] {
+    static CELLS: OnceLock<Vec<Measurement>> = OnceLock::new();
+    CELLS.get_or_init(|| parse(E18DC_CSV).expect("the embedded E18DC file parses (tested)"))
 }
-
-use Depth::{Peak, Qd};
-use Metric::{Iops, LatencyMs, MbPerS};
-
-/// Every cell of `e18dc-calibration.csv` (IOPS, MB/s and average latency given there).
-pub const E18DC: [Measurement; 21] = [
-    cell(480, Rw::RandRead, Qd(1), Iops, 13095.0),
-    cell(480, Rw::RandRead, Qd(1), LatencyMs, 0.075),
-    cell(480, Rw::RandRead, Qd(32), Iops, 132340.0),
-    cell(480, Rw::RandRead, Qd(256), Iops, 264124.0),
-    cell(480, Rw::RandRead, Qd(256), LatencyMs, 0.969),
-    cell(1920, Rw::RandRead, Qd(1), Iops, 13078.0),
-    cell(1920, Rw::RandRead, Qd(1), LatencyMs, 0.076),
-    cell(1920, Rw::RandRead, Qd(32), Iops, 263839.0),
-    cell(1920, Rw::RandRead, Qd(256), Iops, 646007.0),
-    cell(1920, Rw::RandRead, Qd(256), LatencyMs, 0.396),
-    cell(480, Rw::RandWrite, Qd(1), Iops, 17825.0),
-    cell(480, Rw::RandWrite, Qd(256), Iops, 18440.0),
-    cell(480, Rw::RandWrite, Qd(256), LatencyMs, 13.882),
-    cell(1920, Rw::RandWrite, Qd(1), Iops, 48271.0),
-    cell(1920, Rw::RandWrite, Qd(256), Iops, 48522.0),
-    cell(1920, Rw::RandWrite, Qd(256), LatencyMs, 5.276),
-    cell(480, Rw::Write, Qd(1), MbPerS, 368.1),
-    cell(480, Rw::Write, Qd(256), MbPerS, 369.3),
-    cell(1920, Rw::Write, Qd(1), MbPerS, 1600.8),
-    cell(1920, Rw::Write, Qd(256), MbPerS, 1605.8),
-    cell(480, Rw::Read, Qd(128), MbPerS, 4169.4),
-];
-
-/// The 1,920 GB sequential-read peak, kept apart from [`E18DC`] only because arrays of
-/// different lengths cannot be concatenated in a const; [`cells`] joins them.
-const E18DC_PEAK: Measurement = cell(1920, Rw::Read, Peak, MbPerS, 7118.4);
 
 /// All E18DC reference cells.
 pub fn cells() -> impl Iterator<Item = Measurement> {
-    E18DC.into_iter().chain(std::iter::once(E18DC_PEAK))
+    e18dc().iter().copied()
+}
+
+/// Measurements built into the lab for a preset, and where they come from.
+#[derive(Clone, Copy, Debug)]
+pub struct Reference {
+    pub source: &'static str,
+    pub cells: &'static [Measurement],
+}
+
+/// The built-in reference data of the preset with this id, if it has any.
+pub fn reference_for(preset_id: &str) -> Option<Reference> {
+    preset_id.eq_ignore_ascii_case("e18dc").then(|| Reference {
+        source: SOURCE,
+        cells: e18dc(),
+    })
+}
+
+/// A mistake in a measurement file, on line `line` (1-based).
+fn bad(line: usize, why: impl std::fmt::Display) -> ConfigError {
+    ConfigError::Malformed {
+        what: "measurements",
+        value: String::new(),
+        why: format!("line {line}: {why}"),
+    }
+}
+
+/// Read a measurement file: `#` comment lines, the [`HEADER`], then one row per measured
+/// point. Each non-empty metric column of a row is one cell.
+pub fn parse(text: &str) -> Result<Vec<Measurement>, ConfigError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut rows = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
+    let end = text.lines().count() + 1;
+    match rows.next() {
+        Some((_, h)) if h.split(',').map(str::trim).eq(HEADER.split(',')) => {}
+        Some((n, h)) => return Err(bad(n, format!("expected the header {HEADER}, found '{h}'"))),
+        None => {
+            return Err(bad(
+                end,
+                format!("expected the header {HEADER}, found no data"),
+            ))
+        }
+    }
+    let mut cells = Vec::new();
+    for (n, row) in rows {
+        cells.extend(parse_row(n, row)?);
+    }
+    if cells.is_empty() {
+        return Err(bad(end, "no measurements after the header"));
+    }
+    Ok(cells)
+}
+
+fn parse_row(n: usize, row: &str) -> Result<Vec<Measurement>, ConfigError> {
+    let f: Vec<&str> = row.split(',').map(str::trim).collect();
+    let columns = HEADER.split(',').count();
+    if f.len() != columns {
+        return Err(bad(
+            n,
+            format!(
+                "expected {columns} comma-separated fields ({HEADER}), found {}",
+                f.len()
+            ),
+        ));
+    }
+    let whole = |i: usize, lo: u32, hi: u32| -> Result<u32, ConfigError> {
+        f[i].parse::<u32>()
+            .ok()
+            .filter(|v| (lo..=hi).contains(v))
+            .ok_or_else(|| {
+                let name = HEADER.split(',').nth(i).unwrap_or("?");
+                bad(
+                    n,
+                    format!("{name} '{}' is not a whole number in {lo}..={hi}", f[i]),
+                )
+            })
+    };
+    let capacity_gb = whole(0, 1, u32::MAX)?;
+    let random = match f[1].to_ascii_lowercase().as_str() {
+        "random" => true,
+        "sequential" => false,
+        other => {
+            return Err(bad(
+                n,
+                format!("unknown workload '{other}' (expected random or sequential)"),
+            ))
+        }
+    };
+    let bs_bytes = parse_block_size(f[2]).map_err(|e| bad(n, e))?;
+    let rwmixread = whole(3, 0, 100)? as u8;
+    let depth = if f[4].eq_ignore_ascii_case("peak") {
+        Depth::Peak
+    } else {
+        Depth::Qd(whole(4, 1, MAX_IODEPTH)?)
+    };
+    let rw = Rw::from_parts(random, rwmixread);
+    let mut cells = Vec::new();
+    for (i, (metric, name)) in Metric::COLUMNS.into_iter().enumerate() {
+        let text = f[5 + i];
+        if text.is_empty() {
+            continue;
+        }
+        let value = text
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && *v > 0.0)
+            .ok_or_else(|| bad(n, format!("{name} '{text}' is not a positive number")))?;
+        cells.push(Measurement {
+            capacity_gb,
+            rw,
+            rwmixread,
+            bs_bytes,
+            depth,
+            metric,
+            value,
+        });
+    }
+    if cells.is_empty() {
+        return Err(bad(n, "no measured value (iops, mb_s or lat_ms)"));
+    }
+    Ok(cells)
 }
 
 impl Measurement {
@@ -123,51 +268,64 @@ impl Measurement {
 
     pub fn label(&self) -> String {
         let depth = match self.depth {
-            Qd(q) => format!("QD{q}"),
-            Peak => "peak".to_string(),
+            Depth::Qd(q) => format!("QD{q}"),
+            Depth::Peak => "peak".to_string(),
+        };
+        let mix = match self.rw.fixed_read_percent() {
+            Some(_) => String::new(),
+            None => format!(" {}% read", self.rwmixread),
         };
         format!(
-            "{} GB {} {} KiB {} {}",
+            "{} GB {}{} {} KiB {} {}",
             self.capacity_gb,
             self.rw.fio_name(),
+            mix,
             self.bs_bytes / 1024,
             depth,
             self.metric.unit()
         )
     }
 
-    fn pick(&self, r: &crate::model::RunResult) -> f64 {
-        match self.metric {
-            Iops => r.iops,
-            MbPerS => r.bw_mb_s,
-            LatencyMs => r.latency.mean_us / 1e3,
-        }
-    }
-
-    /// What the model gives for this cell.
-    pub fn model_value(&self, options: RunOptions) -> f64 {
-        let preset = presets::find("e18dc").expect("the E18DC preset exists");
-        let drive = preset
-            .drive_for_capacity_gb(f64::from(self.capacity_gb))
-            .expect("reference capacities are valid");
-        let qds: &[u32] = match self.depth {
-            Qd(q) => &[q],
-            Peak => &PEAK_QDS,
-        };
-        qds.iter()
+    /// The checked runs of this cell on `preset` (one per queue depth of [`Depth::qds`]).
+    /// Fails if the preset cannot build the capacity or the run is not one the model takes.
+    pub fn runs(
+        &self,
+        preset: &Preset,
+        options: RunOptions,
+    ) -> Result<Vec<CheckedRun>, ConfigError> {
+        let drive = preset.drive_for_capacity_gb(f64::from(self.capacity_gb))?;
+        self.depth
+            .qds()
+            .iter()
             .map(|&iodepth| {
                 let workload = Workload {
                     rw: self.rw,
-                    rwmixread: self.rw.fixed_read_percent().unwrap_or(100),
+                    rwmixread: self.rw.fixed_read_percent().unwrap_or(self.rwmixread),
                     bs_bytes: self.bs_bytes,
                     iodepth,
                 };
-                let run = super::sweep::spec(&drive, workload, self.state(), options)
-                    .check()
-                    .expect("reference cells are valid runs");
-                self.pick(&Simulation::run(&run))
+                super::sweep::spec(&drive, workload, self.state(), options).check()
             })
-            .fold(f64::NEG_INFINITY, f64::max)
+            .collect()
+    }
+
+    /// The cell's figure from the results of its [`runs`](Self::runs), in the same order.
+    pub fn value_of<'r>(&self, results: impl IntoIterator<Item = &'r RunResult>) -> f64 {
+        results
+            .into_iter()
+            .map(|r| self.metric.of(r))
+            .reduce(|a, b| self.metric.best(a, b))
+            .unwrap_or(f64::NAN)
+    }
+
+    /// What the model gives for this cell on `preset`.
+    pub fn model_value(&self, preset: &Preset, options: RunOptions) -> Result<f64, ConfigError> {
+        let results: Vec<RunResult> = self
+            .runs(preset, options)?
+            .iter()
+            .map(Simulation::run)
+            .collect();
+        Ok(self.value_of(&results))
     }
 }
 
@@ -181,17 +339,117 @@ pub struct Row {
     pub error: f64,
 }
 
-/// The model against every reference cell.
-pub fn table(options: RunOptions) -> Vec<Row> {
-    cells()
+/// `preset` against each of `cells`.
+pub fn table_for(
+    preset: &Preset,
+    cells: &[Measurement],
+    options: RunOptions,
+) -> Result<Vec<Row>, ConfigError> {
+    cells
+        .iter()
         .map(|m| {
-            let model = m.model_value(options);
-            Row {
+            let model = m.model_value(preset, options)?;
+            Ok(Row {
                 cell: m.label(),
-                measured: m,
+                measured: *m,
                 model,
                 error: model / m.value - 1.0,
-            }
+            })
         })
         .collect()
+}
+
+/// The E18DC preset against every reference cell.
+pub fn table(options: RunOptions) -> Vec<Row> {
+    let preset = presets::find("e18dc").expect("the E18DC preset exists");
+    table_for(preset, e18dc(), options).expect("the E18DC cells are valid runs of its preset")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_e18dc_file_has_22_cells_in_its_row_order() {
+        let cells = e18dc();
+        assert_eq!(cells.len(), 22);
+        let first = cells[0];
+        assert_eq!(
+            (first.capacity_gb, first.rw, first.bs_bytes, first.depth),
+            (480, Rw::RandRead, 4096, Depth::Qd(1))
+        );
+        assert_eq!((first.metric, first.value), (Metric::Iops, 13095.0));
+        assert_eq!(cells[1].metric, Metric::LatencyMs);
+        let last = cells[21];
+        assert_eq!(
+            (last.rw, last.bs_bytes, last.depth, last.value),
+            (Rw::Read, 128 * 1024, Depth::Peak, 7118.4)
+        );
+    }
+
+    #[test]
+    fn a_mixed_row_is_randrw_with_its_read_share() {
+        let cells = parse(&format!("{HEADER}\n960,random,8KiB,70,16,90000,,0.2\n")).unwrap();
+        assert_eq!(cells.len(), 2);
+        assert_eq!((cells[0].rw, cells[0].rwmixread), (Rw::RandRw, 70));
+        assert_eq!(cells[0].bs_bytes, 8192);
+        assert!(
+            cells[0].label().contains("70% read"),
+            "{}",
+            cells[0].label()
+        );
+    }
+
+    #[test]
+    fn mistakes_name_their_line() {
+        let h = HEADER;
+        for (text, says) in [
+            ("", "line 1: expected the header"),
+            ("# only a comment\n", "line 2: expected the header"),
+            ("capacity,workload\n", "line 1: expected the header"),
+            (&format!("{h}\n"), "line 2: no measurements"),
+            (
+                &format!("# c\n{h}\n480,random,4KiB,100,1\n"),
+                "line 3: expected 8",
+            ),
+            (
+                &format!("{h}\n480,rand,4KiB,100,1,1,,\n"),
+                "line 2: unknown workload 'rand'",
+            ),
+            (
+                &format!("{h}\n480,random,3KiB,100,1,1,,\n"),
+                "line 2: block size",
+            ),
+            (
+                &format!("{h}\n480,random,4KiB,101,1,1,,\n"),
+                "line 2: read_pct '101'",
+            ),
+            (
+                &format!("{h}\n480,random,4KiB,100,0,1,,\n"),
+                "line 2: qd '0'",
+            ),
+            (
+                &format!("{h}\n-1,random,4KiB,100,1,1,,\n"),
+                "line 2: capacity_gb '-1'",
+            ),
+            (
+                &format!("{h}\n480,random,4KiB,100,1,1x,,\n"),
+                "line 2: iops '1x'",
+            ),
+            (
+                &format!("{h}\n480,random,4KiB,100,1,,NaN,\n"),
+                "line 2: mb_s 'NaN'",
+            ),
+            (
+                &format!("{h}\n480,random,4KiB,100,1,,,\n"),
+                "line 2: no measured value",
+            ),
+        ] {
+            let err = parse(text).unwrap_err();
+            assert!(matches!(err, ConfigError::Malformed { .. }), "{err:?}");
+            let msg = err.to_string();
+            assert!(msg.contains(says), "{text:?}: {msg}");
+            assert_eq!(msg.lines().count(), 1, "{msg}");
+        }
+    }
 }
