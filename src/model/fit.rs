@@ -1,15 +1,44 @@
 //! Fitting as code: the parameters a preset marks as *fitted*, the ranges `lab fit` searches
-//! them in, and (to come) the search itself.
+//! them in, and the search itself.
 //!
 //! A fitted parameter is one value of the controller or its flash that no spec sheet gives, chosen
 //! once for every capacity of a preset against published measurements. Each names the field it
 //! sets, the bounds of the search and the resolution the search stops at, so nobody hand-tunes a
 //! preset: the preset's value is what the search finds on the preset's reference data.
+//!
+//! Shape of the search, and why:
+//! - The objective is the largest absolute relative error over the cells, ties (within
+//!   [`TIE`]) broken by the mean: the lab promises a worst cell, so the fit minimises exactly that.
+//! - Every value lives on a lattice, `lo + i * step` for whole `i`, so a point is a vector of
+//!   integers. The engine is deterministic for a seed, so a point's per-cell model values are
+//!   memoised by those integers and no point is ever run twice: the refinement revisits its
+//!   neighbours all the time, and leave-one-out's folds start where the full fit ended and mostly
+//!   ask for points it has already run.
+//! - Deterministic: a coarse per-parameter scan over the bounds, starting from the preset's own
+//!   values (usually near the optimum, and the fit never returns anything worse), then a
+//!   pattern search that halves its steps down to one lattice step, then moves of two
+//!   parameters at once where single moves are stuck. No random restarts, and the split of runs
+//!   over threads changes no value, so two runs of `lab fit` print the same thing.
+//! - Leave-one-out refits once per cell, each fold a pattern search from the full fit's point
+//!   with small first steps: the folds share the memo, so a fold whose optimum does not move
+//!   costs no engine run at all.
+//! - All model values come from one place, [`Evaluator::evaluate`]; the engine runs of one
+//!   point are spread over [`FitOptions::threads`] threads (scoped, so nothing outlives the call).
 
+use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::config::{ConfigError, ControllerSpec, NandSpec};
+use serde::ser::{SerializeMap, SerializeStruct, Serializer};
+use serde::Serialize;
+
+use super::calibration::{Depth, Measurement};
+use super::config::{CheckedRun, ConfigError, ControllerSpec, NandSpec, RunOptions};
+use super::engine::Simulation;
+use super::ftl::steady_write_amplification;
+use super::presets::Preset;
+use super::stats::RunResult;
 use super::time::Nanos;
 
 /// A model parameter the fit may choose.
@@ -112,6 +141,651 @@ pub struct Fitted {
     pub lo: f64,
     pub hi: f64,
     pub step: f64,
+}
+
+impl Fitted {
+    /// The highest lattice index: the lattice is `lo, lo + step, ...` up to `hi`.
+    pub fn last_index(&self) -> i64 {
+        ((self.hi - self.lo) / self.step + 1e-9).floor().max(0.0) as i64
+    }
+
+    /// The value at lattice index `i` (rounded to nine decimals, so 0.5 + 35 x 0.01 prints as
+    /// 0.85).
+    pub fn value_at(&self, i: i64) -> f64 {
+        ((self.lo + i as f64 * self.step) * 1e9).round() / 1e9
+    }
+
+    /// The lattice index nearest `value`, inside the bounds.
+    pub fn index_of(&self, value: f64) -> i64 {
+        ((value - self.lo) / self.step)
+            .round()
+            .clamp(0.0, self.last_index() as f64) as i64
+    }
+
+    fn check(&self) -> Result<(), ConfigError> {
+        let ok = [self.lo, self.hi, self.step].iter().all(|v| v.is_finite())
+            && self.step > 0.0
+            && self.lo <= self.hi;
+        if ok {
+            Ok(())
+        } else {
+            Err(ConfigError::OutOfRange {
+                what: "fitted bounds",
+                value: format!(
+                    "{} {}..={} step {}",
+                    self.param, self.lo, self.hi, self.step
+                ),
+                allowed: "finite bounds lo <= hi and a step above 0".into(),
+            })
+        }
+    }
+}
+
+/// Two objective values closer than this are a tie, which the mean error breaks.
+pub const TIE: f64 = 1e-9;
+
+/// Threads an evaluation uses unless told otherwise: this lab's machines have two cores, and a
+/// browser has no threads.
+pub const DEFAULT_THREADS: usize = if cfg!(target_arch = "wasm32") { 1 } else { 2 };
+
+/// How a fit runs the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FitOptions {
+    /// Seed and measured I/Os of every engine run.
+    pub run: RunOptions,
+    /// Threads one evaluation spreads its engine runs over (1: the calling thread only).
+    pub threads: usize,
+}
+
+impl Default for FitOptions {
+    fn default() -> Self {
+        FitOptions {
+            run: RunOptions::default(),
+            threads: DEFAULT_THREADS,
+        }
+    }
+}
+
+/// The objective: worst and mean absolute relative error over the cells that count.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Score {
+    pub max_err: f64,
+    pub mean_err: f64,
+}
+
+impl Score {
+    /// The score of signed errors (a cell the model cannot run counts as infinitely wrong).
+    pub fn of(errors: impl IntoIterator<Item = f64>) -> Score {
+        let (mut max, mut sum, mut n) = (0.0f64, 0.0, 0usize);
+        for e in errors {
+            let e = if e.is_nan() { f64::INFINITY } else { e.abs() };
+            max = max.max(e);
+            sum += e;
+            n += 1;
+        }
+        Score {
+            max_err: max,
+            mean_err: if n == 0 { 0.0 } else { sum / n as f64 },
+        }
+    }
+
+    /// Strictly better: a smaller worst error, or (within [`TIE`]) the same worst error and a
+    /// smaller mean.
+    pub fn better_than(&self, other: &Score) -> bool {
+        if (self.max_err - other.max_err).abs() <= TIE {
+            self.mean_err < other.mean_err
+        } else {
+            self.max_err < other.max_err
+        }
+    }
+}
+
+/// Signed relative error of a model value (NaN when the model could not run the cell).
+fn error(model: f64, measured: f64) -> f64 {
+    model / measured - 1.0
+}
+
+/// Fitted parameter values, in the preset's order (serialized as a JSON object in that order).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ParamValues(pub Vec<(Param, f64)>);
+
+impl ParamValues {
+    pub fn get(&self, param: Param) -> Option<f64> {
+        self.0.iter().find(|(p, _)| *p == param).map(|(_, v)| *v)
+    }
+}
+
+impl Serialize for ParamValues {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (p, v) in &self.0 {
+            map.serialize_entry(&p.to_string(), v)?;
+        }
+        map.end()
+    }
+}
+
+/// One cell with the model's value for it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CellFit {
+    pub cell: Measurement,
+    pub model: f64,
+}
+
+impl CellFit {
+    /// `model / measured - 1` (NaN when the model could not run the cell).
+    pub fn err(&self) -> f64 {
+        error(self.model, self.cell.value)
+    }
+}
+
+/// The JSON shape `lab fit` documents: fio's names for the pattern, the block size in bytes,
+/// the depth as a number or "peak".
+impl Serialize for CellFit {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let c = &self.cell;
+        let mut o = s.serialize_struct("CellFit", 9)?;
+        o.serialize_field("capacity_gb", &c.capacity_gb)?;
+        o.serialize_field("rw", c.rw.fio_name())?;
+        o.serialize_field("bs", &c.bs_bytes)?;
+        match c.depth {
+            Depth::Qd(q) => o.serialize_field("iodepth", &q)?,
+            Depth::Peak => o.serialize_field("iodepth", "peak")?,
+        }
+        o.serialize_field("rwmixread", &c.rwmixread)?;
+        o.serialize_field("metric", c.metric.id())?;
+        o.serialize_field("measured", &c.value)?;
+        o.serialize_field("model", &self.model)?;
+        o.serialize_field("err", &self.err())?;
+        o.end()
+    }
+}
+
+/// What a fit found: the values, and the model against every cell with them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FitReport {
+    pub params: ParamValues,
+    pub cells: Vec<CellFit>,
+    pub max_err: f64,
+    pub mean_err: f64,
+    /// Leave-one-out cross-validation, when asked for ([`fit_with_loo`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loo: Option<LooReport>,
+    /// Points the engine ran (memo misses) for this report, leave-one-out included.
+    #[serde(skip)]
+    pub evaluations: usize,
+}
+
+/// A fitted value that is further than one step from the preset's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Disagreement {
+    pub param: Param,
+    pub preset: f64,
+    pub fit: f64,
+    pub step: f64,
+}
+
+impl fmt::Display for Disagreement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: preset {}, fit {} (step {})",
+            self.param, self.preset, self.fit, self.step
+        )
+    }
+}
+
+impl FitReport {
+    /// The fitted value of `param`.
+    pub fn value(&self, param: Param) -> Option<f64> {
+        self.params.get(param)
+    }
+
+    /// `preset` with the fitted values.
+    pub fn apply(&self, preset: &Preset) -> Preset {
+        let mut p = preset.clone();
+        for &(param, v) in &self.params.0 {
+            param.set(&mut p.controller, &mut p.nand, v);
+        }
+        p
+    }
+
+    /// The preset's fitted values that this fit puts more than one step away: empty when the
+    /// preset holds what the search finds (the check a preset's test makes).
+    pub fn disagreements(&self, preset: &Preset) -> Vec<Disagreement> {
+        preset
+            .fitted
+            .iter()
+            .filter_map(|f| {
+                let fit = self.value(f.param)?;
+                let current = f.param.get(&preset.controller, &preset.nand);
+                let d = Disagreement {
+                    param: f.param,
+                    preset: current,
+                    fit,
+                    step: f.step,
+                };
+                ((current - fit).abs() > f.step * (1.0 + 1e-9)).then_some(d)
+            })
+            .collect()
+    }
+}
+
+/// Leave-one-out cross-validation: each cell predicted by a fit that did not see it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LooReport {
+    pub max_err: f64,
+    pub mean_err: f64,
+    /// Every cell; `model` is the prediction of the fold that left it out.
+    pub cells: Vec<CellFit>,
+    /// Each fold's values, in cell order.
+    #[serde(skip)]
+    pub folds: Vec<ParamValues>,
+}
+
+/// Fit `preset`'s fitted parameters to `cells`. Fails (before any search) when a cell is not a
+/// run the preset can make, or the preset's bounds are not a lattice.
+pub fn fit(
+    preset: &Preset,
+    cells: &[Measurement],
+    options: FitOptions,
+) -> Result<FitReport, ConfigError> {
+    let mut e = Evaluator::new(preset, cells, options)?;
+    Ok(e.fit())
+}
+
+/// [`fit`], then leave-one-out cross-validation sharing its memo (`report.loo` is set).
+pub fn fit_with_loo(
+    preset: &Preset,
+    cells: &[Measurement],
+    options: FitOptions,
+) -> Result<FitReport, ConfigError> {
+    let mut e = Evaluator::new(preset, cells, options)?;
+    let mut report = e.fit();
+    report.loo = Some(e.leave_one_out(&report));
+    report.evaluations = e.evaluations();
+    Ok(report)
+}
+
+/// Coarse scan: points per parameter across its bounds, ends included.
+const COARSE_POINTS: i64 = 9;
+/// Each leave-one-out fold starts its pattern search with steps of this many lattice units.
+const LOO_FIRST_STEP: i64 = 2;
+
+/// The model at lattice points of a preset's fitted parameters, memoised; and the searches
+/// built on it.
+///
+/// Every model value a search uses comes from [`evaluate`](Self::evaluate), one point at a time
+/// and with no state but the memo. That is what lets a page run the same search in slices
+/// later: the searches below, turned into a state machine, would ask for one point per
+/// animation frame (with `threads: 1`, as a browser has no threads) and land on the values
+/// `lab fit` prints.
+pub struct Evaluator {
+    preset: Preset,
+    cells: Vec<Measurement>,
+    options: FitOptions,
+    memo: HashMap<Vec<i64>, Vec<f64>>,
+    /// Wall time of each engine run of the last evaluation, for ordering the next one's work.
+    costs: Vec<f64>,
+}
+
+impl Evaluator {
+    /// Check the bounds and that every cell is a run the preset can make at its own values.
+    pub fn new(
+        preset: &Preset,
+        cells: &[Measurement],
+        options: FitOptions,
+    ) -> Result<Evaluator, ConfigError> {
+        if cells.is_empty() {
+            return Err(ConfigError::Malformed {
+                what: "measurements",
+                value: String::new(),
+                why: "no cells to fit".into(),
+            });
+        }
+        for f in preset.fitted {
+            f.check()?;
+        }
+        for c in cells {
+            c.runs(preset, options.run)
+                .map_err(|e| ConfigError::Malformed {
+                    what: "measurement",
+                    value: c.label(),
+                    why: e.to_string(),
+                })?;
+        }
+        Ok(Evaluator {
+            preset: preset.clone(),
+            cells: cells.to_vec(),
+            options,
+            memo: HashMap::new(),
+            costs: Vec::new(),
+        })
+    }
+
+    pub fn fitted(&self) -> &'static [Fitted] {
+        self.preset.fitted
+    }
+
+    pub fn cells(&self) -> &[Measurement] {
+        &self.cells
+    }
+
+    /// Points the engine has run (the memo's size).
+    pub fn evaluations(&self) -> usize {
+        self.memo.len()
+    }
+
+    /// The lattice point nearest the preset's own values.
+    pub fn preset_point(&self) -> Vec<i64> {
+        let (c, n) = (&self.preset.controller, &self.preset.nand);
+        self.fitted()
+            .iter()
+            .map(|f| f.index_of(f.param.get(c, n)))
+            .collect()
+    }
+
+    /// The lattice point nearest `values` (parameters they do not name: the preset's).
+    pub fn point_of(&self, values: &ParamValues) -> Vec<i64> {
+        let (c, n) = (&self.preset.controller, &self.preset.nand);
+        self.fitted()
+            .iter()
+            .map(|f| {
+                let v = values.get(f.param).unwrap_or_else(|| f.param.get(c, n));
+                f.index_of(v)
+            })
+            .collect()
+    }
+
+    /// The parameter values of a lattice point.
+    pub fn values(&self, point: &[i64]) -> ParamValues {
+        ParamValues(
+            self.fitted()
+                .iter()
+                .zip(point)
+                .map(|(f, &i)| (f.param, f.value_at(i)))
+                .collect(),
+        )
+    }
+
+    /// The preset with the values of a lattice point.
+    pub fn preset_at(&self, point: &[i64]) -> Preset {
+        let mut p = self.preset.clone();
+        for (f, &i) in self.fitted().iter().zip(point) {
+            f.param.set(&mut p.controller, &mut p.nand, f.value_at(i));
+        }
+        p
+    }
+
+    /// The model's value for every cell at a lattice point, in cell order (NaN for a cell the
+    /// model cannot run with these values).
+    pub fn evaluate(&mut self, point: &[i64]) -> &[f64] {
+        if !self.memo.contains_key(point) {
+            let values = self.run_cells(point);
+            self.memo.insert(point.to_vec(), values);
+        }
+        &self.memo[point]
+    }
+
+    fn run_cells(&mut self, point: &[i64]) -> Vec<f64> {
+        let preset = self.preset_at(point);
+        let mut jobs: Vec<(usize, CheckedRun)> = Vec::new();
+        let mut invalid = vec![false; self.cells.len()];
+        for (i, cell) in self.cells.iter().enumerate() {
+            let runs = cell.runs(&preset, self.options.run).and_then(|runs| {
+                runs.into_iter()
+                    .map(with_steady_write_amplification)
+                    .collect::<Result<Vec<_>, _>>()
+            });
+            match runs {
+                Ok(runs) => jobs.extend(runs.into_iter().map(|r| (i, r))),
+                Err(_) => invalid[i] = true,
+            }
+        }
+        let results = self.run_jobs(&jobs);
+        self.cells
+            .iter()
+            .enumerate()
+            .map(|(i, cell)| {
+                if invalid[i] {
+                    return f64::NAN;
+                }
+                let mine = jobs.iter().zip(&results).filter(|((c, _), _)| *c == i);
+                cell.value_of(mine.map(|(_, r)| r))
+            })
+            .collect()
+    }
+
+    /// Run every job, spreading them over the threads longest first (by the last evaluation's
+    /// times: a peak cell is four runs and deep write queues run longest, so a fixed split
+    /// would leave one core idle).
+    fn run_jobs(&mut self, jobs: &[(usize, CheckedRun)]) -> Vec<RunResult> {
+        let threads = self.options.threads.clamp(1, jobs.len().max(1));
+        if threads == 1 {
+            return jobs.iter().map(|(_, r)| Simulation::run(r)).collect();
+        }
+        let mut order: Vec<usize> = (0..jobs.len()).collect();
+        if self.costs.len() == jobs.len() {
+            order.sort_by(|&a, &b| self.costs[b].total_cmp(&self.costs[a]));
+        }
+        let next = AtomicUsize::new(0);
+        let work = || {
+            let mut done = Vec::new();
+            loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&j) = order.get(k) else {
+                    return done;
+                };
+                let t = std::time::Instant::now();
+                let r = Simulation::run(&jobs[j].1);
+                done.push((j, r, t.elapsed().as_secs_f64()));
+            }
+        };
+        let mut finished = std::thread::scope(|s| {
+            let helpers: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
+            let mut all = work();
+            for h in helpers {
+                all.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+            }
+            all
+        });
+        finished.sort_by_key(|(j, _, _)| *j);
+        self.costs = finished.iter().map(|(_, _, t)| *t).collect();
+        finished.into_iter().map(|(_, r, _)| r).collect()
+    }
+
+    /// The objective at a point over every cell but `skip`.
+    pub fn score(&mut self, point: &[i64], skip: Option<usize>) -> Score {
+        let values = self.evaluate(point).to_vec();
+        Score::of(
+            self.cells
+                .iter()
+                .zip(values)
+                .enumerate()
+                .filter(|(i, _)| Some(*i) != skip)
+                .map(|(_, (c, m))| error(m, c.value)),
+        )
+    }
+
+    /// The fit: a coarse scan from the preset's values, then a pattern search down to each
+    /// parameter's step.
+    pub fn fit(&mut self) -> FitReport {
+        let start = self.preset_point();
+        let coarse = self.coarse_scan(start, None);
+        let first: Vec<i64> = self
+            .fitted()
+            .iter()
+            .map(|f| (f.last_index() / (2 * (COARSE_POINTS - 1))).max(1))
+            .collect();
+        let best = self.pattern_search(coarse, None, first, true);
+        self.report(&best)
+    }
+
+    /// The report of a point: its values and the model against every cell.
+    pub fn report(&mut self, point: &[i64]) -> FitReport {
+        let model = self.evaluate(point).to_vec();
+        let cells: Vec<CellFit> = self
+            .cells
+            .iter()
+            .zip(model)
+            .map(|(&cell, model)| CellFit { cell, model })
+            .collect();
+        let score = Score::of(cells.iter().map(CellFit::err));
+        FitReport {
+            params: self.values(point),
+            cells,
+            max_err: score.max_err,
+            mean_err: score.mean_err,
+            loo: None,
+            evaluations: self.evaluations(),
+        }
+    }
+
+    /// For every cell, a fit without it (a pattern search from the full fit's values; most of
+    /// its points are already in the memo) and that fit's prediction of the cell.
+    pub fn leave_one_out(&mut self, full: &FitReport) -> LooReport {
+        let start = self.point_of(&full.params);
+        let k = self.fitted().len();
+        let mut cells = Vec::with_capacity(self.cells.len());
+        let mut folds = Vec::with_capacity(self.cells.len());
+        for i in 0..self.cells.len() {
+            let best = self.pattern_search(start.clone(), Some(i), vec![LOO_FIRST_STEP; k], false);
+            let model = self.evaluate(&best)[i];
+            cells.push(CellFit {
+                cell: self.cells[i],
+                model,
+            });
+            folds.push(self.values(&best));
+        }
+        let score = Score::of(cells.iter().map(CellFit::err));
+        LooReport {
+            max_err: score.max_err,
+            mean_err: score.mean_err,
+            cells,
+            folds,
+        }
+    }
+
+    /// One pass over the parameters: each scanned at [`COARSE_POINTS`] points across its bounds
+    /// with the others held, moving to the best point found (never to a worse one).
+    fn coarse_scan(&mut self, start: Vec<i64>, skip: Option<usize>) -> Vec<i64> {
+        let mut best_score = self.score(&start, skip);
+        let mut best = start;
+        for (j, f) in self.fitted().iter().enumerate() {
+            let last = f.last_index();
+            for g in 0..COARSE_POINTS {
+                let mut p = best.clone();
+                p[j] = last * g / (COARSE_POINTS - 1);
+                let s = self.score(&p, skip);
+                if s.better_than(&best_score) {
+                    (best, best_score) = (p, s);
+                }
+            }
+        }
+        best
+    }
+
+    /// Compass search: try each parameter a step up and down (moving on, with doubled steps,
+    /// while that keeps improving); when no move improves, halve the steps; stop when no move of
+    /// one lattice step improves. With `pairs`, a point no single step improves is also tried
+    /// one step along each diagonal of each pair of parameters: at a minimax optimum two cells
+    /// are usually equally wrong, and moving one parameter makes one of them worse, while moving
+    /// two together can make both better (the full fit polishes so; the folds, which start at
+    /// its result, do not, to keep leave-one-out cheap).
+    fn pattern_search(
+        &mut self,
+        start: Vec<i64>,
+        skip: Option<usize>,
+        mut steps: Vec<i64>,
+        pairs: bool,
+    ) -> Vec<i64> {
+        let lasts: Vec<i64> = self.fitted().iter().map(Fitted::last_index).collect();
+        let mut best_score = self.score(&start, skip);
+        let mut best = start;
+        loop {
+            let mut moved = false;
+            for j in 0..best.len() {
+                for dir in [1, -1] {
+                    let mut d = steps[j];
+                    let mut went = false;
+                    loop {
+                        let mut p = best.clone();
+                        p[j] = (p[j] + dir * d).clamp(0, lasts[j]);
+                        if p[j] == best[j] {
+                            break;
+                        }
+                        let s = self.score(&p, skip);
+                        if !s.better_than(&best_score) {
+                            break;
+                        }
+                        (best, best_score) = (p, s);
+                        went = true;
+                        d *= 2;
+                    }
+                    if went {
+                        moved = true;
+                        break;
+                    }
+                }
+            }
+            if !moved {
+                if steps.iter().all(|&d| d <= 1) {
+                    match self.pair_move(&best, &best_score, skip, pairs) {
+                        Some((p, s)) => {
+                            (best, best_score) = (p, s);
+                            continue;
+                        }
+                        None => return best,
+                    }
+                }
+                for d in &mut steps {
+                    *d = (*d / 2).max(1);
+                }
+            }
+        }
+    }
+
+    /// The first move of one lattice step in two parameters at once that improves on `best`
+    /// (none when `pairs` is off).
+    fn pair_move(
+        &mut self,
+        best: &[i64],
+        best_score: &Score,
+        skip: Option<usize>,
+        pairs: bool,
+    ) -> Option<(Vec<i64>, Score)> {
+        if !pairs {
+            return None;
+        }
+        let lasts: Vec<i64> = self.fitted().iter().map(Fitted::last_index).collect();
+        for i in 0..best.len() {
+            for j in i + 1..best.len() {
+                for (di, dj) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+                    let mut p = best.to_vec();
+                    p[i] = (p[i] + di).clamp(0, lasts[i]);
+                    p[j] = (p[j] + dj).clamp(0, lasts[j]);
+                    if p[i] == best[i] || p[j] == best[j] {
+                        continue;
+                    }
+                    let s = self.score(&p, skip);
+                    if s.better_than(best_score) {
+                        return Some((p, s));
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+/// A run that pays steady-state write amplification gets it computed here, once per spare ratio
+/// on the calling thread (the engine's memo of it is per thread, and the worker threads are new
+/// for every point).
+fn with_steady_write_amplification(run: CheckedRun) -> Result<CheckedRun, ConfigError> {
+    match run.steady_state_spare_ratio() {
+        Some(spare) => run.with_write_amplification(steady_write_amplification(spare)),
+        None => Ok(run),
+    }
 }
 
 #[cfg(test)]
