@@ -11,6 +11,7 @@ use std::time::Instant;
 use parallelism_lab::model::calibration;
 use parallelism_lab::model::config::{parse_block_size, MAX_IODEPTH};
 use parallelism_lab::model::drive_state;
+use parallelism_lab::model::fit::{self, FitOptions};
 use parallelism_lab::model::ftl;
 use parallelism_lab::model::presets::{self, Preset};
 use parallelism_lab::model::sweep::{self, SweepPoint, REVIEW_QDS};
@@ -23,6 +24,8 @@ commands:
   presets                      list the drives the model knows
   sweep                        run a queue-depth sweep (or a read-share sweep with --mix-sweep)
   calibrate                    the model against the published E18DC measurements
+                               (--loo: also each cell's leave-one-out error; about a minute)
+  fit                          fit a preset's fitted parameters to measurements
   fill                         whole-drive sequential fill from empty: speed against GB written
   burst                        bursts of sequential writes with idle time between them
   torture                      random-write torture, then TRIM: sequential write speed each time
@@ -41,6 +44,14 @@ sweep options (fio's names where fio has one):
   --state STATE                fob, seq-filled (default), steady
   --seed N, --ios N            generator seed (default 1), measured I/Os per point (default 20000)
   --format FMT                 table (default), csv, json
+
+fit options:
+  --preset ID                  the preset whose fitted parameters are chosen (default e18dc)
+  --data FILE                  measurements as in e18dc-calibration.csv (header
+                               capacity_gb,workload,block,read_pct,qd,iops,mb_s,lat_ms);
+                               optional for e18dc, whose reference data is built in
+  --loo                        add leave-one-out cross-validation (a refit per cell)
+  --format FMT                 table (default) or json; --seed, --ios as for sweep
 
 fill / burst / torture options: --preset, --capacity-gb | --dies, --format as above, and
   burst: --burst-gb N (default 32), --idle-s N (default 60), --bursts N (default 6)
@@ -88,6 +99,7 @@ fn run(args: &[String]) -> Result<String, Fail> {
         "presets" => opts.done(presets_cmd(&opts)),
         "sweep" => sweep_cmd(&opts),
         "calibrate" => calibrate_cmd(&opts),
+        "fit" => fit_cmd(&opts),
         "fill" => fill_cmd(&opts),
         "burst" => burst_cmd(&opts),
         "torture" => torture_cmd(&opts),
@@ -103,7 +115,7 @@ struct Options {
     used: std::cell::RefCell<Vec<String>>,
 }
 
-const FLAGS: [&str; 1] = ["mix-sweep"];
+const FLAGS: [&str; 2] = ["mix-sweep", "loo"];
 
 impl Options {
     fn parse(args: &[String]) -> Result<Options, Fail> {
@@ -373,15 +385,45 @@ fn render_points(points: &[SweepPoint], format: Format) -> String {
 fn calibrate_cmd(opts: &Options) -> Result<String, Fail> {
     let options = run_options(opts)?;
     let format = format_of(opts)?;
+    let loo = opts.flag("loo");
     opts.done(Ok(String::new()))?;
     let rows = calibration::table(options);
     let worst = rows.iter().map(|r| r.error.abs()).fold(0.0, f64::max);
+    let mean = rows.iter().map(|r| r.error.abs()).sum::<f64>() / rows.len() as f64;
+    // Cross-validation refits the preset once per cell, so it runs only when asked for.
+    let loo = if loo {
+        let preset = presets::lookup("e18dc")?;
+        let fit_options = FitOptions {
+            run: options,
+            ..FitOptions::default()
+        };
+        let report = fit::fit_with_loo(preset, calibration::e18dc(), fit_options)?;
+        report.loo
+    } else {
+        None
+    };
+    let loo_cell = |i: usize| loo.as_ref().map(|l| l.cells[i]);
     Ok(match format {
-        Format::Json => serde_json::to_string_pretty(&rows).expect("plain JSON values") + "\n",
+        Format::Json => {
+            let mut value = serde_json::to_value(&rows).expect("plain JSON values");
+            if let Some(list) = value.as_array_mut().filter(|_| loo.is_some()) {
+                for (i, row) in list.iter_mut().enumerate() {
+                    let c = loo_cell(i).expect("one fold per cell");
+                    row["loo_model"] = serde_json::json!(c.model);
+                    row["loo_error"] = serde_json::json!(c.err());
+                }
+            }
+            json(&value)
+        }
         Format::Csv => {
-            let mut s = String::from("cell,measured,model,error_pct\n");
-            for r in &rows {
-                let _ = writeln!(
+            let mut s = String::from("cell,measured,model,error_pct");
+            s += if loo.is_some() {
+                ",loo_model,loo_error_pct\n"
+            } else {
+                "\n"
+            };
+            for (i, r) in rows.iter().enumerate() {
+                let _ = write!(
                     s,
                     "{},{},{:.4},{:.2}",
                     r.cell,
@@ -389,18 +431,26 @@ fn calibrate_cmd(opts: &Options) -> Result<String, Fail> {
                     r.model,
                     r.error * 100.0
                 );
+                if let Some(c) = loo_cell(i) {
+                    let _ = write!(s, ",{:.4},{:.2}", c.model, c.err() * 100.0);
+                }
+                s.push('\n');
             }
             s
         }
         Format::Table => {
             let mut s = format!("Source: {}\n", calibration::SOURCE);
-            let _ = writeln!(
+            let _ = write!(
                 s,
                 "{:<40} {:>12} {:>12} {:>8}",
                 "cell", "measured", "model", "error"
             );
-            for r in &rows {
-                let _ = writeln!(
+            if loo.is_some() {
+                let _ = write!(s, " {:>12} {:>9}", "LOO model", "LOO error");
+            }
+            s.push('\n');
+            for (i, r) in rows.iter().enumerate() {
+                let _ = write!(
                     s,
                     "{:<40} {:>12.3} {:>12.3} {:>+7.1}%",
                     r.cell,
@@ -408,16 +458,132 @@ fn calibrate_cmd(opts: &Options) -> Result<String, Fail> {
                     r.model,
                     r.error * 100.0
                 );
+                if let Some(c) = loo_cell(i) {
+                    let _ = write!(s, " {:>12.3} {:>+8.1}%", c.model, c.err() * 100.0);
+                }
+                s.push('\n');
             }
             let _ = writeln!(
                 s,
-                "worst error: {:.1}% over {} cells",
+                "worst error: {:.1}% over {} cells (mean {:.1}%)",
                 worst * 100.0,
-                rows.len()
+                rows.len(),
+                mean * 100.0
             );
+            match &loo {
+                Some(l) => {
+                    let _ = writeln!(
+                        s,
+                        "leave-one-out: worst {:.1}%, mean {:.1}% (each cell predicted by a fit without it)",
+                        l.max_err * 100.0,
+                        l.mean_err * 100.0
+                    );
+                }
+                None => s.push_str("leave-one-out: run `lab calibrate --loo` (one fit per cell)\n"),
+            }
             s
         }
     })
+}
+
+fn fit_cmd(opts: &Options) -> Result<String, Fail> {
+    let preset = presets::lookup(opts.get("preset").unwrap_or("e18dc"))?;
+    let data = opts.get("data");
+    let loo = opts.flag("loo");
+    let fit_options = FitOptions {
+        run: run_options(opts)?,
+        ..FitOptions::default()
+    };
+    let format = match format_of(opts)? {
+        Format::Csv => return Err(Fail("lab fit prints --format table or json".into())),
+        f => f,
+    };
+    opts.done(Ok(String::new()))?;
+    let (source, cells) = match data {
+        Some(path) => {
+            let bytes =
+                std::fs::read(path).map_err(|e| Fail(format!("cannot read '{path}': {e}")))?;
+            let cells = calibration::parse(&String::from_utf8_lossy(&bytes))
+                .map_err(|e| Fail(format!("{path}: {e}")))?;
+            (path.to_string(), cells)
+        }
+        None => {
+            let r = calibration::reference_for(preset.id).ok_or_else(|| {
+                Fail(format!(
+                    "preset '{}' has no built-in measurements; give --data FILE",
+                    preset.id
+                ))
+            })?;
+            (r.source.to_string(), r.cells.to_vec())
+        }
+    };
+    let report = if loo {
+        fit::fit_with_loo(preset, &cells, fit_options)
+    } else {
+        fit::fit(preset, &cells, fit_options)
+    }
+    .map_err(|e| Fail(format!("{source}: {e}")))?;
+    if format == Format::Json {
+        return Ok(json(&report));
+    }
+    let mut s = format!("Source: {source}\n");
+    let _ = writeln!(s, "Fit of {} ({} cells)", preset.name, cells.len());
+    let _ = writeln!(
+        s,
+        "{:<28} {:>10} {:>10} {:>18}",
+        "parameter", "fit", "preset", "bounds / step"
+    );
+    for f in preset.fitted {
+        let _ = writeln!(
+            s,
+            "{:<28} {:>10} {:>10} {:>18}",
+            f.param.to_string(),
+            report.value(f.param).unwrap_or(f64::NAN),
+            f.param.get(&preset.controller, &preset.nand),
+            format!("{}..={} / {}", f.lo, f.hi, f.step)
+        );
+    }
+    let _ = write!(
+        s,
+        "{:<40} {:>12} {:>12} {:>8}",
+        "cell", "measured", "model", "error"
+    );
+    if report.loo.is_some() {
+        let _ = write!(s, " {:>12} {:>9}", "LOO model", "LOO error");
+    }
+    s.push('\n');
+    for (i, c) in report.cells.iter().enumerate() {
+        let _ = write!(
+            s,
+            "{:<40} {:>12.3} {:>12.3} {:>+7.1}%",
+            c.cell.label(),
+            c.cell.value,
+            c.model,
+            c.err() * 100.0
+        );
+        if let Some(l) = &report.loo {
+            let p = &l.cells[i];
+            let _ = write!(s, " {:>12.3} {:>+8.1}%", p.model, p.err() * 100.0);
+        }
+        s.push('\n');
+    }
+    let _ = writeln!(
+        s,
+        "in-sample: worst {:.2}%, mean {:.2}% over {} cells",
+        report.max_err * 100.0,
+        report.mean_err * 100.0,
+        report.cells.len()
+    );
+    if let Some(l) = &report.loo {
+        let _ = writeln!(
+            s,
+            "leave-one-out: worst {:.2}%, mean {:.2}% (each cell predicted by a fit without it)",
+            l.max_err * 100.0,
+            l.mean_err * 100.0
+        );
+    }
+    let _ = writeln!(s, "{} parameter points run", report.evaluations);
+    Ok(s)
 }
 
 fn float(opts: &Options, key: &'static str, default: f64) -> Result<f64, Fail> {
