@@ -258,3 +258,84 @@ fn a_run_the_model_refuses_is_refused_before_any_slice() {
     let d = drive("e12", 960.0);
     assert!(drive_state::TortureRun::new(&d, f64::NAN).is_err());
 }
+
+#[test]
+fn the_queue_depth_sweep_and_the_fill_agree_on_the_slc_cache_rate() {
+    // Issue 13: a fresh drive writes into its SLC cache in the I/O-level engine too, so the
+    // sweep's 128 KiB QD32 point on a fresh E12 and the fill's cache phase are one rate.
+    for (preset, gb) in [("e12", 960.0), ("e12c", 480.0), ("e8", 480.0)] {
+        let fill = drive_state::fill(&drive(preset, gb)).unwrap();
+        let cache = fill
+            .points
+            .iter()
+            .find(|p| p.phase == FillPhase::Cache)
+            .unwrap()
+            .mb_s;
+        let sweep = io_level_mb_s(
+            preset,
+            gb,
+            Rw::Write,
+            drive_state::FILL_BS,
+            drive_state::FILL_QD,
+            DriveState::Fob,
+        );
+        assert!(
+            (sweep / cache - 1.0).abs() < 0.05,
+            "{preset}: sweep {sweep} MB/s, fill {cache} MB/s"
+        );
+    }
+}
+
+#[test]
+fn a_run_that_outlasts_the_slc_cache_drops_to_the_native_rate() {
+    // A fresh drive with a 1 GiB cache, written 4 GiB sequentially after the warm-up: what is
+    // left of the cache goes at the cache's rate, the rest at the native cells' rate, so the
+    // measured window takes the sum of the two times.
+    let mut d = drive("e12", 960.0);
+    let cache_bytes = 1u64 << 30;
+    d.controller.slc_cache.static_bytes = cache_bytes;
+    d.controller.slc_cache.dynamic_share = 0.0;
+    let bs = u64::from(drive_state::FILL_BS);
+    let spec = RunSpec {
+        drive: d,
+        workload: Workload {
+            rw: Rw::Write,
+            rwmixread: 0,
+            bs_bytes: drive_state::FILL_BS,
+            iodepth: drive_state::FILL_QD,
+        },
+        state: DriveState::Fob,
+        options: RunOptions {
+            seed: 1,
+            measured_ios: (4 << 30) / bs,
+        },
+    };
+    let long = Simulation::run(&spec.check().unwrap());
+    let slc = io_level_mb_s(
+        "e12",
+        960.0,
+        Rw::Write,
+        drive_state::FILL_BS,
+        32,
+        DriveState::Fob,
+    );
+    let native = io_level_mb_s(
+        "e12",
+        960.0,
+        Rw::Write,
+        drive_state::FILL_BS,
+        32,
+        DriveState::SeqFilled,
+    );
+    assert!(slc > 1.5 * native, "cache {slc} MB/s, native {native} MB/s");
+    // The engine's warm-up (2,000 I/Os here) writes into the cache first.
+    let warmup_bytes = 2_000 * bs;
+    let measured_mb = long.measured_ios as f64 * bs as f64 / 1e6;
+    let cached_mb = (cache_bytes - warmup_bytes) as f64 / 1e6;
+    let expected = measured_mb / (cached_mb / slc + (measured_mb - cached_mb) / native);
+    assert!(
+        (long.bw_mb_s / expected - 1.0).abs() < 0.03,
+        "{} MB/s, expected {expected} (cache {slc}, native {native})",
+        long.bw_mb_s
+    );
+}

@@ -560,3 +560,31 @@ fn dies_with_reads_waiting_are_never_left_idle_at_depth() {
         r.utilisation.dies_mean()
     );
 }
+
+#[test]
+fn fresh_consumer_drives_reach_their_spec_sheet_peaks_or_say_why_not() {
+    // Issue 13: the E12, E12C, E8, E8T and E7 fresh-drive peaks (controllers.csv) within 15%,
+    // or a named part of the model that makes the figure unreachable, and then truly so.
+    use parallelism_lab::model::spec_sheet::{self, SPEC_TOLERANCE};
+    let mut checked = 0;
+    for p in presets::all() {
+        let Some(rows) = spec_sheet::compare(p, RunOptions::default()) else {
+            continue;
+        };
+        for r in rows {
+            let within = r.err.abs() <= SPEC_TOLERANCE;
+            let what = format!(
+                "{} {}: model {:.0} vs spec {:.0} {} ({:+.1}%)",
+                p.id,
+                r.figure,
+                r.model,
+                r.spec,
+                r.figure.unit(),
+                r.err * 100.0
+            );
+            assert!(within != r.beyond_model.is_some(), "{what}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 20, "five presets, four figures each");
+}

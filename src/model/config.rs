@@ -166,6 +166,14 @@ impl SlcCache {
     pub fn is_none(&self) -> bool {
         self.static_bytes == 0 && self.dynamic_share == 0.0
     }
+
+    /// Data bytes the cache holds on a drive of `user_bytes` with `written_bytes` of user data
+    /// on it, for cells of `bits` bits: free space run in SLC mode holds a bits-per-cell
+    /// fraction of what it would hold natively.
+    pub fn capacity_bytes(&self, user_bytes: f64, written_bytes: f64, bits: u32) -> f64 {
+        let free = (user_bytes - written_bytes).max(0.0);
+        self.static_bytes as f64 + self.dynamic_share * free / f64::from(bits)
+    }
 }
 
 /// A whole drive: a controller, its flash and how many dies sit behind it.
@@ -188,6 +196,15 @@ impl DriveSpec {
 
     pub fn user_gb(&self) -> f64 {
         self.user_bytes() / BYTES_PER_GB
+    }
+
+    /// SLC cache bytes with `written_bytes` of user data on the drive.
+    pub fn slc_cache_bytes(&self, written_bytes: f64) -> f64 {
+        self.controller.slc_cache.capacity_bytes(
+            self.user_bytes(),
+            written_bytes,
+            self.nand.cell.bits(),
+        )
     }
 
     /// Spare area usable by garbage collection, as a fraction of user capacity.
@@ -350,6 +367,16 @@ pub struct RunSpec {
 pub struct CheckedRun {
     spec: RunSpec,
     write_amplification: Option<f64>,
+    slc_room: Option<SlcRoom>,
+}
+
+/// How much the SLC cache takes of a run's writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlcRoom {
+    /// The first this many bytes land in SLC-mode cells, the rest in native cells.
+    Bytes(u64),
+    /// Every write lands in the cache (the cache's own speed, however long the run).
+    Unlimited,
 }
 
 impl CheckedRun {
@@ -372,6 +399,24 @@ impl CheckedRun {
         }
         self.write_amplification = Some(wa);
         Ok(self)
+    }
+
+    /// The same run with this much room in the SLC cache instead of what the drive state
+    /// implies: how the drive-state-over-time model asks for the cache's rate
+    /// ([`SlcRoom::Unlimited`]) or the native cells' rate (`SlcRoom::Bytes(0)`).
+    pub fn with_slc_room(mut self, room: SlcRoom) -> CheckedRun {
+        self.slc_room = Some(room);
+        self
+    }
+
+    /// Room in the SLC cache at the start of the run: a fresh drive's whole cache (an empty
+    /// drive has its largest dynamic part), none once the drive has been written over (a
+    /// preconditioning fills the cache and leaves no idle time to fold it).
+    pub fn slc_room(&self) -> SlcRoom {
+        self.slc_room.unwrap_or(match self.spec.state {
+            DriveState::Fob => SlcRoom::Bytes(self.spec.drive.slc_cache_bytes(0.0) as u64),
+            DriveState::SeqFilled | DriveState::Steady => SlcRoom::Bytes(0),
+        })
     }
 
     /// The write amplification set by [`with_write_amplification`](Self::with_write_amplification).
@@ -577,6 +622,7 @@ impl RunSpec {
         Ok(CheckedRun {
             spec: self,
             write_amplification: None,
+            slc_room: None,
         })
     }
 }

@@ -24,7 +24,8 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::config::{
-    CellType, CheckedRun, ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, Workload,
+    CheckedRun, ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, SlcCache, SlcRoom,
+    Workload,
 };
 use super::engine::Simulation;
 use super::ftl::{scaled_drive, ScaledFtl};
@@ -138,15 +139,8 @@ impl Rates {
     }
 
     fn checked(&self, key: RateKey) -> Result<CheckedRun, ConfigError> {
-        let mut drive = self.drive.clone();
-        if key.slc {
-            // SLC mode: one page per plane per program, at the SLC program time.
-            drive.nand.cell = CellType::Slc;
-            drive.nand.program_pages = 1;
-            drive.nand.t_prog = drive.nand.t_prog_slc;
-        }
         let spec = RunSpec {
-            drive,
+            drive: self.drive.clone(),
             workload: Workload {
                 rw: key.rw,
                 rwmixread: 0,
@@ -159,8 +153,16 @@ impl Rates {
                 measured_ios: RATE_IOS,
             },
         };
-        spec.check()?
-            .with_write_amplification(f64::from_bits(key.wa_bits))
+        // The engine's own SLC cache: every write into it, or none.
+        let room = if key.slc {
+            SlcRoom::Unlimited
+        } else {
+            SlcRoom::Bytes(0)
+        };
+        Ok(spec
+            .check()?
+            .with_write_amplification(f64::from_bits(key.wa_bits))?
+            .with_slc_room(room))
     }
 
     /// Advances the engine runs behind `keys` (in order) by about `*budget` events, taking what
@@ -371,28 +373,30 @@ fn check(drive: &DriveSpec) -> Result<(), ConfigError> {
 struct Cache {
     user_bytes: f64,
     static_bytes: f64,
-    dynamic_share: f64,
     bits: f64,
+    spec: SlcCache,
+    cell_bits: u32,
     used: f64,
 }
 
 impl Cache {
     fn new(drive: &DriveSpec) -> Cache {
-        let slc = drive.controller.slc_cache;
+        let spec = drive.controller.slc_cache;
+        let cell_bits = drive.nand.cell.bits();
         Cache {
             user_bytes: drive.user_bytes(),
-            static_bytes: slc.static_bytes as f64,
-            dynamic_share: slc.dynamic_share,
-            bits: f64::from(drive.nand.cell.bits()),
+            static_bytes: spec.static_bytes as f64,
+            bits: f64::from(cell_bits),
+            spec,
+            cell_bits,
             used: 0.0,
         }
     }
 
-    /// Cache size (data bytes) with `written` bytes of user data on the drive: free space run
-    /// in SLC mode holds a bits-per-cell fraction of what it would hold natively.
+    /// Cache size (data bytes) with `written` bytes of user data on the drive.
     fn capacity(&self, written: f64) -> f64 {
-        let free = (self.user_bytes - written).max(0.0);
-        self.static_bytes + self.dynamic_share * free / self.bits
+        self.spec
+            .capacity_bytes(self.user_bytes, written, self.cell_bits)
     }
 }
 

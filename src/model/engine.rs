@@ -38,7 +38,7 @@
 use std::collections::VecDeque;
 
 use super::activity::{die_state, Activity, DieActivity, DieOp, DieView};
-use super::config::{CheckedRun, Mapping, MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES};
+use super::config::{CheckedRun, Mapping, SlcRoom, MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES};
 use super::events::EventQueue;
 use super::ftl::steady_write_amplification;
 use super::ring::Ring;
@@ -157,8 +157,13 @@ struct Die {
     reads: Ring<PageRead>,
     /// Reads waiting for this die, wherever they are queued.
     waiting_reads: u32,
-    /// Host program units queued for this die (each `unit_bytes` of buffered host data).
+    /// Host program units queued for this die (each `unit_bytes` of buffered host data, or
+    /// `slc_unit_bytes` for a unit into the SLC cache).
     units_queued: u32,
+    /// Units ever begun on this die, and how many of its units (always its first ones: the
+    /// cache only ever fills during a run) went to the SLC cache.
+    units_begun: u64,
+    slc_units: u64,
     /// The unit in progress: its garbage-collection steps left, then the host program.
     unit: Option<UnitSteps>,
     /// The read batch being sensed.
@@ -212,6 +217,8 @@ impl Die {
 struct UnitSteps {
     copies: u64,
     erases: u64,
+    /// The host data goes to SLC-mode cells (the SLC cache).
+    slc: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -308,12 +315,19 @@ struct Params {
     /// hot path never divides floats.
     bus_xfer: Vec<Nanos>,
     link_xfer: Vec<Nanos>,
+    /// Host-to-device transfers (host writes), which a PCIe drive fetches with DMA reads.
+    link_write_xfer: Vec<Nanos>,
     half_duplex: bool,
     queue_limit: u32,
     cmd_cost: Nanos,
     write_cmd_cost: Nanos,
     host_stack: Nanos,
     unit_bytes: u32,
+    /// An SLC-mode program unit (one page per plane) and its program time.
+    slc_unit_bytes: u32,
+    t_prog_slc: Nanos,
+    /// Bytes the SLC cache takes at the start of the run (`u64::MAX`: all of them).
+    slc_room: u64,
     senses_per_unit: u64,
     gc_copies_per_unit: f64,
     erases_per_unit: f64,
@@ -355,6 +369,10 @@ impl Params {
 
     fn link(&self, bytes: u32) -> Nanos {
         self.link_xfer[(bytes / MAPPING_UNIT_BYTES) as usize]
+    }
+
+    fn link_write(&self, bytes: u32) -> Nanos {
+        self.link_write_xfer[(bytes / MAPPING_UNIT_BYTES) as usize]
     }
 
     fn new(run: &CheckedRun) -> Params {
@@ -402,12 +420,22 @@ impl Params {
             cache_read: n.cache_read,
             bus_xfer: transfer_table(n.bus_bytes_per_s, unit_bytes),
             link_xfer: transfer_table(c.link.raw_bytes_per_s() * c.link_efficiency, unit_bytes),
+            link_write_xfer: transfer_table(
+                c.link.raw_bytes_per_s() * c.link_efficiency * c.link.host_to_device_factor(),
+                unit_bytes,
+            ),
             half_duplex: c.link.half_duplex(),
             queue_limit: c.device_queue_limit,
             cmd_cost: c.cmd_cost,
             write_cmd_cost: c.write_cmd_cost,
             host_stack: c.host_stack,
             unit_bytes,
+            slc_unit_bytes: n.page_bytes * n.planes,
+            t_prog_slc: n.t_prog_slc,
+            slc_room: match run.slc_room() {
+                SlcRoom::Bytes(b) => b,
+                SlcRoom::Unlimited => u64::MAX,
+            },
             senses_per_unit: u64::from(n.program_pages),
             gc_copies_per_unit: wa - 1.0,
             erases_per_unit: wa * f64::from(unit_bytes) / n.block_bytes(),
@@ -463,6 +491,8 @@ pub struct Simulation {
     link: [Server; 2],
     buffer_used: u64,
     unit_fill: u64,
+    /// Room left in the SLC cache.
+    slc_left: u64,
     buffer_waiters: VecDeque<u32>,
     next_program_die: u32,
     in_device: u32,
@@ -524,6 +554,7 @@ impl Simulation {
             link: [Server::default(); 2],
             buffer_used: 0,
             unit_fill: 0,
+            slc_left: p.slc_room,
             buffer_waiters: VecDeque::new(),
             next_program_die: 0,
             in_device: 0,
@@ -983,14 +1014,29 @@ impl Simulation {
         let bytes = self.slots[slot as usize].bytes;
         self.buffer_used += u64::from(bytes);
         let dir = usize::from(!self.p.half_duplex);
-        let done = self.link[dir].reserve(self.now, self.p.link(bytes));
+        let done = self.link[dir].reserve(self.now, self.p.link_write(bytes));
         self.unit_fill += u64::from(bytes);
-        let unit = u64::from(self.p.unit_bytes);
-        while self.unit_fill >= unit {
+        loop {
+            // Host data fills SLC-mode units while the cache has room, native ones after.
+            let slc_unit = u64::from(self.p.slc_unit_bytes);
+            let slc = self.slc_left >= slc_unit;
+            let unit = if slc {
+                slc_unit
+            } else {
+                u64::from(self.p.unit_bytes)
+            };
+            if self.unit_fill < unit {
+                break;
+            }
             self.unit_fill -= unit;
             let die = self.next_program_die;
             self.next_program_die = (die + 1) % self.p.dies;
-            self.dies[die as usize].units_queued += 1;
+            let d = &mut self.dies[die as usize];
+            d.units_queued += 1;
+            if slc {
+                self.slc_left -= slc_unit;
+                d.slc_units += 1;
+            }
             self.start_die(die);
         }
         self.finish(slot, done);
@@ -1009,7 +1055,13 @@ impl Simulation {
         let erases = die.erase_debt.floor();
         die.erase_debt -= erases;
         let (copies, erases) = (copies as u64, erases as u64);
-        die.unit = Some(UnitSteps { copies, erases });
+        let slc = die.units_begun < die.slc_units;
+        die.units_begun += 1;
+        die.unit = Some(UnitSteps {
+            copies,
+            erases,
+            slc,
+        });
         if p.gc_copies_per_unit > 0.0 {
             // Every unit gets a (possibly empty) background job so units finish in order.
             self.background
@@ -1038,9 +1090,14 @@ impl Simulation {
             die.op = DieOp::Erase;
             self.now + p.t_erase
         } else {
+            let (bytes, t_prog) = if steps.slc {
+                (p.slc_unit_bytes, p.t_prog_slc)
+            } else {
+                (p.unit_bytes, p.t_prog)
+            };
             die.unit = None;
             die.op = DieOp::Program;
-            channel.reserve(self.now, unit_xfer) + p.t_prog
+            channel.reserve(self.now, p.bus(bytes)) + t_prog
         };
         die.suspends = 0;
         self.schedule_step(die_idx, done);
@@ -1154,11 +1211,15 @@ impl Simulation {
             die.units_array_done
         };
         let released = done - die.units_released;
-        die.units_released = done;
         if released == 0 {
             return;
         }
-        self.buffer_used -= released * u64::from(self.p.unit_bytes);
+        // Units finish in order, and a die's SLC units are its first ones.
+        let k = die.slc_units;
+        let slc = done.min(k) - die.units_released.min(k);
+        die.units_released = done;
+        self.buffer_used -= slc * u64::from(self.p.slc_unit_bytes)
+            + (released - slc) * u64::from(self.p.unit_bytes);
         while let Some(&slot) = self.buffer_waiters.front() {
             if !self.buffer_fits(slot) {
                 break;

@@ -39,6 +39,26 @@ impl HostLink {
         }
     }
 
+    /// How much of the device-to-host efficiency the host-to-device direction keeps.
+    ///
+    /// An NVMe drive sends read data to the host as posted writes of up to the maximum payload
+    /// (256 bytes on the hosts these drives ship in), but fetches write data with DMA reads, whose
+    /// completions the host splits at its read completion boundary (128 bytes on most root
+    /// complexes). Each TLP costs the same ~24 bytes of framing, sequence number, header and
+    /// LCRC, so writes carry 128 / 152 where reads carry 256 / 280 (assumption: typical MPS,
+    /// RCB and 3-DW headers, as PCIe hosts of 2018-2022 configure them). SATA has one shared
+    /// direction and the same framing both ways.
+    pub fn host_to_device_factor(self) -> f64 {
+        const TLP_OVERHEAD_BYTES: f64 = 24.0;
+        const MAX_PAYLOAD_BYTES: f64 = 256.0;
+        const READ_COMPLETION_BOUNDARY_BYTES: f64 = 128.0;
+        let carried = |payload: f64| payload / (payload + TLP_OVERHEAD_BYTES);
+        match self {
+            HostLink::Sata3 => 1.0,
+            _ => carried(READ_COMPLETION_BOUNDARY_BYTES) / carried(MAX_PAYLOAD_BYTES),
+        }
+    }
+
     /// Whether reads and writes share one direction (SATA) or each have their own (PCIe).
     pub fn half_duplex(self) -> bool {
         matches!(self, HostLink::Sata3)
@@ -79,5 +99,14 @@ mod tests {
         assert!((gb(HostLink::Pcie4x4) - 7.88).abs() < 0.01);
         assert!((gb(HostLink::Pcie5x4) - 15.75).abs() < 0.01);
         assert!(HostLink::Sata3.half_duplex() && !HostLink::Pcie4x4.half_duplex());
+    }
+
+    #[test]
+    fn pcie_writes_carry_less_per_byte_than_reads_and_sata_the_same() {
+        // 128-byte completions against 256-byte posted writes, 24 bytes of overhead each:
+        // (128 / 152) / (256 / 280) = 0.921.
+        let f = HostLink::Pcie3x4.host_to_device_factor();
+        assert!((f - 0.9211).abs() < 1e-4, "{f}");
+        assert_eq!(HostLink::Sata3.host_to_device_factor(), 1.0);
     }
 }

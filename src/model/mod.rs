@@ -12,6 +12,7 @@
 //! - [`stats`]: latency histogram, utilisation, the limiting resource.
 //! - [`calibration`]: the published measurements and the model's error against them.
 //! - [`fit`]: the parameters a preset marks as fitted, and the search that chooses them.
+//! - [`spec_sheet`]: the consumer controllers' spec-sheet peaks and the fresh model against them.
 //! - [`sweep`]: runs over queue depth or read share, as the charts and the CLI draw them.
 //! - [`ring`]: the first-in first-out ring the hot queues use.
 //! - [`time`] and [`rng`]: simulated nanoseconds and the run's one random generator.
@@ -28,6 +29,7 @@ pub mod link;
 pub mod presets;
 pub mod ring;
 pub mod rng;
+pub mod spec_sheet;
 pub mod stats;
 pub mod sweep;
 pub mod time;

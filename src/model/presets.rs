@@ -21,6 +21,7 @@ use super::config::{
 };
 use super::fit::{Fitted, Param};
 use super::link::HostLink;
+use super::spec_sheet::SpecPeaks;
 use super::time::Nanos;
 
 const KIB: u32 = 1024;
@@ -41,6 +42,8 @@ pub struct Preset {
     /// The parameters `lab fit` chooses for this preset, with their search bounds; the values in
     /// `controller` and `nand` are what the fit finds on the preset's reference data.
     pub fitted: &'static [Fitted],
+    /// The controller's spec-sheet peaks for a fresh drive [REF2], where a vendor gives them.
+    pub spec_peaks: Option<SpecPeaks>,
 }
 
 impl Preset {
@@ -155,6 +158,15 @@ const BICS3_TLC_256GBIT: NandSpec = NandSpec {
     t_resume: RESUME_3D,
 };
 
+/// The same flash behind the 4-channel E12C, whose NAND interface runs slower.
+const BICS3_TLC_256GBIT_4CH: NandSpec = NandSpec {
+    // fitted to [REF2]: the E12C's 1,700 MB/s sequential read and write spec peaks, which its
+    // 4 channels set for both: 425 MB/s a channel (about a 533 MT/s interface, less command
+    // overhead).
+    bus_bytes_per_s: 0.425e9,
+    ..BICS3_TLC_256GBIT
+};
+
 /// 15 nm planar MLC (E7 era): 128 Gbit, 16 KiB pages, two planes.
 const PLANAR_MLC_15NM: NandSpec = NandSpec {
     name: "15 nm planar MLC 128 Gbit",
@@ -163,9 +175,11 @@ const PLANAR_MLC_15NM: NandSpec = NandSpec {
     planes: 2,
     page_bytes: 16 * KIB,
     pages_per_block: 256,
-    // assumption: planar MLC datasheet-typical tR / tPROG / tBERS.
+    // assumption: planar MLC datasheet-typical tR and tBERS.
     t_read: Nanos::from_us(45),
-    t_prog: Nanos::from_us(1_300),
+    // fitted to [REF2]: the E7's 1,300 MB/s sequential-write spec peak, which its MLC program
+    // rate sets (no SLC cache); 1.5 ms is within the 15 nm MLC datasheet range.
+    t_prog: Nanos::from_us(1_500),
     t_erase: Nanos::from_us(3_000),
     // assumption: MLC lower-page (SLC-like) program.
     t_prog_slc: Nanos::from_us(400),
@@ -217,8 +231,11 @@ const PHISON_E12: ControllerSpec = ControllerSpec {
     device_queue_limit: NVME_QUEUE_LIMIT,
     // [REF2]: 600k IOPS random-read spec peak.
     cmd_cost: Nanos(1_650),
-    // assumption: the E18DC's write and collection costs.
-    write_cmd_cost: Nanos(2_000),
+    // fitted to [REF2]: the E12's random-write spec peak equals its random-read peak (600k
+    // IOPS), and the E12C's, E8T's and E8's are as high or within a tenth: a buffered write
+    // costs the controller no more than a read.
+    write_cmd_cost: Nanos(0),
+    // assumption: the E18DC's collection cost.
     gc_unit_cost: Nanos(4_600),
     host_stack: CONSUMER_HOST_STACK,
     mapping: Mapping::Dram,
@@ -259,7 +276,6 @@ const PHISON_E8T: ControllerSpec = ControllerSpec {
     // [REF2]: 120k IOPS random-read spec peak.
     cmd_cost: Nanos(8_300),
     // assumption: a slower core than the E12's.
-    write_cmd_cost: Nanos(2_500),
     gc_unit_cost: Nanos(6_000),
     slc_cache: SMALL_DYNAMIC_SLC,
     ..PHISON_E12
@@ -354,6 +370,7 @@ pub static PRESETS: [Preset; 7] = [
         nand: TLC_512GBIT,
         capacities_gb: &[480, 960, 1920],
         fitted: &E18DC_FITTED,
+        spec_peaks: None,
     },
     Preset {
         id: "e12",
@@ -363,6 +380,13 @@ pub static PRESETS: [Preset; 7] = [
         nand: BICS3_TLC_256GBIT,
         capacities_gb: &[240, 480, 960],
         fitted: &[],
+        // [REF2]: spec-sheet peaks.
+        spec_peaks: Some(SpecPeaks {
+            seq_read_mb_s: 3_200.0,
+            seq_write_mb_s: 3_000.0,
+            rand_read_iops: 600_000.0,
+            rand_write_iops: 600_000.0,
+        }),
     },
     Preset {
         id: "e12c",
@@ -377,9 +401,16 @@ pub static PRESETS: [Preset; 7] = [
             slc_cache: SMALL_DYNAMIC_SLC,
             ..PHISON_E12
         },
-        nand: BICS3_TLC_256GBIT,
+        nand: BICS3_TLC_256GBIT_4CH,
         capacities_gb: &[240, 480],
         fitted: &[],
+        // [REF2]: spec-sheet peaks.
+        spec_peaks: Some(SpecPeaks {
+            seq_read_mb_s: 1_700.0,
+            seq_write_mb_s: 1_700.0,
+            rand_read_iops: 340_000.0,
+            rand_write_iops: 400_000.0,
+        }),
     },
     Preset {
         id: "e8",
@@ -400,6 +431,13 @@ pub static PRESETS: [Preset; 7] = [
         nand: BICS3_TLC_256GBIT,
         capacities_gb: &[240, 480],
         fitted: &[],
+        // [REF2]: spec-sheet peaks.
+        spec_peaks: Some(SpecPeaks {
+            seq_read_mb_s: 1_600.0,
+            seq_write_mb_s: 1_300.0,
+            rand_read_iops: 240_000.0,
+            rand_write_iops: 220_000.0,
+        }),
     },
     Preset {
         id: "e8t",
@@ -409,6 +447,13 @@ pub static PRESETS: [Preset; 7] = [
         nand: BICS3_TLC_256GBIT,
         capacities_gb: &[240, 480],
         fitted: &[],
+        // [REF2]: spec-sheet peaks.
+        spec_peaks: Some(SpecPeaks {
+            seq_read_mb_s: 1_600.0,
+            seq_write_mb_s: 1_300.0,
+            rand_read_iops: 120_000.0,
+            rand_write_iops: 130_000.0,
+        }),
     },
     Preset {
         id: "e7",
@@ -432,6 +477,13 @@ pub static PRESETS: [Preset; 7] = [
         nand: PLANAR_MLC_15NM,
         capacities_gb: &[240, 480, 960],
         fitted: &[],
+        // [REF2]: spec-sheet peaks.
+        spec_peaks: Some(SpecPeaks {
+            seq_read_mb_s: 2_600.0,
+            seq_write_mb_s: 1_300.0,
+            rand_read_iops: 300_000.0,
+            rand_write_iops: 200_000.0,
+        }),
     },
     Preset {
         id: "octane",
@@ -472,6 +524,7 @@ pub static PRESETS: [Preset; 7] = [
         nand: IMFT_MLC_25NM,
         capacities_gb: &[128, 256, 512],
         fitted: &[],
+        spec_peaks: None,
     },
 ];
 
