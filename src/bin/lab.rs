@@ -24,7 +24,7 @@ commands:
   presets                      list the drives the model knows
   sweep                        run a queue-depth sweep (or a read-share sweep with --mix-sweep)
   calibrate                    the model against the published E18DC measurements
-                               (--loo: also each cell's leave-one-out error; about a minute)
+                               (--loo: also each cell's leave-one-out error; under a minute)
   fit                          fit a preset's fitted parameters to measurements
   fill                         whole-drive sequential fill from empty: speed against GB written
   burst                        bursts of sequential writes with idle time between them
