@@ -466,6 +466,10 @@ struct Meter {
     window_end: SimTime,
     /// When the utilisation window opened (the event time of the warm-up's end).
     util_start: SimTime,
+    /// Program or erase steps suspended for a read, and reads that found a die programming
+    /// and could not suspend it, since the window opened.
+    suspends: u64,
+    reads_behind_programs: u64,
     hist: Histogram,
     bytes: u64,
     /// Measured I/Os per noise batch, and the completion count that closes the next batch.
@@ -1127,13 +1131,15 @@ impl Simulation {
         let p = &self.p;
         let die = &mut self.dies[die_idx as usize];
         let programming = matches!(die.op, DieOp::Program | DieOp::Copy | DieOp::Erase);
-        if !programming || die.suspending || die.suspends >= p.max_suspends {
+        if !programming || die.suspending {
             return;
         }
         let stop = self.now + p.t_suspend;
-        if stop + p.t_resume >= die.step_end {
+        if die.suspends >= p.max_suspends || stop + p.t_resume >= die.step_end {
+            self.meter.reads_behind_programs += 1;
             return;
         }
+        self.meter.suspends += 1;
         let left = die.step_end.since(stop);
         die.busy_ns -= left.0;
         die.busy_until = stop;
@@ -1271,6 +1277,8 @@ impl Simulation {
     fn reset_busy(&mut self) {
         let now = self.now;
         self.meter.util_start = now;
+        self.meter.suspends = 0;
+        self.meter.reads_behind_programs = 0;
         self.controller_busy_ns = 0;
         self.background.busy_ns = 0;
         self.link.iter_mut().for_each(|l| l.open_window(now));
@@ -1321,6 +1329,8 @@ impl Simulation {
             bottleneck: Bottleneck::classify(&utilisation),
             utilisation,
             write_amplification: self.p.write_amplification,
+            suspends: m.suspends,
+            reads_behind_programs: m.reads_behind_programs,
             measured_ios: measured,
             iops_rel_noise: self.batch_noise(),
             measured_ns: window as u64,

@@ -225,6 +225,33 @@ impl Bottleneck {
     }
 }
 
+/// How reads met programs in a run, when they did often enough to matter (one read in a
+/// hundred or more).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProgramWait {
+    /// Reads rarely find a die programming.
+    Rarely,
+    /// Reads wait for the program or erase in their way to suspend.
+    Suspend,
+    /// Reads wait out programs the firmware does not (or may no longer) suspend.
+    Behind,
+}
+
+/// Share of I/Os above which meeting a program is worth a word.
+const PROGRAM_WAIT_SHARE: f64 = 0.01;
+
+impl ProgramWait {
+    /// The limit in words, as the readout adds it to the bottleneck.
+    pub fn label(self) -> Option<&'static str> {
+        match self {
+            ProgramWait::Rarely => None,
+            ProgramWait::Suspend => Some("reads wait for programs to suspend"),
+            ProgramWait::Behind => Some("reads wait behind programs that are not suspended"),
+        }
+    }
+}
+
 /// Everything one run reports.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RunResult {
@@ -235,6 +262,10 @@ pub struct RunResult {
     pub utilisation: Utilisation,
     pub bottleneck: Bottleneck,
     pub write_amplification: f64,
+    /// Program or erase steps the firmware suspended so a read could run, and reads that met a
+    /// die programming and had to wait it out (suspends used up, or none in this firmware).
+    pub suspends: u64,
+    pub reads_behind_programs: u64,
     /// I/Os measured after warm-up.
     pub measured_ios: u64,
     /// Relative standard error of `iops` from batch means (0.01 = ±1%).
@@ -245,6 +276,22 @@ pub struct RunResult {
     pub events: u64,
     /// False while a run is still in progress (a provisional result).
     pub finished: bool,
+}
+
+impl RunResult {
+    /// How this run's reads met programs: the more frequent of waiting out a program or
+    /// waiting for it to suspend, if either happens to one I/O in a hundred.
+    pub fn program_wait(&self) -> ProgramWait {
+        let per_io = |n: u64| n as f64 / self.measured_ios.max(1) as f64;
+        let (suspend, behind) = (per_io(self.suspends), per_io(self.reads_behind_programs));
+        if suspend.max(behind) < PROGRAM_WAIT_SHARE {
+            ProgramWait::Rarely
+        } else if behind > suspend {
+            ProgramWait::Behind
+        } else {
+            ProgramWait::Suspend
+        }
+    }
 }
 
 #[cfg(test)]

@@ -25,7 +25,7 @@ use std::collections::{HashMap, HashSet};
 use crate::model::config::{DriveState, RunOptions, RunSpec, Rw, Workload};
 use crate::model::ftl::{cached_steady_write_amplification, SteadyWa};
 use crate::model::presets;
-use crate::model::stats::Bottleneck;
+use crate::model::stats::{Bottleneck, ProgramWait};
 use crate::model::sweep::{MIX_STEPS, REVIEW_QDS};
 use crate::model::Simulation;
 
@@ -127,6 +127,8 @@ pub struct Point {
     pub p99_us: f64,
     pub p999_us: f64,
     pub bottleneck: Bottleneck,
+    /// How reads met programs (suspend, or waiting them out).
+    pub program_wait: ProgramWait,
     pub fidelity: Fidelity,
 }
 
@@ -393,6 +395,7 @@ impl Engine {
                         p99_us: r.latency.p99_us,
                         p999_us: r.latency.p999_us,
                         bottleneck: r.bottleneck,
+                        program_wait: r.program_wait(),
                         fidelity: if finished {
                             Fidelity::Full
                         } else {

@@ -218,7 +218,7 @@ fn cell(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::stats::Bottleneck;
+    use crate::model::stats::{Bottleneck, ProgramWait};
     use crate::ui::charts;
     use crate::ui::compute::{Fidelity, Point, RunKey};
     use crate::ui::embed::ChartsShown;
@@ -232,6 +232,7 @@ mod tests {
             p99_us: 200.0,
             p999_us: 300.0,
             bottleneck: Bottleneck::Dies,
+            program_wait: ProgramWait::Rarely,
             fidelity: Fidelity::Full,
         })
     }

@@ -8,7 +8,6 @@
 use leptos::prelude::*;
 
 use crate::model::config::Rw;
-use crate::model::stats::Bottleneck;
 
 use super::compute::{Fidelity, Point, ESTIMATE_IOS};
 use super::format;
@@ -135,7 +134,7 @@ pub fn spoken_summary(data: &ReadoutData) -> String {
             format::iops(p.iops),
             format::mb_per_s(p.mb_s),
             format::latency_us(p.mean_us),
-            p.bottleneck.label()
+            limit_text(&p)
         ),
         _ => String::new(),
     }
@@ -147,8 +146,12 @@ fn figure(data: &ReadoutData, pick: impl Fn(&Point) -> String) -> String {
         .map_or_else(|| format::NO_VALUE.to_string(), pick)
 }
 
-fn limit_text(b: Bottleneck) -> String {
-    b.label().to_string()
+/// The limit in words: the busiest resource, and how reads meet programs when they do.
+fn limit_text(p: &Point) -> String {
+    match p.program_wait.label() {
+        Some(wait) => format!("{}; {wait}", p.bottleneck.label()),
+        None => p.bottleneck.label().to_string(),
+    }
 }
 
 /// The readout card.
@@ -210,7 +213,7 @@ pub fn Readout(
                 </div>
                 <div class="wide">
                     <dt>"Limited by"</dt>
-                    <dd id="readout-limit">{fig(|p| limit_text(p.bottleneck))}</dd>
+                    <dd id="readout-limit">{fig(limit_text)}</dd>
                 </div>
             </dl>
             <p class="status" id="readout-status">{move || data.with(status_text)}</p>
@@ -225,6 +228,7 @@ pub fn Readout(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::stats::{Bottleneck, ProgramWait};
 
     fn point(fidelity: Fidelity) -> Point {
         Point {
@@ -234,6 +238,7 @@ mod tests {
             p99_us: 310.0,
             p999_us: 500.0,
             bottleneck: Bottleneck::Dies,
+            program_wait: ProgramWait::Rarely,
             fidelity,
         }
     }
@@ -277,6 +282,20 @@ mod tests {
         s.set_drive_state(crate::model::config::DriveState::Fob);
         let d = build(&s, None, None);
         assert_eq!(d.measured[0].other_state, Some("random-write steady state"));
+    }
+
+    #[test]
+    fn the_limit_names_reads_waiting_for_programs_to_suspend() {
+        // Issue 13: where reads meet programs, the readout says how they wait.
+        let suspend = Point {
+            program_wait: ProgramWait::Suspend,
+            ..point(Fidelity::Full)
+        };
+        assert_eq!(
+            limit_text(&suspend),
+            "NAND dies; reads wait for programs to suspend"
+        );
+        assert_eq!(limit_text(&point(Fidelity::Full)), "NAND dies");
     }
 
     #[test]

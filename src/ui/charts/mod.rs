@@ -483,7 +483,7 @@ pub fn describe(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::stats::Bottleneck;
+    use crate::model::stats::{Bottleneck, ProgramWait};
     use crate::ui::compute::Fidelity;
 
     /// A stand-in model: IOPS grow with depth and dies, so tests can check placement.
@@ -496,6 +496,7 @@ mod tests {
             p99_us: 2e6 * f64::from(k.qd) / iops,
             p999_us: 3e6 * f64::from(k.qd) / iops,
             bottleneck: Bottleneck::Dies,
+            program_wait: ProgramWait::Rarely,
             fidelity: Fidelity::Full,
         })
     }
