@@ -116,11 +116,12 @@ const TLC_512GBIT: NandSpec = NandSpec {
     page_bytes: 16 * KIB,
     // assumption: 768 pages per plane per block (24 MiB two-plane blocks).
     pages_per_block: 768,
-    // fitted: QD1 latency 75 µs and QD256 reads at 480 GB (8 dies x 2 planes per tR) [REF1].
-    t_read: Nanos::from_us(59),
-    // fitted: 128 KiB sequential write 368 MB/s at 8 dies, 1.6 GB/s at 32 [REF1]: one 96 KiB
-    // one-shot unit per die every ~2 ms.
-    t_prog: Nanos::from_us(1_950),
+    // fitted by `lab fit` (E18DC_FITTED): the QD1 reads, and the QD32 and QD256 reads of the
+    // 480 GB drive, where the dies are the limit [REF1].
+    t_read: Nanos::from_us(60),
+    // fitted by `lab fit`: 128 KiB sequential writes, 368 MB/s at 8 dies and 1.6 GB/s at 32
+    // [REF1]: one 96 KiB one-shot unit per die every ~2 ms.
+    t_prog: Nanos::from_us(1_930),
     // assumption: typical 3D TLC block erase.
     t_erase: Nanos::from_us(3_500),
     // assumption: SLC-mode page program, typical of 3D TLC.
@@ -219,6 +220,44 @@ const IMFT_MLC_25NM: NandSpec = NandSpec {
 const NVME_QUEUE_LIMIT: u32 = 65_535;
 const CONSUMER_HOST_STACK: Nanos = Nanos(9_000);
 
+/// The Phison E18DC and its firmware, one parameter set for every capacity [REF1].
+const PHISON_E18DC: ControllerSpec = ControllerSpec {
+    name: "Phison E18DC",
+    channels: 8,
+    chip_enables: 32,
+    link: HostLink::Pcie4x4,
+    // PCIe's own overhead, not a fit: the 7,118 MB/s sequential-read peak [REF1] is a
+    // prediction (see `HostLink::posted_efficiency`).
+    link_efficiency: HostLink::Pcie4x4.posted_efficiency(),
+    device_queue_limit: NVME_QUEUE_LIMIT,
+    // fitted by `lab fit`: caps 4 KiB reads at 1,920 GB and QD256 (IOPS and latency) [REF1].
+    cmd_cost: Nanos(1_650),
+    // assumption: buffer and mapping bookkeeping of a write command.
+    write_cmd_cost: Nanos(2_000),
+    // fitted by `lab fit`: with the write amplification, the 1,920 GB random writes at QD1 and
+    // QD256 (IOPS and latency) [REF1, REF6].
+    gc_unit_cost: Nanos(4_300),
+    // fitted by `lab fit`: the rest of the QD1 read latency (driver, interrupt, Iometer) [REF1].
+    host_stack: Nanos(14_500),
+    mapping: Mapping::Dram,
+    // assumption: power-loss-protected write buffer of 8 MiB.
+    write_buffer_bytes: 8 * MIB,
+    // fitted by `lab fit`: multi-plane reads only at depth [REF6]; the 480 GB QD32 and QD256
+    // reads and the 1,920 GB QD32 reads bound it (leave-one-out in the README).
+    multiplane_read_min_queue: 8,
+    // assumption: a program waits behind at most 8 reads.
+    read_burst_limit: 8,
+    // assumption: enterprise firmware suspends a program or erase for arriving reads,
+    // up to four times per step, so a read never waits out a whole ~2 ms TLC program.
+    max_suspends: 4,
+    user_fraction: USER_FRACTION_ENTERPRISE,
+    // fitted by `lab fit`: the random writes at both capacities; the usable spare is a little
+    // smaller than raw minus user [REF6].
+    spare_efficiency: 0.82,
+    // [REF1]: an enterprise drive; its sustained writes show no SLC cache.
+    slc_cache: SlcCache::NONE,
+};
+
 /// The Phison E12, the consumer reference design of [REF3]; the other consumer Phison presets
 /// are this controller with what their spec sheets change.
 const PHISON_E12: ControllerSpec = ControllerSpec {
@@ -236,20 +275,20 @@ const PHISON_E12: ControllerSpec = ControllerSpec {
     // costs the controller no more than a read.
     write_cmd_cost: Nanos(0),
     // assumption: the E18DC's collection cost.
-    gc_unit_cost: Nanos(4_600),
+    gc_unit_cost: PHISON_E18DC.gc_unit_cost,
     host_stack: CONSUMER_HOST_STACK,
     mapping: Mapping::Dram,
     // assumption: an 8 MiB write buffer in DRAM.
     write_buffer_bytes: 8 * MIB,
     // assumption: the E18DC's firmware policies.
-    multiplane_read_min_queue: 8,
+    multiplane_read_min_queue: PHISON_E18DC.multiplane_read_min_queue,
     read_burst_limit: 8,
     // assumption: 3D-TLC firmware of 2018 suspends programs and erases for reads, up to four
     // times per step.
     max_suspends: 4,
     // [REF3]: 960 GB usable from 1 TB.
     user_fraction: USER_FRACTION_ENTERPRISE,
-    spare_efficiency: 0.85,
+    spare_efficiency: PHISON_E18DC.spare_efficiency,
     // assumption: a 12 GB static cache plus a tenth of the free space in SLC mode (about 44 GB
     // on an empty 960 GB drive): 32 GB bursts fit, sustained writing fills it and it refills
     // only with idle time, as in the E12 review [REF3].
@@ -334,39 +373,7 @@ pub static PRESETS: [Preset; 7] = [
         id: "e18dc",
         name: "Phison E18DC (enterprise, PCIe 4.0)",
         summary: "8 channels, 32 CE, PCIe 4.0 x4; measured at 480, 960 and 1,920 GB [REF1]",
-        controller: ControllerSpec {
-            name: "Phison E18DC",
-            channels: 8,
-            chip_enables: 32,
-            link: HostLink::Pcie4x4,
-            // fitted: 128 KiB reads stop at 7,118 MB/s, about 90% of PCIe 4.0 x4 [REF1, REF6].
-            link_efficiency: 0.905,
-            device_queue_limit: NVME_QUEUE_LIMIT,
-            // fitted: caps 4 KiB reads at about 646k IOPS (1,920 GB, QD256) [REF1].
-            cmd_cost: Nanos(1_530),
-            // assumption: buffer and mapping bookkeeping of a write command.
-            write_cmd_cost: Nanos(2_000),
-            // fitted: with WA, caps 1,920 GB random writes near 48.5k IOPS [REF1, REF6].
-            gc_unit_cost: Nanos(4_600),
-            // fitted: the rest of the 75 µs QD1 read latency (driver, interrupt, Iometer) [REF1].
-            host_stack: Nanos(9_500),
-            mapping: Mapping::Dram,
-            // assumption: power-loss-protected write buffer of 8 MiB.
-            write_buffer_bytes: 8 * MIB,
-            // fitted: multi-plane reads only at depth; QD32 at 480 GB (4 per die) must not batch,
-            // QD256 (32 per die) must [REF6].
-            multiplane_read_min_queue: 8,
-            // assumption: a program waits behind at most 8 reads.
-            read_burst_limit: 8,
-            // assumption: enterprise firmware suspends a program or erase for arriving reads,
-            // up to four times per step, so a read never waits out a whole ~2 ms TLC program.
-            max_suspends: 4,
-            user_fraction: USER_FRACTION_ENTERPRISE,
-            // fitted: the usable spare is a little smaller than raw minus user [REF6].
-            spare_efficiency: 0.85,
-            // [REF1]: an enterprise drive; its sustained writes show no SLC cache.
-            slc_cache: SlcCache::NONE,
-        },
+        controller: PHISON_E18DC,
         nand: TLC_512GBIT,
         capacities_gb: &[480, 960, 1920],
         fitted: &E18DC_FITTED,
