@@ -14,6 +14,7 @@ use parallelism_lab::model::drive_state;
 use parallelism_lab::model::fit::{self, FitOptions};
 use parallelism_lab::model::ftl;
 use parallelism_lab::model::presets::{self, Preset};
+use parallelism_lab::model::spec_sheet;
 use parallelism_lab::model::sweep::{self, SweepPoint, REVIEW_QDS};
 use parallelism_lab::model::{ConfigError, DriveSpec, DriveState, RunOptions, Rw, Workload};
 
@@ -26,6 +27,7 @@ commands:
   calibrate                    the model against the published E18DC measurements
                                (--loo: also each cell's leave-one-out error; under a minute)
   fit                          fit a preset's fitted parameters to measurements
+  spec                         consumer spec-sheet peaks against the fresh model (--preset, --format)
   fill                         whole-drive sequential fill from empty: speed against GB written
   burst                        bursts of sequential writes with idle time between them
   torture                      random-write torture, then TRIM: sequential write speed each time
@@ -100,6 +102,7 @@ fn run(args: &[String]) -> Result<String, Fail> {
         "sweep" => sweep_cmd(&opts),
         "calibrate" => calibrate_cmd(&opts),
         "fit" => fit_cmd(&opts),
+        "spec" => spec_cmd(&opts),
         "fill" => fill_cmd(&opts),
         "burst" => burst_cmd(&opts),
         "torture" => torture_cmd(&opts),
@@ -226,6 +229,75 @@ fn presets_cmd(opts: &Options) -> Result<String, Fail> {
     Ok(out)
 }
 
+/// The consumer presets' spec-sheet peaks against the model's fresh drive.
+fn spec_cmd(opts: &Options) -> Result<String, Fail> {
+    let format = format_of(opts)?;
+    let chosen: Vec<&Preset> = match opts.get("preset") {
+        Some(id) => vec![presets::lookup(id)?],
+        None => presets::all().iter().collect(),
+    };
+    let options = RunOptions::default();
+    let rows: Vec<(&Preset, spec_sheet::SpecRow)> = chosen
+        .into_iter()
+        .flat_map(|p| {
+            spec_sheet::compare(p, options)
+                .unwrap_or_default()
+                .into_iter()
+                .map(move |r| (p, r))
+        })
+        .collect();
+    if rows.is_empty() {
+        return Err(Fail(
+            "no spec-sheet peaks for this preset (the E12, E12C, E8, E8T and E7 have them)".into(),
+        ));
+    }
+    Ok(match format {
+        Format::Json => {
+            let list: Vec<_> = rows
+                .iter()
+                .map(|(p, r)| {
+                    serde_json::json!({
+                        "preset": p.id, "figure": r.figure, "unit": r.figure.unit(),
+                        "capacity_gb": r.capacity_gb, "spec": r.spec, "model": r.model,
+                        "err": r.err, "beyond_model": r.beyond_model,
+                    })
+                })
+                .collect();
+            serde_json::to_string_pretty(&list).expect("plain JSON values") + "\n"
+        }
+        Format::Csv | Format::Table => {
+            let mut out = format!(
+                "{:<6} {:>6}  {:<38} {:>10} {:>10} {:>7}\n",
+                "preset", "GB", "figure", "spec", "model", "error"
+            );
+            for (p, r) in &rows {
+                let _ = writeln!(
+                    out,
+                    "{:<6} {:>6.0}  {:<38} {:>10.0} {:>10.0} {:>+6.1}%{}",
+                    p.id,
+                    r.capacity_gb,
+                    format!("{} {}", r.figure, r.figure.unit()),
+                    r.spec,
+                    r.model,
+                    // Rounded first, so a hair below zero prints as +0.0%, not -0.0%.
+                    (r.err * 1000.0).round() / 10.0 + 0.0,
+                    if r.beyond_model.is_some() {
+                        "  (beyond the model*)"
+                    } else {
+                        ""
+                    }
+                );
+            }
+            for (p, r) in &rows {
+                if let Some(why) = r.beyond_model {
+                    let _ = writeln!(out, "* {} {}: {why}", p.id, r.figure);
+                }
+            }
+            out
+        }
+    })
+}
+
 fn drive_of(opts: &Options) -> Result<(&'static Preset, DriveSpec), Fail> {
     let preset = presets::lookup(opts.get("preset").unwrap_or("e18dc"))?;
     let dies: Option<u32> = opts.number("dies")?;
@@ -325,6 +397,8 @@ fn render_points(points: &[SweepPoint], format: Format) -> String {
                         "lat_max_us": r.latency.max_us,
                         "bottleneck": r.bottleneck.id(),
                         "write_amplification": r.write_amplification,
+                        "suspends": r.suspends,
+                        "reads_behind_programs": r.reads_behind_programs,
                         "iops_rel_noise": r.iops_rel_noise,
                         "utilisation": r.utilisation,
                     })

@@ -646,6 +646,8 @@ mod tests {
             },
             bottleneck: Bottleneck::QueueDepth,
             write_amplification: 1.0,
+            suspends: 0,
+            reads_behind_programs: 0,
             measured_ios: 1,
             iops_rel_noise: 0.0,
             measured_ns: 1,
