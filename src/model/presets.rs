@@ -146,7 +146,8 @@ const BICS3_TLC_256GBIT: NandSpec = NandSpec {
     pages_per_block: 768,
     // assumption: one generation older than the E18DC part, a little slower to sense.
     t_read: Nanos::from_us(65),
-    // assumption: keeps the E12's post-cache sequential write above 1 GB/s at 32 dies [REF3].
+    // fitted to a fact of [REF3]: the E12's sequential writes stay above 1 GB/s once the SLC
+    // cache is full (32 dies); tested by the E12 fill test.
     t_prog: Nanos::from_us(2_400),
     t_erase: Nanos::from_us(3_500),
     // assumption: SLC-mode page program; with 32 dies the cache writes at the link's rate.
@@ -507,8 +508,9 @@ pub static PRESETS: [Preset; 7] = [
             device_queue_limit: 32,
             // assumption: a 2011 SATA controller handles about 160k commands per second.
             cmd_cost: Nanos(6_000),
-            // assumption: with the command cost, caps 4 KiB writes near twice the 128 GB model's
-            // die-bound rate, so a quarter of the dies halves random writes [REF4].
+            // fitted to a fact of [REF4]: with the command cost, caps 4 KiB writes near twice the
+            // 128 GB model's die-bound rate, so a quarter of the dies halves random writes
+            // (tested by the Octane halving test).
             write_cmd_cost: Nanos(6_500),
             gc_unit_cost: Nanos(8_000),
             // assumption: AHCI driver and interrupt path.
@@ -521,9 +523,9 @@ pub static PRESETS: [Preset; 7] = [
             max_suspends: 0,
             // [REF4]: 128 GB sold from sixteen 8 GiB dies.
             user_fraction: 128e9 / (128.0 * 1073741824.0),
-            // assumption: the Everest keeps half its spare area for its own use; with all of it
-            // the torture test would end at 15% of fresh speed, not below the tenth that the
-            // review measured [REF4].
+            // fitted to a fact of [REF4]: the torture test ends below a tenth of fresh speed
+            // (tested by the Octane torture test); with all of its spare area it would end at
+            // 15%, so the Everest keeps about half of it for its own use.
             spare_efficiency: 0.5,
             // [REF4]: a 2011 MLC drive without an SLC cache.
             slc_cache: SlcCache::NONE,

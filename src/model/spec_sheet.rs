@@ -97,7 +97,7 @@ pub const BEYOND_THE_MODEL: [(&str, Figure, &str); 1] = [(
     "The E8 has no DRAM: its mapping table is cached in a 32 MiB host memory buffer that covers \
      32 GiB, so random reads over a whole 480 GB drive miss it nine times in ten and pay a flash \
      read for the mapping first. Spec sheets measure random reads over a small span that the \
-     buffer covers; the lab's runs span the whole drive, as the review's do.",
+     buffer covers; the lab's runs span the whole drive.",
 )];
 
 /// The model against one spec figure.
