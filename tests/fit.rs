@@ -227,3 +227,37 @@ fn a_malformed_data_file_exits_with_status_2_and_names_the_line() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("--data"), "{err}");
 }
+
+#[test]
+fn every_fitted_e18dc_value_is_identified_by_at_least_two_cells() {
+    // Issue 13: a fitted value that moves only one cell is bent to that cell. Moving each of
+    // the E18DC's fitted values by a tenth of its search range must move at least two published
+    // cells by more than 1% each.
+    let preset = presets::find("e18dc").unwrap();
+    let cells = calibration::e18dc();
+    let options = RunOptions::default();
+    let base = calibration::table_for(preset, cells, options).unwrap();
+    for f in preset.fitted {
+        let mut moved = preset.clone();
+        let value = f.param.get(&preset.controller, &preset.nand);
+        let nudge = ((f.hi - f.lo) / 10.0).max(f.step);
+        let target = if value + nudge <= f.hi {
+            value + nudge
+        } else {
+            value - nudge
+        };
+        f.param.set(&mut moved.controller, &mut moved.nand, target);
+        let rows = calibration::table_for(&moved, cells, options).unwrap();
+        let sensitive: Vec<&str> = base
+            .iter()
+            .zip(&rows)
+            .filter(|(a, b)| (b.model / a.model - 1.0).abs() > 0.01)
+            .map(|(a, _)| a.cell.as_str())
+            .collect();
+        assert!(
+            sensitive.len() >= 2,
+            "{} {value} -> {target} moves only {sensitive:?}",
+            f.param
+        );
+    }
+}

@@ -42,7 +42,8 @@ pub struct Preset {
     /// The parameters `lab fit` chooses for this preset, with their search bounds; the values in
     /// `controller` and `nand` are what the fit finds on the preset's reference data.
     pub fitted: &'static [Fitted],
-    /// The controller's spec-sheet peaks for a fresh drive [REF2], where a vendor gives them.
+    /// The controller's spec-sheet peaks for a fresh drive (Phison's spec sheets, \[REF2\]), where
+    /// a vendor gives them.
     pub spec_peaks: Option<SpecPeaks>,
 }
 

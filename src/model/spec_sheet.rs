@@ -1,9 +1,9 @@
 //! The vendors' spec-sheet peaks of the consumer presets, and the model's fresh drive against
 //! them.
 //!
-//! Spec peaks are claims for a fresh drive writing into its SLC cache ([REF2] in
-//! [`super::presets`]): 128 KiB sequential reads and writes at QD32, and 4 KiB random reads and
-//! writes at the best queue depth up to 256. The model meets each within
+//! Spec peaks are claims for a fresh drive writing into its SLC cache (Phison's spec sheets, as
+//! \[REF2\] in [`super::presets`] cites them): 128 KiB sequential reads and writes at QD32, and
+//! 4 KiB random reads and writes at the best queue depth up to 256. The model meets each within
 //! [`SPEC_TOLERANCE`], or [`BEYOND_THE_MODEL`] names the modelled part that makes the figure
 //! unreachable and why that part is right; a test holds both, so an explanation cannot outlive
 //! the miss it explains.
@@ -70,7 +70,7 @@ impl fmt::Display for Figure {
     }
 }
 
-/// A controller's spec-sheet peaks, as `controllers.csv` restates them [REF2].
+/// A controller's spec-sheet peaks (Phison's spec sheets, \[REF2\] in [`super::presets`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SpecPeaks {
     pub seq_read_mb_s: f64,
