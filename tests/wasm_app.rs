@@ -7,7 +7,7 @@
 
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
-use parallelism_lab::model::stats::Bottleneck;
+use parallelism_lab::model::stats::{Bottleneck, ProgramWait};
 use parallelism_lab::ui::compute::{Fidelity, Point};
 use parallelism_lab::ui::readout::{self, Readout};
 use parallelism_lab::ui::state::LabState;
@@ -124,12 +124,16 @@ async fn the_readout_component_shows_what_the_state_and_result_say() {
         p99_us: 310.0,
         p999_us: 600.0,
         bottleneck: Bottleneck::Dies,
+        program_wait: ProgramWait::Suspend,
         fidelity: Fidelity::Estimate,
     }));
     eventually("the figures", || text(&root, "#readout-iops") == "263.5k").await;
     assert_eq!(text(&root, "#readout-mbs"), "1,079 MB/s");
     assert_eq!(text(&root, "#readout-mean"), "121 µs");
-    assert_eq!(text(&root, "#readout-limit"), "NAND dies");
+    assert_eq!(
+        text(&root, "#readout-limit"),
+        "NAND dies; reads wait for programs to suspend"
+    );
     assert!(text(&root, "#readout-status").contains("estimate"));
 
     state.update(|s| s.set_qd(64));
