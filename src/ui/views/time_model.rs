@@ -28,9 +28,7 @@ use super::super::format;
 use super::super::state::LabState;
 use super::super::url_state;
 
-/// Model work between two looks at the clock: engine events or scaled-drive writes (about
-/// 0.3 ms natively, 1 ms in a browser).
-pub const WORK_UNITS_PER_STEP: usize = 2_000;
+pub use crate::model::drive_state::WORK_UNITS_PER_STEP;
 /// Bursts on the burst chart: the six queue depths (1 to 32) of the E12 review's sustained test.
 pub const BURSTS: u32 = 6;
 /// Points of the fill curve drawn (the model computes more; the curve is flat between them).

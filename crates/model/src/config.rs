@@ -630,7 +630,7 @@ impl RunSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::presets;
+    use crate::presets;
 
     fn spec() -> RunSpec {
         let drive = presets::find("e18dc").unwrap().drive_with_dies(8);

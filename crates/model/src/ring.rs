@@ -132,7 +132,7 @@ impl<T: Copy> Ring<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::rng::Rng;
+    use crate::rng::Rng;
     use std::collections::VecDeque;
 
     #[test]

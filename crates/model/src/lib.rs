@@ -1,4 +1,8 @@
-//! The SSD model: pure Rust, no web dependency, deterministic for a seed.
+//! The SSD model of Parallelism Lab: pure Rust, no web dependency, deterministic for a seed.
+//!
+//! The page (the `parallelism-lab` crate at the repository's root) and the `lab` command line
+//! only call this crate; its dependencies are serde and serde_json alone, so nothing but the
+//! model's own code can reach the engine, and the compiler keeps the web stack out.
 //!
 //! Parts, each owning one piece of the drive:
 //! - [`config`]: what a run is made of, and the one validation step ([`RunSpec::check`]).
@@ -15,7 +19,9 @@
 //! - [`spec_sheet`]: the consumer controllers' spec-sheet peaks and the fresh model against them.
 //! - [`sweep`]: runs over queue depth or read share, as the charts and the CLI draw them.
 //! - [`ring`]: the first-in first-out ring the hot queues use.
+//! - [`fio`]: fio job files out, fio's JSON output in.
 //! - [`time`] and [`rng`]: simulated nanoseconds and the run's one random generator.
+#![forbid(unsafe_code)]
 
 pub mod activity;
 pub mod calibration;
@@ -23,6 +29,7 @@ pub mod config;
 pub mod drive_state;
 pub mod engine;
 pub mod events;
+pub mod fio;
 pub mod fit;
 pub mod ftl;
 pub mod link;

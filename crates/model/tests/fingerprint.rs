@@ -1,15 +1,15 @@
 //! The engine's results, bit for bit: a fingerprint of many short runs across every preset,
-//! pattern, depth and drive state, held in `tests/fingerprint.txt`.
+//! pattern, depth and drive state, held in `crates/model/tests/fingerprint.txt`.
 //!
 //! A change that only moves code (a crate split, a rename) must leave it alone; a change to the
 //! model moves it on purpose, and the commit that does says so and rewrites the file with
-//! `LAB_WRITE_FINGERPRINT=1 cargo test --test fingerprint`.
+//! `LAB_WRITE_FINGERPRINT=1 cargo test -p parallelism-model --test fingerprint`.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::fmt::Write as _;
 
-use parallelism_lab::model::presets;
-use parallelism_lab::model::{DriveState, RunOptions, RunSpec, Rw, Simulation, Workload};
+use parallelism_model::presets;
+use parallelism_model::{DriveState, RunOptions, RunSpec, Rw, Simulation, Workload};
 
 const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fingerprint.txt");
 
@@ -65,7 +65,7 @@ fn the_engine_gives_the_fingerprinted_results_bit_for_bit() {
     if std::env::var_os("LAB_WRITE_FINGERPRINT").is_some() {
         std::fs::write(FILE, &now).expect("the fingerprint file is writable");
     }
-    let held = std::fs::read_to_string(FILE).expect("tests/fingerprint.txt exists");
+    let held = std::fs::read_to_string(FILE).expect("the fingerprint file exists");
     let moved: Vec<String> = held
         .lines()
         .zip(now.lines())

@@ -8,7 +8,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::model::config::{format_block_size, parse_block_size, ConfigError, Rw, Workload};
+use crate::config::{format_block_size, parse_block_size, ConfigError, Rw, Workload};
 
 /// Largest fio output the importer reads (a many-job sweep is a few hundred KiB).
 pub const MAX_OUTPUT_BYTES: usize = 16 * 1024 * 1024;
@@ -248,7 +248,7 @@ mod tests {
     #[test]
     fn arbitrary_bytes_never_panic() {
         // A property test over random and mutated inputs (the fuzzing the issue asks for).
-        let mut rng = crate::model::rng::Rng::new(9);
+        let mut rng = crate::rng::Rng::new(9);
         let base = TWO_JOBS.as_bytes();
         for _ in 0..3_000 {
             let mut bytes: Vec<u8> = if rng.below(2) == 0 {

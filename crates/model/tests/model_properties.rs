@@ -4,11 +4,11 @@
 //! invariants every run must keep hold.
 #![cfg(not(target_arch = "wasm32"))]
 
-use parallelism_lab::model::config::{MAX_DIES, MAX_IODEPTH};
-use parallelism_lab::model::presets;
-use parallelism_lab::model::rng::Rng;
-use parallelism_lab::model::stats::Utilisation;
-use parallelism_lab::model::{DriveState, RunOptions, RunSpec, Rw, Simulation, Workload};
+use parallelism_model::config::{MAX_DIES, MAX_IODEPTH};
+use parallelism_model::presets;
+use parallelism_model::rng::Rng;
+use parallelism_model::stats::Utilisation;
+use parallelism_model::{DriveState, RunOptions, RunSpec, Rw, Simulation, Workload};
 
 const CASES: u64 = 150;
 

@@ -31,6 +31,11 @@ use super::engine::Simulation;
 use super::ftl::{scaled_drive, ScaledFtl};
 use super::rng::Rng;
 
+/// Model work a caller of the sliced runs does between two looks at its clock: engine events or
+/// scaled-drive writes (about 0.3 ms natively, 1 ms in a browser). The page and `lab bench`
+/// step with it.
+pub const WORK_UNITS_PER_STEP: usize = 2_000;
+
 /// Sequential writes as reviewers fill a drive: 128 KiB at QD32.
 pub const FILL_BS: u32 = 128 * 1024;
 pub const FILL_QD: u32 = 32;

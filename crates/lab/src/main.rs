@@ -8,15 +8,15 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use parallelism_lab::model::calibration;
-use parallelism_lab::model::config::{parse_block_size, MAX_IODEPTH};
-use parallelism_lab::model::drive_state;
-use parallelism_lab::model::fit::{self, FitOptions};
-use parallelism_lab::model::ftl;
-use parallelism_lab::model::presets::{self, Preset};
-use parallelism_lab::model::spec_sheet;
-use parallelism_lab::model::sweep::{self, SweepPoint, REVIEW_QDS};
-use parallelism_lab::model::{ConfigError, DriveSpec, DriveState, RunOptions, Rw, Workload};
+use parallelism_model::calibration;
+use parallelism_model::config::{parse_block_size, MAX_IODEPTH};
+use parallelism_model::drive_state;
+use parallelism_model::fit::{self, FitOptions};
+use parallelism_model::ftl;
+use parallelism_model::presets::{self, Preset};
+use parallelism_model::spec_sheet;
+use parallelism_model::sweep::{self, SweepPoint, REVIEW_QDS};
+use parallelism_model::{ConfigError, DriveSpec, DriveState, RunOptions, Rw, Workload};
 
 const USAGE: &str = "\
 usage: lab <command> [options]
@@ -309,10 +309,10 @@ fn drive_of(opts: &Options) -> Result<(&'static Preset, DriveSpec), Fail> {
             ))
         }
         (Some(d), None) => {
-            if d == 0 || d > parallelism_lab::model::config::MAX_DIES {
+            if d == 0 || d > parallelism_model::config::MAX_DIES {
                 return Err(Fail(format!(
                     "--dies {d} is out of range (allowed: 1..={})",
-                    parallelism_lab::model::config::MAX_DIES
+                    parallelism_model::config::MAX_DIES
                 )));
             }
             preset.drive_with_dies(d)
@@ -827,14 +827,14 @@ fn workload_of(opts: &Options) -> Result<(Workload, Vec<u32>), Fail> {
 
 fn fio_job_cmd(opts: &Options) -> Result<String, Fail> {
     let (workload, qds) = workload_of(opts)?;
-    opts.done(Ok(parallelism_lab::fio::job_file(&workload, &qds)))
+    opts.done(Ok(parallelism_model::fio::job_file(&workload, &qds)))
 }
 
 fn import_cmd(file: &str, opts: &Options) -> Result<String, Fail> {
     let format = format_of(opts)?;
     opts.done(Ok(String::new()))?;
     let bytes = std::fs::read(file).map_err(|e| Fail(format!("cannot read '{file}': {e}")))?;
-    let points = parallelism_lab::fio::parse_output(&String::from_utf8_lossy(&bytes))?;
+    let points = parallelism_model::fio::parse_output(&String::from_utf8_lossy(&bytes))?;
     Ok(match format {
         Format::Json => json(&points),
         Format::Csv => {
@@ -899,7 +899,7 @@ fn bench_cmd() -> String {
         (0..REPEATS)
             .map(|_| {
                 let t = Instant::now();
-                let r = parallelism_lab::model::Simulation::run(&run);
+                let r = parallelism_model::Simulation::run(&run);
                 let ios = r.measured_ios as f64 + 2_000.0;
                 ios / t.elapsed().as_secs_f64()
             })
@@ -962,7 +962,7 @@ fn bench_cmd() -> String {
             }
         }
     };
-    let budget = parallelism_lab::ui::views::time_model::WORK_UNITS_PER_STEP;
+    let budget = drive_state::WORK_UNITS_PER_STEP;
     let mut torture = drive_state::TortureRun::new(&octane, drive_state::REVIEW_TORTURE_MINUTES)
         .expect("the torture run is valid");
     let (torture_steps, torture_step_ms, torture_ms) =

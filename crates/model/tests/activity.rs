@@ -2,10 +2,10 @@
 //! shows must match what the model is known to do.
 #![cfg(not(target_arch = "wasm32"))]
 
-use parallelism_lab::model::activity::DieState;
-use parallelism_lab::model::config::{DriveState, RunOptions, RunSpec, Rw, Workload};
-use parallelism_lab::model::presets;
-use parallelism_lab::model::Simulation;
+use parallelism_model::activity::DieState;
+use parallelism_model::config::{DriveState, RunOptions, RunSpec, Rw, Workload};
+use parallelism_model::presets;
+use parallelism_model::Simulation;
 
 /// Events stepped through per test: many thousands of requests.
 const EVENTS: u64 = 60_000;

@@ -2,10 +2,10 @@
 //! Each test names the fact it checks; figures come from `shared/reference/README.md`.
 #![cfg(not(target_arch = "wasm32"))]
 
-use parallelism_lab::model::calibration;
-use parallelism_lab::model::presets;
-use parallelism_lab::model::time::{Nanos, SimTime};
-use parallelism_lab::model::{
+use parallelism_model::calibration;
+use parallelism_model::presets;
+use parallelism_model::time::{Nanos, SimTime};
+use parallelism_model::{
     CheckedRun, DriveState, RunOptions, RunResult, RunSpec, Rw, Simulation, Workload,
 };
 
@@ -416,7 +416,7 @@ fn the_e18dc_preset_is_what_lab_fit_finds_and_its_cross_validation_holds() {
     // Issue 13: one E18DC parameter set, only the die count changing with capacity, is what the
     // fit finds on the published cells (to the search's resolution): every cell within 8%, and
     // each cell predicted by a fit that never saw it within 12% (mean within 5%).
-    use parallelism_lab::model::fit::{self, FitOptions};
+    use parallelism_model::fit::{self, FitOptions};
     let preset = presets::find("e18dc").unwrap();
     let report = fit::fit_with_loo(preset, calibration::e18dc(), FitOptions::default()).unwrap();
     let off = report.disagreements(preset);
@@ -574,7 +574,7 @@ fn dies_with_reads_waiting_are_never_left_idle_at_depth() {
 fn fresh_consumer_drives_reach_their_spec_sheet_peaks_or_say_why_not() {
     // Issue 13: the E12, E12C, E8, E8T and E7 fresh-drive peaks (controllers.csv) within 15%,
     // or a named part of the model that makes the figure unreachable, and then truly so.
-    use parallelism_lab::model::spec_sheet::{self, SPEC_TOLERANCE};
+    use parallelism_model::spec_sheet::{self, SPEC_TOLERANCE};
     let mut checked = 0;
     for p in presets::all() {
         let Some(rows) = spec_sheet::compare(p, RunOptions::default()) else {

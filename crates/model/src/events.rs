@@ -251,7 +251,7 @@ impl<E, const LANES: usize> EventQueue<E, LANES> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::rng::Rng;
+    use crate::rng::Rng;
 
     #[test]
     fn events_come_out_in_time_order_and_ties_in_scheduling_order() {

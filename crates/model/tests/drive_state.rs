@@ -2,11 +2,11 @@
 //! in `shared/reference/README.md` and against the I/O-level model.
 #![cfg(not(target_arch = "wasm32"))]
 
-use parallelism_lab::model::drive_state::{self, FillPhase};
-use parallelism_lab::model::presets;
-use parallelism_lab::model::{DriveState, RunOptions, RunSpec, Rw, Simulation, Workload};
+use parallelism_model::drive_state::{self, FillPhase};
+use parallelism_model::presets;
+use parallelism_model::{DriveState, RunOptions, RunSpec, Rw, Simulation, Workload};
 
-fn drive(preset: &str, gb: f64) -> parallelism_lab::model::DriveSpec {
+fn drive(preset: &str, gb: f64) -> parallelism_model::DriveSpec {
     presets::find(preset)
         .unwrap()
         .drive_for_capacity_gb(gb)

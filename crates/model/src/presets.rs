@@ -581,7 +581,7 @@ mod tests {
 
     #[test]
     fn every_preset_builds_a_valid_drive_at_every_listed_capacity() {
-        use crate::model::config::{DriveState, RunOptions, RunSpec, Rw, Workload};
+        use crate::config::{DriveState, RunOptions, RunSpec, Rw, Workload};
         for p in all() {
             for &gb in p.capacities_gb {
                 let drive = p.drive_for_capacity_gb(f64::from(gb)).unwrap();
