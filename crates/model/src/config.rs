@@ -529,95 +529,21 @@ fn check_fraction(what: &'static str, value: f64) -> Result<(), ConfigError> {
 impl RunSpec {
     /// Validate every field; the result is the only thing the engine accepts.
     pub fn check(self) -> Result<CheckedRun, ConfigError> {
-        let w = &self.workload;
-        check_range("iodepth", w.iodepth, 1, MAX_IODEPTH)?;
-        check_range("rwmixread", w.rwmixread, 0, 100)?;
-        check_range(
-            "block size (bytes)",
-            w.bs_bytes,
-            MIN_BLOCK_BYTES,
-            MAX_BLOCK_BYTES,
-        )?;
-        if !w.bs_bytes.is_multiple_of(MAPPING_UNIT_BYTES) {
-            return Err(out_of_range(
-                "block size (bytes)",
-                w.bs_bytes,
-                "a multiple of 4096",
-            ));
-        }
+        check_workload(&self.workload)?;
         check_range("measured I/Os", self.options.measured_ios, 100, 10_000_000)?;
-
-        let d = &self.drive;
-        let c = &d.controller;
-        let n = &d.nand;
-        check_range("dies", d.dies, 1, MAX_DIES)?;
-        check_range("channels", c.channels, 1, 32)?;
-        check_range("chip enables", c.chip_enables, 1, 1024)?;
-        check_range("device queue limit", c.device_queue_limit, 1, 65_535)?;
-        check_fraction("link efficiency", c.link_efficiency)?;
-        check_fraction("user fraction", c.user_fraction)?;
-        check_fraction("spare efficiency", c.spare_efficiency)?;
-        check_range(
-            "multi-plane read queue threshold",
-            c.multiplane_read_min_queue,
-            1,
-            1024,
-        )?;
-        check_range("read burst limit", c.read_burst_limit, 1, 1_000_000)?;
-        check_range("suspends per program step", c.max_suspends, 0, 64)?;
-        check_range("planes", n.planes, 1, 8)?;
-        check_range(
-            "page size (bytes)",
-            n.page_bytes,
-            MAPPING_UNIT_BYTES,
-            65_536,
-        )?;
-        if !n.page_bytes.is_multiple_of(MAPPING_UNIT_BYTES) {
-            return Err(out_of_range(
-                "page size (bytes)",
-                n.page_bytes,
-                "a multiple of 4096",
-            ));
-        }
-        check_range("pages per block", n.pages_per_block, 1, 65_536)?;
-        check_range("pages per program", n.program_pages, 1, 4)?;
-        check_range("die density (Gbit)", n.die_gbit, 1, 4096)?;
-        check_positive("channel rate (bytes/s)", n.bus_bytes_per_s)?;
-        for (what, t) in [
-            ("tR", n.t_read),
-            ("tPROG", n.t_prog),
-            ("tBERS", n.t_erase),
-            ("suspend latency", n.t_suspend),
-            ("resume cost", n.t_resume),
-        ] {
-            if t.0 == 0 || t.0 > 1_000_000_000 {
-                return Err(out_of_range(what, t, "1 ns..=1 s"));
-            }
-        }
+        check_range("dies", self.drive.dies, 1, MAX_DIES)?;
+        check_controller(&self.drive.controller)?;
+        check_nand(&self.drive.nand)?;
         // A write buffer must hold a program unit for every die plus the largest request, or
         // the dies could never all be busy and a large write could wait forever.
-        let min_buffer = u64::from(n.program_unit_bytes()) * 2 + u64::from(MAX_BLOCK_BYTES);
-        if c.write_buffer_bytes < min_buffer {
+        let min_buffer =
+            u64::from(self.drive.nand.program_unit_bytes()) * 2 + u64::from(MAX_BLOCK_BYTES);
+        if self.drive.controller.write_buffer_bytes < min_buffer {
             return Err(out_of_range(
                 "write buffer (bytes)",
-                c.write_buffer_bytes,
+                self.drive.controller.write_buffer_bytes,
                 &format!("at least {min_buffer}"),
             ));
-        }
-        if let Mapping::Hmb { hmb_bytes } = c.mapping {
-            check_range("HMB size (bytes)", hmb_bytes, 0, 1 << 40)?;
-        }
-        let slc = c.slc_cache;
-        check_range("SLC static cache (bytes)", slc.static_bytes, 0, 1 << 44)?;
-        if !(slc.dynamic_share.is_finite() && (0.0..=1.0).contains(&slc.dynamic_share)) {
-            return Err(out_of_range(
-                "SLC dynamic share",
-                slc.dynamic_share,
-                "0..=1",
-            ));
-        }
-        if n.t_prog_slc.0 == 0 || n.t_prog_slc.0 > 1_000_000_000 {
-            return Err(out_of_range("SLC tPROG", n.t_prog_slc, "1 ns..=1 s"));
         }
         Ok(CheckedRun {
             spec: self,
@@ -625,6 +551,84 @@ impl RunSpec {
             slc_room: None,
         })
     }
+}
+
+fn check_workload(w: &Workload) -> Result<(), ConfigError> {
+    check_range("iodepth", w.iodepth, 1, MAX_IODEPTH)?;
+    check_range("rwmixread", w.rwmixread, 0, 100)?;
+    check_range(
+        "block size (bytes)",
+        w.bs_bytes,
+        MIN_BLOCK_BYTES,
+        MAX_BLOCK_BYTES,
+    )?;
+    check_multiple_of_mapping_unit("block size (bytes)", w.bs_bytes)
+}
+
+fn check_multiple_of_mapping_unit(what: &'static str, bytes: u32) -> Result<(), ConfigError> {
+    if bytes.is_multiple_of(MAPPING_UNIT_BYTES) {
+        Ok(())
+    } else {
+        Err(out_of_range(what, bytes, "a multiple of 4096"))
+    }
+}
+
+fn check_controller(c: &ControllerSpec) -> Result<(), ConfigError> {
+    check_range("channels", c.channels, 1, 32)?;
+    check_range("chip enables", c.chip_enables, 1, 1024)?;
+    check_range("device queue limit", c.device_queue_limit, 1, 65_535)?;
+    check_fraction("link efficiency", c.link_efficiency)?;
+    check_fraction("user fraction", c.user_fraction)?;
+    check_fraction("spare efficiency", c.spare_efficiency)?;
+    check_range(
+        "multi-plane read queue threshold",
+        c.multiplane_read_min_queue,
+        1,
+        1024,
+    )?;
+    check_range("read burst limit", c.read_burst_limit, 1, 1_000_000)?;
+    check_range("suspends per program step", c.max_suspends, 0, 64)?;
+    if let Mapping::Hmb { hmb_bytes } = c.mapping {
+        check_range("HMB size (bytes)", hmb_bytes, 0, 1 << 40)?;
+    }
+    let slc = c.slc_cache;
+    check_range("SLC static cache (bytes)", slc.static_bytes, 0, 1 << 44)?;
+    if !(slc.dynamic_share.is_finite() && (0.0..=1.0).contains(&slc.dynamic_share)) {
+        return Err(out_of_range(
+            "SLC dynamic share",
+            slc.dynamic_share,
+            "0..=1",
+        ));
+    }
+    Ok(())
+}
+
+fn check_nand(n: &NandSpec) -> Result<(), ConfigError> {
+    check_range("planes", n.planes, 1, 8)?;
+    check_range(
+        "page size (bytes)",
+        n.page_bytes,
+        MAPPING_UNIT_BYTES,
+        65_536,
+    )?;
+    check_multiple_of_mapping_unit("page size (bytes)", n.page_bytes)?;
+    check_range("pages per block", n.pages_per_block, 1, 65_536)?;
+    check_range("pages per program", n.program_pages, 1, 4)?;
+    check_range("die density (Gbit)", n.die_gbit, 1, 4096)?;
+    check_positive("channel rate (bytes/s)", n.bus_bytes_per_s)?;
+    for (what, t) in [
+        ("tR", n.t_read),
+        ("tPROG", n.t_prog),
+        ("SLC tPROG", n.t_prog_slc),
+        ("tBERS", n.t_erase),
+        ("suspend latency", n.t_suspend),
+        ("resume cost", n.t_resume),
+    ] {
+        if t.0 == 0 || t.0 > 1_000_000_000 {
+            return Err(out_of_range(what, t, "1 ns..=1 s"));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

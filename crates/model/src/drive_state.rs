@@ -615,6 +615,15 @@ enum Stage {
     Done,
 }
 
+/// What one stage of a [`TortureRun`] came to.
+enum Flow {
+    /// The stage is done; go on to the next.
+    Next,
+    /// The budget ran out; resume from the stage recorded.
+    OutOfBudget,
+    Finished(TortureReport),
+}
+
 /// [`torture`] in slices: each [`step`](Self::step) does at most about `budget` units of work
 /// (one unit is one engine event or one host write of the scaled drive), so a browser can run
 /// it between frames. The stages are those of the one-shot procedure in the same order, with
@@ -714,124 +723,156 @@ impl TortureRun {
     pub fn step(&mut self, budget: usize) -> Option<TortureReport> {
         let mut budget = budget;
         loop {
-            match self.stage {
-                Stage::Fresh => {
-                    if !self.rates.prepare(&Self::seq_keys(1.0), &mut budget) {
-                        return None;
-                    }
-                    self.fresh_mb_s = self.seq_mb_s(1.0);
-                    self.stage = Stage::Fill(0);
-                }
-                Stage::Fill(next) => {
-                    let end = next.saturating_add(budget).min(self.user_pages);
-                    for lpn in next..end {
-                        self.ftl.write(lpn as u32);
-                    }
-                    budget -= end - next;
-                    if end < self.user_pages {
-                        self.stage = Stage::Fill(end);
-                        return None;
-                    }
-                    self.stage = Stage::WindowRate;
-                }
-                Stage::WindowRate => {
-                    if !self.rates.prepare(&Self::random_keys(self.wa), &mut budget) {
-                        return None;
-                    }
-                    // The pages this window writes follow from the rate the current
-                    // amplification allows; the window's own amplification then sets the rate
-                    // it reports.
-                    let mb_s = self.random_mb_s(self.wa);
-                    let pages = ((mb_s * 1e6 * self.window_s / self.bytes_per_page) as usize)
-                        .clamp(1, 4 * self.user_pages);
-                    self.ftl.reset_counters();
-                    self.stage = Stage::Window(pages);
-                }
-                Stage::Window(left) => {
-                    let n = left.min(budget);
-                    for _ in 0..n {
-                        let lpn = self.rng.below(self.user_pages as u64) as u32;
-                        self.ftl.write(lpn);
-                    }
-                    budget -= n;
-                    if n < left {
-                        self.stage = Stage::Window(left - n);
-                        return None;
-                    }
-                    self.wa = self.ftl.write_amplification();
-                    self.stage = Stage::WindowResult;
-                }
-                Stage::WindowResult => {
-                    if !self.rates.prepare(&Self::random_keys(self.wa), &mut budget) {
-                        return None;
-                    }
-                    let mb_s = self.random_mb_s(self.wa);
-                    self.elapsed_s += self.window_s;
-                    self.series.push(TorturePoint {
-                        minute: self.elapsed_s / 60.0,
-                        mb_s,
-                        write_amplification: self.wa,
-                    });
-                    if self.series.len() < TORTURE_POINTS {
-                        self.stage = Stage::WindowRate;
-                    } else {
-                        // A sequential write over the tortured drive meets victims full of
-                        // valid pages.
-                        self.ftl.reset_counters();
-                        self.stage = Stage::Probe {
-                            left: self.probe_pages(),
-                            trimmed: false,
-                        };
-                    }
-                }
-                Stage::Probe { left, trimmed } => {
-                    let n = left.min(budget);
-                    for _ in 0..n {
-                        let lpn = self.next_probe_lpn();
-                        self.ftl.write(lpn);
-                    }
-                    budget -= n;
-                    if n < left {
-                        self.stage = Stage::Probe {
-                            left: left - n,
-                            trimmed,
-                        };
-                        return None;
-                    }
-                    self.wa = self.ftl.write_amplification();
-                    self.stage = Stage::ProbeRate { trimmed };
-                }
-                Stage::ProbeRate { trimmed } => {
-                    if !self.rates.prepare(&Self::seq_keys(self.wa), &mut budget) {
-                        return None;
-                    }
-                    let mb_s = self.seq_mb_s(self.wa);
-                    if trimmed {
-                        self.stage = Stage::Done;
-                        return Some(TortureReport {
-                            fresh_mb_s: self.fresh_mb_s,
-                            after_torture_mb_s: self.after_torture_mb_s,
-                            after_trim_mb_s: mb_s,
-                            series: self.series.clone(),
-                        });
-                    }
-                    self.after_torture_mb_s = mb_s;
-                    self.ftl.trim_all();
-                    self.ftl.reset_counters();
-                    self.stage = Stage::Probe {
-                        left: self.probe_pages(),
-                        trimmed: true,
-                    };
-                }
-                Stage::Done => {
-                    return Some(TortureReport {
-                        fresh_mb_s: self.fresh_mb_s,
-                        after_torture_mb_s: self.after_torture_mb_s,
-                        after_trim_mb_s: self.seq_mb_s(self.wa),
-                        series: self.series.clone(),
-                    });
-                }
+            match self.advance(&mut budget) {
+                Flow::Next => {}
+                Flow::OutOfBudget => return None,
+                Flow::Finished(report) => return Some(report),
             }
+        }
+    }
+
+    /// One stage's worth of work, taken from `budget`.
+    fn advance(&mut self, budget: &mut usize) -> Flow {
+        match self.stage {
+            Stage::Fresh => {
+                if !self.rates.prepare(&Self::seq_keys(1.0), budget) {
+                    return Flow::OutOfBudget;
+                }
+                self.fresh_mb_s = self.seq_mb_s(1.0);
+                self.stage = Stage::Fill(0);
+            }
+            Stage::Fill(next) => {
+                let end = next.saturating_add(*budget).min(self.user_pages);
+                for lpn in next..end {
+                    self.ftl.write(lpn as u32);
+                }
+                *budget -= end - next;
+                if end < self.user_pages {
+                    self.stage = Stage::Fill(end);
+                    return Flow::OutOfBudget;
+                }
+                self.stage = Stage::WindowRate;
+            }
+            Stage::WindowRate => return self.window_rate(budget),
+            Stage::Window(left) => {
+                if !self.write_random(left, budget) {
+                    return Flow::OutOfBudget;
+                }
+                self.wa = self.ftl.write_amplification();
+                self.stage = Stage::WindowResult;
+            }
+            Stage::WindowResult => return self.window_result(budget),
+            Stage::Probe { left, trimmed } => {
+                if !self.write_probe(left, trimmed, budget) {
+                    return Flow::OutOfBudget;
+                }
+                self.wa = self.ftl.write_amplification();
+                self.stage = Stage::ProbeRate { trimmed };
+            }
+            Stage::ProbeRate { trimmed } => return self.probe_rate(trimmed, budget),
+            Stage::Done => {
+                let after_trim_mb_s = self.seq_mb_s(self.wa);
+                return Flow::Finished(self.report(after_trim_mb_s));
+            }
+        }
+        Flow::Next
+    }
+
+    /// The pages the next window writes follow from the rate the current amplification
+    /// allows; the window's own amplification then sets the rate it reports.
+    fn window_rate(&mut self, budget: &mut usize) -> Flow {
+        if !self.rates.prepare(&Self::random_keys(self.wa), budget) {
+            return Flow::OutOfBudget;
+        }
+        let mb_s = self.random_mb_s(self.wa);
+        let pages = ((mb_s * 1e6 * self.window_s / self.bytes_per_page) as usize)
+            .clamp(1, 4 * self.user_pages);
+        self.ftl.reset_counters();
+        self.stage = Stage::Window(pages);
+        Flow::Next
+    }
+
+    /// Random overwrites of the window's `left` pages, as many as `budget` allows; true once
+    /// the window is written.
+    fn write_random(&mut self, left: usize, budget: &mut usize) -> bool {
+        let n = left.min(*budget);
+        for _ in 0..n {
+            let lpn = self.rng.below(self.user_pages as u64) as u32;
+            self.ftl.write(lpn);
+        }
+        *budget -= n;
+        if n < left {
+            self.stage = Stage::Window(left - n);
+        }
+        n == left
+    }
+
+    fn window_result(&mut self, budget: &mut usize) -> Flow {
+        if !self.rates.prepare(&Self::random_keys(self.wa), budget) {
+            return Flow::OutOfBudget;
+        }
+        let mb_s = self.random_mb_s(self.wa);
+        self.elapsed_s += self.window_s;
+        self.series.push(TorturePoint {
+            minute: self.elapsed_s / 60.0,
+            mb_s,
+            write_amplification: self.wa,
+        });
+        if self.series.len() < TORTURE_POINTS {
+            self.stage = Stage::WindowRate;
+        } else {
+            // A sequential write over the tortured drive meets victims full of valid pages.
+            self.ftl.reset_counters();
+            self.stage = Stage::Probe {
+                left: self.probe_pages(),
+                trimmed: false,
+            };
+        }
+        Flow::Next
+    }
+
+    /// The sequential probe's `left` pages, as many as `budget` allows; true once written.
+    fn write_probe(&mut self, left: usize, trimmed: bool, budget: &mut usize) -> bool {
+        let n = left.min(*budget);
+        for _ in 0..n {
+            let lpn = self.next_probe_lpn();
+            self.ftl.write(lpn);
+        }
+        *budget -= n;
+        if n < left {
+            self.stage = Stage::Probe {
+                left: left - n,
+                trimmed,
+            };
+        }
+        n == left
+    }
+
+    fn probe_rate(&mut self, trimmed: bool, budget: &mut usize) -> Flow {
+        if !self.rates.prepare(&Self::seq_keys(self.wa), budget) {
+            return Flow::OutOfBudget;
+        }
+        let mb_s = self.seq_mb_s(self.wa);
+        if trimmed {
+            self.stage = Stage::Done;
+            return Flow::Finished(self.report(mb_s));
+        }
+        self.after_torture_mb_s = mb_s;
+        self.ftl.trim_all();
+        self.ftl.reset_counters();
+        self.stage = Stage::Probe {
+            left: self.probe_pages(),
+            trimmed: true,
+        };
+        Flow::Next
+    }
+
+    fn report(&self, after_trim_mb_s: f64) -> TortureReport {
+        TortureReport {
+            fresh_mb_s: self.fresh_mb_s,
+            after_torture_mb_s: self.after_torture_mb_s,
+            after_trim_mb_s,
+            series: self.series.clone(),
         }
     }
 
