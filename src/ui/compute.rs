@@ -16,14 +16,14 @@
 //!   now, so stale work stops at the next step (and resumes if the reader comes back);
 //! - at most [`MAX_PARKED`] runs are set aside; beyond that, those the plan does not need go;
 //! - no step blocks for long: even the drive's garbage-collection model is computed in slices
-//!   (the model's [`SteadyWa`]);
+//!   (the model's [`Preparation`]);
 //! - nothing here touches the browser: the caller supplies the clock, so the scheduling is
 //!   tested natively (the browser loop is [`super::runner`]).
 
 use std::collections::{HashMap, HashSet};
 
 use crate::model::config::{DriveState, RunOptions, RunSpec, Rw, Workload};
-use crate::model::ftl::{cached_steady_write_amplification, SteadyWa};
+use crate::model::prepare::{Preparation, WA_WRITES_PER_STEP};
 use crate::model::presets;
 use crate::model::stats::{Bottleneck, ProgramWait};
 use crate::model::sweep::{MIX_STEPS, REVIEW_QDS};
@@ -37,8 +37,6 @@ pub const ESTIMATE_IOS: u64 = 1_500;
 pub const MAX_PARKED: usize = 128;
 /// Events processed between two looks at the clock (about 0.1-0.3 ms of work in wasm).
 pub const EVENTS_PER_STEP: u64 = 1_000;
-/// Garbage-collection model writes between two looks at the clock (about 1 ms in wasm).
-pub const WA_WRITES_PER_STEP: usize = 5_000;
 /// The cache forgets everything the plan does not need when it grows past this many results
 /// (a result is about a hundred bytes, so this is a few MB at most).
 pub const MAX_CACHED: usize = 20_000;
@@ -238,9 +236,10 @@ pub struct Engine {
     active: Option<Active>,
     /// Runs set aside after their estimate, or when the plan changed under them.
     parked: HashMap<RunKey, Simulation>,
-    /// The model's steady-state write-amplification computation in progress, by spare ratio
-    /// (its bits); the model memoises the finished result itself.
-    wa_job: Option<(u64, SteadyWa)>,
+    /// The run being made ready (its garbage-collection model computed in slices); the model
+    /// memoises the finished amplification itself, so another run on the same drive is ready
+    /// at once.
+    preparing: Option<(RunKey, Preparation)>,
     runs_started: u64,
 }
 
@@ -257,7 +256,7 @@ impl Engine {
             plan: Vec::new(),
             active: None,
             parked: HashMap::new(),
-            wa_job: None,
+            preparing: None,
             runs_started: 0,
         }
     }
@@ -426,33 +425,27 @@ impl Engine {
     }
 
     /// Checks `key`'s run and makes its simulation. A run that pays the steady-state write
-    /// amplification first has the model compute it with [`SteadyWa`], sliced like everything
-    /// else (on its own the model would compute it in one long go, half a second in a
-    /// browser); that may take several slices.
+    /// amplification is first made ready by the model's [`Preparation`], sliced like
+    /// everything else (in one go it would take half a second in a browser); that may take
+    /// several slices.
     fn start(&mut self, key: RunKey, time_is_up: &mut dyn FnMut() -> bool) -> Start {
-        let checked = match key
-            .spec()
-            .and_then(|s| s.check().map_err(|e| e.to_string()))
-        {
-            Ok(c) => c,
-            Err(why) => return Start::Refused(why),
+        let prep = match &mut self.preparing {
+            Some((k, prep)) if *k == key => prep,
+            _ => match key.spec() {
+                Ok(spec) => &mut self.preparing.insert((key, Preparation::new(spec))).1,
+                Err(why) => return Start::Refused(why),
+            },
         };
-        if let Some(ratio) = checked.steady_state_spare_ratio() {
-            let bits = ratio.to_bits();
-            while cached_steady_write_amplification(ratio).is_none() {
-                let job = match &mut self.wa_job {
-                    Some((b, job)) if *b == bits => job,
-                    _ => &mut self.wa_job.insert((bits, SteadyWa::new(ratio))).1,
-                };
-                if job.step(WA_WRITES_PER_STEP).is_some() {
-                    self.wa_job = None;
-                } else if time_is_up() {
-                    return Start::OutOfTime;
-                }
+        while !prep.work(WA_WRITES_PER_STEP) {
+            if time_is_up() {
+                return Start::OutOfTime;
             }
         }
-        // The model finds the write amplification in its memo now.
-        Start::Running(Box::new(Simulation::new(&checked)))
+        match self.preparing.take() {
+            Some((_, Preparation::Ready(run))) => Start::Running(Box::new(Simulation::new(&run))),
+            Some((_, Preparation::Failed(why))) => Start::Refused(why.to_string()),
+            _ => Start::Refused("the run was not prepared".into()),
+        }
     }
 }
 
@@ -607,12 +600,12 @@ mod tests {
         let first = e.work(&mut || true);
         assert_eq!((first.completed, first.idle), (0, false));
         assert_eq!(
-            cached_steady_write_amplification(ratio),
+            crate::model::ftl::cached_steady_write_amplification(ratio),
             None,
             "one slice is not the whole computation"
         );
         run_to_idle(&mut e);
-        assert!(cached_steady_write_amplification(ratio).is_some());
+        assert!(crate::model::ftl::cached_steady_write_amplification(ratio).is_some());
         assert_eq!(e.point(&key).unwrap().fidelity, Fidelity::Full);
     }
 

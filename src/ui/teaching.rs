@@ -17,7 +17,6 @@
 use crate::model::activity::Activity;
 use crate::model::config::{CheckedRun, DriveState, RunOptions, RunSpec, Rw};
 use crate::model::drive_state::{FILL_BS, FILL_QD};
-use crate::model::ftl::{cached_steady_write_amplification, SteadyWa};
 use crate::model::link::HostLink;
 use crate::model::presets;
 use crate::model::stats::{Bottleneck, RunResult};
@@ -37,8 +36,6 @@ pub const PLAYER_MEASURED_IOS: u64 = 10_000_000;
 /// Measured I/Os of the run behind the explainer: a few percent of noise is plenty for a
 /// sentence and rounded bars.
 pub const EXPLAIN_MEASURED_IOS: u64 = 4_000;
-/// Garbage-collection model writes per call while the drive state is prepared.
-pub const WA_WRITES_PER_SLICE: usize = 5_000;
 /// Mean die utilisation from which the explainer says "every die is busy".
 const ALL_DIES_BUSY: f64 = 0.9;
 const NANOS_PER_US: u64 = 1_000;
@@ -62,51 +59,6 @@ pub fn run_spec(state: &LabState, measured_ios: u64) -> RunSpec {
             seed: SEED,
             measured_ios,
         },
-    }
-}
-
-/// A checked run that is ready to simulate: the steady-state write amplification it needs is
-/// known (computed in slices by [`Prepare::work`] when it is not memoised yet).
-pub enum Prepare {
-    Ready(CheckedRun),
-    /// The garbage-collection model still runs for this run.
-    Collecting(CheckedRun, Box<SteadyWa>),
-    Failed(String),
-}
-
-impl Prepare {
-    pub fn new(spec: RunSpec) -> Prepare {
-        match spec.check() {
-            Err(e) => Prepare::Failed(e.to_string()),
-            Ok(run) => match run.steady_state_spare_ratio() {
-                Some(ratio) if cached_steady_write_amplification(ratio).is_none() => {
-                    Prepare::Collecting(run, Box::new(SteadyWa::new(ratio)))
-                }
-                _ => Prepare::Ready(run),
-            },
-        }
-    }
-
-    /// Advances the garbage-collection model by at most `max_writes`; true once ready (or
-    /// failed: nothing more to do).
-    pub fn work(&mut self, max_writes: usize) -> bool {
-        let done = match self {
-            Prepare::Collecting(run, wa) => wa
-                .step(max_writes)
-                .map(|wa| run.clone().with_write_amplification(wa)),
-            _ => return true,
-        };
-        match done {
-            None => false,
-            Some(Ok(run)) => {
-                *self = Prepare::Ready(run);
-                true
-            }
-            Some(Err(e)) => {
-                *self = Prepare::Failed(e.to_string());
-                true
-            }
-        }
     }
 }
 
@@ -566,6 +518,7 @@ pub fn sim_span(wall_ms: f64, us_per_s: u32) -> Nanos {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::prepare::Preparation;
     use crate::model::stats::Utilisation;
     use crate::ui::url_state;
 
@@ -578,8 +531,8 @@ mod tests {
     }
 
     fn player(state: &LabState) -> Player {
-        match Prepare::new(run_spec(state, PLAYER_MEASURED_IOS)) {
-            Prepare::Ready(run) => Player::new(&run),
+        match Preparation::new(run_spec(state, PLAYER_MEASURED_IOS)) {
+            Preparation::Ready(run) => Player::new(&run),
             _ => panic!("a fresh drive needs no preparation"),
         }
     }
@@ -668,7 +621,8 @@ mod tests {
             (256, Bottleneck::Dies, "more queue depth only adds waiting"),
         ] {
             let s = small_drive(qd);
-            let Prepare::Ready(run) = Prepare::new(run_spec(&s, EXPLAIN_MEASURED_IOS)) else {
+            let Preparation::Ready(run) = Preparation::new(run_spec(&s, EXPLAIN_MEASURED_IOS))
+            else {
                 panic!("ready");
             };
             let mut er = ExplainRun::new(&run);

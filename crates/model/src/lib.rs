@@ -17,6 +17,7 @@
 //! - [`calibration`]: the published measurements and the model's error against them.
 //! - [`fit`]: the parameters a preset marks as fitted, and the search that chooses them.
 //! - [`spec_sheet`]: the consumer controllers' spec-sheet peaks and the fresh model against them.
+//! - [`prepare`]: a run made ready for the engine in steps, so a page never blocks.
 //! - [`sweep`]: runs over queue depth or read share, as the charts and the CLI draw them.
 //! - [`ring`]: the first-in first-out ring the hot queues use.
 //! - [`fio`]: fio job files out, fio's JSON output in.
@@ -33,6 +34,7 @@ pub mod fio;
 pub mod fit;
 pub mod ftl;
 pub mod link;
+pub mod prepare;
 pub mod presets;
 pub mod ring;
 pub mod rng;

@@ -29,6 +29,7 @@ use leptos::prelude::*;
 
 use crate::model::activity::{Activity, DieActivity, DieState};
 use crate::model::config::RunSpec;
+use crate::model::prepare::{Preparation, WA_WRITES_PER_STEP};
 use crate::ui::controls::locked;
 use crate::ui::controls::slider::LadderSlider;
 use crate::ui::embed::Control;
@@ -37,8 +38,8 @@ use crate::ui::ladder::Ladder;
 use crate::ui::state::LabState;
 use crate::ui::teaching::{
     bar_percent, explain, run_spec, sim_span, speed_text, summary, ExplainContext, ExplainRun,
-    Explanation, Player, Prepare, DEFAULT_SPEED_US_PER_S, EXPLAIN_MEASURED_IOS,
-    PLAYER_MEASURED_IOS, SPEEDS_US_PER_S, WA_WRITES_PER_SLICE,
+    Explanation, Player, DEFAULT_SPEED_US_PER_S, EXPLAIN_MEASURED_IOS, PLAYER_MEASURED_IOS,
+    SPEEDS_US_PER_S,
 };
 
 /// Most engine events one frame of playing processes (the clock waits for the rest).
@@ -198,7 +199,7 @@ impl Shown {
 #[derive(Default)]
 struct Core {
     /// The player's run while its drive state is prepared.
-    prepare: Option<Prepare>,
+    prepare: Option<Preparation>,
     /// The ready run (kept for Reset).
     run: Option<crate::model::config::CheckedRun>,
     player: Option<Player>,
@@ -214,7 +215,7 @@ impl Core {
         let mut explain_spec = spec.clone();
         explain_spec.options.measured_ios = EXPLAIN_MEASURED_IOS;
         *self = Core {
-            prepare: Some(Prepare::new(spec)),
+            prepare: Some(Preparation::new(spec)),
             explain_spec: Some(explain_spec),
             ctx: Some(ctx),
             ..Core::default()
@@ -252,24 +253,24 @@ impl Core {
             .map_or(0.0, |t| (now_ms - t).clamp(0.0, MAX_FRAME_GAP_MS));
         self.last_frame_ms = Some(now_ms);
         if let Some(prep) = self.prepare.as_mut() {
-            while !prep.work(WA_WRITES_PER_SLICE) && elapsed_ms(now_ms) < WORK_MS_PER_FRAME {}
+            while !prep.work(WA_WRITES_PER_STEP) && elapsed_ms(now_ms) < WORK_MS_PER_FRAME {}
             match self.prepare.take() {
-                Some(Prepare::Ready(run)) => {
+                Some(Preparation::Ready(run)) => {
                     let p = Player::new(&run);
                     shown.publish(&p, true);
                     self.player = Some(p);
-                    self.explain = self
-                        .explain_spec
-                        .take()
-                        .and_then(|s| match Prepare::new(s) {
-                            Prepare::Ready(r) => Some(ExplainRun::new(&r)),
-                            _ => None,
-                        });
+                    self.explain =
+                        self.explain_spec
+                            .take()
+                            .and_then(|s| match Preparation::new(s) {
+                                Preparation::Ready(r) => Some(ExplainRun::new(&r)),
+                                _ => None,
+                            });
                     self.run = Some(run);
                     shown.ready.set(true);
                     shown.status.set(String::new());
                 }
-                Some(Prepare::Failed(why)) => {
+                Some(Preparation::Failed(why)) => {
                     shown
                         .status
                         .set(format!("The model cannot run this point: {why}."));
