@@ -22,7 +22,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::model::config::{DriveState, RunOptions, RunSpec, Rw, Workload};
+use crate::model::config::{ConfigError, DriveState, RunOptions, RunSpec, Rw, Workload};
 use crate::model::prepare::{Preparation, WA_WRITES_PER_STEP};
 use crate::model::presets;
 use crate::model::stats::{Bottleneck, ProgramWait};
@@ -97,8 +97,14 @@ impl RunKey {
     }
 
     /// The model's run for this key (always the full run; an estimate is its early part).
-    pub fn spec(&self) -> Result<RunSpec, String> {
-        let preset = presets::lookup(self.preset).map_err(|e| e.to_string())?;
+    pub fn spec(&self) -> Result<RunSpec, ConfigError> {
+        self.spec_measuring(Fidelity::Full.measured_ios())
+    }
+
+    /// The model's run for this key, measuring `measured_ios`: the one place the page builds
+    /// a [`RunSpec`] (teaching mode's player and explainer ask here too).
+    pub fn spec_measuring(&self, measured_ios: u64) -> Result<RunSpec, ConfigError> {
+        let preset = presets::lookup(self.preset)?;
         Ok(RunSpec {
             drive: self.drive.drive(preset),
             workload: Workload {
@@ -110,7 +116,7 @@ impl RunKey {
             state: self.state,
             options: RunOptions {
                 seed: SEED,
-                measured_ios: Fidelity::Full.measured_ios(),
+                measured_ios,
             },
         })
     }
@@ -433,7 +439,7 @@ impl Engine {
             Some((k, prep)) if *k == key => prep,
             _ => match key.spec() {
                 Ok(spec) => &mut self.preparing.insert((key, Preparation::new(spec))).1,
-                Err(why) => return Start::Refused(why),
+                Err(why) => return Start::Refused(why.to_string()),
             },
         };
         while !prep.work(WA_WRITES_PER_STEP) {

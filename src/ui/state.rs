@@ -718,8 +718,6 @@ impl LabState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::config::RunOptions;
-    use crate::model::RunSpec;
 
     fn e18dc() -> &'static Preset {
         presets::find("e18dc").unwrap()
@@ -842,12 +840,7 @@ mod tests {
                     s.set_qd(qd);
                     s.set_bs_bytes(bs);
                     s.set_read_pct(pct);
-                    let spec = RunSpec {
-                        drive: s.drive(),
-                        workload: s.workload(),
-                        state: s.drive_state(),
-                        options: RunOptions::default(),
-                    };
+                    let spec = crate::ui::compute::RunKey::current(&s).spec().unwrap();
                     assert!(spec.check().is_ok(), "{} {dies}x{die_gbit}", preset.id);
                 }
             }

@@ -15,7 +15,7 @@
 //!   the reader never loses it.
 
 use crate::model::activity::Activity;
-use crate::model::config::{CheckedRun, DriveState, RunOptions, RunSpec, Rw};
+use crate::model::config::{CheckedRun, ConfigError, DriveState, RunSpec, Rw};
 use crate::model::drive_state::{FILL_BS, FILL_QD};
 use crate::model::link::HostLink;
 use crate::model::presets;
@@ -23,7 +23,7 @@ use crate::model::stats::{Bottleneck, RunResult};
 use crate::model::time::{Nanos, SimTime};
 use crate::model::Simulation;
 
-use super::compute::SEED;
+use super::compute::RunKey;
 use super::format;
 use super::state::{DriveChoice, Hold, LabState, View};
 
@@ -50,16 +50,8 @@ pub fn snap_speed(us_per_s: u32) -> u32 {
 }
 
 /// The model's run for the lab's current point, to run for `measured_ios`.
-pub fn run_spec(state: &LabState, measured_ios: u64) -> RunSpec {
-    RunSpec {
-        drive: state.drive(),
-        workload: state.workload(),
-        state: state.drive_state(),
-        options: RunOptions {
-            seed: SEED,
-            measured_ios,
-        },
-    }
+pub fn run_spec(state: &LabState, measured_ios: u64) -> Result<RunSpec, ConfigError> {
+    RunKey::current(state).spec_measuring(measured_ios)
 }
 
 /// The engine, slowed down: a clock that moves with wall time and events processed as the
@@ -531,7 +523,7 @@ mod tests {
     }
 
     fn player(state: &LabState) -> Player {
-        match Preparation::new(run_spec(state, PLAYER_MEASURED_IOS)) {
+        match Preparation::new(run_spec(state, PLAYER_MEASURED_IOS).unwrap()) {
             Preparation::Ready(run) => Player::new(&run),
             _ => panic!("a fresh drive needs no preparation"),
         }
@@ -621,7 +613,8 @@ mod tests {
             (256, Bottleneck::Dies, "more queue depth only adds waiting"),
         ] {
             let s = small_drive(qd);
-            let Preparation::Ready(run) = Preparation::new(run_spec(&s, EXPLAIN_MEASURED_IOS))
+            let Preparation::Ready(run) =
+                Preparation::new(run_spec(&s, EXPLAIN_MEASURED_IOS).unwrap())
             else {
                 panic!("ready");
             };
