@@ -30,33 +30,21 @@
 //! earlier child by adding the comparison's result, and moves entries by copy into a hole
 //! (events are `Copy`), sifting the last entry down to the bottom and back up (Floyd's method).
 //!
-//! # Measurements
-//! valgrind (`cachegrind --branch-sim=yes`) on 202,000 random reads at QD32 on 32 dies, whole
-//! engine, instructions and mispredicted branches:
-//! - `BinaryHeap`: 378.9 M and 3.15 M. This heap with two lanes: 344 M and 2.76 M (lanes with
-//!   short-circuit comparisons: 325 M but 4.4 M mispredictions; this heap without lanes: 371 M
-//!   and 3.0 M). A radix heap executed 1.85x the instructions of a binary heap on queues this
-//!   small (a few dozen to a few hundred events).
-//! - Four lanes with cached head keys: 288.4 M and 2.02 M. Direct arrival (see
-//!   [`super::engine`]) and no needless channel scans: 239.2 M and 1.19 M.
-//! - Session 4: the run's end computed once and reads taken near a queue's front without
-//!   `VecDeque::remove`: 231.8 M. `u64` head times with ties by source (above): 214.1 M. A
-//!   [`Ring`] instead of `VecDeque` for the lanes and the read queues, and a die's read path
-//!   apart from its program path: 199.7 M and 1.14 M. A read whose die is idle starts without
-//!   a trip through its channel's queue, divisions by powers of two are shifts, and a pure
-//!   read or write workload draws no random number for a request's direction: 188.9 M and
-//!   1.08 M. A completion's chain (finish, complete, submit, arrive) inlined into the page-out
-//!   path: 181.1 M and 1.13 M. Inlining a die's wake-up too was dropped (182.1 M and 1.31 M).
-//!   The heap's top time kept beside the lanes' head times: 182.5 M and 0.98 M. A lane's
-//!   next head chosen with a select, not a branch ([`Ring::front_slot`]): 182.1 M and 0.94 M.
-//!   `lab bench`, seven interleaved runs against session 4's starting binary: median ratio
-//!   1.30 (1.94 against session 3's); 20 runs in four series: median 7.21 M simulated reads
-//!   per second.
+//! # Measured alternatives
+//! Each was measured with valgrind (`cachegrind --branch-sim=yes`) on the whole engine running
+//! 202,000 random 4 KiB reads at QD32 on 32 dies, and lost:
+//! - `std::collections::BinaryHeap`: 10% more instructions and 14% more mispredicted branches
+//!   than this heap with two lanes (2% and 5% more than this heap without lanes).
+//! - A radix heap: 1.85x the instructions of a binary heap on queues this small (a few dozen
+//!   to a few hundred events).
+//! - Lanes compared with short-circuit `&&`/`||`: 6% fewer instructions, 59% more mispredicted
+//!   branches.
+//! - A `(time, sequence)` key as one `u128`: fewer instructions, 3% more mispredictions, slower.
+//! - A running minimum instead of a select for a lane's new head: compiled to branches.
+//! - Division by multiplication (Lemire's `ceil(2^64 / d)`) in a read's dispatch: exact, no
+//!   faster (the compiler already divides in 32 bits there).
 //!
-//! Tried and dropped: a running minimum instead of a select for a lane's new head (compiled to
-//! branches), dividing by a multiplication (Lemire's `ceil(2^64 / d)`) in a read's dispatch
-//! (exact, but no faster: the compiler already divides in 32 bits there), and ordering the
-//! heap by a `u128` key instead of flags (3% more mispredictions, slower).
+//! `lab bench` prints the engine's speed; the README's benchmark table has the current figures.
 
 use super::ring::Ring;
 use super::time::SimTime;
