@@ -1,64 +1,35 @@
 //! `lab`: the command-line twin of the browser lab. It prints the same figures the page plots,
 //! from the same model, so anything on screen can be reproduced, scripted and diffed.
 //!
+//! The binary owns the command line and the printing, nothing else: every figure comes from
+//! `parallelism_model`, which is its only dependency besides clap and serde, so it builds without
+//! the page's browser stack. The command line is one clap definition (`cli.rs`) from which the
+//! parser, the help and the errors all follow; values are read by the model's own parsers, and
+//! the limits the model checks when it runs stay in the model.
+//!
 //! Every bad argument ends in a one-line message on stderr and exit status 2; nothing panics.
+//! clap's errors are re-worded here to that one line, in the words `lab` used before clap, so
+//! scripts and tests that read them keep working.
 
-use std::collections::HashMap;
+mod cli;
+
 use std::fmt::Write as _;
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::Parser as _;
 use parallelism_model::calibration;
-use parallelism_model::config::{parse_block_size, MAX_IODEPTH};
 use parallelism_model::drive_state;
 use parallelism_model::fit::{self, FitOptions};
 use parallelism_model::ftl;
 use parallelism_model::presets::{self, Preset};
 use parallelism_model::spec_sheet;
 use parallelism_model::sweep::{self, SweepPoint, REVIEW_QDS};
-use parallelism_model::{ConfigError, DriveSpec, DriveState, RunOptions, Rw, Workload};
+use parallelism_model::{ConfigError, DriveState, RunOptions, Rw, Workload};
 
-const USAGE: &str = "\
-usage: lab <command> [options]
-
-commands:
-  presets                      list the drives the model knows
-  sweep                        run a queue-depth sweep (or a read-share sweep with --mix-sweep)
-  calibrate                    the model against the published E18DC measurements
-                               (--loo: also each cell's leave-one-out error; under a minute)
-  fit                          fit a preset's fitted parameters to measurements
-  spec                         consumer spec-sheet peaks against the fresh model (--preset, --format)
-  fill                         whole-drive sequential fill from empty: speed against GB written
-  burst                        bursts of sequential writes with idle time between them
-  torture                      random-write torture, then TRIM: sequential write speed each time
-  fio-job                      print a fio job file for the workload (--rw --bs --iodepth --rwmixread)
-  import FILE                  read fio's JSON output (--output-format=json) and print its points
-  bench                        print model speed figures as JSON
-
-sweep options (fio's names where fio has one):
-  --preset ID                  e18dc (default), e12, e12c, e8, e8t, e7, octane
-  --capacity-gb N | --dies N   drive size (default: the preset's largest listed capacity)
-  --rw NAME                    randread (default), randwrite, randrw, read, write, rw
-  --bs SIZE                    4k (default) .. 1m
-  --iodepth LIST               e.g. 1,4,32,256 (default 1,2,4,...,256)
-  --rwmixread N                read percentage for randrw / rw (default 70)
-  --mix-sweep                  sweep the read share 0..100% at the first --iodepth instead
-  --state STATE                fob, seq-filled (default), steady
-  --seed N, --ios N            generator seed (default 1), measured I/Os per point (default 20000)
-  --format FMT                 table (default), csv, json
-
-fit options:
-  --preset ID                  the preset whose fitted parameters are chosen (default e18dc)
-  --data FILE                  measurements as in e18dc-calibration.csv (header
-                               capacity_gb,workload,block,read_pct,qd,iops,mb_s,lat_ms);
-                               optional for e18dc, whose reference data is built in
-  --loo                        add leave-one-out cross-validation (a refit per cell)
-  --format FMT                 table (default) or json; --seed, --ios as for sweep
-
-fill / burst / torture options: --preset, --capacity-gb | --dies, --format as above, and
-  burst: --burst-gb N (default 32), --idle-s N (default 60), --bursts N (default 6)
-  torture: --minutes N (default 20)
-";
+use cli::{Cli, Command, Format, ReportFormat};
 
 /// A command-line failure: the message to print and exit status 2.
 struct Fail(String);
@@ -70,135 +41,141 @@ impl From<ConfigError> for Fail {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if is_display(e.kind()) => {
+            // Help goes to stdout with status 0; `lab` alone prints it to stderr with clap's 2.
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+        Err(e) => return fail(&Fail(clap_message(&e))),
+    };
+    match run(cli.command) {
         Ok(out) => {
             print!("{out}");
             ExitCode::SUCCESS
         }
-        Err(Fail(msg)) => {
-            eprintln!("lab: {msg}");
-            eprintln!("Run `lab --help` for usage.");
-            ExitCode::from(2)
-        }
+        Err(f) => fail(&f),
     }
 }
 
-fn run(args: &[String]) -> Result<String, Fail> {
-    let Some((cmd, rest)) = args.split_first() else {
-        return Ok(USAGE.to_string());
+fn fail(Fail(msg): &Fail) -> ExitCode {
+    eprintln!("lab: {msg}");
+    eprintln!("Run `lab --help` for usage.");
+    ExitCode::from(2)
+}
+
+fn is_display(kind: ErrorKind) -> bool {
+    matches!(
+        kind,
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    )
+}
+
+/// clap's error as one line, in the words `lab` used before clap: the option and the value that
+/// are wrong, and what was expected. Kinds without such words keep clap's own first line.
+fn clap_message(e: &clap::Error) -> String {
+    let text = |kind| match e.get(kind) {
+        Some(ContextValue::String(s)) => s.clone(),
+        Some(ContextValue::Strings(v)) => v.join(" "),
+        Some(v) => v.to_string(),
+        None => String::new(),
     };
-    if cmd == "import" {
-        let Some((file, rest)) = rest.split_first() else {
-            return Err(Fail("import needs the path of fio's JSON output".into()));
-        };
-        let opts = Options::parse(rest)?;
-        return import_cmd(file, &opts);
-    }
-    let opts = Options::parse(rest)?;
-    match cmd.as_str() {
-        "-h" | "--help" | "help" => Ok(USAGE.to_string()),
-        "presets" => opts.done(presets_cmd(&opts)),
-        "sweep" => sweep_cmd(&opts),
-        "calibrate" => calibrate_cmd(&opts),
-        "fit" => fit_cmd(&opts),
-        "spec" => spec_cmd(&opts),
-        "fill" => fill_cmd(&opts),
-        "burst" => burst_cmd(&opts),
-        "torture" => torture_cmd(&opts),
-        "fio-job" => fio_job_cmd(&opts),
-        "bench" => opts.done(Ok(bench_cmd())),
-        other => Err(Fail(format!("unknown command '{other}'"))),
-    }
-}
-
-/// `--key value` / `--key=value` / `--flag` options, each read at most once.
-struct Options {
-    values: HashMap<String, String>,
-    used: std::cell::RefCell<Vec<String>>,
-}
-
-const FLAGS: [&str; 2] = ["mix-sweep", "loo"];
-
-impl Options {
-    fn parse(args: &[String]) -> Result<Options, Fail> {
-        let mut values = HashMap::new();
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            let Some(key) = a.strip_prefix("--") else {
-                return Err(Fail(format!("unexpected argument '{a}'")));
+    // "--iodepth <LIST>" names the option as "--iodepth".
+    let option = |kind| {
+        text(kind)
+            .split([' ', '='])
+            .next()
+            .unwrap_or("")
+            .to_string()
+    };
+    let did_you_mean = |kind| match text(kind) {
+        s if s.is_empty() => String::new(),
+        s => format!(" (did you mean {s}?)"),
+    };
+    let arg = option(ContextKind::InvalidArg);
+    let value = text(ContextKind::InvalidValue);
+    match e.kind() {
+        ErrorKind::ValueValidation => match std::error::Error::source(e) {
+            // The model's parsers say what they read ("unknown preset 'x' (expected ...)").
+            Some(why) if why.is::<ConfigError>() => why.to_string(),
+            Some(why) => format!("{arg} {why}"),
+            None => format!("{arg} cannot read '{value}'"),
+        },
+        ErrorKind::InvalidValue if value.is_empty() => format!("{arg} needs a value"),
+        ErrorKind::InvalidValue => {
+            let expected = match e.get(ContextKind::ValidValue) {
+                Some(ContextValue::Strings(v)) => or_list(v),
+                _ => String::new(),
             };
-            let (key, value) = match key.split_once('=') {
-                Some((k, v)) => (k.to_string(), v.to_string()),
-                None if FLAGS.contains(&key) => (key.to_string(), String::new()),
-                None => {
-                    let v = it
-                        .next()
-                        .ok_or_else(|| Fail(format!("--{key} needs a value")))?;
-                    (key.to_string(), v.clone())
-                }
-            };
-            if values.insert(key.clone(), value).is_some() {
-                return Err(Fail(format!("--{key} given twice")));
+            let name = arg.trim_start_matches('-');
+            format!("unknown {name} '{value}' (expected {expected})")
+        }
+        ErrorKind::UnknownArgument if arg.starts_with("--") => format!(
+            "unknown option {arg} for this command{}",
+            did_you_mean(ContextKind::SuggestedArg)
+        ),
+        ErrorKind::UnknownArgument => {
+            format!("unexpected argument '{}'", text(ContextKind::InvalidArg))
+        }
+        ErrorKind::InvalidSubcommand => format!(
+            "unknown command '{}'{}",
+            text(ContextKind::InvalidSubcommand),
+            did_you_mean(ContextKind::SuggestedSubcommand)
+        ),
+        ErrorKind::ArgumentConflict => {
+            let prior = option(ContextKind::PriorArg);
+            if prior == arg {
+                format!("{arg} given twice")
+            } else {
+                // Sorted, so the message does not depend on which of the two came first.
+                let mut pair = [arg, prior];
+                pair.sort();
+                format!("give {} or {}, not both", pair[0], pair[1])
             }
         }
-        Ok(Options {
-            values,
-            used: Default::default(),
-        })
-    }
-
-    fn get(&self, key: &str) -> Option<&str> {
-        self.used.borrow_mut().push(key.to_string());
-        self.values.get(key).map(String::as_str)
-    }
-
-    fn flag(&self, key: &str) -> bool {
-        self.get(key).is_some()
-    }
-
-    fn number<T: std::str::FromStr>(&self, key: &'static str) -> Result<Option<T>, Fail> {
-        self.get(key)
-            .map(|v| {
-                v.trim()
-                    .parse::<T>()
-                    .map_err(|_| Fail(format!("--{key} expects a whole number, got '{v}'")))
-            })
-            .transpose()
-    }
-
-    /// Refuse options the command did not read, then pass its result through.
-    fn done(&self, out: Result<String, Fail>) -> Result<String, Fail> {
-        let used = self.used.borrow();
-        let mut unknown: Vec<&String> = self.values.keys().filter(|k| !used.contains(k)).collect();
-        unknown.sort();
-        match unknown.first() {
-            Some(k) => Err(Fail(format!("unknown option --{k} for this command"))),
-            None => out,
+        ErrorKind::MissingRequiredArgument => format!(
+            "missing {} ({})",
+            text(ContextKind::InvalidArg),
+            text(ContextKind::Usage)
+                .trim()
+                .replacen("Usage: ", "usage: ", 1)
+        ),
+        _ => {
+            let first = e.to_string();
+            let first = first.lines().next().unwrap_or_default();
+            first.strip_prefix("error: ").unwrap_or(first).to_string()
         }
     }
 }
 
-#[derive(Clone, Copy, PartialEq)]
-enum Format {
-    Table,
-    Csv,
-    Json,
-}
-
-fn format_of(opts: &Options) -> Result<Format, Fail> {
-    match opts.get("format").unwrap_or("table") {
-        "table" => Ok(Format::Table),
-        "csv" => Ok(Format::Csv),
-        "json" => Ok(Format::Json),
-        other => Err(Fail(format!(
-            "unknown format '{other}' (expected table, csv or json)"
-        ))),
+/// "a, b or c".
+fn or_list(items: &[String]) -> String {
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => items.join(""),
     }
 }
 
-fn presets_cmd(opts: &Options) -> Result<String, Fail> {
-    let format = format_of(opts)?;
+fn run(command: Command) -> Result<String, Fail> {
+    match command {
+        Command::Presets(a) => Ok(presets_cmd(a.format)),
+        Command::Sweep(a) => sweep_cmd(&a),
+        Command::Calibrate(a) => calibrate_cmd(&a),
+        Command::Fit(a) => fit_cmd(&a),
+        Command::Spec(a) => spec_cmd(a.preset, a.output.format),
+        Command::Fill(a) => fill_cmd(&a),
+        Command::Burst(a) => burst_cmd(&a),
+        Command::Torture(a) => torture_cmd(&a),
+        Command::FioJob(a) => fio_job_cmd(&a),
+        Command::Import(a) => import_cmd(&a.file, a.output.format),
+        Command::Bench => Ok(bench_cmd()),
+    }
+}
+
+fn presets_cmd(format: Format) -> String {
     if format == Format::Json {
         let list: Vec<_> = presets::all()
             .iter()
@@ -211,7 +188,7 @@ fn presets_cmd(opts: &Options) -> Result<String, Fail> {
                 })
             })
             .collect();
-        return Ok(serde_json::to_string_pretty(&list).expect("plain JSON values") + "\n");
+        return serde_json::to_string_pretty(&list).expect("plain JSON values") + "\n";
     }
     let mut out = String::new();
     for p in presets::all() {
@@ -226,14 +203,13 @@ fn presets_cmd(opts: &Options) -> Result<String, Fail> {
             p.nand.name
         );
     }
-    Ok(out)
+    out
 }
 
 /// The consumer presets' spec-sheet peaks against the model's fresh drive.
-fn spec_cmd(opts: &Options) -> Result<String, Fail> {
-    let format = format_of(opts)?;
-    let chosen: Vec<&Preset> = match opts.get("preset") {
-        Some(id) => vec![presets::lookup(id)?],
+fn spec_cmd(preset: Option<&'static Preset>, format: Format) -> Result<String, Fail> {
+    let chosen: Vec<&Preset> = match preset {
+        Some(p) => vec![p],
         None => presets::all().iter().collect(),
     };
     let options = RunOptions::default();
@@ -298,83 +274,16 @@ fn spec_cmd(opts: &Options) -> Result<String, Fail> {
     })
 }
 
-fn drive_of(opts: &Options) -> Result<(&'static Preset, DriveSpec), Fail> {
-    let preset = presets::lookup(opts.get("preset").unwrap_or("e18dc"))?;
-    let dies: Option<u32> = opts.number("dies")?;
-    let cap = opts.get("capacity-gb");
-    let drive = match (dies, cap) {
-        (Some(_), Some(_)) => {
-            return Err(Fail(
-                "give --capacity-gb or --dies, not both (capacity follows from dies)".into(),
-            ))
-        }
-        (Some(d), None) => {
-            if d == 0 || d > parallelism_model::config::MAX_DIES {
-                return Err(Fail(format!(
-                    "--dies {d} is out of range (allowed: 1..={})",
-                    parallelism_model::config::MAX_DIES
-                )));
-            }
-            preset.drive_with_dies(d)
-        }
-        (None, Some(c)) => {
-            let gb: f64 = c
-                .trim()
-                .parse()
-                .map_err(|_| Fail(format!("--capacity-gb expects a number, got '{c}'")))?;
-            preset.drive_for_capacity_gb(gb)?
-        }
-        (None, None) => preset.drive_for_capacity_gb(f64::from(preset.default_capacity_gb()))?,
-    };
-    Ok((preset, drive))
-}
-
-fn run_options(opts: &Options) -> Result<RunOptions, Fail> {
-    let mut o = RunOptions::default();
-    if let Some(seed) = opts.number("seed")? {
-        o.seed = seed;
-    }
-    if let Some(ios) = opts.number("ios")? {
-        o.measured_ios = ios;
-    }
-    Ok(o)
-}
-
-fn sweep_cmd(opts: &Options) -> Result<String, Fail> {
-    let (_, drive) = drive_of(opts)?;
-    let (workload, qds) = workload_of(opts)?;
-    let state_name = opts.get("state").unwrap_or("seq-filled");
-    let state = DriveState::from_id(state_name).ok_or_else(|| {
-        Fail(format!(
-            "unknown --state '{state_name}' (expected fob, seq-filled or steady)"
-        ))
-    })?;
-    let mix_sweep = opts.flag("mix-sweep");
-    let options = run_options(opts)?;
-    let format = format_of(opts)?;
-    opts.done(Ok(String::new()))?;
-    let points = if mix_sweep {
+fn sweep_cmd(a: &cli::SweepArgs) -> Result<String, Fail> {
+    let drive = a.drive.drive()?;
+    let workload = a.workload.workload()?;
+    let (state, options) = (a.state, a.run.options());
+    let points = if a.mix_sweep {
         sweep::over_read_share(&drive, workload, state, options, &sweep::MIX_STEPS)?
     } else {
-        sweep::over_queue_depth(&drive, workload, state, options, &qds)?
+        sweep::over_queue_depth(&drive, workload, state, options, &a.workload.iodepth.0)?
     };
-    Ok(render_points(&points, format))
-}
-
-fn parse_qds(list: &str) -> Result<Vec<u32>, Fail> {
-    let qds = list
-        .split(',')
-        .map(|q| match q.trim().parse::<u32>() {
-            Ok(n) if (1..=MAX_IODEPTH).contains(&n) => Ok(n),
-            _ => Err(Fail(format!(
-                "--iodepth '{q}' is not a queue depth (allowed: 1..={MAX_IODEPTH}, comma-separated)"
-            ))),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    if qds.len() > 64 {
-        return Err(Fail("--iodepth lists at most 64 depths".into()));
-    }
-    Ok(qds)
+    Ok(render_points(&points, a.output.format))
 }
 
 fn render_points(points: &[SweepPoint], format: Format) -> String {
@@ -456,11 +365,8 @@ fn render_points(points: &[SweepPoint], format: Format) -> String {
     }
 }
 
-fn calibrate_cmd(opts: &Options) -> Result<String, Fail> {
-    let options = run_options(opts)?;
-    let format = format_of(opts)?;
-    let loo = opts.flag("loo");
-    opts.done(Ok(String::new()))?;
+fn calibrate_cmd(a: &cli::CalibrateArgs) -> Result<String, Fail> {
+    let (options, format, loo) = (a.run.options(), a.output.format, a.loo);
     let rows = calibration::table(options);
     let worst = rows.iter().map(|r| r.error.abs()).fold(0.0, f64::max);
     let mean = rows.iter().map(|r| r.error.abs()).sum::<f64>() / rows.len() as f64;
@@ -560,23 +466,17 @@ fn calibrate_cmd(opts: &Options) -> Result<String, Fail> {
     })
 }
 
-fn fit_cmd(opts: &Options) -> Result<String, Fail> {
-    let preset = presets::lookup(opts.get("preset").unwrap_or("e18dc"))?;
-    let data = opts.get("data");
-    let loo = opts.flag("loo");
+fn fit_cmd(a: &cli::FitArgs) -> Result<String, Fail> {
+    let (preset, loo) = (a.preset, a.loo);
     let fit_options = FitOptions {
-        run: run_options(opts)?,
+        run: a.run.options(),
         ..FitOptions::default()
     };
-    let format = match format_of(opts)? {
-        Format::Csv => return Err(Fail("lab fit prints --format table or json".into())),
-        f => f,
-    };
-    opts.done(Ok(String::new()))?;
-    let (source, cells) = match data {
-        Some(path) => {
+    let (source, cells) = match &a.data {
+        Some(file) => {
+            let path = file.display();
             let bytes =
-                std::fs::read(path).map_err(|e| Fail(format!("cannot read '{path}': {e}")))?;
+                std::fs::read(file).map_err(|e| Fail(format!("cannot read '{path}': {e}")))?;
             let cells = calibration::parse(&String::from_utf8_lossy(&bytes))
                 .map_err(|e| Fail(format!("{path}: {e}")))?;
             (path.to_string(), cells)
@@ -597,7 +497,7 @@ fn fit_cmd(opts: &Options) -> Result<String, Fail> {
         fit::fit(preset, &cells, fit_options)
     }
     .map_err(|e| Fail(format!("{source}: {e}")))?;
-    if format == Format::Json {
+    if a.format == ReportFormat::Json {
         return Ok(json(&report));
     }
     let mut s = format!("Source: {source}\n");
@@ -660,28 +560,13 @@ fn fit_cmd(opts: &Options) -> Result<String, Fail> {
     Ok(s)
 }
 
-fn float(opts: &Options, key: &'static str, default: f64) -> Result<f64, Fail> {
-    match opts.get(key) {
-        None => Ok(default),
-        Some(v) => v
-            .trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|x| x.is_finite())
-            .ok_or_else(|| Fail(format!("--{key} expects a number, got '{v}'"))),
-    }
-}
-
 fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string_pretty(value).expect("plain JSON values") + "\n"
 }
 
-fn fill_cmd(opts: &Options) -> Result<String, Fail> {
-    let (_, drive) = drive_of(opts)?;
-    let format = format_of(opts)?;
-    opts.done(Ok(String::new()))?;
-    let report = drive_state::fill(&drive)?;
-    Ok(match format {
+fn fill_cmd(a: &cli::FillArgs) -> Result<String, Fail> {
+    let report = drive_state::fill(&a.drive.drive()?)?;
+    Ok(match a.output.format {
         Format::Json => json(&report.points),
         Format::Csv => {
             let mut s = String::from("gb_written,mb_s,phase\n");
@@ -724,15 +609,9 @@ fn phase_name(p: drive_state::FillPhase) -> &'static str {
     }
 }
 
-fn burst_cmd(opts: &Options) -> Result<String, Fail> {
-    let (_, drive) = drive_of(opts)?;
-    let burst_gb = float(opts, "burst-gb", 32.0)?;
-    let idle_s = float(opts, "idle-s", 60.0)?;
-    let count: u32 = opts.number("bursts")?.unwrap_or(6);
-    let format = format_of(opts)?;
-    opts.done(Ok(String::new()))?;
-    let points = drive_state::bursts(&drive, burst_gb, idle_s, count)?;
-    Ok(match format {
+fn burst_cmd(a: &cli::BurstArgs) -> Result<String, Fail> {
+    let points = drive_state::bursts(&a.drive.drive()?, a.burst_gb, a.idle_s, a.bursts)?;
+    Ok(match a.output.format {
         Format::Json => json(&points),
         Format::Csv => {
             let mut s = String::from("burst,mb_s,cache_free_gb\n");
@@ -755,13 +634,9 @@ fn burst_cmd(opts: &Options) -> Result<String, Fail> {
     })
 }
 
-fn torture_cmd(opts: &Options) -> Result<String, Fail> {
-    let (_, drive) = drive_of(opts)?;
-    let minutes = float(opts, "minutes", 20.0)?;
-    let format = format_of(opts)?;
-    opts.done(Ok(String::new()))?;
-    let r = drive_state::torture(&drive, minutes)?;
-    Ok(match format {
+fn torture_cmd(a: &cli::TortureArgs) -> Result<String, Fail> {
+    let r = drive_state::torture(&a.drive.drive()?, a.minutes)?;
+    Ok(match a.output.format {
         Format::Json => json(&r),
         Format::Csv => {
             let mut s = String::from("minute,mb_s,write_amplification\n");
@@ -797,43 +672,16 @@ fn torture_cmd(opts: &Options) -> Result<String, Fail> {
     })
 }
 
-fn workload_of(opts: &Options) -> Result<(Workload, Vec<u32>), Fail> {
-    let rw_name = opts.get("rw").unwrap_or("randread");
-    let rw = Rw::from_fio_name(rw_name).ok_or_else(|| {
-        Fail(format!(
-            "unknown --rw '{rw_name}' (expected one of: {})",
-            Rw::ALL.map(Rw::fio_name).join(", ")
-        ))
-    })?;
-    let bs_bytes = parse_block_size(opts.get("bs").unwrap_or("4k"))?;
-    let rwmixread: u8 = opts.number("rwmixread")?.unwrap_or(70);
-    if rwmixread > 100 {
-        return Err(Fail(format!(
-            "--rwmixread {rwmixread} is out of range (allowed: 0..=100)"
-        )));
-    }
-    let qds = match opts.get("iodepth") {
-        None => REVIEW_QDS.to_vec(),
-        Some(list) => parse_qds(list)?,
-    };
-    let workload = Workload {
-        rw,
-        rwmixread,
-        bs_bytes,
-        iodepth: qds[0],
-    };
-    Ok((workload, qds))
+fn fio_job_cmd(a: &cli::WorkloadArgs) -> Result<String, Fail> {
+    Ok(parallelism_model::fio::job_file(
+        &a.workload()?,
+        &a.iodepth.0,
+    ))
 }
 
-fn fio_job_cmd(opts: &Options) -> Result<String, Fail> {
-    let (workload, qds) = workload_of(opts)?;
-    opts.done(Ok(parallelism_model::fio::job_file(&workload, &qds)))
-}
-
-fn import_cmd(file: &str, opts: &Options) -> Result<String, Fail> {
-    let format = format_of(opts)?;
-    opts.done(Ok(String::new()))?;
-    let bytes = std::fs::read(file).map_err(|e| Fail(format!("cannot read '{file}': {e}")))?;
+fn import_cmd(file: &Path, format: Format) -> Result<String, Fail> {
+    let bytes =
+        std::fs::read(file).map_err(|e| Fail(format!("cannot read '{}': {e}", file.display())))?;
     let points = parallelism_model::fio::parse_output(&String::from_utf8_lossy(&bytes))?;
     Ok(match format {
         Format::Json => json(&points),

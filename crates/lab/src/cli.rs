@@ -1,0 +1,408 @@
+//! The command line, defined once. clap derives the parser, the help and the errors from these
+//! types, so the help text (the doc comments below) cannot drift from what is accepted.
+//!
+//! Values are read by the model's own parsers (block sizes, patterns, drive states, presets), so
+//! `lab` accepts exactly what the page and the fio import accept. Limits the model enforces when
+//! it runs (measured I/Os, capacity, idle time, ...) are left to it; what is checked here is what
+//! the model cannot see: a list's syntax, a die count it would silently clamp, a read share for a
+//! job file it never runs.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use parallelism_model::config::{parse_block_size, MAX_DIES, MAX_IODEPTH};
+use parallelism_model::presets::{self, Preset};
+use parallelism_model::sweep::REVIEW_QDS;
+use parallelism_model::{ConfigError, DriveSpec, DriveState, RunOptions, Rw, Workload};
+
+use crate::Fail;
+
+/// The command-line twin of Parallelism Lab: the page's figures, from the same model, as tables,
+/// CSV and JSON.
+#[derive(Parser)]
+#[command(name = "lab", arg_required_else_help = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// List the drives the model knows (csv prints the table)
+    Presets(OutputArgs),
+    /// Run a queue-depth sweep (or a read-share sweep with --mix-sweep)
+    Sweep(SweepArgs),
+    /// The model against the published E18DC measurements
+    Calibrate(CalibrateArgs),
+    /// Fit a preset's fitted parameters to measurements
+    Fit(FitArgs),
+    /// Consumer spec-sheet peaks against the fresh model (csv prints the table)
+    Spec(SpecArgs),
+    /// Whole-drive sequential fill from empty: speed against GB written
+    Fill(FillArgs),
+    /// Bursts of sequential writes with idle time between them
+    Burst(BurstArgs),
+    /// Random-write torture, then TRIM: sequential write speed each time
+    Torture(TortureArgs),
+    /// Print a fio job file for the workload, one job per queue depth
+    FioJob(WorkloadArgs),
+    /// Read fio's JSON output (--output-format=json) and print its points
+    Import(ImportArgs),
+    /// Print model speed figures as JSON
+    Bench,
+}
+
+/// How results are printed.
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+pub enum Format {
+    /// Aligned columns to read
+    Table,
+    /// One header line, then one line per point
+    Csv,
+    /// The fields the page uses, as a pretty-printed array or object
+    Json,
+}
+
+#[derive(Args)]
+#[command(next_help_heading = "Output")]
+pub struct OutputArgs {
+    /// How to print the results
+    #[arg(long, value_name = "FMT", value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+}
+
+/// The drive: a preset at a size. Capacity and dies are two spellings of one size.
+#[derive(Args)]
+#[command(next_help_heading = "Drive")]
+pub struct DriveArgs {
+    /// The preset (`lab presets` lists them)
+    #[arg(long, value_name = "ID", default_value = "e18dc", value_parser = presets::lookup)]
+    pub preset: &'static Preset,
+    /// Drive size in user GB, rounded to whole dies [default: the preset's largest listed
+    /// capacity]
+    #[arg(
+        long,
+        value_name = "GB",
+        conflicts_with = "dies",
+        value_parser = number,
+        allow_negative_numbers = true
+    )]
+    pub capacity_gb: Option<f64>,
+    /// Drive size in dies (the capacity follows from them)
+    #[arg(long, value_name = "N", value_parser = whole::<u32>, allow_negative_numbers = true)]
+    pub dies: Option<u32>,
+}
+
+impl DriveArgs {
+    pub fn drive(&self) -> Result<DriveSpec, Fail> {
+        let preset = self.preset;
+        Ok(match (self.dies, self.capacity_gb) {
+            // The model clamps a die count, so an impossible one is refused here instead.
+            (Some(d), _) if d == 0 || d > MAX_DIES => {
+                return Err(Fail(format!(
+                    "--dies {d} is out of range (allowed: 1..={MAX_DIES})"
+                )))
+            }
+            (Some(d), _) => preset.drive_with_dies(d),
+            (None, Some(gb)) => preset.drive_for_capacity_gb(gb)?,
+            (None, None) => {
+                preset.drive_for_capacity_gb(f64::from(preset.default_capacity_gb()))?
+            }
+        })
+    }
+}
+
+/// The generator: which random run, and how long it is measured.
+#[derive(Args)]
+#[command(next_help_heading = "Run")]
+pub struct RunArgs {
+    /// Generator seed
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = RunOptions::default().seed,
+        value_parser = whole::<u64>,
+        allow_negative_numbers = true
+    )]
+    pub seed: u64,
+    /// Measured I/Os per point
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = RunOptions::DEFAULT_MEASURED_IOS,
+        value_parser = whole::<u64>,
+        allow_negative_numbers = true
+    )]
+    pub ios: u64,
+}
+
+impl RunArgs {
+    pub fn options(&self) -> RunOptions {
+        RunOptions {
+            seed: self.seed,
+            measured_ios: self.ios,
+        }
+    }
+}
+
+/// The host side, with fio's option names.
+#[derive(Args)]
+#[command(next_help_heading = "Workload (fio's names)")]
+pub struct WorkloadArgs {
+    /// The pattern: randread, randwrite, randrw, read, write or rw
+    #[arg(long, value_name = "NAME", default_value = "randread", value_parser = rw)]
+    pub rw: Rw,
+    /// Block size as fio writes it, 4k .. 1m
+    #[arg(long, value_name = "SIZE", default_value = "4k", value_parser = parse_block_size)]
+    pub bs: u32,
+    /// Queue depths, comma-separated
+    #[arg(
+        long,
+        value_name = "LIST",
+        default_value_t = Depths(REVIEW_QDS.to_vec()),
+        value_parser = depths,
+        allow_negative_numbers = true
+    )]
+    pub iodepth: Depths,
+    /// Read percentage for randrw and rw
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 70,
+        value_parser = whole::<u8>,
+        allow_negative_numbers = true
+    )]
+    pub rwmixread: u8,
+}
+
+impl WorkloadArgs {
+    /// The workload at the first depth.
+    pub fn workload(&self) -> Result<Workload, Fail> {
+        // The job file is written without a model run, so the model's own check never sees it.
+        if self.rwmixread > 100 {
+            return Err(Fail(format!(
+                "--rwmixread {} is out of range (allowed: 0..=100)",
+                self.rwmixread
+            )));
+        }
+        Ok(Workload {
+            rw: self.rw,
+            rwmixread: self.rwmixread,
+            bs_bytes: self.bs,
+            iodepth: self.iodepth.0[0],
+        })
+    }
+}
+
+// Each group sets the heading of the options after it, so a command's own options come first.
+
+#[derive(Args)]
+pub struct SweepArgs {
+    /// Sweep the read share 0..100% at the first --iodepth instead
+    #[arg(long)]
+    pub mix_sweep: bool,
+    /// The drive's state when the run starts: fob, seq-filled or steady
+    #[arg(long, value_name = "STATE", default_value = "seq-filled", value_parser = state)]
+    pub state: DriveState,
+    #[command(flatten)]
+    pub drive: DriveArgs,
+    #[command(flatten)]
+    pub workload: WorkloadArgs,
+    #[command(flatten)]
+    pub run: RunArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Args)]
+pub struct CalibrateArgs {
+    /// Also each cell's leave-one-out error (one refit per cell; under a minute)
+    #[arg(long)]
+    pub loo: bool,
+    #[command(flatten)]
+    pub run: RunArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// `lab fit` prints a report, not points, so it has no CSV.
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+pub enum ReportFormat {
+    /// Aligned columns to read
+    Table,
+    /// The fit report as a pretty-printed object
+    Json,
+}
+
+#[derive(Args)]
+pub struct FitArgs {
+    /// The preset whose fitted parameters are chosen
+    #[arg(long, value_name = "ID", default_value = "e18dc", value_parser = presets::lookup)]
+    pub preset: &'static Preset,
+    /// Measurements as in e18dc-calibration.csv (header
+    /// capacity_gb,workload,block,read_pct,qd,iops,mb_s,lat_ms); optional for e18dc, whose
+    /// reference data is built in
+    #[arg(long, value_name = "FILE")]
+    pub data: Option<PathBuf>,
+    /// Add leave-one-out cross-validation (a refit per cell)
+    #[arg(long)]
+    pub loo: bool,
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// How to print the report
+    #[arg(
+        long,
+        value_name = "FMT",
+        value_enum,
+        default_value_t = ReportFormat::Table,
+        help_heading = "Output"
+    )]
+    pub format: ReportFormat,
+}
+
+#[derive(Args)]
+pub struct SpecArgs {
+    /// Only this preset [default: every preset with spec-sheet peaks]
+    #[arg(long, value_name = "ID", value_parser = presets::lookup)]
+    pub preset: Option<&'static Preset>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Args)]
+pub struct FillArgs {
+    #[command(flatten)]
+    pub drive: DriveArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Args)]
+pub struct BurstArgs {
+    /// GB written in each burst
+    #[arg(long, value_name = "GB", default_value_t = 32.0, value_parser = finite, allow_negative_numbers = true)]
+    pub burst_gb: f64,
+    /// Idle seconds between bursts
+    #[arg(long, value_name = "S", default_value_t = 60.0, value_parser = finite, allow_negative_numbers = true)]
+    pub idle_s: f64,
+    /// Number of bursts
+    #[arg(long, value_name = "N", default_value_t = 6, value_parser = whole::<u32>, allow_negative_numbers = true)]
+    pub bursts: u32,
+    #[command(flatten)]
+    pub drive: DriveArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Args)]
+pub struct TortureArgs {
+    /// Minutes of 4 KiB random writes at QD32 over every LBA
+    #[arg(long, value_name = "N", default_value_t = 20.0, value_parser = finite, allow_negative_numbers = true)]
+    pub minutes: f64,
+    #[command(flatten)]
+    pub drive: DriveArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Args)]
+pub struct ImportArgs {
+    /// fio's JSON output (fio --output-format=json)
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// Queue depths in the order given. One value, so `--iodepth 1,4` is one option, not two.
+#[derive(Clone)]
+pub struct Depths(pub Vec<u32>);
+
+impl fmt::Display for Depths {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list: Vec<String> = self.0.iter().map(u32::to_string).collect();
+        f.write_str(&list.join(","))
+    }
+}
+
+// The parsers below word their errors to follow the option's name ("--ios expects ..."); the
+// error renderer in main.rs puts the name in front. The model's parsers name what they read
+// themselves and are printed as they are.
+
+fn whole<T: FromStr>(s: &str) -> Result<T, String> {
+    s.trim()
+        .parse()
+        .map_err(|_| format!("expects a whole number, got '{s}'"))
+}
+
+fn number(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse()
+        .map_err(|_| format!("expects a number, got '{s}'"))
+}
+
+/// A number that can be a duration or a size: infinity and NaN are refused as unreadable.
+fn finite(s: &str) -> Result<f64, String> {
+    number(s)
+        .ok()
+        .filter(|x| x.is_finite())
+        .ok_or_else(|| format!("expects a number, got '{s}'"))
+}
+
+/// A comma list of depths. The bound is checked while reading because `lab fio-job` writes the
+/// list without a model run; the count keeps a sweep's run time in reach.
+fn depths(list: &str) -> Result<Depths, String> {
+    let qds = list
+        .split(',')
+        .map(|q| match q.trim().parse::<u32>() {
+            Ok(n) if (1..=MAX_IODEPTH).contains(&n) => Ok(n),
+            _ => Err(format!(
+                "'{q}' is not a queue depth (allowed: 1..={MAX_IODEPTH}, comma-separated)"
+            )),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if qds.len() > 64 {
+        return Err("lists at most 64 depths".into());
+    }
+    Ok(Depths(qds))
+}
+
+fn rw(s: &str) -> Result<Rw, ConfigError> {
+    Rw::from_fio_name(s).ok_or_else(|| ConfigError::Unknown {
+        what: "--rw",
+        value: s.to_string(),
+        expected: Rw::ALL.map(Rw::fio_name).join(", "),
+    })
+}
+
+fn state(s: &str) -> Result<DriveState, ConfigError> {
+    DriveState::from_id(s).ok_or_else(|| ConfigError::Unknown {
+        what: "--state",
+        value: s.to_string(),
+        expected: DriveState::ALL.map(DriveState::id).join(", "),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn default_depths_are_the_review_depths() {
+        let cli = Cli::try_parse_from(["lab", "fio-job"]).unwrap();
+        let Command::FioJob(w) = cli.command else {
+            panic!("fio-job parses as fio-job")
+        };
+        assert_eq!(w.iodepth.0, REVIEW_QDS);
+        assert_eq!(w.bs, 4096);
+        assert_eq!(w.rw, Rw::RandRead);
+    }
+}
