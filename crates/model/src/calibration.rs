@@ -1,7 +1,8 @@
 //! The published measurements the model is judged against, the file format they are kept in,
 //! and the model's value for each.
 //!
-//! Data: `data/e18dc-calibration.csv`, a verbatim copy of `shared/reference/e18dc-calibration.csv`
+//! Data: `data/e18dc-calibration.csv`, the measurements of *SSD Benchmarking 201, Part 5: One
+//! Controller at Three Capacities* restated as data
 //! (comments and all) embedded with `include_str!`, so the lab never reads outside its own files
 //! and the cells exist in exactly one place: the page, `lab calibrate`, `lab fit` and the tests
 //! all parse that file. Phison E18DC enterprise NVMe engineering sample, PCIe 4.0 x4, measured
@@ -25,8 +26,8 @@ use super::presets::{self, Preset};
 use super::stats::RunResult;
 
 /// Where the reference figures come from, for every place that shows them.
-pub const SOURCE: &str =
-    "Phison E18DC engineering sample, Iometer (shared/reference/e18dc-calibration.csv)";
+pub const SOURCE: &str = "SSD Benchmarking 201, Part 5: One Controller at Three Capacities \
+     (Iometer runs of July 2022 on a Phison E18DC engineering sample)";
 
 /// The E18DC reference file as published.
 pub const E18DC_CSV: &str = include_str!("data/e18dc-calibration.csv");

@@ -1,6 +1,6 @@
 //! The host link: the pipe every byte crosses between host memory and the drive.
 //!
-//! Raw rates are per direction after line coding, as `../shared/reference/README.md` §5 lists
+//! Raw rates are per direction after line coding, as the interface standards give
 //! them (SATA 6 Gb/s ≈ 600 MB/s with 8b/10b; PCIe 3.0 ≈ 985 MB/s per lane; PCIe 4.0 ≈ 1.97 GB/s
 //! per lane; PCIe 5.0 ≈ 3.94 GB/s per lane, all with 128b/130b). PCIe is full duplex (reads and
 //! writes each have their own direction); SATA is half duplex, so its two directions share one

@@ -8,12 +8,18 @@
 //! typical values for the part's generation that no measurement here pins down.
 //!
 //! Sources, abbreviated in the comments below:
-//! - \[REF1\] `shared/reference/README.md` §1 and `e18dc-calibration.csv` (E18DC at three capacities)
-//! - \[REF2\] `shared/reference/controllers.csv` (vendor spec sheets)
-//! - \[REF3\] reference README §3 (Phison E12 reference design review, 2018)
-//! - \[REF4\] reference README §4 (OCZ Octane review, 2011)
-//! - \[REF5\] reference README §5 (host link rates)
-//! - \[REF6\] reference README §6 (what the E18DC data demands of a model)
+//! - \[REF1\] *SSD Benchmarking 201, Part 5: One Controller at Three Capacities* (Iometer runs of
+//!   July 2022 on a Phison E18DC engineering sample; the cells are in `data/`).
+//! - \[REF2\] Phison's spec sheets for the E7, E8, E8T, E12 and E12C, as *The Phison E12
+//!   Reference Design Preview: A Next-Gen NVMe SSD Controller* (Billy Tallis, AnandTech,
+//!   July 18, 2018) tabulates them.
+//! - \[REF3\] that E12 preview itself: the 960 GB sample, its SLC cache and power states.
+//! - \[REF4\] *An SSD State of the Union Update* (AnandTech, 2011): the OCZ Octane 128 GB on the
+//!   Indilinx Everest, against the 512 GB model.
+//! - \[REF5\] the host interface standards' rates (SATA 3.x, PCIe 3.0 to 5.0).
+//! - \[REF6\] what \[REF1\]'s cells demand of a model, worked out from them: the mechanisms
+//!   (multi-plane reads at depth, cache read, a shared command budget, greedy collection, a link
+//!   efficiency below 1) without which some cell misses by 10% or more.
 
 use super::config::{
     CellType, ConfigError, ControllerSpec, DriveSpec, Mapping, NandSpec, SlcCache, BYTES_PER_GB,

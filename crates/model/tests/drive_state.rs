@@ -1,5 +1,5 @@
 //! The drive over time (issue: SLC cache, folding, torture, TRIM), checked against the reviews
-//! in `shared/reference/README.md` and against the I/O-level model.
+//! (the E12 and OCZ Octane reviews) and against the I/O-level model.
 #![cfg(not(target_arch = "wasm32"))]
 
 use parallelism_model::drive_state::{self, FillPhase};

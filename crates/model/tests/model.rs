@@ -1,5 +1,6 @@
 //! The model's behaviour, as the reference data and the reviews describe real drives.
-//! Each test names the fact it checks; figures come from `shared/reference/README.md`.
+//! Each test names the fact it checks; figures come from the publications cited in
+//! `crates/model/src/presets.rs` (the E18DC at three capacities, the E12 and Octane reviews).
 #![cfg(not(target_arch = "wasm32"))]
 
 use parallelism_model::calibration;

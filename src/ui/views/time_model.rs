@@ -42,7 +42,7 @@ pub const E12_CAPACITY_GB: f64 = 960.0;
 /// Published: the E12 sample's sustained sequential writes stayed above this (MB/s).
 pub const E12_SUSTAINED_FLOOR_MB_S: f64 = 1000.0;
 /// Where the E12 figures come from.
-pub const E12_SOURCE: &str = "Phison E12 reference design review, 2018 (960 GB sample)";
+pub const E12_SOURCE: &str = "The Phison E12 Reference Design Preview, Billy Tallis, AnandTech, July 18, 2018 (960 GB sample)";
 /// What the E12 review reported, in words.
 pub const E12_FACT: &str = "Sustained sequential writes (QD1 to QD32, 32 GB or one minute per depth, up to one minute idle between depths) bounced around between depths because the drive could not finish emptying its SLC cache in the idle gaps, yet stayed above 1 GB/s; bursts landing in the cache set records.";
 /// The Octane review's drive: the only one its torture figures belong to.
@@ -51,7 +51,8 @@ pub const OCTANE_CAPACITY_GB: f64 = 128.0;
 /// Published: after the torture, sequential writes fell below this fraction of fresh.
 pub const OCTANE_TORTURED_FRACTION: f64 = 0.1;
 /// Where the Octane figures come from.
-pub const OCTANE_SOURCE: &str = "OCZ Octane review, 2011 (128 GB model)";
+pub const OCTANE_SOURCE: &str =
+    "An SSD State of the Union Update, AnandTech, 2011 (OCZ Octane review, 128 GB model)";
 /// What the Octane review reported, in words.
 pub const OCTANE_FACT: &str = "After filling the drive and 20 minutes of 4 KB random writes at QD32 across all LBAs, 128 KB sequential writes fell below a tenth of their fresh speed; a TRIM of all user LBAs restored full performance.";
 /// MB in a GB (decimal, as drives are sold).
