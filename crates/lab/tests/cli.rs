@@ -239,3 +239,180 @@ fn fio_job_prints_a_job_file_and_import_reads_fio_output_or_says_why_not() {
     let o = lab(&["import", "/no/such/file.json"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// The error as `lab` prints it: one `lab: ` line, then the hint, nothing on stdout.
+fn refusal(args: &[&str]) -> String {
+    let o = lab(args);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(o.stdout.is_empty(), "{args:?}: {}", stdout(&o));
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{args:?}: {err}");
+    assert!(lines[0].starts_with("lab: "), "{args:?}: {err}");
+    assert_eq!(lines[1], "Run `lab --help` for usage.", "{args:?}");
+    lines[0].to_string()
+}
+
+#[test]
+fn key_equals_value_and_key_space_value_give_the_same_output() {
+    let spaced = lab(&[
+        "sweep",
+        "--preset",
+        "e12",
+        "--capacity-gb",
+        "480",
+        "--rw",
+        "randrw",
+        "--rwmixread",
+        "30",
+        "--bs",
+        "16k",
+        "--iodepth",
+        "1,8",
+        "--state",
+        "fob",
+        "--seed",
+        "3",
+        "--ios",
+        "500",
+        "--format",
+        "csv",
+    ]);
+    let joined = lab(&[
+        "sweep",
+        "--preset=e12",
+        "--capacity-gb=480",
+        "--rw=randrw",
+        "--rwmixread=30",
+        "--bs=16k",
+        "--iodepth=1,8",
+        "--state=fob",
+        "--seed=3",
+        "--ios=500",
+        "--format=csv",
+    ]);
+    assert!(
+        spaced.status.success(),
+        "{}",
+        String::from_utf8_lossy(&spaced.stderr)
+    );
+    assert_eq!(stdout(&spaced).lines().count(), 3, "{}", stdout(&spaced));
+    assert_eq!(stdout(&spaced), stdout(&joined));
+
+    let spaced = lab(&["burst", "--dies", "8", "--idle-s", "5", "--bursts", "2"]);
+    let joined = lab(&["burst", "--dies=8", "--idle-s=5", "--bursts=2"]);
+    assert!(
+        spaced.status.success(),
+        "{}",
+        String::from_utf8_lossy(&spaced.stderr)
+    );
+    assert_eq!(stdout(&spaced), stdout(&joined));
+}
+
+#[test]
+fn capacity_and_dies_together_are_refused_whichever_comes_first() {
+    for args in [
+        &["sweep", "--capacity-gb", "480", "--dies", "8"][..],
+        &["fill", "--dies=8", "--capacity-gb=480"][..],
+        &[
+            "torture",
+            "--preset",
+            "octane",
+            "--dies",
+            "4",
+            "--capacity-gb",
+            "128",
+        ][..],
+    ] {
+        let line = refusal(args);
+        assert!(
+            line.contains("--capacity-gb") && line.contains("--dies") && line.contains("not both"),
+            "{args:?}: {line}"
+        );
+    }
+}
+
+#[test]
+fn an_unknown_option_is_refused_by_name() {
+    for (args, name) in [
+        (&["sweep", "--frobnicate", "1"][..], "--frobnicate"),
+        (&["fill", "--frobnicate=1"][..], "--frobnicate"),
+        (&["calibrate", "--preset", "e12"][..], "--preset"),
+        (&["fio-job", "--format", "json"][..], "--format"),
+        (&["spec", "--bogus"][..], "--bogus"),
+        (&["bench", "--ios", "100"][..], "--ios"),
+    ] {
+        let line = refusal(args);
+        assert!(
+            line.contains(&format!("unknown option {name}")),
+            "{args:?}: {line}"
+        );
+    }
+}
+
+#[test]
+fn every_refusal_is_one_line_and_the_hint() {
+    for args in [
+        &["sweep", "--iodepth", "0"][..],
+        &["sweep", "--iodepth"][..],
+        &["sweep", "--bs", "3k"][..],
+        &["sweep", "--format", "xml"][..],
+        &["sweep", "--ios", "100", "--ios", "200"][..],
+        &["sweep", "--dies", "0"][..],
+        &["sweep", "stray"][..],
+        &["launch"][..],
+        &["import"][..],
+        &["calibrate", "--loo=yes"][..],
+        &["fit", "--format", "csv"][..],
+    ] {
+        refusal(args);
+    }
+}
+
+#[test]
+fn help_comes_from_the_parser() {
+    let o = lab(&["sweep", "--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    let help = stdout(&o);
+    for option in [
+        "--iodepth",
+        "--capacity-gb",
+        "--dies",
+        "--mix-sweep",
+        "--format",
+    ] {
+        assert!(help.contains(option), "{option} missing:\n{help}");
+    }
+    // The defaults printed are the ones the parser applies.
+    assert!(
+        help.contains("[default: 1,2,4,8,16,32,64,128,256]"),
+        "{help}"
+    );
+
+    let o = lab(&["--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    let help = stdout(&o);
+    for cmd in [
+        "presets",
+        "sweep",
+        "calibrate",
+        "fit",
+        "spec",
+        "fill",
+        "burst",
+        "torture",
+        "fio-job",
+        "import",
+        "bench",
+    ] {
+        assert!(
+            help.lines().any(|l| l.trim_start().starts_with(cmd)),
+            "{cmd} missing:\n{help}"
+        );
+    }
+
+    // Alone, `lab` prints the same help as a usage error (clap's arg_required_else_help).
+    let o = lab(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("fio-job"));
+}
