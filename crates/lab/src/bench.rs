@@ -1,0 +1,123 @@
+//! `lab bench`: how fast the model runs, as the page and the README quote it.
+
+use std::time::Instant;
+
+use parallelism_model::sweep::{self, REVIEW_QDS};
+use parallelism_model::{drive_state, ftl, presets, DriveState, RunOptions, Rw, Workload};
+
+/// Each figure is the median of this many runs, so one preempted run does not move it.
+const REPEATS: usize = 7;
+const FILL_BENCH_DIES: u32 = 64;
+
+fn median_of(mut sample: impl FnMut() -> f64) -> f64 {
+    let mut v: Vec<f64> = (0..REPEATS).map(|_| sample()).collect();
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Median wall time of `work`, in milliseconds.
+fn median_ms(mut work: impl FnMut()) -> f64 {
+    median_of(|| {
+        let t = Instant::now();
+        work();
+        t.elapsed().as_secs_f64() * 1e3
+    })
+}
+
+fn round2(ms: f64) -> f64 {
+    (ms * 100.0).round() / 100.0
+}
+
+pub fn run() -> String {
+    let preset = presets::find("e18dc").expect("e18dc preset");
+    let drive = preset.drive_with_dies(32);
+    let options = RunOptions {
+        measured_ios: 200_000,
+        ..RunOptions::default()
+    };
+    let qd32 = Workload {
+        rw: Rw::RandRead,
+        rwmixread: 100,
+        bs_bytes: 4096,
+        iodepth: 32,
+    };
+    let run = sweep::spec(&drive, qd32, DriveState::SeqFilled, options)
+        .check()
+        .expect("bench run is valid");
+    let rate = median_of(|| {
+        let t = Instant::now();
+        let r = parallelism_model::Simulation::run(&run);
+        let ios = r.measured_ios as f64 + 2_000.0;
+        ios / t.elapsed().as_secs_f64()
+    });
+    let sweep_ms = median_ms(|| {
+        let _ = sweep::over_queue_depth(
+            &drive,
+            qd32,
+            DriveState::SeqFilled,
+            RunOptions::default(),
+            &REVIEW_QDS,
+        );
+    });
+    let steady_ms = median_ms(|| {
+        let _ = ftl::simulate_steady_wa_uncached(drive.effective_spare_ratio());
+    });
+    // The largest drive the presets build: 64 dies of 256 Gbit behind the E12 (1,920 GB).
+    let big = presets::find("e12")
+        .expect("e12 preset")
+        .drive_with_dies(FILL_BENCH_DIES);
+    let fill_ms = median_ms(|| {
+        let _ = drive_state::fill(&big);
+    });
+    let out = serde_json::json!({
+        "sim_ios_per_s": rate.round(),
+        "qd_sweep_9_points_ms": round2(sweep_ms),
+        "steady_state_ms": round2(steady_ms),
+        "whole_drive_fill_ms": round2(fill_ms),
+        "whole_drive_fill_gb": big.user_bytes() / 1e9,
+        "drive_time_octane_128gb": drive_time(),
+        "note": "medians of 7 runs; 4 KiB random reads, E18DC 32 dies; sweep at 20000 measured I/Os per point; fill: E12 with 64 dies, from empty; drive_time: the page's sliced runs, one step per budget",
+    });
+    serde_json::to_string_pretty(&out).expect("plain JSON values") + "\n"
+}
+
+/// The drive over time as the page runs it: steps of the page's work budget.
+fn drive_time() -> serde_json::Value {
+    let octane = presets::find("octane")
+        .and_then(|p| p.drive_for_capacity_gb(128.0).ok())
+        .expect("the Octane 128 GB drive");
+    let budget = drive_state::WORK_UNITS_PER_STEP;
+    let mut torture = drive_state::TortureRun::new(&octane, drive_state::REVIEW_TORTURE_MINUTES)
+        .expect("the torture run is valid");
+    let (torture_steps, torture_step_ms, torture_ms) =
+        steps(&mut || torture.step(budget).is_some());
+    let mut rates = drive_state::CacheRatesRun::new(&octane).expect("the rates run is valid");
+    let (rates_steps, rates_step_ms, rates_ms) = steps(&mut || rates.step(budget).is_some());
+    serde_json::json!({
+        "work_units_per_step": budget,
+        "torture_steps": torture_steps,
+        "torture_p99_step_ms": (torture_step_ms * 1000.0).round() / 1000.0,
+        "torture_total_ms": torture_ms.round(),
+        "fill_rates_steps": rates_steps,
+        "fill_rates_p99_step_ms": (rates_step_ms * 1000.0).round() / 1000.0,
+        "fill_rates_total_ms": rates_ms.round(),
+    })
+}
+
+/// Steps until `step` says done: their count, the 99th percentile step (the longest is mostly
+/// the machine's scheduler) and the total, in milliseconds.
+fn steps(step: &mut dyn FnMut() -> bool) -> (usize, f64, f64) {
+    let mut times_ms = Vec::new();
+    let t = Instant::now();
+    loop {
+        let s = Instant::now();
+        let done = step();
+        times_ms.push(s.elapsed().as_secs_f64() * 1e3);
+        if done {
+            let total = t.elapsed().as_secs_f64() * 1e3;
+            times_ms.sort_by(f64::total_cmp);
+            let p99 = times_ms[(times_ms.len() - 1) * 99 / 100];
+            return (times_ms.len(), p99, total);
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! The model against measurements: the E18DC calibration table, and fitting a preset's fitted
+//! parameters to a measurement file.
+
+use std::fmt::Write as _;
+
+use parallelism_model::calibration::{self, Measurement, Row};
+use parallelism_model::fit::{self, FitOptions, FitReport, LooReport};
+use parallelism_model::presets::{self, Preset};
+
+use crate::cli::{self, Format, ReportFormat};
+use crate::{json, Fail};
+
+pub fn calibrate(a: &cli::CalibrateArgs) -> Result<String, Fail> {
+    let options = a.run.options();
+    let rows = calibration::table(options);
+    // Cross-validation refits the preset once per cell, so it runs only when asked for.
+    let loo = if a.loo {
+        let preset = presets::lookup("e18dc")?;
+        let fit_options = FitOptions {
+            run: options,
+            ..FitOptions::default()
+        };
+        let report = fit::fit_with_loo(preset, calibration::e18dc(), fit_options)?;
+        report.loo
+    } else {
+        None
+    };
+    let loo = loo.as_ref();
+    Ok(match a.output.format {
+        Format::Json => calibration_json(&rows, loo),
+        Format::Csv => calibration_csv(&rows, loo),
+        Format::Table => calibration_table(&rows, loo),
+    })
+}
+
+fn calibration_json(rows: &[Row], loo: Option<&LooReport>) -> String {
+    let mut value = serde_json::to_value(rows).expect("plain JSON values");
+    if let (Some(list), Some(l)) = (value.as_array_mut(), loo) {
+        for (row, c) in list.iter_mut().zip(&l.cells) {
+            row["loo_model"] = serde_json::json!(c.model);
+            row["loo_error"] = serde_json::json!(c.err());
+        }
+    }
+    json(&value)
+}
+
+fn calibration_csv(rows: &[Row], loo: Option<&LooReport>) -> String {
+    let mut s = String::from("cell,measured,model,error_pct");
+    s += if loo.is_some() {
+        ",loo_model,loo_error_pct\n"
+    } else {
+        "\n"
+    };
+    for (i, r) in rows.iter().enumerate() {
+        let _ = write!(
+            s,
+            "{},{},{:.4},{:.2}",
+            r.cell,
+            r.measured.value,
+            r.model,
+            r.error * 100.0
+        );
+        if let Some(c) = loo.map(|l| l.cells[i]) {
+            let _ = write!(s, ",{:.4},{:.2}", c.model, c.err() * 100.0);
+        }
+        s.push('\n');
+    }
+    s
+}
+
+fn calibration_table(rows: &[Row], loo: Option<&LooReport>) -> String {
+    let worst = rows.iter().map(|r| r.error.abs()).fold(0.0, f64::max);
+    let mean = rows.iter().map(|r| r.error.abs()).sum::<f64>() / rows.len() as f64;
+    let mut s = format!("Source: {}\n", calibration::SOURCE);
+    let cells = rows
+        .iter()
+        .map(|r| (r.cell.clone(), r.measured.value, r.model, r.error));
+    write_cells(&mut s, cells, loo);
+    let _ = writeln!(
+        s,
+        "worst error: {:.1}% over {} cells (mean {:.1}%)",
+        worst * 100.0,
+        rows.len(),
+        mean * 100.0
+    );
+    match loo {
+        Some(l) => {
+            let _ = writeln!(
+                s,
+                "leave-one-out: worst {:.1}%, mean {:.1}% (each cell predicted by a fit without it)",
+                l.max_err * 100.0,
+                l.mean_err * 100.0
+            );
+        }
+        None => s.push_str("leave-one-out: run `lab calibrate --loo` (one fit per cell)\n"),
+    }
+    s
+}
+
+/// The cell table `calibrate` and `fit` share: label, measured, model and error of each cell,
+/// with the leave-one-out prediction beside it when there is one.
+fn write_cells(
+    s: &mut String,
+    cells: impl Iterator<Item = (String, f64, f64, f64)>,
+    loo: Option<&LooReport>,
+) {
+    let _ = write!(
+        s,
+        "{:<40} {:>12} {:>12} {:>8}",
+        "cell", "measured", "model", "error"
+    );
+    if loo.is_some() {
+        let _ = write!(s, " {:>12} {:>9}", "LOO model", "LOO error");
+    }
+    s.push('\n');
+    for (i, (label, measured, model, err)) in cells.enumerate() {
+        let _ = write!(
+            s,
+            "{:<40} {:>12.3} {:>12.3} {:>+7.1}%",
+            label,
+            measured,
+            model,
+            err * 100.0
+        );
+        if let Some(c) = loo.map(|l| l.cells[i]) {
+            let _ = write!(s, " {:>12.3} {:>+8.1}%", c.model, c.err() * 100.0);
+        }
+        s.push('\n');
+    }
+}
+
+pub fn fit(a: &cli::FitArgs) -> Result<String, Fail> {
+    let preset = a.preset;
+    let fit_options = FitOptions {
+        run: a.run.options(),
+        ..FitOptions::default()
+    };
+    let (source, cells) = measurements(a)?;
+    let report = if a.loo {
+        fit::fit_with_loo(preset, &cells, fit_options)
+    } else {
+        fit::fit(preset, &cells, fit_options)
+    }
+    .map_err(|e| Fail(format!("{source}: {e}")))?;
+    Ok(match a.format {
+        ReportFormat::Json => json(&report),
+        ReportFormat::Table => fit_table(preset, &source, cells.len(), &report),
+    })
+}
+
+/// The cells to fit and where they come from: `--data`, or the preset's built-in reference.
+fn measurements(a: &cli::FitArgs) -> Result<(String, Vec<Measurement>), Fail> {
+    let Some(file) = &a.data else {
+        let r = calibration::reference_for(a.preset.id).ok_or_else(|| {
+            Fail(format!(
+                "preset '{}' has no built-in measurements; give --data FILE",
+                a.preset.id
+            ))
+        })?;
+        return Ok((r.source.to_string(), r.cells.to_vec()));
+    };
+    let path = file.display();
+    let bytes = std::fs::read(file).map_err(|e| Fail(format!("cannot read '{path}': {e}")))?;
+    let cells = calibration::parse(&String::from_utf8_lossy(&bytes))
+        .map_err(|e| Fail(format!("{path}: {e}")))?;
+    Ok((path.to_string(), cells))
+}
+
+fn fit_table(preset: &Preset, source: &str, n_cells: usize, report: &FitReport) -> String {
+    let mut s = format!("Source: {source}\n");
+    let _ = writeln!(s, "Fit of {} ({n_cells} cells)", preset.name);
+    let _ = writeln!(
+        s,
+        "{:<28} {:>10} {:>10} {:>18}",
+        "parameter", "fit", "preset", "bounds / step"
+    );
+    for f in preset.fitted {
+        let _ = writeln!(
+            s,
+            "{:<28} {:>10} {:>10} {:>18}",
+            f.param.to_string(),
+            report.value(f.param).unwrap_or(f64::NAN),
+            f.param.get(&preset.controller, &preset.nand),
+            format!("{}..={} / {}", f.lo, f.hi, f.step)
+        );
+    }
+    let cells = report
+        .cells
+        .iter()
+        .map(|c| (c.cell.label(), c.cell.value, c.model, c.err()));
+    write_cells(&mut s, cells, report.loo.as_ref());
+    let _ = writeln!(
+        s,
+        "in-sample: worst {:.2}%, mean {:.2}% over {} cells",
+        report.max_err * 100.0,
+        report.mean_err * 100.0,
+        report.cells.len()
+    );
+    if let Some(l) = &report.loo {
+        let _ = writeln!(
+            s,
+            "leave-one-out: worst {:.2}%, mean {:.2}% (each cell predicted by a fit without it)",
+            l.max_err * 100.0,
+            l.mean_err * 100.0
+        );
+    }
+    let _ = writeln!(s, "{} parameter points run", report.evaluations);
+    s
+}

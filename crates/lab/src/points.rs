@@ -1,0 +1,148 @@
+//! Points: the model's sweeps, and the fio side of the same workloads (job files out, results in).
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use parallelism_model::sweep::{self, SweepPoint};
+
+use crate::cli::{self, Format};
+use crate::{json, Fail};
+
+pub fn sweep(a: &cli::SweepArgs) -> Result<String, Fail> {
+    let drive = a.drive.drive()?;
+    let workload = a.workload.workload()?;
+    let (state, options) = (a.state, a.run.options());
+    let points = if a.mix_sweep {
+        sweep::over_read_share(&drive, workload, state, options, &sweep::MIX_STEPS)?
+    } else {
+        sweep::over_queue_depth(&drive, workload, state, options, &a.workload.iodepth.0)?
+    };
+    Ok(render_points(&points, a.output.format))
+}
+
+fn render_points(points: &[SweepPoint], format: Format) -> String {
+    match format {
+        Format::Json => {
+            let rows: Vec<_> = points
+                .iter()
+                .map(|p| {
+                    let r = &p.result;
+                    serde_json::json!({
+                        "iodepth": p.iodepth,
+                        "read_percent": p.read_percent,
+                        "iops": r.iops,
+                        "bw_mb_s": r.bw_mb_s,
+                        "lat_mean_us": r.latency.mean_us,
+                        "lat_p50_us": r.latency.p50_us,
+                        "lat_p90_us": r.latency.p90_us,
+                        "lat_p99_us": r.latency.p99_us,
+                        "lat_p999_us": r.latency.p999_us,
+                        "lat_max_us": r.latency.max_us,
+                        "bottleneck": r.bottleneck.id(),
+                        "write_amplification": r.write_amplification,
+                        "suspends": r.suspends,
+                        "reads_behind_programs": r.reads_behind_programs,
+                        "iops_rel_noise": r.iops_rel_noise,
+                        "utilisation": r.utilisation,
+                    })
+                })
+                .collect();
+            serde_json::to_string_pretty(&rows).expect("plain JSON values") + "\n"
+        }
+        Format::Csv => {
+            let mut s = String::from(
+                "iodepth,read_percent,iops,bw_mb_s,lat_mean_us,lat_p50_us,lat_p99_us,lat_p999_us,lat_max_us,bottleneck,write_amplification\n",
+            );
+            for p in points {
+                let r = &p.result;
+                let l = &r.latency;
+                let _ = writeln!(
+                    s,
+                    "{},{},{:.0},{:.1},{:.1},{:.1},{:.1},{:.1},{:.1},{},{:.2}",
+                    p.iodepth,
+                    p.read_percent,
+                    r.iops,
+                    r.bw_mb_s,
+                    l.mean_us,
+                    l.p50_us,
+                    l.p99_us,
+                    l.p999_us,
+                    l.max_us,
+                    r.bottleneck.id(),
+                    r.write_amplification
+                );
+            }
+            s
+        }
+        Format::Table => {
+            let mut s = format!(
+                "{:>7} {:>5} {:>10} {:>9} {:>10} {:>10} {:>10}  {}\n",
+                "iodepth", "read%", "IOPS", "MB/s", "mean µs", "p99 µs", "p99.9 µs", "limited by"
+            );
+            for p in points {
+                let r = &p.result;
+                let _ = writeln!(
+                    s,
+                    "{:>7} {:>5} {:>10.0} {:>9.1} {:>10.1} {:>10.1} {:>10.1}  {}",
+                    p.iodepth,
+                    p.read_percent,
+                    r.iops,
+                    r.bw_mb_s,
+                    r.latency.mean_us,
+                    r.latency.p99_us,
+                    r.latency.p999_us,
+                    r.bottleneck.label()
+                );
+            }
+            s
+        }
+    }
+}
+
+pub fn fio_job(a: &cli::WorkloadArgs) -> Result<String, Fail> {
+    Ok(parallelism_model::fio::job_file(
+        &a.workload()?,
+        &a.iodepth.0,
+    ))
+}
+
+pub fn import(file: &Path, format: Format) -> Result<String, Fail> {
+    let bytes =
+        std::fs::read(file).map_err(|e| Fail(format!("cannot read '{}': {e}", file.display())))?;
+    let points = parallelism_model::fio::parse_output(&String::from_utf8_lossy(&bytes))?;
+    Ok(match format {
+        Format::Json => json(&points),
+        Format::Csv => {
+            let mut s =
+                String::from("job,iodepth,read_percent,iops,bw_mb_s,lat_mean_us,lat_p99_us\n");
+            for p in &points {
+                let _ = writeln!(
+                    s,
+                    "{},{},{:.0},{:.0},{:.1},{:.1},{}",
+                    p.job.replace(',', " "),
+                    p.iodepth,
+                    p.read_percent,
+                    p.iops,
+                    p.bw_mb_s,
+                    p.lat_mean_us,
+                    p.lat_p99_us.map(|v| format!("{v:.1}")).unwrap_or_default()
+                );
+            }
+            s
+        }
+        Format::Table => {
+            let mut s = format!(
+                "{:<16} {:>7} {:>6} {:>10} {:>9} {:>10}\n",
+                "job", "iodepth", "read%", "IOPS", "MB/s", "mean µs"
+            );
+            for p in &points {
+                let _ = writeln!(
+                    s,
+                    "{:<16} {:>7} {:>6.0} {:>10.0} {:>9.1} {:>10.1}",
+                    p.job, p.iodepth, p.read_percent, p.iops, p.bw_mb_s, p.lat_mean_us
+                );
+            }
+            s
+        }
+    })
+}
