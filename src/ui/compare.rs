@@ -157,12 +157,7 @@ impl Pin {
             .find(|c: char| c.is_ascii_digit())
             .unwrap_or(fields[2].len());
         let (rw_name, mix) = fields[2].split_at(name_end);
-        let rw = Rw::from_fio_name(rw_name).ok_or_else(|| {
-            format!(
-                "unknown pattern '{rw_name}' (expected one of: {})",
-                Rw::ALL.map(Rw::fio_name).join(", ")
-            )
-        })?;
+        let rw = rw_name.parse::<Rw>().map_err(|e| e.to_string())?;
         let read_pct = match (rw.fixed_read_percent(), mix) {
             (Some(p), "") => p,
             (Some(_), _) => return Err(format!("{rw_name} takes no read share")),
@@ -180,13 +175,7 @@ impl Pin {
                 fields[3]
             ));
         }
-        let drive_state = DriveState::from_id(fields[4]).ok_or_else(|| {
-            format!(
-                "unknown drive state '{}' (expected one of: {})",
-                fields[4],
-                DriveState::ALL.map(DriveState::id).join(", ")
-            )
-        })?;
+        let drive_state = fields[4].parse::<DriveState>().map_err(|e| e.to_string())?;
         let mut s = LabState::default();
         s.set_preset(preset);
         s.set_drive_choice(DriveChoice { dies, die_gbit })?;

@@ -18,22 +18,13 @@ pub enum ChartId {
     Mix,
 }
 
+crate::model::named_enum!(ChartId, "chart", id, {
+    Iops => "iops",
+    Latency => "latency",
+    Mix => "mix",
+});
+
 impl ChartId {
-    pub const ALL: [ChartId; 3] = [ChartId::Iops, ChartId::Latency, ChartId::Mix];
-
-    /// The name in `charts=` (also the suffix of the canvas id `chart-{id}`).
-    pub fn id(self) -> &'static str {
-        match self {
-            ChartId::Iops => "iops",
-            ChartId::Latency => "latency",
-            ChartId::Mix => "mix",
-        }
-    }
-
-    pub fn from_id(s: &str) -> Option<ChartId> {
-        ChartId::ALL.into_iter().find(|c| c.id() == s)
-    }
-
     fn bit(self) -> u8 {
         1 << (self as u8)
     }
@@ -105,51 +96,26 @@ pub enum Control {
     Speed,
 }
 
+crate::model::named_enum!(Control, "control", id, {
+    Preset => "preset",
+    Hold => "hold",
+    Dies => "dies",
+    Cap => "cap",
+    Qd => "qd",
+    Rw => "rw",
+    Mix => "mix",
+    Bs => "bs",
+    State => "state",
+    P999 => "p999",
+    Theme => "theme",
+    Compare => "compare",
+    View => "view",
+    Idle => "idle",
+    Burst => "burst",
+    Speed => "speed",
+});
+
 impl Control {
-    pub const ALL: [Control; 16] = [
-        Control::Preset,
-        Control::Hold,
-        Control::Dies,
-        Control::Cap,
-        Control::Qd,
-        Control::Rw,
-        Control::Mix,
-        Control::Bs,
-        Control::State,
-        Control::P999,
-        Control::Theme,
-        Control::Compare,
-        Control::View,
-        Control::Idle,
-        Control::Burst,
-        Control::Speed,
-    ];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            Control::Preset => "preset",
-            Control::Hold => "hold",
-            Control::Dies => "dies",
-            Control::Cap => "cap",
-            Control::Qd => "qd",
-            Control::Rw => "rw",
-            Control::Mix => "mix",
-            Control::Bs => "bs",
-            Control::State => "state",
-            Control::P999 => "p999",
-            Control::Theme => "theme",
-            Control::Compare => "compare",
-            Control::View => "view",
-            Control::Idle => "idle",
-            Control::Burst => "burst",
-            Control::Speed => "speed",
-        }
-    }
-
-    pub fn from_id(s: &str) -> Option<Control> {
-        Control::ALL.into_iter().find(|c| c.id() == s)
-    }
-
     fn bit(self) -> u16 {
         1 << (self as u16)
     }
@@ -188,10 +154,10 @@ mod tests {
     #[test]
     fn names_round_trip_and_sets_keep_page_order() {
         for c in ChartId::ALL {
-            assert_eq!(ChartId::from_id(c.id()), Some(c));
+            assert_eq!(c.id().parse::<ChartId>().ok(), Some(c));
         }
         for c in Control::ALL {
-            assert_eq!(Control::from_id(c.id()), Some(c));
+            assert_eq!(c.id().parse::<Control>().ok(), Some(c));
         }
         let shown = ChartsShown::of(&[ChartId::Mix, ChartId::Iops]).unwrap();
         assert_eq!(shown.list(), vec![ChartId::Iops, ChartId::Mix]);

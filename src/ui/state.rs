@@ -87,22 +87,13 @@ pub enum View {
     Activity,
 }
 
+crate::model::named_enum!(View, "view", id, {
+    Queue => "qd",
+    Time => "time",
+    Activity => "activity",
+});
+
 impl View {
-    pub const ALL: [View; 3] = [View::Queue, View::Time, View::Activity];
-
-    /// Short stable name for the URL.
-    pub fn id(self) -> &'static str {
-        match self {
-            View::Queue => "qd",
-            View::Time => "time",
-            View::Activity => "activity",
-        }
-    }
-
-    pub fn from_id(s: &str) -> Option<View> {
-        View::ALL.into_iter().find(|v| v.id() == s)
-    }
-
     /// What the view switch says.
     pub fn label(self) -> &'static str {
         match self {
@@ -135,22 +126,13 @@ pub enum Hold {
     Dies,
 }
 
+crate::model::named_enum!(Hold, "hold", id, {
+    Density => "density",
+    Capacity => "cap",
+    Dies => "dies",
+});
+
 impl Hold {
-    pub const ALL: [Hold; 3] = [Hold::Density, Hold::Capacity, Hold::Dies];
-
-    /// Short stable name for the URL.
-    pub fn id(self) -> &'static str {
-        match self {
-            Hold::Density => "density",
-            Hold::Capacity => "cap",
-            Hold::Dies => "dies",
-        }
-    }
-
-    pub fn from_id(s: &str) -> Option<Hold> {
-        Hold::ALL.into_iter().find(|h| h.id() == s)
-    }
-
     /// What the radio button says.
     pub fn label(self) -> &'static str {
         match self {
@@ -172,22 +154,14 @@ pub enum Theme {
     Projector,
 }
 
+crate::model::named_enum!(Theme, "theme", id, {
+    Auto => "auto",
+    Light => "light",
+    Dark => "dark",
+    Projector => "projector",
+});
+
 impl Theme {
-    pub const ALL: [Theme; 4] = [Theme::Auto, Theme::Light, Theme::Dark, Theme::Projector];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            Theme::Auto => "auto",
-            Theme::Light => "light",
-            Theme::Dark => "dark",
-            Theme::Projector => "projector",
-        }
-    }
-
-    pub fn from_id(s: &str) -> Option<Theme> {
-        Theme::ALL.into_iter().find(|t| t.id() == s)
-    }
-
     pub fn label(self) -> &'static str {
         match self {
             Theme::Auto => "as the system",
@@ -898,8 +872,8 @@ mod tests {
         s.set_view(View::Time);
         s.reset();
         assert_eq!((s.view(), s.idle_s(), s.burst_gb()), (View::Time, 60, 32));
-        assert_eq!(View::from_id("time"), Some(View::Time));
-        assert_eq!(View::from_id("TIME"), None);
+        assert_eq!("time".parse::<View>().ok(), Some(View::Time));
+        assert_eq!("TIME".parse::<View>().ok(), None);
     }
 
     #[test]

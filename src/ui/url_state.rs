@@ -28,7 +28,9 @@
 //!   `to_query` is the same for equal states, so the page can compare queries to avoid
 //!   rewriting the URL.
 
-use crate::model::config::{parse_block_size, DriveState, Rw, MAX_DIES, MAX_IODEPTH};
+use std::str::FromStr;
+
+use crate::model::config::{parse_block_size, ConfigError, DriveState, Rw, MAX_DIES, MAX_IODEPTH};
 use crate::model::presets;
 
 use super::compare::{Pin, MAX_PINS, PIN_SEPARATOR};
@@ -154,18 +156,8 @@ pub fn parse_query(query: &str, base: LabState) -> Parsed {
             Err(e) => p.note("preset", e.to_string()),
         }
     }
-    if let Some(v) = get("hold") {
-        match Hold::from_id(v) {
-            Some(h) => p.state.set_hold(h),
-            None => p.note(
-                "hold",
-                format!(
-                    "unknown value '{}' (expected one of: {})",
-                    quote(v),
-                    Hold::ALL.map(Hold::id).join(", ")
-                ),
-            ),
-        }
+    if let Some(h) = get("hold").and_then(|v| p.named::<Hold>("hold", v)) {
+        p.state.set_hold(h);
     }
     p.drive(get("cap"), get("dies"));
     let rw = get("rw").and_then(|v| p.rw(v));
@@ -178,18 +170,8 @@ pub fn parse_query(query: &str, base: LabState) -> Parsed {
     if let Some(v) = get("qd") {
         p.queue_depth(v);
     }
-    if let Some(v) = get("state") {
-        match DriveState::from_id(v) {
-            Some(s) => p.state.set_drive_state(s),
-            None => p.note(
-                "state",
-                format!(
-                    "unknown drive state '{}' (expected one of: {})",
-                    quote(v),
-                    DriveState::ALL.map(DriveState::id).join(", ")
-                ),
-            ),
-        }
+    if let Some(s) = get("state").and_then(|v| p.named::<DriveState>("state", v)) {
+        p.state.set_drive_state(s);
     }
     if let Some(v) = get("p999") {
         match v.as_str() {
@@ -198,18 +180,8 @@ pub fn parse_query(query: &str, base: LabState) -> Parsed {
             _ => p.note("p999", format!("'{}' is not 1 or 0", quote(v))),
         }
     }
-    if let Some(v) = get("view") {
-        match View::from_id(v) {
-            Some(view) => p.state.set_view(view),
-            None => p.note(
-                "view",
-                format!(
-                    "unknown view '{}' (expected one of: {})",
-                    quote(v),
-                    View::ALL.map(View::id).join(", ")
-                ),
-            ),
-        }
+    if let Some(view) = get("view").and_then(|v| p.named::<View>("view", v)) {
+        p.state.set_view(view);
     }
     if let Some(v) = get("idle") {
         if let Some(idle) = p.on_ladder("idle", v, &idle_ladder(), "seconds") {
@@ -221,18 +193,8 @@ pub fn parse_query(query: &str, base: LabState) -> Parsed {
             p.state.set_burst_gb(gb);
         }
     }
-    if let Some(v) = get(THEME_PARAM) {
-        match Theme::from_id(v) {
-            Some(t) => p.state.set_theme(t),
-            None => p.note(
-                THEME_PARAM,
-                format!(
-                    "unknown theme '{}' (expected one of: {})",
-                    quote(v),
-                    Theme::ALL.map(Theme::id).join(", ")
-                ),
-            ),
-        }
+    if let Some(t) = get(THEME_PARAM).and_then(|v| p.named::<Theme>(THEME_PARAM, v)) {
+        p.state.set_theme(t);
     }
     if let Some(v) = get(SPEED_PARAM) {
         match v.parse::<u32>() {
@@ -289,6 +251,26 @@ impl Parser {
         });
     }
 
+    /// A name from the URL read as `T` (one of the enum's names), or a note with the enum's own
+    /// refusal, which lists the names it accepts (the value quoted for the page).
+    fn named<T: FromStr<Err = ConfigError>>(&mut self, param: &str, v: &str) -> Option<T> {
+        match v.parse::<T>() {
+            Ok(t) => Some(t),
+            Err(ConfigError::Unknown { what, expected, .. }) => {
+                let message = format!(
+                    "unknown {what} '{}' (expected one of: {expected})",
+                    quote(v)
+                );
+                self.note(param, message);
+                None
+            }
+            Err(other) => {
+                self.note(param, other.to_string());
+                None
+            }
+        }
+    }
+
     /// Splits and decodes the query; notes unknown names and repeats (the first one counts).
     fn collect(&mut self, query: &str) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = Vec::new();
@@ -328,7 +310,7 @@ impl Parser {
     fn charts(&mut self, v: &str) {
         let mut ids = Vec::new();
         for item in list_items(v) {
-            match ChartId::from_id(item) {
+            match item.parse::<ChartId>().ok() {
                 Some(c) => ids.push(c),
                 None => self.note(
                     "charts",
@@ -353,7 +335,7 @@ impl Parser {
     fn lock(&mut self, v: &str) {
         let mut controls = Vec::new();
         for item in list_items(v) {
-            match Control::from_id(item) {
+            match item.parse::<Control>().ok() {
                 Some(c) => controls.push(c),
                 None => self.note(
                     "lock",
@@ -477,17 +459,7 @@ impl Parser {
 
     /// Applies `rw`; returns it when valid.
     fn rw(&mut self, v: &str) -> Option<Rw> {
-        let Some(rw) = Rw::from_fio_name(v) else {
-            self.note(
-                "rw",
-                format!(
-                    "unknown pattern '{}' (expected one of: {})",
-                    quote(v),
-                    Rw::ALL.map(Rw::fio_name).join(", ")
-                ),
-            );
-            return None;
-        };
+        let rw = self.named::<Rw>("rw", v)?;
         self.state.set_random(rw.is_random());
         match rw.fixed_read_percent() {
             Some(pct) => self.state.set_read_pct(u32::from(pct)),

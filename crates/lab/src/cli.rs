@@ -370,19 +370,25 @@ fn depths(list: &str) -> Result<Depths, String> {
 }
 
 fn rw(s: &str) -> Result<Rw, ConfigError> {
-    Rw::from_fio_name(s).ok_or_else(|| ConfigError::Unknown {
-        what: "--rw",
-        value: s.to_string(),
-        expected: Rw::ALL.map(Rw::fio_name).join(", "),
-    })
+    s.parse().map_err(|e| for_option("--rw", e))
 }
 
 fn state(s: &str) -> Result<DriveState, ConfigError> {
-    DriveState::from_id(s).ok_or_else(|| ConfigError::Unknown {
-        what: "--state",
-        value: s.to_string(),
-        expected: DriveState::ALL.map(DriveState::id).join(", "),
-    })
+    s.parse().map_err(|e| for_option("--state", e))
+}
+
+/// The model's refusal of a name, naming the option it came with.
+fn for_option(option: &'static str, e: ConfigError) -> ConfigError {
+    match e {
+        ConfigError::Unknown {
+            value, expected, ..
+        } => ConfigError::Unknown {
+            what: option,
+            value,
+            expected,
+        },
+        other => other,
+    }
 }
 
 #[cfg(test)]

@@ -225,31 +225,16 @@ pub enum Rw {
     Rw,
 }
 
+crate::named_enum!(Rw, "pattern", fio_name, {
+    RandRead => "randread",
+    RandWrite => "randwrite",
+    RandRw => "randrw",
+    Read => "read",
+    Write => "write",
+    Rw => "rw",
+});
+
 impl Rw {
-    pub const ALL: [Rw; 6] = [
-        Rw::RandRead,
-        Rw::RandWrite,
-        Rw::RandRw,
-        Rw::Read,
-        Rw::Write,
-        Rw::Rw,
-    ];
-
-    pub fn fio_name(self) -> &'static str {
-        match self {
-            Rw::RandRead => "randread",
-            Rw::RandWrite => "randwrite",
-            Rw::RandRw => "randrw",
-            Rw::Read => "read",
-            Rw::Write => "write",
-            Rw::Rw => "rw",
-        }
-    }
-
-    pub fn from_fio_name(s: &str) -> Option<Rw> {
-        Rw::ALL.into_iter().find(|rw| rw.fio_name() == s)
-    }
-
     pub fn is_random(self) -> bool {
         matches!(self, Rw::RandRead | Rw::RandWrite | Rw::RandRw)
     }
@@ -290,21 +275,13 @@ pub enum DriveState {
     Steady,
 }
 
+crate::named_enum!(DriveState, "drive state", id, {
+    Fob => "fob",
+    SeqFilled => "seq-filled",
+    Steady => "steady",
+});
+
 impl DriveState {
-    pub const ALL: [DriveState; 3] = [DriveState::Fob, DriveState::SeqFilled, DriveState::Steady];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            DriveState::Fob => "fob",
-            DriveState::SeqFilled => "seq-filled",
-            DriveState::Steady => "steady",
-        }
-    }
-
-    pub fn from_id(s: &str) -> Option<DriveState> {
-        DriveState::ALL.into_iter().find(|d| d.id() == s)
-    }
-
     pub fn label(self) -> &'static str {
         match self {
             DriveState::Fob => "fresh (FOB)",
@@ -682,11 +659,11 @@ mod tests {
     #[test]
     fn fio_names_round_trip() {
         for rw in Rw::ALL {
-            assert_eq!(Rw::from_fio_name(rw.fio_name()), Some(rw));
+            assert_eq!(rw.fio_name().parse::<Rw>(), Ok(rw));
             let pct = rw.fixed_read_percent().unwrap_or(70);
             assert_eq!(Rw::from_parts(rw.is_random(), pct), rw);
         }
-        assert_eq!(Rw::from_fio_name("randomread"), None);
+        assert!("randomread".parse::<Rw>().is_err());
     }
 }
 

@@ -118,7 +118,7 @@ fn parse_job(index: usize, job: &Value, global: &Value) -> Result<FioPoint, Conf
         .ok_or_else(|| malformed(format!("{label} has no usable iodepth")))?;
     let rw = option(job, global, "rw")
         .or_else(|| option(job, global, "readwrite"))
-        .and_then(|s| Rw::from_fio_name(s.split(':').next().unwrap_or(s)));
+        .and_then(|s| s.split(':').next().unwrap_or(s).parse::<Rw>().ok());
     let bs_bytes = option(job, global, "bs").and_then(|s| parse_block_size(s).ok());
     let dir = |d: &str| {
         let ios = number(job, &[d, "total_ios"]).unwrap_or(0.0);

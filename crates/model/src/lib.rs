@@ -19,6 +19,7 @@
 //! - [`spec_sheet`]: the consumer controllers' spec-sheet peaks and the fresh model against them.
 //! - [`prepare`]: a run made ready for the engine in steps, so a page never blocks.
 //! - [`sweep`]: runs over queue depth or read share, as the charts and the CLI draw them.
+//! - [`names`]: one table of stable names per enum ([`named_enum!`]), for `FromStr` and `Display`.
 //! - [`ring`]: the first-in first-out ring the hot queues use.
 //! - [`fio`]: fio job files out, fio's JSON output in.
 //! - [`time`] and [`rng`]: simulated nanoseconds and the run's one random generator.
@@ -34,6 +35,7 @@ pub mod fio;
 pub mod fit;
 pub mod ftl;
 pub mod link;
+pub mod names;
 pub mod prepare;
 pub mod presets;
 pub mod ring;

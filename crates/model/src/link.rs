@@ -21,15 +21,15 @@ pub enum HostLink {
     Pcie5x4,
 }
 
-impl HostLink {
-    pub const ALL: [HostLink; 5] = [
-        HostLink::Sata3,
-        HostLink::Pcie3x2,
-        HostLink::Pcie3x4,
-        HostLink::Pcie4x4,
-        HostLink::Pcie5x4,
-    ];
+crate::named_enum!(HostLink, "host link", id, {
+    Sata3 => "sata3",
+    Pcie3x2 => "pcie3x2",
+    Pcie3x4 => "pcie3x4",
+    Pcie4x4 => "pcie4x4",
+    Pcie5x4 => "pcie5x4",
+});
 
+impl HostLink {
     /// Raw bytes per second in one direction, after line coding.
     pub fn raw_bytes_per_s(self) -> f64 {
         // 6 Gb/s × 8/10; PCIe 8/16/32 GT/s × 128/130 per lane.
@@ -77,6 +77,7 @@ impl HostLink {
         matches!(self, HostLink::Sata3)
     }
 
+    /// The interface as people write it.
     pub fn name(self) -> &'static str {
         match self {
             HostLink::Sata3 => "SATA 6 Gb/s",
@@ -84,16 +85,6 @@ impl HostLink {
             HostLink::Pcie3x4 => "PCIe 3.0 x4",
             HostLink::Pcie4x4 => "PCIe 4.0 x4",
             HostLink::Pcie5x4 => "PCIe 5.0 x4",
-        }
-    }
-
-    pub fn id(self) -> &'static str {
-        match self {
-            HostLink::Sata3 => "sata3",
-            HostLink::Pcie3x2 => "pcie3x2",
-            HostLink::Pcie3x4 => "pcie3x4",
-            HostLink::Pcie4x4 => "pcie4x4",
-            HostLink::Pcie5x4 => "pcie5x4",
         }
     }
 }

@@ -119,7 +119,7 @@ pub fn DriveControls(
                 choices=hold_choices
                 selected=Signal::derive(move || hold.get().id())
                 on_change=Callback::new(move |v: &'static str| {
-                    if let Some(h) = Hold::from_id(v) {
+                    if let Ok(h) = v.parse::<Hold>() {
                         state.update(|s| s.set_hold(h));
                     }
                 })
@@ -266,7 +266,7 @@ pub fn DriveStateControl(
                 choices=choices
                 selected=Signal::derive(move || state.with(|s| s.drive_state().id()))
                 on_change=Callback::new(move |v: &'static str| {
-                    if let Some(d) = DriveState::from_id(v) {
+                    if let Ok(d) = v.parse::<DriveState>() {
                         state.update(|s| s.set_drive_state(d));
                     }
                 })
@@ -316,7 +316,7 @@ pub fn ViewControls(
                     id="theme"
                     prop:disabled=move || state.with(|s| s.locks().locks(Control::Theme))
                     on:change=move |ev| {
-                        if let Some(t) = Theme::from_id(&event_target_value(&ev)) {
+                        if let Ok(t) = event_target_value(&ev).parse::<Theme>() {
                             state.update(|s| s.set_theme(t));
                         }
                     }

@@ -61,7 +61,7 @@ pub fn ViewSwitch(
                 choices=choices
                 selected=Signal::derive(move || state.with(|s| s.view().id()))
                 on_change=Callback::new(move |v: &'static str| {
-                    if let Some(view) = View::from_id(v) {
+                    if let Ok(view) = v.parse::<View>() {
                         state.update(|s| s.set_view(view));
                     }
                 })
