@@ -180,19 +180,15 @@ pub struct WorkloadArgs {
 impl WorkloadArgs {
     /// The workload at the first depth.
     pub fn workload(&self) -> Result<Workload, Fail> {
-        // The job file is written without a model run, so the model's own check never sees it.
-        if self.rwmixread > 100 {
-            return Err(Fail(format!(
-                "--rwmixread {} is out of range (allowed: 0..=100)",
-                self.rwmixread
-            )));
-        }
-        Ok(Workload {
+        let workload = Workload {
             rw: self.rw,
             rwmixread: self.rwmixread,
             bs_bytes: self.bs,
             iodepth: self.iodepth.0[0],
-        })
+        };
+        // The job file is written without a model run, so the workload is checked on its own.
+        workload.check()?;
+        Ok(workload)
     }
 }
 

@@ -530,6 +530,14 @@ impl RunSpec {
     }
 }
 
+impl Workload {
+    /// The workload's own checks, which [`RunSpec::check`] makes first: for a caller that
+    /// uses a workload without a run (a fio job file).
+    pub fn check(&self) -> Result<(), ConfigError> {
+        check_workload(self)
+    }
+}
+
 fn check_workload(w: &Workload) -> Result<(), ConfigError> {
     check_range("iodepth", w.iodepth, 1, MAX_IODEPTH)?;
     check_range("rwmixread", w.rwmixread, 0, 100)?;
