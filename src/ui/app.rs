@@ -4,10 +4,13 @@
 //! - the URL query, replaced (never pushed, so dragging a slider does not fill the back
 //!   button's history) whenever the state changes;
 //! - the colour scheme (`data-theme` on `<html>`) and the palette the charts read from CSS;
-//! - the charts, the readout and the legend, derived from state and results;
-//! - the embed chrome (`embed=1`: compact header with "Open in the full lab", controls folded
-//!   away, only the `charts=` charts, the height reported to the parent page) and the share,
-//!   compare and fio parts (`super::views`).
+//! - the chart set, the readout and the legend, derived from state and results;
+//! - the embed chrome (`embed=1`: the height reported to the parent page).
+//!
+//! It mounts the parts and computes nothing itself: the masthead, the controls panel and the
+//! footer ([`super::views::chrome`]), the charts against queue depth
+//! ([`super::views::queue_charts`]), the drive over time, teaching mode, the tours, and the
+//! share, compare and fio parts ([`super::views`]).
 //! - which view the results area shows ([`LabState::view`]): the charts, the drive over time
 //!   or teaching mode, and the guided tours' panel in each (above the teaching views, below
 //!   the queue-depth charts; its position lives here, so a tour that changes the view keeps
@@ -20,36 +23,25 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::charts::canvas::ChartCanvas;
-use super::charts::{
-    self, latency_chart, mix_chart, qd_chart, ChartSet, LatencyChartData, LegendEntry,
-    MixChartData, Palette, QdChartData, Stamp,
-};
+use super::charts::{self, LegendEntry, Palette};
 use super::compute::{self, RunKey};
-use super::controls::{
-    DriveControls, DriveStateControl, ResetButton, ViewControls, WorkloadControls,
-};
-use super::embed::ChartId;
-use super::format;
 use super::notes::LinkNotes;
-use super::readout::{self, pattern_words, Readout};
-use super::reference;
+use super::readout::{self, Readout};
 use super::runner::Runner;
 use super::state::{LabState, Theme, View};
 use super::url_state;
 use super::views::activity::TeachingMode;
+use super::views::chrome::{ControlsPanel, Footer, Masthead};
 use super::views::compare::{CompareBar, PinRemove};
 use super::views::embed_frame;
 use super::views::fio_import::FioImport;
-use super::views::share::{PngButton, ShareBar};
+use super::views::queue_charts::{has_markers, QueueCharts};
+use super::views::share::ShareBar;
 use super::views::tours::{TourAt, Tours};
 use super::views::{DriveTimeView, ViewSwitch};
 
 /// The media query whose changes re-read the palette (with `theme=auto`).
 const DARK_QUERY: &str = "(prefers-color-scheme: dark)";
-/// The round amounts the read-share caption converts between IOPS and MB/s.
-const EXAMPLE_IOPS: f64 = 1000.0;
-const EXAMPLE_MB_S: f64 = 100.0;
 
 /// The lab.
 #[component]
@@ -68,9 +60,6 @@ pub fn App(
     if embed || embed_frame::is_framed() {
         embed_frame::report_height();
     }
-    let shows = move |chart: ChartId| state.with(|s| s.charts().shows(chart));
-    let full_lab_href = move || format!("?{}", state.with(|s| url_state::to_query(&s.full_lab())));
-    let has_locks = move || state.with(|s| !s.locks().is_empty());
     let notes = RwSignal::new(parsed.notes);
     let runner = Runner::default();
     on_cleanup(move || runner.stop());
@@ -78,20 +67,12 @@ pub fn App(
     Effect::new(move |_| runner.set_plan(state.with(compute::plan)));
     Effect::new(move |_| replace_query(&state.with(url_state::to_query)));
 
-    let palette = RwSignal::new(Palette::default());
-    Effect::new(move |_| {
-        apply_theme(state.with(LabState::theme));
-        palette.set(read_palette());
-    });
-    follow_system_scheme(palette);
+    let palette = themed_palette(state);
 
     let charts = Memo::new(move |_| {
         runner.revision();
         state.with(|s| runner.with_results(|lookup| charts::build(s, lookup)))
     });
-    let qd_data = Memo::new(move |_| charts.with(|c| c.qd.clone()));
-    let latency_data = Memo::new(move |_| charts.with(|c| c.latency.clone()));
-    let mix_data = Memo::new(move |_| charts.with(|c| c.mix.clone()));
     let legend = Memo::new(move |_| charts.with(|c| c.legend.clone()));
     let readout_data = Memo::new(move |_| {
         runner.revision();
@@ -105,100 +86,12 @@ pub fn App(
         runner.progress()
     });
 
-    let pattern = move || {
-        state.with(|s| {
-            format!(
-                "{} {}",
-                format::block_size(s.bs_bytes()),
-                pattern_words(s.rw(), s.read_pct())
-            )
-        })
-    };
-    let measured_note = move || measured_caption(&state.get(), &charts.get());
-    let your_drive_note = move || {
-        state.with(|s| {
-            s.your_drive().map(|d| {
-                format!(
-                    " Squares: your drive, from {} (fio, measured on your machine).",
-                    d.file_name
-                )
-            })
-        })
-    };
-
     view! {
         <div class="page" class:embedded=embed>
-            {if embed {
-                view! {
-                    <header class="masthead compact">
-                        <p class="embed-title">"Parallelism Lab"</p>
-                        <a id="open-full-lab" href=full_lab_href target="_blank" rel="noopener">
-                            "Open in the full lab"
-                            <span aria-hidden="true">" ↗"</span>
-                            <span class="visually-hidden">" (opens a new tab)"</span>
-                        </a>
-                    </header>
-                }
-                    .into_any()
-            } else {
-                view! {
-                    <header class="masthead">
-                        <h1>"Parallelism Lab"</h1>
-                        <p class="lede">
-                            "An SSD is many flash dies working in parallel behind one controller. One request keeps one die busy, so at queue depth 1 every capacity of a drive is about equally fast; only with many requests in flight do the extra dies of a bigger drive pay off, until the controller or the host link runs out. Curves: a calibrated model of the drive, simulated in your browser. Diamonds: published measurements of the real drive. Move a control and the charts follow."
-                        </p>
-                    </header>
-                }
-                    .into_any()
-            }}
+            <Masthead state=state embed=embed />
             <LinkNotes notes=notes />
             <main class="lab">
-                {
-                    let panel = move || {
-                        view! {
-                            <aside class="panel" aria-label="Controls" id="controls">
-                                <DriveControls state=state />
-                                <WorkloadControls state=state />
-                                <DriveStateControl state=state />
-                                <ViewControls state=state />
-                                <Show
-                                    when=has_locks
-                                    fallback=move || view! { <ResetButton state=state /> }
-                                >
-                                    <button
-                                        type="button"
-                                        id="reset"
-                                        class="reset"
-                                        on:click={
-                                            let authored = authored.clone();
-                                            move |_| {
-                                                state
-                                                    .update(|s| {
-                                                        let mut back = authored.clone();
-                                                        back.set_your_drive(s.your_drive().cloned());
-                                                        *s = back;
-                                                    })
-                                            }
-                                        }
-                                    >
-                                        "Back to the author's view"
-                                    </button>
-                                </Show>
-                            </aside>
-                        }
-                    };
-                    if embed {
-                        view! {
-                            <details class="embed-controls" id="embed-controls">
-                                <summary>"Controls"</summary>
-                                {panel()}
-                            </details>
-                        }
-                            .into_any()
-                    } else {
-                        panel().into_any()
-                    }
-                }
+                <ControlsPanel state=state authored=authored embed=embed />
                 <div class="results">
                     <ViewSwitch state=state />
                     <Readout data=readout_data />
@@ -215,136 +108,7 @@ pub fn App(
                         state=state
                     />
                     <CompareBar state=state />
-                    <div class="charts" hidden=move || state.with(|s| s.view() != View::Queue)>
-                        <Show when=move || shows(ChartId::Iops)>
-                        <figure class="chart" id="figure-iops">
-                            <h2>
-                                {move || {
-                                    format!(
-                                        "{} against queue depth",
-                                        qd_data.with(|d| d.unit.title()),
-                                    )
-                                }}
-                            </h2>
-                            <p class="chart-sub">{pattern}</p>
-                            <ChartCanvas
-                                id="chart-iops"
-                                label=Signal::derive(move || {
-                                    qd_data
-                                        .with(|d| {
-                                            charts::describe(
-                                                &format!("{} against queue depth", d.unit.title()),
-                                                &d.depth.curves,
-                                                "queue depth",
-                                                &|v| d.unit.tick(v),
-                                            )
-                                        })
-                                })
-                                data=qd_data
-                                stamp=qd_stamp
-                                palette=palette
-                                draw=qd_chart::draw
-                            />
-                            <figcaption>
-                                {move || lines_caption(state.with(|s| !s.pins().is_empty()))}
-                                " Dashed red line: the current queue depth. "
-                                {measured_note}
-                                {your_drive_note}
-                            </figcaption>
-                            {(!embed).then(|| view! { <PngButton chart=ChartId::Iops /> })}
-                        </figure>
-                        </Show>
-                        <Show when=move || shows(ChartId::Latency)>
-                        <figure class="chart" id="figure-latency">
-                            <h2>"Latency against queue depth"</h2>
-                            <p class="chart-sub">{pattern}</p>
-                            <ChartCanvas
-                                id="chart-latency"
-                                label=Signal::derive(move || {
-                                    latency_data
-                                        .with(|d| {
-                                            charts::describe(
-                                                "Latency against queue depth",
-                                                &d.curves,
-                                                "queue depth",
-                                                &format::latency_us,
-                                            )
-                                        })
-                                })
-                                data=latency_data
-                                stamp=latency_stamp
-                                palette=palette
-                                draw=latency_chart::draw
-                            />
-                            <figcaption>
-                                "Solid: mean latency; dashed: p99"
-                                {move || if state.with(LabState::show_p999) { "; dotted: p99.9" } else { "" }}
-                                ". Waiting grows with depth once the drive is saturated (Little's law: latency = depth ÷ IOPS). Diamonds: published mean latencies."
-                                {your_drive_note}
-                            </figcaption>
-                            {(!embed).then(|| view! { <PngButton chart=ChartId::Latency /> })}
-                        </figure>
-                        </Show>
-                        <Show when=move || shows(ChartId::Mix)>
-                        <figure class="chart" id="figure-mix">
-                            <h2>
-                                {move || {
-                                    format!("Throughput against read share at queue depth {}", state.with(LabState::qd))
-                                }}
-                            </h2>
-                            <p class="chart-sub">
-                                {move || {
-                                    state
-                                        .with(|s| {
-                                            format!(
-                                                "{} {} requests, 0% to 100% reads",
-                                                format::block_size(s.bs_bytes()),
-                                                if s.random() { "random" } else { "sequential" },
-                                            )
-                                        })
-                                }}
-                            </p>
-                            <ChartCanvas
-                                id="chart-mix"
-                                label=Signal::derive(move || {
-                                    mix_data
-                                        .with(|d| {
-                                            charts::describe(
-                                                "Throughput against read share",
-                                                &d.curves,
-                                                "read percent",
-                                                &|v| d.unit.tick(v),
-                                            )
-                                        })
-                                })
-                                data=mix_data
-                                stamp=mix_stamp
-                                palette=palette
-                                draw=mix_chart::draw
-                            />
-                            <figcaption>
-                                {move || {
-                                    mix_data
-                                        .with(|d| {
-                                            let unit = d.unit.title();
-                                            let per = match d.unit {
-                                                charts::Unit::Iops => EXAMPLE_IOPS,
-                                                charts::Unit::MbPerS => EXAMPLE_MB_S,
-                                            };
-                                            format!(
-                                                "The reviewers' mixed sweep: one line per {}. Left axis {unit}; {} {unit} = {} at {}.",
-                                                if state.with(|s| s.pins().is_empty()) { "capacity" } else { "configuration" },
-                                                format::grouped(per),
-                                                mix_chart::secondary_text(d, per),
-                                                format::block_size(d.bs_bytes),
-                                            )
-                                        })
-                                }}
-                            </figcaption>
-                            {(!embed).then(|| view! { <PngButton chart=ChartId::Mix /> })}
-                        </figure>
-                        </Show>
-                    </div>
+                    <QueueCharts state=state charts=charts palette=palette embed=embed />
                     <DriveTimeView state=state palette=palette />
                     {(!embed)
                         .then(|| {
@@ -360,60 +124,9 @@ pub fn App(
                         })}
                 </div>
             </main>
-            <footer class="footer" class:compact=embed>
-                <p>
-                    "All curves and every figure in the readout are results of the Parallelism Lab model, an event-driven simulation of host link, controller, NAND channels and dies that runs in this page. Diamonds are published measurements: "
-                    <cite>{reference::source()}</cite>
-                    ". Random cells were measured in random-write steady state, sequential ones after a sequential fill."
-                </p>
-            </footer>
+            <Footer embed=embed />
         </div>
     }
-}
-
-/// What the lines of the queue-depth chart are, with or without pins.
-fn lines_caption(pinned: bool) -> &'static str {
-    if pinned {
-        "Lines: model, one per pinned configuration and the view you set (the thick one)."
-    } else {
-        "Lines: model, one per capacity (the thick one is the drive you set)."
-    }
-}
-
-fn qd_stamp(d: &QdChartData) -> &Stamp {
-    &d.depth.stamp
-}
-fn latency_stamp(d: &LatencyChartData) -> &Stamp {
-    &d.stamp
-}
-fn mix_stamp(d: &MixChartData) -> &Stamp {
-    &d.stamp
-}
-
-fn has_markers(c: &ChartSet) -> bool {
-    !(c.qd.depth.markers.is_empty() && c.latency.markers.is_empty() && c.mix.markers.is_empty())
-}
-
-/// What the queue-depth chart's caption says about published measurements.
-fn measured_caption(state: &LabState, c: &ChartSet) -> String {
-    if !has_markers(c) {
-        return if state.preset().id == reference::MEASURED_PRESET {
-            "No published measurement matches this pattern and block size.".into()
-        } else {
-            "Published measurements exist only for the Phison E18DC preset.".into()
-        };
-    }
-    let mut s = format!(
-        "Diamonds: published measurements ({}).",
-        reference::source()
-    );
-    if let Some(other) = c.measured_state_differs {
-        s.push_str(&format!(
-            " They were measured {}; set the drive state to match to compare like with like.",
-            other.label()
-        ));
-    }
-    s
 }
 
 /// How far the model is, in one line.
@@ -511,6 +224,18 @@ fn replace_query(query: &str) {
             Some(&format!("{path}{wanted}{hash}")),
         );
     }
+}
+
+/// The charts' palette, read from the page's CSS whenever the theme (or, with `theme=auto`, the
+/// system's scheme) changes; the theme itself goes to `<html>` first.
+fn themed_palette(state: RwSignal<LabState>) -> RwSignal<Palette> {
+    let palette = RwSignal::new(Palette::default());
+    Effect::new(move |_| {
+        apply_theme(state.with(LabState::theme));
+        palette.set(read_palette());
+    });
+    follow_system_scheme(palette);
+    palette
 }
 
 /// Sets `data-theme` on `<html>` (the stylesheet picks the colours from it).

@@ -2,6 +2,7 @@
 //! [`View`] in [`LabState`] (and so by the URL's `view` parameter).
 //!
 //! - [`ViewSwitch`]: the radio buttons that choose the view.
+//! - [`queue_charts`]: the charts against queue depth and read share, one component a figure.
 //! - [`drive_time`]: the drive over time (browser components), on [`time_model`] (its pure
 //!   part: the sliced model runs, the chart data and the texts, tested natively).
 //! - [`activity`]: teaching mode (the drive at work, the bottleneck explainer), on
@@ -11,6 +12,8 @@
 //!
 //! A view reads the same [`LabState`] as the rest of the page (the preset and capacity the
 //! controls set) and writes only its own settings, through the state's setters.
+//!
+//! Around them, [`chrome`]: the masthead, the controls panel and the footer.
 //!
 //! Beside them, the page's sharing parts (browser only): [`share`] (Copy link, Embed snippet,
 //! CSV, PNG and fio job file downloads), [`fio_import`] (the reader's fio JSON as "your drive"),
@@ -22,11 +25,13 @@
 //! note about a refused file) lives in the component.
 
 pub mod activity;
+pub mod chrome;
 pub mod compare;
 pub mod download;
 pub mod drive_time;
 pub mod embed_frame;
 pub mod fio_import;
+pub mod queue_charts;
 pub mod share;
 pub mod time_model;
 pub mod tours;

@@ -1,0 +1,122 @@
+//! The page's frame around the results: the masthead (full or, embedded, one line with "Open in
+//! the full lab"), the controls panel (folded away when embedded; with locks, "Back to the
+//! author's view" instead of Reset) and the footer that says what every figure is.
+//!
+//! None of them holds state: they read the lab's [`LabState`] signal, and the controls write it
+//! through its setters.
+
+use leptos::prelude::*;
+
+use crate::ui::controls::{
+    DriveControls, DriveStateControl, ResetButton, ViewControls, WorkloadControls,
+};
+use crate::ui::reference;
+use crate::ui::state::LabState;
+use crate::ui::url_state;
+
+/// The page's title and what the lab shows; embedded, a compact line with a link to the full
+/// lab at the same state.
+#[component]
+pub fn Masthead(
+    /// The lab's state (read: the full lab's link carries it).
+    state: RwSignal<LabState>,
+    embed: bool,
+) -> impl IntoView {
+    let full_lab_href = move || format!("?{}", state.with(|s| url_state::to_query(&s.full_lab())));
+    view! {
+        {if embed {
+            view! {
+                <header class="masthead compact">
+                    <p class="embed-title">"Parallelism Lab"</p>
+                    <a id="open-full-lab" href=full_lab_href target="_blank" rel="noopener">
+                        "Open in the full lab"
+                        <span aria-hidden="true">" ↗"</span>
+                        <span class="visually-hidden">" (opens a new tab)"</span>
+                    </a>
+                </header>
+            }
+                .into_any()
+        } else {
+            view! {
+                <header class="masthead">
+                    <h1>"Parallelism Lab"</h1>
+                    <p class="lede">
+                        "An SSD is many flash dies working in parallel behind one controller. One request keeps one die busy, so at queue depth 1 every capacity of a drive is about equally fast; only with many requests in flight do the extra dies of a bigger drive pay off, until the controller or the host link runs out. Curves: a calibrated model of the drive, simulated in your browser. Diamonds: published measurements of the real drive. Move a control and the charts follow."
+                    </p>
+                </header>
+            }
+                .into_any()
+        }}
+    }
+}
+
+/// The controls; embedded, folded into a "Controls" disclosure. With locks (`lock=`), the
+/// reset button goes back to the author's view (`authored`) and keeps the reader's fio import.
+#[component]
+pub fn ControlsPanel(
+    state: RwSignal<LabState>,
+    /// The state the page started from (the author's view).
+    authored: LabState,
+    embed: bool,
+) -> impl IntoView {
+    let has_locks = move || state.with(|s| !s.locks().is_empty());
+
+    let panel = move || {
+        view! {
+            <aside class="panel" aria-label="Controls" id="controls">
+                <DriveControls state=state />
+                <WorkloadControls state=state />
+                <DriveStateControl state=state />
+                <ViewControls state=state />
+                <Show
+                    when=has_locks
+                    fallback=move || view! { <ResetButton state=state /> }
+                >
+                    <button
+                        type="button"
+                        id="reset"
+                        class="reset"
+                        on:click={
+                            let authored = authored.clone();
+                            move |_| {
+                                state
+                                    .update(|s| {
+                                        let mut back = authored.clone();
+                                        back.set_your_drive(s.your_drive().cloned());
+                                        *s = back;
+                                    })
+                            }
+                        }
+                    >
+                        "Back to the author's view"
+                    </button>
+                </Show>
+            </aside>
+        }
+    };
+    if embed {
+        view! {
+            <details class="embed-controls" id="embed-controls">
+                <summary>"Controls"</summary>
+                {panel()}
+            </details>
+        }
+        .into_any()
+    } else {
+        panel().into_any()
+    }
+}
+
+/// What every curve, figure and marker on the page is, with the published source.
+#[component]
+pub fn Footer(embed: bool) -> impl IntoView {
+    view! {
+        <footer class="footer" class:compact=embed>
+            <p>
+                "All curves and every figure in the readout are results of the Parallelism Lab model, an event-driven simulation of host link, controller, NAND channels and dies that runs in this page. Diamonds are published measurements: "
+                <cite>{reference::source()}</cite>
+                ". Random cells were measured in random-write steady state, sequential ones after a sequential fill."
+            </p>
+        </footer>
+    }
+}

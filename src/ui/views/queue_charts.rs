@@ -1,0 +1,274 @@
+//! The charts against queue depth and read share: three figures, each a small component that
+//! takes the chart set the page derives from the state and the results, and draws one chart
+//! with its title, subtitle, caption and PNG button.
+//!
+//! What always holds: every figure says what its lines are (model results) and what its
+//! markers are (published measurements, cited; the reader's fio points); the texts come from
+//! the pure helpers below, so a figure computes no number of its own.
+
+use leptos::prelude::*;
+
+use crate::ui::charts::canvas::ChartCanvas;
+use crate::ui::charts::{
+    self, latency_chart, mix_chart, qd_chart, ChartSet, LatencyChartData, MixChartData, Palette,
+    QdChartData, Stamp,
+};
+use crate::ui::embed::ChartId;
+use crate::ui::format;
+use crate::ui::readout::pattern_words;
+use crate::ui::reference;
+use crate::ui::state::{LabState, View};
+use crate::ui::views::share::PngButton;
+
+/// The round amounts the read-share caption converts between IOPS and MB/s.
+const EXAMPLE_IOPS: f64 = 1000.0;
+const EXAMPLE_MB_S: f64 = 100.0;
+
+/// The queue-depth view's charts, those that `charts=` shows.
+#[component]
+pub fn QueueCharts(
+    /// The lab's state (read only).
+    state: RwSignal<LabState>,
+    /// Every chart's data, derived from the state and the model's results.
+    charts: Memo<ChartSet>,
+    palette: RwSignal<Palette>,
+    /// Embedded: no PNG buttons.
+    embed: bool,
+) -> impl IntoView {
+    let shows = move |chart: ChartId| state.with(|s| s.charts().shows(chart));
+    view! {
+        <div class="charts" hidden=move || state.with(|s| s.view() != View::Queue)>
+            <Show when=move || shows(ChartId::Iops)>
+                <IopsFigure state=state charts=charts palette=palette embed=embed />
+            </Show>
+            <Show when=move || shows(ChartId::Latency)>
+                <LatencyFigure state=state charts=charts palette=palette embed=embed />
+            </Show>
+            <Show when=move || shows(ChartId::Mix)>
+                <MixFigure state=state charts=charts palette=palette embed=embed />
+            </Show>
+        </div>
+    }
+}
+
+/// IOPS (or MB/s) against queue depth.
+#[component]
+fn IopsFigure(
+    state: RwSignal<LabState>,
+    charts: Memo<ChartSet>,
+    palette: RwSignal<Palette>,
+    embed: bool,
+) -> impl IntoView {
+    let data = Memo::new(move |_| charts.with(|c| c.qd.clone()));
+    let title = move || format!("{} against queue depth", data.with(|d| d.unit.title()));
+    let label = Signal::derive(move || {
+        data.with(|d| {
+            charts::describe(
+                &format!("{} against queue depth", d.unit.title()),
+                &d.depth.curves,
+                "queue depth",
+                &|v| d.unit.tick(v),
+            )
+        })
+    });
+    view! {
+        <figure class="chart" id="figure-iops">
+            <h2>{title}</h2>
+            <p class="chart-sub">{move || state.with(pattern_text)}</p>
+            <ChartCanvas
+                id="chart-iops"
+                label=label
+                data=data
+                stamp=qd_stamp
+                palette=palette
+                draw=qd_chart::draw
+            />
+            <figcaption>
+                {move || lines_caption(state.with(|s| !s.pins().is_empty()))}
+                " Dashed red line: the current queue depth. "
+                {move || state.with(|s| charts.with(|c| measured_caption(s, c)))}
+                {move || state.with(your_drive_note)}
+            </figcaption>
+            {(!embed).then(|| view! { <PngButton chart=ChartId::Iops /> })}
+        </figure>
+    }
+}
+
+/// Mean, p99 (and p99.9) latency against queue depth.
+#[component]
+fn LatencyFigure(
+    state: RwSignal<LabState>,
+    charts: Memo<ChartSet>,
+    palette: RwSignal<Palette>,
+    embed: bool,
+) -> impl IntoView {
+    let data = Memo::new(move |_| charts.with(|c| c.latency.clone()));
+    let label = Signal::derive(move || {
+        data.with(|d| {
+            charts::describe(
+                "Latency against queue depth",
+                &d.curves,
+                "queue depth",
+                &format::latency_us,
+            )
+        })
+    });
+    view! {
+        <figure class="chart" id="figure-latency">
+            <h2>"Latency against queue depth"</h2>
+            <p class="chart-sub">{move || state.with(pattern_text)}</p>
+            <ChartCanvas
+                id="chart-latency"
+                label=label
+                data=data
+                stamp=latency_stamp
+                palette=palette
+                draw=latency_chart::draw
+            />
+            <figcaption>
+                "Solid: mean latency; dashed: p99"
+                {move || if state.with(LabState::show_p999) { "; dotted: p99.9" } else { "" }}
+                ". Waiting grows with depth once the drive is saturated (Little's law: latency = depth ÷ IOPS). Diamonds: published mean latencies."
+                {move || state.with(your_drive_note)}
+            </figcaption>
+            {(!embed).then(|| view! { <PngButton chart=ChartId::Latency /> })}
+        </figure>
+    }
+}
+
+/// Throughput against read share at the current depth.
+#[component]
+fn MixFigure(
+    state: RwSignal<LabState>,
+    charts: Memo<ChartSet>,
+    palette: RwSignal<Palette>,
+    embed: bool,
+) -> impl IntoView {
+    let data = Memo::new(move |_| charts.with(|c| c.mix.clone()));
+    let label = Signal::derive(move || {
+        data.with(|d| {
+            charts::describe(
+                "Throughput against read share",
+                &d.curves,
+                "read percent",
+                &|v| d.unit.tick(v),
+            )
+        })
+    });
+    let title = move || {
+        format!(
+            "Throughput against read share at queue depth {}",
+            state.with(LabState::qd)
+        )
+    };
+    let caption = move || {
+        let pinned = state.with(|s| !s.pins().is_empty());
+        data.with(|d| mix_caption(d, pinned))
+    };
+    view! {
+        <figure class="chart" id="figure-mix">
+            <h2>{title}</h2>
+            <p class="chart-sub">{move || state.with(mix_subtitle)}</p>
+            <ChartCanvas
+                id="chart-mix"
+                label=label
+                data=data
+                stamp=mix_stamp
+                palette=palette
+                draw=mix_chart::draw
+            />
+            <figcaption>{caption}</figcaption>
+            {(!embed).then(|| view! { <PngButton chart=ChartId::Mix /> })}
+        </figure>
+    }
+}
+
+/// The block size and pattern the queue-depth charts show.
+fn pattern_text(s: &LabState) -> String {
+    format!(
+        "{} {}",
+        format::block_size(s.bs_bytes()),
+        pattern_words(s.rw(), s.read_pct())
+    )
+}
+
+/// The mixed sweep's subtitle: block size and randomness, all read shares.
+fn mix_subtitle(s: &LabState) -> String {
+    format!(
+        "{} {} requests, 0% to 100% reads",
+        format::block_size(s.bs_bytes()),
+        if s.random() { "random" } else { "sequential" },
+    )
+}
+
+/// The mixed sweep's caption: what a line is, and the other unit at a round figure.
+fn mix_caption(d: &MixChartData, pinned: bool) -> String {
+    let unit = d.unit.title();
+    let per = match d.unit {
+        charts::Unit::Iops => EXAMPLE_IOPS,
+        charts::Unit::MbPerS => EXAMPLE_MB_S,
+    };
+    format!(
+        "The reviewers' mixed sweep: one line per {}. Left axis {unit}; {} {unit} = {} at {}.",
+        if pinned { "configuration" } else { "capacity" },
+        format::grouped(per),
+        mix_chart::secondary_text(d, per),
+        format::block_size(d.bs_bytes),
+    )
+}
+
+/// Where the squares on the charts come from, when the reader imported fio results.
+fn your_drive_note(s: &LabState) -> Option<String> {
+    s.your_drive().map(|d| {
+        format!(
+            " Squares: your drive, from {} (fio, measured on your machine).",
+            d.file_name
+        )
+    })
+}
+
+/// What the lines of the queue-depth chart are, with or without pins.
+fn lines_caption(pinned: bool) -> &'static str {
+    if pinned {
+        "Lines: model, one per pinned configuration and the view you set (the thick one)."
+    } else {
+        "Lines: model, one per capacity (the thick one is the drive you set)."
+    }
+}
+
+fn qd_stamp(d: &QdChartData) -> &Stamp {
+    &d.depth.stamp
+}
+fn latency_stamp(d: &LatencyChartData) -> &Stamp {
+    &d.stamp
+}
+fn mix_stamp(d: &MixChartData) -> &Stamp {
+    &d.stamp
+}
+
+/// Whether any chart shows a published measurement.
+pub fn has_markers(c: &ChartSet) -> bool {
+    !(c.qd.depth.markers.is_empty() && c.latency.markers.is_empty() && c.mix.markers.is_empty())
+}
+
+/// What the queue-depth chart's caption says about published measurements.
+fn measured_caption(state: &LabState, c: &ChartSet) -> String {
+    if !has_markers(c) {
+        return if state.preset().id == reference::MEASURED_PRESET {
+            "No published measurement matches this pattern and block size.".into()
+        } else {
+            "Published measurements exist only for the Phison E18DC preset.".into()
+        };
+    }
+    let mut s = format!(
+        "Diamonds: published measurements ({}).",
+        reference::source()
+    );
+    if let Some(other) = c.measured_state_differs {
+        s.push_str(&format!(
+            " They were measured {}; set the drive state to match to compare like with like.",
+            other.label()
+        ));
+    }
+    s
+}
