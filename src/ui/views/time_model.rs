@@ -17,8 +17,8 @@ use std::collections::HashMap;
 
 use crate::model::config::DriveSpec;
 use crate::model::drive_state::{
-    bursts_with, fill_with, CacheRates, CacheRatesRun, FillPhase, FillReport, TortureReport,
-    TortureRun, REVIEW_TORTURE_MINUTES,
+    bursts_with, fill_with, BurstPoint, CacheRates, CacheRatesRun, FillPhase, FillReport,
+    TortureReport, TortureRun, REVIEW_TORTURE_MINUTES,
 };
 use crate::model::presets;
 
@@ -280,13 +280,8 @@ const COMPUTING: &str = "The model is computing…";
 /// Builds the view's data for `state` from what `results` holds so far.
 pub fn build(state: &LabState, results: Option<&TimeResults>) -> TimeView {
     let tag = url_state::to_query(state);
-    let stamp = |ready: bool| Stamp {
-        state: tag.clone(),
-        missing: usize::from(!ready),
-    };
     let preset = state.preset();
     let drive = state.drive();
-    let cell = drive.nand.cell.name();
     let mut v = TimeView {
         drive: format!(
             "{}, {} ({} dies)",
@@ -309,9 +304,25 @@ pub fn build(state: &LabState, results: Option<&TimeResults>) -> TimeView {
         )
     };
 
-    // Whole-drive fill.
+    let cell = drive.nand.cell.name();
+    fill_chart(&mut v, r, cell, &tag);
+    burst_chart(&mut v, state, &drive, r, cell, &tag);
+    torture_chart(&mut v, state, r, &tag);
+    v
+}
+
+/// The chart's stamp: the state it shows, and whether its data is still missing.
+fn stamp(tag: &str, ready: bool) -> Stamp {
+    Stamp {
+        state: tag.to_string(),
+        missing: usize::from(!ready),
+    }
+}
+
+/// The whole-drive fill: a curve per phase and the text with each phase's speed.
+fn fill_chart(v: &mut TimeView, r: &TimeResults, cell: &str, tag: &str) {
     v.fill.x_title = "GB written";
-    v.fill.stamp = stamp(r.fill.is_some() || r.failure.is_some());
+    v.fill.stamp = stamp(tag, r.fill.is_some() || r.failure.is_some());
     v.fill_text = COMPUTING.into();
     if let Some(fill) = &r.fill {
         let phases = [
@@ -384,16 +395,26 @@ pub fn build(state: &LabState, results: Option<&TimeResults>) -> TimeView {
         v.fill_text = text;
     }
     v.fill_legend = legend(&v.fill.curves, &[], &[]);
+}
 
-    // Bursts with idle time.
+/// Bursts with idle time between them, the cache and native rates as levels, and the E12
+/// review's published floor on its own drive.
+fn burst_chart(
+    v: &mut TimeView,
+    state: &LabState,
+    drive: &DriveSpec,
+    r: &TimeResults,
+    cell: &str,
+    tag: &str,
+) {
     let burst_gb = f64::from(state.burst_gb()).min(drive.user_gb());
     let idle_s = f64::from(state.idle_s());
     v.burst.x_title = "burst number";
     v.burst.x_whole = true;
-    v.burst.stamp = stamp(r.rates.is_some() || r.failure.is_some());
+    v.burst.stamp = stamp(tag, r.rates.is_some() || r.failure.is_some());
     v.burst_text = COMPUTING.into();
     if let Some(rates) = &r.rates {
-        match bursts_with(&drive, rates, burst_gb, idle_s, BURSTS) {
+        match bursts_with(drive, rates, burst_gb, idle_s, BURSTS) {
             Ok(points) => {
                 v.burst.curves.push(Curve {
                     label: format!(
@@ -429,28 +450,8 @@ pub fn build(state: &LabState, results: Option<&TimeResults>) -> TimeView {
                         format::mb_per_s(rates.native_mb_s)
                     ),
                 });
-                let (first, last) = (points.first(), points.last());
-                v.burst_text = match (first, last) {
-                    (Some(f), Some(l)) if has_cache => format!(
-                        "Model, {BURSTS} bursts of {} with {} s idle between: the first at {} with {} of cache free, the last at {} with {} free. In idle time the drive folds its cache at {} ({} in {} s); the sustained rate straight to {cell} is {}.",
-                        format::gb(burst_gb),
-                        state.idle_s(),
-                        format::mb_per_s(f.mb_s),
-                        format::gb(f.cache_free_gb),
-                        format::mb_per_s(l.mb_s),
-                        format::gb(l.cache_free_gb),
-                        format::mb_per_s(rates.fold_mb_s),
-                        format::gb(rates.fold_mb_s * idle_s / MB_PER_GB),
-                        state.idle_s(),
-                        format::mb_per_s(rates.native_mb_s),
-                    ),
-                    (Some(f), Some(_)) => format!(
-                        "Model: this drive has no SLC cache, so every burst of {} writes straight to {cell} at {} whatever the idle time.",
-                        format::gb(burst_gb),
-                        format::mb_per_s(f.mb_s),
-                    ),
-                    _ => String::new(),
-                };
+                v.burst_text =
+                    burst_summary(&points, rates, burst_gb, state.idle_s(), cell, has_cache);
                 if burst_gb < f64::from(state.burst_gb()) {
                     v.burst_text.push_str(&format!(
                         " (Bursts are capped at the drive's {}.)",
@@ -473,10 +474,47 @@ pub fn build(state: &LabState, results: Option<&TimeResults>) -> TimeView {
         v.burst_published = Some(format!("Published ({E12_SOURCE}): {E12_FACT}"));
     }
     v.burst_legend = legend(&v.burst.curves, &v.burst.levels, &[]);
+}
 
-    // Torture, then TRIM.
+/// The burst chart's text: the first and last burst and the cache's free space, the folding
+/// rate and the sustained rate; or, without a cache, the one rate every burst gets.
+fn burst_summary(
+    points: &[BurstPoint],
+    rates: &CacheRates,
+    burst_gb: f64,
+    idle_s: u32,
+    cell: &str,
+    has_cache: bool,
+) -> String {
+    let (first, last) = (points.first(), points.last());
+    match (first, last) {
+        (Some(f), Some(l)) if has_cache => format!(
+            "Model, {BURSTS} bursts of {} with {} s idle between: the first at {} with {} of cache free, the last at {} with {} free. In idle time the drive folds its cache at {} ({} in {} s); the sustained rate straight to {cell} is {}.",
+            format::gb(burst_gb),
+            idle_s,
+            format::mb_per_s(f.mb_s),
+            format::gb(f.cache_free_gb),
+            format::mb_per_s(l.mb_s),
+            format::gb(l.cache_free_gb),
+            format::mb_per_s(rates.fold_mb_s),
+            format::gb(rates.fold_mb_s * f64::from(idle_s) / MB_PER_GB),
+            idle_s,
+            format::mb_per_s(rates.native_mb_s),
+        ),
+        (Some(f), Some(_)) => format!(
+            "Model: this drive has no SLC cache, so every burst of {} writes straight to {cell} at {} whatever the idle time.",
+            format::gb(burst_gb),
+            format::mb_per_s(f.mb_s),
+        ),
+        _ => String::new(),
+    }
+}
+
+/// The torture and TRIM: random-write speed over the torture, the sequential probes as dots,
+/// and the Octane review's published bound on its own drive.
+fn torture_chart(v: &mut TimeView, state: &LabState, r: &TimeResults, tag: &str) {
     v.torture.x_title = "minutes of random writes";
-    v.torture.stamp = stamp(r.torture.is_some() || r.failure.is_some());
+    v.torture.stamp = stamp(tag, r.torture.is_some() || r.failure.is_some());
     v.torture_text = COMPUTING.into();
     if let Some(t) = &r.torture {
         let minutes = REVIEW_TORTURE_MINUTES;
@@ -492,32 +530,7 @@ pub fn build(state: &LabState, results: Option<&TimeResults>) -> TimeView {
                 .filter(|(x, y)| x.is_finite() && y.is_finite())
                 .collect(),
         });
-        v.torture.dots = vec![
-            Dot {
-                at: (0.0, t.fresh_mb_s),
-                colour: SeriesColour::Series(1),
-                label: format!(
-                    "128 KiB QD1 sequential write, fresh: {} (model)",
-                    format::mb_per_s(t.fresh_mb_s)
-                ),
-            },
-            Dot {
-                at: (minutes, t.after_torture_mb_s),
-                colour: SeriesColour::Series(3),
-                label: format!(
-                    "the same after the torture: {} (model)",
-                    format::mb_per_s(t.after_torture_mb_s)
-                ),
-            },
-            Dot {
-                at: (minutes, t.after_trim_mb_s),
-                colour: SeriesColour::Series(2),
-                label: format!(
-                    "the same after TRIM of all user space: {} (model)",
-                    format::mb_per_s(t.after_trim_mb_s)
-                ),
-            },
-        ];
+        v.torture.dots = torture_dots(t, minutes);
         let share = |v: f64| {
             if t.fresh_mb_s > 0.0 {
                 format::percent(v / t.fresh_mb_s)
@@ -558,7 +571,36 @@ pub fn build(state: &LabState, results: Option<&TimeResults>) -> TimeView {
         v.torture_published = Some(format!("Published ({OCTANE_SOURCE}): {OCTANE_FACT}"));
     }
     v.torture_legend = legend(&v.torture.curves, &v.torture.levels, &v.torture.dots);
-    v
+}
+
+/// The torture chart's three sequential probes: fresh, after the torture, after TRIM.
+fn torture_dots(t: &TortureReport, minutes: f64) -> Vec<Dot> {
+    vec![
+        Dot {
+            at: (0.0, t.fresh_mb_s),
+            colour: SeriesColour::Series(1),
+            label: format!(
+                "128 KiB QD1 sequential write, fresh: {} (model)",
+                format::mb_per_s(t.fresh_mb_s)
+            ),
+        },
+        Dot {
+            at: (minutes, t.after_torture_mb_s),
+            colour: SeriesColour::Series(3),
+            label: format!(
+                "the same after the torture: {} (model)",
+                format::mb_per_s(t.after_torture_mb_s)
+            ),
+        },
+        Dot {
+            at: (minutes, t.after_trim_mb_s),
+            colour: SeriesColour::Series(2),
+            label: format!(
+                "the same after TRIM of all user space: {} (model)",
+                format::mb_per_s(t.after_trim_mb_s)
+            ),
+        },
+    ]
 }
 
 /// The chart's text alternative: its title, then every legend line, then the summary.
