@@ -148,86 +148,116 @@ pub fn parse_query(query: &str, base: LabState) -> Parsed {
         notes: Vec::new(),
     };
     let params = p.collect(query);
-    let get = |name: &str| params.iter().find(|(k, _)| k == name).map(|(_, v)| v);
-
-    if let Some(v) = get("preset") {
-        match presets::lookup(v) {
-            Ok(preset) => p.state.set_preset(preset),
-            Err(e) => p.note("preset", e.to_string()),
-        }
-    }
-    if let Some(h) = get("hold").and_then(|v| p.named::<Hold>("hold", v)) {
-        p.state.set_hold(h);
-    }
-    p.drive(get("cap"), get("dies"));
-    let rw = get("rw").and_then(|v| p.rw(v));
-    if let Some(v) = get("mix") {
-        p.mix(v, rw);
-    }
-    if let Some(v) = get("bs") {
-        p.block_size(v);
-    }
-    if let Some(v) = get("qd") {
-        p.queue_depth(v);
-    }
-    if let Some(s) = get("state").and_then(|v| p.named::<DriveState>("state", v)) {
-        p.state.set_drive_state(s);
-    }
-    if let Some(v) = get("p999") {
-        match v.as_str() {
-            "1" | "true" => p.state.set_show_p999(true),
-            "0" | "false" => p.state.set_show_p999(false),
-            _ => p.note("p999", format!("'{}' is not 1 or 0", quote(v))),
-        }
-    }
-    if let Some(view) = get("view").and_then(|v| p.named::<View>("view", v)) {
-        p.state.set_view(view);
-    }
-    if let Some(v) = get("idle") {
-        if let Some(idle) = p.on_ladder("idle", v, &idle_ladder(), "seconds") {
-            p.state.set_idle_s(idle);
-        }
-    }
-    if let Some(v) = get("burst") {
-        if let Some(gb) = p.on_ladder("burst", v, &burst_ladder(), "GB") {
-            p.state.set_burst_gb(gb);
-        }
-    }
-    if let Some(t) = get(THEME_PARAM).and_then(|v| p.named::<Theme>(THEME_PARAM, v)) {
-        p.state.set_theme(t);
-    }
-    if let Some(v) = get(SPEED_PARAM) {
-        match v.parse::<u32>() {
-            Ok(speed) if SPEEDS_US_PER_S.contains(&speed) => p.state.set_speed_us_per_s(speed),
-            _ => p.note(
-                SPEED_PARAM,
-                format!(
-                    "'{}' is not an offered speed in µs per second ({})",
-                    quote(v),
-                    SPEEDS_US_PER_S.map(|s| s.to_string()).join(", ")
-                ),
-            ),
-        }
-    }
-    if let Some(v) = get("embed") {
-        match v.as_str() {
-            "1" | "true" => p.state.set_embed(true),
-            "0" | "false" => p.state.set_embed(false),
-            _ => p.note("embed", format!("'{}' is not 1 or 0", quote(v))),
-        }
-    }
-    if let Some(v) = get("charts") {
-        p.charts(v);
-    }
-    if let Some(v) = get("lock") {
-        p.lock(v);
-    }
-    if let Some(v) = get("compare") {
-        p.compare(v);
-    }
+    let get = |name: &str| {
+        params
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    };
+    p.drive_and_workload(&get);
+    p.display(&get);
+    p.sharing(&get);
     Parsed {
         state: p.state,
         notes: p.notes,
+    }
+}
+
+/// The query's value of a parameter, if it has one.
+type Get<'a> = dyn Fn(&str) -> Option<&'a str> + 'a;
+
+impl Parser {
+    /// The drive (preset, what is held, capacity or dies) and the workload on it.
+    fn drive_and_workload(&mut self, get: &Get<'_>) {
+        if let Some(v) = get("preset") {
+            match presets::lookup(v) {
+                Ok(preset) => self.state.set_preset(preset),
+                Err(e) => self.note("preset", e.to_string()),
+            }
+        }
+        if let Some(h) = get("hold").and_then(|v| self.named::<Hold>("hold", v)) {
+            self.state.set_hold(h);
+        }
+        self.drive(get("cap"), get("dies"));
+        let rw = get("rw").and_then(|v| self.rw(v));
+        if let Some(v) = get("mix") {
+            self.mix(v, rw);
+        }
+        if let Some(v) = get("bs") {
+            self.block_size(v);
+        }
+        if let Some(v) = get("qd") {
+            self.queue_depth(v);
+        }
+        if let Some(s) = get("state").and_then(|v| self.named::<DriveState>("state", v)) {
+            self.state.set_drive_state(s);
+        }
+    }
+
+    /// What the page shows: p99.9, the view and its settings, the theme, teaching's speed.
+    fn display(&mut self, get: &Get<'_>) {
+        if let Some(on) = get("p999").and_then(|v| self.flag("p999", v)) {
+            self.state.set_show_p999(on);
+        }
+        if let Some(view) = get("view").and_then(|v| self.named::<View>("view", v)) {
+            self.state.set_view(view);
+        }
+        if let Some(v) = get("idle") {
+            if let Some(idle) = self.on_ladder("idle", v, &idle_ladder(), "seconds") {
+                self.state.set_idle_s(idle);
+            }
+        }
+        if let Some(v) = get("burst") {
+            if let Some(gb) = self.on_ladder("burst", v, &burst_ladder(), "GB") {
+                self.state.set_burst_gb(gb);
+            }
+        }
+        if let Some(t) = get(THEME_PARAM).and_then(|v| self.named::<Theme>(THEME_PARAM, v)) {
+            self.state.set_theme(t);
+        }
+        if let Some(v) = get(SPEED_PARAM) {
+            match v.parse::<u32>() {
+                Ok(speed) if SPEEDS_US_PER_S.contains(&speed) => {
+                    self.state.set_speed_us_per_s(speed)
+                }
+                _ => self.note(
+                    SPEED_PARAM,
+                    format!(
+                        "'{}' is not an offered speed in µs per second ({})",
+                        quote(v),
+                        SPEEDS_US_PER_S.map(|s| s.to_string()).join(", ")
+                    ),
+                ),
+            }
+        }
+    }
+
+    /// What an author set for a shared or embedded lab: embed, charts, locks, pins.
+    fn sharing(&mut self, get: &Get<'_>) {
+        if let Some(on) = get("embed").and_then(|v| self.flag("embed", v)) {
+            self.state.set_embed(on);
+        }
+        if let Some(v) = get("charts") {
+            self.charts(v);
+        }
+        if let Some(v) = get("lock") {
+            self.lock(v);
+        }
+        if let Some(v) = get("compare") {
+            self.compare(v);
+        }
+    }
+
+    /// A switch: `1` or `true`, `0` or `false`; anything else is noted.
+    fn flag(&mut self, param: &str, v: &str) -> Option<bool> {
+        match v {
+            "1" | "true" => Some(true),
+            "0" | "false" => Some(false),
+            _ => {
+                self.note(param, format!("'{}' is not 1 or 0", quote(v)));
+                None
+            }
+        }
     }
 }
 
@@ -374,10 +404,26 @@ impl Parser {
         }
     }
 
-    fn drive(&mut self, cap: Option<&String>, dies: Option<&String>) {
-        let preset = self.state.preset();
-        let native = preset.nand.die_gbit;
-        let dies = dies.and_then(|v| match v.parse::<u32>() {
+    fn drive(&mut self, cap: Option<&str>, dies: Option<&str>) {
+        let native = self.state.preset().nand.die_gbit;
+        let dies = dies.and_then(|v| self.die_count(v));
+        let cap = cap.and_then(|v| self.capacity(v));
+        match (cap, dies) {
+            (Some(gb), Some(dies)) => self.capacity_from_dies(gb, dies),
+            (None, Some(dies)) => {
+                // Cannot fail: the count was checked, and the preset's own part is offered.
+                let _ = self.state.set_drive_choice(DriveChoice {
+                    dies,
+                    die_gbit: native,
+                });
+            }
+            (Some(gb), None) => self.capacity_of_the_part(gb),
+            (None, None) => {}
+        }
+    }
+
+    fn die_count(&mut self, v: &str) -> Option<u32> {
+        match v.parse::<u32>() {
             Ok(d) if (1..=MAX_DIES).contains(&d) => Some(d),
             Ok(_) => {
                 self.note("dies", format!("{} is outside 1 to {MAX_DIES}", quote(v)));
@@ -387,8 +433,11 @@ impl Parser {
                 self.note("dies", format!("'{}' is not a whole number", quote(v)));
                 None
             }
-        });
-        let cap = cap.and_then(|v| match v.parse::<f64>() {
+        }
+    }
+
+    fn capacity(&mut self, v: &str) -> Option<f64> {
+        match v.parse::<f64>() {
             Ok(gb) if gb.is_finite() && gb > 0.0 => Some(gb),
             _ => {
                 self.note(
@@ -397,63 +446,58 @@ impl Parser {
                 );
                 None
             }
+        }
+    }
+
+    /// Both given: the die density that makes `gb` from `dies`, if the lab offers it; else the
+    /// dies of the preset's own part, and a note.
+    fn capacity_from_dies(&mut self, gb: f64, dies: u32) {
+        let preset = self.state.preset();
+        let native = preset.nand.die_gbit;
+        let gb_per_gbit = preset.gb_per_die() / f64::from(native);
+        let density = gb / f64::from(dies) / gb_per_gbit;
+        let fits = DIE_DENSITIES_GBIT
+            .into_iter()
+            .find(|&g| (f64::from(g) / density - 1.0).abs() < CAPACITY_TOLERANCE);
+        // Cannot fail: the count was checked, and both densities are offered.
+        let _ = self.state.set_drive_choice(DriveChoice {
+            dies,
+            die_gbit: fits.unwrap_or(native),
         });
-        match (cap, dies) {
-            (Some(gb), Some(dies)) => {
-                let gb_per_gbit = preset.gb_per_die() / f64::from(native);
-                let density = gb / f64::from(dies) / gb_per_gbit;
-                let fits = DIE_DENSITIES_GBIT
-                    .into_iter()
-                    .find(|&g| (f64::from(g) / density - 1.0).abs() < CAPACITY_TOLERANCE);
-                match fits {
-                    Some(die_gbit) => {
-                        // Cannot fail: both values were checked above.
-                        let _ = self.state.set_drive_choice(DriveChoice { dies, die_gbit });
-                    }
-                    None => {
-                        let _ = self.state.set_drive_choice(DriveChoice {
-                            dies,
-                            die_gbit: native,
-                        });
-                        self.note(
-                            "cap",
-                            format!(
-                                "{gb} GB from {dies} dies needs {density:.0} Gbit dies, which the \
-                                 lab does not offer ({} Gbit); kept {dies} dies of the {} part",
-                                DIE_DENSITIES_GBIT.map(|g| g.to_string()).join(", "),
-                                preset.nand.name
-                            ),
-                        );
-                    }
-                }
-            }
-            (None, Some(dies)) => {
-                let _ = self.state.set_drive_choice(DriveChoice {
-                    dies,
-                    die_gbit: native,
-                });
-            }
-            (Some(gb), None) => match preset.dies_for_capacity_gb(gb) {
-                Ok(dies) => {
-                    let _ = self.state.set_drive_choice(DriveChoice {
-                        dies,
-                        die_gbit: native,
-                    });
-                    let got = self.state.capacity_gb();
-                    if (got / gb - 1.0).abs() > CAPACITY_TOLERANCE {
-                        self.note(
-                            "cap",
-                            format!(
-                                "no {} drive has exactly {gb} GB; using the nearest, {got:.0} GB \
-                                 ({dies} dies)",
-                                preset.controller.name
-                            ),
-                        );
-                    }
-                }
-                Err(e) => self.note("cap", e.to_string()),
-            },
-            (None, None) => {}
+        if fits.is_none() {
+            self.note(
+                "cap",
+                format!(
+                    "{gb} GB from {dies} dies needs {density:.0} Gbit dies, which the lab does \
+                     not offer ({} Gbit); kept {dies} dies of the {} part",
+                    DIE_DENSITIES_GBIT.map(|g| g.to_string()).join(", "),
+                    preset.nand.name
+                ),
+            );
+        }
+    }
+
+    /// Capacity alone: the nearest die count of the preset's own part, with a note when it is
+    /// not the capacity asked for.
+    fn capacity_of_the_part(&mut self, gb: f64) {
+        let preset = self.state.preset();
+        let dies = match preset.dies_for_capacity_gb(gb) {
+            Ok(dies) => dies,
+            Err(e) => return self.note("cap", e.to_string()),
+        };
+        let _ = self.state.set_drive_choice(DriveChoice {
+            dies,
+            die_gbit: preset.nand.die_gbit,
+        });
+        let got = self.state.capacity_gb();
+        if (got / gb - 1.0).abs() > CAPACITY_TOLERANCE {
+            self.note(
+                "cap",
+                format!(
+                    "no {} drive has exactly {gb} GB; using the nearest, {got:.0} GB ({dies} dies)",
+                    preset.controller.name
+                ),
+            );
         }
     }
 
