@@ -74,13 +74,7 @@ pub fn App(
         state.with(|s| runner.with_results(|lookup| charts::build(s, lookup)))
     });
     let legend = Memo::new(move |_| charts.with(|c| c.legend.clone()));
-    let readout_data = Memo::new(move |_| {
-        runner.revision();
-        state.with(|s| {
-            let key = RunKey::current(s);
-            readout::build(s, runner.point(&key), runner.failure(&key))
-        })
-    });
+    let readout_data = current_readout(state, runner);
     let progress = Memo::new(move |_| {
         runner.revision();
         runner.progress()
@@ -224,6 +218,17 @@ fn replace_query(query: &str) {
             Some(&format!("{path}{wanted}{hash}")),
         );
     }
+}
+
+/// The readout of the current point, rebuilt after every slice of model results.
+fn current_readout(state: RwSignal<LabState>, runner: Runner) -> Memo<readout::ReadoutData> {
+    Memo::new(move |_| {
+        runner.revision();
+        state.with(|s| {
+            let key = RunKey::current(s);
+            readout::build(s, runner.point(&key), runner.failure(&key))
+        })
+    })
 }
 
 /// The charts' palette, read from the page's CSS whenever the theme (or, with `theme=auto`, the
