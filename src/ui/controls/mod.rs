@@ -70,23 +70,6 @@ pub fn DriveControls(
     /// The lab's state (read and written).
     state: RwSignal<LabState>,
 ) -> impl IntoView {
-    let on_preset = move |ev| {
-        let id = event_target_value(&ev);
-        if let Some(p) = presets::find(&id) {
-            state.update(|s| s.set_preset(p));
-        }
-    };
-    let options = presets::all()
-        .iter()
-        .map(|p| {
-            let id = p.id;
-            view! {
-                <option value=id prop:selected=move || state.with(|s| s.preset().id == id)>
-                    {p.name}
-                </option>
-            }
-        })
-        .collect_view();
     let hold_choices = Hold::ALL
         .iter()
         .map(|h| Choice {
@@ -98,21 +81,7 @@ pub fn DriveControls(
     view! {
         <fieldset class="group">
             <legend>"Drive"</legend>
-            <div class="control">
-                <label for="preset">"Controller preset"</label>
-                <select
-                    id="preset"
-                    on:change=on_preset
-                    aria-describedby="preset-summary"
-                    prop:disabled=move || state.with(|s| s.locks().locks(Control::Preset))
-                >
-                    {options}
-                </select>
-                <LockHint locked=locked(state, Control::Preset) />
-                <p class="hint" id="preset-summary">
-                    {move || state.with(|s| plain_summary(s.preset().summary))}
-                </p>
-            </div>
+            <PresetSelect state=state />
             <RadioGroup
                 name="hold"
                 legend="Keep fixed while moving dies or capacity"
@@ -149,24 +118,63 @@ pub fn DriveControls(
                 disabled=Signal::derive(move || hold.get() == Hold::Capacity)
                 locked=locked(state, Control::Cap)
             />
-            <p class="derived" id="density">
-                {move || {
-                    state
-                        .with(|s| {
-                            let part = s.preset().nand.die_gbit;
-                            if s.die_gbit() == part {
-                                format!("Die density: {} Gbit, the preset's own part.", part)
-                            } else {
-                                format!(
-                                    "Die density: {} Gbit (custom; the preset's part has {} Gbit).",
-                                    s.die_gbit(),
-                                    part,
-                                )
-                            }
-                        })
-                }}
-            </p>
+            <p class="derived" id="density">{move || state.with(density_text)}</p>
         </fieldset>
+    }
+}
+
+/// The controller preset, with its one-line summary.
+#[component]
+fn PresetSelect(
+    /// The lab's state (read and written).
+    state: RwSignal<LabState>,
+) -> impl IntoView {
+    let on_preset = move |ev| {
+        let id = event_target_value(&ev);
+        if let Some(p) = presets::find(&id) {
+            state.update(|s| s.set_preset(p));
+        }
+    };
+    let options = presets::all()
+        .iter()
+        .map(|p| {
+            let id = p.id;
+            view! {
+                <option value=id prop:selected=move || state.with(|s| s.preset().id == id)>
+                    {p.name}
+                </option>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="control">
+            <label for="preset">"Controller preset"</label>
+            <select
+                id="preset"
+                on:change=on_preset
+                aria-describedby="preset-summary"
+                prop:disabled=move || state.with(|s| s.locks().locks(Control::Preset))
+            >
+                {options}
+            </select>
+            <LockHint locked=locked(state, Control::Preset) />
+            <p class="hint" id="preset-summary">
+                {move || state.with(|s| plain_summary(s.preset().summary))}
+            </p>
+        </div>
+    }
+}
+
+/// The die density in words: the preset's own part, or a custom one.
+fn density_text(s: &LabState) -> String {
+    let part = s.preset().nand.die_gbit;
+    if s.die_gbit() == part {
+        format!("Die density: {part} Gbit, the preset's own part.")
+    } else {
+        format!(
+            "Die density: {} Gbit (custom; the preset's part has {part} Gbit).",
+            s.die_gbit()
+        )
     }
 }
 
