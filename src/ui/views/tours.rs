@@ -37,12 +37,12 @@ pub fn Tours(
     docked: bool,
 ) -> impl IntoView {
     let off = move || state.with(|s| !s.locks().is_empty());
-    let go = move |tour: usize, step: usize| {
+    let go = Callback::new(move |(tour, step): (usize, usize)| {
         if let Some(s) = TOURS.get(tour).and_then(|t| t.steps.get(step)) {
             state.update(|st| s.setup.apply(st));
             at.set(Some((tour, step)));
         }
-    };
+    });
     let list = TOURS
         .iter()
         .enumerate()
@@ -54,7 +54,7 @@ pub fn Tours(
                         id=format!("tour-{}", t.id)
                         aria-pressed=move || (at.get().map(|a| a.0) == Some(i)).to_string()
                         prop:disabled=off
-                        on:click=move |_| go(i, 0)
+                        on:click=move |_| go.run((i, 0))
                     >
                         {t.title}
                     </button>
@@ -62,45 +62,7 @@ pub fn Tours(
             }
         })
         .collect_view();
-    let current = move || {
-        at.get()
-            .and_then(|(t, s)| TOURS.get(t).map(|tour| (t, s, tour)))
-    };
-    let step = move || {
-        view! {
-            <div class="tour-step" id="tour-step" aria-live="polite">
-                {move || {
-                    current()
-                        .map(|(t, s, tour)| {
-                            let n = tour.steps.len();
-                            let text = tour.steps.get(s).map(|x| x.text).unwrap_or_default();
-                            view! {
-                                <p class="tour-count">{format!("{}: step {} of {n}", tour.title, s + 1)}</p>
-                                <p id="tour-text">{text}</p>
-                                <div class="tour-nav">
-                                    <button
-                                        type="button"
-                                        id="tour-prev"
-                                        prop:disabled=move || { s == 0 || off() }
-                                        on:click=move |_| go(t, s.saturating_sub(1))
-                                    >
-                                        "Previous step"
-                                    </button>
-                                    <button
-                                        type="button"
-                                        id="tour-next"
-                                        prop:disabled=move || { s + 1 >= n || off() }
-                                        on:click=move |_| go(t, s + 1)
-                                    >
-                                        "Next step"
-                                    </button>
-                                </div>
-                            }
-                        })
-                }}
-            </div>
-        }
-    };
+    let step = move || view! { <TourStep at=at go=go off=Signal::derive(off) /> };
     view! {
         <section class="card tours" aria-labelledby="tours-title">
             <h2 id="tours-title">"Guided tours"</h2>
@@ -122,5 +84,54 @@ pub fn Tours(
                     </aside>
                 }
             })}
+    }
+}
+
+/// The current step of a tour: its text and the buttons to the previous and next step.
+#[component]
+fn TourStep(
+    /// The tour and step shown.
+    at: TourAt,
+    /// Goes to (tour, step), setting the lab up as the step says.
+    go: Callback<(usize, usize)>,
+    /// The tours are off (the author locked controls).
+    off: Signal<bool>,
+) -> impl IntoView {
+    let current = move || {
+        at.get()
+            .and_then(|(t, s)| TOURS.get(t).map(|tour| (t, s, tour)))
+    };
+    view! {
+        <div class="tour-step" id="tour-step" aria-live="polite">
+            {move || {
+                current()
+                    .map(|(t, s, tour)| {
+                        let n = tour.steps.len();
+                        let text = tour.steps.get(s).map(|x| x.text).unwrap_or_default();
+                        view! {
+                            <p class="tour-count">{format!("{}: step {} of {n}", tour.title, s + 1)}</p>
+                            <p id="tour-text">{text}</p>
+                            <div class="tour-nav">
+                                <button
+                                    type="button"
+                                    id="tour-prev"
+                                    prop:disabled=move || { s == 0 || off.get() }
+                                    on:click=move |_| go.run((t, s.saturating_sub(1)))
+                                >
+                                    "Previous step"
+                                </button>
+                                <button
+                                    type="button"
+                                    id="tour-next"
+                                    prop:disabled=move || { s + 1 >= n || off.get() }
+                                    on:click=move |_| go.run((t, s + 1))
+                                >
+                                    "Next step"
+                                </button>
+                            </div>
+                        }
+                    })
+            }}
+        </div>
     }
 }
