@@ -8,6 +8,7 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
@@ -106,22 +107,6 @@ pub fn ShareBar(
             state.with_untracked(|s| fio::job_file(&s.workload(), &compute::sweep_qds(s.qd())));
         download::text(export::FIO_JOB_FILE, "text/plain;charset=utf-8", &text);
     };
-    let select_all = |ev: leptos::ev::FocusEvent| {
-        if let Some(t) = ev
-            .target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlTextAreaElement>(t).ok())
-        {
-            t.select();
-        }
-    };
-    let select_url = |ev: leptos::ev::FocusEvent| {
-        if let Some(t) = ev
-            .target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok())
-        {
-            t.select();
-        }
-    };
     view! {
         <section id="share" class="share card" aria-labelledby="share-title">
             <h2 id="share-title">"Share and export"</h2>
@@ -142,7 +127,7 @@ pub fn ShareBar(
                 Copied::Refused(url) => Some(view! {
                     <label class="copy-box" for="share-url">
                         <span>"Link to this view"</span>
-                        <input id="share-url" type="text" readonly prop:value=url on:focus=select_url />
+                        <input id="share-url" type="text" readonly prop:value=url on:focus=select_field />
                     </label>
                 }),
                 _ => None,
@@ -150,13 +135,25 @@ pub fn ShareBar(
             {move || snippet.get().map(|code| view! {
                 <label class="copy-box" for="embed-code">
                     <span>"Paste this into your page (the lab reports its height; see the README for the listener):"</span>
-                    <textarea id="embed-code" readonly rows="4" prop:value=code on:focus=select_all></textarea>
+                    <textarea id="embed-code" readonly rows="4" prop:value=code on:focus=select_field></textarea>
                 </label>
             })}
             <p class="hint">
                 "The CSV holds what the charts plot: model results, published measurements with their source, and your fio points. The fio job file runs this workload at the charts' queue depths; point it at a scratch file, never at a disk holding data."
             </p>
         </section>
+    }
+}
+
+/// Selects a read-only field's text when it gets focus, ready to copy.
+fn select_field(ev: leptos::ev::FocusEvent) {
+    let Some(target) = ev.target() else {
+        return;
+    };
+    if let Some(input) = target.dyn_ref::<web_sys::HtmlInputElement>() {
+        input.select();
+    } else if let Some(area) = target.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+        area.select();
     }
 }
 
