@@ -93,44 +93,7 @@ pub fn FioImport(
         };
         // Let the same file be chosen again after it changed on disk.
         input.set_value("");
-        let name: String = file
-            .name()
-            .chars()
-            .filter(|c| !c.is_control())
-            .take(MAX_NAME_CHARS)
-            .collect();
-        if file.size() > fio::MAX_OUTPUT_BYTES as f64 {
-            outcome.set(Outcome::Refused(format!(
-                "{name} was not imported: it is larger than {} MiB. The charts are unchanged.",
-                fio::MAX_OUTPUT_BYTES >> 20
-            )));
-            return;
-        }
-        spawn_local(async move {
-            let text = JsFuture::from(file.text())
-                .await
-                .ok()
-                .and_then(|v| v.as_string());
-            let Some(text) = text else {
-                outcome.set(Outcome::Refused(format!(
-                    "{name} could not be read. The charts are unchanged."
-                )));
-                return;
-            };
-            match fio::parse_output(&text) {
-                Ok(points) => {
-                    let drive = YourDrive {
-                        file_name: name,
-                        points,
-                    };
-                    outcome.set(Outcome::Imported(summary(&drive)));
-                    state.update(|s| s.set_your_drive(Some(drive)));
-                }
-                Err(e) => outcome.set(Outcome::Refused(format!(
-                    "{name} was not imported: {e}. The charts are unchanged."
-                ))),
-            }
-        });
+        import(file, state, outcome);
     };
     let has_import = move || state.with(|s| s.your_drive().is_some());
     view! {
@@ -169,6 +132,49 @@ pub fn FioImport(
             </Show>
         </section>
     }
+}
+
+/// Reads the chosen file and, if fio's output is in it, makes it "your drive"; says why not
+/// otherwise (the charts then stay as they were).
+fn import(file: web_sys::File, state: RwSignal<LabState>, outcome: RwSignal<Outcome>) {
+    let name: String = file
+        .name()
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_NAME_CHARS)
+        .collect();
+    if file.size() > fio::MAX_OUTPUT_BYTES as f64 {
+        outcome.set(Outcome::Refused(format!(
+            "{name} was not imported: it is larger than {} MiB. The charts are unchanged.",
+            fio::MAX_OUTPUT_BYTES >> 20
+        )));
+        return;
+    }
+    spawn_local(async move {
+        let text = JsFuture::from(file.text())
+            .await
+            .ok()
+            .and_then(|v| v.as_string());
+        let Some(text) = text else {
+            outcome.set(Outcome::Refused(format!(
+                "{name} could not be read. The charts are unchanged."
+            )));
+            return;
+        };
+        match fio::parse_output(&text) {
+            Ok(points) => {
+                let drive = YourDrive {
+                    file_name: name,
+                    points,
+                };
+                outcome.set(Outcome::Imported(summary(&drive)));
+                state.update(|s| s.set_your_drive(Some(drive)));
+            }
+            Err(e) => outcome.set(Outcome::Refused(format!(
+                "{name} was not imported: {e}. The charts are unchanged."
+            ))),
+        }
+    });
 }
 
 #[cfg(test)]
