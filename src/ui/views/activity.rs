@@ -353,30 +353,8 @@ pub fn TeachingMode(
         core.update_value(|c| c.restart(spec, ctx, shown));
     });
 
-    let alive = Rc::new(Cell::new(true));
-    {
-        let alive = alive.clone();
-        let keep = send_wrapper::SendWrapper::new(alive);
-        on_cleanup(move || keep.set(false));
-    }
-    animate(
-        alive,
-        Rc::new(move |now_ms| {
-            let speed = state
-                .try_with_untracked(LabState::speed_us_per_s)
-                .unwrap_or(DEFAULT_SPEED_US_PER_S);
-            core.try_update_value(|c| c.frame(now_ms, speed, shown));
-        }),
-    );
-
-    let reset = move || core.update_value(|c| c.reset(shown));
-    let keys = window_event_listener(ev::keydown, move |e| {
-        if e.alt_key() && e.code() == "KeyR" {
-            e.prevent_default();
-            reset();
-        }
-    });
-    on_cleanup(move || keys.remove());
+    play_frames(state, core, shown);
+    reset_on_alt_r(move || core.update_value(|c| c.reset(shown)));
 
     let layout = Memo::new(move |_| {
         state.with(|s| {
@@ -426,6 +404,37 @@ pub fn TeachingMode(
             <Explainer explanation=shown.explanation />
         </section>
     }
+}
+
+/// Runs the player one step per animation frame, at the speed the state sets, until the view
+/// unmounts.
+fn play_frames(state: RwSignal<LabState>, core: StoredValue<Core, LocalStorage>, shown: Shown) {
+    let alive = Rc::new(Cell::new(true));
+    {
+        let alive = alive.clone();
+        let keep = send_wrapper::SendWrapper::new(alive);
+        on_cleanup(move || keep.set(false));
+    }
+    animate(
+        alive,
+        Rc::new(move |now_ms| {
+            let speed = state
+                .try_with_untracked(LabState::speed_us_per_s)
+                .unwrap_or(DEFAULT_SPEED_US_PER_S);
+            core.try_update_value(|c| c.frame(now_ms, speed, shown));
+        }),
+    );
+}
+
+/// Alt+R resets the player, wherever the focus is, while the view is mounted.
+fn reset_on_alt_r(reset: impl Fn() + 'static) {
+    let keys = window_event_listener(ev::keydown, move |e| {
+        if e.alt_key() && e.code() == "KeyR" {
+            e.prevent_default();
+            reset();
+        }
+    });
+    on_cleanup(move || keys.remove());
 }
 
 /// Play, Pause, Step, Reset and the speed.
