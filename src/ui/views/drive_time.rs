@@ -100,23 +100,6 @@ pub fn DriveTimeView(
         let key = key.get();
         state.with(|s| runner.build(s, &key))
     });
-    let part = |f: fn(&TimeView) -> TimeChartData| Memo::new(move |_| data.with(f));
-    let fill = part(|v| v.fill.clone());
-    let burst = part(|v| v.burst.clone());
-    let torture = part(|v| v.torture.clone());
-    let text = |f: fn(&TimeView) -> String| Signal::derive(move || data.with(f));
-    let legend = |f: fn(&TimeView) -> Vec<LegendItem>| Signal::derive(move || data.with(f));
-
-    const FILL_TITLE: &str = "Whole-drive fill: write speed against GB written";
-    const BURST_TITLE: &str = "Bursts with idle time against sustained writing";
-    const TORTURE_TITLE: &str = "Random-write torture, then TRIM";
-    let fill_text = text(|v| v.fill_text.clone());
-    let burst_text = text(|v| v.burst_text.clone());
-    let torture_text = text(|v| v.torture_text.clone());
-    let fill_legend = legend(|v| v.fill_legend.clone());
-    let burst_legend = legend(|v| v.burst_legend.clone());
-    let torture_legend = legend(|v| v.torture_legend.clone());
-
     view! {
         <section
             id="drive-time"
@@ -136,91 +119,138 @@ pub fn DriveTimeView(
                 </p>
             </div>
             <div class="charts">
-                <figure class="chart">
-                    <h2>{FILL_TITLE}</h2>
-                    <p class="chart-sub">
-                        "128 KiB sequential writes at QD32 from empty to full, as reviews draw it: the SLC cache first, then native cells, then folding the shrinking cache out of the way."
-                    </p>
-                    <ChartCanvas
-                        id="chart-fill"
-                        label=Signal::derive(move || {
-                            time_model::describe(FILL_TITLE, &fill_legend.get(), &fill_text.get())
-                        })
-                        data=fill
-                        stamp=stamp_of
-                        palette=palette
-                        draw=time_chart::draw
-                    />
-                    <ChartLegend items=fill_legend label="Lines on the fill chart" />
-                    <figcaption id="time-fill-summary">{fill_text}</figcaption>
-                </figure>
-                <figure class="chart">
-                    <h2>{BURST_TITLE}</h2>
-                    <p class="chart-sub">
-                        "Six bursts of 128 KiB sequential writes at QD32 with idle time between them, in which the drive folds its SLC cache into native cells."
-                    </p>
-                    <div class="time-controls">
-                        <LadderSlider
-                            id="idle"
-                            label="Idle time between bursts"
-                            ladder=Signal::derive(idle_ladder)
-                            value=Signal::derive(move || state.with(LabState::idle_s))
-                            on_change=Callback::new(move |v| state.update(|s| s.set_idle_s(v)))
-                            format=Callback::new(|v: u32| format!("{v} s"))
-                            value_text=Callback::new(|v: u32| format!("{v} seconds idle between bursts"))
-                            locked=locked(state, Control::Idle)
-                        />
-                        <LadderSlider
-                            id="burst"
-                            label="Burst size"
-                            ladder=Signal::derive(burst_ladder)
-                            value=Signal::derive(move || state.with(LabState::burst_gb))
-                            on_change=Callback::new(move |v| state.update(|s| s.set_burst_gb(v)))
-                            format=Callback::new(|v: u32| format!("{v} GB"))
-                            value_text=Callback::new(|v: u32| format!("{v} gigabytes per burst"))
-                            locked=locked(state, Control::Burst)
-                        />
-                    </div>
-                    <ChartCanvas
-                        id="chart-burst"
-                        label=Signal::derive(move || {
-                            time_model::describe(BURST_TITLE, &burst_legend.get(), &burst_text.get())
-                        })
-                        data=burst
-                        stamp=stamp_of
-                        palette=palette
-                        draw=time_chart::draw
-                    />
-                    <ChartLegend items=burst_legend label="Lines on the burst chart" />
-                    <p class="time-readout" id="burst-readout" aria-live="polite">{burst_text}</p>
-                    {move || {
-                        data.with(|v| v.burst_published.clone())
-                            .map(|p| view! { <p class="measured" id="burst-published">{p}</p> })
-                    }}
-                </figure>
-                <figure class="chart">
-                    <h2>{TORTURE_TITLE}</h2>
-                    <p class="chart-sub">
-                        "A full drive takes 20 minutes of 4 KiB random writes at QD32 over all of it, as in the OCZ Octane review; then a 128 KiB sequential write, a TRIM of all user space, and the sequential write again."
-                    </p>
-                    <ChartCanvas
-                        id="chart-torture"
-                        label=Signal::derive(move || {
-                            time_model::describe(TORTURE_TITLE, &torture_legend.get(), &torture_text.get())
-                        })
-                        data=torture
-                        stamp=stamp_of
-                        palette=palette
-                        draw=time_chart::draw
-                    />
-                    <ChartLegend items=torture_legend label="Lines and dots on the torture chart" />
-                    <figcaption id="time-torture-summary">{torture_text}</figcaption>
-                    {move || {
-                        data.with(|v| v.torture_published.clone())
-                            .map(|p| view! { <p class="measured" id="torture-published">{p}</p> })
-                    }}
-                </figure>
+                <FillFigure data=data palette=palette />
+                <BurstFigure state=state data=data palette=palette />
+                <TortureFigure data=data palette=palette />
             </div>
         </section>
+    }
+}
+
+const FILL_TITLE: &str = "Whole-drive fill: write speed against GB written";
+const BURST_TITLE: &str = "Bursts with idle time against sustained writing";
+const TORTURE_TITLE: &str = "Random-write torture, then TRIM";
+
+/// One chart's data out of the view's.
+fn chart_of(data: Memo<TimeView>, f: fn(&TimeView) -> TimeChartData) -> Memo<TimeChartData> {
+    Memo::new(move |_| data.with(f))
+}
+
+/// The whole-drive fill.
+#[component]
+fn FillFigure(data: Memo<TimeView>, palette: Signal<Palette>) -> impl IntoView {
+    let fill = chart_of(data, |v| v.fill.clone());
+    let fill_text = Signal::derive(move || data.with(|v| v.fill_text.clone()));
+    let fill_legend = Signal::derive(move || data.with(|v| v.fill_legend.clone()));
+    view! {
+        <figure class="chart">
+            <h2>{FILL_TITLE}</h2>
+            <p class="chart-sub">
+                "128 KiB sequential writes at QD32 from empty to full, as reviews draw it: the SLC cache first, then native cells, then folding the shrinking cache out of the way."
+            </p>
+            <ChartCanvas
+                id="chart-fill"
+                label=Signal::derive(move || {
+                    time_model::describe(FILL_TITLE, &fill_legend.get(), &fill_text.get())
+                })
+                data=fill
+                stamp=stamp_of
+                palette=palette
+                draw=time_chart::draw
+            />
+            <ChartLegend items=fill_legend label="Lines on the fill chart" />
+            <figcaption id="time-fill-summary">{fill_text}</figcaption>
+        </figure>
+    }
+}
+
+/// Bursts with idle time, with the idle-time and burst-size sliders.
+#[component]
+fn BurstFigure(
+    /// The lab's state (the sliders write the idle time and burst size).
+    state: RwSignal<LabState>,
+    data: Memo<TimeView>,
+    palette: Signal<Palette>,
+) -> impl IntoView {
+    let burst = chart_of(data, |v| v.burst.clone());
+    let burst_text = Signal::derive(move || data.with(|v| v.burst_text.clone()));
+    let burst_legend = Signal::derive(move || data.with(|v| v.burst_legend.clone()));
+    view! {
+        <figure class="chart">
+            <h2>{BURST_TITLE}</h2>
+            <p class="chart-sub">
+                "Six bursts of 128 KiB sequential writes at QD32 with idle time between them, in which the drive folds its SLC cache into native cells."
+            </p>
+            <div class="time-controls">
+                <LadderSlider
+                    id="idle"
+                    label="Idle time between bursts"
+                    ladder=Signal::derive(idle_ladder)
+                    value=Signal::derive(move || state.with(LabState::idle_s))
+                    on_change=Callback::new(move |v| state.update(|s| s.set_idle_s(v)))
+                    format=Callback::new(|v: u32| format!("{v} s"))
+                    value_text=Callback::new(|v: u32| format!("{v} seconds idle between bursts"))
+                    locked=locked(state, Control::Idle)
+                />
+                <LadderSlider
+                    id="burst"
+                    label="Burst size"
+                    ladder=Signal::derive(burst_ladder)
+                    value=Signal::derive(move || state.with(LabState::burst_gb))
+                    on_change=Callback::new(move |v| state.update(|s| s.set_burst_gb(v)))
+                    format=Callback::new(|v: u32| format!("{v} GB"))
+                    value_text=Callback::new(|v: u32| format!("{v} gigabytes per burst"))
+                    locked=locked(state, Control::Burst)
+                />
+            </div>
+            <ChartCanvas
+                id="chart-burst"
+                label=Signal::derive(move || {
+                    time_model::describe(BURST_TITLE, &burst_legend.get(), &burst_text.get())
+                })
+                data=burst
+                stamp=stamp_of
+                palette=palette
+                draw=time_chart::draw
+            />
+            <ChartLegend items=burst_legend label="Lines on the burst chart" />
+            <p class="time-readout" id="burst-readout" aria-live="polite">{burst_text}</p>
+            {move || {
+                data.with(|v| v.burst_published.clone())
+                    .map(|p| view! { <p class="measured" id="burst-published">{p}</p> })
+            }}
+        </figure>
+    }
+}
+
+/// The random-write torture, then TRIM.
+#[component]
+fn TortureFigure(data: Memo<TimeView>, palette: Signal<Palette>) -> impl IntoView {
+    let torture = chart_of(data, |v| v.torture.clone());
+    let torture_text = Signal::derive(move || data.with(|v| v.torture_text.clone()));
+    let torture_legend = Signal::derive(move || data.with(|v| v.torture_legend.clone()));
+    view! {
+        <figure class="chart">
+            <h2>{TORTURE_TITLE}</h2>
+            <p class="chart-sub">
+                "A full drive takes 20 minutes of 4 KiB random writes at QD32 over all of it, as in the OCZ Octane review; then a 128 KiB sequential write, a TRIM of all user space, and the sequential write again."
+            </p>
+            <ChartCanvas
+                id="chart-torture"
+                label=Signal::derive(move || {
+                    time_model::describe(TORTURE_TITLE, &torture_legend.get(), &torture_text.get())
+                })
+                data=torture
+                stamp=stamp_of
+                palette=palette
+                draw=time_chart::draw
+            />
+            <ChartLegend items=torture_legend label="Lines and dots on the torture chart" />
+            <figcaption id="time-torture-summary">{torture_text}</figcaption>
+            {move || {
+                data.with(|v| v.torture_published.clone())
+                    .map(|p| view! { <p class="measured" id="torture-published">{p}</p> })
+            }}
+        </figure>
     }
 }
