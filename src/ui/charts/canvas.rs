@@ -185,8 +185,41 @@ where
 {
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let box_ref = NodeRef::<html::Div>::new();
-    let size = RwSignal::new(BoxSize::default());
+    let size = follow_box_size(box_ref);
 
+    // Redraw once per animation frame, however many changes arrive before it.
+    let frame_pending = Rc::new(Cell::new(false));
+    let log = Rc::new(DrawLog::default());
+    let painter = Painter { id, stamp, draw };
+    Effect::new(move |_| {
+        data.track();
+        palette.track();
+        size.track();
+        if frame_pending.replace(true) {
+            return;
+        }
+        let (pending, log) = (frame_pending.clone(), log.clone());
+        request_animation_frame(move || {
+            pending.set(false);
+            if let Some(canvas) = canvas_ref.get_untracked() {
+                let (size, palette) = (size.get_untracked(), palette.get_untracked());
+                data.with_untracked(|d| painter.paint(&canvas, size, palette, d, &log));
+            }
+        });
+    });
+
+    view! {
+        <div class="chart-box" node_ref=box_ref>
+            <canvas id=id node_ref=canvas_ref role="img" aria-label=move || label.get()></canvas>
+        </div>
+    }
+}
+
+/// The box's size and pixel ratio, kept current: a resize observer follows the box (layout
+/// changes) and the window's resize event follows zoom and moves between screens (which change
+/// the pixel ratio without resizing the box). Both stop when the component unmounts.
+fn follow_box_size(box_ref: NodeRef<html::Div>) -> RwSignal<BoxSize> {
+    let size = RwSignal::new(BoxSize::default());
     let measure = move || {
         let Some(div) = box_ref.get_untracked() else {
             return;
@@ -205,9 +238,6 @@ where
             size.set(next);
         }
     };
-
-    // Follow the box (layout changes) and the window (zoom and moves between screens change
-    // the pixel ratio without resizing the box).
     let observer: Rc<RefCell<Option<Observer>>> = Rc::default();
     {
         let observer = observer.clone();
@@ -225,92 +255,96 @@ where
         });
     }
     let resize = window_event_listener(leptos::ev::resize, move |_| measure());
-    {
-        let observer = send_wrapper::SendWrapper::new(observer);
-        on_cleanup(move || {
-            resize.remove();
-            if let Some((ro, _)) = observer.borrow_mut().take() {
-                ro.disconnect();
-            }
-        });
-    }
+    let observer = send_wrapper::SendWrapper::new(observer);
+    on_cleanup(move || {
+        resize.remove();
+        if let Some((ro, _)) = observer.borrow_mut().take() {
+            ro.disconnect();
+        }
+    });
+    size
+}
 
-    let frame_pending = Rc::new(Cell::new(false));
-    let last_state: Rc<RefCell<(String, bool)>> = Rc::default();
-    let draws = Rc::new(Cell::new(0u64));
-    let longest_draw = Rc::new(Cell::new(0f64));
-    Effect::new(move |_| {
-        data.track();
-        palette.track();
-        size.track();
-        if frame_pending.replace(true) {
+/// What a canvas has drawn so far, for the data attributes tests and the benchmark read.
+#[derive(Default)]
+struct DrawLog {
+    last_state: RefCell<(String, bool)>,
+    draws: Cell<u64>,
+    longest_ms: Cell<f64>,
+}
+
+/// How one chart draws: its canvas id, where its data's stamp is, and its drawing function.
+struct Painter<T: 'static> {
+    id: &'static str,
+    stamp: fn(&T) -> &Stamp,
+    draw: DrawFn<T>,
+}
+
+impl<T> Clone for Painter<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Painter<T> {}
+
+impl<T> Painter<T> {
+    /// Sizes the canvas's backing store to the box times the pixel ratio, draws `data`, and
+    /// stamps the canvas with what it shows and how long drawing took.
+    fn paint(
+        self,
+        canvas: &HtmlCanvasElement,
+        size: BoxSize,
+        palette: Palette,
+        data: &T,
+        log: &DrawLog,
+    ) {
+        let BoxSize {
+            width,
+            height,
+            ratio,
+        } = size;
+        if width < 1.0 || height < 1.0 {
             return;
         }
-        let (pending, last_state, draws, longest_draw) = (
-            frame_pending.clone(),
-            last_state.clone(),
-            draws.clone(),
-            longest_draw.clone(),
+        let (bw, bh) = (
+            (width * ratio).round() as u32,
+            (height * ratio).round() as u32,
         );
-        request_animation_frame(move || {
-            pending.set(false);
-            let Some(canvas) = canvas_ref.get_untracked() else {
-                return;
-            };
-            let BoxSize {
-                width,
-                height,
-                ratio,
-            } = size.get_untracked();
-            if width < 1.0 || height < 1.0 {
-                return;
-            }
-            let (bw, bh) = (
-                (width * ratio).round() as u32,
-                (height * ratio).round() as u32,
-            );
-            if canvas.width() != bw || canvas.height() != bh {
-                canvas.set_width(bw);
-                canvas.set_height(bh);
-            }
-            let Some(backend) = LabCanvas::new(&canvas) else {
-                return;
-            };
-            let style = ChartStyle {
-                palette: palette.get_untracked(),
-                scale: ratio,
-                css_width: width,
-            };
-            let performance = window().performance();
-            let started = performance.as_ref().map(|p| p.now());
-            let root = backend.into_drawing_area();
-            let drawn = data.with_untracked(|d| {
-                let result = draw(&root, d, &style).and_then(|_| root.present());
-                (result, stamp(d).clone())
-            });
-            match drawn {
-                (Err(e), _) => leptos::logging::warn!("drawing chart {id} failed: {e}"),
-                (Ok(()), stamp) => {
-                    draws.set(draws.get() + 1);
-                    let took = performance
-                        .as_ref()
-                        .zip(started)
-                        .map(|(p, t)| p.now() - t)
-                        .unwrap_or_default();
-                    longest_draw.set(longest_draw.get().max(took));
-                    stamp_canvas(&canvas, &stamp, draws.get(), &mut last_state.borrow_mut());
-                    let _ = canvas.set_attribute("data-draw-ms", &format!("{took:.1}"));
-                    let _ = canvas
-                        .set_attribute("data-draw-max-ms", &format!("{:.1}", longest_draw.get()));
-                }
-            }
-        });
-    });
-
-    view! {
-        <div class="chart-box" node_ref=box_ref>
-            <canvas id=id node_ref=canvas_ref role="img" aria-label=move || label.get()></canvas>
-        </div>
+        if canvas.width() != bw || canvas.height() != bh {
+            canvas.set_width(bw);
+            canvas.set_height(bh);
+        }
+        let Some(backend) = LabCanvas::new(canvas) else {
+            return;
+        };
+        let style = ChartStyle {
+            palette,
+            scale: ratio,
+            css_width: width,
+        };
+        let performance = window().performance();
+        let started = performance.as_ref().map(|p| p.now());
+        let root = backend.into_drawing_area();
+        if let Err(e) = (self.draw)(&root, data, &style).and_then(|_| root.present()) {
+            leptos::logging::warn!("drawing chart {} failed: {e}", self.id);
+            return;
+        }
+        log.draws.set(log.draws.get() + 1);
+        let took = performance
+            .as_ref()
+            .zip(started)
+            .map(|(p, t)| p.now() - t)
+            .unwrap_or_default();
+        log.longest_ms.set(log.longest_ms.get().max(took));
+        stamp_canvas(
+            canvas,
+            (self.stamp)(data),
+            log.draws.get(),
+            &mut log.last_state.borrow_mut(),
+        );
+        let _ = canvas.set_attribute("data-draw-ms", &format!("{took:.1}"));
+        let _ = canvas.set_attribute("data-draw-max-ms", &format!("{:.1}", log.longest_ms.get()));
     }
 }
 
