@@ -519,15 +519,6 @@ fn DrivePicture(
     #[prop(into)]
     link_name: Signal<&'static str>,
 ) -> impl IntoView {
-    let pick = move |f: fn(&Activity) -> String| {
-        move || activity.with(|a| a.as_ref().map(f).unwrap_or_default())
-    };
-    let busy_class = move |base: &'static str, f: fn(&Activity) -> bool| {
-        move || {
-            let busy = activity.with(|a| a.as_ref().is_some_and(f));
-            format!("{base} {}", if busy { "busy" } else { "idle" })
-        }
-    };
     let description = move || {
         layout.with(|l| {
             format!(
@@ -542,50 +533,7 @@ fn DrivePicture(
     let picture = move || {
         let l = layout.get();
         let lanes = (0..l.channels)
-            .map(|ch| {
-                let y = l.lane_y(ch);
-                // A lane too low for two lines of text says "busy" beside the name.
-                let compact = l.lane_h() < 2.0 * LINE_H;
-                let busy = move || {
-                    activity.with(|a| {
-                        a.as_ref()
-                            .and_then(|a| a.channels_busy.get(ch as usize).copied())
-                            .unwrap_or(false)
-                    })
-                };
-                view! {
-                    <g class=move || format!("channel {}", if busy() { "busy" } else { "idle" })>
-                        <rect
-                            class="channel-bus"
-                            x=CHANNEL_BAR_X
-                            y=y
-                            width=CHANNEL_BAR_W
-                            height=l.lane_h()
-                            rx="6"
-                        />
-                        <text
-                            class=if compact { "channel-label compact" } else { "channel-label" }
-                            x=CHANNEL_BAR_X + TEXT_PAD
-                            y=if compact { y + l.lane_h() * HALF } else { y + LINE_H }
-                        >
-                            {move || {
-                                if compact && busy() {
-                                    format!("Ch {ch} busy")
-                                } else {
-                                    format!("Ch {ch}")
-                                }
-                            }}
-                        </text>
-                        <text
-                            class="channel-state"
-                            x=CHANNEL_BAR_X + TEXT_PAD
-                            y=y + 2.0 * LINE_H - CELL_GAP
-                        >
-                            {move || if busy() && !compact { "busy" } else { "" }}
-                        </text>
-                    </g>
-                }
-            })
+            .map(|ch| channel_lane(l, ch, activity))
             .collect_view();
         let dies = (0..l.dies)
             .map(|i| {
@@ -604,70 +552,139 @@ fn DrivePicture(
                 preserveAspectRatio="xMinYMin meet"
             >
                 <title id="drive-picture-title">{description}</title>
-                <g class=busy_class("host", |a| a.host_waiting > 0)>
-                    <rect class="box" x=HOST_X y=BOX_Y width=HOST_W height=BOX_H rx="8" />
-                    <text class="box-title" x=HOST_X + TEXT_PAD y=BOX_Y + LINE_H>
-                        "Host"
-                    </text>
-                    <text x=HOST_X + TEXT_PAD y=BOX_Y + 2.0 * LINE_H>
-                        {pick(|a| format!("{} requests in flight", a.iodepth))}
-                    </text>
-                    <text x=HOST_X + TEXT_PAD y=BOX_Y + 3.0 * LINE_H>
-                        {pick(|a| format!("{} waiting for the drive", a.host_waiting))}
-                    </text>
-                </g>
-                <g class=busy_class("link link-write", |a| a.link_write_busy)>
-                    <rect
-                        class="arrow"
-                        x=LINK_X
-                        y=BOX_Y + CELL_GAP
-                        width=LINK_W
-                        height=ARROW_H
-                        rx="4"
-                    />
-                    <text x=LINK_X + TEXT_PAD y=BOX_Y + LINE_H>
-                        "to the drive →"
-                    </text>
-                </g>
-                <g class=busy_class("link link-read", |a| a.link_read_busy)>
-                    <rect
-                        class="arrow"
-                        x=LINK_X
-                        y=BOX_Y + BOX_H - ARROW_H - CELL_GAP
-                        width=LINK_W
-                        height=ARROW_H
-                        rx="4"
-                    />
-                    <text x=LINK_X + TEXT_PAD y=BOX_Y + BOX_H - 2.0 * CELL_GAP - CELL_GAP>
-                        "← to the host"
-                    </text>
-                </g>
-                <text class="link-name" x=LINK_X + TEXT_PAD y=BOX_Y + BOX_H * HALF + CELL_GAP>
-                    {move || link_name.get()}
-                </text>
-                <g class=busy_class("controller", |a| a.controller_busy)>
-                    <rect class="box" x=CTRL_X y=BOX_Y width=CTRL_W height=BOX_H rx="8" />
-                    <text class="box-title" x=CTRL_X + TEXT_PAD y=BOX_Y + LINE_H>
-                        {pick(|a| {
-                            format!(
-                                "Controller{}",
-                                if a.controller_busy { ": busy" } else { "" },
-                            )
-                        })}
-                    </text>
-                    <text x=CTRL_X + TEXT_PAD y=BOX_Y + 2.0 * LINE_H>
-                        {pick(|a| format!("{} requests inside", a.in_device))}
-                    </text>
-                    <text x=CTRL_X + TEXT_PAD y=BOX_Y + 3.0 * LINE_H>
-                        {pick(|a| format!("{} writes wait for buffer", a.buffer_waiting))}
-                    </text>
-                </g>
+                <FrontEnd activity=activity link_name=link_name />
                 {lanes}
                 {dies}
             </svg>
         }
     };
     view! { <div class="picture-box">{picture}</div> }
+}
+
+/// The host, the link's two directions and the controller, each busy or idle, with their
+/// queues.
+#[component]
+fn FrontEnd(
+    /// What the drive does now (`None` while it is prepared).
+    activity: Signal<Option<Activity>>,
+    /// The host link's name.
+    link_name: Signal<&'static str>,
+) -> impl IntoView {
+    let pick = move |f: fn(&Activity) -> String| {
+        move || activity.with(|a| a.as_ref().map(f).unwrap_or_default())
+    };
+    let busy_class = move |base: &'static str, f: fn(&Activity) -> bool| {
+        move || {
+            let busy = activity.with(|a| a.as_ref().is_some_and(f));
+            format!("{base} {}", if busy { "busy" } else { "idle" })
+        }
+    };
+    view! {
+        <g class=busy_class("host", |a| a.host_waiting > 0)>
+            <rect class="box" x=HOST_X y=BOX_Y width=HOST_W height=BOX_H rx="8" />
+            <text class="box-title" x=HOST_X + TEXT_PAD y=BOX_Y + LINE_H>
+                "Host"
+            </text>
+            <text x=HOST_X + TEXT_PAD y=BOX_Y + 2.0 * LINE_H>
+                {pick(|a| format!("{} requests in flight", a.iodepth))}
+            </text>
+            <text x=HOST_X + TEXT_PAD y=BOX_Y + 3.0 * LINE_H>
+                {pick(|a| format!("{} waiting for the drive", a.host_waiting))}
+            </text>
+        </g>
+        <g class=busy_class("link link-write", |a| a.link_write_busy)>
+            <rect
+                class="arrow"
+                x=LINK_X
+                y=BOX_Y + CELL_GAP
+                width=LINK_W
+                height=ARROW_H
+                rx="4"
+            />
+            <text x=LINK_X + TEXT_PAD y=BOX_Y + LINE_H>
+                "to the drive →"
+            </text>
+        </g>
+        <g class=busy_class("link link-read", |a| a.link_read_busy)>
+            <rect
+                class="arrow"
+                x=LINK_X
+                y=BOX_Y + BOX_H - ARROW_H - CELL_GAP
+                width=LINK_W
+                height=ARROW_H
+                rx="4"
+            />
+            <text x=LINK_X + TEXT_PAD y=BOX_Y + BOX_H - 2.0 * CELL_GAP - CELL_GAP>
+                "← to the host"
+            </text>
+        </g>
+        <text class="link-name" x=LINK_X + TEXT_PAD y=BOX_Y + BOX_H * HALF + CELL_GAP>
+            {move || link_name.get()}
+        </text>
+        <g class=busy_class("controller", |a| a.controller_busy)>
+            <rect class="box" x=CTRL_X y=BOX_Y width=CTRL_W height=BOX_H rx="8" />
+            <text class="box-title" x=CTRL_X + TEXT_PAD y=BOX_Y + LINE_H>
+                {pick(|a| {
+                    format!(
+                        "Controller{}",
+                        if a.controller_busy { ": busy" } else { "" },
+                    )
+                })}
+            </text>
+            <text x=CTRL_X + TEXT_PAD y=BOX_Y + 2.0 * LINE_H>
+                {pick(|a| format!("{} requests inside", a.in_device))}
+            </text>
+            <text x=CTRL_X + TEXT_PAD y=BOX_Y + 3.0 * LINE_H>
+                {pick(|a| format!("{} writes wait for buffer", a.buffer_waiting))}
+            </text>
+        </g>
+    }
+}
+
+/// One channel's lane: its bus, busy or idle, and its name.
+fn channel_lane(l: Layout, ch: u32, activity: Signal<Option<Activity>>) -> impl IntoView {
+    let y = l.lane_y(ch);
+    // A lane too low for two lines of text says "busy" beside the name.
+    let compact = l.lane_h() < 2.0 * LINE_H;
+    let busy = move || {
+        activity.with(|a| {
+            a.as_ref()
+                .and_then(|a| a.channels_busy.get(ch as usize).copied())
+                .unwrap_or(false)
+        })
+    };
+    view! {
+        <g class=move || format!("channel {}", if busy() { "busy" } else { "idle" })>
+            <rect
+                class="channel-bus"
+                x=CHANNEL_BAR_X
+                y=y
+                width=CHANNEL_BAR_W
+                height=l.lane_h()
+                rx="6"
+            />
+            <text
+                class=if compact { "channel-label compact" } else { "channel-label" }
+                x=CHANNEL_BAR_X + TEXT_PAD
+                y=if compact { y + l.lane_h() * HALF } else { y + LINE_H }
+            >
+                {move || {
+                    if compact && busy() {
+                        format!("Ch {ch} busy")
+                    } else {
+                        format!("Ch {ch}")
+                    }
+                }}
+            </text>
+            <text
+                class="channel-state"
+                x=CHANNEL_BAR_X + TEXT_PAD
+                y=y + 2.0 * LINE_H - CELL_GAP
+            >
+                {move || if busy() && !compact { "busy" } else { "" }}
+            </text>
+        </g>
+    }
 }
 
 /// One die: its state's colour and letter, its queue and its planes.
