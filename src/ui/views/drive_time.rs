@@ -131,6 +131,35 @@ const FILL_TITLE: &str = "Whole-drive fill: write speed against GB written";
 const BURST_TITLE: &str = "Bursts with idle time against sustained writing";
 const TORTURE_TITLE: &str = "Random-write torture, then TRIM";
 
+/// A drive-over-time chart and its legend. Its text alternative is the title, every legend
+/// line and the summary, so a screen reader hears what the legend and caption show.
+#[component]
+fn TimeCanvas(
+    /// The canvas's element id.
+    id: &'static str,
+    title: &'static str,
+    chart: Memo<TimeChartData>,
+    /// The chart's summary (also its caption or readout).
+    text: Signal<String>,
+    legend: Signal<Vec<LegendItem>>,
+    /// What the legend lists, for assistive technology.
+    legend_label: &'static str,
+    palette: Signal<Palette>,
+) -> impl IntoView {
+    let label = Signal::derive(move || time_model::describe(title, &legend.get(), &text.get()));
+    view! {
+        <ChartCanvas
+            id=id
+            label=label
+            data=chart
+            stamp=stamp_of
+            palette=palette
+            draw=time_chart::draw
+        />
+        <ChartLegend items=legend label=legend_label />
+    }
+}
+
 /// One chart's data out of the view's.
 fn chart_of(data: Memo<TimeView>, f: fn(&TimeView) -> TimeChartData) -> Memo<TimeChartData> {
     Memo::new(move |_| data.with(f))
@@ -148,17 +177,15 @@ fn FillFigure(data: Memo<TimeView>, palette: Signal<Palette>) -> impl IntoView {
             <p class="chart-sub">
                 "128 KiB sequential writes at QD32 from empty to full, as reviews draw it: the SLC cache first, then native cells, then folding the shrinking cache out of the way."
             </p>
-            <ChartCanvas
+            <TimeCanvas
                 id="chart-fill"
-                label=Signal::derive(move || {
-                    time_model::describe(FILL_TITLE, &fill_legend.get(), &fill_text.get())
-                })
-                data=fill
-                stamp=stamp_of
+                title=FILL_TITLE
+                chart=fill
+                text=fill_text
+                legend=fill_legend
+                legend_label="Lines on the fill chart"
                 palette=palette
-                draw=time_chart::draw
             />
-            <ChartLegend items=fill_legend label="Lines on the fill chart" />
             <figcaption id="time-fill-summary">{fill_text}</figcaption>
         </figure>
     }
@@ -203,17 +230,15 @@ fn BurstFigure(
                     locked=locked(state, Control::Burst)
                 />
             </div>
-            <ChartCanvas
+            <TimeCanvas
                 id="chart-burst"
-                label=Signal::derive(move || {
-                    time_model::describe(BURST_TITLE, &burst_legend.get(), &burst_text.get())
-                })
-                data=burst
-                stamp=stamp_of
+                title=BURST_TITLE
+                chart=burst
+                text=burst_text
+                legend=burst_legend
+                legend_label="Lines on the burst chart"
                 palette=palette
-                draw=time_chart::draw
             />
-            <ChartLegend items=burst_legend label="Lines on the burst chart" />
             <p class="time-readout" id="burst-readout" aria-live="polite">{burst_text}</p>
             {move || {
                 data.with(|v| v.burst_published.clone())
@@ -235,17 +260,15 @@ fn TortureFigure(data: Memo<TimeView>, palette: Signal<Palette>) -> impl IntoVie
             <p class="chart-sub">
                 "A full drive takes 20 minutes of 4 KiB random writes at QD32 over all of it, as in the OCZ Octane review; then a 128 KiB sequential write, a TRIM of all user space, and the sequential write again."
             </p>
-            <ChartCanvas
+            <TimeCanvas
                 id="chart-torture"
-                label=Signal::derive(move || {
-                    time_model::describe(TORTURE_TITLE, &torture_legend.get(), &torture_text.get())
-                })
-                data=torture
-                stamp=stamp_of
+                title=TORTURE_TITLE
+                chart=torture
+                text=torture_text
+                legend=torture_legend
+                legend_label="Lines and dots on the torture chart"
                 palette=palette
-                draw=time_chart::draw
             />
-            <ChartLegend items=torture_legend label="Lines and dots on the torture chart" />
             <figcaption id="time-torture-summary">{torture_text}</figcaption>
             {move || {
                 data.with(|v| v.torture_published.clone())
