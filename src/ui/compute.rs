@@ -22,9 +22,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::model::config::{ConfigError, DriveState, RunOptions, RunSpec, Rw, Workload};
+use crate::model::config::{DriveState, RunOptions, RunSpec, Rw, Workload};
 use crate::model::prepare::{Preparation, WA_WRITES_PER_STEP};
-use crate::model::presets;
+use crate::model::presets::PresetKey;
 use crate::model::stats::{Bottleneck, ProgramWait};
 use crate::model::sweep::{MIX_STEPS, REVIEW_QDS};
 use crate::model::Simulation;
@@ -66,7 +66,7 @@ impl Fidelity {
 /// One model run, identified by everything that changes its result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RunKey {
-    pub preset: &'static str,
+    pub preset: PresetKey,
     pub drive: DriveChoice,
     pub rw: Rw,
     /// Read percentage (0 or 100 for the pure patterns, so equal runs get equal keys).
@@ -81,7 +81,7 @@ impl RunKey {
     pub fn new(state: &LabState, drive: DriveChoice, qd: u32, read_pct: u8) -> RunKey {
         let rw = Rw::from_parts(state.random(), read_pct);
         RunKey {
-            preset: state.preset().id,
+            preset: PresetKey(state.preset()),
             drive,
             rw,
             read_pct: rw.fixed_read_percent().unwrap_or(read_pct),
@@ -97,16 +97,15 @@ impl RunKey {
     }
 
     /// The model's run for this key (always the full run; an estimate is its early part).
-    pub fn spec(&self) -> Result<RunSpec, ConfigError> {
+    pub fn spec(&self) -> RunSpec {
         self.spec_measuring(Fidelity::Full.measured_ios())
     }
 
     /// The model's run for this key, measuring `measured_ios`: the one place the page builds
     /// a [`RunSpec`] (teaching mode's player and explainer ask here too).
-    pub fn spec_measuring(&self, measured_ios: u64) -> Result<RunSpec, ConfigError> {
-        let preset = presets::lookup(self.preset)?;
-        Ok(RunSpec {
-            drive: self.drive.drive(preset),
+    pub fn spec_measuring(&self, measured_ios: u64) -> RunSpec {
+        RunSpec {
+            drive: self.drive.drive(self.preset.0),
             workload: Workload {
                 rw: self.rw,
                 rwmixread: self.read_pct,
@@ -118,7 +117,7 @@ impl RunKey {
                 seed: SEED,
                 measured_ios,
             },
-        })
+        }
     }
 }
 
@@ -437,10 +436,7 @@ impl Engine {
     fn start(&mut self, key: RunKey, time_is_up: &mut dyn FnMut() -> bool) -> Start {
         let prep = match &mut self.preparing {
             Some((k, prep)) if *k == key => prep,
-            _ => match key.spec() {
-                Ok(spec) => &mut self.preparing.insert((key, Preparation::new(spec))).1,
-                Err(why) => return Start::Refused(why.to_string()),
-            },
+            _ => &mut self.preparing.insert((key, Preparation::new(key.spec()))).1,
         };
         while !prep.work(WA_WRITES_PER_STEP) {
             if time_is_up() {
@@ -600,7 +596,7 @@ mod tests {
         let mut s = LabState::default();
         s.set_read_pct(0); // steady-state random writes pay it
         let key = RunKey::current(&s);
-        let ratio = key.spec().unwrap().drive.effective_spare_ratio();
+        let ratio = key.spec().drive.effective_spare_ratio();
         let mut e = Engine::new();
         e.set_plan(vec![key]);
         let first = e.work(&mut || true);
@@ -635,11 +631,11 @@ mod tests {
     fn a_run_the_model_refuses_is_reported_not_retried() {
         let s = small_state();
         let mut bad = RunKey::current(&s);
-        bad.preset = "no-such-drive";
+        bad.qd = 0;
         let mut e = Engine::new();
         e.set_plan(vec![bad]);
         run_to_idle(&mut e);
-        assert!(e.failure(&bad).unwrap().contains("no-such-drive"));
+        assert!(e.failure(&bad).unwrap().contains("iodepth 0"));
         assert_eq!(e.progress().finished, 1);
         assert_eq!(e.runs_started(), 0);
     }

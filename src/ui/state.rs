@@ -814,7 +814,7 @@ mod tests {
                     s.set_qd(qd);
                     s.set_bs_bytes(bs);
                     s.set_read_pct(pct);
-                    let spec = crate::ui::compute::RunKey::current(&s).spec().unwrap();
+                    let spec = crate::ui::compute::RunKey::current(&s).spec();
                     assert!(spec.check().is_ok(), "{} {dies}x{die_gbit}", preset.id);
                 }
             }

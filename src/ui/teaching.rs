@@ -15,7 +15,7 @@
 //!   the reader never loses it.
 
 use crate::model::activity::Activity;
-use crate::model::config::{CheckedRun, ConfigError, DriveState, RunSpec, Rw};
+use crate::model::config::{CheckedRun, DriveState, RunSpec, Rw};
 use crate::model::drive_state::{FILL_BS, FILL_QD};
 use crate::model::link::HostLink;
 use crate::model::presets;
@@ -50,7 +50,7 @@ pub fn snap_speed(us_per_s: u32) -> u32 {
 }
 
 /// The model's run for the lab's current point, to run for `measured_ios`.
-pub fn run_spec(state: &LabState, measured_ios: u64) -> Result<RunSpec, ConfigError> {
+pub fn run_spec(state: &LabState, measured_ios: u64) -> RunSpec {
     RunKey::current(state).spec_measuring(measured_ios)
 }
 
@@ -523,7 +523,7 @@ mod tests {
     }
 
     fn player(state: &LabState) -> Player {
-        match Preparation::new(run_spec(state, PLAYER_MEASURED_IOS).unwrap()) {
+        match Preparation::new(run_spec(state, PLAYER_MEASURED_IOS)) {
             Preparation::Ready(run) => Player::new(&run),
             _ => panic!("a fresh drive needs no preparation"),
         }
@@ -613,8 +613,7 @@ mod tests {
             (256, Bottleneck::Dies, "more queue depth only adds waiting"),
         ] {
             let s = small_drive(qd);
-            let Preparation::Ready(run) =
-                Preparation::new(run_spec(&s, EXPLAIN_MEASURED_IOS).unwrap())
+            let Preparation::Ready(run) = Preparation::new(run_spec(&s, EXPLAIN_MEASURED_IOS))
             else {
                 panic!("ready");
             };

@@ -544,6 +544,25 @@ pub static PRESETS: [Preset; 7] = [
     },
 ];
 
+/// A preset held as a value where a key is needed: compared and hashed by its id, which names
+/// one preset, so two keys of the same drive match without a lookup by name.
+#[derive(Clone, Copy, Debug)]
+pub struct PresetKey(pub &'static Preset);
+
+impl PartialEq for PresetKey {
+    fn eq(&self, other: &PresetKey) -> bool {
+        self.0.id == other.0.id
+    }
+}
+
+impl Eq for PresetKey {}
+
+impl std::hash::Hash for PresetKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.id.hash(state);
+    }
+}
+
 /// All presets.
 pub fn all() -> &'static [Preset] {
     &PRESETS

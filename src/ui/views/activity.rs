@@ -28,7 +28,7 @@ use leptos::ev;
 use leptos::prelude::*;
 
 use crate::model::activity::{Activity, DieActivity, DieState};
-use crate::model::config::{ConfigError, RunSpec};
+use crate::model::config::RunSpec;
 use crate::model::prepare::{Preparation, WA_WRITES_PER_STEP};
 use crate::ui::controls::locked;
 use crate::ui::controls::slider::LadderSlider;
@@ -211,15 +211,12 @@ struct Core {
 }
 
 impl Core {
-    fn restart(&mut self, spec: Result<RunSpec, ConfigError>, ctx: ExplainContext, shown: Shown) {
-        let explain_spec = spec.as_ref().ok().map(|s| {
-            let mut s = s.clone();
-            s.options.measured_ios = EXPLAIN_MEASURED_IOS;
-            s
-        });
+    fn restart(&mut self, spec: RunSpec, ctx: ExplainContext, shown: Shown) {
+        let mut explain_spec = spec.clone();
+        explain_spec.options.measured_ios = EXPLAIN_MEASURED_IOS;
         *self = Core {
-            prepare: Some(spec.map_or_else(Preparation::Failed, Preparation::new)),
-            explain_spec,
+            prepare: Some(Preparation::new(spec)),
+            explain_spec: Some(explain_spec),
             ctx: Some(ctx),
             ..Core::default()
         };

@@ -20,7 +20,7 @@ use crate::model::drive_state::{
     bursts_with, fill_with, BurstPoint, CacheRates, CacheRatesRun, FillPhase, FillReport,
     TortureReport, TortureRun, REVIEW_TORTURE_MINUTES,
 };
-use crate::model::presets;
+use crate::model::presets::PresetKey;
 
 use super::super::charts::time_chart::{Dot, Level, LevelKind, TimeChartData};
 use super::super::charts::{Curve, Dash, SeriesColour, Stamp};
@@ -63,21 +63,20 @@ const CAPACITY_MATCH_GB: f64 = 1.0;
 /// The drive a set of results belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TimeKey {
-    pub preset: &'static str,
+    pub preset: PresetKey,
     pub drive: super::super::state::DriveChoice,
 }
 
 impl TimeKey {
     pub fn of(state: &LabState) -> TimeKey {
         TimeKey {
-            preset: state.preset().id,
+            preset: PresetKey(state.preset()),
             drive: state.drive_choice(),
         }
     }
 
-    fn drive_spec(&self) -> Result<DriveSpec, String> {
-        let preset = presets::lookup(self.preset).map_err(|e| e.to_string())?;
-        Ok(self.drive.drive(preset))
+    fn drive_spec(&self) -> DriveSpec {
+        self.drive.drive(self.preset.0)
     }
 }
 
@@ -166,19 +165,15 @@ impl TimeEngine {
                 return slice;
             }
             if self.job.is_none() {
-                let started = key.drive_spec().and_then(|drive| {
-                    let job = if entry.rates.is_none() {
-                        Job::Rates(Box::new(
-                            CacheRatesRun::new(&drive).map_err(|e| e.to_string())?,
-                        ))
-                    } else {
-                        Job::Torture(Box::new(
-                            TortureRun::new(&drive, REVIEW_TORTURE_MINUTES)
-                                .map_err(|e| e.to_string())?,
-                        ))
-                    };
-                    Ok((drive, job))
-                });
+                let drive = key.drive_spec();
+                let started = if entry.rates.is_none() {
+                    CacheRatesRun::new(&drive).map(|r| Job::Rates(Box::new(r)))
+                } else {
+                    TortureRun::new(&drive, REVIEW_TORTURE_MINUTES)
+                        .map(|t| Job::Torture(Box::new(t)))
+                }
+                .map(|job| (drive, job))
+                .map_err(|e| e.to_string());
                 match started {
                     Ok((drive, job)) => self.job = Some((key, drive, job)),
                     Err(why) => {
