@@ -11,7 +11,7 @@
 //!   [`READ_SHARE_STEP`] in `0..=100`;
 //! - the drive-over-time settings (the [`View`], the idle seconds and the burst size of the
 //!   burst chart) are on [`IDLE_STEPS_S`] and [`BURST_SIZES_GB`];
-//! - teaching mode's speed is one of [`SPEEDS_US_PER_S`](super::teaching::SPEEDS_US_PER_S);
+//! - teaching mode's speed is one of [`SPEEDS_US_PER_S`];
 //!   the view, the speed and the theme are display preferences that [`LabState::reset`] keeps.
 //!
 //! Capacity is never stored: it is `dies × die density × the controller's user fraction`, as in
@@ -25,7 +25,6 @@ use crate::model::presets::{self, Preset};
 use super::compare::{Pin, PinRefused, MAX_PINS};
 use super::embed::{ChartsShown, Locks};
 use super::ladder::Ladder;
-use super::teaching::{snap_speed, DEFAULT_SPEED_US_PER_S};
 use crate::fio::FioPoint;
 
 /// The preset a fresh page shows: the drive with published measurements at three capacities.
@@ -74,6 +73,19 @@ pub const DEFAULT_IDLE_S: u32 = 60;
 pub const BURST_SIZES_GB: [u32; 6] = [4, 8, 16, 32, 64, 128];
 /// Burst size a fresh page shows: the E12 review's "32 GB per depth".
 pub const DEFAULT_BURST_GB: u32 = 32;
+
+/// Simulated microseconds per wall-clock second teaching mode's speed control offers.
+pub const SPEEDS_US_PER_S: [u32; 10] = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
+/// The speed a fresh page plays at: a 4 KiB read's sense (tens of µs) takes a few seconds.
+pub const DEFAULT_SPEED_US_PER_S: u32 = 20;
+
+/// The nearest offered speed to `us_per_s`.
+pub fn snap_speed(us_per_s: u32) -> u32 {
+    SPEEDS_US_PER_S
+        .into_iter()
+        .min_by_key(|&s| s.abs_diff(us_per_s))
+        .unwrap_or(DEFAULT_SPEED_US_PER_S)
+}
 
 /// Which set of charts the page shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

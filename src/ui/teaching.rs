@@ -27,10 +27,6 @@ use super::compute::RunKey;
 use super::format;
 use super::state::{DriveChoice, Hold, LabState, View};
 
-/// Simulated microseconds per wall-clock second the speed control offers.
-pub const SPEEDS_US_PER_S: [u32; 10] = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
-/// The speed a fresh page plays at: a 4 KiB read's sense (tens of µs) takes a few seconds.
-pub const DEFAULT_SPEED_US_PER_S: u32 = 20;
 /// Measured I/Os of the animated run: as many as the model accepts, so it never ends on screen.
 pub const PLAYER_MEASURED_IOS: u64 = 10_000_000;
 /// Measured I/Os of the run behind the explainer: a few percent of noise is plenty for a
@@ -40,14 +36,6 @@ pub const EXPLAIN_MEASURED_IOS: u64 = 4_000;
 const ALL_DIES_BUSY: f64 = 0.9;
 const NANOS_PER_US: u64 = 1_000;
 const PERCENT: f64 = 100.0;
-
-/// The nearest offered speed to `us_per_s`.
-pub fn snap_speed(us_per_s: u32) -> u32 {
-    SPEEDS_US_PER_S
-        .into_iter()
-        .min_by_key(|&s| s.abs_diff(us_per_s))
-        .unwrap_or(DEFAULT_SPEED_US_PER_S)
-}
 
 /// The model's run for the lab's current point, to run for `measured_ios`.
 pub fn run_spec(state: &LabState, measured_ios: u64) -> RunSpec {
@@ -751,9 +739,9 @@ mod tests {
 
     #[test]
     fn speeds_snap_and_spans_scale_with_wall_time() {
-        assert_eq!(snap_speed(0), 1);
-        assert_eq!(snap_speed(30), 20);
-        assert_eq!(snap_speed(u32::MAX), 1000);
+        assert_eq!(crate::ui::state::snap_speed(0), 1);
+        assert_eq!(crate::ui::state::snap_speed(30), 20);
+        assert_eq!(crate::ui::state::snap_speed(u32::MAX), 1000);
         assert_eq!(sim_span(1000.0, 20), Nanos::from_us(20));
         assert_eq!(sim_span(-5.0, 20), Nanos::ZERO);
         assert_eq!(speed_text(1000), "1 ms per second");

@@ -39,9 +39,9 @@ use super::embed::{ChartId, ChartsShown, Control, Locks};
 use super::ladder::Ladder;
 use super::state::{
     burst_ladder, idle_ladder, qd_ladder, DriveChoice, Hold, LabState, Theme, View, ALL_READS_PCT,
-    BLOCK_SIZES, DEFAULT_BURST_GB, DEFAULT_IDLE_S, DIE_DENSITIES_GBIT, READ_SHARE_STEP,
+    BLOCK_SIZES, DEFAULT_BURST_GB, DEFAULT_IDLE_S, DEFAULT_SPEED_US_PER_S, DIE_DENSITIES_GBIT,
+    READ_SHARE_STEP, SPEEDS_US_PER_S,
 };
-use super::teaching::{DEFAULT_SPEED_US_PER_S, SPEEDS_US_PER_S};
 use crate::model::config::format_block_size;
 
 /// Every parameter the lab reads, in the order it writes them.

@@ -36,10 +36,10 @@ use crate::ui::embed::Control;
 use crate::ui::format;
 use crate::ui::ladder::Ladder;
 use crate::ui::state::LabState;
+use crate::ui::state::{DEFAULT_SPEED_US_PER_S, SPEEDS_US_PER_S};
 use crate::ui::teaching::{
     bar_percent, explain, run_spec, sim_span, speed_text, summary, ExplainContext, ExplainRun,
-    Explanation, Player, DEFAULT_SPEED_US_PER_S, EXPLAIN_MEASURED_IOS, PLAYER_MEASURED_IOS,
-    SPEEDS_US_PER_S,
+    Explanation, Player, EXPLAIN_MEASURED_IOS, PLAYER_MEASURED_IOS,
 };
 
 /// Most engine events one frame of playing processes (the clock waits for the rest).
