@@ -21,13 +21,11 @@
 //! round-trip.
 
 use crate::model::config::{format_block_size, parse_block_size, DriveState, Rw};
-use crate::model::presets::{self, Preset};
+use crate::model::presets;
 
 use super::state::{DriveChoice, LabState, BLOCK_SIZES, DIE_DENSITIES_GBIT};
+pub use super::state::{Pin, PinRefused, MAX_PINS};
 
-/// Most pins on the charts at once (the palette has this many series colours; the drive the
-/// reader is setting takes the custom colour).
-pub const MAX_PINS: usize = 4;
 /// Separates pins in `compare=`.
 pub const PIN_SEPARATOR: char = ',';
 /// Separates a pin's fields.
@@ -38,17 +36,6 @@ pub const FAMILY_CAPACITIES_GB: [u32; 3] = [480, 960, 1920];
 pub const FAMILY_PRESET: &str = "e18dc";
 /// Fields of a pin.
 const FIELDS: usize = 5;
-
-/// One pinned configuration.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Pin {
-    pub preset: &'static Preset,
-    pub drive: DriveChoice,
-    pub random: bool,
-    pub read_pct: u8,
-    pub bs_bytes: u32,
-    pub drive_state: DriveState,
-}
 
 impl Pin {
     /// The configuration `state` shows now.
@@ -209,26 +196,6 @@ impl Pin {
                 ..Pin::of(state)
             })
             .collect()
-    }
-}
-
-/// Why a pin was not added.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PinRefused {
-    /// Already [`MAX_PINS`] pins.
-    Full,
-    /// The same configuration is pinned already.
-    Duplicate,
-}
-
-impl PinRefused {
-    pub fn message(&self) -> String {
-        match self {
-            PinRefused::Full => {
-                format!("At most {MAX_PINS} configurations can be compared; remove a pin first.")
-            }
-            PinRefused::Duplicate => "This configuration is pinned already.".into(),
-        }
     }
 }
 

@@ -22,7 +22,6 @@
 use crate::model::config::{DriveSpec, DriveState, Rw, Workload, MAX_DIES, MAX_IODEPTH};
 use crate::model::presets::{self, Preset};
 
-use super::compare::{Pin, PinRefused, MAX_PINS};
 use super::embed::{ChartsShown, Locks};
 use super::ladder::Ladder;
 use crate::fio::FioPoint;
@@ -85,6 +84,42 @@ pub fn snap_speed(us_per_s: u32) -> u32 {
         .into_iter()
         .min_by_key(|&s| s.abs_diff(us_per_s))
         .unwrap_or(DEFAULT_SPEED_US_PER_S)
+}
+
+/// Most pins on the charts at once (the palette has this many series colours; the drive the
+/// reader is setting takes the custom colour).
+pub const MAX_PINS: usize = 4;
+
+/// One pinned configuration: the drive and workload of a curve kept on the charts. What a
+/// pin does with a state (take it, apply it, read and write its code) is in [`super::compare`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pin {
+    pub preset: &'static Preset,
+    pub drive: DriveChoice,
+    pub random: bool,
+    pub read_pct: u8,
+    pub bs_bytes: u32,
+    pub drive_state: DriveState,
+}
+
+/// Why a pin was not added.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PinRefused {
+    /// Already [`MAX_PINS`] pins.
+    Full,
+    /// The same configuration is pinned already.
+    Duplicate,
+}
+
+impl PinRefused {
+    pub fn message(&self) -> String {
+        match self {
+            PinRefused::Full => {
+                format!("At most {MAX_PINS} configurations can be compared; remove a pin first.")
+            }
+            PinRefused::Duplicate => "This configuration is pinned already.".into(),
+        }
+    }
 }
 
 /// Which set of charts the page shows.
