@@ -231,16 +231,15 @@ struct Slot {
     data_done: SimTime,
 }
 
-/// Take the read at `head` of `queue` into `batch[0]` and, when `deep`, the first other read on
-/// each other plane; returns how many were taken.
+/// Take the read at the front of `queue` into `batch[0]` and, when `deep`, the first other read
+/// on each other plane; returns how many were taken.
 fn take_batch(
     queue: &mut Ring<PageRead>,
-    head: usize,
     deep: bool,
     planes: usize,
     batch: &mut [PageRead; MAX_PLANES],
 ) -> usize {
-    let first = queue.remove(head).expect("a read is ready");
+    let first = queue.pop_front().expect("a read is ready");
     batch[0] = first;
     let mut n = 1;
     if deep {
@@ -873,23 +872,17 @@ impl Simulation {
         let die = &mut self.dies[die_idx as usize];
         die.busy = false;
         die.suspending = false;
-        let read_at = self.ready_read(die_idx);
-        self.start_die_with(die_idx, read_at);
+        self.start_die_with(die_idx);
     }
 
-    /// Where the die's next read waits in its queue, if it has one.
-    fn ready_read(&self, die_idx: u32) -> Option<usize> {
-        (!self.dies[die_idx as usize].reads.is_empty()).then_some(0)
-    }
-
-    /// Take the die's read at `at` of its queue into `sensing`, and with a deep queue the first
+    /// Take the die's first waiting read into `sensing`, and with a deep queue the first
     /// waiting read on each other plane too: a multi-plane read shares one tR.
-    fn take_read_batch(&mut self, die_idx: u32, at: usize) {
+    fn take_read_batch(&mut self, die_idx: u32) {
         let p = &self.p;
         let die = &mut self.dies[die_idx as usize];
         let deep = p.multi_plane(die.waiting_reads);
         let planes = p.planes as usize;
-        die.n_sensing = take_batch(&mut die.reads, at, deep, planes, &mut die.sensing);
+        die.n_sensing = take_batch(&mut die.reads, deep, planes, &mut die.sensing);
         die.waiting_reads -= die.n_sensing as u32;
     }
 
@@ -899,32 +892,32 @@ impl Simulation {
         if self.dies[die_idx as usize].busy {
             return;
         }
-        self.start_die_with(die_idx, self.ready_read(die_idx));
+        self.start_die_with(die_idx);
     }
 
-    /// [`start_die`](Self::start_die) for an idle die whose next ready read, if any, waits at
-    /// `read_at` of its queue.
+    /// [`start_die`](Self::start_die) for a die known to be idle.
     #[inline]
-    fn start_die_with(&mut self, die_idx: u32, read_at: Option<usize>) {
-        let program_waits = self.dies[die_idx as usize].owes_program();
+    fn start_die_with(&mut self, die_idx: u32) {
+        let die = &self.dies[die_idx as usize];
+        let has_read = !die.reads.is_empty();
         // A die that owes no program only reads: the common case takes the short path.
-        match read_at {
-            _ if program_waits => self.start_die_owing_programs(die_idx, read_at),
-            Some(at) => self.start_read(die_idx, at),
-            None => {}
+        if die.owes_program() {
+            self.start_die_owing_programs(die_idx, has_read);
+        } else if has_read {
+            self.start_read(die_idx);
         }
     }
 
     /// [`start_die_with`](Self::start_die_with) for a die with a program waiting: a read only
     /// while fewer than `read_burst_limit` ran in a row, else the next program step.
     #[inline(never)]
-    fn start_die_owing_programs(&mut self, die_idx: u32, read_at: Option<usize>) {
+    fn start_die_owing_programs(&mut self, die_idx: u32, has_read: bool) {
         let limit = self.p.read_burst_limit;
         let die = &mut self.dies[die_idx as usize];
-        match read_at {
-            Some(at) if die.reads_in_a_row < limit => {
+        match has_read {
+            true if die.reads_in_a_row < limit => {
                 die.reads_in_a_row += 1;
-                self.start_read(die_idx, at);
+                self.start_read(die_idx);
             }
             _ => {
                 die.reads_in_a_row = 0;
@@ -944,11 +937,10 @@ impl Simulation {
         }
     }
 
-    /// Start sensing the die's read at `at` of its queue (and with a deep queue a multi-plane
-    /// batch).
+    /// Start sensing the die's first waiting read (and with a deep queue a multi-plane batch).
     #[inline]
-    fn start_read(&mut self, die_idx: u32, at: usize) {
-        self.take_read_batch(die_idx, at);
+    fn start_read(&mut self, die_idx: u32) {
+        self.take_read_batch(die_idx);
         self.begin_sense(die_idx);
     }
 
