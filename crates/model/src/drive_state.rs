@@ -377,8 +377,6 @@ fn check(drive: &DriveSpec) -> Result<(), ConfigError> {
 /// SLC cache state: how much cached data waits to be folded, and how much fits.
 struct Cache {
     user_bytes: f64,
-    static_bytes: f64,
-    bits: f64,
     spec: SlcCache,
     cell_bits: u32,
     used: f64,
@@ -386,14 +384,10 @@ struct Cache {
 
 impl Cache {
     fn new(drive: &DriveSpec) -> Cache {
-        let spec = drive.controller.slc_cache;
-        let cell_bits = drive.nand.cell.bits();
         Cache {
             user_bytes: drive.user_bytes(),
-            static_bytes: spec.static_bytes as f64,
-            bits: f64::from(cell_bits),
-            spec,
-            cell_bits,
+            spec: drive.controller.slc_cache,
+            cell_bits: drive.nand.cell.bits(),
             used: 0.0,
         }
     }
@@ -426,10 +420,11 @@ fn write_chunk(
     let mut seconds = cached / slc + direct / native;
     // Data in the dynamic cache takes `bits` times its size of free space. Once the drive is
     // too full for that, the cache must be folded into native cells before writing goes on.
-    let dynamic = (cache.used - cache.static_bytes).max(0.0);
-    let overflow = after + dynamic * (cache.bits - 1.0) - cache.user_bytes;
-    let excess = if overflow > 0.0 && cache.bits > 1.0 {
-        (overflow / (cache.bits - 1.0)).min(dynamic)
+    let bits = f64::from(cache.cell_bits);
+    let dynamic = (cache.used - cache.spec.static_bytes as f64).max(0.0);
+    let overflow = after + dynamic * (bits - 1.0) - cache.user_bytes;
+    let excess = if overflow > 0.0 && bits > 1.0 {
+        (overflow / (bits - 1.0)).min(dynamic)
     } else {
         0.0
     };
