@@ -506,7 +506,7 @@ fn check_fraction(what: &'static str, value: f64) -> Result<(), ConfigError> {
 impl RunSpec {
     /// Validate every field; the result is the only thing the engine accepts.
     pub fn check(self) -> Result<CheckedRun, ConfigError> {
-        check_workload(&self.workload)?;
+        self.workload.check()?;
         check_range("measured I/Os", self.options.measured_ios, 100, 10_000_000)?;
         check_range("dies", self.drive.dies, 1, MAX_DIES)?;
         check_controller(&self.drive.controller)?;
@@ -534,20 +534,16 @@ impl Workload {
     /// The workload's own checks, which [`RunSpec::check`] makes first: for a caller that
     /// uses a workload without a run (a fio job file).
     pub fn check(&self) -> Result<(), ConfigError> {
-        check_workload(self)
+        check_range("iodepth", self.iodepth, 1, MAX_IODEPTH)?;
+        check_range("rwmixread", self.rwmixread, 0, 100)?;
+        check_range(
+            "block size (bytes)",
+            self.bs_bytes,
+            MIN_BLOCK_BYTES,
+            MAX_BLOCK_BYTES,
+        )?;
+        check_multiple_of_mapping_unit("block size (bytes)", self.bs_bytes)
     }
-}
-
-fn check_workload(w: &Workload) -> Result<(), ConfigError> {
-    check_range("iodepth", w.iodepth, 1, MAX_IODEPTH)?;
-    check_range("rwmixread", w.rwmixread, 0, 100)?;
-    check_range(
-        "block size (bytes)",
-        w.bs_bytes,
-        MIN_BLOCK_BYTES,
-        MAX_BLOCK_BYTES,
-    )?;
-    check_multiple_of_mapping_unit("block size (bytes)", w.bs_bytes)
 }
 
 fn check_multiple_of_mapping_unit(what: &'static str, bytes: u32) -> Result<(), ConfigError> {
