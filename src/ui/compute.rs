@@ -23,7 +23,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::model::config::{DriveState, RunOptions, RunSpec, Rw, Workload};
-use crate::model::prepare::{Preparation, WA_WRITES_PER_STEP};
+use crate::model::prepare::Preparation;
 use crate::model::presets::PresetKey;
 use crate::model::stats::{Bottleneck, ProgramWait};
 use crate::model::sweep::{MIX_STEPS, REVIEW_QDS};
@@ -436,18 +436,18 @@ impl Engine {
     fn start(&mut self, key: RunKey, time_is_up: &mut dyn FnMut() -> bool) -> Start {
         let prep = match &mut self.preparing {
             Some((k, prep)) if *k == key => prep,
-            _ => &mut self.preparing.insert((key, Preparation::new(key.spec()))).1,
+            _ => match Preparation::new(key.spec()) {
+                Ok(prep) => &mut self.preparing.insert((key, prep)).1,
+                Err(why) => return Start::Refused(why.to_string()),
+            },
         };
-        while !prep.work(WA_WRITES_PER_STEP) {
-            if time_is_up() {
-                return Start::OutOfTime;
-            }
-        }
-        match self.preparing.take() {
-            Some((_, Preparation::Ready(run))) => Start::Running(Box::new(Simulation::new(&run))),
-            Some((_, Preparation::Failed(why))) => Start::Refused(why.to_string()),
-            _ => Start::Refused("the run was not prepared".into()),
-        }
+        let start = match prep.work_until(time_is_up) {
+            Ok(Some(run)) => Start::Running(Box::new(Simulation::new(run))),
+            Ok(None) => return Start::OutOfTime,
+            Err(why) => Start::Refused(why.to_string()),
+        };
+        self.preparing = None;
+        start
     }
 }
 

@@ -19,7 +19,7 @@
 //! so a reader can hold the capacity and vary the die count (the density follows) to isolate
 //! what parallelism alone does.
 
-use crate::model::config::{DriveSpec, DriveState, Rw, Workload, MAX_DIES, MAX_IODEPTH};
+use crate::model::config::{DriveSpec, DriveState, NandSpec, Rw, Workload, MAX_DIES, MAX_IODEPTH};
 use crate::model::presets::{self, Preset};
 
 use super::embed::{ChartsShown, Locks};
@@ -234,11 +234,17 @@ impl DriveChoice {
 
     /// The model's drive for this choice on `preset`.
     pub fn drive(self, preset: &Preset) -> DriveSpec {
-        let mut drive = preset.drive_with_dies(self.dies);
         // The model takes the die density from the NAND part; a held capacity or die count
-        // changes only the density and keeps the part's timings.
-        drive.nand.die_gbit = self.die_gbit;
-        drive
+        // changes only the density and keeps the part's timings. The die count is not checked
+        // here: the state keeps it in range, and the run's check refuses it otherwise.
+        DriveSpec {
+            controller: preset.controller.clone(),
+            nand: NandSpec {
+                die_gbit: self.die_gbit,
+                ..preset.nand.clone()
+            },
+            dies: self.dies,
+        }
     }
 
     /// User capacity in GB.

@@ -18,6 +18,7 @@ use crate::model::activity::Activity;
 use crate::model::config::{CheckedRun, DriveState, RunSpec, Rw};
 use crate::model::drive_state::{FILL_BS, FILL_QD};
 use crate::model::link::HostLink;
+use crate::model::prepare::Preparation;
 use crate::model::presets;
 use crate::model::stats::{Bottleneck, RunResult};
 use crate::model::time::{Nanos, SimTime};
@@ -32,6 +33,8 @@ pub const PLAYER_MEASURED_IOS: u64 = 10_000_000;
 /// Measured I/Os of the run behind the explainer: a few percent of noise is plenty for a
 /// sentence and rounded bars.
 pub const EXPLAIN_MEASURED_IOS: u64 = 4_000;
+/// Engine events of the explainer's run between two looks at the clock.
+pub const EXPLAIN_EVENTS_PER_SLICE: u64 = 2_000;
 /// Mean die utilisation from which the explainer says "every die is busy".
 const ALL_DIES_BUSY: f64 = 0.9;
 const NANOS_PER_US: u64 = 1_000;
@@ -112,6 +115,111 @@ impl ExplainRun {
     /// Runs at most `max_events`; the result once finished.
     pub fn work(&mut self, max_events: u64) -> Option<RunResult> {
         self.sim.step(max_events).then(|| self.sim.result())
+    }
+}
+
+/// Teaching mode's background work, run in slices by the page's one scheduler
+/// ([`super::runner::SlicedRunner`]): the animated run made ready (its write amplification
+/// computed), then the explainer's short run. What it finishes waits in it until the page takes
+/// it ([`Self::take_ready`], [`Self::take_explanation`], [`Self::failure`]).
+#[derive(Default)]
+pub struct TeachingWork {
+    stage: Stage,
+    ready: Option<CheckedRun>,
+    explanation: Option<Explanation>,
+    failure: Option<String>,
+}
+
+/// Where [`TeachingWork`] is.
+#[derive(Default)]
+enum Stage {
+    #[default]
+    Done,
+    /// The animated run is being made ready; the explainer's spec waits.
+    Player(Preparation, RunSpec, ExplainContext),
+    /// The explainer's run is being made ready (at once when the drive's amplification is
+    /// known, as it is after the player's).
+    ExplainPreparing(Preparation, ExplainContext),
+    Explaining(ExplainRun, ExplainContext),
+}
+
+impl TeachingWork {
+    /// Starts over for `spec` (the animated run) and its explainer, dropping what was not taken.
+    pub fn restart(&mut self, spec: RunSpec, ctx: ExplainContext) {
+        let mut explain_spec = spec.clone();
+        explain_spec.options.measured_ios = EXPLAIN_MEASURED_IOS;
+        *self = TeachingWork::default();
+        match Preparation::new(spec) {
+            Ok(prep) => self.stage = Stage::Player(prep, explain_spec, ctx),
+            Err(why) => self.failure = Some(why.to_string()),
+        }
+    }
+
+    /// The animated run, once it is ready (handed out once).
+    pub fn take_ready(&mut self) -> Option<CheckedRun> {
+        self.ready.take()
+    }
+
+    /// The explainer's content, once its run has finished (handed out once).
+    pub fn take_explanation(&mut self) -> Option<Explanation> {
+        self.explanation.take()
+    }
+
+    /// Why the model refused the current point, if it did.
+    pub fn failure(&self) -> Option<&str> {
+        self.failure.as_deref()
+    }
+
+    /// Whether nothing is left to do until the next [`Self::restart`].
+    pub fn is_done(&self) -> bool {
+        matches!(self.stage, Stage::Done)
+    }
+
+    /// Works until `time_is_up` or nothing is left; true if a result came out.
+    pub fn work(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> bool {
+        let mut came_out = false;
+        loop {
+            self.stage = match std::mem::take(&mut self.stage) {
+                Stage::Done => return came_out,
+                Stage::Player(mut prep, explain_spec, ctx) => match prep.work_until(time_is_up) {
+                    Ok(None) => {
+                        self.stage = Stage::Player(prep, explain_spec, ctx);
+                        return came_out;
+                    }
+                    Ok(Some(run)) => {
+                        self.ready = Some(run.clone());
+                        came_out = true;
+                        match Preparation::new(explain_spec) {
+                            Ok(prep) => Stage::ExplainPreparing(prep, ctx),
+                            Err(_) => Stage::Done,
+                        }
+                    }
+                    Err(why) => {
+                        self.failure = Some(why.to_string());
+                        return true;
+                    }
+                },
+                Stage::ExplainPreparing(mut prep, ctx) => match prep.work_until(time_is_up) {
+                    Ok(None) => {
+                        self.stage = Stage::ExplainPreparing(prep, ctx);
+                        return came_out;
+                    }
+                    Ok(Some(run)) => Stage::Explaining(ExplainRun::new(run), ctx),
+                    Err(_) => Stage::Done,
+                },
+                Stage::Explaining(mut run, ctx) => match run.work(EXPLAIN_EVENTS_PER_SLICE) {
+                    Some(result) => {
+                        self.explanation = Some(explain(&result, ctx));
+                        came_out = true;
+                        Stage::Done
+                    }
+                    None => Stage::Explaining(run, ctx),
+                },
+            };
+            if time_is_up() {
+                return came_out;
+            }
+        }
     }
 }
 
@@ -511,10 +619,12 @@ mod tests {
     }
 
     fn player(state: &LabState) -> Player {
-        match Preparation::new(run_spec(state, PLAYER_MEASURED_IOS)) {
-            Preparation::Ready(run) => Player::new(&run),
-            _ => panic!("a fresh drive needs no preparation"),
-        }
+        let mut prep = Preparation::new(run_spec(state, PLAYER_MEASURED_IOS)).unwrap();
+        let run = prep
+            .work(0)
+            .unwrap()
+            .expect("a fresh drive needs no preparation");
+        Player::new(run)
     }
 
     fn small_drive(qd: u32) -> LabState {
@@ -601,20 +711,45 @@ mod tests {
             (256, Bottleneck::Dies, "more queue depth only adds waiting"),
         ] {
             let s = small_drive(qd);
-            let Preparation::Ready(run) = Preparation::new(run_spec(&s, EXPLAIN_MEASURED_IOS))
-            else {
-                panic!("ready");
-            };
-            let mut er = ExplainRun::new(&run);
-            let r = loop {
-                if let Some(r) = er.work(10_000) {
-                    break r;
-                }
-            };
-            let e = explain(&r, ExplainContext::of(&s));
+            let mut work = TeachingWork::default();
+            work.restart(run_spec(&s, PLAYER_MEASURED_IOS), ExplainContext::of(&s));
+            assert!(work.work(&mut || false), "qd {qd}: results came out");
+            assert!(work.is_done() && work.failure().is_none());
+            assert!(
+                work.take_ready().is_some(),
+                "the animated run is handed out"
+            );
+            assert!(work.take_ready().is_none(), "once");
+            let e = work
+                .take_explanation()
+                .expect("the explainer's run finished");
             assert_eq!(e.limit, limit, "qd {qd}: {}", e.sentence);
             assert!(e.sentence.contains(words), "qd {qd}: {}", e.sentence);
         }
+    }
+
+    #[test]
+    fn teaching_work_stops_when_its_slice_is_up_and_says_why_a_point_is_refused() {
+        let mut s = small_drive(4);
+        s.set_drive_state(DriveState::Steady);
+        let mut work = TeachingWork::default();
+        work.restart(run_spec(&s, PLAYER_MEASURED_IOS), ExplainContext::of(&s));
+        let mut slices = 0;
+        while !work.is_done() {
+            work.work(&mut || true);
+            slices += 1;
+        }
+        assert!(
+            slices > 2,
+            "{slices} slices: one unit of work per slice when time is up"
+        );
+        assert!(work.take_ready().is_some() && work.take_explanation().is_some());
+
+        let mut bad = run_spec(&s, PLAYER_MEASURED_IOS);
+        bad.workload.iodepth = 0;
+        work.restart(bad, ExplainContext::of(&s));
+        assert!(work.is_done() && work.take_ready().is_none());
+        assert!(work.failure().is_some_and(|why| why.contains("iodepth")));
     }
 
     #[test]

@@ -30,7 +30,7 @@ fn round2(ms: f64) -> f64 {
 
 pub fn run() -> String {
     let preset = presets::find("e18dc").expect("e18dc preset");
-    let drive = preset.drive_with_dies(32);
+    let drive = preset.drive_with_dies(32).expect("32 dies are in range");
     let options = RunOptions {
         measured_ios: 200_000,
         ..RunOptions::default()
@@ -65,7 +65,8 @@ pub fn run() -> String {
     // The largest drive the presets build: 64 dies of 256 Gbit behind the E12 (1,920 GB).
     let big = presets::find("e12")
         .expect("e12 preset")
-        .drive_with_dies(FILL_BENCH_DIES);
+        .drive_with_dies(FILL_BENCH_DIES)
+        .expect("the bench's die count is in range");
     let fill_ms = median_ms(|| {
         let _ = drive_state::fill(&big);
     });

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use parallelism_model::config::{parse_block_size, MAX_DIES, MAX_IODEPTH};
+use parallelism_model::config::{parse_block_size, MAX_IODEPTH};
 use parallelism_model::presets::{self, Preset};
 use parallelism_model::sweep::REVIEW_QDS;
 use parallelism_model::{ConfigError, DriveSpec, DriveState, RunOptions, Rw, Workload};
@@ -99,13 +99,9 @@ impl DriveArgs {
     pub fn drive(&self) -> Result<DriveSpec, Fail> {
         let preset = self.preset;
         Ok(match (self.dies, self.capacity_gb) {
-            // The model clamps a die count, so an impossible one is refused here instead.
-            (Some(d), _) if d == 0 || d > MAX_DIES => {
-                return Err(Fail(format!(
-                    "--dies {d} is out of range (allowed: 1..={MAX_DIES})"
-                )))
-            }
-            (Some(d), _) => preset.drive_with_dies(d),
+            (Some(d), _) => preset
+                .drive_with_dies(d)
+                .map_err(|e| Fail(format!("--dies {d}: {e}")))?,
             (None, Some(gb)) => preset.drive_for_capacity_gb(gb)?,
             (None, None) => {
                 preset.drive_for_capacity_gb(f64::from(preset.default_capacity_gb()))?

@@ -487,6 +487,11 @@ fn check_range<T: PartialOrd + fmt::Display + Copy>(
     }
 }
 
+/// A die count the model accepts: `1..=MAX_DIES`.
+pub(crate) fn check_dies(dies: u32) -> Result<(), ConfigError> {
+    check_range("dies", dies, 1, MAX_DIES)
+}
+
 fn check_positive(what: &'static str, value: f64) -> Result<(), ConfigError> {
     if value.is_finite() && value > 0.0 {
         Ok(())
@@ -508,7 +513,7 @@ impl RunSpec {
     pub fn check(self) -> Result<CheckedRun, ConfigError> {
         self.workload.check()?;
         check_range("measured I/Os", self.options.measured_ios, 100, 10_000_000)?;
-        check_range("dies", self.drive.dies, 1, MAX_DIES)?;
+        check_dies(self.drive.dies)?;
         check_controller(&self.drive.controller)?;
         check_nand(&self.drive.nand)?;
         // A write buffer must hold a program unit for every die plus the largest request, or
@@ -618,7 +623,7 @@ mod tests {
     use crate::presets;
 
     fn spec() -> RunSpec {
-        let drive = presets::find("e18dc").unwrap().drive_with_dies(8);
+        let drive = presets::find("e18dc").unwrap().drive_with_dies(8).unwrap();
         RunSpec {
             drive,
             workload: Workload {

@@ -3,11 +3,15 @@
 //!
 //! A run on a written-over drive pays the write amplification that the scaled FTL finds for its
 //! spare area (about 50 ms natively, half a second in a browser). [`Preparation`] computes it in
-//! steps of at most a given number of scaled-drive writes and then holds a [`CheckedRun`] that
-//! carries it ([`CheckedRun::with_write_amplification`]), so `Simulation::new` on it never runs
-//! the FTL. Every caller that must not block (the page's charts, its teaching mode) prepares
-//! runs this way; the ones that may (the command line, tests) hand a checked run straight to the
-//! engine, which then computes the amplification in one go.
+//! steps of at most a given number of scaled-drive writes and then hands out a [`CheckedRun`]
+//! that carries it ([`CheckedRun::with_write_amplification`]), so `Simulation::new` on it never
+//! runs the FTL. Every caller that must not block (the page's charts, its teaching mode)
+//! prepares runs this way; the ones that may (the command line, tests) hand a checked run
+//! straight to the engine, which then computes the amplification in one go.
+//!
+//! What always holds: a [`Preparation`] exists only for a run that passed its checks (a refused
+//! spec never becomes one), and [`Preparation::work`] hands out the run exactly when nothing is
+//! left to compute, so a caller cannot start an unprepared run.
 
 use super::config::{CheckedRun, ConfigError, RunSpec};
 use super::ftl::{cached_steady_write_amplification, SteadyWa};
@@ -15,51 +19,66 @@ use super::ftl::{cached_steady_write_amplification, SteadyWa};
 /// Scaled-drive writes per step of a [`Preparation`]: about 1 ms in a browser.
 pub const WA_WRITES_PER_STEP: usize = 5_000;
 
-/// A run on its way to the engine.
-pub enum Preparation {
-    /// Ready: [`Simulation::new`](super::Simulation::new) on it never blocks.
-    Ready(CheckedRun),
-    /// The garbage-collection model still runs for this run.
-    Collecting(CheckedRun, Box<SteadyWa>),
-    /// The run was refused.
-    Failed(ConfigError),
+/// A checked run on its way to the engine.
+pub struct Preparation {
+    run: CheckedRun,
+    /// The garbage-collection model, while it still runs for this run.
+    collecting: Option<Box<SteadyWa>>,
 }
 
 impl Preparation {
-    /// Check `spec` and start preparing it (ready at once when nothing is owed, or when this
+    /// Checks `spec` and starts preparing it (ready at once when nothing is owed, or when this
     /// spare area's amplification is already known).
-    pub fn new(spec: RunSpec) -> Preparation {
-        let run = match spec.check() {
-            Err(e) => return Preparation::Failed(e),
-            Ok(run) => run,
+    pub fn new(spec: RunSpec) -> Result<Preparation, ConfigError> {
+        let run = spec.check()?;
+        let Some(ratio) = run.steady_state_spare_ratio() else {
+            return Ok(Preparation {
+                run,
+                collecting: None,
+            });
         };
-        match run.steady_state_spare_ratio() {
-            None => Preparation::Ready(run),
-            Some(ratio) => match cached_steady_write_amplification(ratio) {
-                Some(wa) => Preparation::settle(run, wa),
-                None => Preparation::Collecting(run, Box::new(SteadyWa::new(ratio))),
-            },
+        match cached_steady_write_amplification(ratio) {
+            Some(wa) => Ok(Preparation {
+                run: run.with_write_amplification(wa)?,
+                collecting: None,
+            }),
+            None => Ok(Preparation {
+                run,
+                collecting: Some(Box::new(SteadyWa::new(ratio))),
+            }),
         }
     }
 
-    fn settle(run: CheckedRun, wa: f64) -> Preparation {
-        match run.with_write_amplification(wa) {
-            Ok(run) => Preparation::Ready(run),
-            Err(e) => Preparation::Failed(e),
-        }
+    /// Advances the garbage-collection model by at most `max_writes` and hands out the run once
+    /// it is ready (at once if it was). An amplification the run refuses ends it with an error.
+    pub fn work(&mut self, max_writes: usize) -> Result<Option<&CheckedRun>, ConfigError> {
+        Ok(self.step(max_writes)?.then_some(&self.run))
     }
 
-    /// Advance the garbage-collection model by at most `max_writes`; true once there is
-    /// nothing more to do (ready, or refused).
-    pub fn work(&mut self, max_writes: usize) -> bool {
-        let Preparation::Collecting(run, wa) = self else {
-            return true;
+    /// Works in steps of [`WA_WRITES_PER_STEP`] until the run is ready or `time_is_up`.
+    pub fn work_until(
+        &mut self,
+        time_is_up: &mut dyn FnMut() -> bool,
+    ) -> Result<Option<&CheckedRun>, ConfigError> {
+        while !self.step(WA_WRITES_PER_STEP)? {
+            if time_is_up() {
+                return Ok(None);
+            }
+        }
+        Ok(Some(&self.run))
+    }
+
+    /// One step of at most `max_writes`; true once the run is ready.
+    fn step(&mut self, max_writes: usize) -> Result<bool, ConfigError> {
+        let Some(collecting) = self.collecting.as_mut() else {
+            return Ok(true);
         };
-        let Some(wa) = wa.step(max_writes) else {
-            return false;
+        let Some(wa) = collecting.step(max_writes) else {
+            return Ok(false);
         };
-        *self = Preparation::settle(run.clone(), wa);
-        true
+        self.run = self.run.clone().with_write_amplification(wa)?;
+        self.collecting = None;
+        Ok(true)
     }
 }
 
@@ -71,7 +90,7 @@ mod tests {
     use crate::presets;
 
     fn spec(state: DriveState, spare_efficiency: f64) -> RunSpec {
-        let mut drive = presets::find("e18dc").unwrap().drive_with_dies(8);
+        let mut drive = presets::find("e18dc").unwrap().drive_with_dies(8).unwrap();
         // A spare area no other test uses, so the memo cannot have its amplification yet.
         drive.controller.spare_efficiency = spare_efficiency;
         RunSpec {
@@ -92,16 +111,15 @@ mod tests {
 
     #[test]
     fn a_prepared_run_simulates_exactly_as_a_run_that_computes_in_one_go() {
-        let mut prep = Preparation::new(spec(DriveState::Steady, 0.613));
-        assert!(matches!(prep, Preparation::Collecting(..)));
+        let mut prep = Preparation::new(spec(DriveState::Steady, 0.613)).unwrap();
         let mut steps = 1;
-        while !prep.work(WA_WRITES_PER_STEP) {
+        let run = loop {
+            if let Some(run) = prep.work(WA_WRITES_PER_STEP).unwrap() {
+                break run.clone();
+            }
             steps += 1;
-        }
-        assert!(steps > 10, "{steps} steps: the work is cut up");
-        let Preparation::Ready(run) = prep else {
-            panic!("a valid run gets ready");
         };
+        assert!(steps > 10, "{steps} steps: the work is cut up");
         assert!(run
             .write_amplification_override()
             .is_some_and(|wa| wa > 1.0));
@@ -110,14 +128,31 @@ mod tests {
     }
 
     #[test]
+    fn work_until_stops_when_time_is_up_and_goes_on_where_it_stopped() {
+        let mut prep = Preparation::new(spec(DriveState::Steady, 0.619)).unwrap();
+        let mut looks = 0;
+        let stopped = prep.work_until(&mut || {
+            looks += 1;
+            looks == 3
+        });
+        assert!(
+            stopped.unwrap().is_none(),
+            "three steps do not finish the collection"
+        );
+        assert_eq!(looks, 3);
+        let run = prep.work_until(&mut || false).unwrap().cloned().unwrap();
+        assert!(run
+            .write_amplification_override()
+            .is_some_and(|wa| wa > 1.0));
+    }
+
+    #[test]
     fn a_run_that_pays_nothing_is_ready_at_once_and_a_bad_one_says_why() {
-        assert!(matches!(
-            Preparation::new(spec(DriveState::Fob, 0.85)),
-            Preparation::Ready(_)
-        ));
+        let mut fresh = Preparation::new(spec(DriveState::Fob, 0.85)).unwrap();
+        assert!(fresh.work(0).unwrap().is_some());
         let mut bad = spec(DriveState::Steady, 0.85);
         bad.workload.iodepth = 0;
-        let Preparation::Failed(e) = Preparation::new(bad) else {
+        let Err(e) = Preparation::new(bad) else {
             panic!("refused");
         };
         assert!(e.to_string().contains("iodepth"), "{e}");

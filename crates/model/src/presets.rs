@@ -22,8 +22,8 @@
 //!   efficiency below 1) without which some cell misses by 10% or more.
 
 use super::config::{
-    CellType, ConfigError, ControllerSpec, DriveSpec, Mapping, NandSpec, SlcCache, BYTES_PER_GB,
-    MAX_DIES,
+    check_dies, CellType, ConfigError, ControllerSpec, DriveSpec, Mapping, NandSpec, SlcCache,
+    BYTES_PER_GB, MAX_DIES,
 };
 use super::fit::{Fitted, Param};
 use super::link::HostLink;
@@ -59,13 +59,15 @@ impl Preset {
         self.nand.die_bytes() * self.controller.user_fraction / BYTES_PER_GB
     }
 
-    /// The drive with `dies` dies behind this controller (clamped to 1..=MAX_DIES).
-    pub fn drive_with_dies(&self, dies: u32) -> DriveSpec {
-        DriveSpec {
+    /// The drive with `dies` dies behind this controller; a count outside `1..=MAX_DIES` is
+    /// refused, never moved into range.
+    pub fn drive_with_dies(&self, dies: u32) -> Result<DriveSpec, ConfigError> {
+        check_dies(dies)?;
+        Ok(DriveSpec {
             controller: self.controller.clone(),
             nand: self.nand.clone(),
-            dies: dies.clamp(1, MAX_DIES),
-        }
+            dies,
+        })
     }
 
     /// The die count that gives the nearest user capacity.
@@ -86,7 +88,7 @@ impl Preset {
     }
 
     pub fn drive_for_capacity_gb(&self, gb: f64) -> Result<DriveSpec, ConfigError> {
-        Ok(self.drive_with_dies(self.dies_for_capacity_gb(gb)?))
+        self.drive_with_dies(self.dies_for_capacity_gb(gb)?)
     }
 
     /// The capacity the lab shows by default for this preset.
@@ -593,7 +595,17 @@ mod tests {
         assert_eq!(p.dies_for_capacity_gb(480.0), Ok(8));
         assert_eq!(p.dies_for_capacity_gb(960.0), Ok(16));
         assert_eq!(p.dies_for_capacity_gb(1920.0), Ok(32));
-        assert!((p.drive_with_dies(8).user_gb() - 480.0).abs() < 0.5);
+        assert!((p.drive_with_dies(8).unwrap().user_gb() - 480.0).abs() < 0.5);
+    }
+
+    #[test]
+    fn a_die_count_outside_the_model_is_refused_not_moved_into_range() {
+        let p = find("e18dc").unwrap();
+        for dies in [0, MAX_DIES + 1, u32::MAX] {
+            let e = p.drive_with_dies(dies).unwrap_err();
+            assert!(e.to_string().contains("dies"), "{dies}: {e}");
+        }
+        assert_eq!(p.drive_with_dies(MAX_DIES).unwrap().dies, MAX_DIES);
     }
 
     #[test]

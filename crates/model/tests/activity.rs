@@ -15,7 +15,7 @@ const SETTLE_EVENTS: u64 = 2_000;
 fn sim(dies: u32, iodepth: u32, rw: Rw, state: DriveState) -> Simulation {
     let preset = presets::find("e18dc").expect("e18dc");
     let spec = RunSpec {
-        drive: preset.drive_with_dies(dies),
+        drive: preset.drive_with_dies(dies).unwrap(),
         workload: Workload {
             rw,
             rwmixread: 100,

@@ -23,7 +23,7 @@ fn fingerprint() -> String {
                     let state = DriveState::ALL[i];
                     let bs_bytes = if rw.is_random() { 4096 } else { 128 * 1024 };
                     let spec = RunSpec {
-                        drive: p.drive_with_dies(dies),
+                        drive: p.drive_with_dies(dies).unwrap(),
                         workload: Workload {
                             rw,
                             rwmixread: 70,

@@ -23,7 +23,8 @@ fn run_with(
 ) -> RunResult {
     let drive = presets::find(preset)
         .expect("preset exists")
-        .drive_with_dies(dies);
+        .drive_with_dies(dies)
+        .unwrap();
     let spec = RunSpec {
         drive,
         workload: Workload {
@@ -345,7 +346,7 @@ fn statistical_noise_is_reported_and_under_two_percent_for_pure_reads_and_writes
 
 /// A run that uses every part of the engine: reads and writes, garbage collection, 8 dies.
 fn mixed_steady_run() -> CheckedRun {
-    let drive = presets::find("e18dc").unwrap().drive_with_dies(8);
+    let drive = presets::find("e18dc").unwrap().drive_with_dies(8).unwrap();
     RunSpec {
         drive,
         workload: Workload {
@@ -453,7 +454,10 @@ fn the_e18dc_preset_is_what_lab_fit_finds_and_its_cross_validation_holds() {
 #[test]
 fn a_watched_run_measures_what_a_direct_run_measures_with_an_event_fewer_per_request() {
     for (dies, iodepth) in [(32, 256), (8, 4)] {
-        let drive = presets::find("e18dc").unwrap().drive_with_dies(dies);
+        let drive = presets::find("e18dc")
+            .unwrap()
+            .drive_with_dies(dies)
+            .unwrap();
         let spec = RunSpec {
             drive,
             workload: Workload {
@@ -486,7 +490,10 @@ fn a_watched_run_measures_what_a_direct_run_measures_with_an_event_fewer_per_req
 
 /// A mixed random workload on the E18DC with its firmware's program suspend, or with it off.
 fn mixed_with_suspends(dies: u32, iodepth: u32, max_suspends: u32) -> RunResult {
-    let mut drive = presets::find("e18dc").unwrap().drive_with_dies(dies);
+    let mut drive = presets::find("e18dc")
+        .unwrap()
+        .drive_with_dies(dies)
+        .unwrap();
     drive.controller.max_suspends = max_suspends;
     let spec = RunSpec {
         drive,
@@ -551,7 +558,7 @@ fn a_deep_mixed_queue_reaches_the_controller_bound_without_doubling_the_depth() 
 fn dies_with_reads_waiting_are_never_left_idle_at_depth() {
     // Each die has its own queue that its channel serves in any order, so at QD256 on 960 GB
     // (16 dies, 16 reads waiting on each) every die stays busy, as at 480 GB.
-    let drive = presets::find("e18dc").unwrap().drive_with_dies(16);
+    let drive = presets::find("e18dc").unwrap().drive_with_dies(16).unwrap();
     let spec = RunSpec {
         drive,
         workload: Workload {

@@ -23,7 +23,7 @@ fn random_spec(rng: &mut Rng) -> RunSpec {
     let rwmixread = (rng.below(11) * 10) as u8;
     let state = DriveState::ALL[rng.below(3) as usize];
     RunSpec {
-        drive: preset.drive_with_dies(dies.max(1)),
+        drive: preset.drive_with_dies(dies.max(1)).unwrap(),
         workload: Workload {
             rw,
             rwmixread,
@@ -117,7 +117,7 @@ fn more_dies_never_lower_deep_queue_read_iops() {
         let mut last = 0.0;
         for dies in [1, 2, 4, 8, 16, 32, 64, 128, 256] {
             let spec = RunSpec {
-                drive: p.drive_with_dies(dies),
+                drive: p.drive_with_dies(dies).unwrap(),
                 workload: Workload {
                     rw: Rw::RandRead,
                     rwmixread: 100,

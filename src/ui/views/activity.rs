@@ -6,12 +6,14 @@
 //! leads to the drive over time.
 //!
 //! This module owns the animation: one `requestAnimationFrame` loop per mounted view, which
-//! stops when the view unmounts. The pure parts (the [`Player`] clock, the explainer's
+//! stops when the view unmounts and only plays (moves the clock). The work behind it (making
+//! the point's run ready, the explainer's run) is sliced work like the charts', run by the
+//! page's one scheduler ([`SlicedRunner`] over [`TeachingWork`]). The pure parts (the [`Player`] clock, the explainer's
 //! sentence) live in [`crate::ui::teaching`] and the geometry in [`Layout`].
 //!
 //! What always holds:
-//! - work per frame is bounded (an event budget for playing, a time budget for preparing the
-//!   drive state and for the explainer's run), so inputs are never starved;
+//! - work per frame is bounded (an event budget for playing); the background work yields to
+//!   the browser every [`crate::ui::runner::SLICE_MS`], so inputs are never starved;
 //! - with `prefers-reduced-motion: reduce` nothing moves by itself: Play is disabled and only
 //!   Step advances time;
 //! - `#activity` carries `data-sim-ns` (the simulated clock) and `data-steps` (engine events
@@ -28,26 +30,22 @@ use leptos::ev;
 use leptos::prelude::*;
 
 use crate::model::activity::{Activity, DieActivity, DieState};
-use crate::model::config::RunSpec;
-use crate::model::prepare::{Preparation, WA_WRITES_PER_STEP};
+use crate::model::config::CheckedRun;
 use crate::ui::controls::locked;
 use crate::ui::controls::slider::LadderSlider;
 use crate::ui::embed::Control;
 use crate::ui::format;
 use crate::ui::ladder::Ladder;
+use crate::ui::runner::{SliceOutcome, SlicedRunner, SlicedWork};
 use crate::ui::state::LabState;
 use crate::ui::state::{DEFAULT_SPEED_US_PER_S, SPEEDS_US_PER_S};
 use crate::ui::teaching::{
-    bar_percent, explain, run_spec, sim_span, speed_text, summary, ExplainContext, ExplainRun,
-    Explanation, Player, EXPLAIN_MEASURED_IOS, PLAYER_MEASURED_IOS,
+    bar_percent, run_spec, sim_span, speed_text, summary, ExplainContext, Explanation, Player,
+    TeachingWork, PLAYER_MEASURED_IOS,
 };
 
 /// Most engine events one frame of playing processes (the clock waits for the rest).
 pub const MAX_EVENTS_PER_FRAME: u64 = 2_000;
-/// Longest stretch of background work (drive-state model, explainer run) per frame, in ms.
-pub const WORK_MS_PER_FRAME: f64 = 5.0;
-/// Engine events of the explainer's run between two looks at the clock.
-pub const EXPLAIN_EVENTS_PER_SLICE: u64 = 2_000;
 /// A frame gap longer than this (a background tab) counts as this long, so time never jumps.
 pub const MAX_FRAME_GAP_MS: f64 = 100.0;
 /// Shortest interval between two spoken summaries while playing.
@@ -198,28 +196,17 @@ impl Shown {
 /// The animation's engine-side state (one per mounted view, touched only on the page thread).
 #[derive(Default)]
 struct Core {
-    /// The player's run while its drive state is prepared.
-    prepare: Option<Preparation>,
     /// The ready run (kept for Reset).
-    run: Option<crate::model::config::CheckedRun>,
+    run: Option<CheckedRun>,
     player: Option<Player>,
-    explain_spec: Option<RunSpec>,
-    explain: Option<ExplainRun>,
-    ctx: Option<ExplainContext>,
     last_frame_ms: Option<f64>,
     last_spoken_ms: f64,
 }
 
 impl Core {
-    fn restart(&mut self, spec: RunSpec, ctx: ExplainContext, shown: Shown) {
-        let mut explain_spec = spec.clone();
-        explain_spec.options.measured_ios = EXPLAIN_MEASURED_IOS;
-        *self = Core {
-            prepare: Some(Preparation::new(spec)),
-            explain_spec: Some(explain_spec),
-            ctx: Some(ctx),
-            ..Core::default()
-        };
+    /// Forgets the old point while the new one is prepared.
+    fn restart(&mut self, shown: Shown) {
+        *self = Core::default();
         shown.playing.set(false);
         shown.ready.set(false);
         shown.activity.set(None);
@@ -227,6 +214,14 @@ impl Core {
         shown.clock_ns.set(0);
         shown.steps.set(0);
         shown.status.set("Preparing the drive…".into());
+    }
+
+    /// The point's run is ready: show it at its start.
+    fn start(&mut self, run: CheckedRun, shown: Shown) {
+        self.run = Some(run);
+        self.reset(shown);
+        shown.ready.set(true);
+        shown.status.set(String::new());
     }
 
     fn reset(&mut self, shown: Shown) {
@@ -246,71 +241,63 @@ impl Core {
         }
     }
 
-    /// One animation frame at `now_ms`.
+    /// One animation frame at `now_ms`: while playing, the clock moves on by the frame's
+    /// share of simulated time.
     fn frame(&mut self, now_ms: f64, speed_us_per_s: u32, shown: Shown) {
         let gap = self
             .last_frame_ms
             .map_or(0.0, |t| (now_ms - t).clamp(0.0, MAX_FRAME_GAP_MS));
         self.last_frame_ms = Some(now_ms);
-        if let Some(prep) = self.prepare.as_mut() {
-            while !prep.work(WA_WRITES_PER_STEP) && elapsed_ms(now_ms) < WORK_MS_PER_FRAME {}
-            match self.prepare.take() {
-                Some(Preparation::Ready(run)) => {
-                    let p = Player::new(&run);
-                    shown.publish(&p, true);
-                    self.player = Some(p);
-                    self.explain =
-                        self.explain_spec
-                            .take()
-                            .and_then(|s| match Preparation::new(s) {
-                                Preparation::Ready(r) => Some(ExplainRun::new(&r)),
-                                _ => None,
-                            });
-                    self.run = Some(run);
-                    shown.ready.set(true);
-                    shown.status.set(String::new());
-                }
-                Some(Preparation::Failed(why)) => {
-                    shown
-                        .status
-                        .set(format!("The model cannot run this point: {why}."));
-                }
-                still => self.prepare = still,
-            }
+        if !shown.playing.get_untracked() {
+            return;
         }
-        if let Some(run) = self.explain.as_mut() {
-            let mut result = None;
-            while result.is_none() && elapsed_ms(now_ms) < WORK_MS_PER_FRAME {
-                result = run.work(EXPLAIN_EVENTS_PER_SLICE);
+        if let Some(p) = self.player.as_mut() {
+            let events = p.advance(sim_span(gap, speed_us_per_s), MAX_EVENTS_PER_FRAME);
+            let speak = now_ms - self.last_spoken_ms >= SPOKEN_EVERY_MS;
+            if speak {
+                self.last_spoken_ms = now_ms;
             }
-            if let (Some(r), Some(ctx)) = (result, self.ctx) {
-                shown.explanation.set(Some(explain(&r, ctx)));
-                self.explain = None;
-            }
-        }
-        if shown.playing.get_untracked() {
-            if let Some(p) = self.player.as_mut() {
-                let events = p.advance(sim_span(gap, speed_us_per_s), MAX_EVENTS_PER_FRAME);
-                let speak = now_ms - self.last_spoken_ms >= SPOKEN_EVERY_MS;
-                if speak {
-                    self.last_spoken_ms = now_ms;
-                }
-                if events > 0 || speak {
-                    shown.publish(p, speak);
-                } else {
-                    shown.clock_ns.set(p.clock().0);
-                }
+            if events > 0 || speak {
+                shown.publish(p, speak);
+            } else {
+                shown.clock_ns.set(p.clock().0);
             }
         }
     }
 }
 
-fn performance_now() -> f64 {
-    window().performance().map_or(0.0, |p| p.now())
+impl SlicedWork for TeachingWork {
+    fn work_slice(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> SliceOutcome {
+        let changed = self.work(time_is_up);
+        SliceOutcome {
+            idle: self.is_done(),
+            changed,
+        }
+    }
 }
 
-fn elapsed_ms(since: f64) -> f64 {
-    performance_now() - since
+/// Hands what the background work finished to the animation and the explainer.
+fn collect(work: SlicedRunner<TeachingWork>, core: StoredValue<Core, LocalStorage>, shown: Shown) {
+    work.update(
+        |w| {
+            if let Some(run) = w.take_ready() {
+                core.update_value(|c| c.start(run, shown));
+            }
+            if let Some(e) = w.take_explanation() {
+                shown.explanation.set(Some(e));
+            }
+            if let Some(why) = w.failure() {
+                shown
+                    .status
+                    .set(format!("The model cannot run this point: {why}."));
+            }
+        },
+        false,
+    );
+}
+
+fn performance_now() -> f64 {
+    window().performance().map_or(0.0, |p| p.now())
 }
 
 fn prefers_reduced_motion() -> bool {
@@ -340,6 +327,8 @@ pub fn TeachingMode(
 ) -> impl IntoView {
     let shown = Shown::new();
     let core = StoredValue::new_local(Core::default());
+    let work = SlicedRunner::new(TeachingWork::default());
+    on_cleanup(move || work.stop());
     let reduced = prefers_reduced_motion();
 
     let spec = Memo::new(move |_| {
@@ -347,7 +336,12 @@ pub fn TeachingMode(
     });
     Effect::new(move |_| {
         let (spec, ctx) = spec.get();
-        core.update_value(|c| c.restart(spec, ctx, shown));
+        core.update_value(|c| c.restart(shown));
+        work.update(|w| w.restart(spec, ctx), true);
+    });
+    Effect::new(move |_| {
+        work.revision();
+        collect(work, core, shown);
     });
 
     play_frames(state, core, shown);
