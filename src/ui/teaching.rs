@@ -140,7 +140,7 @@ enum Stage {
     /// The explainer's run is being made ready (at once when the drive's amplification is
     /// known, as it is after the player's).
     ExplainPreparing(Preparation, ExplainContext),
-    Explaining(ExplainRun, ExplainContext),
+    Explaining(Box<ExplainRun>, ExplainContext),
 }
 
 impl TeachingWork {
@@ -204,7 +204,7 @@ impl TeachingWork {
                         self.stage = Stage::ExplainPreparing(prep, ctx);
                         return came_out;
                     }
-                    Ok(Some(run)) => Stage::Explaining(ExplainRun::new(run), ctx),
+                    Ok(Some(run)) => Stage::Explaining(Box::new(ExplainRun::new(run)), ctx),
                     Err(_) => Stage::Done,
                 },
                 Stage::Explaining(mut run, ctx) => match run.work(EXPLAIN_EVENTS_PER_SLICE) {
