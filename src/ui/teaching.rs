@@ -136,10 +136,10 @@ enum Stage {
     #[default]
     Done,
     /// The animated run is being made ready; the explainer's spec waits.
-    Player(Preparation, RunSpec, ExplainContext),
+    Player(Box<(Preparation, RunSpec)>, ExplainContext),
     /// The explainer's run is being made ready (at once when the drive's amplification is
     /// known, as it is after the player's).
-    ExplainPreparing(Preparation, ExplainContext),
+    ExplainPreparing(Box<Preparation>, ExplainContext),
     Explaining(Box<ExplainRun>, ExplainContext),
 }
 
@@ -150,7 +150,7 @@ impl TeachingWork {
         explain_spec.options.measured_ios = EXPLAIN_MEASURED_IOS;
         *self = TeachingWork::default();
         match Preparation::new(spec) {
-            Ok(prep) => self.stage = Stage::Player(prep, explain_spec, ctx),
+            Ok(prep) => self.stage = Stage::Player(Box::new((prep, explain_spec)), ctx),
             Err(why) => self.failure = Some(why.to_string()),
         }
     }
@@ -181,16 +181,16 @@ impl TeachingWork {
         loop {
             self.stage = match std::mem::take(&mut self.stage) {
                 Stage::Done => return came_out,
-                Stage::Player(mut prep, explain_spec, ctx) => match prep.work_until(time_is_up) {
+                Stage::Player(mut player, ctx) => match player.0.work_until(time_is_up) {
                     Ok(None) => {
-                        self.stage = Stage::Player(prep, explain_spec, ctx);
+                        self.stage = Stage::Player(player, ctx);
                         return came_out;
                     }
                     Ok(Some(run)) => {
                         self.ready = Some(run.clone());
                         came_out = true;
-                        match Preparation::new(explain_spec) {
-                            Ok(prep) => Stage::ExplainPreparing(prep, ctx),
+                        match Preparation::new(player.1) {
+                            Ok(prep) => Stage::ExplainPreparing(Box::new(prep), ctx),
                             Err(_) => Stage::Done,
                         }
                     }
