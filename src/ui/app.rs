@@ -11,7 +11,7 @@
 //! footer ([`super::views::chrome`]), the charts against queue depth
 //! ([`super::views::queue_charts`]), the drive over time, teaching mode, the tours, and the
 //! share, compare and fio parts ([`super::views`]).
-//! - which view the results area shows ([`LabState::view`]): the charts, the drive over time
+//! - which view the results area shows ([`super::state::Display::view`]): the charts, the drive over time
 //!   or teaching mode, and the guided tours' panel in each (above the teaching views, below
 //!   the queue-depth charts; its position lives here, so a tour that changes the view keeps
 //!   its place).
@@ -54,7 +54,7 @@ pub fn App(
     let initial = query.unwrap_or_else(|| window().location().search().unwrap_or_default());
     let parsed = url_state::parse_query(&initial, LabState::default());
     let authored = parsed.state.clone();
-    let embed = parsed.state.embed();
+    let embed = parsed.state.embedding.framed;
     let tour_at: TourAt = RwSignal::new(None);
     let state = RwSignal::new(parsed.state);
     if embed || embed_frame::is_framed() {
@@ -90,10 +90,10 @@ pub fn App(
                     <ViewSwitch state=state />
                     <Readout data=readout_data />
                     <ModelStatus progress=progress />
-                    <Show when=move || !embed && state.with(LabState::view) != View::Queue>
+                    <Show when=move || !embed && state.with(|s: &LabState| s.display.view) != View::Queue>
                         <Tours state=state at=tour_at />
                     </Show>
-                    <Show when=move || state.with(LabState::view) == View::Activity>
+                    <Show when=move || state.with(|s: &LabState| s.display.view) == View::Activity>
                         <TeachingMode state=state />
                     </Show>
                     <Legend
@@ -111,7 +111,7 @@ pub fn App(
                                 <FioImport state=state />
                                 // Below the charts here (the current step docked at the window's
                                 // bottom), above the teaching views' panels.
-                                <Show when=move || state.with(LabState::view) == View::Queue>
+                                <Show when=move || state.with(|s: &LabState| s.display.view) == View::Queue>
                                     <Tours state=state at=tour_at docked=true />
                                 </Show>
                             }
@@ -236,7 +236,7 @@ fn current_readout(state: RwSignal<LabState>, runner: Runner) -> Memo<readout::R
 fn themed_palette(state: RwSignal<LabState>) -> RwSignal<Palette> {
     let palette = RwSignal::new(Palette::default());
     Effect::new(move |_| {
-        apply_theme(state.with(LabState::theme));
+        apply_theme(state.with(|s: &LabState| s.display.theme));
         palette.set(read_palette());
     });
     follow_system_scheme(palette);

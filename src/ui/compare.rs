@@ -41,24 +41,24 @@ impl Pin {
     /// The configuration `state` shows now.
     pub fn of(state: &LabState) -> Pin {
         Pin {
-            preset: state.preset(),
-            drive: state.drive_choice(),
-            random: state.random(),
-            read_pct: state.read_pct(),
-            bs_bytes: state.bs_bytes(),
-            drive_state: state.drive_state(),
+            preset: state.drive.preset(),
+            drive: state.drive.choice(),
+            random: state.workload.random(),
+            read_pct: state.workload.read_pct(),
+            bs_bytes: state.workload.bs_bytes(),
+            drive_state: state.workload.drive_state(),
         }
     }
 
     /// `state` with this pin's configuration (queue depth and view settings stay `state`'s).
     pub fn apply(&self, state: &LabState) -> LabState {
         let mut s = state.clone();
-        s.set_preset(self.preset);
-        let _ = s.set_drive_choice(self.drive);
-        s.set_random(self.random);
-        s.set_read_pct(u32::from(self.read_pct));
-        s.set_bs_bytes(self.bs_bytes);
-        s.set_drive_state(self.drive_state);
+        s.drive.set_preset(self.preset);
+        let _ = s.drive.set_choice(self.drive);
+        s.workload.set_random(self.random);
+        s.workload.set_read_pct(u32::from(self.read_pct));
+        s.workload.set_bs_bytes(self.bs_bytes);
+        s.workload.set_drive_state(self.drive_state);
         s
     }
 
@@ -164,12 +164,14 @@ impl Pin {
         }
         let drive_state = fields[4].parse::<DriveState>().map_err(|e| e.to_string())?;
         let mut s = LabState::default();
-        s.set_preset(preset);
-        s.set_drive_choice(DriveChoice { dies, die_gbit })?;
-        s.set_random(rw.is_random());
-        s.set_read_pct(u32::from(read_pct));
-        s.set_bs_bytes(bs_bytes);
-        s.set_drive_state(drive_state);
+        s.drive.set_preset(preset);
+        s.drive
+            .set_choice(DriveChoice { dies, die_gbit })
+            .map_err(|e| e.to_string())?;
+        s.workload.set_random(rw.is_random());
+        s.workload.set_read_pct(u32::from(read_pct));
+        s.workload.set_bs_bytes(bs_bytes);
+        s.workload.set_drive_state(drive_state);
         let pin = Pin::of(&s);
         if pin.read_pct != read_pct {
             return Err(format!(
@@ -209,19 +211,19 @@ mod tests {
         let p = Pin::of(&s);
         assert_eq!(p.code(), "e18dc.32.randread.4k.steady");
         assert_eq!(Pin::parse(&p.code()), Ok(p));
-        s.set_preset(presets::find("e12").unwrap());
-        s.set_random(false);
-        s.set_read_pct(70);
-        s.set_bs_bytes(128 << 10);
-        s.set_drive_state(DriveState::Fob);
-        let _ = s.set_drive_choice(DriveChoice {
+        s.drive.set_preset(presets::find("e12").unwrap());
+        s.workload.set_random(false);
+        s.workload.set_read_pct(70);
+        s.workload.set_bs_bytes(128 << 10);
+        s.workload.set_drive_state(DriveState::Fob);
+        let _ = s.drive.set_choice(DriveChoice {
             dies: 12,
             die_gbit: 1024,
         });
         let p = Pin::of(&s);
         assert_eq!(p.code(), "e12.12x1024.rw70.128k.fob");
         assert_eq!(Pin::parse(&p.code()), Ok(p));
-        assert_eq!(p.apply(&LabState::default()).drive_choice(), p.drive);
+        assert_eq!(p.apply(&LabState::default()).drive.choice(), p.drive);
     }
 
     #[test]
@@ -249,8 +251,8 @@ mod tests {
     #[test]
     fn the_family_is_three_e18dc_capacities_with_the_current_workload() {
         let mut s = LabState::default();
-        s.set_qd(4);
-        s.set_read_pct(0);
+        s.workload.set_qd(4);
+        s.workload.set_read_pct(0);
         let fam = Pin::family(&s);
         let caps: Vec<u32> = fam
             .iter()

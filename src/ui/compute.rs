@@ -79,21 +79,26 @@ pub struct RunKey {
 impl RunKey {
     /// The run of `drive` with the state's workload, at `qd` and `read_pct`.
     pub fn new(state: &LabState, drive: DriveChoice, qd: u32, read_pct: u8) -> RunKey {
-        let rw = Rw::from_parts(state.random(), read_pct);
+        let rw = Rw::from_parts(state.workload.random(), read_pct);
         RunKey {
-            preset: PresetKey(state.preset()),
+            preset: PresetKey(state.drive.preset()),
             drive,
             rw,
             read_pct: rw.fixed_read_percent().unwrap_or(read_pct),
-            bs_bytes: state.bs_bytes(),
+            bs_bytes: state.workload.bs_bytes(),
             qd,
-            state: state.drive_state(),
+            state: state.workload.drive_state(),
         }
     }
 
     /// The point the readout shows.
     pub fn current(state: &LabState) -> RunKey {
-        RunKey::new(state, state.drive_choice(), state.qd(), state.read_pct())
+        RunKey::new(
+            state,
+            state.drive.choice(),
+            state.workload.qd(),
+            state.workload.read_pct(),
+        )
     }
 
     /// The model's run for this key (always the full run; an estimate is its early part).
@@ -160,9 +165,9 @@ pub fn sweep_qds(qd: u32) -> Vec<u32> {
 
 /// One drive's runs over [`sweep_qds`] at the state's read share.
 pub fn qd_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
-    sweep_qds(state.qd())
+    sweep_qds(state.workload.qd())
         .into_iter()
-        .map(|qd| RunKey::new(state, drive, qd, state.read_pct()))
+        .map(|qd| RunKey::new(state, drive, qd, state.workload.read_pct()))
         .collect()
 }
 
@@ -170,7 +175,7 @@ pub fn qd_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
 pub fn mix_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
     MIX_STEPS
         .iter()
-        .map(|&pct| RunKey::new(state, drive, state.qd(), pct))
+        .map(|&pct| RunKey::new(state, drive, state.workload.qd(), pct))
         .collect()
 }
 
@@ -180,14 +185,15 @@ pub fn mix_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
 /// is run, so their sweeps do not compete with that view's own work (they are cached, so coming
 /// back costs only what was never computed).
 pub fn plan(state: &LabState) -> Vec<RunKey> {
-    let current = state.drive_choice();
+    let current = state.drive.choice();
     let mut keys = vec![RunKey::current(state)];
-    if state.view() != View::Queue {
+    if state.display.view != View::Queue {
         return keys;
     }
     keys.extend(qd_sweep(state, current));
     keys.extend(mix_sweep(state, current));
     let others: Vec<DriveChoice> = state
+        .drive
         .comparison_drives()
         .into_iter()
         .filter(|d| *d != current)
@@ -198,7 +204,7 @@ pub fn plan(state: &LabState) -> Vec<RunKey> {
     for &d in &others {
         keys.extend(mix_sweep(state, d));
     }
-    for pin in state.pins() {
+    for pin in state.pins.as_slice() {
         let config = pin.apply(state);
         keys.extend(qd_sweep(&config, pin.drive));
         keys.extend(mix_sweep(&config, pin.drive));
@@ -475,7 +481,7 @@ mod tests {
 
     fn small_state() -> LabState {
         let mut s = LabState::default();
-        s.set_drive_state(DriveState::Fob);
+        s.workload.set_drive_state(DriveState::Fob);
         s
     }
 
@@ -496,7 +502,7 @@ mod tests {
     fn other_views_plan_only_the_readout_point() {
         for view in [View::Time, View::Activity] {
             let mut s = LabState::default();
-            s.set_view(view);
+            s.display.view = view;
             assert_eq!(plan(&s), vec![RunKey::current(&s)], "{view:?}");
         }
     }
@@ -546,12 +552,12 @@ mod tests {
         e.set_plan(plan(&s)[..2].to_vec());
         run_to_idle(&mut e);
         let started = e.runs_started();
-        s.set_qd(64);
+        s.workload.set_qd(64);
         e.set_plan(plan(&s)[..2].to_vec());
         run_to_idle(&mut e);
         assert!(e.runs_started() > started);
         let started = e.runs_started();
-        s.set_qd(32);
+        s.workload.set_qd(32);
         e.set_plan(plan(&s)[..2].to_vec());
         run_to_idle(&mut e);
         assert_eq!(e.runs_started(), started, "nothing is recomputed");
@@ -565,7 +571,7 @@ mod tests {
         e.work(&mut || true); // starts the run, one step
         assert!(e.active.is_some());
         let mut other = s.clone();
-        other.set_qd(4);
+        other.workload.set_qd(4);
         e.set_plan(vec![RunKey::current(&other)]);
         assert!(e.active.is_none(), "the old run was set aside");
         run_to_idle(&mut e);
@@ -586,7 +592,7 @@ mod tests {
         e.set_plan(vec![key]);
         e.work(&mut || true);
         let mut other = s.clone();
-        other.set_qd(4);
+        other.workload.set_qd(4);
         e.set_plan(vec![key, RunKey::current(&other)]);
         assert!(e.active.as_ref().is_some_and(|a| a.key == key));
     }
@@ -594,7 +600,7 @@ mod tests {
     #[test]
     fn the_garbage_collection_model_is_computed_in_slices() {
         let mut s = LabState::default();
-        s.set_read_pct(0); // steady-state random writes pay it
+        s.workload.set_read_pct(0); // steady-state random writes pay it
         let key = RunKey::current(&s);
         let ratio = key.spec().drive.effective_spare_ratio();
         let mut e = Engine::new();
@@ -615,7 +621,7 @@ mod tests {
     fn an_estimate_and_its_refinement_are_one_run() {
         let s = LabState::default(); // steady-state random reads
         let mut write = s.clone();
-        write.set_read_pct(0); // the model measures writes for longer
+        write.workload.set_read_pct(0); // the model measures writes for longer
         let keys = vec![RunKey::current(&s), RunKey::current(&write)];
         let mut e = Engine::new();
         e.set_plan(keys.clone());

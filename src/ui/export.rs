@@ -70,7 +70,7 @@ pub fn csv(state: &LabState, set: &ChartSet) -> String {
     ));
     out.push_str(CSV_HEADER);
     out.push('\n');
-    let shown = state.charts();
+    let shown = state.embedding.charts;
     let mut rows = Rows {
         out: &mut out,
         legend: &set.legend,
@@ -172,8 +172,9 @@ impl Rows<'_> {
 
     fn yours(&mut self, chart: ChartId, state: &LabState, points: &[(f64, f64)], y: Column) {
         let name = state
-            .your_drive()
-            .map(|d| d.file_name.clone())
+            .imported
+            .as_ref()
+            .map(|d| d.file_name().to_string())
             .unwrap_or_default();
         for &(px, py) in points {
             let series = format!("your drive ({name})");
@@ -265,7 +266,7 @@ mod tests {
     #[test]
     fn only_visible_charts_are_exported_and_formulas_stay_text() {
         let mut s = LabState::default();
-        s.set_charts(ChartsShown::of(&[ChartId::Latency]).unwrap());
+        s.embedding.charts = ChartsShown::of(&[ChartId::Latency]).unwrap();
         let text = csv(&s, &charts::build(&s, &fake));
         let header = text.lines().position(|l| l == CSV_HEADER).unwrap();
         assert!(text

@@ -58,27 +58,27 @@ pub fn pattern_words(rw: Rw, read_pct: u8) -> String {
 
 /// Builds the readout for `state` from its point's result (or failure).
 pub fn build(state: &LabState, point: Option<Point>, failure: Option<String>) -> ReadoutData {
-    let preset = state.preset();
-    let custom = if state.is_custom_drive() {
+    let preset = state.drive.preset();
+    let custom = if state.drive.is_custom() {
         format!(
             ", custom: {} dies of {} Gbit",
-            state.dies(),
-            state.die_gbit()
+            state.drive.dies(),
+            state.drive.die_gbit()
         )
     } else {
-        format!(", {} dies", state.dies())
+        format!(", {} dies", state.drive.dies())
     };
     let what = format!(
         "{} {}{} · {} {} · queue depth {} · {}",
         preset.controller.name,
-        format::gb(state.capacity_gb()),
+        format::gb(state.drive.capacity_gb()),
         custom,
-        format::block_size(state.bs_bytes()),
-        pattern_words(state.rw(), state.read_pct()),
-        state.qd(),
-        state.drive_state().label(),
+        format::block_size(state.workload.bs_bytes()),
+        pattern_words(state.workload.rw(), state.workload.read_pct()),
+        state.workload.qd(),
+        state.workload.drive_state().label(),
     );
-    let in_mb = state.throughput_in_mb();
+    let in_mb = state.workload.throughput_in_mb();
     let measured = reference::for_current_point(state)
         .into_iter()
         .filter_map(|m| {
@@ -97,7 +97,7 @@ pub fn build(state: &LabState, point: Option<Point>, failure: Option<String>) ->
             Some(MeasuredLine {
                 value,
                 depth,
-                other_state: (m.state() != state.drive_state()).then(|| m.state().label()),
+                other_state: (m.state() != state.workload.drive_state()).then(|| m.state().label()),
             })
         })
         .collect();
@@ -279,7 +279,8 @@ mod tests {
     #[test]
     fn a_measurement_from_another_drive_state_says_which() {
         let mut s = LabState::default();
-        s.set_drive_state(crate::model::config::DriveState::Fob);
+        s.workload
+            .set_drive_state(crate::model::config::DriveState::Fob);
         let d = build(&s, None, None);
         assert_eq!(d.measured[0].other_state, Some("random-write steady state"));
     }

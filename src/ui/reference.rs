@@ -69,20 +69,21 @@ impl Measured {
 
 /// The published figures for the compared drives with the state's pattern and block size.
 pub fn for_state(state: &LabState) -> Vec<Measured> {
-    if state.preset().id != MEASURED_PRESET {
+    if state.drive.preset().id != MEASURED_PRESET {
         return Vec::new();
     }
-    let drives = state.comparison_drives();
+    let drives = state.drive.comparison_drives();
     calibration::cells()
-        .filter(|c| c.bs_bytes == state.bs_bytes())
+        .filter(|c| c.bs_bytes == state.workload.bs_bytes())
         .filter_map(|cell| {
             let dies = state
+                .drive
                 .preset()
                 .dies_for_capacity_gb(f64::from(cell.capacity_gb))
                 .ok()?;
             let drive = DriveChoice {
                 dies,
-                die_gbit: state.preset().nand.die_gbit,
+                die_gbit: state.drive.preset().nand.die_gbit,
             };
             drives.contains(&drive).then_some(Measured { drive, cell })
         })
@@ -93,7 +94,7 @@ pub fn for_state(state: &LabState) -> Vec<Measured> {
 pub fn same_pattern(state: &LabState) -> Vec<Measured> {
     for_state(state)
         .into_iter()
-        .filter(|m| m.cell.rw == state.rw())
+        .filter(|m| m.cell.rw == state.workload.rw())
         .collect()
 }
 
@@ -102,7 +103,9 @@ pub fn same_pattern(state: &LabState) -> Vec<Measured> {
 pub fn for_mix(state: &LabState) -> Vec<Measured> {
     for_state(state)
         .into_iter()
-        .filter(|m| m.cell.rw.is_random() == state.random() && m.covers_qd(state.qd()))
+        .filter(|m| {
+            m.cell.rw.is_random() == state.workload.random() && m.covers_qd(state.workload.qd())
+        })
         .collect()
 }
 
@@ -110,7 +113,7 @@ pub fn for_mix(state: &LabState) -> Vec<Measured> {
 pub fn for_current_point(state: &LabState) -> Vec<Measured> {
     same_pattern(state)
         .into_iter()
-        .filter(|m| m.drive == state.drive_choice() && m.covers_qd(state.qd()))
+        .filter(|m| m.drive == state.drive.choice() && m.covers_qd(state.workload.qd()))
         .collect()
 }
 
@@ -141,26 +144,26 @@ mod tests {
     #[test]
     fn other_presets_and_other_patterns_show_no_measurements() {
         let mut s = LabState::default();
-        s.set_read_pct(70);
+        s.workload.set_read_pct(70);
         assert!(same_pattern(&s).is_empty(), "no mixed cells were published");
-        s.set_preset(presets::find("e12").unwrap());
+        s.drive.set_preset(presets::find("e12").unwrap());
         assert!(for_state(&s).is_empty());
     }
 
     #[test]
     fn a_custom_die_density_is_not_matched_to_a_measurement() {
         let mut s = LabState::default();
-        s.set_hold(crate::ui::state::Hold::Capacity);
-        s.set_dies(64);
+        s.drive.set_hold(crate::ui::state::Hold::Capacity);
+        s.drive.set_dies(64);
         assert!(for_current_point(&s).is_empty());
     }
 
     #[test]
     fn sequential_peaks_cover_their_depth_range_and_convert_units() {
         let mut s = LabState::default();
-        s.set_random(false);
-        s.set_bs_bytes(128 << 10);
-        s.set_qd(64);
+        s.workload.set_random(false);
+        s.workload.set_bs_bytes(128 << 10);
+        s.workload.set_qd(64);
         let m = for_current_point(&s);
         assert_eq!(m.len(), 1);
         assert_eq!(m[0].depths(), (32, 256));

@@ -258,9 +258,9 @@ pub struct ExplainContext {
 impl ExplainContext {
     pub fn of(state: &LabState) -> ExplainContext {
         ExplainContext {
-            iodepth: state.qd(),
-            dies: state.dies(),
-            link: state.preset().controller.link,
+            iodepth: state.workload.qd(),
+            dies: state.drive.dies(),
+            link: state.drive.preset().controller.link,
         }
     }
 }
@@ -395,24 +395,25 @@ impl Setup {
     /// unless the step is about the drive over time.
     pub fn apply(&self, s: &mut LabState) {
         if let Some(preset) = presets::find(self.preset) {
-            s.set_preset(preset);
+            s.drive.set_preset(preset);
             if let Ok(dies) = preset.dies_for_capacity_gb(f64::from(self.capacity_gb)) {
-                s.set_hold(Hold::Density);
-                let _ = s.set_drive_choice(DriveChoice {
+                s.drive.set_hold(Hold::Density);
+                let _ = s.drive.set_choice(DriveChoice {
                     dies,
                     die_gbit: preset.nand.die_gbit,
                 });
             }
         }
-        s.set_qd(self.qd);
-        s.set_random(self.rw.is_random());
-        s.set_read_pct(u32::from(self.rw.fixed_read_percent().unwrap_or(ALL_READS)));
-        s.set_bs_bytes(self.bs_bytes);
-        s.set_drive_state(self.state);
+        s.workload.set_qd(self.qd);
+        s.workload.set_random(self.rw.is_random());
+        s.workload
+            .set_read_pct(u32::from(self.rw.fixed_read_percent().unwrap_or(ALL_READS)));
+        s.workload.set_bs_bytes(self.bs_bytes);
+        s.workload.set_drive_state(self.state);
         if let Some(t) = self.time {
-            s.set_view(View::Time);
-            s.set_idle_s(t.idle_s);
-            s.set_burst_gb(t.burst_gb);
+            s.display.view = View::Time;
+            s.views.set_idle_s(t.idle_s);
+            s.views.set_burst_gb(t.burst_gb);
         }
     }
 }
@@ -629,9 +630,9 @@ mod tests {
 
     fn small_drive(qd: u32) -> LabState {
         let mut s = LabState::default();
-        s.set_dies(8);
-        s.set_qd(qd);
-        s.set_drive_state(DriveState::Fob);
+        s.drive.set_dies(8);
+        s.workload.set_qd(qd);
+        s.workload.set_drive_state(DriveState::Fob);
         s
     }
 
@@ -731,7 +732,7 @@ mod tests {
     #[test]
     fn teaching_work_stops_when_its_slice_is_up_and_says_why_a_point_is_refused() {
         let mut s = small_drive(4);
-        s.set_drive_state(DriveState::Steady);
+        s.workload.set_drive_state(DriveState::Steady);
         let mut work = TeachingWork::default();
         work.restart(run_spec(&s, PLAYER_MEASURED_IOS), ExplainContext::of(&s));
         let mut slices = 0;
@@ -779,25 +780,31 @@ mod tests {
             assert_eq!(tour(t.id), Some(&t));
             for step in t.steps {
                 let mut s = LabState::default();
-                s.set_view(View::Activity);
+                s.display.view = View::Activity;
                 step.setup.apply(&mut s);
                 let q = url_state::to_query(&s);
-                assert_eq!(s.preset().id, step.setup.preset, "{q}");
+                assert_eq!(s.drive.preset().id, step.setup.preset, "{q}");
                 assert!(
-                    (s.capacity_gb() - f64::from(step.setup.capacity_gb)).abs() < 0.5,
+                    (s.drive.capacity_gb() - f64::from(step.setup.capacity_gb)).abs() < 0.5,
                     "{q}"
                 );
                 assert_eq!(
-                    (s.qd(), s.rw(), s.bs_bytes()),
+                    (s.workload.qd(), s.workload.rw(), s.workload.bs_bytes()),
                     (step.setup.qd, step.setup.rw, step.setup.bs_bytes),
                     "{q}"
                 );
-                assert_eq!(s.drive_state(), step.setup.state);
+                assert_eq!(s.workload.drive_state(), step.setup.state);
                 match step.setup.time {
-                    None => assert_eq!(s.view(), View::Activity, "{q}: a tour keeps the view"),
+                    None => {
+                        assert_eq!(s.display.view, View::Activity, "{q}: a tour keeps the view")
+                    }
                     Some(t) => {
-                        assert_eq!(s.view(), View::Time, "{q}");
-                        assert_eq!((s.idle_s(), s.burst_gb()), (t.idle_s, t.burst_gb), "{q}");
+                        assert_eq!(s.display.view, View::Time, "{q}");
+                        assert_eq!(
+                            (s.views.idle_s(), s.views.burst_gb()),
+                            (t.idle_s, t.burst_gb),
+                            "{q}"
+                        );
                     }
                 }
                 let back = url_state::parse_query(&q, LabState::default());
@@ -821,16 +828,16 @@ mod tests {
         };
         let burst_rates = |s: &LabState| -> Vec<f64> {
             let b = bursts(
-                &s.drive(),
-                f64::from(s.burst_gb()),
-                f64::from(s.idle_s()),
+                &s.drive.spec(),
+                f64::from(s.views.burst_gb()),
+                f64::from(s.views.idle_s()),
                 BURSTS,
             );
             b.expect("valid bursts").iter().map(|p| p.mb_s).collect()
         };
 
         let e12 = lab(0);
-        let report = fill(&e12.drive()).expect("valid fill");
+        let report = fill(&e12.drive.spec()).expect("valid fill");
         let first = &report.points[0];
         // The last point before folding: the first after the cache averages in its end.
         let tlc = report
@@ -864,7 +871,7 @@ mod tests {
             "every rested burst runs at the cache's speed"
         );
 
-        let e18dc = fill(&lab(3).drive()).expect("valid fill");
+        let e18dc = fill(&lab(3).drive.spec()).expect("valid fill");
         assert_eq!(e18dc.slc_cache_gb, 0.0);
         assert!(e18dc
             .points
@@ -874,9 +881,9 @@ mod tests {
 
     #[test]
     fn speeds_snap_and_spans_scale_with_wall_time() {
-        assert_eq!(crate::ui::state::snap_speed(0), 1);
-        assert_eq!(crate::ui::state::snap_speed(30), 20);
-        assert_eq!(crate::ui::state::snap_speed(u32::MAX), 1000);
+        assert_eq!(crate::ui::state::speed_ladder().nearest(0), 1);
+        assert_eq!(crate::ui::state::speed_ladder().nearest(30), 20);
+        assert_eq!(crate::ui::state::speed_ladder().nearest(u32::MAX), 1000);
         assert_eq!(sim_span(1000.0, 20), Nanos::from_us(20));
         assert_eq!(sim_span(-5.0, 20), Nanos::ZERO);
         assert_eq!(speed_text(1000), "1 ms per second");

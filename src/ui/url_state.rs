@@ -84,54 +84,66 @@ pub struct Parsed {
 /// Writes the query (without the leading `?`) for `state`.
 pub fn to_query(state: &LabState) -> String {
     let mut parts: Vec<(&str, String)> = vec![
-        ("preset", state.preset().id.to_string()),
-        ("cap", format_gb(state.capacity_gb())),
-        ("dies", state.dies().to_string()),
+        ("preset", state.drive.preset().id.to_string()),
+        ("cap", format_gb(state.drive.capacity_gb())),
+        ("dies", state.drive.dies().to_string()),
     ];
-    if state.hold() != Hold::default() {
-        parts.push(("hold", state.hold().id().to_string()));
+    if state.drive.hold() != Hold::default() {
+        parts.push(("hold", state.drive.hold().id().to_string()));
     }
-    parts.push(("qd", state.qd().to_string()));
-    let rw = state.rw();
+    parts.push(("qd", state.workload.qd().to_string()));
+    let rw = state.workload.rw();
     parts.push(("rw", rw.fio_name().to_string()));
     if rw.fixed_read_percent().is_none() {
-        parts.push(("mix", state.read_pct().to_string()));
+        parts.push(("mix", state.workload.read_pct().to_string()));
     }
-    parts.push(("bs", format_block_size(state.bs_bytes())));
-    parts.push(("state", state.drive_state().id().to_string()));
-    if state.show_p999() {
+    parts.push(("bs", format_block_size(state.workload.bs_bytes())));
+    parts.push(("state", state.workload.drive_state().id().to_string()));
+    if state.views.show_p999() {
         parts.push(("p999", "1".to_string()));
     }
-    let time = state.view() == View::Time;
-    if state.view() != View::default() {
-        parts.push(("view", state.view().id().to_string()));
+    let time = state.display.view == View::Time;
+    if state.display.view != View::default() {
+        parts.push(("view", state.display.view.id().to_string()));
     }
-    if time || state.idle_s() != DEFAULT_IDLE_S {
-        parts.push(("idle", state.idle_s().to_string()));
+    if time || state.views.idle_s() != DEFAULT_IDLE_S {
+        parts.push(("idle", state.views.idle_s().to_string()));
     }
-    if time || state.burst_gb() != DEFAULT_BURST_GB {
-        parts.push(("burst", state.burst_gb().to_string()));
+    if time || state.views.burst_gb() != DEFAULT_BURST_GB {
+        parts.push(("burst", state.views.burst_gb().to_string()));
     }
-    if state.theme() != Theme::default() {
-        parts.push((THEME_PARAM, state.theme().id().to_string()));
+    if state.display.theme != Theme::default() {
+        parts.push((THEME_PARAM, state.display.theme.id().to_string()));
     }
-    if state.speed_us_per_s() != DEFAULT_SPEED_US_PER_S {
-        parts.push((SPEED_PARAM, state.speed_us_per_s().to_string()));
+    if state.views.speed_us_per_s() != DEFAULT_SPEED_US_PER_S {
+        parts.push((SPEED_PARAM, state.views.speed_us_per_s().to_string()));
     }
     let sep = LIST_SEPARATOR.to_string();
-    if !state.pins().is_empty() {
-        let pins: Vec<String> = state.pins().iter().map(Pin::code).collect();
+    if !state.pins.as_slice().is_empty() {
+        let pins: Vec<String> = state.pins.as_slice().iter().map(Pin::code).collect();
         parts.push(("compare", pins.join(&PIN_SEPARATOR.to_string())));
     }
-    if state.embed() {
+    if state.embedding.framed {
         parts.push(("embed", "1".to_string()));
     }
-    if !state.charts().is_all() {
-        let ids: Vec<&str> = state.charts().list().into_iter().map(ChartId::id).collect();
+    if !state.embedding.charts.is_all() {
+        let ids: Vec<&str> = state
+            .embedding
+            .charts
+            .list()
+            .into_iter()
+            .map(ChartId::id)
+            .collect();
         parts.push(("charts", ids.join(&sep)));
     }
-    if !state.locks().is_empty() {
-        let ids: Vec<&str> = state.locks().list().into_iter().map(Control::id).collect();
+    if !state.embedding.locks.is_empty() {
+        let ids: Vec<&str> = state
+            .embedding
+            .locks
+            .list()
+            .into_iter()
+            .map(Control::id)
+            .collect();
         parts.push(("lock", ids.join(&sep)));
     }
     parts
@@ -171,12 +183,12 @@ impl Parser {
     fn drive_and_workload(&mut self, get: &Get<'_>) {
         if let Some(v) = get("preset") {
             match presets::lookup(v) {
-                Ok(preset) => self.state.set_preset(preset),
+                Ok(preset) => self.state.drive.set_preset(preset),
                 Err(e) => self.note("preset", e.to_string()),
             }
         }
         if let Some(h) = get("hold").and_then(|v| self.named::<Hold>("hold", v)) {
-            self.state.set_hold(h);
+            self.state.drive.set_hold(h);
         }
         self.drive(get("cap"), get("dies"));
         let rw = get("rw").and_then(|v| self.rw(v));
@@ -190,35 +202,35 @@ impl Parser {
             self.queue_depth(v);
         }
         if let Some(s) = get("state").and_then(|v| self.named::<DriveState>("state", v)) {
-            self.state.set_drive_state(s);
+            self.state.workload.set_drive_state(s);
         }
     }
 
     /// What the page shows: p99.9, the view and its settings, the theme, teaching's speed.
     fn display(&mut self, get: &Get<'_>) {
         if let Some(on) = get("p999").and_then(|v| self.flag("p999", v)) {
-            self.state.set_show_p999(on);
+            self.state.views.set_show_p999(on);
         }
         if let Some(view) = get("view").and_then(|v| self.named::<View>("view", v)) {
-            self.state.set_view(view);
+            self.state.display.view = view;
         }
         if let Some(v) = get("idle") {
             if let Some(idle) = self.on_ladder("idle", v, &idle_ladder(), "seconds") {
-                self.state.set_idle_s(idle);
+                self.state.views.set_idle_s(idle);
             }
         }
         if let Some(v) = get("burst") {
             if let Some(gb) = self.on_ladder("burst", v, &burst_ladder(), "GB") {
-                self.state.set_burst_gb(gb);
+                self.state.views.set_burst_gb(gb);
             }
         }
         if let Some(t) = get(THEME_PARAM).and_then(|v| self.named::<Theme>(THEME_PARAM, v)) {
-            self.state.set_theme(t);
+            self.state.display.theme = t;
         }
         if let Some(v) = get(SPEED_PARAM) {
             match v.parse::<u32>() {
                 Ok(speed) if SPEEDS_US_PER_S.contains(&speed) => {
-                    self.state.set_speed_us_per_s(speed)
+                    self.state.views.set_speed_us_per_s(speed)
                 }
                 _ => self.note(
                     SPEED_PARAM,
@@ -235,7 +247,7 @@ impl Parser {
     /// What an author set for a shared or embedded lab: embed, charts, locks, pins.
     fn sharing(&mut self, get: &Get<'_>) {
         if let Some(on) = get("embed").and_then(|v| self.flag("embed", v)) {
-            self.state.set_embed(on);
+            self.state.embedding.framed = on;
         }
         if let Some(v) = get("charts") {
             self.charts(v);
@@ -353,7 +365,7 @@ impl Parser {
             }
         }
         match ChartsShown::of(&ids) {
-            Some(shown) => self.state.set_charts(shown),
+            Some(shown) => self.state.embedding.charts = shown,
             None => self.note(
                 "charts",
                 "names no known chart; showing every chart".to_string(),
@@ -377,7 +389,7 @@ impl Parser {
                 ),
             }
         }
-        self.state.set_locks(Locks::of(&controls));
+        self.state.embedding.locks = Locks::of(&controls);
     }
 
     /// `compare=`: each valid pin is added (at most [`MAX_PINS`]); each bad one is noted.
@@ -388,8 +400,8 @@ impl Parser {
             .filter(|c| !c.is_empty())
             .enumerate()
         {
-            let added =
-                Pin::parse(code).and_then(|pin| self.state.add_pin(pin).map_err(|e| e.message()));
+            let added = Pin::parse(code)
+                .and_then(|pin| self.state.pins.add(pin).map_err(|e| e.to_string()));
             if let Err(why) = added {
                 self.note(
                     "compare",
@@ -405,14 +417,14 @@ impl Parser {
     }
 
     fn drive(&mut self, cap: Option<&str>, dies: Option<&str>) {
-        let native = self.state.preset().nand.die_gbit;
+        let native = self.state.drive.preset().nand.die_gbit;
         let dies = dies.and_then(|v| self.die_count(v));
         let cap = cap.and_then(|v| self.capacity(v));
         match (cap, dies) {
             (Some(gb), Some(dies)) => self.capacity_from_dies(gb, dies),
             (None, Some(dies)) => {
                 // Cannot fail: the count was checked, and the preset's own part is offered.
-                let _ = self.state.set_drive_choice(DriveChoice {
+                let _ = self.state.drive.set_choice(DriveChoice {
                     dies,
                     die_gbit: native,
                 });
@@ -452,7 +464,7 @@ impl Parser {
     /// Both given: the die density that makes `gb` from `dies`, if the lab offers it; else the
     /// dies of the preset's own part, and a note.
     fn capacity_from_dies(&mut self, gb: f64, dies: u32) {
-        let preset = self.state.preset();
+        let preset = self.state.drive.preset();
         let native = preset.nand.die_gbit;
         let gb_per_gbit = preset.gb_per_die() / f64::from(native);
         let density = gb / f64::from(dies) / gb_per_gbit;
@@ -460,7 +472,7 @@ impl Parser {
             .into_iter()
             .find(|&g| (f64::from(g) / density - 1.0).abs() < CAPACITY_TOLERANCE);
         // Cannot fail: the count was checked, and both densities are offered.
-        let _ = self.state.set_drive_choice(DriveChoice {
+        let _ = self.state.drive.set_choice(DriveChoice {
             dies,
             die_gbit: fits.unwrap_or(native),
         });
@@ -480,16 +492,16 @@ impl Parser {
     /// Capacity alone: the nearest die count of the preset's own part, with a note when it is
     /// not the capacity asked for.
     fn capacity_of_the_part(&mut self, gb: f64) {
-        let preset = self.state.preset();
+        let preset = self.state.drive.preset();
         let dies = match preset.dies_for_capacity_gb(gb) {
             Ok(dies) => dies,
             Err(e) => return self.note("cap", e.to_string()),
         };
-        let _ = self.state.set_drive_choice(DriveChoice {
+        let _ = self.state.drive.set_choice(DriveChoice {
             dies,
             die_gbit: preset.nand.die_gbit,
         });
-        let got = self.state.capacity_gb();
+        let got = self.state.drive.capacity_gb();
         if (got / gb - 1.0).abs() > CAPACITY_TOLERANCE {
             self.note(
                 "cap",
@@ -504,13 +516,13 @@ impl Parser {
     /// Applies `rw`; returns it when valid.
     fn rw(&mut self, v: &str) -> Option<Rw> {
         let rw = self.named::<Rw>("rw", v)?;
-        self.state.set_random(rw.is_random());
+        self.state.workload.set_random(rw.is_random());
         match rw.fixed_read_percent() {
-            Some(pct) => self.state.set_read_pct(u32::from(pct)),
+            Some(pct) => self.state.workload.set_read_pct(u32::from(pct)),
             None => {
-                let pct = self.state.read_pct();
+                let pct = self.state.workload.read_pct();
                 if pct == 0 || pct == ALL_READS_PCT {
-                    self.state.set_read_pct(DEFAULT_MIXED_READ_PCT);
+                    self.state.workload.set_read_pct(DEFAULT_MIXED_READ_PCT);
                 }
             }
         }
@@ -541,12 +553,12 @@ impl Parser {
                 return;
             }
         }
-        self.state.set_read_pct(pct);
+        self.state.workload.set_read_pct(pct);
     }
 
     fn block_size(&mut self, v: &str) {
         match parse_block_size(v) {
-            Ok(bytes) if BLOCK_SIZES.contains(&bytes) => self.state.set_bs_bytes(bytes),
+            Ok(bytes) if BLOCK_SIZES.contains(&bytes) => self.state.workload.set_bs_bytes(bytes),
             Ok(_) => self.note(
                 "bs",
                 format!(
@@ -595,7 +607,7 @@ impl Parser {
             Ok(qd) if (1..=MAX_IODEPTH).contains(&qd) => {
                 let ladder = qd_ladder();
                 let snapped = ladder.nearest(qd);
-                self.state.set_qd(snapped);
+                self.state.workload.set_qd(snapped);
                 if snapped != qd {
                     self.note(
                         "qd",
@@ -609,7 +621,7 @@ impl Parser {
                 format!(
                     "'{}' is not a whole number; kept {}",
                     quote(v),
-                    self.state.qd()
+                    self.state.workload.qd()
                 ),
             ),
         }
@@ -700,11 +712,11 @@ mod tests {
     fn a_review_link_opens_with_exactly_its_values() {
         let p = parse("?preset=e18dc&cap=960&qd=32&rw=randwrite");
         assert!(p.notes.is_empty(), "{:?}", p.notes);
-        assert_eq!(p.state.dies(), 16);
-        assert!((p.state.capacity_gb() - 960.0).abs() < 0.5);
-        assert_eq!(p.state.qd(), 32);
-        assert_eq!(p.state.rw(), Rw::RandWrite);
-        assert_eq!(p.state.read_pct(), 0);
+        assert_eq!(p.state.drive.dies(), 16);
+        assert!((p.state.drive.capacity_gb() - 960.0).abs() < 0.5);
+        assert_eq!(p.state.workload.qd(), 32);
+        assert_eq!(p.state.workload.rw(), Rw::RandWrite);
+        assert_eq!(p.state.workload.read_pct(), 0);
     }
 
     #[test]
@@ -712,40 +724,40 @@ mod tests {
         let mut states = Vec::new();
         for preset in presets::all() {
             let mut s = LabState::default();
-            s.set_preset(preset);
+            s.drive.set_preset(preset);
             states.push(s.clone());
-            s.set_hold(Hold::Capacity);
-            let dies = s.dies_ladder().values()[0];
-            s.set_dies(dies);
-            s.set_qd(24);
-            s.set_random(false);
-            s.set_read_pct(70);
-            s.set_bs_bytes(128 << 10);
-            s.set_drive_state(DriveState::SeqFilled);
-            s.set_show_p999(true);
-            s.set_theme(Theme::Dark);
+            s.drive.set_hold(Hold::Capacity);
+            let dies = s.drive.dies_ladder().values()[0];
+            s.drive.set_dies(dies);
+            s.workload.set_qd(24);
+            s.workload.set_random(false);
+            s.workload.set_read_pct(70);
+            s.workload.set_bs_bytes(128 << 10);
+            s.workload.set_drive_state(DriveState::SeqFilled);
+            s.views.set_show_p999(true);
+            s.display.theme = Theme::Dark;
             states.push(s.clone());
-            s.set_theme(Theme::Projector);
-            s.set_view(View::Activity);
-            s.set_speed_us_per_s(500);
+            s.display.theme = Theme::Projector;
+            s.display.view = View::Activity;
+            s.views.set_speed_us_per_s(500);
             states.push(s.clone());
-            s.set_view(View::Queue);
+            s.display.view = View::Queue;
             states.push(s.clone());
-            s.set_view(View::Time);
-            s.set_idle_s(0);
-            s.set_burst_gb(128);
+            s.display.view = View::Time;
+            s.views.set_idle_s(0);
+            s.views.set_burst_gb(128);
             states.push(s.clone());
-            s.set_view(View::Queue);
+            s.display.view = View::Queue;
             states.push(s.clone());
-            s.set_idle_s(1800);
-            s.set_burst_gb(4);
-            s.set_hold(Hold::Dies);
-            s.set_read_pct(0);
-            s.set_dies(MAX_DIES);
+            s.views.set_idle_s(1800);
+            s.views.set_burst_gb(4);
+            s.drive.set_hold(Hold::Dies);
+            s.workload.set_read_pct(0);
+            s.drive.set_dies(MAX_DIES);
             states.push(s);
         }
         let mut odd = LabState::default();
-        odd.set_dies(17);
+        odd.drive.set_dies(17);
         states.push(odd);
         for s in states {
             let q = to_query(&s);
@@ -762,9 +774,9 @@ mod tests {
         let qd = notes_for(&p, "qd");
         assert_eq!(qd.len(), 1);
         assert!(qd[0].contains("banana") && qd[0].contains("not a whole number"));
-        assert_eq!(p.state.qd(), LabState::default().qd());
-        assert_eq!(p.state.rw(), Rw::RandWrite);
-        assert_eq!(p.state.bs_bytes(), 128 << 10);
+        assert_eq!(p.state.workload.qd(), LabState::default().workload.qd());
+        assert_eq!(p.state.workload.rw(), Rw::RandWrite);
+        assert_eq!(p.state.workload.bs_bytes(), 128 << 10);
     }
 
     #[test]
@@ -773,7 +785,7 @@ mod tests {
         assert_eq!(notes_for(&p, "foo").len(), 1);
         assert!(notes_for(&p, "foo")[0].contains("unknown parameter"));
         assert_eq!(notes_for(&p, "qd").len(), 1);
-        assert_eq!(p.state.qd(), 8);
+        assert_eq!(p.state.workload.qd(), 8);
         assert_eq!(notes_for(&p, "").len(), 1, "an empty name is unknown too");
     }
 
@@ -801,15 +813,19 @@ mod tests {
         let p = parse("preset=e12&view=time&idle=10&burst=16");
         assert!(p.notes.is_empty(), "{:?}", p.notes);
         assert_eq!(
-            (p.state.view(), p.state.idle_s(), p.state.burst_gb()),
+            (
+                p.state.display.view,
+                p.state.views.idle_s(),
+                p.state.views.burst_gb()
+            ),
             (View::Time, 10, 16)
         );
         let q = to_query(&p.state);
         assert!(q.contains("&view=time&idle=10&burst=16"), "{q}");
         let mut s = LabState::default();
-        s.set_view(View::Time);
+        s.display.view = View::Time;
         assert!(to_query(&s).ends_with("&view=time&idle=60&burst=32"));
-        s.set_view(View::Queue);
+        s.display.view = View::Queue;
         assert!(
             !to_query(&s).contains("idle"),
             "defaults stay out of a plain link"
@@ -831,7 +847,7 @@ mod tests {
         assert_eq!(p.state, LabState::default());
         let p = parse("idle=45");
         assert_eq!(
-            p.state.idle_s(),
+            p.state.views.idle_s(),
             30,
             "45 s is as near to 30 as to 60: the lower wins"
         );
@@ -841,9 +857,9 @@ mod tests {
     #[test]
     fn values_between_steps_snap_with_a_note() {
         let p = parse("qd=100&cap=1000");
-        assert_eq!(p.state.qd(), 96);
+        assert_eq!(p.state.workload.qd(), 96);
         assert!(notes_for(&p, "qd")[0].contains("using 96"));
-        assert_eq!(p.state.dies(), 17);
+        assert_eq!(p.state.drive.dies(), 17);
         assert!(notes_for(&p, "cap")[0].contains("1020 GB"));
     }
 
@@ -851,20 +867,27 @@ mod tests {
     fn capacity_and_dies_together_choose_the_die_density() {
         let p = parse("cap=1920&dies=64");
         assert!(p.notes.is_empty(), "{:?}", p.notes);
-        assert_eq!((p.state.dies(), p.state.die_gbit()), (64, 256));
+        assert_eq!((p.state.drive.dies(), p.state.drive.die_gbit()), (64, 256));
         let p = parse("cap=1000&dies=16");
         assert_eq!(notes_for(&p, "cap").len(), 1);
-        assert_eq!((p.state.dies(), p.state.die_gbit()), (16, 512));
+        assert_eq!((p.state.drive.dies(), p.state.drive.die_gbit()), (16, 512));
     }
 
     #[test]
     fn a_mixed_pattern_takes_its_share_from_mix_and_fixed_patterns_ignore_it() {
         let p = parse("rw=randrw&mix=30");
-        assert_eq!((p.state.rw(), p.state.read_pct()), (Rw::RandRw, 30));
+        assert_eq!(
+            (p.state.workload.rw(), p.state.workload.read_pct()),
+            (Rw::RandRw, 30)
+        );
         let p = parse("rw=rw");
-        assert_eq!(p.state.read_pct(), 70, "a mix without a share gets 70/30");
+        assert_eq!(
+            p.state.workload.read_pct(),
+            70,
+            "a mix without a share gets 70/30"
+        );
         let p = parse("rw=randread&mix=30");
-        assert_eq!(p.state.read_pct(), 100);
+        assert_eq!(p.state.workload.read_pct(), 100);
         assert!(notes_for(&p, "mix")[0].contains("already means 100% reads"));
     }
 
@@ -872,15 +895,15 @@ mod tests {
     fn the_preset_applies_before_the_capacity() {
         let p = parse("cap=128&preset=octane");
         assert!(p.notes.is_empty(), "{:?}", p.notes);
-        assert_eq!(p.state.preset().id, "octane");
-        assert_eq!(p.state.dies(), 16);
+        assert_eq!(p.state.drive.preset().id, "octane");
+        assert_eq!(p.state.drive.dies(), 16);
     }
 
     #[test]
     fn the_crash_screens_debug_parameter_is_not_an_unknown_one() {
         let p = parse("debug=panic&qd=8");
         assert!(p.notes.is_empty(), "{:?}", p.notes);
-        assert_eq!(p.state.qd(), 8);
+        assert_eq!(p.state.workload.qd(), 8);
         assert!(!to_query(&p.state).contains("debug"));
     }
 
@@ -889,7 +912,7 @@ mod tests {
         let p = parse("view=time&lock=speed,idle,view,burst");
         assert!(p.notes.is_empty(), "{:?}", p.notes);
         let want = vec![Control::View, Control::Idle, Control::Burst, Control::Speed];
-        assert_eq!(p.state.locks().list(), want);
+        assert_eq!(p.state.embedding.locks.list(), want);
         let q = to_query(&p.state);
         assert!(q.ends_with("&lock=view,idle,burst,speed"), "{q}");
     }
@@ -900,10 +923,16 @@ mod tests {
             "embed=1&charts=mix,iops&lock=rw,qd&compare=e18dc.8.randread.4k.steady,e12.16x1024.randrw70.128k.fob",
         );
         assert!(p.notes.is_empty(), "{:?}", p.notes);
-        assert!(p.state.embed());
-        assert_eq!(p.state.charts().list(), vec![ChartId::Iops, ChartId::Mix]);
-        assert_eq!(p.state.locks().list(), vec![Control::Qd, Control::Rw]);
-        assert_eq!(p.state.pins().len(), 2);
+        assert!(p.state.embedding.framed);
+        assert_eq!(
+            p.state.embedding.charts.list(),
+            vec![ChartId::Iops, ChartId::Mix]
+        );
+        assert_eq!(
+            p.state.embedding.locks.list(),
+            vec![Control::Qd, Control::Rw]
+        );
+        assert_eq!(p.state.pins.as_slice().len(), 2);
         let q = to_query(&p.state);
         assert!(
             q.ends_with(
@@ -926,21 +955,21 @@ mod tests {
         for param in ["embed", "charts", "lock", "compare"] {
             assert_eq!(notes_for(&p, param).len(), 1, "{param}: {:?}", p.notes);
         }
-        assert!(!p.state.embed());
-        assert_eq!(p.state.charts().list(), vec![ChartId::Iops]);
-        assert_eq!(p.state.locks().list(), vec![Control::Qd]);
-        assert_eq!(p.state.pins().len(), 1);
+        assert!(!p.state.embedding.framed);
+        assert_eq!(p.state.embedding.charts.list(), vec![ChartId::Iops]);
+        assert_eq!(p.state.embedding.locks.list(), vec![Control::Qd]);
+        assert_eq!(p.state.pins.as_slice().len(), 1);
         assert!(notes_for(&p, "compare")[0].contains("5 fields"));
 
         let p = parse("charts=pie");
-        assert!(p.state.charts().is_all());
+        assert!(p.state.embedding.charts.is_all());
         assert_eq!(notes_for(&p, "charts").len(), 2);
 
         let five = ["e18dc.8", "e18dc.16", "e18dc.32", "e12.16", "e8.8"]
             .map(|d| format!("{d}.randread.4k.steady"))
             .join(",");
         let p = parse(&format!("compare={five}"));
-        assert_eq!(p.state.pins().len(), MAX_PINS);
+        assert_eq!(p.state.pins.as_slice().len(), MAX_PINS);
         assert!(notes_for(&p, "compare")[0].contains("At most 4"));
         let p = parse(&format!("compare={}", ",x".repeat(1000)));
         assert!(p.notes.len() <= MAX_PINS * 4 + 2);

@@ -72,7 +72,7 @@ pub enum Unit {
 
 impl Unit {
     pub fn of(state: &LabState) -> Unit {
-        if state.throughput_in_mb() {
+        if state.workload.throughput_in_mb() {
             Unit::MbPerS
         } else {
             Unit::Iops
@@ -176,7 +176,7 @@ pub struct LegendEntry {
     pub label: String,
     pub colour: SeriesColour,
     pub current: bool,
-    /// The pin this entry shows (its place in [`LabState::pins`]), so the legend can remove it.
+    /// The pin this entry shows (its place in [`|s: &LabState| s.pins.as_slice()`]), so the legend can remove it.
     pub pin: Option<usize>,
 }
 
@@ -199,7 +199,7 @@ struct Compared {
     colour: SeriesColour,
     current: bool,
     label: String,
-    /// The pin's place in [`LabState::pins`], for a pinned configuration.
+    /// The pin's place in [`|s: &LabState| s.pins.as_slice()`], for a pinned configuration.
     pin: Option<usize>,
 }
 
@@ -207,12 +207,13 @@ struct Compared {
 /// reader's configuration in the custom colour, then each pin in a series colour (a pin equal
 /// to the reader's configuration stands for it, so nothing is drawn twice).
 fn compared(state: &LabState) -> Vec<Compared> {
-    if !state.pins().is_empty() {
+    if !state.pins.as_slice().is_empty() {
         return compared_with_pins(state);
     }
-    let preset = state.preset();
+    let preset = state.drive.preset();
     let mut listed = 0;
     state
+        .drive
         .comparison_drives()
         .into_iter()
         .map(|drive| {
@@ -236,7 +237,7 @@ fn compared(state: &LabState) -> Vec<Compared> {
                 config: state.clone(),
                 drive,
                 colour,
-                current: drive == state.drive_choice(),
+                current: drive == state.drive.choice(),
                 label,
                 pin: None,
             }
@@ -247,17 +248,17 @@ fn compared(state: &LabState) -> Vec<Compared> {
 fn compared_with_pins(state: &LabState) -> Vec<Compared> {
     let now = Pin::of(state);
     let mut out = Vec::new();
-    if !state.pins().contains(&now) {
+    if !state.pins.as_slice().contains(&now) {
         out.push(Compared {
             config: state.clone(),
-            drive: state.drive_choice(),
+            drive: state.drive.choice(),
             colour: SeriesColour::Custom,
             current: true,
             label: format!("now: {}", now.label()),
             pin: None,
         });
     }
-    for (i, pin) in state.pins().iter().enumerate() {
+    for (i, pin) in state.pins.as_slice().iter().enumerate() {
         out.push(Compared {
             config: pin.apply(state),
             drive: pin.drive,
@@ -280,33 +281,36 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
     let colour_of = |d: DriveChoice| {
         drives
             .iter()
-            .find(|c| c.drive == d && c.config.preset().id == state.preset().id)
+            .find(|c| c.drive == d && c.config.drive.preset().id == state.drive.preset().id)
             .map_or(SeriesColour::Custom, |c| c.colour)
     };
     let current_key = RunKey::current(state);
     let current = lookup(&current_key);
 
-    let max_qd = compute::sweep_qds(state.qd()).last().copied().unwrap_or(1);
+    let max_qd = compute::sweep_qds(state.workload.qd())
+        .last()
+        .copied()
+        .unwrap_or(1);
     let mut qd = QdChartData {
         unit,
         depth: DepthSeries {
             max_qd,
-            current_qd: state.qd(),
-            current: current.map(|p| (f64::from(state.qd()), unit.pick(&p))),
+            current_qd: state.workload.qd(),
+            current: current.map(|p| (f64::from(state.workload.qd()), unit.pick(&p))),
             ..DepthSeries::default()
         },
     };
     let mut latency = LatencyChartData {
         max_qd,
-        current_qd: state.qd(),
-        current: current.map(|p| (f64::from(state.qd()), p.mean_us)),
+        current_qd: state.workload.qd(),
+        current: current.map(|p| (f64::from(state.workload.qd()), p.mean_us)),
         ..LatencyChartData::default()
     };
     let mut mix = MixChartData {
         unit,
-        bs_bytes: state.bs_bytes(),
-        current_pct: state.read_pct(),
-        current: current.map(|p| (f64::from(state.read_pct()), unit.pick(&p))),
+        bs_bytes: state.workload.bs_bytes(),
+        current_pct: state.workload.read_pct(),
+        current: current.map(|p| (f64::from(state.workload.read_pct()), unit.pick(&p))),
         ..MixChartData::default()
     };
     let mut qd_missing = 0;
@@ -339,7 +343,7 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
             .push(series(Dash::Dashed, format!("{}, p99", d.label), &|p| {
                 p.p99_us
             }));
-        if state.show_p999() {
+        if state.views.show_p999() {
             latency
                 .curves
                 .push(series(Dash::Dotted, format!("{}, p99.9", d.label), &|p| {
@@ -426,7 +430,7 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
         .iter()
         .chain(reference::for_mix(state).iter())
         .map(Measured::state)
-        .find(|s| *s != state.drive_state());
+        .find(|s| *s != state.workload.drive_state());
 
     ChartSet {
         qd,
@@ -527,7 +531,7 @@ mod tests {
             assert_eq!(set.latency.curves[2 * i].colour, l.colour);
         }
         let mut s = LabState::default();
-        s.set_dies(12);
+        s.drive.set_dies(12);
         let set = build(&s, &fake);
         assert_eq!(set.legend.last().unwrap().colour, SeriesColour::Custom);
         assert!(set.legend.last().unwrap().label.starts_with("custom"));
@@ -536,16 +540,16 @@ mod tests {
     #[test]
     fn pins_replace_the_family_and_the_reader_keeps_the_custom_colour() {
         let mut s = LabState::default();
-        s.add_pin(Pin::of(&s)).unwrap();
+        s.pins.add(Pin::of(&s)).unwrap();
         let set = build(&s, &fake);
         assert_eq!(set.legend.len(), 1, "a pin equal to the view stands for it");
         assert!(set.legend[0].current && set.legend[0].pin == Some(0));
-        s.set_read_pct(0);
+        s.workload.set_read_pct(0);
         for pin in Pin::family(&s) {
-            s.add_pin(pin).unwrap();
+            s.pins.add(pin).unwrap();
         }
-        s.set_qd(8);
-        s.set_bs_bytes(128 << 10);
+        s.workload.set_qd(8);
+        s.workload.set_bs_bytes(128 << 10);
         let set = build(&s, &fake);
         assert_eq!(set.legend.len(), 5, "the view and four pins");
         assert_eq!(set.qd.depth.curves.len(), 5);
@@ -566,10 +570,10 @@ mod tests {
         let mut s = LabState::default();
         let text = r#"{"jobs":[{"jobname":"qd4","job options":{"iodepth":"4","rw":"randread","bs":"4k"},
             "read":{"total_ios":10,"iops":5000.0,"bw_bytes":20480000,"clat_ns":{"mean":800000.0}}}]}"#;
-        s.set_your_drive(Some(crate::ui::state::YourDrive {
-            file_name: "lab.json".into(),
-            points: crate::fio::parse_output(text).unwrap(),
-        }));
+        s.imported = crate::ui::state::YourDrive::new(
+            "lab.json".into(),
+            crate::fio::parse_output(text).unwrap(),
+        );
         let set = build(&s, &fake);
         assert_eq!(set.qd.depth.yours, vec![(4.0, 5000.0)]);
         assert_eq!(set.latency.yours, vec![(4.0, 800.0)]);
@@ -599,9 +603,9 @@ mod tests {
     #[test]
     fn large_blocks_switch_the_throughput_unit_and_convert_measurements() {
         let mut s = LabState::default();
-        s.set_random(false);
-        s.set_bs_bytes(128 << 10);
-        s.set_read_pct(0);
+        s.workload.set_random(false);
+        s.workload.set_bs_bytes(128 << 10);
+        s.workload.set_read_pct(0);
         let set = build(&s, &fake);
         assert_eq!(set.qd.unit, Unit::MbPerS);
         let ys: Vec<f64> = set.qd.depth.markers.iter().map(|m| m.y).collect();

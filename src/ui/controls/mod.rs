@@ -47,7 +47,7 @@ pub const LOCKED_TEXT: &str = "Locked by the author of this page.";
 
 /// Whether the author locked `control`, as a signal for the control's `disabled`.
 pub fn locked(state: RwSignal<LabState>, control: Control) -> Signal<bool> {
-    Signal::derive(move || state.with(|s| s.locks().locks(control)))
+    Signal::derive(move || state.with(|s| s.embedding.locks.locks(control)))
 }
 
 /// The visible "locked by the author" hint, shown while `locked`.
@@ -77,7 +77,7 @@ pub fn DriveControls(
             label: h.label().to_string(),
         })
         .collect();
-    let hold = Signal::derive(move || state.with(|s| s.hold()));
+    let hold = Signal::derive(move || state.with(|s| s.drive.hold()));
     view! {
         <fieldset class="group">
             <legend>"Drive"</legend>
@@ -89,7 +89,7 @@ pub fn DriveControls(
                 selected=Signal::derive(move || hold.get().id())
                 on_change=Callback::new(move |v: &'static str| {
                     if let Ok(h) = v.parse::<Hold>() {
-                        state.update(|s| s.set_hold(h));
+                        state.update(|s| s.drive.set_hold(h));
                     }
                 })
                 locked=locked(state, Control::Hold)
@@ -97,9 +97,9 @@ pub fn DriveControls(
             <LadderSlider
                 id="dies"
                 label="Dies (flash chips the controller drives in parallel)"
-                ladder=Signal::derive(move || state.with(LabState::dies_ladder))
-                value=Signal::derive(move || state.with(LabState::dies))
-                on_change=Callback::new(move |d| state.update(|s| s.set_dies(d)))
+                ladder=Signal::derive(move || state.with(|s: &LabState| s.drive.dies_ladder()))
+                value=Signal::derive(move || state.with(|s: &LabState| s.drive.dies()))
+                on_change=Callback::new(move |d| state.update(|s| s.drive.set_dies(d)))
                 format=Callback::new(|d: u32| format!("{d}"))
                 value_text=Callback::new(|d: u32| format!("{d} dies"))
                 disabled=Signal::derive(move || hold.get() == Hold::Dies)
@@ -108,12 +108,12 @@ pub fn DriveControls(
             <LadderSlider
                 id="cap"
                 label="Capacity"
-                ladder=Signal::derive(move || state.with(LabState::capacity_ladder))
-                value=Signal::derive(move || state.with(|s| s.drive_choice().raw_gbit()))
-                on_change=Callback::new(move |raw| state.update(|s| s.set_raw_gbit(raw)))
-                format=Callback::new(move |raw| state.with(|s| format::gb(s.gb_for_raw_gbit(raw))))
+                ladder=Signal::derive(move || state.with(|s: &LabState| s.drive.capacity_ladder()))
+                value=Signal::derive(move || state.with(|s| s.drive.choice().raw_gbit()))
+                on_change=Callback::new(move |raw| state.update(|s| s.drive.set_raw_gbit(raw)))
+                format=Callback::new(move |raw| state.with(|s| format::gb(s.drive.gb_for_raw_gbit(raw))))
                 value_text=Callback::new(move |raw| {
-                    state.with(|s| format!("{} user capacity", format::gb(s.gb_for_raw_gbit(raw))))
+                    state.with(|s| format!("{} user capacity", format::gb(s.drive.gb_for_raw_gbit(raw))))
                 })
                 disabled=Signal::derive(move || hold.get() == Hold::Capacity)
                 locked=locked(state, Control::Cap)
@@ -132,7 +132,7 @@ fn PresetSelect(
     let on_preset = move |ev| {
         let id = event_target_value(&ev);
         if let Some(p) = presets::find(&id) {
-            state.update(|s| s.set_preset(p));
+            state.update(|s| s.drive.set_preset(p));
         }
     };
     let options = presets::all()
@@ -140,7 +140,7 @@ fn PresetSelect(
         .map(|p| {
             let id = p.id;
             view! {
-                <option value=id prop:selected=move || state.with(|s| s.preset().id == id)>
+                <option value=id prop:selected=move || state.with(|s| s.drive.preset().id == id)>
                     {p.name}
                 </option>
             }
@@ -153,13 +153,13 @@ fn PresetSelect(
                 id="preset"
                 on:change=on_preset
                 aria-describedby="preset-summary"
-                prop:disabled=move || state.with(|s| s.locks().locks(Control::Preset))
+                prop:disabled=move || state.with(|s| s.embedding.locks.locks(Control::Preset))
             >
                 {options}
             </select>
             <LockHint locked=locked(state, Control::Preset) />
             <p class="hint" id="preset-summary">
-                {move || state.with(|s| plain_summary(s.preset().summary))}
+                {move || state.with(|s| plain_summary(s.drive.preset().summary))}
             </p>
         </div>
     }
@@ -167,13 +167,13 @@ fn PresetSelect(
 
 /// The die density in words: the preset's own part, or a custom one.
 fn density_text(s: &LabState) -> String {
-    let part = s.preset().nand.die_gbit;
-    if s.die_gbit() == part {
+    let part = s.drive.preset().nand.die_gbit;
+    if s.drive.die_gbit() == part {
         format!("Die density: {part} Gbit, the preset's own part.")
     } else {
         format!(
             "Die density: {} Gbit (custom; the preset's part has {part} Gbit).",
-            s.die_gbit()
+            s.drive.die_gbit()
         )
     }
 }
@@ -201,8 +201,8 @@ pub fn WorkloadControls(
                 id="qd"
                 label="Queue depth (requests in flight)"
                 ladder=Signal::derive(qd_ladder)
-                value=Signal::derive(move || state.with(LabState::qd))
-                on_change=Callback::new(move |q| state.update(|s| s.set_qd(q)))
+                value=Signal::derive(move || state.with(|s: &LabState| s.workload.qd()))
+                on_change=Callback::new(move |q| state.update(|s| s.workload.set_qd(q)))
                 format=Callback::new(|q: u32| q.to_string())
                 value_text=Callback::new(|q: u32| format!("queue depth {q}"))
                 hint="Arrow keys double or halve it; Shift + arrow takes a finer step."
@@ -213,10 +213,10 @@ pub fn WorkloadControls(
                 legend="Addresses"
                 choices=patterns
                 selected=Signal::derive(move || {
-                    if state.with(LabState::random) { "random" } else { "sequential" }
+                    if state.with(|s: &LabState| s.workload.random()) { "random" } else { "sequential" }
                 })
                 on_change=Callback::new(move |v: &'static str| {
-                    state.update(|s| s.set_random(v == "random"))
+                    state.update(|s| s.workload.set_random(v == "random"))
                 })
                 locked=locked(state, Control::Rw)
             />
@@ -224,8 +224,8 @@ pub fn WorkloadControls(
                 id="mix"
                 label="Read share"
                 ladder=Signal::derive(read_share_ladder)
-                value=Signal::derive(move || state.with(|s| u32::from(s.read_pct())))
-                on_change=Callback::new(move |p| state.update(|s| s.set_read_pct(p)))
+                value=Signal::derive(move || state.with(|s| u32::from(s.workload.read_pct())))
+                on_change=Callback::new(move |p| state.update(|s| s.workload.set_read_pct(p)))
                 format=Callback::new(|p: u32| format!("{p}% reads"))
                 value_text=Callback::new(|p: u32| format!("{p} percent reads, {} percent writes", u32::from(ALL_READS_PCT).saturating_sub(p)))
                 locked=locked(state, Control::Mix)
@@ -234,18 +234,18 @@ pub fn WorkloadControls(
                 id="bs"
                 label="Block size"
                 ladder=Signal::derive(block_size_ladder)
-                value=Signal::derive(move || state.with(LabState::bs_bytes))
-                on_change=Callback::new(move |b| state.update(|s| s.set_bs_bytes(b)))
+                value=Signal::derive(move || state.with(|s: &LabState| s.workload.bs_bytes()))
+                on_change=Callback::new(move |b| state.update(|s| s.workload.set_bs_bytes(b)))
                 format=Callback::new(format::block_size)
                 value_text=Callback::new(|b: u32| format!("{} per request", format::block_size(b)))
                 locked=locked(state, Control::Bs)
             />
             <p class="derived" id="fio-rw">
                 {move || state.with(|s| format!("fio: rw={} bs={} iodepth={}{}",
-                    s.rw().fio_name(),
-                    crate::model::config::format_block_size(s.bs_bytes()),
-                    s.qd(),
-                    if s.rw().fixed_read_percent().is_none() { format!(" rwmixread={}", s.read_pct()) } else { String::new() },
+                    s.workload.rw().fio_name(),
+                    crate::model::config::format_block_size(s.workload.bs_bytes()),
+                    s.workload.qd(),
+                    if s.workload.rw().fixed_read_percent().is_none() { format!(" rwmixread={}", s.workload.read_pct()) } else { String::new() },
                 ))}
             </p>
         </fieldset>
@@ -272,10 +272,10 @@ pub fn DriveStateControl(
                 name="state"
                 legend="Before the run the drive is"
                 choices=choices
-                selected=Signal::derive(move || state.with(|s| s.drive_state().id()))
+                selected=Signal::derive(move || state.with(|s| s.workload.drive_state().id()))
                 on_change=Callback::new(move |v: &'static str| {
                     if let Ok(d) = v.parse::<DriveState>() {
-                        state.update(|s| s.set_drive_state(d));
+                        state.update(|s| s.workload.set_drive_state(d));
                     }
                 })
                 locked=locked(state, Control::State)
@@ -295,7 +295,7 @@ pub fn ViewControls(
         .map(|t| {
             let t = *t;
             view! {
-                <option value=t.id() prop:selected=move || state.with(|s| s.theme() == t)>
+                <option value=t.id() prop:selected=move || state.with(|s| s.display.theme == t)>
                     {t.label()}
                 </option>
             }
@@ -308,11 +308,11 @@ pub fn ViewControls(
                 <input
                     type="checkbox"
                     id="p999"
-                    prop:checked=move || state.with(LabState::show_p999)
-                    prop:disabled=move || state.with(|s| s.locks().locks(Control::P999))
+                    prop:checked=move || state.with(|s: &LabState| s.views.show_p999())
+                    prop:disabled=move || state.with(|s| s.embedding.locks.locks(Control::P999))
                     on:change=move |ev| {
                         let on = event_target_checked(&ev);
-                        state.update(|s| s.set_show_p999(on));
+                        state.update(|s| s.views.set_show_p999(on));
                     }
                 />
                 <span>"Show p99.9 latency"</span>
@@ -322,10 +322,10 @@ pub fn ViewControls(
                 <label for="theme">"Colours"</label>
                 <select
                     id="theme"
-                    prop:disabled=move || state.with(|s| s.locks().locks(Control::Theme))
+                    prop:disabled=move || state.with(|s| s.embedding.locks.locks(Control::Theme))
                     on:change=move |ev| {
                         if let Ok(t) = event_target_value(&ev).parse::<Theme>() {
-                            state.update(|s| s.set_theme(t));
+                            state.update(|s| s.display.theme = t);
                         }
                     }
                 >

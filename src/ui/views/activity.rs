@@ -350,13 +350,13 @@ pub fn TeachingMode(
     let layout = Memo::new(move |_| {
         state.with(|s| {
             Layout::new(
-                s.dies(),
-                s.preset().controller.channels,
-                s.preset().nand.planes,
+                s.drive.dies(),
+                s.drive.preset().controller.channels,
+                s.drive.preset().nand.planes,
             )
         })
     });
-    let link_name = Signal::derive(move || state.with(|s| s.preset().controller.link.name()));
+    let link_name = Signal::derive(move || state.with(|s| s.drive.preset().controller.link.name()));
 
     view! {
         <section
@@ -372,7 +372,7 @@ pub fn TeachingMode(
                 <h2 id="activity-title">"The drive at work"</h2>
                 <p class="chart-sub">
                     "Time runs slowed down: "
-                    {move || state.with(|s| speed_text(s.speed_us_per_s()))}
+                    {move || state.with(|s| speed_text(s.views.speed_us_per_s()))}
                     " of simulated time per second."
                 </p>
                 <Transport state=state shown=shown core=core reduced=reduced />
@@ -410,7 +410,7 @@ fn play_frames(state: RwSignal<LabState>, core: StoredValue<Core, LocalStorage>,
         alive,
         Rc::new(move |now_ms| {
             let speed = state
-                .try_with_untracked(LabState::speed_us_per_s)
+                .try_with_untracked(|s: &LabState| s.views.speed_us_per_s())
                 .unwrap_or(DEFAULT_SPEED_US_PER_S);
             core.try_update_value(|c| c.frame(now_ms, speed, shown));
         }),
@@ -488,8 +488,8 @@ fn Transport(
             id="teach-speed"
             label="Speed (simulated time per second)"
             ladder=Signal::derive(|| Ladder::new(SPEEDS_US_PER_S, DEFAULT_SPEED_US_PER_S))
-            value=Signal::derive(move || state.with(LabState::speed_us_per_s))
-            on_change=Callback::new(move |v| state.update(|s| s.set_speed_us_per_s(v)))
+            value=Signal::derive(move || state.with(|s: &LabState| s.views.speed_us_per_s()))
+            on_change=Callback::new(move |v| state.update(|s| s.views.set_speed_us_per_s(v)))
             format=Callback::new(speed_text)
             value_text=Callback::new(speed_text)
             locked=locked(state, Control::Speed)

@@ -59,7 +59,7 @@ pub fn ControlsPanel(
     authored: LabState,
     embed: bool,
 ) -> impl IntoView {
-    let has_locks = move || state.with(|s| !s.locks().is_empty());
+    let has_locks = move || state.with(|s| !s.embedding.locks.is_empty());
 
     let panel = move || {
         view! {
@@ -82,7 +82,7 @@ pub fn ControlsPanel(
                                 state
                                     .update(|s| {
                                         let mut back = authored.clone();
-                                        back.set_your_drive(s.your_drive().cloned());
+                                        back.imported = s.imported.as_ref().cloned();
                                         *s = back;
                                     })
                             }

@@ -19,11 +19,11 @@ pub fn CompareBar(
     state: RwSignal<LabState>,
 ) -> impl IntoView {
     let message = RwSignal::new(None::<String>);
-    let locked = move || state.with(|s| s.locks().locks(Control::Compare));
+    let locked = move || state.with(|s| s.embedding.locks.locks(Control::Compare));
     let pin = move |_| {
         let mut result = Ok(());
-        state.update(|s| result = s.add_pin(Pin::of(s)));
-        message.set(result.err().map(|e: PinRefused| e.message()));
+        state.update(|s| result = s.pins.add(Pin::of(s)));
+        message.set(result.err().map(|e: PinRefused| e.to_string()));
     };
     let family = move |_| {
         let mut refused = None;
@@ -31,12 +31,12 @@ pub fn CompareBar(
             // The family replaces pins of the same drives; other pins stay if there is room.
             let family = Pin::family(s);
             let mut next = s.clone();
-            next.clear_pins();
+            next.pins.clear();
             for p in family
                 .iter()
-                .chain(s.pins().iter().filter(|p| !family.contains(p)))
+                .chain(s.pins.as_slice().iter().filter(|p| !family.contains(p)))
             {
-                if let Err(e) = next.add_pin(*p) {
+                if let Err(e) = next.pins.add(*p) {
                     refused = Some(e);
                 }
             }
@@ -47,7 +47,7 @@ pub fn CompareBar(
         }));
     };
     let clear = move |_| {
-        state.update(LabState::clear_pins);
+        state.update(|s| s.pins.clear());
         message.set(None);
     };
     view! {
@@ -58,7 +58,7 @@ pub fn CompareBar(
             <button type="button" id="pin-family" on:click=family prop:disabled=locked>
                 "Compare E18DC 480 / 960 / 1,920 GB"
             </button>
-            <Show when=move || state.with(|s| !s.pins().is_empty())>
+            <Show when=move || state.with(|s| !s.pins.as_slice().is_empty())>
                 <button type="button" id="clear-pins" on:click=clear prop:disabled=locked>
                     "Clear pins"
                 </button>
@@ -67,7 +67,7 @@ pub fn CompareBar(
                 {move || {
                     format!(
                         "{} of {MAX_PINS} pinned. A pin keeps its drive and workload while you move the sliders.",
-                        state.with(|s| s.pins().len()),
+                        state.with(|s| s.pins.as_slice().len()),
                     )
                 }}
             </span>
@@ -89,8 +89,8 @@ pub fn PinRemove(
             type="button"
             class="small remove-pin"
             aria-label=format!("Remove pin {}", index + 1)
-            prop:disabled=move || state.with(|s| s.locks().locks(Control::Compare))
-            on:click=move |_| state.update(|s| s.remove_pin(index))
+            prop:disabled=move || state.with(|s| s.embedding.locks.locks(Control::Compare))
+            on:click=move |_| state.update(|s| s.pins.remove(index))
         >
             "Remove"
         </button>

@@ -91,7 +91,7 @@ pub fn DriveTimeView(
 ) -> impl IntoView {
     let runner = TimeRunner::new(TimeEngine::new());
     on_cleanup(move || runner.stop());
-    let shown = Memo::new(move |_| state.with(|s| s.view() == View::Time));
+    let shown = Memo::new(move |_| state.with(|s| s.display.view == View::Time));
     let key = Memo::new(move |_| state.with(TimeKey::of));
     Effect::new(move |_| runner.set_target(shown.get().then(|| key.get())));
 
@@ -213,8 +213,8 @@ fn BurstFigure(
                     id="idle"
                     label="Idle time between bursts"
                     ladder=Signal::derive(idle_ladder)
-                    value=Signal::derive(move || state.with(LabState::idle_s))
-                    on_change=Callback::new(move |v| state.update(|s| s.set_idle_s(v)))
+                    value=Signal::derive(move || state.with(|s: &LabState| s.views.idle_s()))
+                    on_change=Callback::new(move |v| state.update(|s| s.views.set_idle_s(v)))
                     format=Callback::new(|v: u32| format!("{v} s"))
                     value_text=Callback::new(|v: u32| format!("{v} seconds idle between bursts"))
                     locked=locked(state, Control::Idle)
@@ -223,8 +223,8 @@ fn BurstFigure(
                     id="burst"
                     label="Burst size"
                     ladder=Signal::derive(burst_ladder)
-                    value=Signal::derive(move || state.with(LabState::burst_gb))
-                    on_change=Callback::new(move |v| state.update(|s| s.set_burst_gb(v)))
+                    value=Signal::derive(move || state.with(|s: &LabState| s.views.burst_gb()))
+                    on_change=Callback::new(move |v| state.update(|s| s.views.set_burst_gb(v)))
                     format=Callback::new(|v: u32| format!("{v} GB"))
                     value_text=Callback::new(|v: u32| format!("{v} gigabytes per burst"))
                     locked=locked(state, Control::Burst)

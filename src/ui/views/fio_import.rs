@@ -29,9 +29,9 @@ enum Outcome {
 
 /// A summary of imported points for the reader.
 fn summary(d: &YourDrive) -> String {
-    let jobs = d.points.len();
-    let depths: Vec<String> = d.points.iter().map(|p| p.iodepth.to_string()).collect();
-    let first = &d.points[0];
+    let jobs = d.points().len();
+    let depths: Vec<String> = d.points().iter().map(|p| p.iodepth.to_string()).collect();
+    let first = &d.points()[0];
     let what = match (first.rw, first.bs_bytes) {
         (Some(rw), Some(bs)) => format!("{} {}", rw.fio_name(), format::block_size(bs)),
         _ => "fio".to_string(),
@@ -39,7 +39,7 @@ fn summary(d: &YourDrive) -> String {
     format!(
         "Your drive: {jobs} {} from {} ({what}, queue depth {}), drawn as squares on the IOPS and latency charts.",
         if jobs == 1 { "job" } else { "jobs" },
-        d.file_name,
+        d.file_name(),
         depths.join(", ")
     )
 }
@@ -47,16 +47,16 @@ fn summary(d: &YourDrive) -> String {
 /// What an import shows of itself when the charts' workload is not the one some of its points
 /// were measured with (`None` when every point is drawn, or nothing is imported).
 pub fn hidden_text(state: &LabState) -> Option<String> {
-    let drive = state.your_drive()?;
-    let total = drive.points.len();
+    let drive = state.imported.as_ref()?;
+    let total = drive.points().len();
     let hidden = total - state.your_points().count();
     if hidden == 0 {
         return None;
     }
     let mut theirs: Vec<String> = drive
-        .points
+        .points()
         .iter()
-        .filter(|p| !YourDrive::shows_on(p, state))
+        .filter(|p| !YourDrive::shows_on(p, &state.workload))
         .map(|p| match (p.rw, p.bs_bytes) {
             (Some(rw), Some(bs)) => format!("{} {}", rw.fio_name(), format::block_size(bs)),
             _ => format!("{:.0}% reads", p.read_percent),
@@ -68,8 +68,8 @@ pub fn hidden_text(state: &LabState) -> Option<String> {
         "{hidden} of your {total} fio {} not drawn: measured with {}, while the charts show {} {}. Set the controls to that workload to see {}.",
         if hidden == 1 { "point is" } else { "points are" },
         theirs.join(", "),
-        state.rw().fio_name(),
-        format::block_size(state.bs_bytes()),
+        state.workload.rw().fio_name(),
+        format::block_size(state.workload.bs_bytes()),
         if hidden == 1 { "it" } else { "them" },
     ))
 }
@@ -95,7 +95,7 @@ pub fn FioImport(
         input.set_value("");
         import(file, state, outcome);
     };
-    let has_import = move || state.with(|s| s.your_drive().is_some());
+    let has_import = move || state.with(|s| s.imported.as_ref().is_some());
     view! {
         <section id="fio-import" class="fio card" aria-labelledby="fio-title">
             <h2 id="fio-title">"Your drive (fio)"</h2>
@@ -123,7 +123,7 @@ pub fn FioImport(
                     type="button"
                     id="fio-remove"
                     on:click=move |_| {
-                        state.update(|s| s.set_your_drive(None));
+                        state.update(|s| s.imported = None);
                         outcome.set(Outcome::None);
                     }
                 >
@@ -162,14 +162,15 @@ fn import(file: web_sys::File, state: RwSignal<LabState>, outcome: RwSignal<Outc
             return;
         };
         match fio::parse_output(&text) {
-            Ok(points) => {
-                let drive = YourDrive {
-                    file_name: name,
-                    points,
-                };
-                outcome.set(Outcome::Imported(summary(&drive)));
-                state.update(|s| s.set_your_drive(Some(drive)));
-            }
+            Ok(points) => match YourDrive::new(name.clone(), points) {
+                Some(drive) => {
+                    outcome.set(Outcome::Imported(summary(&drive)));
+                    state.update(|s| s.imported = Some(drive));
+                }
+                None => outcome.set(Outcome::Refused(format!(
+                    "{name} holds no fio job. The charts are unchanged."
+                ))),
+            },
             Err(e) => outcome.set(Outcome::Refused(format!(
                 "{name} was not imported: {e}. The charts are unchanged."
             ))),
@@ -198,12 +199,10 @@ mod tests {
     }
 
     fn lab_with(points: Vec<FioPoint>) -> LabState {
-        let mut s = LabState::default();
-        s.set_your_drive(Some(YourDrive {
-            file_name: "mine.json".into(),
-            points,
-        }));
-        s
+        LabState {
+            imported: YourDrive::new("mine.json".into(), points),
+            ..LabState::default()
+        }
     }
 
     #[test]
@@ -213,9 +212,9 @@ mod tests {
             point(Rw::RandRead, 4096, 32, 100.0),
             point(Rw::RandWrite, 4096, 1, 0.0),
         ]);
-        s.set_random(true);
-        s.set_read_pct(100);
-        s.set_bs_bytes(4096);
+        s.workload.set_random(true);
+        s.workload.set_read_pct(100);
+        s.workload.set_bs_bytes(4096);
         assert_eq!(s.your_points().count(), 2);
         let text = hidden_text(&s).expect("one point is hidden");
         assert!(
@@ -224,9 +223,9 @@ mod tests {
             "{text}"
         );
 
-        s.set_read_pct(0);
+        s.workload.set_read_pct(0);
         assert_eq!(s.your_points().map(|p| p.iodepth).collect::<Vec<_>>(), [1]);
-        s.set_bs_bytes(8192);
+        s.workload.set_bs_bytes(8192);
         assert_eq!(s.your_points().count(), 0, "another block size");
         assert!(hidden_text(&s)
             .unwrap()
@@ -237,8 +236,8 @@ mod tests {
     fn a_mix_counts_as_the_same_within_a_few_points_of_read_share() {
         let s70 = |pct: f64| {
             let mut s = lab_with(vec![point(Rw::RandRw, 4096, 8, pct)]);
-            s.set_random(true);
-            s.set_read_pct(70);
+            s.workload.set_random(true);
+            s.workload.set_read_pct(70);
             s.your_points().count()
         };
         assert_eq!((s70(68.4), s70(74.9), s70(50.0)), (1, 1, 0));

@@ -64,10 +64,10 @@ pub fn ViewSwitch(
                 name="view"
                 legend="Charts"
                 choices=choices
-                selected=Signal::derive(move || state.with(|s| s.view().id()))
+                selected=Signal::derive(move || state.with(|s| s.display.view.id()))
                 on_change=Callback::new(move |v: &'static str| {
                     if let Ok(view) = v.parse::<View>() {
-                        state.update(|s| s.set_view(view));
+                        state.update(|s| s.display.view = view);
                     }
                 })
                 locked=locked(state, Control::View)

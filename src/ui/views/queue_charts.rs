@@ -35,9 +35,9 @@ pub fn QueueCharts(
     /// Embedded: no PNG buttons.
     embed: bool,
 ) -> impl IntoView {
-    let shows = move |chart: ChartId| state.with(|s| s.charts().shows(chart));
+    let shows = move |chart: ChartId| state.with(|s| s.embedding.charts.shows(chart));
     view! {
-        <div class="charts" hidden=move || state.with(|s| s.view() != View::Queue)>
+        <div class="charts" hidden=move || state.with(|s| s.display.view != View::Queue)>
             <Show when=move || shows(ChartId::Iops)>
                 <IopsFigure state=state charts=charts palette=palette embed=embed />
             </Show>
@@ -84,7 +84,7 @@ fn IopsFigure(
                 draw=qd_chart::draw
             />
             <figcaption>
-                {move || lines_caption(state.with(|s| !s.pins().is_empty()))}
+                {move || lines_caption(state.with(|s| !s.pins.as_slice().is_empty()))}
                 " Dashed red line: the current queue depth. "
                 {move || state.with(|s| charts.with(|c| measured_caption(s, c)))}
                 {move || state.with(your_drive_note)}
@@ -127,7 +127,7 @@ fn LatencyFigure(
             />
             <figcaption>
                 "Solid: mean latency; dashed: p99"
-                {move || if state.with(LabState::show_p999) { "; dotted: p99.9" } else { "" }}
+                {move || if state.with(|s: &LabState| s.views.show_p999()) { "; dotted: p99.9" } else { "" }}
                 ". Waiting grows with depth once the drive is saturated (Little's law: latency = depth ÷ IOPS). Diamonds: published mean latencies."
                 {move || state.with(your_drive_note)}
             </figcaption>
@@ -158,11 +158,11 @@ fn MixFigure(
     let title = move || {
         format!(
             "Throughput against read share at queue depth {}",
-            state.with(LabState::qd)
+            state.with(|s: &LabState| s.workload.qd())
         )
     };
     let caption = move || {
-        let pinned = state.with(|s| !s.pins().is_empty());
+        let pinned = state.with(|s| !s.pins.as_slice().is_empty());
         data.with(|d| mix_caption(d, pinned))
     };
     view! {
@@ -187,8 +187,8 @@ fn MixFigure(
 fn pattern_text(s: &LabState) -> String {
     format!(
         "{} {}",
-        format::block_size(s.bs_bytes()),
-        pattern_words(s.rw(), s.read_pct())
+        format::block_size(s.workload.bs_bytes()),
+        pattern_words(s.workload.rw(), s.workload.read_pct())
     )
 }
 
@@ -196,8 +196,12 @@ fn pattern_text(s: &LabState) -> String {
 fn mix_subtitle(s: &LabState) -> String {
     format!(
         "{} {} requests, 0% to 100% reads",
-        format::block_size(s.bs_bytes()),
-        if s.random() { "random" } else { "sequential" },
+        format::block_size(s.workload.bs_bytes()),
+        if s.workload.random() {
+            "random"
+        } else {
+            "sequential"
+        },
     )
 }
 
@@ -219,10 +223,10 @@ fn mix_caption(d: &MixChartData, pinned: bool) -> String {
 
 /// Where the squares on the charts come from, when the reader imported fio results.
 fn your_drive_note(s: &LabState) -> Option<String> {
-    s.your_drive().map(|d| {
+    s.imported.as_ref().map(|d| {
         format!(
             " Squares: your drive, from {} (fio, measured on your machine).",
-            d.file_name
+            d.file_name()
         )
     })
 }
@@ -254,7 +258,7 @@ pub fn has_markers(c: &ChartSet) -> bool {
 /// What the queue-depth chart's caption says about published measurements.
 fn measured_caption(state: &LabState, c: &ChartSet) -> String {
     if !has_markers(c) {
-        return if state.preset().id == reference::MEASURED_PRESET {
+        return if state.drive.preset().id == reference::MEASURED_PRESET {
             "No published measurement matches this pattern and block size.".into()
         } else {
             "Published measurements exist only for the Phison E18DC preset.".into()

@@ -95,7 +95,7 @@ pub fn ShareBar(
     };
     let embed = move |_| {
         let mut s = state.get_untracked();
-        s.set_embed(true);
+        s.embedding.framed = true;
         snippet.set(Some(embed_snippet(&page_url(&s))));
     };
     let csv = move |_| {
@@ -103,8 +103,9 @@ pub fn ShareBar(
         download::text(export::CSV_FILE, "text/csv;charset=utf-8", &text);
     };
     let fio_job = move |_| {
-        let text =
-            state.with_untracked(|s| fio::job_file(&s.workload(), &compute::sweep_qds(s.qd())));
+        let text = state.with_untracked(|s| {
+            fio::job_file(&s.workload.spec(), &compute::sweep_qds(s.workload.qd()))
+        });
         download::text(export::FIO_JOB_FILE, "text/plain;charset=utf-8", &text);
     };
     view! {

@@ -70,8 +70,8 @@ pub struct TimeKey {
 impl TimeKey {
     pub fn of(state: &LabState) -> TimeKey {
         TimeKey {
-            preset: PresetKey(state.preset()),
-            drive: state.drive_choice(),
+            preset: PresetKey(state.drive.preset()),
+            drive: state.drive.choice(),
         }
     }
 
@@ -246,9 +246,9 @@ pub struct TimeView {
 }
 
 fn is_sample(state: &LabState, preset: &str, capacity_gb: f64) -> bool {
-    state.preset().id == preset
-        && !state.is_custom_drive()
-        && (state.capacity_gb() - capacity_gb).abs() < CAPACITY_MATCH_GB
+    state.drive.preset().id == preset
+        && !state.drive.is_custom()
+        && (state.drive.capacity_gb() - capacity_gb).abs() < CAPACITY_MATCH_GB
 }
 
 fn legend(curves: &[Curve], levels: &[Level], dots: &[Dot]) -> Vec<LegendItem> {
@@ -275,14 +275,14 @@ const COMPUTING: &str = "The model is computing…";
 /// Builds the view's data for `state` from what `results` holds so far.
 pub fn build(state: &LabState, results: Option<&TimeResults>) -> TimeView {
     let tag = url_state::to_query(state);
-    let preset = state.preset();
-    let drive = state.drive();
+    let preset = state.drive.preset();
+    let drive = state.drive.spec();
     let mut v = TimeView {
         drive: format!(
             "{}, {} ({} dies)",
             preset.name,
-            format::gb(state.capacity_gb()),
-            state.dies()
+            format::gb(state.drive.capacity_gb()),
+            state.drive.dies()
         ),
         ..TimeView::default()
     };
@@ -402,8 +402,8 @@ fn burst_chart(
     cell: &str,
     tag: &str,
 ) {
-    let burst_gb = f64::from(state.burst_gb()).min(drive.user_gb());
-    let idle_s = f64::from(state.idle_s());
+    let burst_gb = f64::from(state.views.burst_gb()).min(drive.user_gb());
+    let idle_s = f64::from(state.views.idle_s());
     v.burst.x_title = "burst number";
     v.burst.x_whole = true;
     v.burst.stamp = stamp(tag, r.rates.is_some() || r.failure.is_some());
@@ -415,7 +415,7 @@ fn burst_chart(
                     label: format!(
                         "each burst of {} after {} s idle (model)",
                         format::gb(burst_gb),
-                        state.idle_s()
+                        state.views.idle_s()
                     ),
                     colour: SeriesColour::Series(0),
                     emphasis: true,
@@ -445,9 +445,15 @@ fn burst_chart(
                         format::mb_per_s(rates.native_mb_s)
                     ),
                 });
-                v.burst_text =
-                    burst_summary(&points, rates, burst_gb, state.idle_s(), cell, has_cache);
-                if burst_gb < f64::from(state.burst_gb()) {
+                v.burst_text = burst_summary(
+                    &points,
+                    rates,
+                    burst_gb,
+                    state.views.idle_s(),
+                    cell,
+                    has_cache,
+                );
+                if burst_gb < f64::from(state.views.burst_gb()) {
                     v.burst_text.push_str(&format!(
                         " (Bursts are capped at the drive's {}.)",
                         format::gb(burst_gb)
@@ -616,8 +622,8 @@ mod tests {
 
     fn state(preset: &str) -> LabState {
         let mut s = LabState::default();
-        s.set_preset(presets::find(preset).unwrap());
-        s.set_view(View::Time);
+        s.drive.set_preset(presets::find(preset).unwrap());
+        s.display.view = View::Time;
         s
     }
 
@@ -675,9 +681,9 @@ mod tests {
         let mut s = state("e12");
         let mut e = TimeEngine::new();
         compute(&mut e, &s);
-        s.set_idle_s(0);
+        s.views.set_idle_s(0);
         let none = build(&s, e.results(&TimeKey::of(&s)));
-        s.set_idle_s(600);
+        s.views.set_idle_s(600);
         let plenty = build(&s, e.results(&TimeKey::of(&s)));
         assert_eq!(compute(&mut e, &s), 0, "the results were there");
         let last = |v: &TimeView| v.burst.curves[0].points.last().unwrap().1;
@@ -694,8 +700,8 @@ mod tests {
     #[test]
     fn the_octane_torture_cites_the_review_and_a_drive_without_cache_says_so() {
         let mut s = state("octane");
-        s.set_dies(16); // the review's 128 GB model
-        assert!((s.capacity_gb() - OCTANE_CAPACITY_GB).abs() < 0.5);
+        s.drive.set_dies(16); // the review's 128 GB model
+        assert!((s.drive.capacity_gb() - OCTANE_CAPACITY_GB).abs() < 0.5);
         let mut e = TimeEngine::new();
         compute(&mut e, &s);
         let v = build(&s, e.results(&TimeKey::of(&s)));
@@ -709,7 +715,7 @@ mod tests {
             .iter()
             .any(|l| l.kind == LevelKind::Published));
         assert!(v.torture_text.contains("after a TRIM"));
-        s.set_preset(presets::find("e18dc").unwrap());
+        s.drive.set_preset(presets::find("e18dc").unwrap());
         compute(&mut e, &s);
         let v = build(&s, e.results(&TimeKey::of(&s)));
         assert!(v.burst_text.contains("no SLC cache"), "{}", v.burst_text);
@@ -733,11 +739,12 @@ mod tests {
         e.set_target(None);
         assert!(e.work(&mut || false).idle);
         let mut s = state("e12");
-        s.set_drive_choice(crate::ui::state::DriveChoice {
-            dies: 1,
-            die_gbit: 32,
-        })
-        .unwrap();
+        s.drive
+            .set_choice(crate::ui::state::DriveChoice {
+                dies: 1,
+                die_gbit: 32,
+            })
+            .unwrap();
         compute(&mut e, &s);
         let v = build(&s, e.results(&TimeKey::of(&s)));
         assert!(v.burst_text.contains("capped"), "{}", v.burst_text);

@@ -36,7 +36,7 @@ pub fn Tours(
     #[prop(optional)]
     docked: bool,
 ) -> impl IntoView {
-    let off = move || state.with(|s| !s.locks().is_empty());
+    let off = move || state.with(|s| !s.embedding.locks.is_empty());
     let go = Callback::new(move |(tour, step): (usize, usize)| {
         if let Some(s) = TOURS.get(tour).and_then(|t| t.steps.get(step)) {
             state.update(|st| s.setup.apply(st));

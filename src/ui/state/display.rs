@@ -1,0 +1,68 @@
+//! [`Display`]: how the page looks, not what it shows of the drive: which set of charts
+//! ([`View`]) and the colour scheme ([`Theme`]). Reset keeps both: they are the reader's
+//! preferences, not part of the experiment.
+
+/// Which set of charts the page shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum View {
+    /// Throughput and latency against queue depth and read share.
+    #[default]
+    Queue,
+    /// The drive over time: whole-drive fill, bursts with idle time, torture and TRIM.
+    Time,
+    /// Teaching mode: the drive at work, the bottleneck explainer, the guided tours.
+    Activity,
+}
+
+crate::model::named_enum!(View, "view", id, {
+    Queue => "qd",
+    Time => "time",
+    Activity => "activity",
+});
+
+impl View {
+    /// What the view switch says.
+    pub fn label(self) -> &'static str {
+        match self {
+            View::Queue => "against queue depth",
+            View::Time => "drive over time",
+            View::Activity => "teaching mode",
+        }
+    }
+}
+
+/// Colour scheme: follow the system, or force one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Theme {
+    #[default]
+    Auto,
+    Light,
+    Dark,
+    /// Large type and high contrast, for teaching on a projector.
+    Projector,
+}
+
+crate::model::named_enum!(Theme, "theme", id, {
+    Auto => "auto",
+    Light => "light",
+    Dark => "dark",
+    Projector => "projector",
+});
+
+impl Theme {
+    pub fn label(self) -> &'static str {
+        match self {
+            Theme::Auto => "as the system",
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+            Theme::Projector => "projector (large, high contrast)",
+        }
+    }
+}
+
+/// The display part of the state (`view=`, `theme=`); any combination is valid.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Display {
+    pub view: View,
+    pub theme: Theme,
+}

@@ -1,0 +1,288 @@
+//! [`DriveSetup`]: the drive part of the lab's state: the controller preset, the drive behind it
+//! (a die count and a die density) and which of capacity, die count and density stays put when
+//! the reader moves another.
+//!
+//! What always holds (private fields; every setter clamps or snaps instead of failing):
+//! - the preset is one of [`presets::all`];
+//! - `dies` is within `1..=MAX_DIES` and `die_gbit` is one of [`DIE_DENSITIES_GBIT`], so the
+//!   drive always passes the model's checks.
+//!
+//! Capacity is never stored: it is `dies × die density × the controller's user fraction`, as in
+//! the model. [`Hold`] says which of the three stays put, so a reader can hold the capacity and
+//! vary the die count (the density follows) to isolate what parallelism alone does.
+
+use crate::model::config::{DriveSpec, NandSpec, MAX_DIES};
+use crate::model::presets::{self, Preset};
+
+use crate::ui::ladder::Ladder;
+
+/// The preset a fresh page shows: the drive with published measurements at three capacities.
+pub const DEFAULT_PRESET: &str = "e18dc";
+/// The die densities (Gbit) a reader can get by holding capacity or die count fixed; each
+/// preset's own part is one of them.
+pub const DIE_DENSITIES_GBIT: [u32; 7] = [32, 64, 128, 256, 512, 1024, 2048];
+
+/// Which quantity stays fixed when the reader moves capacity or die count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Hold {
+    /// The NAND part stays: capacity follows the die count and the reverse.
+    #[default]
+    Density,
+    /// Capacity stays: more dies means smaller dies.
+    Capacity,
+    /// The die count stays: more capacity means denser dies.
+    Dies,
+}
+
+crate::model::named_enum!(Hold, "hold", id, {
+    Density => "density",
+    Capacity => "cap",
+    Dies => "dies",
+});
+
+impl Hold {
+    /// What the radio button says.
+    pub fn label(self) -> &'static str {
+        match self {
+            Hold::Density => "die density (the NAND part)",
+            Hold::Capacity => "capacity",
+            Hold::Dies => "die count",
+        }
+    }
+}
+
+/// One drive behind the preset's controller: a die count and a die density.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DriveChoice {
+    pub dies: u32,
+    pub die_gbit: u32,
+}
+
+impl DriveChoice {
+    /// Raw flash in Gbit.
+    pub fn raw_gbit(self) -> u32 {
+        self.dies * self.die_gbit
+    }
+
+    /// The model's drive for this choice on `preset`.
+    pub fn drive(self, preset: &Preset) -> DriveSpec {
+        // The model takes the die density from the NAND part; a held capacity or die count
+        // changes only the density and keeps the part's timings. The die count is not checked
+        // here: the state keeps it in range, and the run's check refuses it otherwise.
+        DriveSpec {
+            controller: preset.controller.clone(),
+            nand: NandSpec {
+                die_gbit: self.die_gbit,
+                ..preset.nand.clone()
+            },
+            dies: self.dies,
+        }
+    }
+
+    /// User capacity in GB.
+    pub fn capacity_gb(self, preset: &Preset) -> f64 {
+        self.drive(preset).user_gb()
+    }
+
+    /// Whether this is one of the capacities the preset was sold or measured at, built from
+    /// the preset's own part.
+    pub fn is_listed(self, preset: &Preset) -> bool {
+        self.die_gbit == preset.nand.die_gbit
+            && preset
+                .capacities_gb
+                .iter()
+                .any(|&gb| preset.dies_for_capacity_gb(f64::from(gb)) == Ok(self.dies))
+    }
+
+    /// The preset's default capacity, built from its own part.
+    pub fn default_for(preset: &Preset) -> DriveChoice {
+        let dies = preset
+            .dies_for_capacity_gb(f64::from(preset.default_capacity_gb()))
+            .unwrap_or(1);
+        DriveChoice {
+            dies,
+            die_gbit: preset.nand.die_gbit,
+        }
+    }
+}
+
+/// The drive part of the state. See the module documentation for what always holds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DriveSetup {
+    preset: &'static Preset,
+    choice: DriveChoice,
+    hold: Hold,
+}
+
+impl Default for DriveSetup {
+    fn default() -> Self {
+        let preset = presets::find(DEFAULT_PRESET).unwrap_or(&presets::all()[0]);
+        DriveSetup {
+            preset,
+            choice: DriveChoice::default_for(preset),
+            hold: Hold::default(),
+        }
+    }
+}
+
+impl DriveSetup {
+    pub fn preset(&self) -> &'static Preset {
+        self.preset
+    }
+    pub fn choice(&self) -> DriveChoice {
+        self.choice
+    }
+    pub fn dies(&self) -> u32 {
+        self.choice.dies
+    }
+    pub fn die_gbit(&self) -> u32 {
+        self.choice.die_gbit
+    }
+    pub fn hold(&self) -> Hold {
+        self.hold
+    }
+
+    /// The model's drive.
+    pub fn spec(&self) -> DriveSpec {
+        self.choice.drive(self.preset)
+    }
+
+    /// User capacity in GB.
+    pub fn capacity_gb(&self) -> f64 {
+        self.choice.capacity_gb(self.preset)
+    }
+
+    /// Whether the drive differs from every capacity the preset lists (the "custom drive").
+    pub fn is_custom(&self) -> bool {
+        !self.choice.is_listed(self.preset)
+    }
+
+    /// The die counts the dies slider offers: any count, or with capacity held only the counts
+    /// whose density is one of [`DIE_DENSITIES_GBIT`].
+    pub fn dies_ladder(&self) -> Ladder {
+        let raw = self.choice.raw_gbit();
+        match self.hold {
+            Hold::Capacity => Ladder::new(
+                DIE_DENSITIES_GBIT
+                    .iter()
+                    .filter(|&&g| raw.is_multiple_of(g))
+                    .map(|&g| raw / g)
+                    .filter(|d| (1..=MAX_DIES).contains(d)),
+                self.choice.dies,
+            ),
+            Hold::Density | Hold::Dies => Ladder::new(1..=MAX_DIES, self.choice.dies),
+        }
+    }
+
+    /// The raw capacities (Gbit) the capacity slider offers: multiples of the die with the
+    /// density held, or the current die count times each density with the die count held.
+    pub fn capacity_ladder(&self) -> Ladder {
+        let raw = self.choice.raw_gbit();
+        match self.hold {
+            Hold::Density => Ladder::new((1..=MAX_DIES).map(|d| d * self.choice.die_gbit), raw),
+            Hold::Dies => Ladder::new(DIE_DENSITIES_GBIT.iter().map(|g| g * self.choice.dies), raw),
+            Hold::Capacity => Ladder::new([raw], raw),
+        }
+    }
+
+    /// User GB of `raw_gbit` of this preset's flash (for the capacity slider's labels).
+    pub fn gb_for_raw_gbit(&self, raw_gbit: u32) -> f64 {
+        f64::from(raw_gbit) / f64::from(self.preset.nand.die_gbit) * self.preset.gb_per_die()
+    }
+
+    /// The drives the charts compare: the preset's listed capacities built from its own part,
+    /// smallest first, then the current drive if it is not one of them.
+    pub fn comparison_drives(&self) -> Vec<DriveChoice> {
+        let mut drives: Vec<DriveChoice> = self
+            .preset
+            .capacities_gb
+            .iter()
+            .filter_map(|&gb| self.preset.dies_for_capacity_gb(f64::from(gb)).ok())
+            .map(|dies| DriveChoice {
+                dies,
+                die_gbit: self.preset.nand.die_gbit,
+            })
+            .collect();
+        drives.dedup();
+        if !drives.contains(&self.choice) {
+            drives.push(self.choice);
+        }
+        drives
+    }
+
+    /// Switches the controller; the drive becomes the preset's default capacity.
+    pub fn set_preset(&mut self, preset: &'static Preset) {
+        if self.preset.id != preset.id {
+            self.preset = preset;
+            self.choice = DriveChoice::default_for(preset);
+        }
+    }
+
+    /// Sets the die count. With capacity held the density follows (snapping to the nearest
+    /// count that keeps the capacity); with the die count held nothing changes.
+    pub fn set_dies(&mut self, dies: u32) {
+        match self.hold {
+            Hold::Dies => {}
+            Hold::Density => self.choice.dies = dies.clamp(1, MAX_DIES),
+            Hold::Capacity => {
+                let raw = self.choice.raw_gbit();
+                let dies = self.dies_ladder().nearest(dies);
+                self.choice = DriveChoice {
+                    dies,
+                    die_gbit: raw / dies,
+                };
+            }
+        }
+    }
+
+    /// Sets the capacity by its raw Gbit (a value of [`Self::capacity_ladder`]; others snap to
+    /// the nearest). With the density held the die count follows, with the die count held the
+    /// density; with capacity held nothing changes.
+    pub fn set_raw_gbit(&mut self, raw_gbit: u32) {
+        let raw = self.capacity_ladder().nearest(raw_gbit);
+        match self.hold {
+            Hold::Capacity => {}
+            Hold::Density => self.choice.dies = raw / self.choice.die_gbit,
+            Hold::Dies => self.choice.die_gbit = raw / self.choice.dies,
+        }
+    }
+
+    /// Sets die count and density together. Refuses (leaving the drive as it was) a count
+    /// outside `1..=MAX_DIES` or a density not in [`DIE_DENSITIES_GBIT`].
+    pub fn set_choice(&mut self, choice: DriveChoice) -> Result<(), DriveRefused> {
+        if !(1..=MAX_DIES).contains(&choice.dies) {
+            return Err(DriveRefused::Dies(choice.dies));
+        }
+        if !DIE_DENSITIES_GBIT.contains(&choice.die_gbit) {
+            return Err(DriveRefused::Density(choice.die_gbit));
+        }
+        self.choice = choice;
+        Ok(())
+    }
+
+    pub fn set_hold(&mut self, hold: Hold) {
+        self.hold = hold;
+    }
+}
+
+/// Why [`DriveSetup::set_choice`] refused a drive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DriveRefused {
+    /// A die count outside `1..=MAX_DIES`.
+    Dies(u32),
+    /// A die density not in [`DIE_DENSITIES_GBIT`].
+    Density(u32),
+}
+
+impl std::fmt::Display for DriveRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DriveRefused::Dies(_) => write!(f, "the die count must be 1 to {MAX_DIES}"),
+            DriveRefused::Density(gbit) => write!(
+                f,
+                "a die of {gbit} Gbit is not offered (densities: {})",
+                DIE_DENSITIES_GBIT.map(|g| g.to_string()).join(", ")
+            ),
+        }
+    }
+}
