@@ -1,5 +1,5 @@
-//! [`App`]: the root component. It owns the lab's one [`LabState`] signal and everything that
-//! follows from it:
+//! [`App`]: the root component. It provides the lab's state ([`Lab`], one signal per part, in
+//! Leptos context) and owns everything that follows from it:
 //! - the model plan (the [`Runner`] recomputes what the new state shows, cached results first);
 //! - the URL query, replaced (never pushed, so dragging a slider does not fill the back
 //!   button's history) whenever the state changes;
@@ -16,8 +16,8 @@
 //!   the queue-depth charts; its position lives here, so a tour that changes the view keeps
 //!   its place).
 //!
-//! Nothing else holds state: the controls write the signal through [`LabState`]'s setters,
-//! and the URL is parsed once, on start, by [`url_state::parse_query`].
+//! Nothing else holds state: the controls write the parts through their setters, and the URL
+//! is parsed once, on start, by [`url_state::parse_query`].
 
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
@@ -28,7 +28,7 @@ use super::compute::{self, RunKey};
 use super::notes::LinkNotes;
 use super::readout::{self, Readout};
 use super::runner::Runner;
-use super::state::{LabState, Theme, View};
+use super::state::{Display, Lab, LabState, Theme, View};
 use super::url_state;
 use super::views::activity::TeachingMode;
 use super::views::chrome::{ControlsPanel, Footer, Masthead};
@@ -56,7 +56,7 @@ pub fn App(
     let authored = parsed.state.clone();
     let embed = parsed.state.embedding.framed;
     let tour_at: TourAt = RwSignal::new(None);
-    let state = RwSignal::new(parsed.state);
+    let lab = Lab::provide(parsed.state);
     if embed || embed_frame::is_framed() {
         embed_frame::report_height();
     }
@@ -64,17 +64,19 @@ pub fn App(
     let runner = Runner::default();
     on_cleanup(move || runner.stop());
 
-    Effect::new(move |_| runner.set_plan(state.with(compute::plan)));
-    Effect::new(move |_| replace_query(&state.with(url_state::to_query)));
+    Effect::new(move |_| runner.set_plan(compute::plan(&lab.state())));
+    Effect::new(move |_| replace_query(&url_state::to_query(&lab.state())));
 
-    let palette = themed_palette(state);
+    let palette = themed_palette(lab.display);
 
     let charts = Memo::new(move |_| {
         runner.revision();
-        state.with(|s| runner.with_results(|lookup| charts::build(s, lookup)))
+        let state = lab.state();
+        runner.with_results(|lookup| charts::build(&state, lookup))
     });
     let legend = Memo::new(move |_| charts.with(|c| c.legend.clone()));
-    let readout_data = current_readout(state, runner);
+    let readout_data = current_readout(lab, runner);
+    let view_is = move |view: View| lab.display.with(|d| d.view == view);
     let progress = Memo::new(move |_| {
         runner.revision();
         runner.progress()
@@ -82,37 +84,36 @@ pub fn App(
 
     view! {
         <div class="page" class:embedded=embed>
-            <Masthead state=state embed=embed />
+            <Masthead embed=embed />
             <LinkNotes notes=notes />
             <main class="lab">
-                <ControlsPanel state=state authored=authored embed=embed />
+                <ControlsPanel authored=authored embed=embed />
                 <div class="results">
-                    <ViewSwitch state=state />
+                    <ViewSwitch display=lab.display />
                     <Readout data=readout_data />
                     <ModelStatus progress=progress />
-                    <Show when=move || !embed && state.with(|s: &LabState| s.display.view) != View::Queue>
-                        <Tours state=state at=tour_at />
+                    <Show when=move || !embed && !view_is(View::Queue)>
+                        <Tours at=tour_at />
                     </Show>
-                    <Show when=move || state.with(|s: &LabState| s.display.view) == View::Activity>
-                        <TeachingMode state=state />
+                    <Show when=move || view_is(View::Activity)>
+                        <TeachingMode />
                     </Show>
                     <Legend
                         entries=legend
                         measured=Signal::derive(move || has_markers(&charts.get()))
-                        state=state
                     />
-                    <CompareBar state=state />
-                    <QueueCharts state=state charts=charts palette=palette embed=embed />
-                    <DriveTimeView state=state palette=palette />
+                    <CompareBar />
+                    <QueueCharts charts=charts palette=palette embed=embed />
+                    <DriveTimeView palette=palette />
                     {(!embed)
                         .then(|| {
                             view! {
-                                <ShareBar state=state charts=charts />
-                                <FioImport state=state />
+                                <ShareBar charts=charts />
+                                <FioImport />
                                 // Below the charts here (the current step docked at the window's
                                 // bottom), above the teaching views' panels.
-                                <Show when=move || state.with(|s: &LabState| s.display.view) == View::Queue>
-                                    <Tours state=state at=tour_at docked=true />
+                                <Show when=move || view_is(View::Queue)>
+                                    <Tours at=tour_at docked=true />
                                 </Show>
                             }
                         })}
@@ -164,9 +165,14 @@ fn Legend(
     /// Whether the charts show published measurements.
     #[prop(into)]
     measured: Signal<bool>,
-    /// The lab's state (pins are removed from it; the imported fio results are listed).
-    state: RwSignal<LabState>,
 ) -> impl IntoView {
+    let lab = Lab::expect();
+    let has_your_points = move || {
+        lab.imported.with(|i| {
+            lab.workload
+                .with(|w| i.as_ref().is_some_and(|d| d.points_on(w).next().is_some()))
+        })
+    };
     view! {
         <ul class="legend" aria-label="Drives on the charts">
             {move || {
@@ -179,7 +185,7 @@ fn Legend(
                                 <span class=e.colour.css_class() aria-hidden="true"></span>
                                 {e.label}
                                 {e.current.then_some(" (the drive you set)")}
-                                {e.pin.map(|index| view! { " " <PinRemove state=state index=index /> })}
+                                {e.pin.map(|index| view! { " " <PinRemove index=index /> })}
                             </li>
                         }
                     })
@@ -191,7 +197,7 @@ fn Legend(
                     "published measurement"
                 </li>
             </Show>
-            <Show when=move || state.with(|s| s.your_points().next().is_some())>
+            <Show when=has_your_points>
                 <li id="legend-yours">
                     <span class="square" aria-hidden="true"></span>
                     "your drive (fio)"
@@ -221,22 +227,21 @@ fn replace_query(query: &str) {
 }
 
 /// The readout of the current point, rebuilt after every slice of model results.
-fn current_readout(state: RwSignal<LabState>, runner: Runner) -> Memo<readout::ReadoutData> {
+fn current_readout(lab: Lab, runner: Runner) -> Memo<readout::ReadoutData> {
     Memo::new(move |_| {
         runner.revision();
-        state.with(|s| {
-            let key = RunKey::current(s);
-            readout::build(s, runner.point(&key), runner.failure(&key))
-        })
+        let state = lab.state();
+        let key = RunKey::current(&state);
+        readout::build(&state, runner.point(&key), runner.failure(&key))
     })
 }
 
 /// The charts' palette, read from the page's CSS whenever the theme (or, with `theme=auto`, the
 /// system's scheme) changes; the theme itself goes to `<html>` first.
-fn themed_palette(state: RwSignal<LabState>) -> RwSignal<Palette> {
+fn themed_palette(display: RwSignal<Display>) -> RwSignal<Palette> {
     let palette = RwSignal::new(Palette::default());
     Effect::new(move |_| {
-        apply_theme(state.with(|s: &LabState| s.display.theme));
+        apply_theme(display.with(|d| d.theme));
         palette.set(read_palette());
     });
     follow_system_scheme(palette);

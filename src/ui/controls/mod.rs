@@ -1,6 +1,7 @@
 //! The control panel: every input the reader has, each a native, labelled, keyboard-operable
-//! element that writes the one [`LabState`] signal through its setters (which keep the state
-//! valid whatever the input says).
+//! element. A group takes the signal of the one part of the state it writes
+//! ([`super::state::Lab`]) and changes it through the part's setters, which keep it valid
+//! whatever the input says; whether the author locked a control comes from the lab's context.
 //!
 //! Components: [`DriveControls`] (preset, what to hold fixed, dies, capacity),
 //! [`WorkloadControls`] (queue depth, pattern, read share, block size),
@@ -17,7 +18,8 @@ use crate::model::presets;
 use super::embed::Control;
 use super::format;
 use super::state::{
-    block_size_ladder, qd_ladder, read_share_ladder, Hold, LabState, Theme, ALL_READS_PCT,
+    block_size_ladder, qd_ladder, read_share_ladder, Display, DriveSetup, Hold, Lab, LabState,
+    Theme, ViewSettings, WorkloadSetup, ALL_READS_PCT,
 };
 use radio::{Choice, RadioGroup};
 use slider::LadderSlider;
@@ -46,8 +48,9 @@ pub fn plain_summary(summary: &str) -> String {
 pub const LOCKED_TEXT: &str = "Locked by the author of this page.";
 
 /// Whether the author locked `control`, as a signal for the control's `disabled`.
-pub fn locked(state: RwSignal<LabState>, control: Control) -> Signal<bool> {
-    Signal::derive(move || state.with(|s| s.embedding.locks.locks(control)))
+pub fn locked(control: Control) -> Signal<bool> {
+    let embedding = Lab::expect().embedding;
+    Signal::derive(move || embedding.with(|e| e.locks.locks(control)))
 }
 
 /// The visible "locked by the author" hint, shown while `locked`.
@@ -67,8 +70,8 @@ pub fn LockHint(
 /// Preset, what stays fixed, die count and capacity.
 #[component]
 pub fn DriveControls(
-    /// The lab's state (read and written).
-    state: RwSignal<LabState>,
+    /// The drive part of the state (read and written).
+    drive: RwSignal<DriveSetup>,
 ) -> impl IntoView {
     let hold_choices = Hold::ALL
         .iter()
@@ -77,11 +80,11 @@ pub fn DriveControls(
             label: h.label().to_string(),
         })
         .collect();
-    let hold = Signal::derive(move || state.with(|s| s.drive.hold()));
+    let hold = Signal::derive(move || drive.with(DriveSetup::hold));
     view! {
         <fieldset class="group">
             <legend>"Drive"</legend>
-            <PresetSelect state=state />
+            <PresetSelect drive=drive />
             <RadioGroup
                 name="hold"
                 legend="Keep fixed while moving dies or capacity"
@@ -89,36 +92,36 @@ pub fn DriveControls(
                 selected=Signal::derive(move || hold.get().id())
                 on_change=Callback::new(move |v: &'static str| {
                     if let Ok(h) = v.parse::<Hold>() {
-                        state.update(|s| s.drive.set_hold(h));
+                        drive.update(|d| d.set_hold(h));
                     }
                 })
-                locked=locked(state, Control::Hold)
+                locked=locked(Control::Hold)
             />
             <LadderSlider
                 id="dies"
                 label="Dies (flash chips the controller drives in parallel)"
-                ladder=Signal::derive(move || state.with(|s: &LabState| s.drive.dies_ladder()))
-                value=Signal::derive(move || state.with(|s: &LabState| s.drive.dies()))
-                on_change=Callback::new(move |d| state.update(|s| s.drive.set_dies(d)))
+                ladder=Signal::derive(move || drive.with(DriveSetup::dies_ladder))
+                value=Signal::derive(move || drive.with(DriveSetup::dies))
+                on_change=Callback::new(move |n| drive.update(|d| d.set_dies(n)))
                 format=Callback::new(|d: u32| format!("{d}"))
                 value_text=Callback::new(|d: u32| format!("{d} dies"))
                 disabled=Signal::derive(move || hold.get() == Hold::Dies)
-                locked=locked(state, Control::Dies)
+                locked=locked(Control::Dies)
             />
             <LadderSlider
                 id="cap"
                 label="Capacity"
-                ladder=Signal::derive(move || state.with(|s: &LabState| s.drive.capacity_ladder()))
-                value=Signal::derive(move || state.with(|s| s.drive.choice().raw_gbit()))
-                on_change=Callback::new(move |raw| state.update(|s| s.drive.set_raw_gbit(raw)))
-                format=Callback::new(move |raw| state.with(|s| format::gb(s.drive.gb_for_raw_gbit(raw))))
+                ladder=Signal::derive(move || drive.with(DriveSetup::capacity_ladder))
+                value=Signal::derive(move || drive.with(|d| d.choice().raw_gbit()))
+                on_change=Callback::new(move |raw| drive.update(|d| d.set_raw_gbit(raw)))
+                format=Callback::new(move |raw| drive.with(|d| format::gb(d.gb_for_raw_gbit(raw))))
                 value_text=Callback::new(move |raw| {
-                    state.with(|s| format!("{} user capacity", format::gb(s.drive.gb_for_raw_gbit(raw))))
+                    drive.with(|d| format!("{} user capacity", format::gb(d.gb_for_raw_gbit(raw))))
                 })
                 disabled=Signal::derive(move || hold.get() == Hold::Capacity)
-                locked=locked(state, Control::Cap)
+                locked=locked(Control::Cap)
             />
-            <p class="derived" id="density">{move || state.with(density_text)}</p>
+            <p class="derived" id="density">{move || drive.with(density_text)}</p>
         </fieldset>
     }
 }
@@ -126,21 +129,22 @@ pub fn DriveControls(
 /// The controller preset, with its one-line summary.
 #[component]
 fn PresetSelect(
-    /// The lab's state (read and written).
-    state: RwSignal<LabState>,
+    /// The drive part of the state (read and written).
+    drive: RwSignal<DriveSetup>,
 ) -> impl IntoView {
     let on_preset = move |ev| {
         let id = event_target_value(&ev);
         if let Some(p) = presets::find(&id) {
-            state.update(|s| s.drive.set_preset(p));
+            drive.update(|d| d.set_preset(p));
         }
     };
+    let locked = locked(Control::Preset);
     let options = presets::all()
         .iter()
         .map(|p| {
             let id = p.id;
             view! {
-                <option value=id prop:selected=move || state.with(|s| s.drive.preset().id == id)>
+                <option value=id prop:selected=move || drive.with(|d| d.preset().id == id)>
                     {p.name}
                 </option>
             }
@@ -153,36 +157,51 @@ fn PresetSelect(
                 id="preset"
                 on:change=on_preset
                 aria-describedby="preset-summary"
-                prop:disabled=move || state.with(|s| s.embedding.locks.locks(Control::Preset))
+                prop:disabled=locked
             >
                 {options}
             </select>
-            <LockHint locked=locked(state, Control::Preset) />
+            <LockHint locked=locked />
             <p class="hint" id="preset-summary">
-                {move || state.with(|s| plain_summary(s.drive.preset().summary))}
+                {move || drive.with(|d| plain_summary(d.preset().summary))}
             </p>
         </div>
     }
 }
 
 /// The die density in words: the preset's own part, or a custom one.
-fn density_text(s: &LabState) -> String {
-    let part = s.drive.preset().nand.die_gbit;
-    if s.drive.die_gbit() == part {
+fn density_text(d: &DriveSetup) -> String {
+    let part = d.preset().nand.die_gbit;
+    if d.die_gbit() == part {
         format!("Die density: {part} Gbit, the preset's own part.")
     } else {
         format!(
             "Die density: {} Gbit (custom; the preset's part has {part} Gbit).",
-            s.drive.die_gbit()
+            d.die_gbit()
         )
     }
+}
+
+/// The workload as fio options, so a reader can run the same point on a drive.
+fn fio_line(w: &WorkloadSetup) -> String {
+    let mix = if w.rw().fixed_read_percent().is_none() {
+        format!(" rwmixread={}", w.read_pct())
+    } else {
+        String::new()
+    };
+    format!(
+        "fio: rw={} bs={} iodepth={}{mix}",
+        w.rw().fio_name(),
+        crate::model::config::format_block_size(w.bs_bytes()),
+        w.qd(),
+    )
 }
 
 /// Queue depth, access pattern, read share and block size.
 #[component]
 pub fn WorkloadControls(
-    /// The lab's state (read and written).
-    state: RwSignal<LabState>,
+    /// The workload part of the state (read and written).
+    workload: RwSignal<WorkloadSetup>,
 ) -> impl IntoView {
     let patterns = vec![
         Choice {
@@ -201,52 +220,47 @@ pub fn WorkloadControls(
                 id="qd"
                 label="Queue depth (requests in flight)"
                 ladder=Signal::derive(qd_ladder)
-                value=Signal::derive(move || state.with(|s: &LabState| s.workload.qd()))
-                on_change=Callback::new(move |q| state.update(|s| s.workload.set_qd(q)))
+                value=Signal::derive(move || workload.with(WorkloadSetup::qd))
+                on_change=Callback::new(move |q| workload.update(|w| w.set_qd(q)))
                 format=Callback::new(|q: u32| q.to_string())
                 value_text=Callback::new(|q: u32| format!("queue depth {q}"))
                 hint="Arrow keys double or halve it; Shift + arrow takes a finer step."
-                locked=locked(state, Control::Qd)
+                locked=locked(Control::Qd)
             />
             <RadioGroup
                 name="pattern"
                 legend="Addresses"
                 choices=patterns
                 selected=Signal::derive(move || {
-                    if state.with(|s: &LabState| s.workload.random()) { "random" } else { "sequential" }
+                    if workload.with(WorkloadSetup::random) { "random" } else { "sequential" }
                 })
                 on_change=Callback::new(move |v: &'static str| {
-                    state.update(|s| s.workload.set_random(v == "random"))
+                    workload.update(|w| w.set_random(v == "random"))
                 })
-                locked=locked(state, Control::Rw)
+                locked=locked(Control::Rw)
             />
             <LadderSlider
                 id="mix"
                 label="Read share"
                 ladder=Signal::derive(read_share_ladder)
-                value=Signal::derive(move || state.with(|s| u32::from(s.workload.read_pct())))
-                on_change=Callback::new(move |p| state.update(|s| s.workload.set_read_pct(p)))
+                value=Signal::derive(move || workload.with(|w| u32::from(w.read_pct())))
+                on_change=Callback::new(move |p| workload.update(|w| w.set_read_pct(p)))
                 format=Callback::new(|p: u32| format!("{p}% reads"))
                 value_text=Callback::new(|p: u32| format!("{p} percent reads, {} percent writes", u32::from(ALL_READS_PCT).saturating_sub(p)))
-                locked=locked(state, Control::Mix)
+                locked=locked(Control::Mix)
             />
             <LadderSlider
                 id="bs"
                 label="Block size"
                 ladder=Signal::derive(block_size_ladder)
-                value=Signal::derive(move || state.with(|s: &LabState| s.workload.bs_bytes()))
-                on_change=Callback::new(move |b| state.update(|s| s.workload.set_bs_bytes(b)))
+                value=Signal::derive(move || workload.with(WorkloadSetup::bs_bytes))
+                on_change=Callback::new(move |b| workload.update(|w| w.set_bs_bytes(b)))
                 format=Callback::new(format::block_size)
                 value_text=Callback::new(|b: u32| format!("{} per request", format::block_size(b)))
-                locked=locked(state, Control::Bs)
+                locked=locked(Control::Bs)
             />
             <p class="derived" id="fio-rw">
-                {move || state.with(|s| format!("fio: rw={} bs={} iodepth={}{}",
-                    s.workload.rw().fio_name(),
-                    crate::model::config::format_block_size(s.workload.bs_bytes()),
-                    s.workload.qd(),
-                    if s.workload.rw().fixed_read_percent().is_none() { format!(" rwmixread={}", s.workload.read_pct()) } else { String::new() },
-                ))}
+                {move || workload.with(fio_line)}
             </p>
         </fieldset>
     }
@@ -255,8 +269,8 @@ pub fn WorkloadControls(
 /// What the drive went through before the run.
 #[component]
 pub fn DriveStateControl(
-    /// The lab's state (read and written).
-    state: RwSignal<LabState>,
+    /// The workload part of the state, which holds the drive state (read and written).
+    workload: RwSignal<WorkloadSetup>,
 ) -> impl IntoView {
     let choices = DriveState::ALL
         .iter()
@@ -272,13 +286,13 @@ pub fn DriveStateControl(
                 name="state"
                 legend="Before the run the drive is"
                 choices=choices
-                selected=Signal::derive(move || state.with(|s| s.workload.drive_state().id()))
+                selected=Signal::derive(move || workload.with(|w| w.drive_state().id()))
                 on_change=Callback::new(move |v: &'static str| {
                     if let Ok(d) = v.parse::<DriveState>() {
-                        state.update(|s| s.workload.set_drive_state(d));
+                        workload.update(|w| w.set_drive_state(d));
                     }
                 })
-                locked=locked(state, Control::State)
+                locked=locked(Control::State)
             />
         </fieldset>
     }
@@ -287,15 +301,19 @@ pub fn DriveStateControl(
 /// Display options: p99.9 and the colour scheme.
 #[component]
 pub fn ViewControls(
-    /// The lab's state (read and written).
-    state: RwSignal<LabState>,
+    /// The per-view settings (p99.9, read and written).
+    views: RwSignal<ViewSettings>,
+    /// The display part (the colour scheme, read and written).
+    display: RwSignal<Display>,
 ) -> impl IntoView {
+    let p999_locked = locked(Control::P999);
+    let theme_locked = locked(Control::Theme);
     let themes = Theme::ALL
         .iter()
         .map(|t| {
             let t = *t;
             view! {
-                <option value=t.id() prop:selected=move || state.with(|s| s.display.theme == t)>
+                <option value=t.id() prop:selected=move || display.with(|d| d.theme == t)>
                     {t.label()}
                 </option>
             }
@@ -308,30 +326,30 @@ pub fn ViewControls(
                 <input
                     type="checkbox"
                     id="p999"
-                    prop:checked=move || state.with(|s: &LabState| s.views.show_p999())
-                    prop:disabled=move || state.with(|s| s.embedding.locks.locks(Control::P999))
+                    prop:checked=move || views.with(ViewSettings::show_p999)
+                    prop:disabled=p999_locked
                     on:change=move |ev| {
                         let on = event_target_checked(&ev);
-                        state.update(|s| s.views.set_show_p999(on));
+                        views.update(|v| v.set_show_p999(on));
                     }
                 />
                 <span>"Show p99.9 latency"</span>
             </label>
-            <LockHint locked=locked(state, Control::P999) />
+            <LockHint locked=p999_locked />
             <div class="control">
                 <label for="theme">"Colours"</label>
                 <select
                     id="theme"
-                    prop:disabled=move || state.with(|s| s.embedding.locks.locks(Control::Theme))
+                    prop:disabled=theme_locked
                     on:change=move |ev| {
                         if let Ok(t) = event_target_value(&ev).parse::<Theme>() {
-                            state.update(|s| s.display.theme = t);
+                            display.update(|d| d.theme = t);
                         }
                     }
                 >
                     {themes}
                 </select>
-                <LockHint locked=locked(state, Control::Theme) />
+                <LockHint locked=theme_locked />
             </div>
         </fieldset>
     }
@@ -339,16 +357,14 @@ pub fn ViewControls(
 
 /// Restores the defaults (keeping the colour scheme).
 #[component]
-pub fn ResetButton(
-    /// The lab's state (written).
-    state: RwSignal<LabState>,
-) -> impl IntoView {
+pub fn ResetButton() -> impl IntoView {
+    let lab = Lab::expect();
     view! {
         <button
             type="button"
             id="reset"
             class="reset"
-            on:click=move |_| state.update(LabState::reset)
+            on:click=move |_| lab.update(LabState::reset)
         >
             "Reset to the defaults"
         </button>

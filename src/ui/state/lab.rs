@@ -97,3 +97,32 @@ fn put<T: PartialEq + Send + Sync + 'static>(signal: RwSignal<T>, value: T) {
         signal.set(value);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::state::Theme;
+
+    #[test]
+    fn the_parts_hold_the_state_they_were_given_and_an_update_changes_only_what_it_touched() {
+        let owner = Owner::new();
+        owner.with(|| {
+            let mut start = LabState::default();
+            start.workload.set_qd(4);
+            start.display.theme = Theme::Dark;
+            let lab = Lab::new(start.clone());
+            assert_eq!(lab.state_untracked(), start);
+
+            let drive_before = lab.drive.get_untracked();
+            lab.update(|s| s.workload.set_qd(64));
+            assert_eq!(lab.workload.get_untracked().qd(), 64);
+            assert_eq!(lab.drive.get_untracked(), drive_before);
+            assert_eq!(lab.display.get_untracked().theme, Theme::Dark);
+
+            lab.update(LabState::reset);
+            let after = lab.state_untracked();
+            assert_eq!(after.workload, LabState::default().workload);
+            assert_eq!(after.display.theme, Theme::Dark, "reset keeps the colours");
+        });
+    }
+}

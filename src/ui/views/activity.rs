@@ -1,4 +1,4 @@
-//! Teaching mode in the browser: [`TeachingMode`] shows the drive of the current [`LabState`]
+//! Teaching mode in the browser: [`TeachingMode`] shows the drive the controls set
 //! at work (host queue, link, controller, channels, dies and planes, drawn as SVG to the
 //! current die count), slowed down so microseconds take seconds, with Play, Pause, Step (one
 //! engine event), Reset (also Alt+R) and a speed control; beside it the bottleneck
@@ -35,10 +35,8 @@ use crate::ui::controls::locked;
 use crate::ui::controls::slider::LadderSlider;
 use crate::ui::embed::Control;
 use crate::ui::format;
-use crate::ui::ladder::Ladder;
 use crate::ui::runner::{SliceOutcome, SlicedRunner, SlicedWork};
-use crate::ui::state::LabState;
-use crate::ui::state::{DEFAULT_SPEED_US_PER_S, SPEEDS_US_PER_S};
+use crate::ui::state::{speed_ladder, Lab, ViewSettings, DEFAULT_SPEED_US_PER_S};
 use crate::ui::teaching::{
     bar_percent, run_spec, sim_span, speed_text, summary, ExplainContext, Explanation, Player,
     TeachingWork, PLAYER_MEASURED_IOS,
@@ -321,18 +319,21 @@ fn animate(alive: Rc<Cell<bool>>, frame: Rc<dyn Fn(f64)>) {
 
 /// Teaching mode: the drive at work and the bottleneck explainer.
 #[component]
-pub fn TeachingMode(
-    /// The lab's state (read; the speed control writes it).
-    state: RwSignal<LabState>,
-) -> impl IntoView {
+pub fn TeachingMode() -> impl IntoView {
+    let lab = Lab::expect();
     let shown = Shown::new();
     let core = StoredValue::new_local(Core::default());
     let work = SlicedRunner::new(TeachingWork::default());
     on_cleanup(move || work.stop());
     let reduced = prefers_reduced_motion();
 
+    // Equal specs compare equal, so a change of any other part does not restart the player.
     let spec = Memo::new(move |_| {
-        state.with(|s| (run_spec(s, PLAYER_MEASURED_IOS), ExplainContext::of(s)))
+        let state = lab.state();
+        (
+            run_spec(&state, PLAYER_MEASURED_IOS),
+            ExplainContext::of(&state),
+        )
     });
     Effect::new(move |_| {
         let (spec, ctx) = spec.get();
@@ -344,19 +345,19 @@ pub fn TeachingMode(
         collect(work, core, shown);
     });
 
-    play_frames(state, core, shown);
+    play_frames(lab.views, core, shown);
     reset_on_alt_r(move || core.update_value(|c| c.reset(shown)));
 
     let layout = Memo::new(move |_| {
-        state.with(|s| {
+        lab.drive.with(|d| {
             Layout::new(
-                s.drive.dies(),
-                s.drive.preset().controller.channels,
-                s.drive.preset().nand.planes,
+                d.dies(),
+                d.preset().controller.channels,
+                d.preset().nand.planes,
             )
         })
     });
-    let link_name = Signal::derive(move || state.with(|s| s.drive.preset().controller.link.name()));
+    let link_name = Signal::derive(move || lab.drive.with(|d| d.preset().controller.link.name()));
 
     view! {
         <section
@@ -372,10 +373,10 @@ pub fn TeachingMode(
                 <h2 id="activity-title">"The drive at work"</h2>
                 <p class="chart-sub">
                     "Time runs slowed down: "
-                    {move || state.with(|s| speed_text(s.views.speed_us_per_s()))}
+                    {move || lab.views.with(|v| speed_text(v.speed_us_per_s()))}
                     " of simulated time per second."
                 </p>
-                <Transport state=state shown=shown core=core reduced=reduced />
+                <Transport views=lab.views shown=shown core=core reduced=reduced />
                 <p class="teach-clock" id="teach-clock">
                     {move || {
                         format!(
@@ -399,7 +400,7 @@ pub fn TeachingMode(
 
 /// Runs the player one step per animation frame, at the speed the state sets, until the view
 /// unmounts.
-fn play_frames(state: RwSignal<LabState>, core: StoredValue<Core, LocalStorage>, shown: Shown) {
+fn play_frames(views: RwSignal<ViewSettings>, core: StoredValue<Core, LocalStorage>, shown: Shown) {
     let alive = Rc::new(Cell::new(true));
     {
         let alive = alive.clone();
@@ -409,8 +410,8 @@ fn play_frames(state: RwSignal<LabState>, core: StoredValue<Core, LocalStorage>,
     animate(
         alive,
         Rc::new(move |now_ms| {
-            let speed = state
-                .try_with_untracked(|s: &LabState| s.views.speed_us_per_s())
+            let speed = views
+                .try_with_untracked(ViewSettings::speed_us_per_s)
                 .unwrap_or(DEFAULT_SPEED_US_PER_S);
             core.try_update_value(|c| c.frame(now_ms, speed, shown));
         }),
@@ -431,7 +432,8 @@ fn reset_on_alt_r(reset: impl Fn() + 'static) {
 /// Play, Pause, Step, Reset and the speed.
 #[component]
 fn Transport(
-    state: RwSignal<LabState>,
+    /// The per-view settings (the speed is read and written).
+    views: RwSignal<ViewSettings>,
     shown: Shown,
     core: StoredValue<Core, LocalStorage>,
     /// The system asks for reduced motion: no Play, only Step.
@@ -487,12 +489,12 @@ fn Transport(
         <LadderSlider
             id="teach-speed"
             label="Speed (simulated time per second)"
-            ladder=Signal::derive(|| Ladder::new(SPEEDS_US_PER_S, DEFAULT_SPEED_US_PER_S))
-            value=Signal::derive(move || state.with(|s: &LabState| s.views.speed_us_per_s()))
-            on_change=Callback::new(move |v| state.update(|s| s.views.set_speed_us_per_s(v)))
+            ladder=Signal::derive(speed_ladder)
+            value=Signal::derive(move || views.with(ViewSettings::speed_us_per_s))
+            on_change=Callback::new(move |v| views.update(|s| s.set_speed_us_per_s(v)))
             format=Callback::new(speed_text)
             value_text=Callback::new(speed_text)
-            locked=locked(state, Control::Speed)
+            locked=locked(Control::Speed)
         />
     }
 }

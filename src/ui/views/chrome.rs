@@ -2,8 +2,8 @@
 //! the full lab"), the controls panel (folded away when embedded; with locks, "Back to the
 //! author's view" instead of Reset) and the footer that says what every figure is.
 //!
-//! None of them holds state: they read the lab's [`LabState`] signal, and the controls write it
-//! through its setters.
+//! None of them holds state: they read the lab's parts from its context ([`Lab`]), and the
+//! controls write them through their setters.
 
 use leptos::prelude::*;
 
@@ -11,18 +11,16 @@ use crate::ui::controls::{
     DriveControls, DriveStateControl, ResetButton, ViewControls, WorkloadControls,
 };
 use crate::ui::reference;
-use crate::ui::state::LabState;
+use crate::ui::state::{Lab, LabState};
 use crate::ui::url_state;
 
 /// The page's title and what the lab shows; embedded, a compact line with a link to the full
 /// lab at the same state.
 #[component]
-pub fn Masthead(
-    /// The lab's state (read: the full lab's link carries it).
-    state: RwSignal<LabState>,
-    embed: bool,
-) -> impl IntoView {
-    let full_lab_href = move || format!("?{}", state.with(|s| url_state::to_query(&s.full_lab())));
+pub fn Masthead(embed: bool) -> impl IntoView {
+    let lab = Lab::expect();
+    // The full lab's link carries the whole state.
+    let full_lab_href = move || format!("?{}", url_state::to_query(&lab.state().full_lab()));
     view! {
         {if embed {
             view! {
@@ -54,24 +52,21 @@ pub fn Masthead(
 /// reset button goes back to the author's view (`authored`) and keeps the reader's fio import.
 #[component]
 pub fn ControlsPanel(
-    state: RwSignal<LabState>,
     /// The state the page started from (the author's view).
     authored: LabState,
     embed: bool,
 ) -> impl IntoView {
-    let has_locks = move || state.with(|s| !s.embedding.locks.is_empty());
+    let lab = Lab::expect();
+    let has_locks = move || lab.embedding.with(|e| !e.locks.is_empty());
 
     let panel = move || {
         view! {
             <aside class="panel" aria-label="Controls" id="controls">
-                <DriveControls state=state />
-                <WorkloadControls state=state />
-                <DriveStateControl state=state />
-                <ViewControls state=state />
-                <Show
-                    when=has_locks
-                    fallback=move || view! { <ResetButton state=state /> }
-                >
+                <DriveControls drive=lab.drive />
+                <WorkloadControls workload=lab.workload />
+                <DriveStateControl workload=lab.workload />
+                <ViewControls views=lab.views display=lab.display />
+                <Show when=has_locks fallback=ResetButton>
                     <button
                         type="button"
                         id="reset"
@@ -79,12 +74,11 @@ pub fn ControlsPanel(
                         on:click={
                             let authored = authored.clone();
                             move |_| {
-                                state
-                                    .update(|s| {
-                                        let mut back = authored.clone();
-                                        back.imported = s.imported.as_ref().cloned();
-                                        *s = back;
-                                    })
+                                // The reader's fio import is theirs, not the author's.
+                                lab.set(LabState {
+                                    imported: lab.imported.get_untracked(),
+                                    ..authored.clone()
+                                })
                             }
                         }
                     >

@@ -1,7 +1,7 @@
 //! The compare buttons: "Pin this view" (the current configuration stays as a curve), "E18DC
 //! family" (the 480, 960 and 1,920 GB drives with the current workload) and "Clear pins"; each
-//! pin's Remove button sits in the legend ([`PinRemove`]). Pins live in [`LabState`] (and so in
-//! the URL's `compare=`).
+//! pin's Remove button sits in the legend ([`PinRemove`]). Pins live in the lab's
+//! [`crate::ui::state::Pins`] (and so in the URL's `compare=`).
 //!
 //! What always holds: a refused pin (a fifth one, or a duplicate) changes nothing and says why;
 //! with `lock=compare` every button here is disabled.
@@ -9,25 +9,24 @@
 use leptos::prelude::*;
 
 use crate::ui::compare::{Pin, PinRefused, MAX_PINS};
+use crate::ui::controls::locked;
 use crate::ui::embed::Control;
-use crate::ui::state::LabState;
+use crate::ui::state::Lab;
 
 /// Pin, family and clear, with the message of the last refusal.
 #[component]
-pub fn CompareBar(
-    /// The lab's state (pins are written into it).
-    state: RwSignal<LabState>,
-) -> impl IntoView {
+pub fn CompareBar() -> impl IntoView {
+    let lab = Lab::expect();
     let message = RwSignal::new(None::<String>);
-    let locked = move || state.with(|s| s.embedding.locks.locks(Control::Compare));
+    let locked = locked(Control::Compare);
     let pin = move |_| {
         let mut result = Ok(());
-        state.update(|s| result = s.pins.add(Pin::of(s)));
+        lab.update(|s| result = s.pins.add(Pin::of(s)));
         message.set(result.err().map(|e: PinRefused| e.to_string()));
     };
     let family = move |_| {
         let mut refused = None;
-        state.update(|s| {
+        lab.update(|s| {
             // The family replaces pins of the same drives; other pins stay if there is room.
             let family = Pin::family(s);
             let mut next = s.clone();
@@ -47,7 +46,7 @@ pub fn CompareBar(
         }));
     };
     let clear = move |_| {
-        state.update(|s| s.pins.clear());
+        lab.pins.update(|p| p.clear());
         message.set(None);
     };
     view! {
@@ -58,7 +57,7 @@ pub fn CompareBar(
             <button type="button" id="pin-family" on:click=family prop:disabled=locked>
                 "Compare E18DC 480 / 960 / 1,920 GB"
             </button>
-            <Show when=move || state.with(|s| !s.pins.as_slice().is_empty())>
+            <Show when=move || lab.pins.with(|p| !p.is_empty())>
                 <button type="button" id="clear-pins" on:click=clear prop:disabled=locked>
                     "Clear pins"
                 </button>
@@ -67,7 +66,7 @@ pub fn CompareBar(
                 {move || {
                     format!(
                         "{} of {MAX_PINS} pinned. A pin keeps its drive and workload while you move the sliders.",
-                        state.with(|s| s.pins.as_slice().len()),
+                        lab.pins.with(|p| p.len()),
                     )
                 }}
             </span>
@@ -79,18 +78,17 @@ pub fn CompareBar(
 /// The Remove button of pin `index` in the legend.
 #[component]
 pub fn PinRemove(
-    /// The lab's state (the pin is removed from it).
-    state: RwSignal<LabState>,
     /// The pin's place.
     index: usize,
 ) -> impl IntoView {
+    let pins = Lab::expect().pins;
     view! {
         <button
             type="button"
             class="small remove-pin"
             aria-label=format!("Remove pin {}", index + 1)
-            prop:disabled=move || state.with(|s| s.embedding.locks.locks(Control::Compare))
-            on:click=move |_| state.update(|s| s.pins.remove(index))
+            prop:disabled=locked(Control::Compare)
+            on:click=move |_| pins.update(|p| p.remove(index))
         >
             "Remove"
         </button>

@@ -18,7 +18,7 @@ use crate::ui::controls::locked;
 use crate::ui::controls::slider::LadderSlider;
 use crate::ui::embed::Control;
 use crate::ui::runner::{SliceOutcome, SlicedRunner, SlicedWork};
-use crate::ui::state::{burst_ladder, idle_ladder, LabState, View};
+use crate::ui::state::{burst_ladder, idle_ladder, Lab, LabState, View, ViewSettings};
 
 impl SlicedWork for TimeEngine {
     fn work_slice(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> SliceOutcome {
@@ -83,22 +83,21 @@ fn ChartLegend(
 /// The drive-over-time view (hidden, and idle, unless the state's view is [`View::Time`]).
 #[component]
 pub fn DriveTimeView(
-    /// The lab's state (read; the sliders write the idle time and burst size).
-    state: RwSignal<LabState>,
     /// The charts' colours.
     #[prop(into)]
     palette: Signal<Palette>,
 ) -> impl IntoView {
+    let lab = Lab::expect();
     let runner = TimeRunner::new(TimeEngine::new());
     on_cleanup(move || runner.stop());
-    let shown = Memo::new(move |_| state.with(|s| s.display.view == View::Time));
-    let key = Memo::new(move |_| state.with(TimeKey::of));
+    let shown = Memo::new(move |_| lab.display.with(|d| d.view == View::Time));
+    let key = Memo::new(move |_| lab.drive.with(TimeKey::of));
     Effect::new(move |_| runner.set_target(shown.get().then(|| key.get())));
 
     let data = Memo::new(move |_| {
         runner.revision();
         let key = key.get();
-        state.with(|s| runner.build(s, &key))
+        runner.build(&lab.state(), &key)
     });
     view! {
         <section
@@ -120,7 +119,7 @@ pub fn DriveTimeView(
             </div>
             <div class="charts">
                 <FillFigure data=data palette=palette />
-                <BurstFigure state=state data=data palette=palette />
+                <BurstFigure views=lab.views data=data palette=palette />
                 <TortureFigure data=data palette=palette />
             </div>
         </section>
@@ -194,8 +193,8 @@ fn FillFigure(data: Memo<TimeView>, palette: Signal<Palette>) -> impl IntoView {
 /// Bursts with idle time, with the idle-time and burst-size sliders.
 #[component]
 fn BurstFigure(
-    /// The lab's state (the sliders write the idle time and burst size).
-    state: RwSignal<LabState>,
+    /// The per-view settings (the sliders write the idle time and burst size).
+    views: RwSignal<ViewSettings>,
     data: Memo<TimeView>,
     palette: Signal<Palette>,
 ) -> impl IntoView {
@@ -213,21 +212,21 @@ fn BurstFigure(
                     id="idle"
                     label="Idle time between bursts"
                     ladder=Signal::derive(idle_ladder)
-                    value=Signal::derive(move || state.with(|s: &LabState| s.views.idle_s()))
-                    on_change=Callback::new(move |v| state.update(|s| s.views.set_idle_s(v)))
+                    value=Signal::derive(move || views.with(ViewSettings::idle_s))
+                    on_change=Callback::new(move |v| views.update(|s| s.set_idle_s(v)))
                     format=Callback::new(|v: u32| format!("{v} s"))
                     value_text=Callback::new(|v: u32| format!("{v} seconds idle between bursts"))
-                    locked=locked(state, Control::Idle)
+                    locked=locked(Control::Idle)
                 />
                 <LadderSlider
                     id="burst"
                     label="Burst size"
                     ladder=Signal::derive(burst_ladder)
-                    value=Signal::derive(move || state.with(|s: &LabState| s.views.burst_gb()))
-                    on_change=Callback::new(move |v| state.update(|s| s.views.set_burst_gb(v)))
+                    value=Signal::derive(move || views.with(ViewSettings::burst_gb))
+                    on_change=Callback::new(move |v| views.update(|s| s.set_burst_gb(v)))
                     format=Callback::new(|v: u32| format!("{v} GB"))
                     value_text=Callback::new(|v: u32| format!("{v} gigabytes per burst"))
-                    locked=locked(state, Control::Burst)
+                    locked=locked(Control::Burst)
                 />
             </div>
             <TimeCanvas

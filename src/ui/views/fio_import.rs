@@ -1,5 +1,5 @@
 //! "Your drive": a file input that reads fio's JSON output (`--output-format=json`, one or
-//! many jobs) with [`crate::fio::parse_output`] and puts the points into [`LabState`], where
+//! many jobs) with [`crate::fio::parse_output`] and puts the points into [`crate::ui::state::LabState`], where
 //! the charts draw them beside the model.
 //!
 //! What always holds: a file that does not import (malformed, truncated, too large, not
@@ -14,7 +14,7 @@ use web_sys::HtmlInputElement;
 
 use crate::fio;
 use crate::ui::format;
-use crate::ui::state::{LabState, YourDrive};
+use crate::ui::state::{Lab, WorkloadSetup, YourDrive};
 
 /// Longest file name kept for the legend and the CSV.
 const MAX_NAME_CHARS: usize = 60;
@@ -46,17 +46,17 @@ fn summary(d: &YourDrive) -> String {
 
 /// What an import shows of itself when the charts' workload is not the one some of its points
 /// were measured with (`None` when every point is drawn, or nothing is imported).
-pub fn hidden_text(state: &LabState) -> Option<String> {
-    let drive = state.imported.as_ref()?;
+pub fn hidden_text(imported: Option<&YourDrive>, workload: &WorkloadSetup) -> Option<String> {
+    let drive = imported?;
     let total = drive.points().len();
-    let hidden = total - state.your_points().count();
+    let hidden = total - drive.points_on(workload).count();
     if hidden == 0 {
         return None;
     }
     let mut theirs: Vec<String> = drive
         .points()
         .iter()
-        .filter(|p| !YourDrive::shows_on(p, &state.workload))
+        .filter(|p| !YourDrive::shows_on(p, workload))
         .map(|p| match (p.rw, p.bs_bytes) {
             (Some(rw), Some(bs)) => format!("{} {}", rw.fio_name(), format::block_size(bs)),
             _ => format!("{:.0}% reads", p.read_percent),
@@ -68,18 +68,18 @@ pub fn hidden_text(state: &LabState) -> Option<String> {
         "{hidden} of your {total} fio {} not drawn: measured with {}, while the charts show {} {}. Set the controls to that workload to see {}.",
         if hidden == 1 { "point is" } else { "points are" },
         theirs.join(", "),
-        state.workload.rw().fio_name(),
-        format::block_size(state.workload.bs_bytes()),
+        workload.rw().fio_name(),
+        format::block_size(workload.bs_bytes()),
         if hidden == 1 { "it" } else { "them" },
     ))
 }
 
 /// The import control and its status.
 #[component]
-pub fn FioImport(
-    /// The lab's state (the import is written into it).
-    state: RwSignal<LabState>,
-) -> impl IntoView {
+pub fn FioImport() -> impl IntoView {
+    let Lab {
+        imported, workload, ..
+    } = Lab::expect();
     let outcome = RwSignal::new(Outcome::None);
     let on_change = move |ev: leptos::ev::Event| {
         let Some(input) = ev
@@ -93,9 +93,9 @@ pub fn FioImport(
         };
         // Let the same file be chosen again after it changed on disk.
         input.set_value("");
-        import(file, state, outcome);
+        import(file, imported, outcome);
     };
-    let has_import = move || state.with(|s| s.imported.as_ref().is_some());
+    let has_import = move || imported.with(Option::is_some);
     view! {
         <section id="fio-import" class="fio card" aria-labelledby="fio-title">
             <h2 id="fio-title">"Your drive (fio)"</h2>
@@ -116,14 +116,14 @@ pub fn FioImport(
                 Outcome::None => None,
             }}
             <p id="fio-hidden" class="hint" role="status">
-                {move || state.with(hidden_text)}
+                {move || imported.with(|i| workload.with(|w| hidden_text(i.as_ref(), w)))}
             </p>
             <Show when=has_import>
                 <button
                     type="button"
                     id="fio-remove"
                     on:click=move |_| {
-                        state.update(|s| s.imported = None);
+                        imported.set(None);
                         outcome.set(Outcome::None);
                     }
                 >
@@ -136,7 +136,7 @@ pub fn FioImport(
 
 /// Reads the chosen file and, if fio's output is in it, makes it "your drive"; says why not
 /// otherwise (the charts then stay as they were).
-fn import(file: web_sys::File, state: RwSignal<LabState>, outcome: RwSignal<Outcome>) {
+fn import(file: web_sys::File, imported: RwSignal<Option<YourDrive>>, outcome: RwSignal<Outcome>) {
     let name: String = file
         .name()
         .chars()
@@ -165,7 +165,7 @@ fn import(file: web_sys::File, state: RwSignal<LabState>, outcome: RwSignal<Outc
             Ok(points) => match YourDrive::new(name.clone(), points) {
                 Some(drive) => {
                     outcome.set(Outcome::Imported(summary(&drive)));
-                    state.update(|s| s.imported = Some(drive));
+                    imported.set(Some(drive));
                 }
                 None => outcome.set(Outcome::Refused(format!(
                     "{name} holds no fio job. The charts are unchanged."
@@ -183,6 +183,7 @@ mod tests {
     use super::*;
     use crate::fio::FioPoint;
     use crate::model::config::Rw;
+    use crate::ui::state::LabState;
 
     fn point(rw: Rw, bs_bytes: u32, iodepth: u32, read_percent: f64) -> FioPoint {
         FioPoint {
@@ -216,7 +217,7 @@ mod tests {
         s.workload.set_read_pct(100);
         s.workload.set_bs_bytes(4096);
         assert_eq!(s.your_points().count(), 2);
-        let text = hidden_text(&s).expect("one point is hidden");
+        let text = hidden_text(s.imported.as_ref(), &s.workload).expect("one point is hidden");
         assert!(
             text.starts_with("1 of your 3 fio point is not drawn: measured with randwrite 4 KiB")
                 && text.contains("the charts show randread 4 KiB"),
@@ -227,7 +228,7 @@ mod tests {
         assert_eq!(s.your_points().map(|p| p.iodepth).collect::<Vec<_>>(), [1]);
         s.workload.set_bs_bytes(8192);
         assert_eq!(s.your_points().count(), 0, "another block size");
-        assert!(hidden_text(&s)
+        assert!(hidden_text(s.imported.as_ref(), &s.workload)
             .unwrap()
             .starts_with("3 of your 3 fio points are not drawn"));
     }
@@ -241,6 +242,10 @@ mod tests {
             s.your_points().count()
         };
         assert_eq!((s70(68.4), s70(74.9), s70(50.0)), (1, 1, 0));
-        assert_eq!(hidden_text(&LabState::default()), None, "nothing imported");
+        assert_eq!(
+            hidden_text(None, &WorkloadSetup::default()),
+            None,
+            "nothing imported"
+        );
     }
 }

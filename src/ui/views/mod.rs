@@ -1,5 +1,5 @@
 //! Views: sets of charts the page can show instead of the queue-depth charts, each chosen by
-//! [`View`] in [`LabState`] (and so by the URL's `view` parameter).
+//! [`View`] in the state's [`Display`] (and so by the URL's `view` parameter).
 //!
 //! - [`ViewSwitch`]: the radio buttons that choose the view.
 //! - [`queue_charts`]: the charts against queue depth and read share, one component a figure.
@@ -10,8 +10,9 @@
 //! - [`tours`]: the guided tours' panel, shown in every view (one tour leads from one view
 //!   to another).
 //!
-//! A view reads the same [`LabState`] as the rest of the page (the preset and capacity the
-//! controls set) and writes only its own settings, through the state's setters.
+//! A view reads the same state as the rest of the page (the preset and capacity the controls
+//! set, from the lab's context, [`super::state::Lab`]) and writes only its own settings
+//! ([`super::state::ViewSettings`]), through their setters.
 //!
 //! Around them, [`chrome`]: the masthead, the controls panel and the footer.
 //!
@@ -20,8 +21,8 @@
 //! [`compare`] (pin, family, remove), [`embed_frame`] (the compact chrome's height reported
 //! to the embedding page) and [`download`] (text and images to files).
 //!
-//! None of them holds state of the lab: each reads and writes the one
-//! [`super::state::LabState`] signal; only transient feedback (a "copied" confirmation, the
+//! None of them holds state of the lab: each reads and writes the parts of the lab's state it
+//! needs; only transient feedback (a "copied" confirmation, the
 //! note about a refused file) lives in the component.
 
 pub mod activity;
@@ -41,15 +42,15 @@ use leptos::prelude::*;
 use super::controls::locked;
 use super::controls::radio::{Choice, RadioGroup};
 use super::embed::Control;
-use super::state::{LabState, View};
+use super::state::{Display, View};
 
 pub use drive_time::DriveTimeView;
 
 /// Chooses which charts the page shows.
 #[component]
 pub fn ViewSwitch(
-    /// The lab's state (read and written).
-    state: RwSignal<LabState>,
+    /// The display part of the state (the view is read and written).
+    display: RwSignal<Display>,
 ) -> impl IntoView {
     let choices = View::ALL
         .iter()
@@ -64,13 +65,13 @@ pub fn ViewSwitch(
                 name="view"
                 legend="Charts"
                 choices=choices
-                selected=Signal::derive(move || state.with(|s| s.display.view.id()))
+                selected=Signal::derive(move || display.with(|d| d.view.id()))
                 on_change=Callback::new(move |v: &'static str| {
                     if let Ok(view) = v.parse::<View>() {
-                        state.update(|s| s.display.view = view);
+                        display.update(|d| d.view = view);
                     }
                 })
-                locked=locked(state, Control::View)
+                locked=locked(Control::View)
             />
         </div>
     }

@@ -17,7 +17,7 @@ use crate::ui::embed::ChartId;
 use crate::ui::format;
 use crate::ui::readout::pattern_words;
 use crate::ui::reference;
-use crate::ui::state::{LabState, View};
+use crate::ui::state::{DriveSetup, Lab, View, WorkloadSetup, YourDrive};
 use crate::ui::views::share::PngButton;
 
 /// The round amounts the read-share caption converts between IOPS and MB/s.
@@ -27,25 +27,24 @@ const EXAMPLE_MB_S: f64 = 100.0;
 /// The queue-depth view's charts, those that `charts=` shows.
 #[component]
 pub fn QueueCharts(
-    /// The lab's state (read only).
-    state: RwSignal<LabState>,
     /// Every chart's data, derived from the state and the model's results.
     charts: Memo<ChartSet>,
     palette: RwSignal<Palette>,
     /// Embedded: no PNG buttons.
     embed: bool,
 ) -> impl IntoView {
-    let shows = move |chart: ChartId| state.with(|s| s.embedding.charts.shows(chart));
+    let lab = Lab::expect();
+    let shows = move |chart: ChartId| lab.embedding.with(|e| e.charts.shows(chart));
     view! {
-        <div class="charts" hidden=move || state.with(|s| s.display.view != View::Queue)>
+        <div class="charts" hidden=move || lab.display.with(|d| d.view != View::Queue)>
             <Show when=move || shows(ChartId::Iops)>
-                <IopsFigure state=state charts=charts palette=palette embed=embed />
+                <IopsFigure charts=charts palette=palette embed=embed />
             </Show>
             <Show when=move || shows(ChartId::Latency)>
-                <LatencyFigure state=state charts=charts palette=palette embed=embed />
+                <LatencyFigure charts=charts palette=palette embed=embed />
             </Show>
             <Show when=move || shows(ChartId::Mix)>
-                <MixFigure state=state charts=charts palette=palette embed=embed />
+                <MixFigure charts=charts palette=palette embed=embed />
             </Show>
         </div>
     }
@@ -53,12 +52,8 @@ pub fn QueueCharts(
 
 /// IOPS (or MB/s) against queue depth.
 #[component]
-fn IopsFigure(
-    state: RwSignal<LabState>,
-    charts: Memo<ChartSet>,
-    palette: RwSignal<Palette>,
-    embed: bool,
-) -> impl IntoView {
+fn IopsFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool) -> impl IntoView {
+    let lab = Lab::expect();
     let data = Memo::new(move |_| charts.with(|c| c.qd.clone()));
     let title = move || format!("{} against queue depth", data.with(|d| d.unit.title()));
     let label = Signal::derive(move || {
@@ -74,7 +69,7 @@ fn IopsFigure(
     view! {
         <figure class="chart" id="figure-iops">
             <h2>{title}</h2>
-            <p class="chart-sub">{move || state.with(pattern_text)}</p>
+            <p class="chart-sub">{move || lab.workload.with(pattern_text)}</p>
             <ChartCanvas
                 id="chart-iops"
                 label=label
@@ -84,10 +79,10 @@ fn IopsFigure(
                 draw=qd_chart::draw
             />
             <figcaption>
-                {move || lines_caption(state.with(|s| !s.pins.as_slice().is_empty()))}
+                {move || lines_caption(lab.pins.with(|p| !p.is_empty()))}
                 " Dashed red line: the current queue depth. "
-                {move || state.with(|s| charts.with(|c| measured_caption(s, c)))}
-                {move || state.with(your_drive_note)}
+                {move || lab.drive.with(|d| charts.with(|c| measured_caption(d, c)))}
+                {move || lab.imported.with(your_drive_note)}
             </figcaption>
             {(!embed).then(|| view! { <PngButton chart=ChartId::Iops /> })}
         </figure>
@@ -96,12 +91,8 @@ fn IopsFigure(
 
 /// Mean, p99 (and p99.9) latency against queue depth.
 #[component]
-fn LatencyFigure(
-    state: RwSignal<LabState>,
-    charts: Memo<ChartSet>,
-    palette: RwSignal<Palette>,
-    embed: bool,
-) -> impl IntoView {
+fn LatencyFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool) -> impl IntoView {
+    let lab = Lab::expect();
     let data = Memo::new(move |_| charts.with(|c| c.latency.clone()));
     let label = Signal::derive(move || {
         data.with(|d| {
@@ -116,7 +107,7 @@ fn LatencyFigure(
     view! {
         <figure class="chart" id="figure-latency">
             <h2>"Latency against queue depth"</h2>
-            <p class="chart-sub">{move || state.with(pattern_text)}</p>
+            <p class="chart-sub">{move || lab.workload.with(pattern_text)}</p>
             <ChartCanvas
                 id="chart-latency"
                 label=label
@@ -127,9 +118,9 @@ fn LatencyFigure(
             />
             <figcaption>
                 "Solid: mean latency; dashed: p99"
-                {move || if state.with(|s: &LabState| s.views.show_p999()) { "; dotted: p99.9" } else { "" }}
+                {move || if lab.views.with(|v| v.show_p999()) { "; dotted: p99.9" } else { "" }}
                 ". Waiting grows with depth once the drive is saturated (Little's law: latency = depth ÷ IOPS). Diamonds: published mean latencies."
-                {move || state.with(your_drive_note)}
+                {move || lab.imported.with(your_drive_note)}
             </figcaption>
             {(!embed).then(|| view! { <PngButton chart=ChartId::Latency /> })}
         </figure>
@@ -138,12 +129,8 @@ fn LatencyFigure(
 
 /// Throughput against read share at the current depth.
 #[component]
-fn MixFigure(
-    state: RwSignal<LabState>,
-    charts: Memo<ChartSet>,
-    palette: RwSignal<Palette>,
-    embed: bool,
-) -> impl IntoView {
+fn MixFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool) -> impl IntoView {
+    let lab = Lab::expect();
     let data = Memo::new(move |_| charts.with(|c| c.mix.clone()));
     let label = Signal::derive(move || {
         data.with(|d| {
@@ -158,17 +145,17 @@ fn MixFigure(
     let title = move || {
         format!(
             "Throughput against read share at queue depth {}",
-            state.with(|s: &LabState| s.workload.qd())
+            lab.workload.with(WorkloadSetup::qd)
         )
     };
     let caption = move || {
-        let pinned = state.with(|s| !s.pins.as_slice().is_empty());
+        let pinned = lab.pins.with(|p| !p.is_empty());
         data.with(|d| mix_caption(d, pinned))
     };
     view! {
         <figure class="chart" id="figure-mix">
             <h2>{title}</h2>
-            <p class="chart-sub">{move || state.with(mix_subtitle)}</p>
+            <p class="chart-sub">{move || lab.workload.with(mix_subtitle)}</p>
             <ChartCanvas
                 id="chart-mix"
                 label=label
@@ -184,24 +171,20 @@ fn MixFigure(
 }
 
 /// The block size and pattern the queue-depth charts show.
-fn pattern_text(s: &LabState) -> String {
+fn pattern_text(w: &WorkloadSetup) -> String {
     format!(
         "{} {}",
-        format::block_size(s.workload.bs_bytes()),
-        pattern_words(s.workload.rw(), s.workload.read_pct())
+        format::block_size(w.bs_bytes()),
+        pattern_words(w.rw(), w.read_pct())
     )
 }
 
 /// The mixed sweep's subtitle: block size and randomness, all read shares.
-fn mix_subtitle(s: &LabState) -> String {
+fn mix_subtitle(w: &WorkloadSetup) -> String {
     format!(
         "{} {} requests, 0% to 100% reads",
-        format::block_size(s.workload.bs_bytes()),
-        if s.workload.random() {
-            "random"
-        } else {
-            "sequential"
-        },
+        format::block_size(w.bs_bytes()),
+        if w.random() { "random" } else { "sequential" },
     )
 }
 
@@ -222,8 +205,8 @@ fn mix_caption(d: &MixChartData, pinned: bool) -> String {
 }
 
 /// Where the squares on the charts come from, when the reader imported fio results.
-fn your_drive_note(s: &LabState) -> Option<String> {
-    s.imported.as_ref().map(|d| {
+fn your_drive_note(imported: &Option<YourDrive>) -> Option<String> {
+    imported.as_ref().map(|d| {
         format!(
             " Squares: your drive, from {} (fio, measured on your machine).",
             d.file_name()
@@ -256,9 +239,9 @@ pub fn has_markers(c: &ChartSet) -> bool {
 }
 
 /// What the queue-depth chart's caption says about published measurements.
-fn measured_caption(state: &LabState, c: &ChartSet) -> String {
+fn measured_caption(drive: &DriveSetup, c: &ChartSet) -> String {
     if !has_markers(c) {
-        return if state.drive.preset().id == reference::MEASURED_PRESET {
+        return if drive.preset().id == reference::MEASURED_PRESET {
             "No published measurement matches this pattern and block size.".into()
         } else {
             "Published measurements exist only for the Phison E18DC preset.".into()

@@ -18,7 +18,7 @@ use crate::ui::charts::ChartSet;
 use crate::ui::compute;
 use crate::ui::embed::ChartId;
 use crate::ui::export;
-use crate::ui::state::LabState;
+use crate::ui::state::{Lab, LabState};
 use crate::ui::url_state;
 
 /// The embed snippet's iframe size: full width of the article column, tall enough for one
@@ -66,22 +66,21 @@ enum Copied {
 /// Copy link, Embed, CSV and fio job file.
 #[component]
 pub fn ShareBar(
-    /// The lab's state (read).
-    state: RwSignal<LabState>,
     /// What the charts plot now (for the CSV).
     #[prop(into)]
     charts: Signal<ChartSet>,
 ) -> impl IntoView {
+    let lab = Lab::expect();
     let copied = RwSignal::new(Copied::Nothing);
     let snippet = RwSignal::new(None::<String>);
     // A new state makes an old confirmation or snippet stale.
     Effect::new(move |_| {
-        state.track();
+        lab.state();
         copied.set(Copied::Nothing);
         snippet.set(None);
     });
     let copy = move |_| {
-        let url = state.with_untracked(page_url);
+        let url = page_url(&lab.state_untracked());
         spawn_local(async move {
             let clipboard = window().navigator().clipboard();
             let available = !JsValue::from(clipboard.clone()).is_undefined();
@@ -94,18 +93,19 @@ pub fn ShareBar(
         });
     };
     let embed = move |_| {
-        let mut s = state.get_untracked();
+        let mut s = lab.state_untracked();
         s.embedding.framed = true;
         snippet.set(Some(embed_snippet(&page_url(&s))));
     };
     let csv = move |_| {
-        let text = state.with_untracked(|s| charts.with_untracked(|c| export::csv(s, c)));
+        let state = lab.state_untracked();
+        let text = charts.with_untracked(|c| export::csv(&state, c));
         download::text(export::CSV_FILE, "text/csv;charset=utf-8", &text);
     };
     let fio_job = move |_| {
-        let text = state.with_untracked(|s| {
-            fio::job_file(&s.workload.spec(), &compute::sweep_qds(s.workload.qd()))
-        });
+        let text = lab
+            .workload
+            .with_untracked(|w| fio::job_file(&w.spec(), &compute::sweep_qds(w.qd())));
         download::text(export::FIO_JOB_FILE, "text/plain;charset=utf-8", &text);
     };
     view! {

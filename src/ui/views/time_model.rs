@@ -25,7 +25,7 @@ use crate::model::presets::PresetKey;
 use super::super::charts::time_chart::{Dot, Level, LevelKind, TimeChartData};
 use super::super::charts::{Curve, Dash, SeriesColour, Stamp};
 use super::super::format;
-use super::super::state::LabState;
+use super::super::state::{DriveSetup, LabState};
 use super::super::url_state;
 
 pub use crate::model::drive_state::WORK_UNITS_PER_STEP;
@@ -68,10 +68,10 @@ pub struct TimeKey {
 }
 
 impl TimeKey {
-    pub fn of(state: &LabState) -> TimeKey {
+    pub fn of(drive: &DriveSetup) -> TimeKey {
         TimeKey {
-            preset: PresetKey(state.drive.preset()),
-            drive: state.drive.choice(),
+            preset: PresetKey(drive.preset()),
+            drive: drive.choice(),
         }
     }
 
@@ -629,7 +629,7 @@ mod tests {
 
     /// Runs the engine for `s`'s drive until idle; returns the number of slices.
     fn compute(engine: &mut TimeEngine, s: &LabState) -> usize {
-        engine.set_target(Some(TimeKey::of(s)));
+        engine.set_target(Some(TimeKey::of(&s.drive)));
         let mut slices = 0;
         while !engine.work(&mut || true).idle {
             slices += 1;
@@ -644,7 +644,7 @@ mod tests {
         let mut e = TimeEngine::new();
         let slices = compute(&mut e, &s);
         assert!(slices > 100, "{slices} slices: the work was cut up");
-        let v = build(&s, e.results(&TimeKey::of(&s)));
+        let v = build(&s, e.results(&TimeKey::of(&s.drive)));
         assert_eq!(v.fill.curves.len(), 3, "cache, post-cache, folding");
         assert!(v
             .fill
@@ -682,9 +682,9 @@ mod tests {
         let mut e = TimeEngine::new();
         compute(&mut e, &s);
         s.views.set_idle_s(0);
-        let none = build(&s, e.results(&TimeKey::of(&s)));
+        let none = build(&s, e.results(&TimeKey::of(&s.drive)));
         s.views.set_idle_s(600);
-        let plenty = build(&s, e.results(&TimeKey::of(&s)));
+        let plenty = build(&s, e.results(&TimeKey::of(&s.drive)));
         assert_eq!(compute(&mut e, &s), 0, "the results were there");
         let last = |v: &TimeView| v.burst.curves[0].points.last().unwrap().1;
         assert!(
@@ -704,7 +704,7 @@ mod tests {
         assert!((s.drive.capacity_gb() - OCTANE_CAPACITY_GB).abs() < 0.5);
         let mut e = TimeEngine::new();
         compute(&mut e, &s);
-        let v = build(&s, e.results(&TimeKey::of(&s)));
+        let v = build(&s, e.results(&TimeKey::of(&s.drive)));
         assert!(v
             .torture_published
             .as_deref()
@@ -717,7 +717,7 @@ mod tests {
         assert!(v.torture_text.contains("after a TRIM"));
         s.drive.set_preset(presets::find("e18dc").unwrap());
         compute(&mut e, &s);
-        let v = build(&s, e.results(&TimeKey::of(&s)));
+        let v = build(&s, e.results(&TimeKey::of(&s.drive)));
         assert!(v.burst_text.contains("no SLC cache"), "{}", v.burst_text);
         assert!(v.torture_published.is_none() && v.burst_published.is_none());
     }
@@ -746,7 +746,7 @@ mod tests {
             })
             .unwrap();
         compute(&mut e, &s);
-        let v = build(&s, e.results(&TimeKey::of(&s)));
+        let v = build(&s, e.results(&TimeKey::of(&s.drive)));
         assert!(v.burst_text.contains("capped"), "{}", v.burst_text);
         assert!(v.burst.curves[0].points.iter().all(|p| p.1.is_finite()));
     }

@@ -18,7 +18,7 @@
 
 use leptos::prelude::*;
 
-use crate::ui::state::LabState;
+use crate::ui::state::Lab;
 use crate::ui::teaching::TOURS;
 
 /// Where the reader is: (tour, step) as indices into [`TOURS`], or `None` before a first click.
@@ -27,8 +27,6 @@ pub type TourAt = RwSignal<Option<(usize, usize)>>;
 /// The guided tours: one click sets the controls for a tour's first step.
 #[component]
 pub fn Tours(
-    /// The lab's state (written through its setters).
-    state: RwSignal<LabState>,
     /// The tour and step shown; the page keeps it while the view changes.
     at: TourAt,
     /// Show the current step in a dock at the bottom of the window instead of inside the
@@ -36,10 +34,11 @@ pub fn Tours(
     #[prop(optional)]
     docked: bool,
 ) -> impl IntoView {
-    let off = move || state.with(|s| !s.embedding.locks.is_empty());
+    let lab = Lab::expect();
+    let off = move || lab.embedding.with(|e| !e.locks.is_empty());
     let go = Callback::new(move |(tour, step): (usize, usize)| {
         if let Some(s) = TOURS.get(tour).and_then(|t| t.steps.get(step)) {
-            state.update(|st| s.setup.apply(st));
+            lab.update(|st| s.setup.apply(st));
             at.set(Some((tour, step)));
         }
     });
