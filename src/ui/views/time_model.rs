@@ -427,24 +427,7 @@ fn burst_chart(
                         .collect(),
                 });
                 let has_cache = r.fill.as_ref().is_some_and(|f| f.slc_cache_gb > 0.0);
-                if has_cache {
-                    v.burst.levels.push(Level {
-                        y_mb_s: rates.slc_mb_s,
-                        kind: LevelKind::Model(SeriesColour::Series(2)),
-                        label: format!(
-                            "into the SLC cache: {} (model)",
-                            format::mb_per_s(rates.slc_mb_s)
-                        ),
-                    });
-                }
-                v.burst.levels.push(Level {
-                    y_mb_s: rates.native_mb_s,
-                    kind: LevelKind::Model(SeriesColour::Series(1)),
-                    label: format!(
-                        "sustained, straight to {cell}: {} (model)",
-                        format::mb_per_s(rates.native_mb_s)
-                    ),
-                });
+                v.burst.levels.extend(rate_levels(rates, has_cache, cell));
                 v.burst_text = burst_summary(
                     &points,
                     rates,
@@ -475,6 +458,28 @@ fn burst_chart(
         v.burst_published = Some(format!("Published ({E12_SOURCE}): {E12_FACT}"));
     }
     v.burst_legend = legend(&v.burst.curves, &v.burst.levels, &[]);
+}
+
+/// The model's two write rates as levels on the burst chart: into the SLC cache (when the
+/// drive has one) and straight to the native cells.
+fn rate_levels(rates: &CacheRates, has_cache: bool, cell: &str) -> Vec<Level> {
+    let cache = has_cache.then(|| Level {
+        y_mb_s: rates.slc_mb_s,
+        kind: LevelKind::Model(SeriesColour::Series(2)),
+        label: format!(
+            "into the SLC cache: {} (model)",
+            format::mb_per_s(rates.slc_mb_s)
+        ),
+    });
+    let native = Level {
+        y_mb_s: rates.native_mb_s,
+        kind: LevelKind::Model(SeriesColour::Series(1)),
+        label: format!(
+            "sustained, straight to {cell}: {} (model)",
+            format::mb_per_s(rates.native_mb_s)
+        ),
+    };
+    cache.into_iter().chain([native]).collect()
 }
 
 /// The burst chart's text: the first and last burst and the cache's free space, the folding
