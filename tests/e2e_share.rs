@@ -413,8 +413,9 @@ fn scratch(name: &str) -> PathBuf {
     fio::scratch(AREA, name)
 }
 
-/// Runs the lab's own job file (made small and quick) in the real fio, returns its JSON.
-fn run_fio(depths: &[u32]) -> String {
+/// Runs the lab's own job file (made small and quick) in the real fio, returns its output in
+/// fio's `format` (`json`, `json,normal`, `normal`).
+fn run_fio(depths: &[u32], format: &str) -> String {
     let w = Workload {
         rw: Rw::RandRead,
         rwmixread: 100,
@@ -422,7 +423,27 @@ fn run_fio(depths: &[u32]) -> String {
         iodepth: 1,
     };
     let job = fio::quick_job(&job_file(&w, depths), &scratch("data.bin"));
-    fio::run_fio(AREA, "lab", &job)
+    fio::run_fio_as(AREA, "lab", &job, format)
+}
+
+/// How many imported files the legend lists.
+async fn legend_files(browser: &Browser) -> Value {
+    eval(
+        browser,
+        "return document.querySelectorAll('.legend .legend-yours').length;",
+    )
+    .await
+}
+
+/// The text of the element `id` once it exists.
+async fn text_of(browser: &Browser, id: &str, what: &str) -> String {
+    let script =
+        format!("const n = document.getElementById('{id}'); return n ? n.textContent : null;");
+    browser
+        .wait_for(what, || async {
+            eval(browser, &script).await.as_str().map(str::to_string)
+        })
+        .await
 }
 
 async fn choose_file(browser: &Browser, path: &Path) {
@@ -438,11 +459,15 @@ async fn choose_file(browser: &Browser, path: &Path) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_real_fio_output_imports_as_your_drive_and_a_truncated_file_changes_nothing() {
-    let json_text = run_fio(&[1, 4]);
+    let json_text = run_fio(&[1, 4], "json");
     let good = scratch("lab.json");
     std::fs::write(&good, &json_text).unwrap();
     let cut = scratch("truncated.json");
     std::fs::write(&cut, &json_text[..json_text.len() / 2]).unwrap();
+    let with_report = scratch("lab-with-report.txt");
+    std::fs::write(&with_report, run_fio(&[2, 8], "json,normal")).unwrap();
+    let report_only = scratch("report-only.txt");
+    std::fs::write(&report_only, run_fio(&[2], "normal")).unwrap();
 
     let browser = Browser::start().await;
     browser.open("", "#fio-file").await;
@@ -450,28 +475,15 @@ async fn e2e_real_fio_output_imports_as_your_drive_and_a_truncated_file_changes_
     let plain = browser.canvas_hash("#chart-iops").await;
 
     choose_file(&browser, &good).await;
-    let status = browser
-        .wait_for("the import to be confirmed", || async {
-            let v = eval(
-                &browser,
-                "const s = document.getElementById('fio-status'); return s ? s.textContent : null;",
-            )
-            .await;
-            v.as_str().map(str::to_string)
-        })
-        .await;
+    let status = text_of(&browser, "fio-status", "the import to be confirmed").await;
     assert!(
-        status.contains("2 jobs") && status.contains("lab.json") && status.contains("1, 4"),
+        status.contains("2 jobs")
+            && status.contains("lab.json")
+            && status.contains("1, 4")
+            && status.contains("squares"),
         "{status}"
     );
-    assert_eq!(
-        eval(
-            &browser,
-            "return document.getElementById('legend-yours') !== null;"
-        )
-        .await,
-        json!(true)
-    );
+    assert_eq!(legend_files(&browser).await, json!(1));
     browser
         .wait_for("the chart to draw your drive", || async {
             let now = browser.canvas_hash("#chart-iops").await;
@@ -490,16 +502,7 @@ async fn e2e_real_fio_output_imports_as_your_drive_and_a_truncated_file_changes_
     let search = eval(&browser, "return location.search;").await;
 
     choose_file(&browser, &cut).await;
-    let note = browser
-        .wait_for("the note about the truncated file", || async {
-            let v = eval(
-                &browser,
-                "const n = document.getElementById('fio-note'); return n ? n.textContent : null;",
-            )
-            .await;
-            v.as_str().map(str::to_string)
-        })
-        .await;
+    let note = text_of(&browser, "fio-note", "the note about the truncated file").await;
     assert!(
         note.contains("truncated.json")
             && note.contains("not imported")
@@ -511,39 +514,75 @@ async fn e2e_real_fio_output_imports_as_your_drive_and_a_truncated_file_changes_
     assert_eq!(browser.canvas_hash("#chart-iops").await, with_yours);
     assert_eq!(eval(&browser, "return location.search;").await, search);
     assert_eq!(
-        eval(
-            &browser,
-            "return document.getElementById('legend-yours') !== null;"
-        )
-        .await,
-        json!(true),
+        legend_files(&browser).await,
+        json!(1),
         "the earlier import stays"
     );
     browser.click("dismiss-fio-note").await;
 
-    // fio measured 4 KiB random reads: at another block size its points are not drawn, the
-    // page says why, and the legend drops their entry.
-    assert_eq!(browser.text("#fio-hidden").await, "");
-    browser.press("bs", &Key::Right.to_string()).await;
-    let hidden = browser
-        .wait_for("the note about the points not drawn", || async {
-            let t = browser.text("#fio-hidden").await;
-            (!t.is_empty()).then_some(t)
+    // fio's normal report alone is refused with the option that writes JSON.
+    choose_file(&browser, &report_only).await;
+    let note = text_of(&browser, "fio-note", "the note about the normal report").await;
+    assert!(
+        note.contains("this is fio's normal output; run fio with --output-format=json"),
+        "{note}"
+    );
+    browser.click("dismiss-fio-note").await;
+
+    // A second file, saved with --output-format=json,normal: drawn beside the first, in its
+    // own shape, named in the legend; Remove takes it off again.
+    choose_file(&browser, &with_report).await;
+    browser
+        .wait_for("the second file in the legend", || async {
+            (legend_files(&browser).await == json!(2)).then_some(())
         })
         .await;
+    let status = browser.text("#fio-status").await;
     assert!(
-        hidden.starts_with("2 of your 2 fio points are not drawn: measured with randread 4 KiB")
-            && hidden.contains("the charts show randread 8 KiB"),
-        "{hidden}"
+        status.contains("lab-with-report.txt") && status.contains("triangles"),
+        "{status}"
     );
+    let legend = browser.text(".legend").await;
+    assert!(
+        legend.contains("your drive: lab.json (fio)")
+            && legend.contains("your drive: lab-with-report.txt (fio)"),
+        "{legend}"
+    );
+    browser.click("fio-remove-1").await;
+    browser
+        .wait_for("the second file to leave the legend", || async {
+            (legend_files(&browser).await == json!(1)).then_some(())
+        })
+        .await;
+
+    // fio measured 4 KiB random reads: at another block size its points are not drawn, the
+    // page names the jobs and why, and the legend drops the file.
     assert_eq!(
         eval(
             &browser,
-            "return document.getElementById('legend-yours') !== null;"
+            "return document.querySelectorAll('.fio-hidden').length;"
         )
         .await,
-        json!(false)
+        json!(0)
     );
+    browser.press("bs", &Key::Right.to_string()).await;
+    let hidden = browser
+        .wait_for("the note about the jobs not drawn", || async {
+            let t = eval(
+                &browser,
+                "const n = document.querySelector('.fio-hidden'); return n ? n.textContent : null;",
+            )
+            .await;
+            t.as_str().map(str::to_string)
+        })
+        .await;
+    assert!(
+        hidden.starts_with("lab.json: 2 of its 2 jobs are not drawn")
+            && hidden.contains("(randread 8 KiB)")
+            && hidden.contains("(randread 4 KiB)"),
+        "{hidden}"
+    );
+    assert_eq!(legend_files(&browser).await, json!(0));
     browser.assert_clean_console();
     browser.close().await;
 }

@@ -6,7 +6,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::fio::{self, quick_job};
+use common::fio::{self, quick_job, run_fio_as};
 
 use parallelism_lab::fio::{job_file, parse_output};
 use parallelism_lab::model::{Rw, Workload};
@@ -57,4 +57,50 @@ fn truncated_real_output_is_refused_with_a_reason() {
         let e = parse_output(&json[..cut]).unwrap_err().to_string();
         assert!(e.contains("fio output"), "{e}");
     }
+}
+
+#[test]
+fn fio_output_imports_as_people_save_it_json_json_plus_and_json_with_the_normal_report() {
+    let w = Workload {
+        rw: Rw::RandRead,
+        rwmixread: 100,
+        bs_bytes: 4096,
+        iodepth: 1,
+    };
+    let job = quick_job(&job_file(&w, &[1, 4]), &scratch("formats.bin"));
+    let json = run_fio_as(AREA, "formats-json", &job, "json");
+    let plain = parse_output(&json).expect("json imports");
+    let json_plus = run_fio_as(AREA, "formats-json-plus", &job, "json+");
+    assert!(
+        json_plus.contains("\"bins\""),
+        "json+ carries the latency bins"
+    );
+    let json_normal = run_fio_as(AREA, "formats-json-normal", &job, "json,normal");
+    assert!(
+        json_normal.contains("Run status group"),
+        "the normal report is in the file"
+    );
+    let normal = run_fio_as(AREA, "formats-normal", &job, "normal");
+    // The normal report first, then the JSON: two runs saved into one file.
+    let normal_then_json = format!("{normal}\n{json}");
+    for (format, text) in [
+        ("json+", &json_plus),
+        ("json,normal", &json_normal),
+        ("normal, then json", &normal_then_json),
+    ] {
+        let points = parse_output(text).unwrap_or_else(|e| panic!("{format}: {e}"));
+        assert_eq!(
+            points.iter().map(|p| p.iodepth).collect::<Vec<_>>(),
+            plain.iter().map(|p| p.iodepth).collect::<Vec<_>>(),
+            "{format}"
+        );
+        assert!(points
+            .iter()
+            .all(|p| p.rw == Some(Rw::RandRead) && p.iops > 0.0));
+    }
+    let e = parse_output(&normal).unwrap_err().to_string();
+    assert!(
+        e.contains("this is fio's normal output; run fio with --output-format=json"),
+        "{e}"
+    );
 }

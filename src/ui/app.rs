@@ -23,7 +23,7 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::charts::{self, LegendEntry, Palette};
+use super::charts::{self, LegendEntry, Palette, YourSeries};
 use super::compute::{self, RunKey};
 use super::notes::LinkNotes;
 use super::readout::{self, Readout};
@@ -100,7 +100,8 @@ pub fn App(
                     </Show>
                     <Legend
                         entries=legend
-                        measured=Signal::derive(move || has_markers(&charts.get()))
+                        measured=Signal::derive(move || charts.with(has_markers))
+                        yours=Signal::derive(move || charts.with(|c| c.qd.depth.yours.clone()))
                     />
                     <CompareBar />
                     <QueueCharts charts=charts palette=palette embed=embed />
@@ -165,14 +166,10 @@ fn Legend(
     /// Whether the charts show published measurements.
     #[prop(into)]
     measured: Signal<bool>,
+    /// The imported fio files the charts draw.
+    #[prop(into)]
+    yours: Signal<Vec<YourSeries>>,
 ) -> impl IntoView {
-    let lab = Lab::expect();
-    let has_your_points = move || {
-        lab.imported.with(|i| {
-            lab.workload
-                .with(|w| i.as_ref().is_some_and(|d| d.points_on(w).next().is_some()))
-        })
-    };
     view! {
         <ul class="legend" aria-label="Drives on the charts">
             {move || {
@@ -197,12 +194,20 @@ fn Legend(
                     "published measurement"
                 </li>
             </Show>
-            <Show when=has_your_points>
-                <li id="legend-yours">
-                    <span class="square" aria-hidden="true"></span>
-                    "your drive (fio)"
-                </li>
-            </Show>
+            {move || {
+                yours
+                    .get()
+                    .into_iter()
+                    .map(|s| {
+                        view! {
+                            <li class="legend-yours">
+                                <span class=format!("swatch {}", s.shape.css_class()) aria-hidden="true"></span>
+                                {format!("your drive: {} (fio)", s.file_name)}
+                            </li>
+                        }
+                    })
+                    .collect_view()
+            }}
         </ul>
     }
 }

@@ -8,7 +8,7 @@
 //! their unit in their name; a cell that a spreadsheet could read as a formula is quoted as
 //! text.
 
-use super::charts::{ChartSet, Curve, LegendEntry, Marker, SeriesColour, Unit};
+use super::charts::{ChartSet, Curve, LegendEntry, Marker, SeriesColour, Unit, YourSeries};
 use super::embed::ChartId;
 use super::reference;
 use super::state::LabState;
@@ -89,7 +89,7 @@ pub fn csv(state: &LabState, set: &ChartSet) -> String {
             XColumn::QueueDepth,
             col,
         );
-        rows.yours(ChartId::Iops, state, &set.qd.depth.yours, col);
+        rows.yours(ChartId::Iops, &set.qd.depth.yours, col);
     }
     if shown.shows(ChartId::Latency) {
         let col = Column::LatencyUs;
@@ -105,7 +105,7 @@ pub fn csv(state: &LabState, set: &ChartSet) -> String {
             XColumn::QueueDepth,
             col,
         );
-        rows.yours(ChartId::Latency, state, &set.latency.yours, col);
+        rows.yours(ChartId::Latency, &set.latency.yours, col);
     }
     if shown.shows(ChartId::Mix) {
         let col = Column::of(set.mix.unit);
@@ -170,21 +170,12 @@ impl Rows<'_> {
         }
     }
 
-    fn yours(&mut self, chart: ChartId, state: &LabState, points: &[(f64, f64)], y: Column) {
-        let name = state
-            .imported
-            .as_ref()
-            .map(|d| d.file_name().to_string())
-            .unwrap_or_default();
-        for &(px, py) in points {
-            let series = format!("your drive ({name})");
-            self.row(
-                chart,
-                &series,
-                SOURCE_FIO,
-                (XColumn::QueueDepth, px),
-                (y, py),
-            );
+    fn yours(&mut self, chart: ChartId, series: &[YourSeries], y: Column) {
+        for s in series {
+            let name = format!("your drive ({})", s.file_name);
+            for &(px, py) in &s.points {
+                self.row(chart, &name, SOURCE_FIO, (XColumn::QueueDepth, px), (y, py));
+            }
         }
     }
 

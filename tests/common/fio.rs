@@ -29,11 +29,16 @@ pub fn quick_job(job: &str, data: &Path) -> String {
 /// Writes `job` to `area/name.fio`, runs fio on it and returns its JSON output; fails the test
 /// if fio is missing or fails.
 pub fn run_fio(area: &str, name: &str, job: &str) -> String {
+    run_fio_as(area, name, job, "json")
+}
+
+/// [`run_fio`] with fio's `--output-format=FORMAT` (`json+`, `json,normal`, `normal`, ...).
+pub fn run_fio_as(area: &str, name: &str, job: &str, format: &str) -> String {
     let job_path = scratch(area, &format!("{name}.fio"));
     std::fs::write(&job_path, job).unwrap();
     let out = Command::new("fio")
         .arg(&job_path)
-        .arg("--output-format=json")
+        .arg(format!("--output-format={format}"))
         .output()
         .expect("fio is installed (./dev.sh test installs Debian's fio)");
     assert!(

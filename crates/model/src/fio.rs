@@ -57,8 +57,10 @@ fn number(v: &Value, path: &[&str]) -> Option<f64> {
     cur.as_f64().filter(|x| x.is_finite() && *x >= 0.0)
 }
 
-/// Read the output of `fio --output-format=json` (one or many jobs). Text before the JSON (fio
-/// prints warnings there) is skipped.
+/// Read fio's output as people save it: `--output-format=json` or `json+` (one or many jobs),
+/// or `json,normal` (the JSON and the normal text in one file, in either order). Text around
+/// the JSON (fio prints warnings, or the normal report) is skipped; the normal text alone is
+/// refused with the option that makes fio write JSON.
 pub fn parse_output(text: &str) -> Result<Vec<FioPoint>, ConfigError> {
     if text.len() > MAX_OUTPUT_BYTES {
         return Err(malformed(format!(
@@ -66,17 +68,7 @@ pub fn parse_output(text: &str) -> Result<Vec<FioPoint>, ConfigError> {
             MAX_OUTPUT_BYTES >> 20
         )));
     }
-    let start = text
-        .find('{')
-        .ok_or_else(|| malformed("no JSON object found: was fio run with --output-format=json?"))?;
-    let doc: Value = serde_json::from_str(&text[start..]).map_err(|e| {
-        malformed(format!(
-            "not valid JSON at line {}, column {} ({}); is the file complete?",
-            e.line(),
-            e.column(),
-            e
-        ))
-    })?;
+    let doc = find_json(text)?;
     let jobs = doc
         .get("jobs")
         .and_then(Value::as_array)
@@ -90,6 +82,56 @@ pub fn parse_output(text: &str) -> Result<Vec<FioPoint>, ConfigError> {
         .enumerate()
         .map(|(i, job)| parse_job(i, job, &global))
         .collect()
+}
+
+/// The JSON document in `text`: the first object that starts a line and holds a `jobs` list,
+/// else the first object that starts a line (for the caller to say what it lacks). fio writes
+/// its JSON from the start of a line, and the normal report never starts a line with `{`.
+fn find_json(text: &str) -> Result<Value, ConfigError> {
+    let mut other_object = None;
+    let mut first_error = None;
+    let line_starts = text
+        .match_indices('{')
+        .map(|(at, _)| at)
+        .filter(|&at| at == 0 || text[..at].ends_with('\n'));
+    for at in line_starts {
+        let mut values = serde_json::Deserializer::from_str(&text[at..]).into_iter::<Value>();
+        match values.next() {
+            Some(Ok(doc)) if doc.get("jobs").is_some() => return Ok(doc),
+            Some(Ok(doc)) => {
+                other_object.get_or_insert(doc);
+            }
+            Some(Err(e)) => {
+                first_error.get_or_insert((at, e));
+            }
+            None => {}
+        }
+    }
+    if let Some(doc) = other_object {
+        return Ok(doc);
+    }
+    if let Some((at, e)) = first_error {
+        let line = text[..at].lines().count() + e.line();
+        return Err(malformed(format!(
+            "not valid JSON at line {line}, column {} ({e}); is the file complete?",
+            e.column()
+        )));
+    }
+    if looks_like_normal_output(text) {
+        return Err(malformed(
+            "this is fio's normal output; run fio with --output-format=json (or json,normal to \
+             keep the report too)",
+        ));
+    }
+    Err(malformed(
+        "no JSON object found: was fio run with --output-format=json?",
+    ))
+}
+
+/// Whether `text` reads like fio's normal (human-readable) report: a job's result line and
+/// its IOPS, or the run status summary.
+fn looks_like_normal_output(text: &str) -> bool {
+    (text.contains("groupid=") && text.contains("IOPS=")) || text.contains("Run status group")
 }
 
 fn parse_job(index: usize, job: &Value, global: &Value) -> Result<FioPoint, ConfigError> {
@@ -243,6 +285,23 @@ mod tests {
             let e = parse_output(text).unwrap_err().to_string();
             assert!(e.contains(says), "{text:?}: {e}");
         }
+    }
+
+    #[test]
+    fn the_json_is_found_before_after_or_between_the_normal_report() {
+        let report = "t: (groupid=0, jobs=1): err= 0: pid=1\n  read: IOPS=14.4k, BW=56MiB/s\n\
+                      Run status group 0 (all jobs):\n   READ: bw={odd}\n";
+        for text in [
+            format!("{TWO_JOBS}\n{report}"),
+            format!("{report}{TWO_JOBS}"),
+            format!("fio-3.33\nnote: {{ not json\n{TWO_JOBS}\n{report}"),
+        ] {
+            assert_eq!(parse_output(&text).unwrap().len(), 2, "{text}");
+        }
+        let e = parse_output(report).unwrap_err().to_string();
+        assert!(e.contains("this is fio's normal output"), "{e}");
+        let e = parse_output(&format!("warning\n{}", &TWO_JOBS[..40])).unwrap_err();
+        assert!(e.to_string().contains("at line 3"), "{e}");
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub fn draw<DB: DrawingBackend>(
         .iter()
         .flat_map(|c| c.points.iter().map(|p| p.1))
         .chain(data.markers.iter().map(|m| m.y))
-        .chain(data.yours.iter().map(|p| p.1))
+        .chain(super::your_values(&data.yours).map(|p| p.1))
         .filter(|v| v.is_finite() && *v > 0.0)
         .collect();
     let lo = positive.iter().copied().fold(f64::INFINITY, f64::min);

@@ -151,9 +151,69 @@ pub struct DepthSeries {
     pub current: Option<(f64, f64)>,
     /// Published measurements.
     pub markers: Vec<Marker>,
-    /// The reader's imported fio results ("your drive"), same coordinates as the curves.
-    pub yours: Vec<(f64, f64)>,
+    /// The reader's imported fio results ("your drive"), one series per file, same
+    /// coordinates as the curves.
+    pub yours: Vec<YourSeries>,
     pub stamp: Stamp,
+}
+
+/// One imported fio file's points on a chart, in its marker shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct YourSeries {
+    pub shape: FioShape,
+    /// The file's name, for the legend and the CSV.
+    pub file_name: String,
+    pub points: Vec<(f64, f64)>,
+}
+
+/// The marker of an imported fio file: filled, in the text colour, told apart by shape from
+/// each other, from model curves (lines) and from published measurements (diamonds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FioShape {
+    Square,
+    Triangle,
+    Circle,
+    Cross,
+}
+
+impl FioShape {
+    /// One shape per place in the imports (see [`crate::ui::state::MAX_IMPORTS`]).
+    pub const ALL: [FioShape; 4] = [
+        FioShape::Square,
+        FioShape::Triangle,
+        FioShape::Circle,
+        FioShape::Cross,
+    ];
+
+    /// The shape of the import at `index`.
+    pub fn of(index: usize) -> FioShape {
+        FioShape::ALL[index % FioShape::ALL.len()]
+    }
+
+    /// The shape in words, plural ("squares"), for captions and the import's status.
+    pub fn plural(self) -> &'static str {
+        match self {
+            FioShape::Square => "squares",
+            FioShape::Triangle => "triangles",
+            FioShape::Circle => "circles",
+            FioShape::Cross => "crosses",
+        }
+    }
+
+    /// The legend swatch's CSS class.
+    pub fn css_class(self) -> &'static str {
+        match self {
+            FioShape::Square => "fio-square",
+            FioShape::Triangle => "fio-triangle",
+            FioShape::Circle => "fio-circle",
+            FioShape::Cross => "fio-cross",
+        }
+    }
+}
+
+/// Every point of `series` (for axis ranges).
+pub fn your_values(series: &[YourSeries]) -> impl Iterator<Item = (f64, f64)> + '_ {
+    series.iter().flat_map(|s| s.points.iter().copied())
 }
 
 impl Default for DepthSeries {
@@ -394,24 +454,27 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
             });
         }
     }
-    for p in state.your_points() {
-        if p.iodepth > MAX_IODEPTH {
+    for (index, import) in state.imported.as_slice().iter().enumerate() {
+        let points: Vec<_> = import
+            .points_on(&state.workload)
+            .filter(|p| p.iodepth <= MAX_IODEPTH)
+            .collect();
+        if points.is_empty() {
             continue;
         }
-        let x = f64::from(p.iodepth);
-        let axis_end = p.iodepth.next_power_of_two();
-        qd.depth.max_qd = qd.depth.max_qd.max(axis_end);
-        latency.max_qd = latency.max_qd.max(axis_end);
-        let y = match unit {
+        let axis_end = points.iter().map(|p| p.iodepth.next_power_of_two()).max();
+        qd.depth.max_qd = qd.depth.max_qd.max(axis_end.unwrap_or(1));
+        latency.max_qd = latency.max_qd.max(axis_end.unwrap_or(1));
+        let series = |y: &dyn Fn(&crate::fio::FioPoint) -> f64| YourSeries {
+            shape: FioShape::of(index),
+            file_name: import.file_name().to_string(),
+            points: finite_points(points.iter().map(|p| (f64::from(p.iodepth), y(p)))),
+        };
+        qd.depth.yours.push(series(&|p| match unit {
             Unit::Iops => p.iops,
             Unit::MbPerS => p.bw_mb_s,
-        };
-        qd.depth
-            .yours
-            .extend(finite_points(std::iter::once((x, y))));
-        latency
-            .yours
-            .extend(finite_points(std::iter::once((x, p.lat_mean_us))));
+        }));
+        latency.yours.push(series(&|p| p.lat_mean_us));
     }
     let current_missing = usize::from(current.is_none());
     qd.depth.stamp = Stamp {
@@ -566,17 +629,37 @@ mod tests {
     }
 
     #[test]
-    fn imported_fio_points_land_on_the_iops_and_latency_charts() {
+    fn imported_fio_files_land_on_the_iops_and_latency_charts_each_in_its_shape() {
         let mut s = LabState::default();
-        let text = r#"{"jobs":[{"jobname":"qd4","job options":{"iodepth":"4","rw":"randread","bs":"4k"},
-            "read":{"total_ios":10,"iops":5000.0,"bw_bytes":20480000,"clat_ns":{"mean":800000.0}}}]}"#;
-        s.imported = crate::ui::state::YourDrive::new(
-            "lab.json".into(),
-            crate::fio::parse_output(text).unwrap(),
-        );
+        let job = |iodepth: u32, iops: f64| {
+            format!(
+                r#"{{"jobs":[{{"jobname":"qd{iodepth}","job options":{{"iodepth":"{iodepth}","rw":"randread","bs":"4k"}},
+                "read":{{"total_ios":10,"iops":{iops},"bw_bytes":20480000,"clat_ns":{{"mean":800000.0}}}}}}]}}"#
+            )
+        };
+        for (name, text) in [("a.json", job(4, 5000.0)), ("b.json", job(8, 7000.0))] {
+            let drive = crate::ui::state::YourDrive::new(
+                name.into(),
+                crate::fio::parse_output(&text).unwrap(),
+            );
+            s.imported.add(drive.unwrap()).unwrap();
+        }
         let set = build(&s, &fake);
-        assert_eq!(set.qd.depth.yours, vec![(4.0, 5000.0)]);
-        assert_eq!(set.latency.yours, vec![(4.0, 800.0)]);
+        let iops: Vec<_> = set
+            .qd
+            .depth
+            .yours
+            .iter()
+            .map(|y| (y.shape, y.file_name.as_str(), y.points.clone()))
+            .collect();
+        assert_eq!(
+            iops,
+            [
+                (FioShape::Square, "a.json", vec![(4.0, 5000.0)]),
+                (FioShape::Triangle, "b.json", vec![(8.0, 7000.0)]),
+            ]
+        );
+        assert_eq!(set.latency.yours[1].points, vec![(8.0, 800.0)]);
         assert!(set.mix.curves.len() == 3, "the mix chart has no fio points");
     }
 

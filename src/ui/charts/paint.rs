@@ -14,7 +14,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::style::{ChartStyle, FONT_FAMILY, LABEL_CSS_PX};
-use super::{Curve, Dash, Marker};
+use super::{Curve, Dash, FioShape, Marker, YourSeries};
 
 /// Errors of drawing on backend `DB`.
 pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
@@ -263,25 +263,61 @@ pub fn markers<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Draws the reader's imported fio results ("your drive") as filled squares in the text
-/// colour, distinct from model curves (lines) and published measurements (diamonds).
+/// Draws the reader's imported fio results ("your drive"), each file in its shape, filled in
+/// the text colour with a ring of the background, distinct from model curves (lines) and
+/// published measurements (diamonds).
 pub fn yours<DB: DrawingBackend>(
     chart: &mut Chart2d<'_, DB>,
     style: &ChartStyle,
-    points: &[(f64, f64)],
+    series: &[YourSeries],
     map: &dyn Fn((f64, f64)) -> Option<(f64, f64)>,
 ) -> DrawResult<DB> {
     let r = style.px(YOURS_CSS);
     let fill = style.palette.text.filled();
     let ring = style.palette.background.stroke_width(style.px(1.0) as u32);
-    for at in points.iter().filter_map(|&p| map(p)) {
-        chart.draw_series(std::iter::once(
-            EmptyElement::at(at)
-                + Rectangle::new([(-r, -r), (r, r)], fill)
-                + Rectangle::new([(-r, -r), (r, r)], ring),
-        ))?;
+    for s in series {
+        for at in s.points.iter().filter_map(|&p| map(p)) {
+            let outline = shape_outline(s.shape, r);
+            let mut closed = outline.clone();
+            closed.extend(outline.first().copied());
+            chart.draw_series(std::iter::once(
+                EmptyElement::at(at) + Polygon::new(outline, fill) + PathElement::new(closed, ring),
+            ))?;
+        }
     }
     Ok(())
+}
+
+/// The outline of `shape` of half-size `r`, around the origin (pixels, y down).
+fn shape_outline(shape: FioShape, r: i32) -> Vec<(i32, i32)> {
+    let t = (r / 3).max(1);
+    match shape {
+        FioShape::Square => vec![(-r, -r), (r, -r), (r, r), (-r, r)],
+        FioShape::Triangle => vec![(0, -r), (r, r), (-r, r)],
+        FioShape::Circle => (0..12)
+            .map(|k| {
+                let a = f64::from(k) * std::f64::consts::TAU / 12.0;
+                (
+                    (f64::from(r) * a.cos()).round() as i32,
+                    (f64::from(r) * a.sin()).round() as i32,
+                )
+            })
+            .collect(),
+        FioShape::Cross => vec![
+            (-t, -r),
+            (t, -r),
+            (t, -t),
+            (r, -t),
+            (r, t),
+            (t, t),
+            (t, r),
+            (-t, r),
+            (-t, t),
+            (-r, t),
+            (-r, -t),
+            (-t, -t),
+        ],
+    }
 }
 
 /// A horizontal line at `y` across `x` in `colour`, dashed (`dash`) or dotted: a rate the

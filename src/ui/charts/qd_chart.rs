@@ -62,7 +62,7 @@ pub fn draw<DB: DrawingBackend>(
         .iter()
         .flat_map(|c| c.points.iter().map(|p| p.1))
         .chain(data.depth.markers.iter().map(|m| m.y))
-        .chain(data.depth.yours.iter().map(|p| p.1))
+        .chain(super::your_values(&data.depth.yours).map(|p| p.1))
         .chain(data.depth.current.map(|c| c.1));
     let (y_top, y_ticks) = axis::linear_axis(
         values,

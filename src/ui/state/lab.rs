@@ -8,9 +8,7 @@
 
 use leptos::prelude::*;
 
-use super::{
-    Display, DriveSetup, Embedding, LabState, Pins, ViewSettings, WorkloadSetup, YourDrive,
-};
+use super::{Display, DriveSetup, Embedding, Imports, LabState, Pins, ViewSettings, WorkloadSetup};
 
 /// The lab's state in the page. Cheap to copy into closures.
 #[derive(Clone, Copy)]
@@ -21,7 +19,7 @@ pub struct Lab {
     pub embedding: RwSignal<Embedding>,
     pub views: RwSignal<ViewSettings>,
     pub pins: RwSignal<Pins>,
-    pub imported: RwSignal<Option<YourDrive>>,
+    pub imported: RwSignal<Imports>,
 }
 
 impl Lab {

@@ -8,7 +8,7 @@
 //! - [`Embedding`] ([`embedding`]): what the author of an embedding page set.
 //! - [`ViewSettings`] ([`views`]): what each view sets for itself.
 //! - [`Pins`] ([`pins`]): the configurations kept as curves.
-//! - [`YourDrive`] ([`imported`]): the reader's imported fio results.
+//! - [`Imports`] ([`imported`]): the reader's imported fio results, up to four files.
 //!
 //! [`LabState`] holds one of each, as plain values: the URL's parser and writer, the pure
 //! presentation and the tests work on it. In the page, [`Lab`] ([`lab`]) holds each part in its
@@ -31,7 +31,7 @@ pub mod workload;
 pub use display::{Display, Theme, View};
 pub use drive::{DriveChoice, DriveRefused, DriveSetup, Hold, DEFAULT_PRESET, DIE_DENSITIES_GBIT};
 pub use embedding::Embedding;
-pub use imported::{YourDrive, FIO_MIX_TOLERANCE_PCT};
+pub use imported::{ImportRefused, Imports, YourDrive, FIO_MIX_TOLERANCE_PCT, MAX_IMPORTS};
 pub use lab::Lab;
 pub use pins::{Pin, PinRefused, Pins, MAX_PINS};
 pub use views::{
@@ -44,8 +44,6 @@ pub use workload::{
     THROUGHPUT_IN_MB_FROM_BYTES,
 };
 
-use crate::fio::FioPoint;
-
 /// Everything the reader has set, one value per part. See the module documentation.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LabState {
@@ -56,17 +54,10 @@ pub struct LabState {
     pub views: ViewSettings,
     pub pins: Pins,
     /// The reader's own fio results (never in the URL).
-    pub imported: Option<YourDrive>,
+    pub imported: Imports,
 }
 
 impl LabState {
-    /// The imported fio points measured with the workload the charts show.
-    pub fn your_points(&self) -> impl Iterator<Item = &FioPoint> {
-        self.imported
-            .iter()
-            .flat_map(|d| d.points_on(&self.workload))
-    }
-
     /// The state without embedding: what "Open in the full lab" shows (no embed chrome, no
     /// locks, every chart).
     pub fn full_lab(&self) -> LabState {
@@ -86,7 +77,7 @@ impl LabState {
             display: self.display,
             embedding: self.embedding,
             views,
-            imported: self.imported.take(),
+            imported: std::mem::take(&mut self.imported),
             ..LabState::default()
         };
     }

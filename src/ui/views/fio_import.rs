@@ -1,10 +1,12 @@
-//! "Your drive": a file input that reads fio's JSON output (`--output-format=json`, one or
-//! many jobs) with [`crate::fio::parse_output`] and puts the points into [`crate::ui::state::LabState`], where
-//! the charts draw them beside the model.
+//! "Your drive": a file input that reads fio's output (`--output-format=json`, `json+` or
+//! `json,normal`, one or many jobs) with [`crate::fio::parse_output`] and adds the points to the
+//! lab's [`Imports`], where the charts draw them beside the model: up to four files at once,
+//! each in its own marker shape, each listed here with what it holds and a Remove button.
 //!
 //! What always holds: a file that does not import (malformed, truncated, too large, not
-//! readable) leaves the state exactly as it was and shows a note saying why; the file's name
-//! and content only ever reach the page as text.
+//! readable, a fifth file) leaves the imports exactly as they were and shows a note saying why;
+//! a file with the name of one already imported replaces it; the file's name and content only
+//! ever reach the page as text.
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -13,8 +15,9 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::HtmlInputElement;
 
 use crate::fio;
+use crate::ui::charts::FioShape;
 use crate::ui::format;
-use crate::ui::state::{Lab, WorkloadSetup, YourDrive};
+use crate::ui::state::{Imports, Lab, WorkloadSetup, YourDrive, MAX_IMPORTS};
 
 /// Longest file name kept for the legend and the CSV.
 const MAX_NAME_CHARS: usize = 60;
@@ -27,8 +30,8 @@ enum Outcome {
     Refused(String),
 }
 
-/// A summary of imported points for the reader.
-fn summary(d: &YourDrive) -> String {
+/// What an import holds, for the reader: its jobs, their workload and depths, and its marker.
+pub fn summary(d: &YourDrive, shape: FioShape) -> String {
     let jobs = d.points().len();
     let depths: Vec<String> = d.points().iter().map(|p| p.iodepth.to_string()).collect();
     let first = &d.points()[0];
@@ -37,44 +40,48 @@ fn summary(d: &YourDrive) -> String {
         _ => "fio".to_string(),
     };
     format!(
-        "Your drive: {jobs} {} from {} ({what}, queue depth {}), drawn as squares on the IOPS and latency charts.",
-        if jobs == 1 { "job" } else { "jobs" },
+        "{}: {jobs} {} ({what}, queue depth {}), drawn as {} on the IOPS and latency charts.",
         d.file_name(),
-        depths.join(", ")
+        if jobs == 1 { "job" } else { "jobs" },
+        depths.join(", "),
+        shape.plural()
     )
 }
 
-/// What an import shows of itself when the charts' workload is not the one some of its points
-/// were measured with (`None` when every point is drawn, or nothing is imported).
-pub fn hidden_text(imported: Option<&YourDrive>, workload: &WorkloadSetup) -> Option<String> {
-    let drive = imported?;
+/// The jobs of an import that the charts leave out because they were measured with another
+/// workload than the one the charts show, each with its workload (`None` when every job is
+/// drawn).
+pub fn hidden_text(drive: &YourDrive, workload: &WorkloadSetup) -> Option<String> {
     let total = drive.points().len();
-    let hidden = total - drive.points_on(workload).count();
-    if hidden == 0 {
-        return None;
-    }
-    let mut theirs: Vec<String> = drive
+    let hidden: Vec<String> = drive
         .points()
         .iter()
         .filter(|p| !YourDrive::shows_on(p, workload))
-        .map(|p| match (p.rw, p.bs_bytes) {
-            (Some(rw), Some(bs)) => format!("{} {}", rw.fio_name(), format::block_size(bs)),
-            _ => format!("{:.0}% reads", p.read_percent),
+        .map(|p| {
+            let measured = match (p.rw, p.bs_bytes) {
+                (Some(rw), Some(bs)) => format!("{} {}", rw.fio_name(), format::block_size(bs)),
+                _ => format!("{:.0}% reads", p.read_percent),
+            };
+            format!("{} ({measured})", p.job)
         })
         .collect();
-    theirs.sort_unstable();
-    theirs.dedup();
+    if hidden.is_empty() {
+        return None;
+    }
+    let n = hidden.len();
     Some(format!(
-        "{hidden} of your {total} fio {} not drawn: measured with {}, while the charts show {} {}. Set the controls to that workload to see {}.",
-        if hidden == 1 { "point is" } else { "points are" },
-        theirs.join(", "),
+        "{}: {n} of its {total} {} {} not drawn, measured with another workload than the charts show ({} {}): {}. Set the controls to that workload to see {}.",
+        drive.file_name(),
+        if total == 1 { "job" } else { "jobs" },
+        if n == 1 { "is" } else { "are" },
         workload.rw().fio_name(),
         format::block_size(workload.bs_bytes()),
-        if hidden == 1 { "it" } else { "them" },
+        hidden.join(", "),
+        if n == 1 { "it" } else { "them" },
     ))
 }
 
-/// The import control and its status.
+/// The import control, the imported files and the status of the last import.
 #[component]
 pub fn FioImport() -> impl IntoView {
     let Lab {
@@ -95,13 +102,28 @@ pub fn FioImport() -> impl IntoView {
         input.set_value("");
         import(file, imported, outcome);
     };
-    let has_import = move || imported.with(Option::is_some);
+    let files = move || {
+        imported.with(|i| {
+            i.as_slice()
+                .iter()
+                .enumerate()
+                .map(|(index, d)| {
+                    let shape = FioShape::of(index);
+                    let text = summary(d, shape);
+                    let hidden = workload.with(|w| hidden_text(d, w));
+                    view! { <ImportedFile index=index shape=shape text=text hidden=hidden imported=imported /> }
+                })
+                .collect_view()
+        })
+    };
     view! {
         <section id="fio-import" class="fio card" aria-labelledby="fio-title">
             <h2 id="fio-title">"Your drive (fio)"</h2>
             <div class="control">
-                <label for="fio-file">"Import fio JSON output (fio --output-format=json)"</label>
-                <input id="fio-file" type="file" accept=".json,application/json,text/plain" on:change=on_change />
+                <label for="fio-file">
+                    {format!("Import fio output, up to {MAX_IMPORTS} files (fio --output-format=json, json+ or json,normal)")}
+                </label>
+                <input id="fio-file" type="file" accept=".json,.txt,.log,application/json,text/plain" on:change=on_change />
             </div>
             {move || match outcome.get() {
                 Outcome::Refused(why) => Some(view! {
@@ -115,28 +137,40 @@ pub fn FioImport() -> impl IntoView {
                 Outcome::Imported(text) => Some(view! { <p id="fio-status" role="status">{text}</p> }.into_any()),
                 Outcome::None => None,
             }}
-            <p id="fio-hidden" class="hint" role="status">
-                {move || imported.with(|i| workload.with(|w| hidden_text(i.as_ref(), w)))}
-            </p>
-            <Show when=has_import>
-                <button
-                    type="button"
-                    id="fio-remove"
-                    on:click=move |_| {
-                        imported.set(None);
-                        outcome.set(Outcome::None);
-                    }
-                >
-                    "Remove your drive"
-                </button>
-            </Show>
+            <ul class="fio-files" id="fio-files" aria-label="Imported fio files">{files}</ul>
         </section>
     }
 }
 
-/// Reads the chosen file and, if fio's output is in it, makes it "your drive"; says why not
+/// One imported file: its marker, what it holds, the jobs the charts leave out, Remove.
+#[component]
+fn ImportedFile(
+    index: usize,
+    shape: FioShape,
+    text: String,
+    hidden: Option<String>,
+    imported: RwSignal<Imports>,
+) -> impl IntoView {
+    view! {
+        <li class="fio-file" id=format!("fio-file-{index}")>
+            <span class=format!("swatch {}", shape.css_class()) aria-hidden="true"></span>
+            <span class="fio-summary">{text}</span>
+            {hidden.map(|h| view! { <span class="hint fio-hidden">{h}</span> })}
+            <button
+                type="button"
+                class="small"
+                id=format!("fio-remove-{index}")
+                on:click=move |_| imported.update(|i| i.remove(index))
+            >
+                "Remove"
+            </button>
+        </li>
+    }
+}
+
+/// Reads the chosen file and, if fio's output is in it, adds it to the imports; says why not
 /// otherwise (the charts then stay as they were).
-fn import(file: web_sys::File, imported: RwSignal<Option<YourDrive>>, outcome: RwSignal<Outcome>) {
+fn import(file: web_sys::File, imported: RwSignal<Imports>, outcome: RwSignal<Outcome>) {
     let name: String = file
         .name()
         .chars()
@@ -161,21 +195,33 @@ fn import(file: web_sys::File, imported: RwSignal<Option<YourDrive>>, outcome: R
             )));
             return;
         };
-        match fio::parse_output(&text) {
-            Ok(points) => match YourDrive::new(name.clone(), points) {
-                Some(drive) => {
-                    outcome.set(Outcome::Imported(summary(&drive)));
-                    imported.set(Some(drive));
-                }
-                None => outcome.set(Outcome::Refused(format!(
-                    "{name} holds no fio job. The charts are unchanged."
-                ))),
-            },
-            Err(e) => outcome.set(Outcome::Refused(format!(
-                "{name} was not imported: {e}. The charts are unchanged."
-            ))),
-        }
+        outcome.set(add_import(&name, &text, imported));
     });
+}
+
+/// Adds fio's output `text` of the file `name` to the imports, and says what happened.
+fn add_import(name: &str, text: &str, imported: RwSignal<Imports>) -> Outcome {
+    let points = match fio::parse_output(text) {
+        Ok(points) => points,
+        Err(e) => {
+            return Outcome::Refused(format!(
+                "{name} was not imported: {e}. The charts are unchanged."
+            ))
+        }
+    };
+    let Some(drive) = YourDrive::new(name.to_string(), points) else {
+        return Outcome::Refused(format!(
+            "{name} holds no fio job. The charts are unchanged."
+        ));
+    };
+    let mut added = Err(crate::ui::state::ImportRefused::Full);
+    imported.update(|i| added = i.add(drive.clone()));
+    match added {
+        Ok(index) => Outcome::Imported(summary(&drive, FioShape::of(index))),
+        Err(why) => Outcome::Refused(format!(
+            "{name} was not imported: {why}. The charts are unchanged."
+        )),
+    }
 }
 
 #[cfg(test)]
@@ -200,10 +246,22 @@ mod tests {
     }
 
     fn lab_with(points: Vec<FioPoint>) -> LabState {
-        LabState {
-            imported: YourDrive::new("mine.json".into(), points),
-            ..LabState::default()
-        }
+        let mut s = LabState::default();
+        s.imported
+            .add(YourDrive::new("mine.json".into(), points).unwrap())
+            .unwrap();
+        s
+    }
+
+    fn drawn(s: &LabState) -> Vec<u32> {
+        s.imported.as_slice()[0]
+            .points_on(&s.workload)
+            .map(|p| p.iodepth)
+            .collect()
+    }
+
+    fn hidden(s: &LabState) -> Option<String> {
+        hidden_text(&s.imported.as_slice()[0], &s.workload)
     }
 
     #[test]
@@ -216,21 +274,22 @@ mod tests {
         s.workload.set_random(true);
         s.workload.set_read_pct(100);
         s.workload.set_bs_bytes(4096);
-        assert_eq!(s.your_points().count(), 2);
-        let text = hidden_text(s.imported.as_ref(), &s.workload).expect("one point is hidden");
-        assert!(
-            text.starts_with("1 of your 3 fio point is not drawn: measured with randwrite 4 KiB")
-                && text.contains("the charts show randread 4 KiB"),
-            "{text}"
+        assert_eq!(drawn(&s), [1, 32]);
+        let text = hidden(&s).expect("one job is hidden");
+        assert_eq!(
+            text,
+            "mine.json: 1 of its 3 jobs is not drawn, measured with another workload than the \
+             charts show (randread 4 KiB): randwrite-qd1 (randwrite 4 KiB). Set the controls to \
+             that workload to see it."
         );
 
         s.workload.set_read_pct(0);
-        assert_eq!(s.your_points().map(|p| p.iodepth).collect::<Vec<_>>(), [1]);
+        assert_eq!(drawn(&s), [1]);
         s.workload.set_bs_bytes(8192);
-        assert_eq!(s.your_points().count(), 0, "another block size");
-        assert!(hidden_text(s.imported.as_ref(), &s.workload)
+        assert!(drawn(&s).is_empty(), "another block size");
+        assert!(hidden(&s)
             .unwrap()
-            .starts_with("3 of your 3 fio points are not drawn"));
+            .starts_with("mine.json: 3 of its 3 jobs are not drawn"));
     }
 
     #[test]
@@ -239,13 +298,8 @@ mod tests {
             let mut s = lab_with(vec![point(Rw::RandRw, 4096, 8, pct)]);
             s.workload.set_random(true);
             s.workload.set_read_pct(70);
-            s.your_points().count()
+            drawn(&s).len()
         };
         assert_eq!((s70(68.4), s70(74.9), s70(50.0)), (1, 1, 0));
-        assert_eq!(
-            hidden_text(None, &WorkloadSetup::default()),
-            None,
-            "nothing imported"
-        );
     }
 }

@@ -11,13 +11,13 @@ use leptos::prelude::*;
 use crate::ui::charts::canvas::ChartCanvas;
 use crate::ui::charts::{
     self, latency_chart, mix_chart, qd_chart, ChartSet, LatencyChartData, MixChartData, Palette,
-    QdChartData, Stamp,
+    QdChartData, Stamp, YourSeries,
 };
 use crate::ui::embed::ChartId;
 use crate::ui::format;
 use crate::ui::readout::pattern_words;
 use crate::ui::reference;
-use crate::ui::state::{DriveSetup, Lab, View, WorkloadSetup, YourDrive};
+use crate::ui::state::{DriveSetup, Lab, View, WorkloadSetup};
 use crate::ui::views::share::PngButton;
 
 /// The round amounts the read-share caption converts between IOPS and MB/s.
@@ -82,7 +82,7 @@ fn IopsFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool) -
                 {move || lines_caption(lab.pins.with(|p| !p.is_empty()))}
                 " Dashed red line: the current queue depth. "
                 {move || lab.drive.with(|d| charts.with(|c| measured_caption(d, c)))}
-                {move || lab.imported.with(your_drive_note)}
+                {move || data.with(|d| your_drive_note(&d.depth.yours))}
             </figcaption>
             {(!embed).then(|| view! { <PngButton chart=ChartId::Iops /> })}
         </figure>
@@ -120,7 +120,7 @@ fn LatencyFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool
                 "Solid: mean latency; dashed: p99"
                 {move || if lab.views.with(|v| v.show_p999()) { "; dotted: p99.9" } else { "" }}
                 ". Waiting grows with depth once the drive is saturated (Little's law: latency = depth ÷ IOPS). Diamonds: published mean latencies."
-                {move || lab.imported.with(your_drive_note)}
+                {move || data.with(|d| your_drive_note(&d.yours))}
             </figcaption>
             {(!embed).then(|| view! { <PngButton chart=ChartId::Latency /> })}
         </figure>
@@ -205,13 +205,18 @@ fn mix_caption(d: &MixChartData, pinned: bool) -> String {
 }
 
 /// Where the squares on the charts come from, when the reader imported fio results.
-fn your_drive_note(imported: &Option<YourDrive>) -> Option<String> {
-    imported.as_ref().map(|d| {
-        format!(
-            " Squares: your drive, from {} (fio, measured on your machine).",
-            d.file_name()
-        )
-    })
+fn your_drive_note(yours: &[YourSeries]) -> Option<String> {
+    if yours.is_empty() {
+        return None;
+    }
+    let files: Vec<String> = yours
+        .iter()
+        .map(|s| format!("{} from {}", s.shape.plural(), s.file_name))
+        .collect();
+    Some(format!(
+        " Your drive (fio, measured on your machine): {}.",
+        files.join(", ")
+    ))
 }
 
 /// What the lines of the queue-depth chart are, with or without pins.
