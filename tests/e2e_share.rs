@@ -9,7 +9,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{fio, Browser};
+use common::{fio, Browser, StaticServer};
 use fantoccini::key::Key;
 use fantoccini::Locator;
 use parallelism_lab::fio::job_file;
@@ -392,7 +392,7 @@ async fn e2e_copy_link_and_embed_snippet() {
     let code = snippet[0].as_str().unwrap();
     assert_eq!(snippet[1], json!(true), "the snippet box is read-only");
     for part in [
-        "<iframe src=\"http://",
+        "<iframe data-parallelism-lab src=\"http://",
         "qd=16",
         "&amp;embed=1",
         "loading=\"lazy\"",
@@ -402,6 +402,153 @@ async fn e2e_copy_link_and_embed_snippet() {
     ] {
         assert!(code.contains(part), "{part} missing: {code}");
     }
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+/// Writes `body` as the page `name` of a scratch site and returns the site's folder.
+fn article_page(name: &str, body: &str) -> PathBuf {
+    let path = fio::scratch("e2e-article", name);
+    let page = format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><link rel=\"icon\" href=\"data:,\"><title>An article</title></head>\
+         <body><h1>An article about SSDs</h1><p>The lab below is embedded from another origin.</p>\n{body}\n</body></html>"
+    );
+    std::fs::write(&path, page).unwrap();
+    path.parent().unwrap().to_path_buf()
+}
+
+/// The embedding iframe's height in CSS pixels, as the page lays it out.
+async fn frame_height(browser: &Browser) -> f64 {
+    eval(
+        browser,
+        "return document.querySelector('iframe').getBoundingClientRect().height;",
+    )
+    .await
+    .as_f64()
+    .unwrap()
+}
+
+/// Waits until the frame's height holds still for half a second, and returns it.
+async fn settled_frame_height(browser: &Browser) -> f64 {
+    let last = std::cell::Cell::new(frame_height(browser).await);
+    let last = &last;
+    browser
+        .wait_for("the frame's height to settle", || async move {
+            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+            let now = frame_height(browser).await;
+            let settled = (now - last.replace(now)).abs() < 0.5;
+            settled.then_some(now)
+        })
+        .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_the_embed_buttons_snippet_pasted_into_another_origin_follows_the_labs_height() {
+    let browser = Browser::start().await;
+    browser.client.set_window_size(900, 900).await.unwrap();
+    browser.open("?charts=iops&qd=8", "#embed-button").await;
+    browser.click("embed-button").await;
+    let snippets = browser
+        .wait_for("the embed snippets", || async {
+            let v = eval(
+                &browser,
+                "const a = document.getElementById('embed-code');
+                 const b = document.getElementById('embed-code-fixed');
+                 return a && b ? [a.value, b.value] : null;",
+            )
+            .await;
+            v.as_array().cloned()
+        })
+        .await;
+    let with_script = snippets[0].as_str().unwrap();
+    let fixed = snippets[1].as_str().unwrap();
+    assert!(with_script.contains("<script>") && !fixed.contains("<script"));
+    assert!(fixed.contains("height=\"1280\""), "one chart: {fixed}");
+
+    // The button's exact output in a page served from another origin (another port).
+    let site = article_page("with-script.html", with_script);
+    article_page("fixed.html", fixed);
+    let other = StaticServer::start(&site, "/").expect("a second origin");
+    assert_ne!(other.url(""), browser.url(""));
+    browser
+        .client
+        .goto(&other.url("with-script.html"))
+        .await
+        .expect("open the article");
+    browser
+        .wait_for("the frame to take the lab's height", || async {
+            let h = frame_height(&browser).await;
+            (h > 720.5).then_some(h)
+        })
+        .await;
+    let folded = settled_frame_height(&browser).await;
+
+    // Open the lab's folded controls inside the frame: the frame grows with them.
+    browser
+        .client
+        .enter_frame(Some(0))
+        .await
+        .expect("enter the lab's frame");
+    browser
+        .client
+        .find(Locator::Css("#embed-controls > summary"))
+        .await
+        .expect("the Controls toggle")
+        .click()
+        .await
+        .expect("open the controls");
+    let inner = eval(
+        &browser,
+        "return document.documentElement.getBoundingClientRect().height;",
+    )
+    .await
+    .as_f64()
+    .unwrap();
+    browser
+        .client
+        .enter_parent_frame()
+        .await
+        .expect("back to the article");
+    let opened = browser
+        .wait_for("the frame to follow the opened controls", || async {
+            let h = frame_height(&browser).await;
+            (h > folded + 200.0).then_some(h)
+        })
+        .await;
+    assert!(
+        (opened - inner).abs() < 40.0,
+        "frame {opened} px, lab {inner} px"
+    );
+
+    // Without script: the fixed height holds the lab in an article column of this width.
+    browser
+        .client
+        .goto(&other.url("fixed.html"))
+        .await
+        .expect("open the article");
+    browser
+        .client
+        .enter_frame(Some(0))
+        .await
+        .expect("enter the lab's frame");
+    let content = browser
+        .wait_for("the chart inside the fixed frame", || async {
+            let v = eval(
+                &browser,
+                "return document.getElementById('chart-iops')
+                     ? [document.documentElement.getBoundingClientRect().height, window.innerHeight]
+                     : null;",
+            )
+            .await;
+            v.as_array().cloned()
+        })
+        .await;
+    let (content, frame) = (content[0].as_f64().unwrap(), content[1].as_f64().unwrap());
+    assert!(
+        content <= frame,
+        "the lab ({content} px) fits its fixed frame ({frame} px)"
+    );
+    browser.client.enter_parent_frame().await.unwrap();
     browser.assert_clean_console();
     browser.close().await;
 }

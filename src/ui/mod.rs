@@ -25,6 +25,7 @@ pub mod notes;
 pub mod readout;
 pub mod reference;
 pub mod runner;
+pub mod snippet;
 pub mod state;
 pub mod teaching;
 pub mod url_state;

@@ -15,13 +15,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::ResizeObserver;
 
-/// The `context` of the resize message.
-pub const RESIZE_CONTEXT: &str = "iframe.resize";
-
-/// The message for a page `height_px` tall.
-pub fn resize_message(height_px: u32) -> String {
-    format!("{{\"context\":\"{RESIZE_CONTEXT}\",\"height\":{height_px}}}")
-}
+use crate::ui::snippet::resize_message;
 
 /// Whether the page runs inside a frame.
 pub fn is_framed() -> bool {

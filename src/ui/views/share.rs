@@ -1,5 +1,5 @@
 //! The share and export bar: "Copy link" (with a confirmation, or the link as selectable text
-//! when the clipboard is refused), "Embed" (the iframe snippet in a read-only text box),
+//! when the clipboard is refused), "Embed" (the two snippets of [`crate::ui::snippet`] in read-only text boxes),
 //! the visible series as CSV and the workload as a fio job file; [`PngButton`] saves one chart.
 //!
 //! What always holds: every link and snippet is written from the one [`LabState`] (the URL is
@@ -18,13 +18,9 @@ use crate::ui::charts::ChartSet;
 use crate::ui::compute;
 use crate::ui::embed::ChartId;
 use crate::ui::export;
+use crate::ui::snippet;
 use crate::ui::state::{Lab, LabState};
 use crate::ui::url_state;
-
-/// The embed snippet's iframe size: full width of the article column, tall enough for one
-/// chart and the compact controls (the resize message then fits it to the content).
-const EMBED_WIDTH: &str = "100%";
-const EMBED_HEIGHT_PX: u32 = 720;
 
 /// The page's address for `state` (origin and path of this page, query from the state).
 pub fn page_url(state: &LabState) -> String {
@@ -37,21 +33,11 @@ pub fn page_url(state: &LabState) -> String {
     )
 }
 
-/// Escapes text for an HTML attribute value in double quotes.
-pub fn attr_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('"', "&quot;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
-
-/// The iframe snippet that embeds `url`.
-pub fn embed_snippet(url: &str) -> String {
-    format!(
-        "<iframe src=\"{}\" title=\"Parallelism Lab: how an SSD turns parallel flash into performance\" \
-         width=\"{EMBED_WIDTH}\" height=\"{EMBED_HEIGHT_PX}\" loading=\"lazy\" style=\"border:0\"></iframe>",
-        attr_escape(url)
-    )
+/// The two embed snippets for the current view.
+#[derive(Clone, Debug, PartialEq)]
+struct Snippets {
+    with_script: String,
+    fixed: String,
 }
 
 /// What the Copy link button last did.
@@ -72,12 +58,12 @@ pub fn ShareBar(
 ) -> impl IntoView {
     let lab = Lab::expect();
     let copied = RwSignal::new(Copied::Nothing);
-    let snippet = RwSignal::new(None::<String>);
+    let snippets = RwSignal::new(None::<Snippets>);
     // A new state makes an old confirmation or snippet stale.
     Effect::new(move |_| {
         lab.state();
         copied.set(Copied::Nothing);
-        snippet.set(None);
+        snippets.set(None);
     });
     let copy = move |_| {
         let url = page_url(&lab.state_untracked());
@@ -95,7 +81,11 @@ pub fn ShareBar(
     let embed = move |_| {
         let mut s = lab.state_untracked();
         s.embedding.framed = true;
-        snippet.set(Some(embed_snippet(&page_url(&s))));
+        let url = page_url(&s);
+        snippets.set(Some(Snippets {
+            with_script: snippet::with_script(&url),
+            fixed: snippet::fixed_height(&url, s.embedding.charts),
+        }));
     };
     let csv = move |_| {
         let state = lab.state_untracked();
@@ -133,10 +123,14 @@ pub fn ShareBar(
                 }),
                 _ => None,
             }}
-            {move || snippet.get().map(|code| view! {
+            {move || snippets.get().map(|s| view! {
                 <label class="copy-box" for="embed-code">
-                    <span>"Paste this into your page (the lab reports its height; see the README for the listener):"</span>
-                    <textarea id="embed-code" readonly rows="4" prop:value=code on:focus=select_field></textarea>
+                    <span>"Paste this into your page: the frame, and a small script that sizes it to the lab's height (recommended)."</span>
+                    <textarea id="embed-code" readonly rows="6" prop:value=s.with_script on:focus=select_field></textarea>
+                </label>
+                <label class="copy-box" for="embed-code-fixed">
+                    <span>"Without script, for hosts that strip scripts: the frame alone, with a fixed height for the charts you chose (an article column of 600 to 800 px; a narrower one scrolls inside the frame)."</span>
+                    <textarea id="embed-code-fixed" readonly rows="3" prop:value=s.fixed on:focus=select_field></textarea>
                 </label>
             })}
             <p class="hint">
@@ -176,17 +170,5 @@ pub fn PngButton(
         >
             "Save as PNG"
         </button>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_snippet_is_lazy_titled_and_escapes_the_url() {
-        let s = embed_snippet("https://x/?a=1&b=\"<");
-        assert!(s.contains("src=\"https://x/?a=1&amp;b=&quot;&lt;\""), "{s}");
-        assert!(s.contains("loading=\"lazy\"") && s.contains("title=\""));
     }
 }
