@@ -262,6 +262,14 @@ const TOUR_STEPS: [(&str, &[&str]); 5] = [
 async fn e2e_teach_each_tour_sets_the_controls_it_promises() {
     let browser = Browser::start().await;
     browser.open("?view=activity&state=fob", "#activity").await;
+    // Above teaching mode the tours fold to one line until opened.
+    assert_eq!(
+        browser
+            .js("return document.getElementById('tours').open;", vec![])
+            .await,
+        json!(false)
+    );
+    browser.click("tours-summary").await;
     for (tour, steps) in TOUR_STEPS {
         for (i, want) in steps.iter().enumerate() {
             if i == 0 {

@@ -107,7 +107,10 @@ async fn the_readout_component_shows_what_the_state_and_result_say() {
     let state = RwSignal::new(LabState::default());
     let result = RwSignal::new(None::<Point>);
     let data = Signal::derive(move || state.with(|s| readout::build(s, result.get(), None)));
-    let handle = leptos::mount::mount_to(root.clone(), move || view! { <Readout data=data /> });
+    let handle = leptos::mount::mount_to(
+        root.clone(),
+        move || view! { <Readout data=data heading="This point" /> },
+    );
 
     assert_eq!(
         text(&root, "#readout-iops"),

@@ -90,7 +90,19 @@ pub fn App(
                 <ControlsPanel authored=authored embed=embed />
                 <div class="results">
                     <ViewSwitch display=lab.display />
-                    <Readout data=readout_data />
+                    // The drive over time has its own figures; teaching mode plays this point.
+                    <Show when=move || !view_is(View::Time)>
+                        <Readout
+                            data=readout_data
+                            heading=Signal::derive(move || {
+                                if view_is(View::Activity) {
+                                    "The point teaching mode plays:"
+                                } else {
+                                    "This point"
+                                }
+                            })
+                        />
+                    </Show>
                     <ModelStatus progress=progress />
                     <Show when=move || !embed && !view_is(View::Queue)>
                         <Tours at=tour_at />

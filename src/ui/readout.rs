@@ -160,6 +160,9 @@ pub fn Readout(
     /// What to show; derived from the state and the model results.
     #[prop(into)]
     data: Signal<ReadoutData>,
+    /// What the figures belong to, e.g. "This point" (of the charts against queue depth).
+    #[prop(into)]
+    heading: Signal<&'static str>,
 ) -> impl IntoView {
     let fig = move |pick: fn(&Point) -> String| move || data.with(|d| figure(d, pick));
     let measured = move || {
@@ -191,7 +194,8 @@ pub fn Readout(
             data-state=move || data.with(|d| d.stamp.clone())
         >
             <h2 id="readout-title">
-                "This point "
+                {move || heading.get()}
+                " "
                 <span class="what" id="readout-what">{move || data.with(|d| d.what.clone())}</span>
             </h2>
             <dl class="figures">

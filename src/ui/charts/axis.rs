@@ -37,6 +37,18 @@ pub fn linear_axis(values: impl Iterator<Item = f64>, ticks: usize) -> (f64, Vec
     nice_ticks((max * HEADROOM).min(LARGEST_TOP), ticks)
 }
 
+/// A linear axis from 0 that ends where `values` end (ignoring values that are not finite),
+/// with ticks at a "nice" step inside it: for an x axis, where space past the data would read
+/// as a part of the drive the chart says nothing about.
+pub fn data_axis(values: impl Iterator<Item = f64>, ticks: usize) -> (f64, Vec<f64>) {
+    let max = values.filter(|v| v.is_finite()).fold(0.0, f64::max);
+    if max <= 0.0 {
+        return (1.0, vec![0.0, 1.0]);
+    }
+    let top = max.min(LARGEST_TOP);
+    (top, ticks_within(top, ticks))
+}
+
 /// Ticks at a nice step from 0 to the first step at or above `top` (about `count` steps).
 pub fn nice_ticks(top: f64, count: usize) -> (f64, Vec<f64>) {
     let count = count.max(1);
@@ -116,6 +128,14 @@ pub fn log10_range(lo: f64, hi: f64, max_ticks: usize) -> (f64, f64, Vec<f64>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_data_axis_ends_at_the_data_with_nice_ticks_inside() {
+        let (top, ticks) = data_axis([0.0, 700.0, 1920.0, f64::NAN].into_iter(), 5);
+        assert_eq!(top, 1920.0, "a 1,920 GB drive's fill ends at 1,920 GB");
+        assert_eq!(ticks, vec![0.0, 500.0, 1000.0, 1500.0]);
+        assert_eq!(data_axis(std::iter::empty(), 5), (1.0, vec![0.0, 1.0]));
+    }
 
     #[test]
     fn axis_maxima_are_nice_numbers_above_the_data() {

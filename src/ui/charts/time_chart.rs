@@ -109,7 +109,7 @@ pub fn draw<DB: DrawingBackend>(
     let (x_top, x_ticks) = if data.x_whole {
         whole_ticks(points().map(|p| p.0), ticks)
     } else {
-        axis::linear_axis(points().map(|p| p.0), ticks)
+        axis::data_axis(points().map(|p| p.0), ticks)
     };
     let (y_top, y_ticks) = axis::linear_axis(
         points()

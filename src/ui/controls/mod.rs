@@ -82,7 +82,7 @@ pub fn DriveControls(
         .collect();
     let hold = Signal::derive(move || drive.with(DriveSetup::hold));
     view! {
-        <fieldset class="group">
+        <fieldset class="group group-drive">
             <legend>"Drive"</legend>
             <PresetSelect drive=drive />
             <RadioGroup
@@ -214,7 +214,7 @@ pub fn WorkloadControls(
         },
     ];
     view! {
-        <fieldset class="group">
+        <fieldset class="group group-workload">
             <legend>"Workload"</legend>
             <LadderSlider
                 id="qd"
@@ -280,7 +280,7 @@ pub fn DriveStateControl(
         })
         .collect();
     view! {
-        <fieldset class="group">
+        <fieldset class="group group-state">
             <legend>"Drive state"</legend>
             <RadioGroup
                 name="state"
@@ -320,7 +320,7 @@ pub fn ViewControls(
         })
         .collect_view();
     view! {
-        <fieldset class="group">
+        <fieldset class="group group-display">
             <legend>"View"</legend>
             <label class="check" for="p999">
                 <input

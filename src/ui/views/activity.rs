@@ -371,11 +371,6 @@ pub fn TeachingMode() -> impl IntoView {
         >
             <div class="card activity-card">
                 <h2 id="activity-title">"The drive at work"</h2>
-                <p class="chart-sub">
-                    "Time runs slowed down: "
-                    {move || lab.views.with(|v| speed_text(v.speed_us_per_s()))}
-                    " of simulated time per second."
-                </p>
                 <Transport views=lab.views shown=shown core=core reduced=reduced />
                 <p class="teach-clock" id="teach-clock">
                     {move || {
@@ -458,6 +453,7 @@ fn Transport(
     let step = move |_| core.update_value(|c| c.step(shown));
     let reset = move |_| core.update_value(|c| c.reset(shown));
     view! {
+        <div class="transport-bar">
         <div class="transport" role="group" aria-label="Playback">
             <button
                 type="button"
@@ -496,6 +492,7 @@ fn Transport(
             value_text=Callback::new(speed_text)
             locked=locked(Control::Speed)
         />
+        </div>
     }
 }
 

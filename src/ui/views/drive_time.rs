@@ -10,13 +10,14 @@
 
 use leptos::prelude::*;
 
-use super::time_model::{self, LegendItem, TimeEngine, TimeKey, TimeView};
+use super::time_model::{self, cache_example, LegendItem, TimeEngine, TimeKey, TimeView};
 use crate::ui::charts::canvas::ChartCanvas;
 use crate::ui::charts::time_chart::{self, TimeChartData};
 use crate::ui::charts::{Palette, Stamp};
 use crate::ui::controls::locked;
 use crate::ui::controls::slider::LadderSlider;
 use crate::ui::embed::Control;
+use crate::ui::format;
 use crate::ui::runner::{SliceOutcome, SlicedRunner, SlicedWork};
 use crate::ui::state::{burst_ladder, idle_ladder, Lab, LabState, View, ViewSettings};
 
@@ -116,6 +117,7 @@ pub fn DriveTimeView(
                 <p class="model-status" id="time-status">
                     {move || data.with(|v| v.status.clone())}
                 </p>
+                {move || data.with(|v| v.no_cache.clone()).map(|why| view! { <NoCacheNote why=why /> })}
             </div>
             <div class="charts">
                 <FillFigure data=data palette=palette />
@@ -123,6 +125,40 @@ pub fn DriveTimeView(
                 <TortureFigure data=data palette=palette />
             </div>
         </section>
+    }
+}
+
+/// Says why a drive without an SLC cache draws flat lines, and offers one click to the E12
+/// review's drive, which has one.
+#[component]
+fn NoCacheNote(why: String) -> impl IntoView {
+    let drive = Lab::expect().drive;
+    let example = cache_example();
+    let label = example.map(|(preset, choice)| {
+        format!(
+            "Show the {} at {}, the drive of the review",
+            preset.name,
+            format::gb(choice.capacity_gb(preset))
+        )
+    });
+    let show = move |_| {
+        if let Some((preset, choice)) = example {
+            drive.update(|d| {
+                d.set_preset(preset);
+                let _ = d.set_choice(choice);
+            });
+        }
+    };
+    view! {
+        <p class="notes no-cache" id="time-no-cache">
+            <span>{why}</span>
+            " "
+            {label.map(|l| view! {
+                <button type="button" id="time-show-cache" on:click=show prop:disabled=locked(Control::Preset)>
+                    {l}
+                </button>
+            })}
+        </p>
     }
 }
 

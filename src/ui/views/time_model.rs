@@ -20,12 +20,12 @@ use crate::model::drive_state::{
     bursts_with, fill_with, BurstPoint, CacheRates, CacheRatesRun, FillPhase, FillReport,
     TortureReport, TortureRun, REVIEW_TORTURE_MINUTES,
 };
-use crate::model::presets::PresetKey;
+use crate::model::presets::{self, Preset, PresetKey};
 
 use super::super::charts::time_chart::{Dot, Level, LevelKind, TimeChartData};
 use super::super::charts::{Curve, Dash, SeriesColour, Stamp};
 use super::super::format;
-use super::super::state::{DriveSetup, LabState};
+use super::super::state::{DriveChoice, DriveSetup, LabState};
 use super::super::url_state;
 
 pub use crate::model::drive_state::WORK_UNITS_PER_STEP;
@@ -64,7 +64,7 @@ const CAPACITY_MATCH_GB: f64 = 1.0;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TimeKey {
     pub preset: PresetKey,
-    pub drive: super::super::state::DriveChoice,
+    pub drive: DriveChoice,
 }
 
 impl TimeKey {
@@ -243,6 +243,23 @@ pub struct TimeView {
     pub torture_text: String,
     /// The published Octane figure, when the drive is the Octane review's 128 GB model.
     pub torture_published: Option<String>,
+    /// Why the lines are flat, when the drive has no SLC cache (the view then offers
+    /// [`cache_example`]).
+    pub no_cache: Option<String>,
+}
+
+/// The drive the view offers when the current one has no SLC cache: the E12 review's sample,
+/// whose published bursts and sustained writes the charts then show beside the model.
+pub fn cache_example() -> Option<(&'static Preset, DriveChoice)> {
+    let preset = presets::find(E12_PRESET)?;
+    let dies = preset.dies_for_capacity_gb(E12_CAPACITY_GB).ok()?;
+    Some((
+        preset,
+        DriveChoice {
+            dies,
+            die_gbit: preset.nand.die_gbit,
+        },
+    ))
 }
 
 fn is_sample(state: &LabState, preset: &str, capacity_gb: f64) -> bool {
@@ -300,6 +317,12 @@ pub fn build(state: &LabState, results: Option<&TimeResults>) -> TimeView {
     };
 
     let cell = drive.nand.cell.name();
+    if drive.controller.slc_cache.is_none() {
+        v.no_cache = Some(format!(
+            "The {} has no SLC cache in the model: it writes straight to its {cell} cells at one rate, so the lines below are flat.",
+            preset.name
+        ));
+    }
     fill_chart(&mut v, r, cell, &tag);
     burst_chart(&mut v, state, &drive, r, cell, &tag);
     torture_chart(&mut v, state, r, &tag);
@@ -624,6 +647,27 @@ mod tests {
     use super::*;
     use crate::model::presets;
     use crate::ui::state::View;
+
+    #[test]
+    fn a_drive_without_an_slc_cache_says_so_and_offers_the_reviews_e12() {
+        let e18dc = build(&LabState::default(), None);
+        let why = e18dc
+            .no_cache
+            .expect("the E18DC has no SLC cache in the model");
+        assert!(
+            why.starts_with("The Phison E18DC (enterprise, PCIe 4.0) has no SLC cache"),
+            "{why}"
+        );
+        let (preset, choice) = cache_example().unwrap();
+        let mut s = LabState::default();
+        s.drive.set_preset(preset);
+        s.drive.set_choice(choice).unwrap();
+        assert!(
+            is_sample(&s, E12_PRESET, E12_CAPACITY_GB),
+            "the review's 960 GB drive"
+        );
+        assert_eq!(build(&s, None).no_cache, None);
+    }
 
     fn state(preset: &str) -> LabState {
         let mut s = LabState::default();

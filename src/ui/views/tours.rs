@@ -1,8 +1,8 @@
 //! The guided tours' panel: one button per tour of [`TOURS`], then the current step's text
 //! with Previous and Next.
 //!
-//! The page shows it in every view (above teaching mode and the drive over time, below the
-//! queue-depth charts) and owns its position ([`TourAt`]), not any view, because the SLC-cache
+//! The page shows it in every view (above teaching mode and the drive over time, folded to one
+//! line until opened; below the queue-depth charts) and owns its position ([`TourAt`]), not any view, because the SLC-cache
 //! tour moves the reader from one view to another and the panel must come along. Below the
 //! queue-depth charts the current step is *docked*: it sticks to the bottom of the window
 //! while the charts it talks about fill the screen, so a class on a projector sees the text
@@ -62,28 +62,40 @@ pub fn Tours(
         })
         .collect_view();
     let step = move || view! { <TourStep at=at go=go off=Signal::derive(off) /> };
-    view! {
-        <section class="card tours" aria-labelledby="tours-title">
-            <h2 id="tours-title">"Guided tours"</h2>
-            <ul class="tour-list">{list}</ul>
+    let off_note = move || {
+        view! {
             <p class="hint" id="tours-off" hidden=move || !off()>
                 "The tours are off: the author of this page locked controls they would change."
             </p>
-            {(!docked).then(step)}
-        </section>
-        {docked
-            .then(|| {
-                view! {
-                    <aside
-                        class="card tour-dock"
-                        aria-label="Guided tour step"
-                        hidden=move || at.get().is_none()
-                    >
-                        {step()}
-                    </aside>
-                }
-            })}
+        }
+    };
+    if docked {
+        return view! {
+            <section class="card tours" aria-labelledby="tours-title">
+                <h2 id="tours-title">"Guided tours"</h2>
+                <ul class="tour-list">{list}</ul>
+                {off_note}
+            </section>
+            <aside class="card tour-dock" aria-label="Guided tour step" hidden=move || at.get().is_none()>
+                {step()}
+            </aside>
+        }
+        .into_any();
     }
+    // Above teaching mode and the drive over time the panel folds to one line, so the view
+    // itself fills the first screen (a projector's 720 px); a tour in progress keeps it open.
+    view! {
+        <details class="card tours" id="tours" prop:open=at.get_untracked().is_some()>
+            <summary id="tours-summary">
+                <h2 id="tours-title">"Guided tours"</h2>
+                <span class="hint">{format!(" {} tours; one click sets the controls for each step", TOURS.len())}</span>
+            </summary>
+            <ul class="tour-list">{list}</ul>
+            {off_note}
+            {step()}
+        </details>
+    }
+    .into_any()
 }
 
 /// The current step of a tour: its text and the buttons to the previous and next step.

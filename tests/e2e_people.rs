@@ -1,0 +1,253 @@
+//! End-to-end, as each kind of reader meets the page (issue 15): a reader on the drive over
+//! time, a reader on a phone, a teacher on a projector; and no page text names a folder a
+//! reader cannot open. Screenshots of the phone and projector layouts are kept as artefacts in
+//! `target/tmp/screenshots/` (Cargo's per-target temporary directory), for a person to look at.
+//!
+//! Needs `dist/` (`trunk build --release`) and `/usr/bin/chromedriver`; fails, never skips.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::Browser;
+use serde_json::{json, Value};
+
+/// Where the screenshots go.
+fn screenshot_path(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(format!("{name}.png"))
+}
+
+/// Saves what the browser shows as `name.png` among the artefacts.
+async fn screenshot(browser: &Browser, name: &str) {
+    let png = browser.client.screenshot().await.expect("a screenshot");
+    assert!(png.starts_with(b"\x89PNG"), "a PNG");
+    std::fs::write(screenshot_path(name), png).unwrap();
+}
+
+/// Sizes the window so that the page's viewport is `width` x `height` CSS pixels.
+async fn set_viewport(browser: &Browser, width: u32, height: u32) {
+    browser.client.set_window_size(width, height).await.unwrap();
+    let v = browser
+        .js("return [window.innerWidth, window.innerHeight];", vec![])
+        .await;
+    let (w, h) = (v[0].as_u64().unwrap(), v[1].as_u64().unwrap());
+    let (dw, dh) = (
+        u64::from(width) - w.min(width.into()),
+        u64::from(height) - h.min(height.into()),
+    );
+    if dw > 0 || dh > 0 {
+        let (w, h) = (u64::from(width) + dw, u64::from(height) + dh);
+        browser
+            .client
+            .set_window_size(w as u32, h as u32)
+            .await
+            .unwrap();
+    }
+    let v = browser
+        .js("return [window.innerWidth, window.innerHeight];", vec![])
+        .await;
+    assert_eq!(v, json!([width, height]), "the viewport");
+}
+
+/// The bounding box of the first element matching `css`: `{top, bottom, height}` in viewport
+/// pixels, or `null`.
+async fn rect(browser: &Browser, css: &str) -> Value {
+    browser
+        .js(
+            "const e = document.querySelector(arguments[0]);
+             if (!e) return null;
+             const r = e.getBoundingClientRect();
+             return {top: r.top, bottom: r.bottom, height: r.height, width: r.width};",
+            vec![json!(css)],
+        )
+        .await
+}
+
+async fn top(browser: &Browser, css: &str) -> f64 {
+    rect(browser, css).await["top"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{css} is on the page"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_a_drive_without_a_cache_says_so_and_one_click_shows_the_reviews_e12() {
+    let browser = Browser::start().await;
+    browser.open("?view=time", "#drive-time").await;
+    let note = browser
+        .wait_for("the note on the missing SLC cache", || async {
+            let t = browser.text("#time-no-cache").await;
+            (!t.is_empty()).then_some(t)
+        })
+        .await;
+    assert!(
+        note.contains("Phison E18DC") && note.contains("no SLC cache"),
+        "{note}"
+    );
+    assert_eq!(
+        browser
+            .js("return document.getElementById('readout');", vec![])
+            .await,
+        Value::Null,
+        "the drive over time shows its own figures, not the queue-depth point"
+    );
+    browser.click("time-show-cache").await;
+    let search = browser
+        .wait_for("the E12 of the review", || async {
+            let s = browser.location_search().await;
+            s.contains("preset=e12&cap=960").then_some(s)
+        })
+        .await;
+    assert!(search.contains("view=time"), "{search}");
+    browser.wait_for_time_charts().await;
+    assert_eq!(
+        browser
+            .js("return document.getElementById('time-no-cache');", vec![])
+            .await,
+        Value::Null
+    );
+    assert!(browser.text("#burst-published").await.contains("AnandTech"));
+
+    // Teaching mode plays the point of the controls, and its readout says so.
+    browser.click("view-activity").await;
+    let heading = browser
+        .wait_for("the readout in teaching mode", || async {
+            let t = browser.text("#readout-title").await;
+            (!t.is_empty()).then_some(t)
+        })
+        .await;
+    assert!(
+        heading.starts_with("The point teaching mode plays:"),
+        "{heading}"
+    );
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_no_page_text_names_a_folder_a_reader_cannot_open() {
+    let browser = Browser::start().await;
+    for query in [
+        "",
+        "?view=time&preset=e12&cap=960",
+        "?view=time&preset=octane&cap=128",
+        "?view=activity",
+        "?embed=1",
+    ] {
+        browser.open(query, "#readout, #drive-time").await;
+        tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+        let text = browser.js("return document.body.innerText;", vec![]).await;
+        let text = text.as_str().unwrap();
+        assert!(!text.contains("shared/"), "{query}: {text}");
+        assert!(
+            !text.contains(".csv"),
+            "{query}: a file name stands for a source"
+        );
+    }
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_a_phone_shows_the_chart_then_its_controls_then_the_readout_and_never_scrolls_sideways()
+{
+    let browser = Browser::start().await;
+    set_viewport(&browser, 390, 844).await;
+    browser.open("", "#chart-iops").await;
+    screenshot(&browser, "phone-390x844").await;
+    let chart = top(&browser, "#figure-iops").await;
+    let qd = top(&browser, "#qd").await;
+    let capacity = top(&browser, "#cap").await;
+    let readout = top(&browser, "#readout").await;
+    assert!(
+        chart < qd,
+        "the chart ({chart}) before the queue depth ({qd})"
+    );
+    assert!(
+        qd < capacity,
+        "the queue depth ({qd}) before the capacity ({capacity})"
+    );
+    assert!(
+        capacity < readout,
+        "the controls before the readout ({readout})"
+    );
+    for after in ["#share", "#fio-import", ".tours"] {
+        let at = top(&browser, after).await;
+        assert!(readout < at, "{after} ({at}) after the readout ({readout})");
+    }
+    assert!(
+        top(&browser, "#figure-latency").await > readout,
+        "the other charts after the readout"
+    );
+    let small = browser
+        .js(
+            "return [...document.querySelectorAll('input[type=range], #controls select, .radio, .check')]
+                 .filter((e) => e.getBoundingClientRect().height > 0)
+                 .filter((e) => e.getBoundingClientRect().height < 44)
+                 .map((e) => e.id || e.className);",
+            vec![],
+        )
+        .await;
+    assert_eq!(small, json!([]), "touch targets under 44 px");
+
+    for width in [390, 360] {
+        set_viewport(&browser, width, 800).await;
+        let overflow = browser
+            .js(
+                "return document.documentElement.scrollWidth - window.innerWidth;",
+                vec![],
+            )
+            .await;
+        assert!(
+            overflow.as_i64().unwrap() <= 0,
+            "{overflow} px of sideways scrolling at {width} px"
+        );
+    }
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_a_projector_shows_the_drive_and_play_on_the_first_screen() {
+    let browser = Browser::start().await;
+    set_viewport(&browser, 1280, 720).await;
+    browser
+        .open("?view=activity&theme=projector", "#teach-play")
+        .await;
+    browser
+        .wait_for("the drive to be prepared", || async {
+            let ready = browser.attr("#activity", "data-ready").await;
+            (ready.as_deref() == Some("true")).then_some(())
+        })
+        .await;
+    screenshot(&browser, "projector-1280x720").await;
+    for button in ["#teach-play", "#teach-step"] {
+        let r = rect(&browser, button).await;
+        let bottom = r["bottom"].as_f64().unwrap();
+        assert!(
+            r["top"].as_f64().unwrap() >= 0.0 && bottom <= 720.0,
+            "{button} on the first screen: {r}"
+        );
+    }
+    let picture = top(&browser, ".drive-picture").await;
+    // Host, link, controller and the first channel's dies: the picture's top 150 px.
+    assert!(
+        picture < 720.0 - 150.0,
+        "the drive picture starts at {picture} px, too low for a 720 px screen"
+    );
+    let tours = rect(&browser, "#tours").await;
+    assert_eq!(
+        browser
+            .js("return document.getElementById('tours').open;", vec![])
+            .await,
+        json!(false)
+    );
+    assert!(
+        tours["height"].as_f64().unwrap() < 90.0,
+        "the folded tours take one line: {tours}"
+    );
+    browser.assert_clean_console();
+    browser.close().await;
+}
