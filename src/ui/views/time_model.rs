@@ -42,7 +42,7 @@ pub const E12_CAPACITY_GB: f64 = 960.0;
 /// Published: the E12 sample's sustained sequential writes stayed above this (MB/s).
 pub const E12_SUSTAINED_FLOOR_MB_S: f64 = 1000.0;
 /// Where the E12 figures come from.
-pub const E12_SOURCE: &str = "The Phison E12 Reference Design Preview, Billy Tallis, AnandTech, July 18, 2018 (960 GB sample)";
+pub const E12_SOURCE: &str = "The Phison E12 Reference Design Preview: A Next-Gen NVMe SSD Controller, Billy Tallis, AnandTech, July 18, 2018 (960 GB sample)";
 /// What the E12 review reported, in words.
 pub const E12_FACT: &str = "Sustained sequential writes (QD1 to QD32, 32 GB or one minute per depth, up to one minute idle between depths) bounced around between depths because the drive could not finish emptying its SLC cache in the idle gaps, yet stayed above 1 GB/s; bursts landing in the cache set records.";
 /// The Octane review's drive: the only one its torture figures belong to.
