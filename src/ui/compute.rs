@@ -22,7 +22,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::model::config::{DriveState, RunOptions, RunSpec, Rw, Workload};
+use crate::model::config::{ConfigError, DriveState, RunOptions, RunSpec, Rw, Workload};
+use crate::model::power::PowerLimit;
 use crate::model::prepare::Preparation;
 use crate::model::presets::PresetKey;
 use crate::model::stats::{Bottleneck, ProgramWait};
@@ -74,6 +75,8 @@ pub struct RunKey {
     pub bs_bytes: u32,
     pub qd: u32,
     pub state: DriveState,
+    /// The active power state the drive is held to (0: PS0, the model's default).
+    pub power_state: u8,
 }
 
 impl RunKey {
@@ -88,6 +91,7 @@ impl RunKey {
             bs_bytes: state.workload.bs_bytes(),
             qd,
             state: state.workload.drive_state(),
+            power_state: state.drive.power_state(),
         }
     }
 
@@ -99,6 +103,16 @@ impl RunKey {
             state.workload.qd(),
             state.workload.read_pct(),
         )
+    }
+
+    /// The run for this key, measuring `measured_ios`, checked and held to its power state,
+    /// ready to be prepared without blocking.
+    pub fn prepare(&self, measured_ios: u64) -> Result<Preparation, ConfigError> {
+        let prep = Preparation::new(self.spec_measuring(measured_ios))?;
+        match self.power_state {
+            0 => Ok(prep),
+            n => prep.with_power_limit(PowerLimit::State(n)),
+        }
     }
 
     /// The model's run for this key (always the full run; an estimate is its early part).
@@ -137,7 +151,22 @@ pub struct Point {
     pub bottleneck: Bottleneck,
     /// How reads met programs (suspend, or waiting them out).
     pub program_wait: ProgramWait,
+    /// Average power over the run (W), and the budget it kept to.
+    pub watts: f64,
+    pub budget_w: Option<f64>,
     pub fidelity: Fidelity,
+}
+
+impl Point {
+    /// Throughput per watt: MB/s per W.
+    pub fn mb_s_per_w(&self) -> f64 {
+        self.mb_s / self.watts
+    }
+
+    /// Operations per watt: IOPS per W (I/Os per joule).
+    pub fn iops_per_w(&self) -> f64 {
+        self.iops / self.watts
+    }
 }
 
 /// A finished run: its point, or why the model refused it.
@@ -406,6 +435,8 @@ impl Engine {
                         p999_us: r.latency.p999_us,
                         bottleneck: r.bottleneck,
                         program_wait: r.program_wait(),
+                        watts: r.power.average_w,
+                        budget_w: r.power.budget_w,
                         fidelity: if finished {
                             Fidelity::Full
                         } else {
@@ -442,7 +473,7 @@ impl Engine {
     fn start(&mut self, key: RunKey, time_is_up: &mut dyn FnMut() -> bool) -> Start {
         let prep = match &mut self.preparing {
             Some((k, prep)) if *k == key => prep,
-            _ => match Preparation::new(key.spec()) {
+            _ => match key.prepare(Fidelity::Full.measured_ios()) {
                 Ok(prep) => &mut self.preparing.insert((key, prep)).1,
                 Err(why) => return Start::Refused(why.to_string()),
             },

@@ -94,6 +94,8 @@ pub enum Control {
     Burst,
     /// Teaching mode's speed slider.
     Speed,
+    /// The power-state choice.
+    Power,
 }
 
 crate::model::named_enum!(Control, "control", id, {
@@ -113,17 +115,18 @@ crate::model::named_enum!(Control, "control", id, {
     Idle => "idle",
     Burst => "burst",
     Speed => "speed",
+    Power => "power",
 });
 
 impl Control {
-    fn bit(self) -> u16 {
-        1 << (self as u16)
+    fn bit(self) -> u32 {
+        1 << (self as u32)
     }
 }
 
 /// The controls an author made read-only.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Locks(u16);
+pub struct Locks(u32);
 
 impl Locks {
     pub fn of(controls: &[Control]) -> Locks {

@@ -225,6 +225,8 @@ mod tests {
             p999_us: 300.0,
             bottleneck: Bottleneck::Dies,
             program_wait: ProgramWait::Rarely,
+            watts: 2.0,
+            budget_w: None,
             fidelity: Fidelity::Full,
         })
     }

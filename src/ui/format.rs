@@ -45,19 +45,21 @@ pub fn compact(v: f64) -> String {
     }
 }
 
+/// A decimal without trailing zeros: `2.50` becomes `2.5`, `3.0` becomes `3`.
+fn trim(s: String) -> String {
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
 /// An axis label for a count: as short as possible (`0`, `500`, `200k`, `1.2M`).
 pub fn axis_count(v: f64) -> String {
     if !v.is_finite() {
         return NO_VALUE.into();
     }
     let a = v.abs();
-    let trim = |s: String| {
-        if s.contains('.') {
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        } else {
-            s
-        }
-    };
     if a < THOUSAND {
         trim(format!("{v:.1}"))
     } else if a < MILLION {
@@ -81,6 +83,20 @@ pub fn mb_per_s(v: f64) -> String {
         format!("{v:.1} MB/s")
     } else {
         format!("{} MB/s", grouped(v))
+    }
+}
+
+/// Power: `2.3 W`, `0.58 W`, `49 mW`.
+pub fn watts(w: f64) -> String {
+    if !w.is_finite() {
+        return NO_VALUE.into();
+    }
+    if w.abs() < 0.1 {
+        format!("{} mW", trim(format!("{:.1}", w * 1e3)))
+    } else if w.abs() < 1.0 {
+        format!("{w:.2} W")
+    } else {
+        format!("{} W", trim(format!("{w:.1}")))
     }
 }
 

@@ -243,6 +243,8 @@ mod tests {
             p999_us: 500.0,
             bottleneck: Bottleneck::Dies,
             program_wait: ProgramWait::Rarely,
+            watts: 2.0,
+            budget_w: None,
             fidelity,
         }
     }
@@ -294,6 +296,8 @@ mod tests {
         // Issue 13: where reads meet programs, the readout says how they wait.
         let suspend = Point {
             program_wait: ProgramWait::Suspend,
+            watts: 2.0,
+            budget_w: None,
             ..point(Fidelity::Full)
         };
         assert_eq!(

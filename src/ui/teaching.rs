@@ -15,7 +15,7 @@
 //!   the reader never loses it.
 
 use crate::model::activity::Activity;
-use crate::model::config::{CheckedRun, DriveState, RunSpec, Rw};
+use crate::model::config::{CheckedRun, DriveState, Rw};
 use crate::model::drive_state::{FILL_BS, FILL_QD};
 use crate::model::link::HostLink;
 use crate::model::prepare::Preparation;
@@ -39,11 +39,6 @@ pub const EXPLAIN_EVENTS_PER_SLICE: u64 = 2_000;
 const ALL_DIES_BUSY: f64 = 0.9;
 const NANOS_PER_US: u64 = 1_000;
 const PERCENT: f64 = 100.0;
-
-/// The model's run for the lab's current point, to run for `measured_ios`.
-pub fn run_spec(state: &LabState, measured_ios: u64) -> RunSpec {
-    RunKey::current(state).spec_measuring(measured_ios)
-}
 
 /// The engine, slowed down: a clock that moves with wall time and events processed as the
 /// clock passes them.
@@ -135,8 +130,8 @@ pub struct TeachingWork {
 enum Stage {
     #[default]
     Done,
-    /// The animated run is being made ready; the explainer's spec waits.
-    Player(Box<(Preparation, RunSpec)>, ExplainContext),
+    /// The animated run is being made ready; the explainer's run waits.
+    Player(Box<Preparation>, RunKey, ExplainContext),
     /// The explainer's run is being made ready (at once when the drive's amplification is
     /// known, as it is after the player's).
     ExplainPreparing(Box<Preparation>, ExplainContext),
@@ -144,13 +139,12 @@ enum Stage {
 }
 
 impl TeachingWork {
-    /// Starts over for `spec` (the animated run) and its explainer, dropping what was not taken.
-    pub fn restart(&mut self, spec: RunSpec, ctx: ExplainContext) {
-        let mut explain_spec = spec.clone();
-        explain_spec.options.measured_ios = EXPLAIN_MEASURED_IOS;
+    /// Starts over for the point `key` (the animated run) and its explainer, dropping what was
+    /// not taken.
+    pub fn restart(&mut self, key: RunKey, ctx: ExplainContext) {
         *self = TeachingWork::default();
-        match Preparation::new(spec) {
-            Ok(prep) => self.stage = Stage::Player(Box::new((prep, explain_spec)), ctx),
+        match key.prepare(PLAYER_MEASURED_IOS) {
+            Ok(prep) => self.stage = Stage::Player(Box::new(prep), key, ctx),
             Err(why) => self.failure = Some(why.to_string()),
         }
     }
@@ -181,15 +175,15 @@ impl TeachingWork {
         loop {
             self.stage = match std::mem::take(&mut self.stage) {
                 Stage::Done => return came_out,
-                Stage::Player(mut player, ctx) => match player.0.work_until(time_is_up) {
+                Stage::Player(mut player, key, ctx) => match player.work_until(time_is_up) {
                     Ok(None) => {
-                        self.stage = Stage::Player(player, ctx);
+                        self.stage = Stage::Player(player, key, ctx);
                         return came_out;
                     }
                     Ok(Some(run)) => {
                         self.ready = Some(run.clone());
                         came_out = true;
-                        match Preparation::new(player.1) {
+                        match key.prepare(EXPLAIN_MEASURED_IOS) {
                             Ok(prep) => Stage::ExplainPreparing(Box::new(prep), ctx),
                             Err(_) => Stage::Done,
                         }
@@ -253,6 +247,8 @@ pub struct ExplainContext {
     pub iodepth: u32,
     pub dies: u32,
     pub link: HostLink,
+    /// The power state the drive is held to and its maximum (W), when the preset has a table.
+    pub power: Option<(u8, f64)>,
 }
 
 impl ExplainContext {
@@ -261,6 +257,10 @@ impl ExplainContext {
             iodepth: state.workload.qd(),
             dies: state.drive.dies(),
             link: state.drive.preset().controller.link,
+            power: state
+                .drive
+                .power_budget_w()
+                .map(|w| (state.drive.power_state(), w)),
         }
     }
 }
@@ -305,6 +305,13 @@ pub fn sentence(
         ),
         Bottleneck::Controller => "The controller's command processing is the limit".into(),
         Bottleneck::HostLink => format!("The {} link is full", ctx.link.name()),
+        Bottleneck::PowerBudget => match ctx.power {
+            Some((state, watts)) => format!(
+                "The power budget of PS{state} ({}) limits how many dies work at once",
+                format::watts(watts)
+            ),
+            None => "The power budget limits how many dies work at once".into(),
+        },
     }
 }
 
@@ -607,7 +614,6 @@ pub fn sim_span(wall_ms: f64, us_per_s: u32) -> Nanos {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::prepare::Preparation;
     use crate::model::stats::Utilisation;
     use crate::ui::url_state;
 
@@ -616,11 +622,12 @@ mod tests {
             iodepth,
             dies,
             link: HostLink::Pcie4x4,
+            power: None,
         }
     }
 
     fn player(state: &LabState) -> Player {
-        let mut prep = Preparation::new(run_spec(state, PLAYER_MEASURED_IOS)).unwrap();
+        let mut prep = RunKey::current(state).prepare(PLAYER_MEASURED_IOS).unwrap();
         let run = prep
             .work(0)
             .unwrap()
@@ -689,6 +696,7 @@ mod tests {
                 dies: vec![0.03; 8],
             },
             bottleneck: Bottleneck::QueueDepth,
+            power: Default::default(),
             write_amplification: 1.0,
             suspends: 0,
             reads_behind_programs: 0,
@@ -713,7 +721,7 @@ mod tests {
         ] {
             let s = small_drive(qd);
             let mut work = TeachingWork::default();
-            work.restart(run_spec(&s, PLAYER_MEASURED_IOS), ExplainContext::of(&s));
+            work.restart(RunKey::current(&s), ExplainContext::of(&s));
             assert!(work.work(&mut || false), "qd {qd}: results came out");
             assert!(work.is_done() && work.failure().is_none());
             assert!(
@@ -734,7 +742,7 @@ mod tests {
         let mut s = small_drive(4);
         s.workload.set_drive_state(DriveState::Steady);
         let mut work = TeachingWork::default();
-        work.restart(run_spec(&s, PLAYER_MEASURED_IOS), ExplainContext::of(&s));
+        work.restart(RunKey::current(&s), ExplainContext::of(&s));
         let mut slices = 0;
         while !work.is_done() {
             work.work(&mut || true);
@@ -746,8 +754,10 @@ mod tests {
         );
         assert!(work.take_ready().is_some() && work.take_explanation().is_some());
 
-        let mut bad = run_spec(&s, PLAYER_MEASURED_IOS);
-        bad.workload.iodepth = 0;
+        let bad = RunKey {
+            qd: 0,
+            ..RunKey::current(&s)
+        };
         work.restart(bad, ExplainContext::of(&s));
         assert!(work.is_done() && work.take_ready().is_none());
         assert!(work.failure().is_some_and(|why| why.contains("iodepth")));

@@ -2,7 +2,8 @@
 //! reads it back. Pure Rust (no web-sys), so it is tested natively.
 //!
 //! Parameter names are short and stable, because people share these links: `preset`, `cap`
-//! (user GB), `dies`, `hold` (`density`, `cap` or `dies`), `qd`, `rw` (fio's randread,
+//! (user GB), `dies`, `hold` (`density`, `cap` or `dies`), `power` (the active NVMe power state
+//! the drive is held to, `ps1` or `ps2`, for presets with a published table), `qd`, `rw` (fio's randread,
 //! randwrite, randrw, read, write, rw), `mix` (read %, mixed patterns only), `bs` (4k, 128k,
 //! 1m ...), `state` (fob, seq-filled, steady), `p999` (1 to draw p99.9), `view` (`qd`, the
 //! default, `time` for the drive over time or `activity` for teaching mode), `idle` (seconds of idle between the burst
@@ -31,6 +32,7 @@
 use std::str::FromStr;
 
 use crate::model::config::{parse_block_size, ConfigError, DriveState, Rw, MAX_DIES, MAX_IODEPTH};
+use crate::model::power::PowerLimit;
 use crate::model::presets;
 
 use super::compare::{Pin, MAX_PINS, PIN_SEPARATOR};
@@ -45,9 +47,9 @@ use super::state::{
 use crate::model::config::format_block_size;
 
 /// Every parameter the lab reads, in the order it writes them.
-pub const PARAMS: [&str; 13] = [
-    "preset", "cap", "dies", "hold", "qd", "rw", "mix", "bs", "state", "p999", "view", "idle",
-    "burst",
+pub const PARAMS: [&str; 14] = [
+    "preset", "cap", "dies", "hold", "power", "qd", "rw", "mix", "bs", "state", "p999", "view",
+    "idle", "burst",
 ];
 /// The colour-scheme parameter (written only when not `auto`).
 pub const THEME_PARAM: &str = "theme";
@@ -90,6 +92,9 @@ pub fn to_query(state: &LabState) -> String {
     ];
     if state.drive.hold() != Hold::default() {
         parts.push(("hold", state.drive.hold().id().to_string()));
+    }
+    if let Some(limit) = state.drive.power_limit() {
+        parts.push(("power", limit.to_string()));
     }
     parts.push(("qd", state.workload.qd().to_string()));
     let rw = state.workload.rw();
@@ -191,6 +196,9 @@ impl Parser {
             self.state.drive.set_hold(h);
         }
         self.drive(get("cap"), get("dies"));
+        if let Some(v) = get("power") {
+            self.power_state(v);
+        }
         let rw = get("rw").and_then(|v| self.rw(v));
         if let Some(v) = get("mix") {
             self.mix(v, rw);
@@ -203,6 +211,32 @@ impl Parser {
         }
         if let Some(s) = get("state").and_then(|v| self.named::<DriveState>("state", v)) {
             self.state.workload.set_drive_state(s);
+        }
+    }
+
+    /// `power=ps1`: an active power state of the preset's table.
+    fn power_state(&mut self, v: &str) {
+        let states = self.state.drive.active_power_states();
+        match v.parse::<PowerLimit>() {
+            Ok(PowerLimit::State(n)) if n < states => {
+                self.state.drive.set_power_state(u32::from(n));
+            }
+            _ if states == 0 => self.note(
+                "power",
+                format!(
+                    "the {} has no published power-state table; it runs uncapped",
+                    self.state.drive.preset().name
+                ),
+            ),
+            _ => self.note(
+                "power",
+                format!(
+                    "'{}' is not an active power state of the {} (ps0..ps{})",
+                    quote(v),
+                    self.state.drive.preset().name,
+                    states - 1
+                ),
+            ),
         }
     }
 
@@ -736,6 +770,8 @@ mod tests {
             s.workload.set_drive_state(DriveState::SeqFilled);
             s.views.set_show_p999(true);
             s.display.theme = Theme::Dark;
+            // The top active power state of the preset's table (PS0 without one).
+            s.drive.set_power_state(u32::MAX);
             states.push(s.clone());
             s.display.theme = Theme::Projector;
             s.display.view = View::Activity;
@@ -766,6 +802,28 @@ mod tests {
             assert_eq!(back.state, s, "{q}");
             assert_eq!(to_query(&back.state), q);
         }
+    }
+
+    #[test]
+    fn the_power_state_is_in_the_link_for_a_preset_with_a_table_and_noted_otherwise() {
+        let e12 = parse("preset=e12&power=ps2&qd=64");
+        assert!(e12.notes.is_empty(), "{:?}", e12.notes);
+        assert_eq!(e12.state.drive.power_state(), 2);
+        assert_eq!(e12.state.drive.power_budget_w(), Some(1.8));
+        assert!(to_query(&e12.state).contains("&power=ps2&"));
+        let bad = parse("preset=e12&power=ps3");
+        assert_eq!(
+            bad.state.drive.power_state(),
+            0,
+            "an idle state runs no I/O"
+        );
+        assert!(bad.notes[0].message.contains("ps0..ps2"), "{:?}", bad.notes);
+        let none = parse("preset=e18dc&power=ps1");
+        assert_eq!(none.state.drive.power_state(), 0);
+        assert!(none.notes[0]
+            .message
+            .contains("no published power-state table"));
+        assert!(!to_query(&LabState::default()).contains("power="));
     }
 
     #[test]

@@ -56,6 +56,7 @@ pub fn run() -> String {
             qd32,
             DriveState::SeqFilled,
             RunOptions::default(),
+            None,
             &REVIEW_QDS,
         );
     });

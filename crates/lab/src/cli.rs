@@ -4,8 +4,7 @@
 //! Values are read by the model's own parsers (block sizes, patterns, drive states, presets), so
 //! `lab` accepts exactly what the page and the fio import accept. Limits the model enforces when
 //! it runs (measured I/Os, capacity, idle time, ...) are left to it; what is checked here is what
-//! the model cannot see: a list's syntax, a die count it would silently clamp, a read share for a
-//! job file it never runs.
+//! the model cannot see: a list's syntax, a read share for a job file it never runs.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -13,6 +12,7 @@ use std::str::FromStr;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use parallelism_model::config::{parse_block_size, MAX_IODEPTH};
+use parallelism_model::power::PowerLimit;
 use parallelism_model::presets::{self, Preset};
 use parallelism_model::sweep::REVIEW_QDS;
 use parallelism_model::{ConfigError, DriveSpec, DriveState, RunOptions, Rw, Workload};
@@ -50,6 +50,8 @@ pub enum Command {
     FioJob(WorkloadArgs),
     /// Read fio's JSON output (--output-format=json) and print its points
     Import(ImportArgs),
+    /// QD1 latency after idle time, with and without autonomous power-state transitions (APST)
+    Idle(IdleArgs),
     /// Print model speed figures as JSON
     Bench,
 }
@@ -201,6 +203,8 @@ pub struct SweepArgs {
     #[command(flatten)]
     pub drive: DriveArgs,
     #[command(flatten)]
+    pub power: PowerArgs,
+    #[command(flatten)]
     pub workload: WorkloadArgs,
     #[command(flatten)]
     pub run: RunArgs,
@@ -297,6 +301,91 @@ pub struct TortureArgs {
     pub drive: DriveArgs,
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+/// A power budget: an active power state of the preset's table, or watts.
+#[derive(Args)]
+#[command(next_help_heading = "Power")]
+pub struct PowerArgs {
+    /// Keep to this NVMe power state's maximum: ps0, ps1 or ps2 [default: ps0 where the preset
+    /// has a power-state table]
+    #[arg(long, value_name = "PS", conflicts_with = "power_limit_w", value_parser = power_state)]
+    pub power_state: Option<PowerLimit>,
+    /// Keep to this many watts
+    #[arg(long, value_name = "W", value_parser = watts, allow_negative_numbers = true)]
+    pub power_limit_w: Option<PowerLimit>,
+}
+
+impl PowerArgs {
+    pub fn limit(&self) -> Option<PowerLimit> {
+        self.power_state.or(self.power_limit_w)
+    }
+}
+
+#[derive(Args)]
+pub struct IdleArgs {
+    /// Host idle times before each request, microseconds, comma-separated
+    #[arg(
+        long,
+        value_name = "LIST",
+        default_value = "0,1000,50000,100000,101000,500000,2000000,5000000",
+        value_parser = micros
+    )]
+    pub think_us: Micros,
+    /// Requests in each burst after an idle time (the first pays the wake-up)
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = whole::<u32>)]
+    pub burst: u32,
+    #[command(flatten)]
+    pub drive: DriveArgs,
+    #[command(flatten)]
+    pub run: RunArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// Idle times in microseconds, in the order given.
+#[derive(Clone)]
+pub struct Micros(pub Vec<u64>);
+
+impl fmt::Display for Micros {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list: Vec<String> = self.0.iter().map(u64::to_string).collect();
+        f.write_str(&list.join(","))
+    }
+}
+
+fn micros(list: &str) -> Result<Micros, String> {
+    let values = list
+        .split(',')
+        .map(|v| match v.trim().parse::<u64>() {
+            Ok(us) if us <= 3_600_000_000 => Ok(us),
+            _ => Err(format!(
+                "'{v}' is not an idle time (whole microseconds up to an hour, comma-separated)"
+            )),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if values.len() > 64 {
+        return Err("lists at most 64 idle times".into());
+    }
+    Ok(Micros(values))
+}
+
+fn power_state(s: &str) -> Result<PowerLimit, ConfigError> {
+    match s.parse::<PowerLimit>() {
+        Ok(limit @ PowerLimit::State(_)) => Ok(limit),
+        _ => Err(ConfigError::Unknown {
+            what: "--power-state",
+            value: s.to_string(),
+            expected: "ps0, ps1 or ps2".into(),
+        }),
+    }
+}
+
+fn watts(s: &str) -> Result<PowerLimit, String> {
+    match s.trim().parse::<f64>() {
+        Ok(w) if w.is_finite() && w > 0.0 => Ok(PowerLimit::Watts(w)),
+        _ => Err(format!("expects watts above 0, got '{s}'")),
+    }
 }
 
 #[derive(Args)]

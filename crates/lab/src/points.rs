@@ -11,11 +11,12 @@ use crate::{json, Fail};
 pub fn sweep(a: &cli::SweepArgs) -> Result<String, Fail> {
     let drive = a.drive.drive()?;
     let workload = a.workload.workload()?;
-    let (state, options) = (a.state, a.run.options());
+    let (state, options, power) = (a.state, a.run.options(), a.power.limit());
     let points = if a.mix_sweep {
-        sweep::over_read_share(&drive, workload, state, options, &sweep::MIX_STEPS)?
+        sweep::over_read_share(&drive, workload, state, options, power, &sweep::MIX_STEPS)?
     } else {
-        sweep::over_queue_depth(&drive, workload, state, options, &a.workload.iodepth.0)?
+        let qds = &a.workload.iodepth.0;
+        sweep::over_queue_depth(&drive, workload, state, options, power, qds)?
     };
     Ok(render_points(&points, a.output.format))
 }
@@ -39,6 +40,11 @@ fn render_points(points: &[SweepPoint], format: Format) -> String {
                         "lat_p999_us": r.latency.p999_us,
                         "lat_max_us": r.latency.max_us,
                         "bottleneck": r.bottleneck.id(),
+                        "watts": r.power.average_w,
+                        "mb_s_per_w": mb_s_per_w(r),
+                        "iops_per_w": r.iops / r.power.average_w,
+                        "power_budget_w": r.power.budget_w,
+                        "peak_w": r.power.peak_w,
                         "write_amplification": r.write_amplification,
                         "suspends": r.suspends,
                         "reads_behind_programs": r.reads_behind_programs,
@@ -51,14 +57,14 @@ fn render_points(points: &[SweepPoint], format: Format) -> String {
         }
         Format::Csv => {
             let mut s = String::from(
-                "iodepth,read_percent,iops,bw_mb_s,lat_mean_us,lat_p50_us,lat_p99_us,lat_p999_us,lat_max_us,bottleneck,write_amplification\n",
+                "iodepth,read_percent,iops,bw_mb_s,lat_mean_us,lat_p50_us,lat_p99_us,lat_p999_us,lat_max_us,bottleneck,write_amplification,watts,mb_s_per_w\n",
             );
             for p in points {
                 let r = &p.result;
                 let l = &r.latency;
                 let _ = writeln!(
                     s,
-                    "{},{},{:.0},{:.1},{:.1},{:.1},{:.1},{:.1},{:.1},{},{:.2}",
+                    "{},{},{:.0},{:.1},{:.1},{:.1},{:.1},{:.1},{:.1},{},{:.2},{:.3},{:.1}",
                     p.iodepth,
                     p.read_percent,
                     r.iops,
@@ -69,21 +75,32 @@ fn render_points(points: &[SweepPoint], format: Format) -> String {
                     l.p999_us,
                     l.max_us,
                     r.bottleneck.id(),
-                    r.write_amplification
+                    r.write_amplification,
+                    r.power.average_w,
+                    mb_s_per_w(r)
                 );
             }
             s
         }
         Format::Table => {
             let mut s = format!(
-                "{:>7} {:>5} {:>10} {:>9} {:>10} {:>10} {:>10}  {}\n",
-                "iodepth", "read%", "IOPS", "MB/s", "mean µs", "p99 µs", "p99.9 µs", "limited by"
+                "{:>7} {:>5} {:>10} {:>9} {:>10} {:>10} {:>10} {:>7} {:>8}  {}\n",
+                "iodepth",
+                "read%",
+                "IOPS",
+                "MB/s",
+                "mean µs",
+                "p99 µs",
+                "p99.9 µs",
+                "W",
+                "MB/s/W",
+                "limited by"
             );
             for p in points {
                 let r = &p.result;
                 let _ = writeln!(
                     s,
-                    "{:>7} {:>5} {:>10.0} {:>9.1} {:>10.1} {:>10.1} {:>10.1}  {}",
+                    "{:>7} {:>5} {:>10.0} {:>9.1} {:>10.1} {:>10.1} {:>10.1} {:>7.2} {:>8.1}  {}",
                     p.iodepth,
                     p.read_percent,
                     r.iops,
@@ -91,12 +108,19 @@ fn render_points(points: &[SweepPoint], format: Format) -> String {
                     r.latency.mean_us,
                     r.latency.p99_us,
                     r.latency.p999_us,
+                    r.power.average_w,
+                    mb_s_per_w(r),
                     r.bottleneck.label()
                 );
             }
             s
         }
     }
+}
+
+/// Throughput per watt of a run.
+fn mb_s_per_w(r: &parallelism_model::RunResult) -> f64 {
+    r.bw_mb_s / r.power.average_w
 }
 
 pub fn fio_job(a: &cli::WorkloadArgs) -> Result<String, Fail> {

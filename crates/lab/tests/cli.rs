@@ -416,3 +416,125 @@ fn help_comes_from_the_parser() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("fio-job"));
 }
+
+fn json_rows(args: &[&str]) -> Vec<serde_json::Value> {
+    let o = lab(args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    v.as_array().expect("an array").clone()
+}
+
+#[test]
+fn sweep_points_carry_watts_and_a_power_state_caps_the_deep_queue() {
+    let sweep = |power: &[&str]| {
+        let mut args = vec![
+            "sweep",
+            "--preset",
+            "e12",
+            "--capacity-gb",
+            "960",
+            "--state",
+            "fob",
+            "--iodepth",
+            "1,256",
+            "--ios",
+            "2000",
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(power);
+        json_rows(&args)
+    };
+    let ps0 = sweep(&[]);
+    for p in &ps0 {
+        let (w, mbs) = (
+            p["watts"].as_f64().unwrap(),
+            p["mb_s_per_w"].as_f64().unwrap(),
+        );
+        assert!(w > 0.5 && w < 8.9, "{p}");
+        assert!(
+            (mbs - p["bw_mb_s"].as_f64().unwrap() / w).abs() < 1e-6,
+            "{p}"
+        );
+        assert_eq!(p["power_budget_w"], 8.9, "PS0 by default");
+    }
+    assert!(
+        ps0[1]["watts"].as_f64() > ps0[0]["watts"].as_f64(),
+        "depth costs power"
+    );
+    let ps2 = sweep(&["--power-state", "ps2"]);
+    assert_eq!(ps2[1]["power_budget_w"], 1.8);
+    assert_eq!(ps2[1]["bottleneck"], "power-budget");
+    assert!(ps2[1]["iops"].as_f64().unwrap() < ps0[1]["iops"].as_f64().unwrap() * 0.3);
+    let watts = sweep(&["--power-limit-w", "2.3"]);
+    let ps1 = sweep(&["--power-state", "ps1"]);
+    assert_eq!(watts[1]["iops"], ps1[1]["iops"], "2.3 W is PS1");
+}
+
+#[test]
+fn impossible_power_limits_are_refused_by_name() {
+    for (args, says) in [
+        (&["sweep", "--power-state", "ps9"][..], "--power-state"),
+        (
+            &["sweep", "--power-state", "ps1"][..],
+            "has none, so give watts",
+        ),
+        (
+            &["sweep", "--preset", "e12", "--power-limit-w", "1"][..],
+            "power budget (W) 1",
+        ),
+        (&["sweep", "--power-limit-w", "-3"][..], "--power-limit-w"),
+        (
+            &["sweep", "--power-state", "ps1", "--power-limit-w", "3"][..],
+            "not both",
+        ),
+        (
+            &["idle", "--preset", "e18dc"][..],
+            "no published idle power states",
+        ),
+        (
+            &["idle", "--preset", "e12", "--think-us", "5,x"][..],
+            "'x' is not an idle time",
+        ),
+    ] {
+        let line = refusal(args);
+        assert!(line.contains(says), "{args:?}: {line}");
+    }
+}
+
+#[test]
+fn idle_prints_the_wake_up_once_per_idle_period() {
+    let rows = |burst: &str| {
+        json_rows(&[
+            "idle",
+            "--preset",
+            "e12",
+            "--think-us",
+            "50000,500000,5000000",
+            "--burst",
+            burst,
+            "--ios",
+            "1000",
+            "--format",
+            "json",
+        ])
+    };
+    let one = rows("1");
+    let states: Vec<&str> = one.iter().map(|r| r["state"].as_str().unwrap()).collect();
+    assert_eq!(
+        states,
+        ["ps0", "ps3", "ps4"],
+        "100 ms idle enters PS3, 2 s PS4 (Linux APST)"
+    );
+    let wake: Vec<f64> = one.iter().map(|r| r["wake_us"].as_f64().unwrap()).collect();
+    assert_eq!(wake, [0.0, 2_000.0, 25_000.0], "the E12's exit latencies");
+    let four = rows("4");
+    for (a, b) in one.iter().zip(&four) {
+        let service = a["lat_mean_us_without_apst"].as_f64().unwrap();
+        let extra = |r: &serde_json::Value| r["lat_mean_us_with_apst"].as_f64().unwrap() - service;
+        assert!(
+            (extra(b) * 4.0 - extra(a)).abs() < 0.01,
+            "a burst of four shares one wake-up"
+        );
+    }
+}

@@ -11,6 +11,7 @@ use std::fmt;
 use serde::Serialize;
 
 use super::link::HostLink;
+use super::power::{self, ControllerPower, NandPower, PowerLimit};
 use super::time::Nanos;
 
 /// Bytes in one GB as drive vendors, Iometer and fio's "MB/s" count them (10^9).
@@ -83,6 +84,8 @@ pub struct NandSpec {
     pub t_suspend: Nanos,
     /// Time a suspended program or erase loses when it resumes (the interrupted pulse re-runs).
     pub t_resume: Nanos,
+    /// What a die and a channel draw while they work.
+    pub power: NandPower,
 }
 
 impl NandSpec {
@@ -145,6 +148,8 @@ pub struct ControllerSpec {
     /// Share of the nominal spare area garbage collection can actually use.
     pub spare_efficiency: f64,
     pub slc_cache: SlcCache,
+    /// What the controller, its DRAM and its link draw, and its power states.
+    pub power: ControllerPower,
 }
 
 /// How the firmware runs part of the flash in SLC mode as a write cache.
@@ -345,6 +350,15 @@ pub struct CheckedRun {
     spec: RunSpec,
     write_amplification: Option<f64>,
     slc_room: Option<SlcRoom>,
+    power: PowerBudget,
+}
+
+/// The power budget a run keeps to: its watts (none: unlimited) and how many dies may run an
+/// array operation at once within it (see [`crate::power`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PowerBudget {
+    pub budget_w: Option<f64>,
+    pub die_slots: u32,
 }
 
 /// How much the SLC cache takes of a run's writes.
@@ -376,6 +390,23 @@ impl CheckedRun {
         }
         self.write_amplification = Some(wa);
         Ok(self)
+    }
+
+    /// The same run kept within `limit` (an active power state of the drive's table, or watts)
+    /// instead of its PS0; refused when the drive has no such state or the budget does not
+    /// cover the controller and one working die.
+    pub fn with_power_limit(mut self, limit: PowerLimit) -> Result<CheckedRun, ConfigError> {
+        let budget_w = power::budget_w(&self.spec.drive, limit)?;
+        self.power = PowerBudget {
+            budget_w: Some(budget_w),
+            die_slots: power::die_slots(&self.spec.drive, budget_w)?,
+        };
+        Ok(self)
+    }
+
+    /// The power budget the run keeps to.
+    pub fn power_budget(&self) -> PowerBudget {
+        self.power
     }
 
     /// The same run with this much room in the SLC cache instead of what the drive state
@@ -527,10 +558,23 @@ impl RunSpec {
                 &format!("at least {min_buffer}"),
             ));
         }
+        // An active power state's maximum is a budget: the drive runs in PS0 unless told
+        // otherwise, so a table's PS0 applies by default.
+        let power = match self.drive.controller.power.states.first() {
+            Some(ps0) => PowerBudget {
+                budget_w: Some(ps0.max_w),
+                die_slots: power::die_slots(&self.drive, ps0.max_w)?,
+            },
+            None => PowerBudget {
+                budget_w: None,
+                die_slots: u32::MAX,
+            },
+        };
         Ok(CheckedRun {
             spec: self,
             write_amplification: None,
             slc_room: None,
+            power,
         })
     }
 }
@@ -586,10 +630,32 @@ fn check_controller(c: &ControllerSpec) -> Result<(), ConfigError> {
             "0..=1",
         ));
     }
+    let p = c.power;
+    for (what, w) in [
+        ("idle power (W)", p.idle_w),
+        ("controller power (W)", p.busy_w),
+        ("link power (W)", p.link_w),
+    ] {
+        check_watts(what, w)?;
+    }
+    for s in p.states {
+        check_positive("power state maximum (W)", s.max_w)?;
+    }
     Ok(())
 }
 
+/// A power draw the model accepts: finite, not negative, at most a kilowatt.
+fn check_watts(what: &'static str, w: f64) -> Result<(), ConfigError> {
+    if w.is_finite() && (0.0..=1000.0).contains(&w) {
+        Ok(())
+    } else {
+        Err(out_of_range(what, w, "0..=1000"))
+    }
+}
+
 fn check_nand(n: &NandSpec) -> Result<(), ConfigError> {
+    check_positive("die power (W)", n.power.die_w)?;
+    check_watts("channel power (W)", n.power.bus_w)?;
     check_range("planes", n.planes, 1, 8)?;
     check_range(
         "page size (bytes)",

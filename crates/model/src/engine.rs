@@ -38,12 +38,13 @@
 use std::collections::VecDeque;
 
 use super::activity::{die_state, Activity, DieActivity, DieOp, DieView};
-use super::config::{CheckedRun, Mapping, SlcRoom, MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES};
+use super::config::{CheckedRun, DriveSpec, Mapping, SlcRoom, MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES};
 use super::events::EventQueue;
 use super::ftl::steady_write_amplification;
+use super::power;
 use super::ring::Ring;
 use super::rng::Rng;
-use super::stats::{Bottleneck, Histogram, LatencySummary, RunResult, Utilisation};
+use super::stats::{Bottleneck, Histogram, LatencySummary, PowerReading, RunResult, Utilisation};
 use super::time::{Nanos, SimTime};
 
 /// Most planes a die may have (bounded so a die's in-flight read batch is a fixed array).
@@ -193,6 +194,10 @@ struct Die {
     erase_debt: f64,
     /// The operation last started (only read by [`Simulation::activity`]).
     op: DieOp,
+    /// The die holds one of the power budget's slots (it is running an array operation).
+    holds_slot: bool,
+    /// The die has work and waits for a power slot.
+    waits_for_power: bool,
 }
 
 impl Die {
@@ -344,6 +349,13 @@ struct Params {
     write_amplification: f64,
     /// Reserve the controller at submission (see the module docs).
     direct_arrival: bool,
+    /// Dies that may run an array operation at once within the power budget (see
+    /// [`crate::power`]); at least `dies` when the budget does not bind.
+    die_slots: u32,
+    /// The budget in watts, if any.
+    budget_w: Option<f64>,
+    /// The drive, for its power draw.
+    drive: DriveSpec,
 }
 
 /// Transfer time of `k` 4 KiB units at `bytes_per_s`, for k up to the largest transfer (a whole
@@ -450,6 +462,9 @@ impl Params {
             direct_arrival: w.iodepth <= c.device_queue_limit
                 && wa <= 1.0
                 && (w.read_percent() == 100 || w.read_percent() == 0 || c.link.half_duplex()),
+            die_slots: run.power_budget().die_slots,
+            budget_w: run.power_budget().budget_w,
+            drive: d.clone(),
         }
     }
 }
@@ -471,6 +486,8 @@ struct Meter {
     reads_behind_programs: u64,
     hist: Histogram,
     bytes: u64,
+    /// Most dies ever running an array operation at once under a binding power budget.
+    peak_active_dies: u32,
     /// Measured I/Os per noise batch, and the completion count that closes the next batch.
     per_batch: u64,
     next_mark: u64,
@@ -504,6 +521,10 @@ pub struct Simulation {
     seq_write_next: u64,
     meter: Meter,
     events: u64,
+    /// Dies running an array operation under a binding power budget, and the dies with work
+    /// waiting for a slot, first come first served.
+    active_dies: u32,
+    power_waiters: VecDeque<u32>,
 }
 
 impl Simulation {
@@ -572,6 +593,8 @@ impl Simulation {
                 ..Meter::default()
             },
             events: 0,
+            active_dies: 0,
+            power_waiters: VecDeque::new(),
             p,
         };
         for slot in 0..sim.p.iodepth {
@@ -852,7 +875,9 @@ impl Simulation {
         let p = &self.p;
         let d = &mut self.dies[die as usize];
         d.waiting_reads += 1;
-        if !d.busy && !d.owes_program() && !p.multi_plane(d.waiting_reads) {
+        // Under a binding power budget the read goes the long way, through a power slot.
+        let ungated = p.die_slots >= p.dies;
+        if ungated && !d.busy && !d.owes_program() && !p.multi_plane(d.waiting_reads) {
             d.waiting_reads -= 1;
             d.sensing[0] = read;
             d.n_sensing = 1;
@@ -867,12 +892,49 @@ impl Simulation {
         }
     }
 
-    /// A die became free: let it pick new work.
+    /// A die became free: let it pick new work (after the dies waiting for its power slot).
     fn wake_die(&mut self, die_idx: u32) {
         let die = &mut self.dies[die_idx as usize];
         die.busy = false;
         die.suspending = false;
+        if die.holds_slot {
+            die.holds_slot = false;
+            self.active_dies -= 1;
+            self.hand_out_power_slots();
+        }
         self.start_die_with(die_idx);
+    }
+
+    /// Under a binding budget: a slot for the idle die `die_idx`, or a place in the queue for
+    /// one; true if it may start.
+    #[inline(never)]
+    fn take_power_slot(&mut self, die_idx: u32) -> bool {
+        let die = &mut self.dies[die_idx as usize];
+        if self.active_dies < self.p.die_slots {
+            self.active_dies += 1;
+            die.holds_slot = true;
+            self.meter.peak_active_dies = self.meter.peak_active_dies.max(self.active_dies);
+            return true;
+        }
+        if !die.waits_for_power {
+            die.waits_for_power = true;
+            self.power_waiters.push_back(die_idx);
+        }
+        false
+    }
+
+    /// Free slots go to the waiting dies in the order they asked.
+    fn hand_out_power_slots(&mut self) {
+        while self.active_dies < self.p.die_slots {
+            let Some(next) = self.power_waiters.pop_front() else {
+                return;
+            };
+            let die = &mut self.dies[next as usize];
+            die.waits_for_power = false;
+            if !die.busy {
+                self.start_die_with(next);
+            }
+        }
     }
 
     /// Take the die's first waiting read into `sensing`, and with a deep queue the first
@@ -900,8 +962,15 @@ impl Simulation {
     fn start_die_with(&mut self, die_idx: u32) {
         let die = &self.dies[die_idx as usize];
         let has_read = !die.reads.is_empty();
+        let owes_program = die.owes_program();
+        if self.p.die_slots < self.p.dies
+            && (has_read || owes_program)
+            && !self.take_power_slot(die_idx)
+        {
+            return;
+        }
         // A die that owes no program only reads: the common case takes the short path.
-        if die.owes_program() {
+        if owes_program {
             self.start_die_owing_programs(die_idx, has_read);
         } else if has_read {
             self.start_read(die_idx);
@@ -949,6 +1018,11 @@ impl Simulation {
     fn begin_sense(&mut self, die_idx: u32) {
         let p = &self.p;
         let die = &mut self.dies[die_idx as usize];
+        debug_assert!(
+            die.holds_slot || p.die_slots >= p.dies,
+            "sense without a slot"
+        );
+        debug_assert!(die.busy_until <= self.now, "die {die_idx} booked twice");
         die.busy = true;
         die.op = DieOp::Read;
         // The sensed data needs the data register, still held by the previous page until it
@@ -1318,7 +1392,8 @@ impl Simulation {
                 m.bytes as f64 * 1e3 / window
             },
             latency: LatencySummary::from_histogram(&m.hist),
-            bottleneck: Bottleneck::classify(&utilisation),
+            bottleneck: Bottleneck::classify_within(&utilisation, self.power_slots()),
+            power: self.power_reading(&utilisation),
             utilisation,
             write_amplification: self.p.write_amplification,
             suspends: m.suspends,
@@ -1328,6 +1403,24 @@ impl Simulation {
             measured_ns: window as u64,
             events: self.events,
             finished: self.is_finished(),
+        }
+    }
+
+    /// The power budget's die slots, when they are fewer than the dies (the budget binds).
+    fn power_slots(&self) -> Option<u32> {
+        (self.p.die_slots < self.p.dies).then_some(self.p.die_slots)
+    }
+
+    /// The run's power: its average from the utilisation, and the most it can have drawn.
+    fn power_reading(&self, u: &Utilisation) -> PowerReading {
+        let peak_dies = match self.power_slots() {
+            Some(_) => self.meter.peak_active_dies,
+            None => self.p.dies,
+        };
+        PowerReading {
+            average_w: power::average_w(&self.p.drive, u),
+            peak_w: power::peak_w(&self.p.drive, peak_dies),
+            budget_w: self.p.budget_w,
         }
     }
 

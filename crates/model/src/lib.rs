@@ -14,6 +14,7 @@
 //! - [`ftl`]: garbage collection and write amplification.
 //! - [`drive_state`]: the drive over time: SLC cache fill and folding, torture, TRIM.
 //! - [`stats`]: latency histogram, utilisation, the limiting resource.
+//! - [`power`]: what each resource draws, the power states, the budget and idle states.
 //! - [`calibration`]: the published measurements and the model's error against them.
 //! - [`fit`]: the parameters a preset marks as fitted, and the search that chooses them.
 //! - [`spec_sheet`]: the consumer controllers' spec-sheet peaks and the fresh model against them.
@@ -36,6 +37,7 @@ pub mod fit;
 pub mod ftl;
 pub mod link;
 pub mod names;
+pub mod power;
 pub mod prepare;
 pub mod presets;
 pub mod ring;

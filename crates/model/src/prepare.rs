@@ -15,6 +15,7 @@
 
 use super::config::{CheckedRun, ConfigError, RunSpec};
 use super::ftl::{cached_steady_write_amplification, SteadyWa};
+use super::power::PowerLimit;
 
 /// Scaled-drive writes per step of a [`Preparation`]: about 1 ms in a browser.
 pub const WA_WRITES_PER_STEP: usize = 5_000;
@@ -47,6 +48,12 @@ impl Preparation {
                 collecting: Some(Box::new(SteadyWa::new(ratio))),
             }),
         }
+    }
+
+    /// The run kept within `limit` (see [`CheckedRun::with_power_limit`]).
+    pub fn with_power_limit(mut self, limit: PowerLimit) -> Result<Preparation, ConfigError> {
+        self.run = self.run.with_power_limit(limit)?;
+        Ok(self)
     }
 
     /// Advances the garbage-collection model by at most `max_writes` and hands out the run once

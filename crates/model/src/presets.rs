@@ -27,6 +27,7 @@ use super::config::{
 };
 use super::fit::{Fitted, Param};
 use super::link::HostLink;
+use super::power::{ControllerPower, IdleLatency, NandPower, PowerState};
 use super::spec_sheet::SpecPeaks;
 use super::time::Nanos;
 
@@ -113,6 +114,55 @@ const RESUME_3D: Nanos = Nanos::from_us(10);
 const SUSPEND_PLANAR: Nanos = Nanos::from_us(30);
 const RESUME_PLANAR: Nanos = Nanos::from_us(15);
 
+/// assumption: one die's array operation (sense, program or erase) draws VCC 3.3 V x 25 mA, the
+/// typical ICC that NAND datasheets of these generations give for all three; a channel
+/// transferring draws VCCQ 1.2 V x 25 mA (3D parts' Toggle / ONFI interfaces).
+const TLC_3D_POWER: NandPower = NandPower {
+    die_w: 0.0825,
+    bus_w: 0.03,
+};
+/// assumption: planar MLC arrays draw like 3D ones; a 1.8 V Toggle 2.0 bus about 20 mA.
+const PLANAR_MLC_POWER: NandPower = NandPower {
+    die_w: 0.0825,
+    bus_w: 0.036,
+};
+/// assumption: ONFI 2.2 parts at 3.3 V VCCQ, about 15 mA on the bus.
+const ONFI2_MLC_POWER: NandPower = NandPower {
+    die_w: 0.0825,
+    bus_w: 0.05,
+};
+
+/// [REF3]: the E12's NVMe power states: PS0 8.9 W, PS1 2.3 W, PS2 1.8 W (active); PS3 49 mW and
+/// PS4 1.8 mW (idle, entered and left in 2 ms and 25 ms).
+const E12_POWER_STATES: [PowerState; 5] = [
+    PowerState {
+        max_w: 8.9,
+        idle: None,
+    },
+    PowerState {
+        max_w: 2.3,
+        idle: None,
+    },
+    PowerState {
+        max_w: 1.8,
+        idle: None,
+    },
+    PowerState {
+        max_w: 0.049,
+        idle: Some(IdleLatency {
+            entry: Nanos::from_ms(2),
+            exit: Nanos::from_ms(2),
+        }),
+    },
+    PowerState {
+        max_w: 0.0018,
+        idle: Some(IdleLatency {
+            entry: Nanos::from_ms(25),
+            exit: Nanos::from_ms(25),
+        }),
+    },
+];
+
 /// 512 Gbit 3D TLC die of the E18DC sample. [REF6]: 512 Gbit dies (8/16/32 dies at
 /// 480/960/1,920 GB) are the density that fits every cell.
 const TLC_512GBIT: NandSpec = NandSpec {
@@ -143,6 +193,7 @@ const TLC_512GBIT: NandSpec = NandSpec {
     cache_read: true,
     t_suspend: SUSPEND_3D,
     t_resume: RESUME_3D,
+    power: TLC_3D_POWER,
 };
 
 /// Kioxia/Toshiba BiCS3 256 Gbit 64-layer TLC, the flash of the E12 review sample [REF3].
@@ -167,6 +218,7 @@ const BICS3_TLC_256GBIT: NandSpec = NandSpec {
     cache_read: true,
     t_suspend: SUSPEND_3D,
     t_resume: RESUME_3D,
+    power: TLC_3D_POWER,
 };
 
 /// The same flash behind the 4-channel E12C, whose NAND interface runs slower.
@@ -200,6 +252,7 @@ const PLANAR_MLC_15NM: NandSpec = NandSpec {
     cache_read: true,
     t_suspend: SUSPEND_PLANAR,
     t_resume: RESUME_PLANAR,
+    power: PLANAR_MLC_POWER,
 };
 
 /// IMFT 25 nm 64 Gbit (8 GB) synchronous MLC of the OCZ Octane [REF4].
@@ -224,6 +277,7 @@ const IMFT_MLC_25NM: NandSpec = NandSpec {
     cache_read: true,
     t_suspend: SUSPEND_PLANAR,
     t_resume: RESUME_PLANAR,
+    power: ONFI2_MLC_POWER,
 };
 
 /// Controller-side defaults of NVMe drives of the E12/E8/E7 generation (each an assumption).
@@ -266,6 +320,15 @@ const PHISON_E18DC: ControllerSpec = ControllerSpec {
     spare_efficiency: 0.82,
     // [REF1]: an enterprise drive; its sustained writes show no SLC cache.
     slc_cache: SlcCache::NONE,
+    // assumption: enterprise NVMe drives idle at 3 to 5 W (the lower end for a 12 nm
+    // controller with DRAM); the cores add 1.5 W at full load; a PCIe 4.0 x4 direction about
+    // 4 pJ/bit at 63 Gb/s. No power-state table is published.
+    power: ControllerPower {
+        idle_w: 3.0,
+        busy_w: 1.5,
+        link_w: 0.25,
+        states: &[],
+    },
 };
 
 /// The Phison E12, the consumer reference design of [REF3]; the other consumer Phison presets
@@ -306,6 +369,15 @@ const PHISON_E12: ControllerSpec = ControllerSpec {
         static_bytes: 12_000_000_000,
         dynamic_share: 0.1,
     },
+    // assumption: a 28 nm consumer controller with DRAM idles at about 0.5 W in PS0 with the
+    // link up, its cores add 0.45 W at full load, a PCIe 3.0 x4 direction about 5 pJ/bit at
+    // 32 Gb/s. The states are [REF3]'s.
+    power: ControllerPower {
+        idle_w: 0.5,
+        busy_w: 0.45,
+        link_w: 0.15,
+        states: &E12_POWER_STATES,
+    },
 };
 
 /// assumption: the smaller Phison controllers cache like the E12 with half the static part.
@@ -327,6 +399,14 @@ const PHISON_E8T: ControllerSpec = ControllerSpec {
     // assumption: a slower core than the E12's.
     gc_unit_cost: Nanos(6_000),
     slc_cache: SMALL_DYNAMIC_SLC,
+    // assumption: a smaller controller with DRAM on a x2 link; no power-state table is
+    // published.
+    power: ControllerPower {
+        idle_w: 0.4,
+        busy_w: 0.3,
+        link_w: 0.08,
+        states: &[],
+    },
     ..PHISON_E12
 };
 
@@ -443,6 +523,11 @@ pub static PRESETS: [Preset; 7] = [
             },
             // assumption: SRAM-sized buffer, DRAM-less.
             write_buffer_bytes: 2 * MIB,
+            // assumption: without DRAM the E8 idles 0.1 W below the E8T.
+            power: ControllerPower {
+                idle_w: 0.3,
+                ..PHISON_E8T.power
+            },
             ..PHISON_E8T
         },
         nand: BICS3_TLC_256GBIT,
@@ -489,6 +574,14 @@ pub static PRESETS: [Preset; 7] = [
             slc_cache: SlcCache::NONE,
             // assumption: Phison's first NVMe firmware does not suspend programs.
             max_suspends: 0,
+            // assumption: a 2015 controller with DRAM idles at about 0.8 W and its cores add
+            // 0.6 W at full load; no power-state table is published.
+            power: ControllerPower {
+                idle_w: 0.8,
+                busy_w: 0.6,
+                link_w: 0.15,
+                states: &[],
+            },
             ..PHISON_E12
         },
         nand: PLANAR_MLC_15NM,
@@ -538,6 +631,14 @@ pub static PRESETS: [Preset; 7] = [
             spare_efficiency: 0.5,
             // [REF4]: a 2011 MLC drive without an SLC cache.
             slc_cache: SlcCache::NONE,
+            // assumption: a 2011 SATA controller idles at about 0.6 W, its core adds 0.5 W at
+            // full load, a SATA PHY direction 0.1 W; no power-state table is published.
+            power: ControllerPower {
+                idle_w: 0.6,
+                busy_w: 0.5,
+                link_w: 0.1,
+                states: &[],
+            },
         },
         nand: IMFT_MLC_25NM,
         capacities_gb: &[128, 256, 512],

@@ -167,6 +167,8 @@ pub enum Bottleneck {
     Controller,
     /// The host link is full.
     HostLink,
+    /// The power budget of the drive's power state caps how many dies work at once.
+    PowerBudget,
 }
 
 /// Utilisation above which a shared single resource counts as the limit.
@@ -203,6 +205,22 @@ impl Bottleneck {
         }
     }
 
+    /// [`classify`](Self::classify) for a run whose power budget lets only `die_slots` dies
+    /// work at once (`None`: the budget does not bind): where the dies would be the limit, or
+    /// too few requests with the slots kept full, the budget is.
+    pub fn classify_within(u: &Utilisation, die_slots: Option<u32>) -> Bottleneck {
+        let limit = Bottleneck::classify(u);
+        let Some(slots) = die_slots else {
+            return limit;
+        };
+        let working: f64 = u.dies.iter().sum();
+        let slots_full = working >= DIES_SATURATED * f64::from(slots.max(1));
+        match limit {
+            Bottleneck::Dies | Bottleneck::QueueDepth if slots_full => Bottleneck::PowerBudget,
+            other => other,
+        }
+    }
+
     pub fn id(self) -> &'static str {
         match self {
             Bottleneck::QueueDepth => "queue-depth",
@@ -210,6 +228,7 @@ impl Bottleneck {
             Bottleneck::Channels => "channels",
             Bottleneck::Controller => "controller",
             Bottleneck::HostLink => "host-link",
+            Bottleneck::PowerBudget => "power-budget",
         }
     }
 
@@ -221,6 +240,7 @@ impl Bottleneck {
             Bottleneck::Channels => "NAND channels",
             Bottleneck::Controller => "controller",
             Bottleneck::HostLink => "host link",
+            Bottleneck::PowerBudget => "power budget",
         }
     }
 }
@@ -261,6 +281,8 @@ pub struct RunResult {
     pub latency: LatencySummary,
     pub utilisation: Utilisation,
     pub bottleneck: Bottleneck,
+    /// What the drive drew.
+    pub power: PowerReading,
     pub write_amplification: f64,
     /// Program or erase steps the firmware suspended so a read could run, and reads that met a
     /// die programming and had to wait it out (suspends used up, or none in this firmware).
@@ -276,6 +298,18 @@ pub struct RunResult {
     pub events: u64,
     /// False while a run is still in progress (a provisional result).
     pub finished: bool,
+}
+
+/// A run's power (see [`crate::power`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct PowerReading {
+    /// Average power over the measured window (watts).
+    pub average_w: f64,
+    /// The most the drive can have drawn at any instant of the run: everything but the dies at
+    /// full tilt, plus the most dies that ever worked at once.
+    pub peak_w: f64,
+    /// The budget the run kept to (the active power state's maximum), if any.
+    pub budget_w: Option<f64>,
 }
 
 impl RunResult {

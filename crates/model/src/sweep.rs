@@ -3,8 +3,11 @@
 
 use serde::Serialize;
 
-use super::config::{ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, Workload};
+use super::config::{
+    CheckedRun, ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, Workload,
+};
 use super::engine::Simulation;
+use super::power::PowerLimit;
 use super::stats::RunResult;
 
 /// The queue depths reviewers sweep: 1, 2, 4, ..., 256.
@@ -41,6 +44,7 @@ pub fn over_queue_depth(
     workload: Workload,
     state: DriveState,
     options: RunOptions,
+    power: Option<PowerLimit>,
     qds: &[u32],
 ) -> Result<Vec<SweepPoint>, ConfigError> {
     qds.iter()
@@ -49,7 +53,7 @@ pub fn over_queue_depth(
                 iodepth,
                 ..workload
             };
-            let run = spec(drive, w, state, options).check()?;
+            let run = checked(spec(drive, w, state, options), power)?;
             Ok(SweepPoint {
                 iodepth,
                 read_percent: w.read_percent(),
@@ -65,6 +69,7 @@ pub fn over_read_share(
     workload: Workload,
     state: DriveState,
     options: RunOptions,
+    power: Option<PowerLimit>,
     mixes: &[u8],
 ) -> Result<Vec<SweepPoint>, ConfigError> {
     mixes
@@ -75,7 +80,7 @@ pub fn over_read_share(
                 rwmixread: pct,
                 ..workload
             };
-            let run = spec(drive, w, state, options).check()?;
+            let run = checked(spec(drive, w, state, options), power)?;
             Ok(SweepPoint {
                 iodepth: w.iodepth,
                 read_percent: pct,
@@ -83,4 +88,13 @@ pub fn over_read_share(
             })
         })
         .collect()
+}
+
+/// `spec` checked, and kept within `power` when given.
+fn checked(spec: RunSpec, power: Option<PowerLimit>) -> Result<CheckedRun, ConfigError> {
+    let run = spec.check()?;
+    match power {
+        Some(limit) => run.with_power_limit(limit),
+        None => Ok(run),
+    }
 }

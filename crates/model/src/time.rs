@@ -20,6 +20,16 @@ impl Nanos {
         Nanos(us * 1_000)
     }
 
+    /// A span given in milliseconds (power-state latencies are quoted in ms).
+    pub const fn from_ms(ms: u64) -> Nanos {
+        Nanos(ms * 1_000_000)
+    }
+
+    /// This span less `other`, or zero when `other` is longer.
+    pub fn saturating_sub(self, other: Nanos) -> Nanos {
+        Nanos(self.0.saturating_sub(other.0))
+    }
+
     /// The time `bytes` take at `bytes_per_s`, rounded up so a transfer never takes zero time.
     pub fn for_bytes(bytes: u64, bytes_per_s: f64) -> Nanos {
         debug_assert!(bytes_per_s > 0.0);

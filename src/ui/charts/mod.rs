@@ -564,6 +564,8 @@ mod tests {
             p999_us: 3e6 * f64::from(k.qd) / iops,
             bottleneck: Bottleneck::Dies,
             program_wait: ProgramWait::Rarely,
+            watts: 2.0,
+            budget_w: None,
             fidelity: Fidelity::Full,
         })
     }

@@ -12,6 +12,7 @@
 //! vary the die count (the density follows) to isolate what parallelism alone does.
 
 use crate::model::config::{DriveSpec, NandSpec, MAX_DIES};
+use crate::model::power::PowerLimit;
 use crate::model::presets::{self, Preset};
 
 use crate::ui::ladder::Ladder;
@@ -112,6 +113,8 @@ pub struct DriveSetup {
     preset: &'static Preset,
     choice: DriveChoice,
     hold: Hold,
+    /// The active NVMe power state the drive is held to (0: PS0, the default).
+    power_state: u8,
 }
 
 impl Default for DriveSetup {
@@ -121,6 +124,7 @@ impl Default for DriveSetup {
             preset,
             choice: DriveChoice::default_for(preset),
             hold: Hold::default(),
+            power_state: 0,
         }
     }
 }
@@ -140,6 +144,38 @@ impl DriveSetup {
     }
     pub fn hold(&self) -> Hold {
         self.hold
+    }
+    /// The active power state the drive is held to (`PS<n>`).
+    pub fn power_state(&self) -> u8 {
+        self.power_state
+    }
+
+    /// How many active power states the preset publishes (0: no table).
+    pub fn active_power_states(&self) -> u8 {
+        let states = self.preset.controller.power.states;
+        u8::try_from(states.iter().filter(|s| s.idle.is_none()).count()).unwrap_or(u8::MAX)
+    }
+
+    /// The budget the model keeps to beyond its default (PS0): `None` in PS0.
+    pub fn power_limit(&self) -> Option<PowerLimit> {
+        (self.power_state > 0).then_some(PowerLimit::State(self.power_state))
+    }
+
+    /// The maximum of the state the drive is held to, in watts, when the preset has a table.
+    pub fn power_budget_w(&self) -> Option<f64> {
+        self.preset
+            .controller
+            .power
+            .states
+            .get(usize::from(self.power_state))
+            .map(|s| s.max_w)
+    }
+
+    /// Holds the drive to active power state `state`, snapped to the states the preset has (PS0
+    /// without a table).
+    pub fn set_power_state(&mut self, state: u32) {
+        let top = u32::from(self.active_power_states().saturating_sub(1));
+        self.power_state = u8::try_from(state.min(top)).unwrap_or(0);
     }
 
     /// The model's drive.
@@ -215,6 +251,7 @@ impl DriveSetup {
         if self.preset.id != preset.id {
             self.preset = preset;
             self.choice = DriveChoice::default_for(preset);
+            self.power_state = 0;
         }
     }
 

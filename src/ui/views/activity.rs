@@ -31,6 +31,7 @@ use leptos::prelude::*;
 
 use crate::model::activity::{Activity, DieActivity, DieState};
 use crate::model::config::CheckedRun;
+use crate::ui::compute::RunKey;
 use crate::ui::controls::locked;
 use crate::ui::controls::slider::LadderSlider;
 use crate::ui::embed::Control;
@@ -38,8 +39,7 @@ use crate::ui::format;
 use crate::ui::runner::{SliceOutcome, SlicedRunner, SlicedWork};
 use crate::ui::state::{speed_ladder, Lab, ViewSettings, DEFAULT_SPEED_US_PER_S};
 use crate::ui::teaching::{
-    bar_percent, run_spec, sim_span, speed_text, summary, ExplainContext, Explanation, Player,
-    TeachingWork, PLAYER_MEASURED_IOS,
+    bar_percent, sim_span, speed_text, summary, ExplainContext, Explanation, Player, TeachingWork,
 };
 
 /// Most engine events one frame of playing processes (the clock waits for the rest).
@@ -330,10 +330,7 @@ pub fn TeachingMode() -> impl IntoView {
     // Equal specs compare equal, so a change of any other part does not restart the player.
     let spec = Memo::new(move |_| {
         let state = lab.state();
-        (
-            run_spec(&state, PLAYER_MEASURED_IOS),
-            ExplainContext::of(&state),
-        )
+        (RunKey::current(&state), ExplainContext::of(&state))
     });
     Effect::new(move |_| {
         let (spec, ctx) = spec.get();
