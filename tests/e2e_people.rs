@@ -251,3 +251,72 @@ async fn e2e_a_projector_shows_the_drive_and_play_on_the_first_screen() {
     browser.assert_clean_console();
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_a_lower_power_state_caps_the_deep_queue_and_the_page_says_why() {
+    let browser = Browser::start().await;
+    browser
+        .open("?preset=e12&cap=960&qd=256&state=fob", "#power")
+        .await;
+    let watts = browser
+        .wait_for("the readout's power", || async {
+            let t = browser.text("#readout-watts").await;
+            t.ends_with('W').then_some(t)
+        })
+        .await;
+    assert!(!watts.starts_with('–'), "{watts}");
+    browser
+        .client
+        .find(fantoccini::Locator::Id("power"))
+        .await
+        .expect("#power")
+        .select_by_value("2")
+        .await
+        .expect("choose PS2");
+    let search = browser
+        .wait_for("the link to carry the power state", || async {
+            let s = browser.location_search().await;
+            s.contains("power=ps2").then_some(s)
+        })
+        .await;
+    assert!(search.contains("preset=e12"), "{search}");
+    let limit = browser
+        .wait_for("the readout to name the budget", || async {
+            let t = browser.text("#readout-limit").await;
+            t.contains("power budget").then_some(t)
+        })
+        .await;
+    assert!(limit.contains("1.8 W"), "{limit}");
+    assert!(browser
+        .text("#readout-what")
+        .await
+        .contains("held to PS2 (1.8 W)"));
+    assert!(browser
+        .text("#figure-power figcaption")
+        .await
+        .contains("held to PS2"));
+    assert_eq!(
+        browser
+            .js(
+                "return document.getElementById('chart-efficiency') !== null;",
+                vec![]
+            )
+            .await,
+        json!(true)
+    );
+
+    // A preset without a published table: the choice is off and says why.
+    browser.open("?preset=e18dc", "#power").await;
+    assert_eq!(
+        browser
+            .js("return document.getElementById('power').disabled;", vec![])
+            .await,
+        json!(true)
+    );
+    assert!(browser
+        .text("#power-hint")
+        .await
+        .contains("No power-state table is published"));
+    browser.assert_clean_console();
+    browser.close().await;
+}

@@ -128,10 +128,14 @@ async fn the_readout_component_shows_what_the_state_and_result_say() {
         p999_us: 600.0,
         bottleneck: Bottleneck::Dies,
         program_wait: ProgramWait::Suspend,
+        watts: 2.5,
+        budget_w: Some(8.9),
         fidelity: Fidelity::Estimate,
     }));
     eventually("the figures", || text(&root, "#readout-iops") == "263.5k").await;
     assert_eq!(text(&root, "#readout-mbs"), "1,079 MB/s");
+    assert_eq!(text(&root, "#readout-watts"), "2.5 W");
+    assert_eq!(text(&root, "#readout-efficiency"), "105.4k IOPS per W");
     assert_eq!(text(&root, "#readout-mean"), "121 µs");
     assert_eq!(
         text(&root, "#readout-limit"),

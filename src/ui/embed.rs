@@ -16,12 +16,15 @@ pub enum ChartId {
     Latency,
     /// Throughput against read share.
     Mix,
+    /// Average power and throughput per watt against queue depth.
+    Power,
 }
 
 crate::model::named_enum!(ChartId, "chart", id, {
     Iops => "iops",
     Latency => "latency",
     Mix => "mix",
+    Power => "power",
 });
 
 impl ChartId {

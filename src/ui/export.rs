@@ -19,7 +19,7 @@ pub const CSV_FILE: &str = "parallelism-lab.csv";
 pub const FIO_JOB_FILE: &str = "parallelism-lab.fio";
 /// The CSV's columns, units in the names.
 pub const CSV_HEADER: &str =
-    "chart,series,source,queue_depth,read_percent,iops,mb_per_s,latency_us";
+    "chart,series,source,queue_depth,read_percent,iops,mb_per_s,latency_us,watts,per_watt";
 /// `source` of a model point.
 pub const SOURCE_MODEL: &str = "model";
 /// `source` of a published measurement.
@@ -38,6 +38,9 @@ enum Column {
     Iops,
     MbPerS,
     LatencyUs,
+    Watts,
+    /// IOPS or MB/s per watt, as the chart's unit says.
+    PerWatt,
 }
 
 impl Column {
@@ -45,6 +48,8 @@ impl Column {
         match unit {
             Unit::Iops => Column::Iops,
             Unit::MbPerS => Column::MbPerS,
+            Unit::Watts => Column::Watts,
+            Unit::MbPerSPerW | Unit::IopsPerW => Column::PerWatt,
         }
     }
 }
@@ -112,6 +117,17 @@ pub fn csv(state: &LabState, set: &ChartSet) -> String {
         rows.curves(ChartId::Mix, &set.mix.curves, XColumn::ReadPercent, col);
         rows.markers(ChartId::Mix, &set.mix.markers, XColumn::ReadPercent, col);
     }
+    if shown.shows(ChartId::Power) {
+        for chart in [&set.power, &set.efficiency] {
+            let col = Column::of(chart.unit);
+            rows.curves(
+                ChartId::Power,
+                &chart.depth.curves,
+                XColumn::QueueDepth,
+                col,
+            );
+        }
+    }
     out
 }
 
@@ -138,6 +154,8 @@ impl Rows<'_> {
             String::new(),
             String::new(),
             String::new(),
+            String::new(),
+            String::new(),
         ];
         let xi = match x.0 {
             XColumn::QueueDepth => 3,
@@ -147,6 +165,8 @@ impl Rows<'_> {
             Column::Iops => 5,
             Column::MbPerS => 6,
             Column::LatencyUs => 7,
+            Column::Watts => 8,
+            Column::PerWatt => 9,
         };
         cells[xi] = number(x.1);
         cells[yi] = number(y.1);
@@ -241,15 +261,28 @@ mod tests {
         assert!(text.contains("are results of the lab's simulation model"));
         let header = lines.iter().position(|l| *l == CSV_HEADER).unwrap();
         let rows = &lines[header + 1..];
-        let model_points: usize = [&set.qd.depth.curves, &set.latency.curves, &set.mix.curves]
-            .iter()
-            .flat_map(|c| c.iter())
-            .map(|c| c.points.len())
-            .sum();
+        let model_points: usize = [
+            &set.qd.depth.curves,
+            &set.latency.curves,
+            &set.mix.curves,
+            &set.power.depth.curves,
+            &set.efficiency.depth.curves,
+        ]
+        .iter()
+        .flat_map(|c| c.iter())
+        .map(|c| c.points.len())
+        .sum();
         let markers =
             set.qd.depth.markers.len() + set.latency.markers.len() + set.mix.markers.len();
         assert_eq!(rows.len(), model_points + markers);
-        assert!(rows.iter().all(|r| r.split(',').count() >= 8), "{rows:?}");
+        assert!(rows.iter().all(|r| r.split(',').count() >= 10), "{rows:?}");
+        // The fake run draws 2 W and 32,000 IOPS: 16,000 IOPS per watt.
+        assert!(rows
+            .iter()
+            .any(|r| r.starts_with("power,\"1,920 GB (32 dies)\",model,32,,,,,2,")));
+        assert!(rows
+            .iter()
+            .any(|r| r.starts_with("power,") && r.ends_with(",16000")));
         assert!(rows
             .iter()
             .any(|r| r.starts_with("iops,\"1,920 GB (32 dies)\",model,32,,32000,,")));

@@ -8,6 +8,7 @@
 use leptos::prelude::*;
 
 use crate::model::config::Rw;
+use crate::model::stats::Bottleneck;
 
 use super::compute::{Fidelity, Point, ESTIMATE_IOS};
 use super::format;
@@ -37,6 +38,8 @@ pub struct ReadoutData {
     pub measured: Vec<MeasuredLine>,
     /// The state's URL query (stamped on the card for tests).
     pub stamp: String,
+    /// Whether the figures speak MB/s (large blocks) rather than IOPS.
+    pub in_mb: bool,
 }
 
 /// The pattern in words: `random reads`, `sequential 70% reads / 30% writes`.
@@ -68,8 +71,16 @@ pub fn build(state: &LabState, point: Option<Point>, failure: Option<String>) ->
     } else {
         format!(", {} dies", state.drive.dies())
     };
+    let power = match (state.drive.power_limit(), state.drive.power_budget_w()) {
+        (Some(limit), Some(w)) => format!(
+            " · held to {} ({})",
+            limit.to_string().to_uppercase(),
+            format::watts(w)
+        ),
+        _ => String::new(),
+    };
     let what = format!(
-        "{} {}{} · {} {} · queue depth {} · {}",
+        "{} {}{} · {} {} · queue depth {} · {}{power}",
         preset.controller.name,
         format::gb(state.drive.capacity_gb()),
         custom,
@@ -107,6 +118,7 @@ pub fn build(state: &LabState, point: Option<Point>, failure: Option<String>) ->
         failure,
         measured,
         stamp: super::url_state::to_query(state),
+        in_mb,
     }
 }
 
@@ -130,10 +142,11 @@ pub fn status_text(data: &ReadoutData) -> String {
 pub fn spoken_summary(data: &ReadoutData) -> String {
     match data.point {
         Some(p) if p.fidelity == Fidelity::Full => format!(
-            "Model: {}, {}, mean latency {}, limited by {}.",
+            "Model: {}, {}, mean latency {}, {} on average, limited by {}.",
             format::iops(p.iops),
             format::mb_per_s(p.mb_s),
             format::latency_us(p.mean_us),
+            format::watts(p.watts),
             limit_text(&p)
         ),
         _ => String::new(),
@@ -146,11 +159,25 @@ fn figure(data: &ReadoutData, pick: impl Fn(&Point) -> String) -> String {
         .map_or_else(|| format::NO_VALUE.to_string(), pick)
 }
 
-/// The limit in words: the busiest resource, and how reads meet programs when they do.
+/// The limit in words: the busiest resource (the power budget with its watts), and how reads
+/// meet programs when they do.
 fn limit_text(p: &Point) -> String {
+    let limit = match (p.bottleneck, p.budget_w) {
+        (Bottleneck::PowerBudget, Some(w)) => format!("power budget ({})", format::watts(w)),
+        (b, _) => b.label().to_string(),
+    };
     match p.program_wait.label() {
-        Some(wait) => format!("{}; {wait}", p.bottleneck.label()),
-        None => p.bottleneck.label().to_string(),
+        Some(wait) => format!("{limit}; {wait}"),
+        None => limit,
+    }
+}
+
+/// Throughput per watt in the readout's unit: MB/s per W for large blocks, IOPS per W else.
+pub fn efficiency_text(p: &Point, in_mb: bool) -> String {
+    if in_mb {
+        format!("{} MB/s per W", format::grouped(p.mb_s_per_w()))
+    } else {
+        format!("{} IOPS per W", format::compact(p.iops_per_w()))
     }
 }
 
@@ -215,6 +242,16 @@ pub fn Readout(
                     <dt>"p99 latency"</dt>
                     <dd id="readout-p99">{fig(|p| format::latency_us(p.p99_us))}</dd>
                 </div>
+                <div>
+                    <dt>"Power"</dt>
+                    <dd id="readout-watts">{fig(|p| format::watts(p.watts))}</dd>
+                </div>
+                <div>
+                    <dt>"Efficiency"</dt>
+                    <dd id="readout-efficiency">
+                        {move || data.with(|d| figure(d, |p| efficiency_text(p, d.in_mb)))}
+                    </dd>
+                </div>
                 <div class="wide">
                     <dt>"Limited by"</dt>
                     <dd id="readout-limit">{fig(limit_text)}</dd>
@@ -247,6 +284,25 @@ mod tests {
             budget_w: None,
             fidelity,
         }
+    }
+
+    #[test]
+    fn the_readout_gives_power_and_efficiency_and_names_a_binding_budget() {
+        let mut p = point(Fidelity::Full);
+        p.bottleneck = Bottleneck::PowerBudget;
+        p.budget_w = Some(1.8);
+        let d = build(&LabState::default(), Some(p), None);
+        let spoken = spoken_summary(&d);
+        assert!(spoken.contains("2 W on average"), "{spoken}");
+        assert!(
+            spoken.contains("limited by power budget (1.8 W)"),
+            "{spoken}"
+        );
+        assert_eq!(
+            efficiency_text(&p, false),
+            format!("{} IOPS per W", format::compact(p.iops / 2.0))
+        );
+        assert!(efficiency_text(&p, true).ends_with("MB/s per W"));
     }
 
     #[test]

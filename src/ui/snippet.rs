@@ -12,7 +12,7 @@
 //! What always holds: the URL goes into the attribute escaped; the snippets carry nothing but
 //! the URL, the title and the size.
 
-use super::embed::ChartsShown;
+use super::embed::{ChartId, ChartsShown};
 
 /// The `context` of the height message the embedded page posts.
 pub const RESIZE_CONTEXT: &str = "iframe.resize";
@@ -78,9 +78,14 @@ pub fn with_script(url: &str) -> String {
     )
 }
 
-/// The fixed height that fits `charts` (see the module documentation).
+/// The fixed height that fits `charts` (see the module documentation); the power figure holds
+/// two charts (watts and throughput per watt).
 pub fn fixed_height_px(charts: ChartsShown) -> u32 {
-    let n = u32::try_from(charts.list().len()).unwrap_or(u32::MAX);
+    let n: u32 = charts
+        .list()
+        .into_iter()
+        .map(|c| if c == ChartId::Power { 2 } else { 1 })
+        .sum();
     FIXED_BASE_PX.saturating_add(FIXED_PER_CHART_PX.saturating_mul(n))
 }
 
@@ -97,7 +102,6 @@ pub fn resize_message(height_px: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::embed::ChartId;
 
     /// The README's example, written by the same functions as the button.
     const README_URL: &str = "https://example.org/lab/?preset=e18dc&cap=480&qd=32&rw=randread&bs=4k&state=steady&embed=1&charts=iops&lock=rw";
@@ -134,8 +138,8 @@ mod tests {
     fn the_fixed_height_grows_with_the_charts_chosen() {
         let one = fixed_height_px(ChartsShown::of(&[ChartId::Mix]).unwrap());
         let all = fixed_height_px(ChartsShown::all());
-        assert_eq!((one, all), (1280, 2400));
+        assert_eq!((one, all), (1280, 3520), "the power figure counts twice");
         let s = fixed_height("https://x/", ChartsShown::all());
-        assert!(s.contains("height=\"2400\"") && !s.contains("<script"));
+        assert!(s.contains("height=\"3520\"") && !s.contains("<script"));
     }
 }

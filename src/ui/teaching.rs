@@ -672,6 +672,18 @@ mod tests {
     }
 
     #[test]
+    fn a_binding_power_budget_is_named_with_its_state_and_watts() {
+        let held = ExplainContext {
+            power: Some((1, 2.3)),
+            ..ctx(256, 32)
+        };
+        assert_eq!(
+            sentence(Bottleneck::PowerBudget, 0.3, 0.2, held),
+            "The power budget of PS1 (2.3 W) limits how many dies work at once"
+        );
+    }
+
+    #[test]
     fn littles_law_uses_the_points_numbers() {
         let s = little(32, 286_213.0, 111.8);
         assert!(s.contains("32 requests in flight"), "{s}");

@@ -63,11 +63,17 @@ pub enum Dash {
     Dotted,
 }
 
-/// What a throughput axis counts.
+/// What a value axis counts: throughput, or what it costs in power.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Unit {
     Iops,
     MbPerS,
+    /// Average power.
+    Watts,
+    /// Throughput per watt, for large blocks ...
+    MbPerSPerW,
+    /// ... and operations per watt for small ones.
+    IopsPerW,
 }
 
 impl Unit {
@@ -79,11 +85,22 @@ impl Unit {
         }
     }
 
+    /// The efficiency unit that goes with this throughput unit.
+    pub fn per_watt(self) -> Unit {
+        match self {
+            Unit::MbPerS | Unit::MbPerSPerW => Unit::MbPerSPerW,
+            Unit::Iops | Unit::IopsPerW | Unit::Watts => Unit::IopsPerW,
+        }
+    }
+
     /// The value of a model point in this unit.
     pub fn pick(self, p: &Point) -> f64 {
         match self {
             Unit::Iops => p.iops,
             Unit::MbPerS => p.mb_s,
+            Unit::Watts => p.watts,
+            Unit::MbPerSPerW => p.mb_s_per_w(),
+            Unit::IopsPerW => p.iops_per_w(),
         }
     }
 
@@ -92,14 +109,18 @@ impl Unit {
         match self {
             Unit::Iops => "IOPS",
             Unit::MbPerS => "MB/s",
+            Unit::Watts => "W",
+            Unit::MbPerSPerW => "MB/s per W",
+            Unit::IopsPerW => "IOPS per W",
         }
     }
 
     /// Axis tick label.
     pub fn tick(self, v: f64) -> String {
         match self {
-            Unit::Iops => format::axis_count(v),
-            Unit::MbPerS => format::grouped(v),
+            Unit::Iops | Unit::IopsPerW => format::axis_count(v),
+            Unit::MbPerS | Unit::MbPerSPerW => format::grouped(v),
+            Unit::Watts => format::axis_count(v),
         }
     }
 }
@@ -246,6 +267,9 @@ pub struct ChartSet {
     pub qd: QdChartData,
     pub latency: LatencyChartData,
     pub mix: MixChartData,
+    /// Average power against queue depth, and throughput per watt.
+    pub power: QdChartData,
+    pub efficiency: QdChartData,
     pub legend: Vec<LegendEntry>,
     /// The published measurements on the charts were taken in a different drive state.
     pub measured_state_differs: Option<DriveState>,
@@ -471,8 +495,8 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
             points: finite_points(points.iter().map(|p| (f64::from(p.iodepth), y(p)))),
         };
         qd.depth.yours.push(series(&|p| match unit {
-            Unit::Iops => p.iops,
             Unit::MbPerS => p.bw_mb_s,
+            _ => p.iops,
         }));
         latency.yours.push(series(&|p| p.lat_mean_us));
     }
@@ -486,7 +510,7 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
         missing: qd_missing + current_missing,
     };
     mix.stamp = Stamp {
-        state: tag,
+        state: tag.clone(),
         missing: mix_missing + current_missing,
     };
     let measured_state_differs = pattern
@@ -495,10 +519,13 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
         .map(Measured::state)
         .find(|s| *s != state.workload.drive_state());
 
+    let (power, efficiency) = power_charts(state, &drives, lookup, &tag);
     ChartSet {
         qd,
         latency,
         mix,
+        power,
+        efficiency,
         legend: drives
             .into_iter()
             .map(|d| LegendEntry {
@@ -510,6 +537,55 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
             .collect(),
         measured_state_differs,
     }
+}
+
+/// Average power and throughput per watt against queue depth: one curve per compared drive,
+/// from the same runs as the IOPS chart (every run measures its power).
+fn power_charts(
+    state: &LabState,
+    drives: &[Compared],
+    lookup: &dyn Fn(&RunKey) -> Option<Point>,
+    tag: &str,
+) -> (QdChartData, QdChartData) {
+    let qd = state.workload.qd();
+    let max_qd = compute::sweep_qds(qd).last().copied().unwrap_or(1);
+    let current = lookup(&RunKey::current(state));
+    let chart = |unit: Unit| QdChartData {
+        unit,
+        depth: DepthSeries {
+            max_qd,
+            current_qd: qd,
+            current: current.map(|p| (f64::from(qd), unit.pick(&p))),
+            ..DepthSeries::default()
+        },
+    };
+    let (mut power, mut efficiency) = (chart(Unit::Watts), chart(Unit::of(state).per_watt()));
+    let mut missing = usize::from(current.is_none());
+    for d in drives {
+        let sweep = compute::qd_sweep(&d.config, d.drive);
+        let results: Vec<(RunKey, Point)> = sweep
+            .iter()
+            .filter_map(|k| lookup(k).map(|p| (*k, p)))
+            .collect();
+        missing += sweep.len() - results.len();
+        for chart in [&mut power, &mut efficiency] {
+            let unit = chart.unit;
+            chart.depth.curves.push(Curve {
+                label: d.label.clone(),
+                colour: d.colour,
+                emphasis: d.current,
+                dash: Dash::Solid,
+                points: finite_points(results.iter().map(|(k, p)| (f64::from(k.qd), unit.pick(p)))),
+            });
+        }
+    }
+    for chart in [&mut power, &mut efficiency] {
+        chart.depth.stamp = Stamp {
+            state: tag.to_string(),
+            missing,
+        };
+    }
+    (power, efficiency)
 }
 
 /// Keeps the points whose coordinates are finite.

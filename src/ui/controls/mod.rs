@@ -122,7 +122,64 @@ pub fn DriveControls(
                 locked=locked(Control::Cap)
             />
             <p class="derived" id="density">{move || drive.with(density_text)}</p>
+            <PowerStateSelect drive=drive />
         </fieldset>
+    }
+}
+
+/// The NVMe power state the drive is held to: each active state of the preset's table, with
+/// its maximum; disabled (and saying why) when the preset publishes none.
+#[component]
+fn PowerStateSelect(
+    /// The drive part of the state (read and written).
+    drive: RwSignal<DriveSetup>,
+) -> impl IntoView {
+    let locked = locked(Control::Power);
+    let options = move || {
+        drive.with(|d| {
+            let states = d.preset().controller.power.states;
+            (0..d.active_power_states())
+                .map(|n| {
+                    let w = states[usize::from(n)].max_w;
+                    let selected = d.power_state() == n;
+                    view! {
+                        <option value=n.to_string() prop:selected=selected>
+                            {format!("PS{n}: up to {}", format::watts(w))}
+                        </option>
+                    }
+                })
+                .collect_view()
+        })
+    };
+    let none = move || drive.with(|d| d.active_power_states() == 0);
+    view! {
+        <div class="control">
+            <label for="power">"Power state (NVMe)"</label>
+            <select
+                id="power"
+                aria-describedby="power-hint"
+                prop:disabled=move || none() || locked.get()
+                on:change=move |ev| {
+                    if let Ok(n) = event_target_value(&ev).parse::<u32>() {
+                        drive.update(|d| d.set_power_state(n));
+                    }
+                }
+            >
+                {move || if none() {
+                    view! { <option value="0">"PS0: uncapped"</option> }.into_any()
+                } else {
+                    options().into_any()
+                }}
+            </select>
+            <LockHint locked=locked />
+            <p class="hint" id="power-hint">
+                {move || if none() {
+                    "No power-state table is published for this controller: the model runs it uncapped."
+                } else {
+                    "A state's maximum is a budget: a lower state lets fewer dies work at once."
+                }}
+            </p>
+        </div>
     }
 }
 

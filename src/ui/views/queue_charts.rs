@@ -46,6 +46,9 @@ pub fn QueueCharts(
             <Show when=move || shows(ChartId::Mix)>
                 <MixFigure charts=charts palette=palette embed=embed />
             </Show>
+            <Show when=move || shows(ChartId::Power)>
+                <PowerFigure charts=charts palette=palette embed=embed />
+            </Show>
         </div>
     }
 }
@@ -170,6 +173,68 @@ fn MixFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool) ->
     }
 }
 
+/// Average power and throughput per watt against queue depth, two canvases in one figure.
+#[component]
+fn PowerFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool) -> impl IntoView {
+    let lab = Lab::expect();
+    let power = Memo::new(move |_| charts.with(|c| c.power.clone()));
+    let efficiency = Memo::new(move |_| charts.with(|c| c.efficiency.clone()));
+    let label = |data: Memo<QdChartData>, title: &'static str| {
+        Signal::derive(move || {
+            data.with(|d| {
+                charts::describe(title, &d.depth.curves, "queue depth", &|v| d.unit.tick(v))
+            })
+        })
+    };
+    let efficiency_title = move || {
+        format!(
+            "{} against queue depth",
+            efficiency.with(|d| d.unit.title())
+        )
+    };
+    view! {
+        <figure class="chart" id="figure-power">
+            <h2>"Power against queue depth"</h2>
+            <p class="chart-sub">{move || lab.workload.with(pattern_text)}</p>
+            <ChartCanvas
+                id="chart-power"
+                label=label(power, "Average power (W) against queue depth")
+                data=power
+                stamp=qd_stamp
+                palette=palette
+                draw=qd_chart::draw
+            />
+            <h3 class="chart-sub-title">{efficiency_title}</h3>
+            <ChartCanvas
+                id="chart-efficiency"
+                label=label(efficiency, "Throughput per watt against queue depth")
+                data=efficiency
+                stamp=qd_stamp
+                palette=palette
+                draw=qd_chart::draw
+            />
+            <figcaption>
+                {move || lab.drive.with(power_caption)}
+            </figcaption>
+            {(!embed).then(|| view! { <PngButton chart=ChartId::Power /> })}
+        </figure>
+    }
+}
+
+/// What the power chart's lines are, and the budget they keep to.
+fn power_caption(drive: &DriveSetup) -> String {
+    let budget = match (drive.power_budget_w(), drive.power_state()) {
+        (Some(w), n) => format!(
+            " The drive is held to PS{n}, whose {} maximum is a budget: only as many dies work at once as it leaves room for.",
+            format::watts(w)
+        ),
+        (None, _) => " No power-state table is published for this controller: it runs uncapped.".into(),
+    };
+    format!(
+        "Lines: model, the average power of each run (idle draw plus each part's active draw for the time it was busy; the draws are stated assumptions, see the README) and the throughput it buys per watt.{budget} No published power figure is drawn: the reference data has none for these drives."
+    )
+}
+
 /// The block size and pattern the queue-depth charts show.
 fn pattern_text(w: &WorkloadSetup) -> String {
     format!(
@@ -192,8 +257,8 @@ fn mix_subtitle(w: &WorkloadSetup) -> String {
 fn mix_caption(d: &MixChartData, pinned: bool) -> String {
     let unit = d.unit.title();
     let per = match d.unit {
-        charts::Unit::Iops => EXAMPLE_IOPS,
         charts::Unit::MbPerS => EXAMPLE_MB_S,
+        _ => EXAMPLE_IOPS,
     };
     format!(
         "The reviewers' mixed sweep: one line per {}. Left axis {unit}; {} {unit} = {} at {}.",
