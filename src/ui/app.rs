@@ -61,14 +61,8 @@ pub fn App(
         embed_frame::report_height();
     }
     let notes = RwSignal::new(parsed.notes);
-    let runner = Runner::default();
-    on_cleanup(move || runner.stop());
-
-    Effect::new(move |_| runner.set_plan(compute::plan(&lab.state())));
-    Effect::new(move |_| replace_query(&url_state::to_query(&lab.state())));
-
+    let runner = follow_the_state(lab);
     let palette = themed_palette(lab.display);
-
     let charts = Memo::new(move |_| {
         runner.revision();
         let state = lab.state();
@@ -92,16 +86,7 @@ pub fn App(
                     <ViewSwitch display=lab.display />
                     // The drive over time has its own figures; teaching mode plays this point.
                     <Show when=move || !view_is(View::Time)>
-                        <Readout
-                            data=readout_data
-                            heading=Signal::derive(move || {
-                                if view_is(View::Activity) {
-                                    "The point teaching mode plays:"
-                                } else {
-                                    "This point"
-                                }
-                            })
-                        />
+                        <Readout data=readout_data heading=readout_heading(lab.display) />
                     </Show>
                     <ModelStatus progress=progress />
                     <Show when=move || !embed && !view_is(View::Queue)>
@@ -135,6 +120,24 @@ pub fn App(
             <Footer embed=embed />
         </div>
     }
+}
+
+/// The model runs the plan of the current state and the URL carries the state, from now until
+/// the page goes; the runner of the charts' model work.
+fn follow_the_state(lab: Lab) -> Runner {
+    let runner = Runner::default();
+    on_cleanup(move || runner.stop());
+    Effect::new(move |_| runner.set_plan(compute::plan(&lab.state())));
+    Effect::new(move |_| replace_query(&url_state::to_query(&lab.state())));
+    runner
+}
+
+/// What the readout's figures belong to in the view shown.
+fn readout_heading(display: RwSignal<Display>) -> Signal<&'static str> {
+    Signal::derive(move || match display.with(|d| d.view) {
+        View::Activity => "The point teaching mode plays:",
+        View::Queue | View::Time => "This point",
+    })
 }
 
 /// How far the model is, in one line.

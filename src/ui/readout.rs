@@ -181,6 +181,23 @@ pub fn efficiency_text(p: &Point, in_mb: bool) -> String {
     }
 }
 
+/// One published figure of the current point, with its source.
+#[component]
+fn MeasuredFigure(line: MeasuredLine) -> impl IntoView {
+    let state = line
+        .other_state
+        .map(|s| format!(" (measured {s})"))
+        .unwrap_or_default();
+    view! {
+        <p class="measured">
+            <span class="diamond" aria-hidden="true"></span>
+            <strong>"Published measurement: "</strong>
+            {format!("{} {}{}. ", line.value, line.depth, state)}
+            <cite>{reference::source()}</cite>
+        </p>
+    }
+}
+
 /// The readout card.
 #[component]
 pub fn Readout(
@@ -196,20 +213,7 @@ pub fn Readout(
         data.with(|d| {
             d.measured
                 .iter()
-                .map(|m| {
-                    let state = m
-                        .other_state
-                        .map(|s| format!(" (measured {s})"))
-                        .unwrap_or_default();
-                    view! {
-                        <p class="measured">
-                            <span class="diamond" aria-hidden="true"></span>
-                            <strong>"Published measurement: "</strong>
-                            {format!("{} {}{}. ", m.value, m.depth, state)}
-                            <cite>{reference::source()}</cite>
-                        </p>
-                    }
-                })
+                .map(|m| view! { <MeasuredFigure line=m.clone() /> })
                 .collect_view()
         })
     };

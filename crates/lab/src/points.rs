@@ -23,99 +23,105 @@ pub fn sweep(a: &cli::SweepArgs) -> Result<String, Fail> {
 
 fn render_points(points: &[SweepPoint], format: Format) -> String {
     match format {
-        Format::Json => {
-            let rows: Vec<_> = points
-                .iter()
-                .map(|p| {
-                    let r = &p.result;
-                    serde_json::json!({
-                        "iodepth": p.iodepth,
-                        "read_percent": p.read_percent,
-                        "iops": r.iops,
-                        "bw_mb_s": r.bw_mb_s,
-                        "lat_mean_us": r.latency.mean_us,
-                        "lat_p50_us": r.latency.p50_us,
-                        "lat_p90_us": r.latency.p90_us,
-                        "lat_p99_us": r.latency.p99_us,
-                        "lat_p999_us": r.latency.p999_us,
-                        "lat_max_us": r.latency.max_us,
-                        "bottleneck": r.bottleneck.id(),
-                        "watts": r.power.average_w,
-                        "mb_s_per_w": mb_s_per_w(r),
-                        "iops_per_w": r.iops / r.power.average_w,
-                        "power_budget_w": r.power.budget_w,
-                        "peak_w": r.power.peak_w,
-                        "write_amplification": r.write_amplification,
-                        "suspends": r.suspends,
-                        "reads_behind_programs": r.reads_behind_programs,
-                        "iops_rel_noise": r.iops_rel_noise,
-                        "utilisation": r.utilisation,
-                    })
-                })
-                .collect();
-            serde_json::to_string_pretty(&rows).expect("plain JSON values") + "\n"
-        }
-        Format::Csv => {
-            let mut s = String::from(
-                "iodepth,read_percent,iops,bw_mb_s,lat_mean_us,lat_p50_us,lat_p99_us,lat_p999_us,lat_max_us,bottleneck,write_amplification,watts,mb_s_per_w\n",
-            );
-            for p in points {
-                let r = &p.result;
-                let l = &r.latency;
-                let _ = writeln!(
-                    s,
-                    "{},{},{:.0},{:.1},{:.1},{:.1},{:.1},{:.1},{:.1},{},{:.2},{:.3},{:.1}",
-                    p.iodepth,
-                    p.read_percent,
-                    r.iops,
-                    r.bw_mb_s,
-                    l.mean_us,
-                    l.p50_us,
-                    l.p99_us,
-                    l.p999_us,
-                    l.max_us,
-                    r.bottleneck.id(),
-                    r.write_amplification,
-                    r.power.average_w,
-                    mb_s_per_w(r)
-                );
-            }
-            s
-        }
-        Format::Table => {
-            let mut s = format!(
-                "{:>7} {:>5} {:>10} {:>9} {:>10} {:>10} {:>10} {:>7} {:>8}  {}\n",
-                "iodepth",
-                "read%",
-                "IOPS",
-                "MB/s",
-                "mean µs",
-                "p99 µs",
-                "p99.9 µs",
-                "W",
-                "MB/s/W",
-                "limited by"
-            );
-            for p in points {
-                let r = &p.result;
-                let _ = writeln!(
-                    s,
-                    "{:>7} {:>5} {:>10.0} {:>9.1} {:>10.1} {:>10.1} {:>10.1} {:>7.2} {:>8.1}  {}",
-                    p.iodepth,
-                    p.read_percent,
-                    r.iops,
-                    r.bw_mb_s,
-                    r.latency.mean_us,
-                    r.latency.p99_us,
-                    r.latency.p999_us,
-                    r.power.average_w,
-                    mb_s_per_w(r),
-                    r.bottleneck.label()
-                );
-            }
-            s
-        }
+        Format::Json => points_json(points),
+        Format::Csv => points_csv(points),
+        Format::Table => points_table(points),
     }
+}
+
+fn points_json(points: &[SweepPoint]) -> String {
+    let rows: Vec<_> = points
+        .iter()
+        .map(|p| {
+            let r = &p.result;
+            serde_json::json!({
+                "iodepth": p.iodepth,
+                "read_percent": p.read_percent,
+                "iops": r.iops,
+                "bw_mb_s": r.bw_mb_s,
+                "lat_mean_us": r.latency.mean_us,
+                "lat_p50_us": r.latency.p50_us,
+                "lat_p90_us": r.latency.p90_us,
+                "lat_p99_us": r.latency.p99_us,
+                "lat_p999_us": r.latency.p999_us,
+                "lat_max_us": r.latency.max_us,
+                "bottleneck": r.bottleneck.id(),
+                "watts": r.power.average_w,
+                "mb_s_per_w": mb_s_per_w(r),
+                "iops_per_w": r.iops / r.power.average_w,
+                "power_budget_w": r.power.budget_w,
+                "peak_w": r.power.peak_w,
+                "write_amplification": r.write_amplification,
+                "suspends": r.suspends,
+                "reads_behind_programs": r.reads_behind_programs,
+                "iops_rel_noise": r.iops_rel_noise,
+                "utilisation": r.utilisation,
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&rows).expect("plain JSON values") + "\n"
+}
+
+fn points_csv(points: &[SweepPoint]) -> String {
+    let mut s = String::from(
+        "iodepth,read_percent,iops,bw_mb_s,lat_mean_us,lat_p50_us,lat_p99_us,lat_p999_us,lat_max_us,bottleneck,write_amplification,watts,mb_s_per_w\n",
+    );
+    for p in points {
+        let r = &p.result;
+        let l = &r.latency;
+        let _ = writeln!(
+            s,
+            "{},{},{:.0},{:.1},{:.1},{:.1},{:.1},{:.1},{:.1},{},{:.2},{:.3},{:.1}",
+            p.iodepth,
+            p.read_percent,
+            r.iops,
+            r.bw_mb_s,
+            l.mean_us,
+            l.p50_us,
+            l.p99_us,
+            l.p999_us,
+            l.max_us,
+            r.bottleneck.id(),
+            r.write_amplification,
+            r.power.average_w,
+            mb_s_per_w(r)
+        );
+    }
+    s
+}
+
+fn points_table(points: &[SweepPoint]) -> String {
+    let mut s = format!(
+        "{:>7} {:>5} {:>10} {:>9} {:>10} {:>10} {:>10} {:>7} {:>8}  {}\n",
+        "iodepth",
+        "read%",
+        "IOPS",
+        "MB/s",
+        "mean µs",
+        "p99 µs",
+        "p99.9 µs",
+        "W",
+        "MB/s/W",
+        "limited by"
+    );
+    for p in points {
+        let r = &p.result;
+        let _ = writeln!(
+            s,
+            "{:>7} {:>5} {:>10.0} {:>9.1} {:>10.1} {:>10.1} {:>10.1} {:>7.2} {:>8.1}  {}",
+            p.iodepth,
+            p.read_percent,
+            r.iops,
+            r.bw_mb_s,
+            r.latency.mean_us,
+            r.latency.p99_us,
+            r.latency.p999_us,
+            r.power.average_w,
+            mb_s_per_w(r),
+            r.bottleneck.label()
+        );
+    }
+    s
 }
 
 /// Throughput per watt of a run.

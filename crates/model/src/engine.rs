@@ -358,6 +358,18 @@ struct Params {
     drive: DriveSpec,
 }
 
+/// Parts per million of reads over `span_bytes` that miss the mapping cache.
+fn map_miss_ppm(mapping: Mapping, span_bytes: u64) -> u64 {
+    match mapping {
+        Mapping::Dram => 0,
+        Mapping::Hmb { hmb_bytes } => {
+            // 4 bytes of table per 4 KiB mapped: the cache covers 1024x its size.
+            let covered = hmb_bytes as f64 * f64::from(MAPPING_UNIT_BYTES) / 4.0;
+            ((1.0 - covered / span_bytes as f64).clamp(0.0, 1.0) * 1e6) as u64
+        }
+    }
+}
+
 /// Transfer time of `k` 4 KiB units at `bytes_per_s`, for k up to the largest transfer (a whole
 /// request, or a program unit).
 fn transfer_table(bytes_per_s: f64, largest_bytes: u32) -> Vec<Nanos> {
@@ -404,14 +416,7 @@ impl Params {
             })
             .unwrap_or(1.0);
         let unit_bytes = n.program_unit_bytes();
-        let map_miss_ppm = match c.mapping {
-            Mapping::Dram => 0,
-            Mapping::Hmb { hmb_bytes } => {
-                // 4 bytes of table per 4 KiB mapped: the cache covers 1024x its size.
-                let covered = hmb_bytes as f64 * f64::from(MAPPING_UNIT_BYTES) / 4.0;
-                ((1.0 - covered / span_bytes as f64).clamp(0.0, 1.0) * 1e6) as u64
-            }
-        };
+        let map_miss_ppm = map_miss_ppm(c.mapping, span_bytes);
         Params {
             dies: d.dies,
             planes: n.planes,

@@ -360,164 +360,21 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
     let drives = compared(state);
     let unit = Unit::of(state);
     let tag = super::url_state::to_query(state);
-    let qd_x = |k: &RunKey| f64::from(k.qd);
-    let pct_x = |k: &RunKey| f64::from(k.read_pct);
-    let colour_of = |d: DriveChoice| {
-        drives
-            .iter()
-            .find(|c| c.drive == d && c.config.drive.preset().id == state.drive.preset().id)
-            .map_or(SeriesColour::Custom, |c| c.colour)
-    };
-    let current_key = RunKey::current(state);
-    let current = lookup(&current_key);
-
-    let max_qd = compute::sweep_qds(state.workload.qd())
-        .last()
-        .copied()
-        .unwrap_or(1);
-    let mut qd = QdChartData {
-        unit,
-        depth: DepthSeries {
-            max_qd,
-            current_qd: state.workload.qd(),
-            current: current.map(|p| (f64::from(state.workload.qd()), unit.pick(&p))),
-            ..DepthSeries::default()
-        },
-    };
-    let mut latency = LatencyChartData {
-        max_qd,
-        current_qd: state.workload.qd(),
-        current: current.map(|p| (f64::from(state.workload.qd()), p.mean_us)),
-        ..LatencyChartData::default()
-    };
-    let mut mix = MixChartData {
-        unit,
-        bs_bytes: state.workload.bs_bytes(),
-        current_pct: state.workload.read_pct(),
-        current: current.map(|p| (f64::from(state.workload.read_pct()), unit.pick(&p))),
-        ..MixChartData::default()
-    };
-    let mut qd_missing = 0;
-    let mut mix_missing = 0;
-
-    for d in &drives {
-        let sweep = compute::qd_sweep(&d.config, d.drive);
-        let results: Vec<(RunKey, Point)> = sweep
-            .iter()
-            .filter_map(|k| lookup(k).map(|p| (*k, p)))
-            .collect();
-        qd_missing += sweep.len() - results.len();
-        let series = |dash, label: String, pick: &dyn Fn(&Point) -> f64| Curve {
-            label,
-            colour: d.colour,
-            emphasis: d.current,
-            dash,
-            points: finite_points(results.iter().map(|(k, p)| (qd_x(k), pick(p)))),
-        };
-        qd.depth
-            .curves
-            .push(series(Dash::Solid, d.label.clone(), &|p| unit.pick(p)));
-        latency
-            .curves
-            .push(series(Dash::Solid, format!("{}, mean", d.label), &|p| {
-                p.mean_us
-            }));
-        latency
-            .curves
-            .push(series(Dash::Dashed, format!("{}, p99", d.label), &|p| {
-                p.p99_us
-            }));
-        if state.views.show_p999() {
-            latency
-                .curves
-                .push(series(Dash::Dotted, format!("{}, p99.9", d.label), &|p| {
-                    p.p999_us
-                }));
-        }
-
-        let sweep = compute::mix_sweep(&d.config, d.drive);
-        let points: Vec<(f64, f64)> = sweep
-            .iter()
-            .filter_map(|k| lookup(k).map(|p| (pct_x(k), unit.pick(&p))))
-            .collect();
-        mix_missing += sweep.len() - points.len();
-        mix.curves.push(Curve {
-            label: d.label.clone(),
-            colour: d.colour,
-            emphasis: d.current,
-            dash: Dash::Solid,
-            points: finite_points(points.into_iter()),
-        });
-    }
-
-    let in_mb = unit == Unit::MbPerS;
-    let pattern = reference::same_pattern(state);
-    for m in &pattern {
-        let (lo, hi) = m.depths();
-        let place = |y: f64| Marker {
-            x: f64::from(lo),
-            x_to: (hi != lo).then_some(f64::from(hi)),
-            y,
-            colour: colour_of(m.drive),
-        };
-        if let Some(y) = m.throughput(in_mb) {
-            qd.depth.markers.push(place(y));
-        }
-        if let Some(y) = m.latency_us() {
-            latency.markers.push(place(y));
-        }
-    }
-    for m in reference::for_mix(state) {
-        if let Some(y) = m.throughput(in_mb) {
-            let pct = m.cell.rw.fixed_read_percent().unwrap_or(0);
-            mix.markers.push(Marker {
-                x: f64::from(pct),
-                x_to: None,
-                y,
-                colour: colour_of(m.drive),
-            });
-        }
-    }
-    for (index, import) in state.imported.as_slice().iter().enumerate() {
-        let points: Vec<_> = import
-            .points_on(&state.workload)
-            .filter(|p| p.iodepth <= MAX_IODEPTH)
-            .collect();
-        if points.is_empty() {
-            continue;
-        }
-        let axis_end = points.iter().map(|p| p.iodepth.next_power_of_two()).max();
-        qd.depth.max_qd = qd.depth.max_qd.max(axis_end.unwrap_or(1));
-        latency.max_qd = latency.max_qd.max(axis_end.unwrap_or(1));
-        let series = |y: &dyn Fn(&crate::fio::FioPoint) -> f64| YourSeries {
-            shape: FioShape::of(index),
-            file_name: import.file_name().to_string(),
-            points: finite_points(points.iter().map(|p| (f64::from(p.iodepth), y(p)))),
-        };
-        qd.depth.yours.push(series(&|p| match unit {
-            Unit::MbPerS => p.bw_mb_s,
-            _ => p.iops,
-        }));
-        latency.yours.push(series(&|p| p.lat_mean_us));
-    }
+    let current = lookup(&RunKey::current(state));
     let current_missing = usize::from(current.is_none());
-    qd.depth.stamp = Stamp {
+
+    let (mut qd, mut latency, qd_missing) = depth_charts(state, &drives, lookup, unit, current);
+    let (mut mix, mix_missing) = mix_chart(state, &drives, lookup, unit, current);
+    let measured_state_differs =
+        add_published(state, &drives, unit, [&mut qd, &mut latency, &mut mix]);
+    add_imports(state, unit, &mut qd, &mut latency);
+    let stamp = |missing: usize| Stamp {
         state: tag.clone(),
-        missing: qd_missing + current_missing,
+        missing: missing + current_missing,
     };
-    latency.stamp = Stamp {
-        state: tag.clone(),
-        missing: qd_missing + current_missing,
-    };
-    mix.stamp = Stamp {
-        state: tag.clone(),
-        missing: mix_missing + current_missing,
-    };
-    let measured_state_differs = pattern
-        .iter()
-        .chain(reference::for_mix(state).iter())
-        .map(Measured::state)
-        .find(|s| *s != state.workload.drive_state());
+    qd.depth.stamp = stamp(qd_missing);
+    latency.stamp = stamp(qd_missing);
+    mix.stamp = stamp(mix_missing);
 
     let (power, efficiency) = power_charts(state, &drives, lookup, &tag);
     ChartSet {
@@ -536,6 +393,210 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
             })
             .collect(),
         measured_state_differs,
+    }
+}
+
+/// The latency chart's lines per drive: mean, p99 and (on request, last) p99.9.
+type LatencyLine = (Dash, &'static str, fn(&Point) -> f64);
+const LATENCY_LINES: [LatencyLine; 3] = [
+    (Dash::Solid, "mean", |p| p.mean_us),
+    (Dash::Dashed, "p99", |p| p.p99_us),
+    (Dash::Dotted, "p99.9", |p| p.p999_us),
+];
+
+/// Throughput and latency against queue depth, one curve (or three latency curves) per drive,
+/// and how many of their points have no result yet.
+fn depth_charts(
+    state: &LabState,
+    drives: &[Compared],
+    lookup: &dyn Fn(&RunKey) -> Option<Point>,
+    unit: Unit,
+    current: Option<Point>,
+) -> (QdChartData, LatencyChartData, usize) {
+    let at = state.workload.qd();
+    let max_qd = compute::sweep_qds(at).last().copied().unwrap_or(1);
+    let mut qd = QdChartData {
+        unit,
+        depth: DepthSeries {
+            max_qd,
+            current_qd: at,
+            current: current.map(|p| (f64::from(at), unit.pick(&p))),
+            ..DepthSeries::default()
+        },
+    };
+    let mut latency = LatencyChartData {
+        max_qd,
+        current_qd: at,
+        current: current.map(|p| (f64::from(at), p.mean_us)),
+        ..LatencyChartData::default()
+    };
+    let mut missing = 0;
+    for d in drives {
+        let sweep = compute::qd_sweep(&d.config, d.drive);
+        let results: Vec<(RunKey, Point)> = sweep
+            .iter()
+            .filter_map(|k| lookup(k).map(|p| (*k, p)))
+            .collect();
+        missing += sweep.len() - results.len();
+        let series = |dash, label: String, pick: &dyn Fn(&Point) -> f64| Curve {
+            label,
+            colour: d.colour,
+            emphasis: d.current,
+            dash,
+            points: finite_points(results.iter().map(|(k, p)| (f64::from(k.qd), pick(p)))),
+        };
+        qd.depth
+            .curves
+            .push(series(Dash::Solid, d.label.clone(), &|p| unit.pick(p)));
+        let shown = if state.views.show_p999() { 3 } else { 2 };
+        for &(dash, name, pick) in &LATENCY_LINES[..shown] {
+            latency
+                .curves
+                .push(series(dash, format!("{}, {name}", d.label), &pick));
+        }
+    }
+    (qd, latency, missing)
+}
+
+/// Throughput against read share at the current depth, one curve per drive, and how many of
+/// its points have no result yet.
+fn mix_chart(
+    state: &LabState,
+    drives: &[Compared],
+    lookup: &dyn Fn(&RunKey) -> Option<Point>,
+    unit: Unit,
+    current: Option<Point>,
+) -> (MixChartData, usize) {
+    let mut mix = MixChartData {
+        unit,
+        bs_bytes: state.workload.bs_bytes(),
+        current_pct: state.workload.read_pct(),
+        current: current.map(|p| (f64::from(state.workload.read_pct()), unit.pick(&p))),
+        ..MixChartData::default()
+    };
+    let mut missing = 0;
+    for d in drives {
+        let sweep = compute::mix_sweep(&d.config, d.drive);
+        let points: Vec<(f64, f64)> = sweep
+            .iter()
+            .filter_map(|k| lookup(k).map(|p| (f64::from(k.read_pct), unit.pick(&p))))
+            .collect();
+        missing += sweep.len() - points.len();
+        mix.curves.push(Curve {
+            label: d.label.clone(),
+            colour: d.colour,
+            emphasis: d.current,
+            dash: Dash::Solid,
+            points: finite_points(points.into_iter()),
+        });
+    }
+    (mix, missing)
+}
+
+/// The charts a published measurement can stand on.
+type PublishedCharts<'a> = [&'a mut dyn PublishedOn; 3];
+
+/// A chart that takes published measurements as markers.
+trait PublishedOn {
+    fn add(&mut self, m: &Measured, in_mb: bool, colour: SeriesColour);
+}
+
+/// Places the published measurements of the state's pattern on the depth charts and the mix
+/// chart, in the colour of their drive; returns the drive state they were measured in when it
+/// is not the current one.
+fn add_published(
+    state: &LabState,
+    drives: &[Compared],
+    unit: Unit,
+    charts: PublishedCharts<'_>,
+) -> Option<DriveState> {
+    let colour_of = |d: DriveChoice| {
+        drives
+            .iter()
+            .find(|c| c.drive == d && c.config.drive.preset().id == state.drive.preset().id)
+            .map_or(SeriesColour::Custom, |c| c.colour)
+    };
+    let in_mb = unit == Unit::MbPerS;
+    let [qd, latency, mix] = charts;
+    let pattern = reference::same_pattern(state);
+    for m in &pattern {
+        qd.add(m, in_mb, colour_of(m.drive));
+        latency.add(m, in_mb, colour_of(m.drive));
+    }
+    let mixed = reference::for_mix(state);
+    for m in &mixed {
+        mix.add(m, in_mb, colour_of(m.drive));
+    }
+    pattern
+        .iter()
+        .chain(mixed.iter())
+        .map(Measured::state)
+        .find(|s| *s != state.workload.drive_state())
+}
+
+/// A measurement's marker at its depth (or the range of depths its peak was taken over).
+fn depth_marker(m: &Measured, y: f64, colour: SeriesColour) -> Marker {
+    let (lo, hi) = m.depths();
+    Marker {
+        x: f64::from(lo),
+        x_to: (hi != lo).then_some(f64::from(hi)),
+        y,
+        colour,
+    }
+}
+
+impl PublishedOn for QdChartData {
+    fn add(&mut self, m: &Measured, in_mb: bool, colour: SeriesColour) {
+        if let Some(y) = m.throughput(in_mb) {
+            self.depth.markers.push(depth_marker(m, y, colour));
+        }
+    }
+}
+
+impl PublishedOn for LatencyChartData {
+    fn add(&mut self, m: &Measured, _in_mb: bool, colour: SeriesColour) {
+        if let Some(y) = m.latency_us() {
+            self.markers.push(depth_marker(m, y, colour));
+        }
+    }
+}
+
+impl PublishedOn for MixChartData {
+    fn add(&mut self, m: &Measured, in_mb: bool, colour: SeriesColour) {
+        if let Some(y) = m.throughput(in_mb) {
+            self.markers.push(Marker {
+                x: f64::from(m.cell.rw.fixed_read_percent().unwrap_or(0)),
+                x_to: None,
+                y,
+                colour,
+            });
+        }
+    }
+}
+
+/// Places the reader's imported fio files on the depth charts, each in its marker shape,
+/// widening the depth axis to their deepest point.
+fn add_imports(state: &LabState, unit: Unit, qd: &mut QdChartData, latency: &mut LatencyChartData) {
+    for (index, import) in state.imported.as_slice().iter().enumerate() {
+        let points: Vec<_> = import
+            .points_on(&state.workload)
+            .filter(|p| p.iodepth <= MAX_IODEPTH)
+            .collect();
+        let Some(axis_end) = points.iter().map(|p| p.iodepth.next_power_of_two()).max() else {
+            continue;
+        };
+        qd.depth.max_qd = qd.depth.max_qd.max(axis_end);
+        latency.max_qd = latency.max_qd.max(axis_end);
+        let series = |y: &dyn Fn(&crate::fio::FioPoint) -> f64| YourSeries {
+            shape: FioShape::of(index),
+            file_name: import.file_name().to_string(),
+            points: finite_points(points.iter().map(|p| (f64::from(p.iodepth), y(p)))),
+        };
+        qd.depth.yours.push(series(&|p| match unit {
+            Unit::MbPerS => p.bw_mb_s,
+            _ => p.iops,
+        }));
+        latency.yours.push(series(&|p| p.lat_mean_us));
     }
 }
 

@@ -123,20 +123,26 @@ pub fn ShareBar(
                 }),
                 _ => None,
             }}
-            {move || snippets.get().map(|s| view! {
-                <label class="copy-box" for="embed-code">
-                    <span>"Paste this into your page: the frame, and a small script that sizes it to the lab's height (recommended)."</span>
-                    <textarea id="embed-code" readonly rows="6" prop:value=s.with_script on:focus=select_field></textarea>
-                </label>
-                <label class="copy-box" for="embed-code-fixed">
-                    <span>"Without script, for hosts that strip scripts: the frame alone, with a fixed height for the charts you chose (an article column of 600 to 800 px; a narrower one scrolls inside the frame)."</span>
-                    <textarea id="embed-code-fixed" readonly rows="3" prop:value=s.fixed on:focus=select_field></textarea>
-                </label>
-            })}
+            {move || snippets.get().map(|s| view! { <SnippetBoxes snippets=s /> })}
             <p class="hint">
                 "The CSV holds what the charts plot: model results, published measurements with their source, and your fio points. The fio job file runs this workload at the charts' queue depths; point it at a scratch file, never at a disk holding data."
             </p>
         </section>
+    }
+}
+
+/// The two embed snippets in read-only boxes, the recommended one first.
+#[component]
+fn SnippetBoxes(snippets: Snippets) -> impl IntoView {
+    view! {
+        <label class="copy-box" for="embed-code">
+            <span>"Paste this into your page: the frame, and a small script that sizes it to the lab's height (recommended)."</span>
+            <textarea id="embed-code" readonly rows="6" prop:value=snippets.with_script on:focus=select_field></textarea>
+        </label>
+        <label class="copy-box" for="embed-code-fixed">
+            <span>"Without script, for hosts that strip scripts: the frame alone, with a fixed height for the charts you chose (an article column of 600 to 800 px; a narrower one scrolls inside the frame)."</span>
+            <textarea id="embed-code-fixed" readonly rows="3" prop:value=snippets.fixed on:focus=select_field></textarea>
+        </label>
     }
 }
 
