@@ -215,7 +215,7 @@ async fn e2e_teach_the_sentence_goes_from_dies_idle_at_qd1_to_dies_busy_at_depth
 
 /// Every tour, every step: the URL (the state) it must produce. Steps without a `view` keep
 /// the teaching view the test starts in.
-const TOUR_STEPS: [(&str, &[&str]); 5] = [
+const TOUR_STEPS: [(&str, &[&str]); 6] = [
     (
         "qd1-reads",
         &[
@@ -245,6 +245,15 @@ const TOUR_STEPS: [(&str, &[&str]); 5] = [
         &[
             "preset=octane&cap=512&dies=64&qd=32&rw=write&bs=128k&state=seq-filled",
             "preset=octane&cap=128&dies=16&qd=32&rw=write&bs=128k&state=seq-filled",
+        ],
+    ),
+    (
+        "power",
+        &[
+            "preset=e12&cap=960&dies=32&qd=1&rw=randread&bs=4k&state=fob",
+            "preset=e12&cap=960&dies=32&qd=256&rw=randread&bs=4k&state=fob",
+            "preset=e12&cap=960&dies=32&power=ps2&qd=256&rw=randread&bs=4k&state=fob",
+            "preset=e12&cap=960&dies=32&power=ps2&qd=1&rw=randread&bs=4k&state=fob",
         ],
     ),
     (

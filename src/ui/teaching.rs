@@ -15,9 +15,10 @@
 //!   the reader never loses it.
 
 use crate::model::activity::Activity;
-use crate::model::config::{CheckedRun, DriveState, Rw};
+use crate::model::config::{CheckedRun, DriveSpec, DriveState, Rw};
 use crate::model::drive_state::{FILL_BS, FILL_QD};
 use crate::model::link::HostLink;
+use crate::model::power;
 use crate::model::prepare::Preparation;
 use crate::model::presets;
 use crate::model::stats::{Bottleneck, RunResult};
@@ -46,6 +47,8 @@ pub struct Player {
     sim: Simulation,
     clock: SimTime,
     steps: u64,
+    drive: DriveSpec,
+    budget_w: Option<f64>,
 }
 
 impl Player {
@@ -54,6 +57,8 @@ impl Player {
             sim: Simulation::watched(run),
             clock: SimTime::ZERO,
             steps: 0,
+            drive: run.drive().clone(),
+            budget_w: run.power_budget().budget_w,
         }
     }
 
@@ -92,6 +97,79 @@ impl Player {
     /// What the drive does now.
     pub fn activity(&self) -> Activity {
         self.sim.activity()
+    }
+
+    /// What the drive draws at the instant `activity` shows (see [`power::instant_w`]).
+    pub fn power_w(&self, activity: &Activity) -> f64 {
+        power::instant_w(&self.drive, activity)
+    }
+
+    /// The budget the run keeps to, if any.
+    pub fn budget_w(&self) -> Option<f64> {
+        self.budget_w
+    }
+}
+
+/// Samples the power meter keeps (one per published frame).
+pub const POWER_SAMPLES: usize = 120;
+
+/// Teaching mode's power meter: the drive's draw at each published instant, newest last, and
+/// the budget it keeps to.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PowerTrace {
+    samples: std::collections::VecDeque<f64>,
+    budget_w: Option<f64>,
+}
+
+impl PowerTrace {
+    pub fn new(budget_w: Option<f64>) -> PowerTrace {
+        PowerTrace {
+            samples: std::collections::VecDeque::with_capacity(POWER_SAMPLES),
+            budget_w,
+        }
+    }
+
+    /// Adds the draw at the latest instant, forgetting the oldest beyond [`POWER_SAMPLES`].
+    pub fn push(&mut self, watts: f64) {
+        if self.samples.len() == POWER_SAMPLES {
+            self.samples.pop_front();
+        }
+        self.samples.push_back(watts);
+    }
+
+    /// The latest draw.
+    pub fn now_w(&self) -> Option<f64> {
+        self.samples.back().copied()
+    }
+
+    pub fn budget_w(&self) -> Option<f64> {
+        self.budget_w
+    }
+
+    /// The scale's top: the budget, or the highest draw seen (never zero).
+    pub fn top_w(&self) -> f64 {
+        let seen = self.samples.iter().copied().fold(0.0, f64::max);
+        self.budget_w
+            .unwrap_or(seen)
+            .max(seen)
+            .max(f64::MIN_POSITIVE)
+    }
+
+    /// The trace as SVG polyline points in a `width` x `height` box (newest at the right).
+    pub fn polyline(&self, width: f64, height: f64) -> String {
+        let top = self.top_w();
+        let step = width / (POWER_SAMPLES - 1) as f64;
+        let first = (POWER_SAMPLES - self.samples.len()) as f64;
+        self.samples
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                let x = (first + i as f64) * step;
+                let y = height * (1.0 - (w / top).clamp(0.0, 1.0));
+                format!("{x:.1},{y:.1}")
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -386,6 +464,8 @@ pub struct Setup {
     pub state: DriveState,
     /// The drive-over-time settings, for a step about them; `None` keeps the view.
     pub time: Option<TimeSetup>,
+    /// The active power state the drive is held to (0: PS0).
+    pub power_state: u8,
 }
 
 /// The drive over time as a tour step shows it: the view, and the burst chart's settings.
@@ -417,6 +497,7 @@ impl Setup {
             .set_read_pct(u32::from(self.rw.fixed_read_percent().unwrap_or(ALL_READS)));
         s.workload.set_bs_bytes(self.bs_bytes);
         s.workload.set_drive_state(self.state);
+        s.drive.set_power_state(u32::from(self.power_state));
         if let Some(t) = self.time {
             s.display.view = View::Time;
             s.views.set_idle_s(t.idle_s);
@@ -460,6 +541,15 @@ const fn setup(
         bs_bytes,
         state,
         time: None,
+        power_state: 0,
+    }
+}
+
+/// `setup` held to the active power state `power_state`.
+const fn held(setup: Setup, power_state: u8) -> Setup {
+    Setup {
+        power_state,
+        ..setup
     }
 }
 
@@ -480,7 +570,7 @@ const fn over_time(preset: &'static str, capacity_gb: u32, idle_s: u32, burst_gb
 }
 
 /// The guided tours, each reproducing one point the reviews make.
-pub const TOURS: [Tour; 5] = [
+pub const TOURS: [Tour; 6] = [
     Tour {
         id: "qd1-reads",
         title: "QD1 reads do not care about capacity; deep-queue reads do",
@@ -568,6 +658,28 @@ pub const TOURS: [Tour; 5] = [
             TourStep {
                 text: "An enterprise drive keeps no SLC cache: the E18DC 1,920 GB writes at one steady rate from the first gigabyte to the last, so a short test shows what a full day of writing gets.",
                 setup: over_time("e18dc", 1920, 60, 32),
+            },
+        ],
+    },
+    Tour {
+        id: "power",
+        title: "Parallelism costs power",
+        steps: &[
+            TourStep {
+                text: "The E12 960 GB with one read in flight: one die works at a time, and the drive draws little more than its idle half a watt. Watch the power draw beside the dies.",
+                setup: setup("e12", 960, 1, Rw::RandRead, 4 * KIB, DriveState::Fob),
+            },
+            TourStep {
+                text: "256 reads in flight keep all 32 dies busy: ten times the IOPS, and the drive draws several times the power, still well inside its PS0 budget of 8.9 W.",
+                setup: setup("e12", 960, 256, Rw::RandRead, 4 * KIB, DriveState::Fob),
+            },
+            TourStep {
+                text: "Hold the drive to PS2, whose maximum is 1.8 W: only three dies may work at once, so the deep queue loses most of its IOPS. The readout names the power budget as the limit.",
+                setup: held(setup("e12", 960, 256, Rw::RandRead, 4 * KIB, DriveState::Fob), 2),
+            },
+            TourStep {
+                text: "At queue depth 1 the same PS2 costs almost nothing: one die at a time fits any budget. A low power state hurts parallel work, not single requests.",
+                setup: held(setup("e12", 960, 1, Rw::RandRead, 4 * KIB, DriveState::Fob), 2),
             },
         ],
     },
@@ -669,6 +781,35 @@ mod tests {
         );
         assert!(sentence(Bottleneck::Channels, 0.5, 0.93, c).contains("93%"));
         assert!(sentence(Bottleneck::QueueDepth, 1.0, 0.2, ctx(64, 8)).contains("would still help"));
+    }
+
+    #[test]
+    fn the_power_meter_keeps_the_latest_draws_under_its_budget_line() {
+        let mut trace = PowerTrace::new(Some(8.9));
+        for i in 0..(POWER_SAMPLES + 10) {
+            trace.push(i as f64 / 100.0);
+        }
+        assert_eq!(trace.now_w(), Some((POWER_SAMPLES + 9) as f64 / 100.0));
+        assert_eq!(trace.top_w(), 8.9, "the budget tops the scale");
+        let points = trace.polyline(600.0, 60.0);
+        assert_eq!(points.split(' ').count(), POWER_SAMPLES);
+        assert!(points.ends_with("600.0,51.3"), "{points}");
+        let mut open = PowerTrace::new(None);
+        open.push(2.0);
+        assert_eq!((open.top_w(), open.polyline(600.0, 60.0)), (2.0, "600.0,0.0".into()));
+    }
+
+    #[test]
+    fn a_playing_drive_draws_between_idle_and_its_peak() {
+        let mut p = player(&small_drive(32));
+        p.advance(Nanos::from_us(500), 100_000);
+        let a = p.activity();
+        let w = p.power_w(&a);
+        let s = small_drive(32);
+        let drive = s.drive.spec();
+        assert!(a.busy_dies() > 0, "dies work at QD32");
+        assert!(w > drive.controller.power.idle_w, "{w}");
+        assert!(w <= power::peak_w(&drive, drive.dies), "{w}");
     }
 
     #[test]
@@ -816,6 +957,7 @@ mod tests {
                     "{q}"
                 );
                 assert_eq!(s.workload.drive_state(), step.setup.state);
+                assert_eq!(s.drive.power_state(), step.setup.power_state, "{q}");
                 match step.setup.time {
                     None => {
                         assert_eq!(s.display.view, View::Activity, "{q}: a tour keeps the view")
@@ -833,6 +975,29 @@ mod tests {
                 assert!(back.notes.is_empty(), "{q}: {:?}", back.notes);
             }
         }
+    }
+
+    /// The power tour's texts, checked against the model they describe: little above idle at
+    /// QD1, several times that at QD256 within PS0, PS2 costing most IOPS at depth and almost
+    /// none at QD1.
+    #[test]
+    fn the_power_tour_shows_what_its_text_says() {
+        let steps = tour("power").expect("the tour exists").steps;
+        let run = |i: usize| {
+            let mut s = LabState::default();
+            steps[i].setup.apply(&mut s);
+            let mut prep = RunKey::current(&s).prepare(3_000).unwrap();
+            let run = prep.work_until(&mut || false).unwrap().cloned().unwrap();
+            Simulation::run(&run)
+        };
+        let (qd1, deep, deep_ps2, qd1_ps2) = (run(0), run(1), run(2), run(3));
+        assert!(qd1.power.average_w < 1.0, "{:?}", qd1.power);
+        assert!(deep.iops > 10.0 * qd1.iops);
+        assert!(deep.power.average_w > 3.0 * qd1.power.average_w);
+        assert!(deep.power.peak_w <= 8.9);
+        assert!(deep_ps2.iops < 0.3 * deep.iops);
+        assert_eq!(deep_ps2.bottleneck, Bottleneck::PowerBudget);
+        assert!(qd1_ps2.iops > 0.97 * qd1.iops);
     }
 
     /// The SLC-cache tour's texts, checked against the model they describe: a cache that fills

@@ -21,6 +21,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::activity::{Activity, DieState};
 use super::config::{ConfigError, DriveSpec};
 use super::stats::Utilisation;
 use super::time::Nanos;
@@ -123,6 +124,24 @@ pub fn average_w(drive: &DriveSpec, u: &Utilisation) -> f64 {
         + c.link_w * (u.link_read + u.link_write)
         + n.bus_w * channels
         + n.die_w * dies
+}
+
+/// What the drive draws at the instant `a` shows: idle, plus every part busy at that instant
+/// (a die in an array operation; one whose data only streams out draws on its channel).
+pub fn instant_w(drive: &DriveSpec, a: &Activity) -> f64 {
+    let c = &drive.controller.power;
+    let n = &drive.nand.power;
+    let count = |busy: &[bool]| busy.iter().filter(|b| **b).count() as f64;
+    let working = a
+        .dies
+        .iter()
+        .filter(|d| d.state.is_busy() && d.state != DieState::Transferring)
+        .count() as f64;
+    c.idle_w
+        + c.busy_w * f64::from(u8::from(a.controller_busy))
+        + c.link_w * f64::from(u8::from(a.link_read_busy) + u8::from(a.link_write_busy))
+        + n.bus_w * count(&a.channels_busy)
+        + n.die_w * working
 }
 
 /// What the drive draws with everything but the dies at full tilt: idle, the controller's

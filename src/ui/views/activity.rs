@@ -39,7 +39,8 @@ use crate::ui::format;
 use crate::ui::runner::{SliceOutcome, SlicedRunner, SlicedWork};
 use crate::ui::state::{speed_ladder, Lab, ViewSettings, DEFAULT_SPEED_US_PER_S};
 use crate::ui::teaching::{
-    bar_percent, sim_span, speed_text, summary, ExplainContext, Explanation, Player, TeachingWork,
+    bar_percent, sim_span, speed_text, summary, ExplainContext, Explanation, Player, PowerTrace,
+    TeachingWork,
 };
 
 /// Most engine events one frame of playing processes (the clock waits for the rest).
@@ -164,6 +165,7 @@ struct Shown {
     status: RwSignal<String>,
     explanation: RwSignal<Option<Explanation>>,
     spoken: RwSignal<String>,
+    power: RwSignal<PowerTrace>,
 }
 
 impl Shown {
@@ -177,6 +179,7 @@ impl Shown {
             status: RwSignal::new(String::new()),
             explanation: RwSignal::new(None),
             spoken: RwSignal::new(String::new()),
+            power: RwSignal::new(PowerTrace::default()),
         }
     }
 
@@ -185,6 +188,8 @@ impl Shown {
         if speak {
             self.spoken.set(summary(&a, p.clock()));
         }
+        let watts = p.power_w(&a);
+        self.power.update(|t| t.push(watts));
         self.activity.set(Some(a));
         self.clock_ns.set(p.clock().0);
         self.steps.set(p.steps());
@@ -225,6 +230,7 @@ impl Core {
     fn reset(&mut self, shown: Shown) {
         if let Some(run) = &self.run {
             let p = Player::new(run);
+            shown.power.set(PowerTrace::new(p.budget_w()));
             shown.publish(&p, true);
             self.player = Some(p);
         }
@@ -380,6 +386,7 @@ pub fn TeachingMode() -> impl IntoView {
                 </p>
                 <p class="status" id="teach-status">{move || shown.status.get()}</p>
                 <DrivePicture layout=layout activity=shown.activity link_name=link_name />
+                <PowerDraw trace=shown.power />
                 <DieLegend />
                 <p class="visually-hidden" id="teach-summary" aria-live="polite" aria-atomic="true">
                     {move || shown.spoken.get()}
@@ -489,6 +496,46 @@ fn Transport(
             value_text=Callback::new(speed_text)
             locked=locked(Control::Speed)
         />
+        </div>
+    }
+}
+
+/// Width and height of the power meter's trace, in SVG user units.
+const TRACE_W: f64 = 600.0;
+const TRACE_H: f64 = 60.0;
+
+/// The drive's power draw now and over the last moments, against its budget.
+#[component]
+fn PowerDraw(
+    /// The draw at each published instant.
+    #[prop(into)]
+    trace: Signal<PowerTrace>,
+) -> impl IntoView {
+    let now = move || {
+        trace.with(|t| match (t.now_w(), t.budget_w()) {
+            (Some(w), Some(b)) => format!(
+                "Drawing now: {} of a {} budget",
+                format::watts(w),
+                format::watts(b)
+            ),
+            (Some(w), None) => format!("Drawing now: {} (no published budget)", format::watts(w)),
+            (None, _) => "Drawing now: –".to_string(),
+        })
+    };
+    let points = move || trace.with(|t| t.polyline(TRACE_W, TRACE_H));
+    view! {
+        <div class="power-draw" id="teach-power">
+            <p class="power-now" id="teach-power-now">{now}</p>
+            <svg
+                class="power-trace"
+                viewBox=format!("0 0 {TRACE_W} {TRACE_H}")
+                preserveAspectRatio="none"
+                role="img"
+                aria-label="The drive's power draw over the last moments of simulated time, against its budget at the top"
+            >
+                <line class="power-budget" x1="0" y1="1" x2=TRACE_W y2="1"></line>
+                <polyline class="power-line" points=points></polyline>
+            </svg>
         </div>
     }
 }
