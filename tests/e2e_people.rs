@@ -320,3 +320,51 @@ async fn e2e_a_lower_power_state_caps_the_deep_queue_and_the_page_says_why() {
     browser.assert_clean_console();
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_idle_time_shows_the_wake_up_and_teaching_mode_shows_the_draw() {
+    let browser = Browser::start().await;
+    browser
+        .open(
+            "?preset=e12&cap=960&qd=1&state=fob&think=500000",
+            "#readout-idle",
+        )
+        .await;
+    let idle = browser.text("#readout-idle").await;
+    assert!(idle.contains("PS3") && idle.contains("to wake"), "{idle}");
+    browser.click("apst").await;
+    browser
+        .wait_for("the link to carry APST off", || async {
+            browser
+                .location_search()
+                .await
+                .contains("apst=0")
+                .then_some(())
+        })
+        .await;
+    let off = browser.text("#readout-idle").await;
+    assert!(off.contains("APST off"), "{off}");
+
+    browser
+        .open(
+            "?view=activity&preset=e12&cap=960&qd=32&state=fob",
+            "#teach-step",
+        )
+        .await;
+    browser
+        .wait_for("the drive to be prepared", || async {
+            let ready = browser.attr("#activity", "data-ready").await;
+            (ready.as_deref() == Some("true")).then_some(())
+        })
+        .await;
+    for _ in 0..5 {
+        browser.click("teach-step").await;
+    }
+    let now = browser.text("#teach-power-now").await;
+    assert!(
+        now.starts_with("Drawing now: ") && now.ends_with("of a 8.9 W budget"),
+        "{now}"
+    );
+    browser.assert_clean_console();
+    browser.close().await;
+}

@@ -99,6 +99,10 @@ pub enum Control {
     Speed,
     /// The power-state choice.
     Power,
+    /// The idle time before a request.
+    Think,
+    /// Autonomous power-state transitions on or off.
+    Apst,
 }
 
 crate::model::named_enum!(Control, "control", id, {
@@ -119,6 +123,8 @@ crate::model::named_enum!(Control, "control", id, {
     Burst => "burst",
     Speed => "speed",
     Power => "power",
+    Think => "think",
+    Apst => "apst",
 });
 
 impl Control {

@@ -8,7 +8,9 @@
 use leptos::prelude::*;
 
 use crate::model::config::Rw;
+use crate::model::power::{self, Apst};
 use crate::model::stats::Bottleneck;
+use crate::model::time::Nanos;
 
 use super::compute::{Fidelity, Point, ESTIMATE_IOS};
 use super::format;
@@ -40,6 +42,8 @@ pub struct ReadoutData {
     pub stamp: String,
     /// Whether the figures speak MB/s (large blocks) rather than IOPS.
     pub in_mb: bool,
+    /// What idle time before a request costs it (see [`idle_text`]).
+    pub idle: Option<String>,
 }
 
 /// The pattern in words: `random reads`, `sequential 70% reads / 30% writes`.
@@ -119,7 +123,51 @@ pub fn build(state: &LabState, point: Option<Point>, failure: Option<String>) ->
         measured,
         stamp: super::url_state::to_query(state),
         in_mb,
+        idle: idle_text(state, point.as_ref()),
     }
+}
+
+/// What the host's idle time before a request (`think`) costs that request: with APST the
+/// drive has dropped to an idle power state and the request waits for it to wake (once per
+/// idle period); `None` without idle time.
+pub fn idle_text(state: &LabState, point: Option<&Point>) -> Option<String> {
+    let think = state.views.think_us();
+    if think == 0 {
+        return None;
+    }
+    let idle = format::latency_us(f64::from(think));
+    let controller = &state.drive.preset().controller;
+    let states = controller.power.states;
+    if !states.iter().any(|s| s.idle.is_some()) {
+        return Some(format!(
+            "After {idle} idle: the {} publishes no idle power states, so the model keeps it in PS0 and the next request takes no longer.",
+            controller.name
+        ));
+    }
+    if !state.views.apst() {
+        return Some(format!(
+            "After {idle} idle with APST off the drive stays in PS0, drawing its idle power, and the next request takes no longer."
+        ));
+    }
+    let (wake, reached) =
+        power::wake_penalty(states, Apst::LINUX, Nanos::from_us(u64::from(think)));
+    let Some(n) = reached else {
+        return Some(format!(
+            "After {idle} idle the drive is still in PS0 (APST waits 100 ms before PS3): the next request takes no longer."
+        ));
+    };
+    let first = point.map_or(String::new(), |p| {
+        format!(
+            ": {} instead of {}",
+            format::latency_us(p.mean_us + wake.as_us()),
+            format::latency_us(p.mean_us)
+        )
+    });
+    Some(format!(
+        "After {idle} idle, APST has taken the drive to PS{n} ({}): the next request first waits {} for it to wake{first}. Only the first request after each idle period pays.",
+        format::watts(states[n].max_w),
+        format::latency_us(wake.as_us())
+    ))
 }
 
 /// What the model status line says.
@@ -262,6 +310,7 @@ pub fn Readout(
                 </div>
             </dl>
             <p class="status" id="readout-status">{move || data.with(status_text)}</p>
+            {move || data.with(|d| d.idle.clone()).map(|t| view! { <p class="idle-line" id="readout-idle">{t}</p> })}
             {measured}
             <p class="visually-hidden" aria-live="polite" aria-atomic="true">
                 {move || data.with(spoken_summary)}
@@ -288,6 +337,36 @@ mod tests {
             budget_w: None,
             fidelity,
         }
+    }
+
+    #[test]
+    fn idle_time_before_a_request_costs_the_wake_up_from_the_state_apst_reached() {
+        let mut s = LabState::default();
+        assert_eq!(idle_text(&s, None), None, "no idle time, no line");
+        s.views.set_think_us(500_000);
+        let e18dc = idle_text(&s, None).unwrap();
+        assert!(e18dc.contains("publishes no idle power states"), "{e18dc}");
+        s.drive
+            .set_preset(crate::model::presets::find("e12").unwrap());
+        let p = point(Fidelity::Full);
+        let e12 = idle_text(&s, Some(&p)).unwrap();
+        assert!(e12.contains("PS3 (49 mW)"), "{e12}");
+        let wake = format::latency_us(2_000.0);
+        assert!(
+            e12.contains(&format!("waits {wake} for it to wake")),
+            "{e12}"
+        );
+        assert!(
+            e12.contains(&format::latency_us(p.mean_us + 2_000.0)),
+            "{e12}"
+        );
+        s.views.set_think_us(5_000_000);
+        assert!(idle_text(&s, None).unwrap().contains("PS4"));
+        s.views.set_think_us(50_000);
+        assert!(idle_text(&s, None).unwrap().contains("still in PS0"));
+        s.views.set_think_us(500_000);
+        s.views.set_apst(false);
+        assert!(idle_text(&s, None).unwrap().contains("APST off"));
     }
 
     #[test]

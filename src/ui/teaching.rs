@@ -796,7 +796,10 @@ mod tests {
         assert!(points.ends_with("600.0,51.3"), "{points}");
         let mut open = PowerTrace::new(None);
         open.push(2.0);
-        assert_eq!((open.top_w(), open.polyline(600.0, 60.0)), (2.0, "600.0,0.0".into()));
+        assert_eq!(
+            (open.top_w(), open.polyline(600.0, 60.0)),
+            (2.0, "600.0,0.0".into())
+        );
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //!
 //! Parameter names are short and stable, because people share these links: `preset`, `cap`
 //! (user GB), `dies`, `hold` (`density`, `cap` or `dies`), `power` (the active NVMe power state
-//! the drive is held to, `ps1` or `ps2`, for presets with a published table), `qd`, `rw` (fio's randread,
+//! the drive is held to, `ps1` or `ps2`, for presets with a published table), `think` (host idle
+//! µs before a request, on the idle control's steps), `apst` (`0`: no idle power states), `qd`, `rw` (fio's randread,
 //! randwrite, randrw, read, write, rw), `mix` (read %, mixed patterns only), `bs` (4k, 128k,
 //! 1m ...), `state` (fob, seq-filled, steady), `p999` (1 to draw p99.9), `view` (`qd`, the
 //! default, `time` for the drive over time or `activity` for teaching mode), `idle` (seconds of idle between the burst
@@ -40,16 +41,16 @@ use super::crash::DEBUG_PARAM;
 use super::embed::{ChartId, ChartsShown, Control, Locks};
 use super::ladder::Ladder;
 use super::state::{
-    burst_ladder, idle_ladder, qd_ladder, DriveChoice, Hold, LabState, Theme, View, ALL_READS_PCT,
-    BLOCK_SIZES, DEFAULT_BURST_GB, DEFAULT_IDLE_S, DEFAULT_SPEED_US_PER_S, DIE_DENSITIES_GBIT,
-    READ_SHARE_STEP, SPEEDS_US_PER_S,
+    burst_ladder, idle_ladder, qd_ladder, think_ladder, DriveChoice, Hold, LabState, Theme, View,
+    ALL_READS_PCT, BLOCK_SIZES, DEFAULT_BURST_GB, DEFAULT_IDLE_S, DEFAULT_SPEED_US_PER_S,
+    DIE_DENSITIES_GBIT, READ_SHARE_STEP, SPEEDS_US_PER_S,
 };
 use crate::model::config::format_block_size;
 
 /// Every parameter the lab reads, in the order it writes them.
-pub const PARAMS: [&str; 14] = [
-    "preset", "cap", "dies", "hold", "power", "qd", "rw", "mix", "bs", "state", "p999", "view",
-    "idle", "burst",
+pub const PARAMS: [&str; 16] = [
+    "preset", "cap", "dies", "hold", "power", "qd", "rw", "mix", "bs", "state", "think", "apst",
+    "p999", "view", "idle", "burst",
 ];
 /// The colour-scheme parameter (written only when not `auto`).
 pub const THEME_PARAM: &str = "theme";
@@ -104,6 +105,12 @@ pub fn to_query(state: &LabState) -> String {
     }
     parts.push(("bs", format_block_size(state.workload.bs_bytes())));
     parts.push(("state", state.workload.drive_state().id().to_string()));
+    if state.views.think_us() != 0 {
+        parts.push(("think", state.views.think_us().to_string()));
+    }
+    if !state.views.apst() {
+        parts.push(("apst", "0".to_string()));
+    }
     if state.views.show_p999() {
         parts.push(("p999", "1".to_string()));
     }
@@ -244,6 +251,14 @@ impl Parser {
     fn display(&mut self, get: &Get<'_>) {
         if let Some(on) = get("p999").and_then(|v| self.flag("p999", v)) {
             self.state.views.set_show_p999(on);
+        }
+        if let Some(v) = get("think") {
+            if let Some(us) = self.on_ladder("think", v, &think_ladder(), "µs") {
+                self.state.views.set_think_us(us);
+            }
+        }
+        if let Some(on) = get("apst").and_then(|v| self.flag("apst", v)) {
+            self.state.views.set_apst(on);
         }
         if let Some(view) = get("view").and_then(|v| self.named::<View>("view", v)) {
             self.state.display.view = view;
@@ -769,6 +784,8 @@ mod tests {
             s.workload.set_bs_bytes(128 << 10);
             s.workload.set_drive_state(DriveState::SeqFilled);
             s.views.set_show_p999(true);
+            s.views.set_think_us(500_000);
+            s.views.set_apst(false);
             s.display.theme = Theme::Dark;
             // The top active power state of the preset's table (PS0 without one).
             s.drive.set_power_state(u32::MAX);

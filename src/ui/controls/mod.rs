@@ -18,8 +18,8 @@ use crate::model::presets;
 use super::embed::Control;
 use super::format;
 use super::state::{
-    block_size_ladder, qd_ladder, read_share_ladder, Display, DriveSetup, Hold, Lab, LabState,
-    Theme, ViewSettings, WorkloadSetup, ALL_READS_PCT,
+    block_size_ladder, qd_ladder, read_share_ladder, think_ladder, Display, DriveSetup, Hold, Lab,
+    LabState, Theme, ViewSettings, WorkloadSetup, ALL_READS_PCT,
 };
 use radio::{Choice, RadioGroup};
 use slider::LadderSlider;
@@ -351,6 +351,45 @@ pub fn DriveStateControl(
                 })
                 locked=locked(Control::State)
             />
+        </fieldset>
+    }
+}
+
+/// The host's idle time before a request, and whether the drive may enter idle power states
+/// on its own (APST): the readout says what the next request pays for it.
+#[component]
+pub fn IdleControls(
+    /// The per-view settings (the idle time and APST, read and written).
+    views: RwSignal<ViewSettings>,
+) -> impl IntoView {
+    let apst_locked = locked(Control::Apst);
+    view! {
+        <fieldset class="group group-idle">
+            <legend>"Idle between requests"</legend>
+            <LadderSlider
+                id="think"
+                label="Host idle time before the next request"
+                ladder=Signal::derive(think_ladder)
+                value=Signal::derive(move || views.with(ViewSettings::think_us))
+                on_change=Callback::new(move |us| views.update(|v| v.set_think_us(us)))
+                format=Callback::new(|us: u32| format::latency_us(f64::from(us)))
+                value_text=Callback::new(|us: u32| format!("{} idle", format::latency_us(f64::from(us))))
+                locked=locked(Control::Think)
+            />
+            <label class="check" for="apst">
+                <input
+                    type="checkbox"
+                    id="apst"
+                    prop:checked=move || views.with(ViewSettings::apst)
+                    prop:disabled=apst_locked
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        views.update(|v| v.set_apst(on));
+                    }
+                />
+                <span>"Autonomous power-state transitions (APST)"</span>
+            </label>
+            <LockHint locked=apst_locked />
         </fieldset>
     }
 }

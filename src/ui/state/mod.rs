@@ -35,8 +35,9 @@ pub use imported::{ImportRefused, Imports, YourDrive, FIO_MIX_TOLERANCE_PCT, MAX
 pub use lab::Lab;
 pub use pins::{Pin, PinRefused, Pins, MAX_PINS};
 pub use views::{
-    burst_ladder, idle_ladder, speed_ladder, ViewSettings, BURST_SIZES_GB, DEFAULT_BURST_GB,
-    DEFAULT_IDLE_S, DEFAULT_SPEED_US_PER_S, IDLE_STEPS_S, SPEEDS_US_PER_S,
+    burst_ladder, idle_ladder, speed_ladder, think_ladder, ViewSettings, BURST_SIZES_GB,
+    DEFAULT_BURST_GB, DEFAULT_IDLE_S, DEFAULT_SPEED_US_PER_S, IDLE_STEPS_S, SPEEDS_US_PER_S,
+    THINK_STEPS_US,
 };
 pub use workload::{
     block_size_ladder, qd_ladder, read_share_ladder, WorkloadSetup, ALL_READS_PCT, BLOCK_SIZES,

@@ -1,9 +1,10 @@
 //! [`ViewSettings`]: what each view sets for itself: p99.9 on the latency chart, the burst
-//! chart's idle time and burst size, teaching mode's playback speed.
+//! chart's idle time and burst size, teaching mode's playback speed, and the host's idle time
+//! before a request with APST on or off (the readout's wake-up line).
 //!
 //! What always holds (private fields; every setter snaps instead of failing): the idle time is
 //! on [`IDLE_STEPS_S`], the burst size on [`BURST_SIZES_GB`], the speed one of
-//! [`SPEEDS_US_PER_S`].
+//! [`SPEEDS_US_PER_S`], the idle time before a request on [`THINK_STEPS_US`].
 
 use crate::ui::ladder::Ladder;
 
@@ -20,6 +21,17 @@ pub const DEFAULT_BURST_GB: u32 = 32;
 pub const SPEEDS_US_PER_S: [u32; 10] = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
 /// The speed a fresh page plays at: a 4 KiB read's sense (tens of µs) takes a few seconds.
 pub const DEFAULT_SPEED_US_PER_S: u32 = 20;
+
+/// Host idle time before a request (µs) the idle control offers: none, then past the E12's
+/// APST thresholds (100 ms into PS3, 2 s into PS4).
+pub const THINK_STEPS_US: [u32; 10] = [
+    0, 1_000, 10_000, 50_000, 100_000, 101_000, 200_000, 500_000, 2_000_000, 5_000_000,
+];
+
+/// The idle times before a request on the idle control's slider (µs).
+pub fn think_ladder() -> Ladder {
+    Ladder::new(THINK_STEPS_US, 0)
+}
 
 /// The idle times on the burst chart's slider (seconds).
 pub fn idle_ladder() -> Ladder {
@@ -43,6 +55,8 @@ pub struct ViewSettings {
     idle_s: u32,
     burst_gb: u32,
     speed_us_per_s: u32,
+    think_us: u32,
+    apst: bool,
 }
 
 impl Default for ViewSettings {
@@ -52,6 +66,9 @@ impl Default for ViewSettings {
             idle_s: DEFAULT_IDLE_S,
             burst_gb: DEFAULT_BURST_GB,
             speed_us_per_s: DEFAULT_SPEED_US_PER_S,
+            think_us: 0,
+            // Linux enables autonomous power-state transitions by default.
+            apst: true,
         }
     }
 }
@@ -72,6 +89,23 @@ impl ViewSettings {
     /// Teaching mode's playback speed: simulated microseconds per wall-clock second.
     pub fn speed_us_per_s(&self) -> u32 {
         self.speed_us_per_s
+    }
+    /// Host idle time before each request, in µs (0: none), for the readout's wake-up line.
+    pub fn think_us(&self) -> u32 {
+        self.think_us
+    }
+    /// Whether the host lets the drive enter idle power states on its own (APST).
+    pub fn apst(&self) -> bool {
+        self.apst
+    }
+
+    /// Sets the idle time before a request, snapped to [`THINK_STEPS_US`].
+    pub fn set_think_us(&mut self, us: u32) {
+        self.think_us = think_ladder().nearest(us);
+    }
+
+    pub fn set_apst(&mut self, on: bool) {
+        self.apst = on;
     }
 
     pub fn set_show_p999(&mut self, show: bool) {

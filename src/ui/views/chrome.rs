@@ -8,7 +8,7 @@
 use leptos::prelude::*;
 
 use crate::ui::controls::{
-    DriveControls, DriveStateControl, ResetButton, ViewControls, WorkloadControls,
+    DriveControls, DriveStateControl, IdleControls, ResetButton, ViewControls, WorkloadControls,
 };
 use crate::ui::reference;
 use crate::ui::state::{Lab, LabState};
@@ -65,6 +65,7 @@ pub fn ControlsPanel(
                 <DriveControls drive=lab.drive />
                 <WorkloadControls workload=lab.workload />
                 <DriveStateControl workload=lab.workload />
+                <IdleControls views=lab.views />
                 <ViewControls views=lab.views display=lab.display />
                 <Show when=has_locks fallback=ResetButton>
                     <button
