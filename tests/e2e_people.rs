@@ -66,6 +66,16 @@ async fn rect(browser: &Browser, css: &str) -> Value {
         .await
 }
 
+/// Waits until teaching mode's drive is prepared.
+async fn wait_until_prepared(browser: &Browser) {
+    browser
+        .wait_for("the drive to be prepared", || async {
+            let ready = browser.attr("#activity", "data-ready").await;
+            (ready.as_deref() == Some("true")).then_some(())
+        })
+        .await;
+}
+
 async fn top(browser: &Browser, css: &str) -> f64 {
     rect(browser, css).await["top"]
         .as_f64()
@@ -216,12 +226,7 @@ async fn e2e_a_projector_shows_the_drive_and_play_on_the_first_screen() {
     browser
         .open("?view=activity&theme=projector", "#teach-play")
         .await;
-    browser
-        .wait_for("the drive to be prepared", || async {
-            let ready = browser.attr("#activity", "data-ready").await;
-            (ready.as_deref() == Some("true")).then_some(())
-        })
-        .await;
+    wait_until_prepared(&browser).await;
     screenshot(&browser, "projector-1280x720").await;
     for button in ["#teach-play", "#teach-step"] {
         let r = rect(&browser, button).await;
@@ -351,12 +356,7 @@ async fn e2e_idle_time_shows_the_wake_up_and_teaching_mode_shows_the_draw() {
             "#teach-step",
         )
         .await;
-    browser
-        .wait_for("the drive to be prepared", || async {
-            let ready = browser.attr("#activity", "data-ready").await;
-            (ready.as_deref() == Some("true")).then_some(())
-        })
-        .await;
+    wait_until_prepared(&browser).await;
     for _ in 0..5 {
         browser.click("teach-step").await;
     }

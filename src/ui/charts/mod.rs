@@ -404,6 +404,20 @@ const LATENCY_LINES: [LatencyLine; 3] = [
     (Dash::Dotted, "p99.9", |p| p.p999_us),
 ];
 
+/// A compared drive's queue-depth sweep: the results so far, and how many are still missing.
+fn qd_results(
+    d: &Compared,
+    lookup: &dyn Fn(&RunKey) -> Option<Point>,
+) -> (Vec<(RunKey, Point)>, usize) {
+    let sweep = compute::qd_sweep(&d.config, d.drive);
+    let results: Vec<(RunKey, Point)> = sweep
+        .iter()
+        .filter_map(|k| lookup(k).map(|p| (*k, p)))
+        .collect();
+    let missing = sweep.len() - results.len();
+    (results, missing)
+}
+
 /// Throughput and latency against queue depth, one curve (or three latency curves) per drive,
 /// and how many of their points have no result yet.
 fn depth_charts(
@@ -432,12 +446,8 @@ fn depth_charts(
     };
     let mut missing = 0;
     for d in drives {
-        let sweep = compute::qd_sweep(&d.config, d.drive);
-        let results: Vec<(RunKey, Point)> = sweep
-            .iter()
-            .filter_map(|k| lookup(k).map(|p| (*k, p)))
-            .collect();
-        missing += sweep.len() - results.len();
+        let (results, unknown) = qd_results(d, lookup);
+        missing += unknown;
         let series = |dash, label: String, pick: &dyn Fn(&Point) -> f64| Curve {
             label,
             colour: d.colour,
@@ -623,12 +633,8 @@ fn power_charts(
     let (mut power, mut efficiency) = (chart(Unit::Watts), chart(Unit::of(state).per_watt()));
     let mut missing = usize::from(current.is_none());
     for d in drives {
-        let sweep = compute::qd_sweep(&d.config, d.drive);
-        let results: Vec<(RunKey, Point)> = sweep
-            .iter()
-            .filter_map(|k| lookup(k).map(|p| (*k, p)))
-            .collect();
-        missing += sweep.len() - results.len();
+        let (results, unknown) = qd_results(d, lookup);
+        missing += unknown;
         for chart in [&mut power, &mut efficiency] {
             let unit = chart.unit;
             chart.depth.curves.push(Curve {

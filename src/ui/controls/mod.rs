@@ -362,7 +362,6 @@ pub fn IdleControls(
     /// The per-view settings (the idle time and APST, read and written).
     views: RwSignal<ViewSettings>,
 ) -> impl IntoView {
-    let apst_locked = locked(Control::Apst);
     view! {
         <fieldset class="group group-idle">
             <legend>"Idle between requests"</legend>
@@ -376,21 +375,38 @@ pub fn IdleControls(
                 value_text=Callback::new(|us: u32| format!("{} idle", format::latency_us(f64::from(us))))
                 locked=locked(Control::Think)
             />
-            <label class="check" for="apst">
-                <input
-                    type="checkbox"
-                    id="apst"
-                    prop:checked=move || views.with(ViewSettings::apst)
-                    prop:disabled=apst_locked
-                    on:change=move |ev| {
-                        let on = event_target_checked(&ev);
-                        views.update(|v| v.set_apst(on));
-                    }
-                />
-                <span>"Autonomous power-state transitions (APST)"</span>
-            </label>
-            <LockHint locked=apst_locked />
+            <CheckBox
+                id="apst"
+                label="Autonomous power-state transitions (APST)"
+                checked=Signal::derive(move || views.with(ViewSettings::apst))
+                on_change=Callback::new(move |on| views.update(|v| v.set_apst(on)))
+                locked=locked(Control::Apst)
+            />
         </fieldset>
+    }
+}
+
+/// A labelled checkbox with the author's lock and its hint.
+#[component]
+fn CheckBox(
+    id: &'static str,
+    label: &'static str,
+    #[prop(into)] checked: Signal<bool>,
+    on_change: Callback<bool>,
+    #[prop(into)] locked: Signal<bool>,
+) -> impl IntoView {
+    view! {
+        <label class="check" for=id>
+            <input
+                type="checkbox"
+                id=id
+                prop:checked=move || checked.get()
+                prop:disabled=move || locked.get()
+                on:change=move |ev| on_change.run(event_target_checked(&ev))
+            />
+            <span>{label}</span>
+        </label>
+        <LockHint locked=locked />
     }
 }
 
@@ -402,7 +418,6 @@ pub fn ViewControls(
     /// The display part (the colour scheme, read and written).
     display: RwSignal<Display>,
 ) -> impl IntoView {
-    let p999_locked = locked(Control::P999);
     let theme_locked = locked(Control::Theme);
     let themes = Theme::ALL
         .iter()
@@ -418,20 +433,13 @@ pub fn ViewControls(
     view! {
         <fieldset class="group group-display">
             <legend>"View"</legend>
-            <label class="check" for="p999">
-                <input
-                    type="checkbox"
-                    id="p999"
-                    prop:checked=move || views.with(ViewSettings::show_p999)
-                    prop:disabled=p999_locked
-                    on:change=move |ev| {
-                        let on = event_target_checked(&ev);
-                        views.update(|v| v.set_show_p999(on));
-                    }
-                />
-                <span>"Show p99.9 latency"</span>
-            </label>
-            <LockHint locked=p999_locked />
+            <CheckBox
+                id="p999"
+                label="Show p99.9 latency"
+                checked=Signal::derive(move || views.with(ViewSettings::show_p999))
+                on_change=Callback::new(move |on| views.update(|v| v.set_show_p999(on)))
+                locked=locked(Control::P999)
+            />
             <div class="control">
                 <label for="theme">"Colours"</label>
                 <select
