@@ -59,7 +59,7 @@ mod native {
 
     /// Since navigation start: when every chart of the first view had all points estimated.
     const LOAD_PROBE: &str = r#"
-        const ids = ["chart-iops", "chart-latency", "chart-mix"];
+        const ids = ["chart-iops", "chart-latency", "chart-mix", "chart-power", "chart-efficiency"];
         return Math.max(...ids.map((id) => Number(document.getElementById(id).dataset.completeAt)));
     "#;
 
@@ -67,7 +67,7 @@ mod native {
     /// the two delays in ms.
     const PROBE: &str = r#"
         const state = location.search.slice(1);
-        const charts = ["chart-iops", "chart-latency", "chart-mix"].map((id) => document.getElementById(id));
+        const charts = ["chart-iops", "chart-latency", "chart-mix", "chart-power", "chart-efficiency"].map((id) => document.getElementById(id));
         if (!charts.every((c) => c.dataset.state === state && c.dataset.completeAt)) return null;
         const t0 = window.__bench.t0;
         return {
@@ -175,7 +175,7 @@ mod native {
         );
         let draw = browser
             .js(
-                r#"return ["chart-iops", "chart-latency", "chart-mix"]
+                r#"return ["chart-iops", "chart-latency", "chart-mix", "chart-power", "chart-efficiency"]
                     .map((id) => id + " " + document.getElementById(id).dataset.drawMaxMs + " ms")
                     .join(", ");"#,
                 vec![],
