@@ -22,11 +22,15 @@ struct IdleRow {
     lat_mean_us_without_apst: f64,
     lat_mean_us_with_apst: f64,
     first_lat_us_with_apst: f64,
+    /// The drive's average power over the idle time, without and with APST.
+    idle_w_without_apst: f64,
+    idle_w_with_apst: f64,
 }
 
 pub fn idle(a: &cli::IdleArgs) -> Result<String, Fail> {
     let drive = a.drive.drive()?;
     let states = drive.controller.power.states;
+    let idle_w = |think, apst| power::idle_average_w(&drive, think, apst);
     if !states.iter().any(|s| s.idle.is_some()) {
         return Err(Fail(format!(
             "the {} has no published idle power states (only the E12 family has a table)",
@@ -34,7 +38,7 @@ pub fn idle(a: &cli::IdleArgs) -> Result<String, Fail> {
         )));
     }
     let spec = RunSpec {
-        drive,
+        drive: drive.clone(),
         workload: Workload {
             rw: Rw::RandRead,
             rwmixread: 100,
@@ -64,6 +68,8 @@ pub fn idle(a: &cli::IdleArgs) -> Result<String, Fail> {
                 lat_mean_us_without_apst: mean_us(&without),
                 lat_mean_us_with_apst: mean_us(&with),
                 first_lat_us_with_apst: with[0].as_us(),
+                idle_w_without_apst: idle_w(think, None),
+                idle_w_with_apst: idle_w(think, Some(Apst::LINUX)),
             }
         })
         .collect();
@@ -75,37 +81,48 @@ fn render(rows: &[IdleRow], format: Format) -> String {
         Format::Json => crate::json(&rows),
         Format::Csv => {
             let mut s = String::from(
-                "think_us,state,wake_us,lat_mean_us_without_apst,lat_mean_us_with_apst,first_lat_us_with_apst\n",
+                "think_us,state,wake_us,lat_mean_us_without_apst,lat_mean_us_with_apst,first_lat_us_with_apst,idle_w_without_apst,idle_w_with_apst\n",
             );
             for r in rows {
                 let _ = writeln!(
                     s,
-                    "{},{},{:.1},{:.1},{:.1},{:.1}",
+                    "{},{},{:.1},{:.1},{:.1},{:.1},{:.4},{:.4}",
                     r.think_us,
                     r.state,
                     r.wake_us,
                     r.lat_mean_us_without_apst,
                     r.lat_mean_us_with_apst,
-                    r.first_lat_us_with_apst
+                    r.first_lat_us_with_apst,
+                    r.idle_w_without_apst,
+                    r.idle_w_with_apst
                 );
             }
             s
         }
         Format::Table => {
             let mut s = format!(
-                "{:>12} {:>6} {:>10} {:>14} {:>14} {:>14}\n",
-                "idle µs", "state", "wake µs", "no APST µs", "APST µs", "first µs"
+                "{:>12} {:>6} {:>10} {:>12} {:>12} {:>12} {:>10} {:>10}\n",
+                "idle µs",
+                "state",
+                "wake µs",
+                "no APST µs",
+                "APST µs",
+                "first µs",
+                "idle W",
+                "APST W"
             );
             for r in rows {
                 let _ = writeln!(
                     s,
-                    "{:>12} {:>6} {:>10.1} {:>14.1} {:>14.1} {:>14.1}",
+                    "{:>12} {:>6} {:>10.1} {:>12.1} {:>12.1} {:>12.1} {:>10.3} {:>10.3}",
                     r.think_us,
                     r.state,
                     r.wake_us,
                     r.lat_mean_us_without_apst,
                     r.lat_mean_us_with_apst,
-                    r.first_lat_us_with_apst
+                    r.first_lat_us_with_apst,
+                    r.idle_w_without_apst,
+                    r.idle_w_with_apst
                 );
             }
             s

@@ -274,6 +274,31 @@ pub fn wake_penalty(states: &[PowerState], apst: Apst, idle: Nanos) -> (Nanos, O
     penalty
 }
 
+/// The drive's average power over `idle` of host idle time: its PS0 idle draw throughout
+/// without APST; with it, the idle draw until an idle state is entered (entering at the idle
+/// draw too), then that state's maximum.
+pub fn idle_average_w(drive: &DriveSpec, idle: Nanos, apst: Option<Apst>) -> f64 {
+    let c = &drive.controller.power;
+    if idle.0 == 0 {
+        return c.idle_w;
+    }
+    let mut energy = 0.0;
+    let mut at = Nanos(0);
+    let mut draw = c.idle_w;
+    let schedule = apst.map(|a| a.schedule(c.states)).unwrap_or_default();
+    for (after, index, lat) in schedule {
+        let entered = after + lat.entry;
+        if entered >= idle {
+            break;
+        }
+        energy += draw * entered.saturating_sub(at).as_secs();
+        at = entered;
+        draw = c.states[index].max_w;
+    }
+    energy += draw * idle.saturating_sub(at).as_secs();
+    energy / idle.as_secs()
+}
+
 /// Requests at queue depth 1 in bursts of `burst`, with `think` of host idle time before each
 /// burst: every request's latency over one idle period, each taking `service` once the drive
 /// is awake. With `apst`, the first request of a burst pays the wake-up from the idle state
@@ -350,6 +375,21 @@ mod tests {
         assert_eq!(wake(500), (ms(2), Some(3)));
         assert_eq!(wake(2_010), (ms(15) + ms(25), Some(4)));
         assert_eq!(wake(60_000), (ms(25), Some(4)));
+    }
+
+    #[test]
+    fn an_idle_drive_draws_its_idle_power_until_apst_takes_it_to_a_deeper_state() {
+        let d = e12(32);
+        let w = |ms: u64, apst| idle_average_w(&d, Nanos::from_ms(ms), apst);
+        assert_eq!(w(5_000, None), 0.5, "without APST: PS0's idle draw");
+        assert_eq!(w(50, Some(Apst::LINUX)), 0.5, "before the first threshold");
+        // 102 ms at 0.5 W, then PS3's 49 mW for the rest of 1 s.
+        let one_s = (0.5 * 0.102 + 0.049 * 0.898) / 1.0;
+        assert!((w(1_000, Some(Apst::LINUX)) - one_s).abs() < 1e-9);
+        assert!(
+            w(60_000, Some(Apst::LINUX)) < 0.01,
+            "a minute idle is mostly PS4"
+        );
     }
 
     #[test]
