@@ -8,7 +8,9 @@
 //! their unit in their name; a cell that a spreadsheet could read as a formula is quoted as
 //! text.
 
-use super::charts::{ChartSet, Curve, LegendEntry, Marker, SeriesColour, Unit, YourSeries};
+use super::charts::{
+    ChartSet, Curve, LegendEntry, Marker, Measure, SeriesColour, Unit, YourSeries,
+};
 use super::embed::ChartId;
 use super::reference;
 use super::state::LabState;
@@ -48,8 +50,14 @@ impl Column {
         match unit {
             Unit::Iops => Column::Iops,
             Unit::MbPerS => Column::MbPerS,
-            Unit::Watts => Column::Watts,
-            Unit::MbPerSPerW | Unit::IopsPerW => Column::PerWatt,
+        }
+    }
+
+    fn measuring(measure: Measure) -> Column {
+        match measure {
+            Measure::Throughput(unit) => Column::of(unit),
+            Measure::Watts => Column::Watts,
+            Measure::PerWatt(_) => Column::PerWatt,
         }
     }
 }
@@ -81,7 +89,7 @@ pub fn csv(state: &LabState, set: &ChartSet) -> String {
         legend: &set.legend,
     };
     if shown.shows(ChartId::Iops) {
-        let col = Column::of(set.qd.unit);
+        let col = Column::measuring(set.qd.unit);
         rows.curves(
             ChartId::Iops,
             &set.qd.depth.curves,
@@ -119,7 +127,7 @@ pub fn csv(state: &LabState, set: &ChartSet) -> String {
     }
     if shown.shows(ChartId::Power) {
         for chart in [&set.power, &set.efficiency] {
-            let col = Column::of(chart.unit);
+            let col = Column::measuring(chart.unit);
             rows.curves(
                 ChartId::Power,
                 &chart.depth.curves,

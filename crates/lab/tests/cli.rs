@@ -529,7 +529,11 @@ fn idle_prints_the_wake_up_once_per_idle_period() {
     let wake: Vec<f64> = one.iter().map(|r| r["wake_us"].as_f64().unwrap()).collect();
     assert_eq!(wake, [0.0, 2_000.0, 25_000.0], "the E12's exit latencies");
     let idle_w = |r: &serde_json::Value, k: &str| r[k].as_f64().unwrap();
-    assert_eq!(idle_w(&one[0], "idle_w_with_apst"), 0.5, "50 ms: still PS0's idle draw");
+    assert_eq!(
+        idle_w(&one[0], "idle_w_with_apst"),
+        0.5,
+        "50 ms: still PS0's idle draw"
+    );
     assert!(idle_w(&one[2], "idle_w_with_apst") < 0.1 * idle_w(&one[2], "idle_w_without_apst"));
     let four = rows("4");
     for (a, b) in one.iter().zip(&four) {

@@ -63,17 +63,11 @@ pub enum Dash {
     Dotted,
 }
 
-/// What a value axis counts: throughput, or what it costs in power.
+/// What a throughput axis counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Unit {
     Iops,
     MbPerS,
-    /// Average power.
-    Watts,
-    /// Throughput per watt, for large blocks ...
-    MbPerSPerW,
-    /// ... and operations per watt for small ones.
-    IopsPerW,
 }
 
 impl Unit {
@@ -85,22 +79,11 @@ impl Unit {
         }
     }
 
-    /// The efficiency unit that goes with this throughput unit.
-    pub fn per_watt(self) -> Unit {
-        match self {
-            Unit::MbPerS | Unit::MbPerSPerW => Unit::MbPerSPerW,
-            Unit::Iops | Unit::IopsPerW | Unit::Watts => Unit::IopsPerW,
-        }
-    }
-
     /// The value of a model point in this unit.
     pub fn pick(self, p: &Point) -> f64 {
         match self {
             Unit::Iops => p.iops,
             Unit::MbPerS => p.mb_s,
-            Unit::Watts => p.watts,
-            Unit::MbPerSPerW => p.mb_s_per_w(),
-            Unit::IopsPerW => p.iops_per_w(),
         }
     }
 
@@ -109,18 +92,53 @@ impl Unit {
         match self {
             Unit::Iops => "IOPS",
             Unit::MbPerS => "MB/s",
-            Unit::Watts => "W",
-            Unit::MbPerSPerW => "MB/s per W",
-            Unit::IopsPerW => "IOPS per W",
         }
     }
 
     /// Axis tick label.
     pub fn tick(self, v: f64) -> String {
         match self {
-            Unit::Iops | Unit::IopsPerW => format::axis_count(v),
-            Unit::MbPerS | Unit::MbPerSPerW => format::grouped(v),
-            Unit::Watts => format::axis_count(v),
+            Unit::Iops => format::axis_count(v),
+            Unit::MbPerS => format::grouped(v),
+        }
+    }
+}
+
+/// What a chart against queue depth counts: throughput, power, or throughput per watt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Measure {
+    Throughput(Unit),
+    /// Average power.
+    Watts,
+    /// IOPS or MB/s per watt.
+    PerWatt(Unit),
+}
+
+impl Measure {
+    /// The value of a model point in this measure.
+    pub fn pick(self, p: &Point) -> f64 {
+        match self {
+            Measure::Throughput(u) => u.pick(p),
+            Measure::Watts => p.watts,
+            Measure::PerWatt(u) => u.pick(p) / p.watts,
+        }
+    }
+
+    /// Axis title.
+    pub fn title(self) -> &'static str {
+        match self {
+            Measure::Throughput(u) => u.title(),
+            Measure::Watts => "W",
+            Measure::PerWatt(Unit::Iops) => "IOPS per W",
+            Measure::PerWatt(Unit::MbPerS) => "MB/s per W",
+        }
+    }
+
+    /// Axis tick label.
+    pub fn tick(self, v: f64) -> String {
+        match self {
+            Measure::Throughput(u) | Measure::PerWatt(u) => u.tick(v),
+            Measure::Watts => format::axis_count(v),
         }
     }
 }
@@ -430,7 +448,7 @@ fn depth_charts(
     let at = state.workload.qd();
     let max_qd = compute::sweep_qds(at).last().copied().unwrap_or(1);
     let mut qd = QdChartData {
-        unit,
+        unit: Measure::Throughput(unit),
         depth: DepthSeries {
             max_qd,
             current_qd: at,
@@ -604,7 +622,7 @@ fn add_imports(state: &LabState, unit: Unit, qd: &mut QdChartData, latency: &mut
         };
         qd.depth.yours.push(series(&|p| match unit {
             Unit::MbPerS => p.bw_mb_s,
-            _ => p.iops,
+            Unit::Iops => p.iops,
         }));
         latency.yours.push(series(&|p| p.lat_mean_us));
     }
@@ -621,7 +639,7 @@ fn power_charts(
     let qd = state.workload.qd();
     let max_qd = compute::sweep_qds(qd).last().copied().unwrap_or(1);
     let current = lookup(&RunKey::current(state));
-    let chart = |unit: Unit| QdChartData {
+    let chart = |unit: Measure| QdChartData {
         unit,
         depth: DepthSeries {
             max_qd,
@@ -630,7 +648,10 @@ fn power_charts(
             ..DepthSeries::default()
         },
     };
-    let (mut power, mut efficiency) = (chart(Unit::Watts), chart(Unit::of(state).per_watt()));
+    let (mut power, mut efficiency) = (
+        chart(Measure::Watts),
+        chart(Measure::PerWatt(Unit::of(state))),
+    );
     let mut missing = usize::from(current.is_none());
     for d in drives {
         let (results, unknown) = qd_results(d, lookup);
@@ -721,7 +742,7 @@ mod tests {
         assert_eq!(set.latency.curves.len(), 6, "mean and p99 per drive");
         assert_eq!(set.mix.curves.len(), 3);
         assert!(set.mix.curves.iter().all(|c| c.points.len() == 11));
-        assert_eq!(set.qd.unit, Unit::Iops);
+        assert_eq!(set.qd.unit, Measure::Throughput(Unit::Iops));
         assert!(!set.qd.depth.markers.is_empty());
         assert!(!set.latency.markers.is_empty());
         assert_eq!(set.qd.depth.stamp.missing, 0);
@@ -835,7 +856,7 @@ mod tests {
         s.workload.set_bs_bytes(128 << 10);
         s.workload.set_read_pct(0);
         let set = build(&s, &fake);
-        assert_eq!(set.qd.unit, Unit::MbPerS);
+        assert_eq!(set.qd.unit, Measure::Throughput(Unit::MbPerS));
         let ys: Vec<f64> = set.qd.depth.markers.iter().map(|m| m.y).collect();
         assert!(ys.contains(&1600.8), "{ys:?}");
         assert_eq!(set.measured_state_differs, Some(DriveState::SeqFilled));

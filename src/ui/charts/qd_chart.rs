@@ -8,7 +8,7 @@ use plotters::prelude::*;
 use super::axis;
 use super::paint::{self, Axis, DrawResult};
 use super::style::ChartStyle;
-use super::{DepthSeries, Unit};
+use super::{DepthSeries, Measure, Unit};
 
 /// Axis title of the queue-depth axis.
 pub const X_TITLE: &str = "queue depth (requests in flight)";
@@ -19,14 +19,14 @@ const Y_TICKS_NARROW: usize = 4;
 /// Everything the queue-depth chart draws: throughput in `unit` against queue depth.
 #[derive(Clone, Debug, PartialEq)]
 pub struct QdChartData {
-    pub unit: Unit,
+    pub unit: Measure,
     pub depth: DepthSeries,
 }
 
 impl Default for QdChartData {
     fn default() -> Self {
         QdChartData {
-            unit: Unit::Iops,
+            unit: Measure::Throughput(Unit::Iops),
             depth: DepthSeries::default(),
         }
     }

@@ -257,8 +257,8 @@ fn mix_subtitle(w: &WorkloadSetup) -> String {
 fn mix_caption(d: &MixChartData, pinned: bool) -> String {
     let unit = d.unit.title();
     let per = match d.unit {
+        charts::Unit::Iops => EXAMPLE_IOPS,
         charts::Unit::MbPerS => EXAMPLE_MB_S,
-        _ => EXAMPLE_IOPS,
     };
     format!(
         "The reviewers' mixed sweep: one line per {}. Left axis {unit}; {} {unit} = {} at {}.",
