@@ -28,6 +28,10 @@
 //!   was freed to the moment its last byte crossed the link, so Little's law holds by
 //!   construction of the closed loop.
 //! - Per request the engine allocates nothing: slots, die queues and the event heap are reused.
+//! - Under a power budget that binds (fewer slots than dies, see [`crate::power`]), at most
+//!   `die_slots` dies run an array operation at once: a die with work takes a slot before it
+//!   starts and gives it back when it is free, and dies waiting for one get it first come first
+//!   served. A budget that does not bind costs one comparison per die start.
 //!
 //! # Running in slices
 //! [`Simulation::step`] processes at most a given number of events and returns, so the browser
