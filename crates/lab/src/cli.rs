@@ -197,6 +197,10 @@ pub struct SweepArgs {
     /// Sweep the read share 0..100% at the first --iodepth instead
     #[arg(long)]
     pub mix_sweep: bool,
+    /// Print the points as fio's JSON output (--output-format=json), which `lab import` and the
+    /// page's fio import read
+    #[arg(long, conflicts_with = "format")]
+    pub as_fio: bool,
     /// The drive's state when the run starts: fob, seq-filled or steady
     #[arg(long, value_name = "STATE", default_value = "seq-filled", value_parser = state)]
     pub state: DriveState,

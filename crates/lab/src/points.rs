@@ -18,6 +18,9 @@ pub fn sweep(a: &cli::SweepArgs) -> Result<String, Fail> {
         let qds = &a.workload.iodepth.0;
         sweep::over_queue_depth(&drive, workload, state, options, power, qds)?
     };
+    if a.as_fio {
+        return Ok(parallelism_model::fio::output_json(&workload, &points));
+    }
     Ok(render_points(&points, a.output.format))
 }
 

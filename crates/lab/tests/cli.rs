@@ -545,3 +545,35 @@ fn idle_prints_the_wake_up_once_per_idle_period() {
         );
     }
 }
+
+#[test]
+fn a_sweep_printed_as_fio_output_imports_as_the_same_points() {
+    let dir = std::env::temp_dir().join(format!("lab-as-fio-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("model.json");
+    let sweep = [
+        "sweep",
+        "--preset",
+        "e12",
+        "--dies",
+        "8",
+        "--state",
+        "fob",
+        "--iodepth",
+        "1,16",
+        "--ios",
+        "1000",
+    ];
+    let o = lab(&[&sweep[..], &["--as-fio"]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::write(&file, &o.stdout).unwrap();
+    let imported = json_rows(&["import", file.to_str().unwrap(), "--format", "json"]);
+    let swept = json_rows(&[&sweep[..], &["--format", "json"]].concat());
+    assert_eq!(imported.len(), 2);
+    for (i, s) in imported.iter().zip(&swept) {
+        assert_eq!(i["iodepth"], s["iodepth"]);
+        let (a, b) = (i["iops"].as_f64().unwrap(), s["iops"].as_f64().unwrap());
+        assert!((a - b).abs() < 1e-6 * b, "{i} against {s}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

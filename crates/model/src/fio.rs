@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::config::{format_block_size, parse_block_size, ConfigError, Rw, Workload};
+use crate::sweep::SweepPoint;
 
 /// Largest fio output the importer reads (a many-job sweep is a few hundred KiB).
 pub const MAX_OUTPUT_BYTES: usize = 16 * 1024 * 1024;
@@ -236,6 +237,57 @@ pub fn job_file(workload: &Workload, iodepths: &[u32]) -> String {
     s
 }
 
+/// Model points as fio writes its JSON output (`--output-format=json`): one job per point,
+/// named `lab-qd{depth}` (or `lab-qd{depth}-r{read%}` in a read-share sweep), with the job's
+/// options and each direction's I/Os, IOPS, bandwidth and completion latency (mean and p99).
+/// [`parse_output`] reads it back to the same points, so model curves can be imported where fio
+/// results are, and a fit can be tested on a drive whose parameters are known.
+pub fn output_json(workload: &Workload, points: &[SweepPoint]) -> String {
+    let jobs: Vec<Value> = points.iter().map(|p| job_json(workload, p)).collect();
+    let doc = serde_json::json!({
+        "fio version": "parallelism-lab model",
+        "jobs": jobs,
+    });
+    serde_json::to_string_pretty(&doc).expect("plain JSON values") + "\n"
+}
+
+fn job_json(workload: &Workload, p: &SweepPoint) -> Value {
+    let rw = Rw::from_parts(workload.rw.is_random(), p.read_percent);
+    let r = &p.result;
+    let reads = f64::from(p.read_percent) / 100.0;
+    let read_ios = (r.measured_ios as f64 * reads).round();
+    let direction = |share: f64, ios: f64| {
+        serde_json::json!({
+            "total_ios": ios,
+            "iops": r.iops * share,
+            "bw_bytes": r.bw_mb_s * 1e6 * share,
+            "clat_ns": {
+                "mean": r.latency.mean_us * 1e3,
+                "percentile": { "99.000000": r.latency.p99_us * 1e3 },
+            },
+        })
+    };
+    let mut options = serde_json::json!({
+        "rw": rw.fio_name(),
+        "bs": format_block_size(workload.bs_bytes),
+        "iodepth": p.iodepth.to_string(),
+    });
+    let name = match rw.fixed_read_percent() {
+        Some(_) => format!("lab-qd{}", p.iodepth),
+        None => {
+            options["rwmixread"] = p.read_percent.to_string().into();
+            format!("lab-qd{}-r{}", p.iodepth, p.read_percent)
+        }
+    };
+    serde_json::json!({
+        "jobname": name,
+        "error": 0,
+        "job options": options,
+        "read": direction(reads, read_ios),
+        "write": direction(1.0 - reads, r.measured_ios as f64 - read_ios),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -302,6 +354,50 @@ mod tests {
         assert!(e.contains("this is fio's normal output"), "{e}");
         let e = parse_output(&format!("warning\n{}", &TWO_JOBS[..40])).unwrap_err();
         assert!(e.to_string().contains("at line 3"), "{e}");
+    }
+
+    #[test]
+    fn model_points_written_as_fio_output_read_back_as_the_same_points() {
+        use crate::config::{DriveState, RunOptions};
+        use crate::{presets, sweep};
+        let drive = presets::find("e18dc").unwrap().drive_with_dies(8).unwrap();
+        let options = RunOptions {
+            seed: 5,
+            measured_ios: 1_000,
+        };
+        let w = |rw, iodepth| Workload {
+            rw,
+            rwmixread: 70,
+            bs_bytes: 4096,
+            iodepth,
+        };
+        let reads = w(Rw::RandRead, 1);
+        let mixes = w(Rw::RandRw, 8);
+        let state = DriveState::Fob;
+        let depth = sweep::over_queue_depth(&drive, reads, state, options, None, &[1, 8]).unwrap();
+        let mix = sweep::over_read_share(&drive, mixes, state, options, None, &[0, 70]).unwrap();
+        for (workload, points) in [(reads, depth), (mixes, mix)] {
+            let back = parse_output(&output_json(&workload, &points)).unwrap();
+            assert_eq!(back.len(), points.len());
+            for (b, p) in back.iter().zip(&points) {
+                let r = &p.result;
+                let rw = Rw::from_parts(workload.rw.is_random(), p.read_percent);
+                assert_eq!(
+                    (b.iodepth, b.rw, b.bs_bytes),
+                    (p.iodepth, Some(rw), Some(4096))
+                );
+                assert!(
+                    (b.read_percent - f64::from(p.read_percent)).abs() < 0.1,
+                    "{b:?}"
+                );
+                let close = |a: f64, e: f64| (a - e).abs() <= 1e-9 * e.abs().max(1.0);
+                assert!(
+                    close(b.iops, r.iops) && close(b.bw_mb_s, r.bw_mb_s),
+                    "{b:?}"
+                );
+                assert!(close(b.lat_mean_us, r.latency.mean_us), "{b:?}");
+            }
+        }
     }
 
     #[test]
