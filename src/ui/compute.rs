@@ -157,18 +157,6 @@ pub struct Point {
     pub fidelity: Fidelity,
 }
 
-impl Point {
-    /// Throughput per watt: MB/s per W.
-    pub fn mb_s_per_w(&self) -> f64 {
-        self.mb_s / self.watts
-    }
-
-    /// Operations per watt: IOPS per W (I/Os per joule).
-    pub fn iops_per_w(&self) -> f64 {
-        self.iops / self.watts
-    }
-}
-
 /// A finished run: its point, or why the model refused it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {

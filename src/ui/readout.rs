@@ -12,6 +12,7 @@ use crate::model::power::{self, Apst};
 use crate::model::stats::Bottleneck;
 use crate::model::time::Nanos;
 
+use super::charts::{Measure, Unit};
 use super::compute::{Fidelity, Point, ESTIMATE_IOS};
 use super::format;
 use super::reference;
@@ -223,9 +224,11 @@ fn limit_text(p: &Point) -> String {
 /// Throughput per watt in the readout's unit: MB/s per W for large blocks, IOPS per W else.
 pub fn efficiency_text(p: &Point, in_mb: bool) -> String {
     if in_mb {
-        format!("{} MB/s per W", format::grouped(p.mb_s_per_w()))
+        let per_w = Measure::PerWatt(Unit::MbPerS).pick(p);
+        format!("{} MB/s per W", format::grouped(per_w))
     } else {
-        format!("{} IOPS per W", format::compact(p.iops_per_w()))
+        let per_w = Measure::PerWatt(Unit::Iops).pick(p);
+        format!("{} IOPS per W", format::compact(per_w))
     }
 }
 

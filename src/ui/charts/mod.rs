@@ -394,7 +394,7 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
     latency.stamp = stamp(qd_missing);
     mix.stamp = stamp(mix_missing);
 
-    let (power, efficiency) = power_charts(state, &drives, lookup, &tag);
+    let (power, efficiency) = power_charts(state, &drives, lookup, current, &tag);
     ChartSet {
         qd,
         latency,
@@ -436,6 +436,20 @@ fn qd_results(
     (results, missing)
 }
 
+/// An empty chart of `measure` against the state's queue depths, with the current point.
+fn depth_chart(state: &LabState, measure: Measure, current: Option<Point>) -> QdChartData {
+    let at = state.workload.qd();
+    QdChartData {
+        unit: measure,
+        depth: DepthSeries {
+            max_qd: compute::sweep_qds(at).last().copied().unwrap_or(1),
+            current_qd: at,
+            current: current.map(|p| (f64::from(at), measure.pick(&p))),
+            ..DepthSeries::default()
+        },
+    }
+}
+
 /// Throughput and latency against queue depth, one curve (or three latency curves) per drive,
 /// and how many of their points have no result yet.
 fn depth_charts(
@@ -446,18 +460,9 @@ fn depth_charts(
     current: Option<Point>,
 ) -> (QdChartData, LatencyChartData, usize) {
     let at = state.workload.qd();
-    let max_qd = compute::sweep_qds(at).last().copied().unwrap_or(1);
-    let mut qd = QdChartData {
-        unit: Measure::Throughput(unit),
-        depth: DepthSeries {
-            max_qd,
-            current_qd: at,
-            current: current.map(|p| (f64::from(at), unit.pick(&p))),
-            ..DepthSeries::default()
-        },
-    };
+    let mut qd = depth_chart(state, Measure::Throughput(unit), current);
     let mut latency = LatencyChartData {
-        max_qd,
+        max_qd: qd.depth.max_qd,
         current_qd: at,
         current: current.map(|p| (f64::from(at), p.mean_us)),
         ..LatencyChartData::default()
@@ -634,23 +639,12 @@ fn power_charts(
     state: &LabState,
     drives: &[Compared],
     lookup: &dyn Fn(&RunKey) -> Option<Point>,
+    current: Option<Point>,
     tag: &str,
 ) -> (QdChartData, QdChartData) {
-    let qd = state.workload.qd();
-    let max_qd = compute::sweep_qds(qd).last().copied().unwrap_or(1);
-    let current = lookup(&RunKey::current(state));
-    let chart = |unit: Measure| QdChartData {
-        unit,
-        depth: DepthSeries {
-            max_qd,
-            current_qd: qd,
-            current: current.map(|p| (f64::from(qd), unit.pick(&p))),
-            ..DepthSeries::default()
-        },
-    };
     let (mut power, mut efficiency) = (
-        chart(Measure::Watts),
-        chart(Measure::PerWatt(Unit::of(state))),
+        depth_chart(state, Measure::Watts, current),
+        depth_chart(state, Measure::PerWatt(Unit::of(state)), current),
     );
     let mut missing = usize::from(current.is_none());
     for d in drives {
