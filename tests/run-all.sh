@@ -71,8 +71,11 @@ cargo test -- --skip e2e_
 
 step "4/6 wasm tests in headless Chromium: ${WASM_TESTS[*]:-none}"
 if [ "${#WASM_TESTS[@]}" -gt 0 ]; then
+  # The runner gives chromedriver 5 s to bind its port and each test 20 s by default; a loaded
+  # CI machine has missed the first (the driver was killed while starting), so both are raised.
   # shellcheck disable=SC2046
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+    WASM_BINDGEN_TEST_DRIVER_TIMEOUT=120 WASM_BINDGEN_TEST_TIMEOUT=120 \
     cargo test --target wasm32-unknown-unknown $(target_args "${WASM_TESTS[@]}")
 fi
 

@@ -43,7 +43,8 @@ impl ChromeDriver {
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", bin.display()));
         let mut driver = Self { child, port, log };
-        driver.wait_ready(Duration::from_secs(20));
+        // Generous: on a loaded CI machine chromedriver has taken over 5 s to bind its port.
+        driver.wait_ready(Duration::from_secs(90));
         driver
     }
 
