@@ -29,7 +29,7 @@ pub struct Measured {
 impl Measured {
     /// The state the drive was preconditioned into before the measurement.
     pub fn state(&self) -> DriveState {
-        self.cell.state()
+        self.cell.state
     }
 
     /// The depths this figure stands for: one depth, or the range a "peak" was taken over.
@@ -79,7 +79,7 @@ pub fn for_state(state: &LabState) -> Vec<Measured> {
             let dies = state
                 .drive
                 .preset()
-                .dies_for_capacity_gb(f64::from(cell.capacity_gb))
+                .dies_for_capacity_gb(f64::from(cell.capacity_gb?))
                 .ok()?;
             let drive = DriveChoice {
                 dies,
@@ -129,7 +129,8 @@ mod tests {
         let m = same_pattern(&s);
         assert!(!m.is_empty());
         assert!(m.iter().all(|m| m.cell.rw == Rw::RandRead));
-        let caps: std::collections::HashSet<u32> = m.iter().map(|m| m.cell.capacity_gb).collect();
+        let caps: std::collections::HashSet<u32> =
+            m.iter().filter_map(|m| m.cell.capacity_gb).collect();
         assert_eq!(caps, [480, 1920].into());
     }
 

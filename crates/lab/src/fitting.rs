@@ -180,7 +180,7 @@ fn fit_table(preset: &Preset, source: &str, n_cells: usize, report: &FitReport) 
             "{:<28} {:>10} {:>10} {:>18}",
             f.param.to_string(),
             report.value(f.param).unwrap_or(f64::NAN),
-            f.param.get(&preset.controller, &preset.nand),
+            f.param.get(&preset.default_drive()),
             format!("{}..={} / {}", f.lo, f.hi, f.step)
         );
     }

@@ -19,10 +19,11 @@ use std::sync::OnceLock;
 use serde::Serialize;
 
 use super::config::{
-    parse_block_size, CheckedRun, ConfigError, DriveState, RunOptions, Rw, Workload, MAX_IODEPTH,
+    parse_block_size, CheckedRun, ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw,
+    Workload, MAX_IODEPTH,
 };
 use super::engine::Simulation;
-use super::presets::{self, Preset};
+use super::presets;
 use super::stats::RunResult;
 
 /// Where the reference figures come from, for every place that shows them.
@@ -109,10 +110,15 @@ impl Depth {
     }
 }
 
-/// One published figure.
+/// One measured figure: a published one, or one of a user's fio jobs.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Measurement {
-    pub capacity_gb: u32,
+    /// The capacity measured, which fixes the die count; `None` for a drive fitted as a whole,
+    /// whose die count is itself fitted (a fio job does not say what it ran on).
+    pub capacity_gb: Option<u32>,
+    /// The state the drive was in: published random cells follow a random-write
+    /// precondition, sequential ones a sequential fill; a user's fio jobs say which.
+    pub state: DriveState,
     pub rw: Rw,
     /// Read share in percent (100 or 0 unless `rw` is mixed).
     pub rwmixread: u8,
@@ -242,7 +248,12 @@ fn parse_row(n: usize, row: &str) -> Result<Vec<Measurement>, ConfigError> {
             .filter(|v| v.is_finite() && *v > 0.0)
             .ok_or_else(|| bad(n, format!("{name} '{text}' is not a positive number")))?;
         cells.push(Measurement {
-            capacity_gb,
+            capacity_gb: Some(capacity_gb),
+            state: if rw.is_random() {
+                DriveState::Steady
+            } else {
+                DriveState::SeqFilled
+            },
             rw,
             rwmixread,
             bs_bytes,
@@ -258,15 +269,6 @@ fn parse_row(n: usize, row: &str) -> Result<Vec<Measurement>, ConfigError> {
 }
 
 impl Measurement {
-    /// The drive state the measurement was preconditioned into.
-    pub fn state(&self) -> DriveState {
-        if self.rw.is_random() {
-            DriveState::Steady
-        } else {
-            DriveState::SeqFilled
-        }
-    }
-
     pub fn label(&self) -> String {
         let depth = match self.depth {
             Depth::Qd(q) => format!("QD{q}"),
@@ -276,9 +278,12 @@ impl Measurement {
             Some(_) => String::new(),
             None => format!(" {}% read", self.rwmixread),
         };
+        let capacity = match self.capacity_gb {
+            Some(gb) => format!("{gb} GB "),
+            None => String::new(),
+        };
         format!(
-            "{} GB {}{} {} KiB {} {}",
-            self.capacity_gb,
+            "{capacity}{}{} {} KiB {} {}",
             self.rw.fio_name(),
             mix,
             self.bs_bytes / 1024,
@@ -287,15 +292,20 @@ impl Measurement {
         )
     }
 
-    /// The checked runs of this cell on `preset` (one per queue depth of [`Depth::qds`]).
-    /// Fails if the preset cannot build the capacity or the run is not one the model takes.
-    pub fn runs(
+    /// The runs of this cell on `drive`'s controller and flash (one per queue depth of
+    /// [`Depth::qds`]): at the cell's capacity, or with `drive`'s dies when it names none.
+    /// Fails if the capacity cannot be built.
+    pub fn specs(
         &self,
-        preset: &Preset,
+        drive: &DriveSpec,
         options: RunOptions,
-    ) -> Result<Vec<CheckedRun>, ConfigError> {
-        let drive = preset.drive_for_capacity_gb(f64::from(self.capacity_gb))?;
-        self.depth
+    ) -> Result<Vec<RunSpec>, ConfigError> {
+        let drive = match self.capacity_gb {
+            Some(gb) => drive.with_capacity_gb(f64::from(gb))?,
+            None => drive.clone(),
+        };
+        Ok(self
+            .depth
             .qds()
             .iter()
             .map(|&iodepth| {
@@ -305,8 +315,20 @@ impl Measurement {
                     bs_bytes: self.bs_bytes,
                     iodepth,
                 };
-                super::sweep::spec(&drive, workload, self.state(), options).check()
+                super::sweep::spec(&drive, workload, self.state, options)
             })
+            .collect())
+    }
+
+    /// [`specs`](Self::specs), checked. Fails if a run is not one the model takes.
+    pub fn runs(
+        &self,
+        drive: &DriveSpec,
+        options: RunOptions,
+    ) -> Result<Vec<CheckedRun>, ConfigError> {
+        self.specs(drive, options)?
+            .into_iter()
+            .map(RunSpec::check)
             .collect()
     }
 
@@ -319,10 +341,10 @@ impl Measurement {
             .unwrap_or(f64::NAN)
     }
 
-    /// What the model gives for this cell on `preset`.
-    pub fn model_value(&self, preset: &Preset, options: RunOptions) -> Result<f64, ConfigError> {
+    /// What the model gives for this cell on `drive` (see [`specs`](Self::specs)).
+    pub fn model_value(&self, drive: &DriveSpec, options: RunOptions) -> Result<f64, ConfigError> {
         let results: Vec<RunResult> = self
-            .runs(preset, options)?
+            .runs(drive, options)?
             .iter()
             .map(Simulation::run)
             .collect();
@@ -340,16 +362,16 @@ pub struct Row {
     pub error: f64,
 }
 
-/// `preset` against each of `cells`.
+/// `drive`'s controller and flash against each of `cells`.
 pub fn table_for(
-    preset: &Preset,
+    drive: &DriveSpec,
     cells: &[Measurement],
     options: RunOptions,
 ) -> Result<Vec<Row>, ConfigError> {
     cells
         .iter()
         .map(|m| {
-            let model = m.model_value(preset, options)?;
+            let model = m.model_value(drive, options)?;
             Ok(Row {
                 cell: m.label(),
                 measured: *m,
@@ -363,7 +385,8 @@ pub fn table_for(
 /// The E18DC preset against every reference cell.
 pub fn table(options: RunOptions) -> Vec<Row> {
     let preset = presets::find("e18dc").expect("the E18DC preset exists");
-    table_for(preset, e18dc(), options).expect("the E18DC cells are valid runs of its preset")
+    table_for(&preset.default_drive(), e18dc(), options)
+        .expect("the E18DC cells are valid runs of its preset")
 }
 
 #[cfg(test)]
@@ -377,7 +400,7 @@ mod tests {
         let first = cells[0];
         assert_eq!(
             (first.capacity_gb, first.rw, first.bs_bytes, first.depth),
-            (480, Rw::RandRead, 4096, Depth::Qd(1))
+            (Some(480), Rw::RandRead, 4096, Depth::Qd(1))
         );
         assert_eq!((first.metric, first.value), (Metric::Iops, 13095.0));
         assert_eq!(cells[1].metric, Metric::LatencyMs);

@@ -203,6 +203,37 @@ impl DriveSpec {
         self.user_bytes() / BYTES_PER_GB
     }
 
+    /// User GB that one die adds behind this controller.
+    pub fn gb_per_die(&self) -> f64 {
+        self.nand.die_bytes() * self.controller.user_fraction / BYTES_PER_GB
+    }
+
+    /// The die count that gives the nearest user capacity to `gb`; a capacity no die count in
+    /// `1..=MAX_DIES` comes near is refused.
+    pub fn dies_for_capacity_gb(&self, gb: f64) -> Result<u32, ConfigError> {
+        let per_die = self.gb_per_die();
+        let max_gb = per_die * f64::from(MAX_DIES);
+        if !gb.is_finite() || gb <= 0.0 || gb > max_gb * 1.001 {
+            return Err(ConfigError::OutOfRange {
+                what: "capacity (GB)",
+                value: format!("{gb}"),
+                allowed: format!(
+                    "above 0 and up to {max_gb:.0} for the {} ({per_die:.0} GB per die)",
+                    self.controller.name
+                ),
+            });
+        }
+        Ok(((gb / per_die).round() as u32).clamp(1, MAX_DIES))
+    }
+
+    /// The same controller and flash with the die count nearest `gb` of user capacity.
+    pub fn with_capacity_gb(&self, gb: f64) -> Result<DriveSpec, ConfigError> {
+        Ok(DriveSpec {
+            dies: self.dies_for_capacity_gb(gb)?,
+            ..self.clone()
+        })
+    }
+
     /// SLC cache bytes with `written_bytes` of user data on the drive.
     pub fn slc_cache_bytes(&self, written_bytes: f64) -> f64 {
         self.controller.slc_cache.capacity_bytes(

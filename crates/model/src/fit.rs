@@ -34,7 +34,7 @@ use serde::ser::{SerializeMap, SerializeStruct, Serializer};
 use serde::Serialize;
 
 use super::calibration::{Depth, Measurement};
-use super::config::{CheckedRun, ConfigError, ControllerSpec, NandSpec, RunOptions};
+use super::config::{CheckedRun, ConfigError, DriveSpec, RunOptions, RunSpec, MAX_DIES};
 use super::engine::Simulation;
 use super::ftl::steady_write_amplification;
 use super::presets::Preset;
@@ -60,10 +60,15 @@ pub enum Param {
     SpareEfficiency,
     /// Reads waiting for a die before it senses several planes at once.
     MultiplaneReadMinQueue,
+    /// Fraction of the host link's raw rate left after protocol overhead.
+    LinkEfficiency,
+    /// Dies behind the controller (a drive fitted as a whole; calibration cells name their
+    /// capacity instead).
+    Dies,
 }
 
 /// One table for the names, so parsing and printing cannot drift apart.
-const NAMES: [(Param, &str); 8] = [
+const NAMES: [(Param, &str); 10] = [
     (Param::TReadUs, "t_read_us"),
     (Param::TProgUs, "t_prog_us"),
     (Param::HostStackUs, "host_stack_us"),
@@ -72,6 +77,8 @@ const NAMES: [(Param, &str); 8] = [
     (Param::GcUnitCostNs, "gc_unit_cost_ns"),
     (Param::SpareEfficiency, "spare_efficiency"),
     (Param::MultiplaneReadMinQueue, "multiplane_read_min_queue"),
+    (Param::LinkEfficiency, "link_efficiency"),
+    (Param::Dies, "dies"),
 ];
 
 impl fmt::Display for Param {
@@ -81,6 +88,12 @@ impl fmt::Display for Param {
             .find(|(p, _)| p == self)
             .map_or("?", |(_, n)| n);
         f.write_str(name)
+    }
+}
+
+impl Serialize for Param {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
     }
 }
 
@@ -100,8 +113,9 @@ impl FromStr for Param {
 }
 
 impl Param {
-    /// The parameter's value in a controller and its flash, in the unit its name gives.
-    pub fn get(self, c: &ControllerSpec, n: &NandSpec) -> f64 {
+    /// The parameter's value in a drive, in the unit its name gives.
+    pub fn get(self, d: &DriveSpec) -> f64 {
+        let (c, n) = (&d.controller, &d.nand);
         match self {
             Param::TReadUs => n.t_read.0 as f64 / 1e3,
             Param::TProgUs => n.t_prog.0 as f64 / 1e3,
@@ -111,13 +125,16 @@ impl Param {
             Param::GcUnitCostNs => c.gc_unit_cost.0 as f64,
             Param::SpareEfficiency => c.spare_efficiency,
             Param::MultiplaneReadMinQueue => f64::from(c.multiplane_read_min_queue),
+            Param::LinkEfficiency => c.link_efficiency,
+            Param::Dies => f64::from(d.dies),
         }
     }
 
     /// Set the parameter (in the unit its name gives; times round to whole nanoseconds, counts
     /// to whole numbers). The result still goes through `RunSpec::check` before any run.
-    pub fn set(self, c: &mut ControllerSpec, n: &mut NandSpec, value: f64) {
+    pub fn set(self, d: &mut DriveSpec, value: f64) {
         let ns = |v: f64| Nanos(v.round().max(0.0) as u64);
+        let (c, n) = (&mut d.controller, &mut d.nand);
         match self {
             Param::TReadUs => n.t_read = ns(value * 1e3),
             Param::TProgUs => n.t_prog = ns(value * 1e3),
@@ -129,6 +146,8 @@ impl Param {
             Param::MultiplaneReadMinQueue => {
                 c.multiplane_read_min_queue = value.round().clamp(1.0, 1024.0) as u32
             }
+            Param::LinkEfficiency => c.link_efficiency = value,
+            Param::Dies => d.dies = value.round().clamp(1.0, f64::from(MAX_DIES)) as u32,
         }
     }
 }
@@ -311,6 +330,9 @@ pub struct FitReport {
     /// Leave-one-out cross-validation, when asked for ([`fit_with_loo`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub loo: Option<LooReport>,
+    /// The parameters the cells pin down, when asked for ([`Evaluator::try_identified`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub identified: Option<Vec<Param>>,
     /// Points the engine ran (memo misses) for this report, leave-one-out included.
     #[serde(skip)]
     pub evaluations: usize,
@@ -341,24 +363,25 @@ impl FitReport {
         self.params.get(param)
     }
 
-    /// `preset` with the fitted values.
-    pub fn apply(&self, preset: &Preset) -> Preset {
-        let mut p = preset.clone();
+    /// `drive` with the fitted values.
+    pub fn apply(&self, drive: &DriveSpec) -> DriveSpec {
+        let mut d = drive.clone();
         for &(param, v) in &self.params.0 {
-            param.set(&mut p.controller, &mut p.nand, v);
+            param.set(&mut d, v);
         }
-        p
+        d
     }
 
     /// The preset's fitted values that this fit puts more than one step away: empty when the
     /// preset holds what the search finds (the check a preset's test makes).
     pub fn disagreements(&self, preset: &Preset) -> Vec<Disagreement> {
+        let drive = preset.default_drive();
         preset
             .fitted
             .iter()
             .filter_map(|f| {
                 let fit = self.value(f.param)?;
-                let current = f.param.get(&preset.controller, &preset.nand);
+                let current = f.param.get(&drive);
                 let d = Disagreement {
                     param: f.param,
                     preset: current,
@@ -411,17 +434,45 @@ pub fn fit_with_loo(
 const COARSE_POINTS: i64 = 9;
 /// Each leave-one-out fold starts its pattern search with steps of this many lattice units.
 const LOO_FIRST_STEP: i64 = 2;
+/// A parameter is identified by the cells when moving it by this fraction of its value (or one
+/// lattice step, if that is more) either way worsens the worst error by [`IDENTIFIED_RISE`].
+pub const IDENTIFY_MOVE: f64 = 0.05;
+/// See [`IDENTIFY_MOVE`]: one percentage point, above the model's run-to-run noise.
+pub const IDENTIFIED_RISE: f64 = 0.01;
+
+/// A lattice point a search needs and the memo does not hold yet: what runs next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Missing(pub Vec<i64>);
+
+/// What a search found, or the point it must see first.
+pub type Searched<T> = Result<T, Missing>;
+
+/// The engine runs one lattice point needs: each distinct run once, and which of them each cell
+/// reads (an IOPS cell and a latency cell of the same job share their run).
+#[derive(Clone, Debug)]
+pub struct PointPlan {
+    pub point: Vec<i64>,
+    /// Distinct runs, in the order cells first use them.
+    pub runs: Vec<RunSpec>,
+    /// For each cell, its runs (indices into `runs`), or `None` when the drive at this point
+    /// cannot make the cell at all.
+    reads: Vec<Option<Vec<usize>>>,
+}
 
 /// The model at lattice points of a preset's fitted parameters, memoised; and the searches
 /// built on it.
 ///
-/// Every model value a search uses comes from [`evaluate`](Self::evaluate), one point at a time
-/// and with no state but the memo. That is what lets a page run the same search in slices
-/// later: the searches below, turned into a state machine, would ask for one point per
-/// animation frame (with `threads: 1`, as a browser has no threads) and land on the values
-/// `lab fit` prints.
+/// The searches are pure functions of the memo: each either finishes or names the first point
+/// it needs that the memo lacks ([`Missing`]). A caller evaluates that point and asks again,
+/// and the search replays from the start through points it has already seen, which costs a
+/// few microseconds each against milliseconds for a point. [`fit`](Self::fit) loops so on one
+/// thread; a page runs the same loop in slices, a point's runs stepped a few thousand events at
+/// a time ([`plan`](Self::plan), then [`record`](Self::record)), and lands on the values `lab fit`
+/// prints, because both ask the same search the same questions.
 pub struct Evaluator {
     preset: Preset,
+    /// The drive the search starts from, and whose die count cells without a capacity use.
+    start: DriveSpec,
     cells: Vec<Measurement>,
     options: FitOptions,
     memo: HashMap<Vec<i64>, Vec<f64>>,
@@ -430,9 +481,21 @@ pub struct Evaluator {
 }
 
 impl Evaluator {
-    /// Check the bounds and that every cell is a run the preset can make at its own values.
+    /// An evaluator of `preset`'s fitted parameters over cells that name their capacity.
     pub fn new(
         preset: &Preset,
+        cells: &[Measurement],
+        options: FitOptions,
+    ) -> Result<Evaluator, ConfigError> {
+        Self::starting_at(preset, preset.default_drive(), cells, options)
+    }
+
+    /// An evaluator whose search starts at `start` (its controller, flash and die count), with
+    /// `preset.fitted` as the parameters. Checks the bounds and that every cell is a run the
+    /// start drive can make.
+    pub fn starting_at(
+        preset: &Preset,
+        start: DriveSpec,
         cells: &[Measurement],
         options: FitOptions,
     ) -> Result<Evaluator, ConfigError> {
@@ -447,7 +510,7 @@ impl Evaluator {
             f.check()?;
         }
         for c in cells {
-            c.runs(preset, options.run)
+            c.runs(&start, options.run)
                 .map_err(|e| ConfigError::Malformed {
                     what: "measurement",
                     value: c.label(),
@@ -456,6 +519,7 @@ impl Evaluator {
         }
         Ok(Evaluator {
             preset: preset.clone(),
+            start,
             cells: cells.to_vec(),
             options,
             memo: HashMap::new(),
@@ -471,27 +535,31 @@ impl Evaluator {
         &self.cells
     }
 
+    pub fn options(&self) -> FitOptions {
+        self.options
+    }
+
     /// Points the engine has run (the memo's size).
     pub fn evaluations(&self) -> usize {
         self.memo.len()
     }
 
-    /// The lattice point nearest the preset's own values.
+    /// The lattice point nearest the start drive's values.
     pub fn preset_point(&self) -> Vec<i64> {
-        let (c, n) = (&self.preset.controller, &self.preset.nand);
         self.fitted()
             .iter()
-            .map(|f| f.index_of(f.param.get(c, n)))
+            .map(|f| f.index_of(f.param.get(&self.start)))
             .collect()
     }
 
-    /// The lattice point nearest `values` (parameters they do not name: the preset's).
+    /// The lattice point nearest `values` (parameters they do not name: the start drive's).
     pub fn point_of(&self, values: &ParamValues) -> Vec<i64> {
-        let (c, n) = (&self.preset.controller, &self.preset.nand);
         self.fitted()
             .iter()
             .map(|f| {
-                let v = values.get(f.param).unwrap_or_else(|| f.param.get(c, n));
+                let v = values
+                    .get(f.param)
+                    .unwrap_or_else(|| f.param.get(&self.start));
                 f.index_of(v)
             })
             .collect()
@@ -508,61 +576,96 @@ impl Evaluator {
         )
     }
 
-    /// The preset with the values of a lattice point.
-    pub fn preset_at(&self, point: &[i64]) -> Preset {
-        let mut p = self.preset.clone();
+    /// The start drive with the values of a lattice point.
+    pub fn drive_at(&self, point: &[i64]) -> DriveSpec {
+        let mut d = self.start.clone();
         for (f, &i) in self.fitted().iter().zip(point) {
-            f.param.set(&mut p.controller, &mut p.nand, f.value_at(i));
+            f.param.set(&mut d, f.value_at(i));
         }
-        p
+        d
+    }
+
+    /// The runs a point needs; nothing runs yet.
+    pub fn plan(&self, point: &[i64]) -> PointPlan {
+        let drive = self.drive_at(point);
+        let mut runs: Vec<RunSpec> = Vec::new();
+        let reads = self
+            .cells
+            .iter()
+            .map(|cell| {
+                let specs = cell.specs(&drive, self.options.run).ok()?;
+                let mine = specs
+                    .into_iter()
+                    .map(|spec| match runs.iter().position(|r| *r == spec) {
+                        Some(k) => k,
+                        None => {
+                            runs.push(spec);
+                            runs.len() - 1
+                        }
+                    })
+                    .collect();
+                Some(mine)
+            })
+            .collect();
+        PointPlan {
+            point: point.to_vec(),
+            runs,
+            reads,
+        }
+    }
+
+    /// Keep a point's model values, given the results of its plan's runs in order (`None` for
+    /// a run the engine refused: its cells count as infinitely wrong).
+    pub fn record(&mut self, plan: &PointPlan, results: &[Option<RunResult>]) {
+        let values = self
+            .cells
+            .iter()
+            .zip(&plan.reads)
+            .map(|(cell, reads)| {
+                let Some(reads) = reads else {
+                    return f64::NAN;
+                };
+                let mine: Option<Vec<&RunResult>> = reads
+                    .iter()
+                    .map(|&k| results.get(k).and_then(Option::as_ref))
+                    .collect();
+                mine.map_or(f64::NAN, |rs| cell.value_of(rs))
+            })
+            .collect();
+        self.memo.insert(plan.point.clone(), values);
     }
 
     /// The model's value for every cell at a lattice point, in cell order (NaN for a cell the
-    /// model cannot run with these values).
+    /// model cannot run with these values), running the point if the memo lacks it.
     pub fn evaluate(&mut self, point: &[i64]) -> &[f64] {
         if !self.memo.contains_key(point) {
-            let values = self.run_cells(point);
-            self.memo.insert(point.to_vec(), values);
+            let plan = self.plan(point);
+            let checked: Vec<Option<CheckedRun>> = plan
+                .runs
+                .iter()
+                .map(|spec| {
+                    let run = spec.clone().check().ok()?;
+                    with_steady_write_amplification(run).ok()
+                })
+                .collect();
+            let ready: Vec<CheckedRun> = checked.iter().flatten().cloned().collect();
+            let mut results = self.run_jobs(&ready).into_iter();
+            let results: Vec<Option<RunResult>> = checked
+                .iter()
+                .map(|c| c.as_ref().and_then(|_| results.next()))
+                .collect();
+            self.record(&plan, &results);
         }
         &self.memo[point]
-    }
-
-    fn run_cells(&mut self, point: &[i64]) -> Vec<f64> {
-        let preset = self.preset_at(point);
-        let mut jobs: Vec<(usize, CheckedRun)> = Vec::new();
-        let mut invalid = vec![false; self.cells.len()];
-        for (i, cell) in self.cells.iter().enumerate() {
-            let runs = cell.runs(&preset, self.options.run).and_then(|runs| {
-                runs.into_iter()
-                    .map(with_steady_write_amplification)
-                    .collect::<Result<Vec<_>, _>>()
-            });
-            match runs {
-                Ok(runs) => jobs.extend(runs.into_iter().map(|r| (i, r))),
-                Err(_) => invalid[i] = true,
-            }
-        }
-        let results = self.run_jobs(&jobs);
-        self.cells
-            .iter()
-            .enumerate()
-            .map(|(i, cell)| {
-                if invalid[i] {
-                    return f64::NAN;
-                }
-                let mine = jobs.iter().zip(&results).filter(|((c, _), _)| *c == i);
-                cell.value_of(mine.map(|(_, r)| r))
-            })
-            .collect()
     }
 
     /// Run every job, spreading them over the threads longest first (by the last evaluation's
     /// times: a peak cell is four runs and deep write queues run longest, so a fixed split
     /// would leave one core idle).
-    fn run_jobs(&mut self, jobs: &[(usize, CheckedRun)]) -> Vec<RunResult> {
+    fn run_jobs(&mut self, jobs: &[CheckedRun]) -> Vec<RunResult> {
         let threads = self.options.threads.clamp(1, jobs.len().max(1));
         if threads == 1 {
-            return jobs.iter().map(|(_, r)| Simulation::run(r)).collect();
+            return jobs.iter().map(Simulation::run).collect();
         }
         let mut order: Vec<usize> = (0..jobs.len()).collect();
         if self.costs.len() == jobs.len() {
@@ -577,7 +680,7 @@ impl Evaluator {
                     return done;
                 };
                 let t = std::time::Instant::now();
-                let r = Simulation::run(&jobs[j].1);
+                let r = Simulation::run(&jobs[j]);
                 done.push((j, r, t.elapsed().as_secs_f64()));
             }
         };
@@ -594,63 +697,125 @@ impl Evaluator {
         finished.into_iter().map(|(_, r, _)| r).collect()
     }
 
+    /// Answer a search by running each point it asks for, until it finishes.
+    pub fn settle<T>(&mut self, search: impl Fn(&Evaluator) -> Searched<T>) -> T {
+        loop {
+            match search(self) {
+                Ok(done) => return done,
+                Err(Missing(point)) => {
+                    self.evaluate(&point);
+                }
+            }
+        }
+    }
+
+    /// The memo's values at a point, or the point as [`Missing`].
+    pub fn known(&self, point: &[i64]) -> Searched<&[f64]> {
+        self.memo
+            .get(point)
+            .map(Vec::as_slice)
+            .ok_or_else(|| Missing(point.to_vec()))
+    }
+
     /// The objective at a point over every cell but `skip`.
-    pub fn score(&mut self, point: &[i64], skip: Option<usize>) -> Score {
-        let values = self.evaluate(point).to_vec();
-        Score::of(
+    pub fn score(&self, point: &[i64], skip: Option<usize>) -> Searched<Score> {
+        let values = self.known(point)?;
+        Ok(Score::of(
             self.cells
                 .iter()
                 .zip(values)
                 .enumerate()
                 .filter(|(i, _)| Some(*i) != skip)
-                .map(|(_, (c, m))| error(m, c.value)),
-        )
+                .map(|(_, (c, &m))| error(m, c.value)),
+        ))
     }
 
-    /// The fit: a coarse scan from the preset's values, then a pattern search down to each
-    /// parameter's step.
+    /// The fit, running every point it needs: see [`try_fit`](Self::try_fit).
     pub fn fit(&mut self) -> FitReport {
+        self.settle(Evaluator::try_fit)
+    }
+
+    /// The fit: a coarse scan from the start drive's values, then a pattern search down to each
+    /// parameter's step.
+    pub fn try_fit(&self) -> Searched<FitReport> {
         let start = self.preset_point();
-        let coarse = self.coarse_scan(start, None);
+        let coarse = self.coarse_scan(start, None)?;
         let first: Vec<i64> = self
             .fitted()
             .iter()
             .map(|f| (f.last_index() / (2 * (COARSE_POINTS - 1))).max(1))
             .collect();
-        let best = self.pattern_search(coarse, None, first, true);
+        let best = self.pattern_search(coarse, None, first, true)?;
         self.report(&best)
     }
 
     /// The report of a point: its values and the model against every cell.
-    pub fn report(&mut self, point: &[i64]) -> FitReport {
-        let model = self.evaluate(point).to_vec();
+    pub fn report(&self, point: &[i64]) -> Searched<FitReport> {
+        let model = self.known(point)?;
         let cells: Vec<CellFit> = self
             .cells
             .iter()
             .zip(model)
-            .map(|(&cell, model)| CellFit { cell, model })
+            .map(|(&cell, &model)| CellFit { cell, model })
             .collect();
         let score = Score::of(cells.iter().map(CellFit::err));
-        FitReport {
+        Ok(FitReport {
             params: self.values(point),
             cells,
             max_err: score.max_err,
             mean_err: score.mean_err,
             loo: None,
+            identified: None,
             evaluations: self.evaluations(),
+        })
+    }
+
+    /// The fitted parameters the cells pin down at `report`'s values: those for which a move of
+    /// [`IDENTIFY_MOVE`] either way costs at least [`IDENTIFIED_RISE`] of worst error.
+    pub fn try_identified(&self, report: &FitReport) -> Searched<Vec<Param>> {
+        let at = self.point_of(&report.params);
+        let base = self.score(&at, None)?;
+        let mut pinned = Vec::new();
+        for (j, f) in self.fitted().iter().enumerate() {
+            let value = f.value_at(at[j]);
+            let moved = |dir: f64| {
+                let i = f.index_of(value * (1.0 + dir * IDENTIFY_MOVE));
+                let i = if i == at[j] { at[j] + dir as i64 } else { i };
+                i.clamp(0, f.last_index())
+            };
+            let mut rises = Vec::with_capacity(2);
+            for dir in [1.0, -1.0] {
+                let i = moved(dir);
+                if i == at[j] {
+                    continue;
+                }
+                let mut p = at.clone();
+                p[j] = i;
+                rises.push(self.score(&p, None)?.max_err - base.max_err);
+            }
+            if !rises.is_empty() && rises.iter().all(|&r| r >= IDENTIFIED_RISE) {
+                pinned.push(f.param);
+            }
         }
+        Ok(pinned)
     }
 
     /// For every cell, a fit without it (a pattern search from the full fit's values; most of
     /// its points are already in the memo) and that fit's prediction of the cell.
     pub fn leave_one_out(&mut self, full: &FitReport) -> LooReport {
+        self.settle(|e| e.try_leave_one_out(full))
+    }
+
+    /// See [`leave_one_out`](Self::leave_one_out).
+    pub fn try_leave_one_out(&self, full: &FitReport) -> Searched<LooReport> {
         let start = self.point_of(&full.params);
         let k = self.fitted().len();
         let mut cells = Vec::with_capacity(self.cells.len());
         let mut folds = Vec::with_capacity(self.cells.len());
         for i in 0..self.cells.len() {
-            let best = self.pattern_search(start.clone(), Some(i), vec![LOO_FIRST_STEP; k], false);
-            let model = self.evaluate(&best)[i];
+            let best =
+                self.pattern_search(start.clone(), Some(i), vec![LOO_FIRST_STEP; k], false)?;
+            let model = self.known(&best)?[i];
             cells.push(CellFit {
                 cell: self.cells[i],
                 model,
@@ -658,31 +823,31 @@ impl Evaluator {
             folds.push(self.values(&best));
         }
         let score = Score::of(cells.iter().map(CellFit::err));
-        LooReport {
+        Ok(LooReport {
             max_err: score.max_err,
             mean_err: score.mean_err,
             cells,
             folds,
-        }
+        })
     }
 
     /// One pass over the parameters: each scanned at [`COARSE_POINTS`] points across its bounds
     /// with the others held, moving to the best point found (never to a worse one).
-    fn coarse_scan(&mut self, start: Vec<i64>, skip: Option<usize>) -> Vec<i64> {
-        let mut best_score = self.score(&start, skip);
+    fn coarse_scan(&self, start: Vec<i64>, skip: Option<usize>) -> Searched<Vec<i64>> {
+        let mut best_score = self.score(&start, skip)?;
         let mut best = start;
         for (j, f) in self.fitted().iter().enumerate() {
             let last = f.last_index();
             for g in 0..COARSE_POINTS {
                 let mut p = best.clone();
                 p[j] = last * g / (COARSE_POINTS - 1);
-                let s = self.score(&p, skip);
+                let s = self.score(&p, skip)?;
                 if s.better_than(&best_score) {
                     (best, best_score) = (p, s);
                 }
             }
         }
-        best
+        Ok(best)
     }
 
     /// Compass search: try each parameter a step up and down (moving on, with doubled steps,
@@ -693,14 +858,14 @@ impl Evaluator {
     /// two together can make both better (the full fit polishes so; the folds, which start at
     /// its result, do not, to keep leave-one-out cheap).
     fn pattern_search(
-        &mut self,
+        &self,
         start: Vec<i64>,
         skip: Option<usize>,
         mut steps: Vec<i64>,
         pairs: bool,
-    ) -> Vec<i64> {
+    ) -> Searched<Vec<i64>> {
         let lasts: Vec<i64> = self.fitted().iter().map(Fitted::last_index).collect();
-        let mut best_score = self.score(&start, skip);
+        let mut best_score = self.score(&start, skip)?;
         let mut best = start;
         loop {
             let mut moved = false;
@@ -714,7 +879,7 @@ impl Evaluator {
                         if p[j] == best[j] {
                             break;
                         }
-                        let s = self.score(&p, skip);
+                        let s = self.score(&p, skip)?;
                         if !s.better_than(&best_score) {
                             break;
                         }
@@ -730,12 +895,12 @@ impl Evaluator {
             }
             if !moved {
                 if steps.iter().all(|&d| d <= 1) {
-                    match self.pair_move(&best, &best_score, skip, pairs) {
+                    match self.pair_move(&best, &best_score, skip, pairs)? {
                         Some((p, s)) => {
                             (best, best_score) = (p, s);
                             continue;
                         }
-                        None => return best,
+                        None => return Ok(best),
                     }
                 }
                 for d in &mut steps {
@@ -748,14 +913,14 @@ impl Evaluator {
     /// The first move of one lattice step in two parameters at once that improves on `best`
     /// (none when `pairs` is off).
     fn pair_move(
-        &mut self,
+        &self,
         best: &[i64],
         best_score: &Score,
         skip: Option<usize>,
         pairs: bool,
-    ) -> Option<(Vec<i64>, Score)> {
+    ) -> Searched<Option<(Vec<i64>, Score)>> {
         if !pairs {
-            return None;
+            return Ok(None);
         }
         let lasts: Vec<i64> = self.fitted().iter().map(Fitted::last_index).collect();
         for i in 0..best.len() {
@@ -767,14 +932,14 @@ impl Evaluator {
                     if p[i] == best[i] || p[j] == best[j] {
                         continue;
                     }
-                    let s = self.score(&p, skip);
+                    let s = self.score(&p, skip)?;
                     if s.better_than(best_score) {
-                        return Some((p, s));
+                        return Ok(Some((p, s)));
                     }
                 }
             }
         }
-        None
+        Ok(None)
     }
 }
 

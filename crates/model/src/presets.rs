@@ -23,7 +23,6 @@
 
 use super::config::{
     check_dies, CellType, ConfigError, ControllerSpec, DriveSpec, Mapping, NandSpec, SlcCache,
-    BYTES_PER_GB, MAX_DIES,
 };
 use super::fit::{Fitted, Param};
 use super::link::HostLink;
@@ -57,39 +56,39 @@ pub struct Preset {
 impl Preset {
     /// User GB that one die adds.
     pub fn gb_per_die(&self) -> f64 {
-        self.nand.die_bytes() * self.controller.user_fraction / BYTES_PER_GB
+        self.with_dies_unchecked(1).gb_per_die()
     }
 
     /// The drive with `dies` dies behind this controller; a count outside `1..=MAX_DIES` is
     /// refused, never moved into range.
     pub fn drive_with_dies(&self, dies: u32) -> Result<DriveSpec, ConfigError> {
         check_dies(dies)?;
-        Ok(DriveSpec {
+        Ok(self.with_dies_unchecked(dies))
+    }
+
+    fn with_dies_unchecked(&self, dies: u32) -> DriveSpec {
+        DriveSpec {
             controller: self.controller.clone(),
             nand: self.nand.clone(),
             dies,
-        })
+        }
     }
 
     /// The die count that gives the nearest user capacity.
     pub fn dies_for_capacity_gb(&self, gb: f64) -> Result<u32, ConfigError> {
-        let max_gb = self.gb_per_die() * f64::from(MAX_DIES);
-        if !gb.is_finite() || gb <= 0.0 || gb > max_gb * 1.001 {
-            return Err(ConfigError::OutOfRange {
-                what: "capacity (GB)",
-                value: format!("{gb}"),
-                allowed: format!(
-                    "above 0 and up to {max_gb:.0} for {} ({:.0} GB per die)",
-                    self.name,
-                    self.gb_per_die()
-                ),
-            });
-        }
-        Ok(((gb / self.gb_per_die()).round() as u32).clamp(1, MAX_DIES))
+        self.with_dies_unchecked(1).dies_for_capacity_gb(gb)
     }
 
     pub fn drive_for_capacity_gb(&self, gb: f64) -> Result<DriveSpec, ConfigError> {
-        self.drive_with_dies(self.dies_for_capacity_gb(gb)?)
+        self.with_dies_unchecked(1).with_capacity_gb(gb)
+    }
+
+    /// The drive at [`default_capacity_gb`](Self::default_capacity_gb): where a fit of this
+    /// controller starts.
+    pub fn default_drive(&self) -> DriveSpec {
+        let gb = f64::from(self.default_capacity_gb());
+        self.drive_for_capacity_gb(gb)
+            .unwrap_or_else(|_| self.with_dies_unchecked(1))
     }
 
     /// The capacity the lab shows by default for this preset.
@@ -688,6 +687,7 @@ pub fn lookup(id: &str) -> Result<&'static Preset, ConfigError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::MAX_DIES;
 
     #[test]
     fn e18dc_capacities_are_8_16_and_32_dies_of_512_gbit() {

@@ -41,9 +41,9 @@ static TWO_FREE: [Fitted; 2] = [
 #[test]
 fn a_fit_recovers_the_parameters_that_generated_its_data() {
     let e18dc = presets::find("e18dc").unwrap();
-    let mut truth = e18dc.clone();
-    Param::TReadUs.set(&mut truth.controller, &mut truth.nand, 64.0);
-    Param::CmdCostNs.set(&mut truth.controller, &mut truth.nand, 1_800.0);
+    let mut truth = e18dc.default_drive();
+    Param::TReadUs.set(&mut truth, 64.0);
+    Param::CmdCostNs.set(&mut truth, 1_800.0);
     let options = quick();
 
     // A measurement file with the E18DC's cells, each value what the model gives at the truth.
@@ -68,7 +68,7 @@ fn a_fit_recovers_the_parameters_that_generated_its_data() {
         let _ = writeln!(
             file,
             "{},{workload},{}KiB,{},{qd},{metrics}",
-            c.capacity_gb,
+            c.capacity_gb.unwrap(),
             c.bs_bytes / 1024,
             c.rwmixread
         );
@@ -90,7 +90,7 @@ fn a_fit_recovers_the_parameters_that_generated_its_data() {
         );
     }
     assert!(report.max_err < 1e-9, "worst error {}", report.max_err);
-    assert!(report.apply(&start).controller.cmd_cost == truth.controller.cmd_cost);
+    assert!(report.apply(&start.default_drive()).controller.cmd_cost == truth.controller.cmd_cost);
 }
 
 #[test]
@@ -99,7 +99,7 @@ fn the_fit_judges_the_model_values_the_calibration_table_shows() {
     let options = quick();
     let mut e = Evaluator::new(e18dc, calibration::e18dc(), options).unwrap();
     let point = e.preset_point();
-    let at = e.preset_at(&point);
+    let at = e.drive_at(&point);
     let fitted = e.evaluate(&point).to_vec();
     let table = calibration::table_for(&at, calibration::e18dc(), options.run).unwrap();
     assert_eq!(fitted.len(), table.len());
@@ -119,17 +119,18 @@ fn every_fitted_e18dc_value_is_identified_by_at_least_two_cells() {
     let preset = presets::find("e18dc").unwrap();
     let cells = calibration::e18dc();
     let options = RunOptions::default();
-    let base = calibration::table_for(preset, cells, options).unwrap();
+    let drive = preset.default_drive();
+    let base = calibration::table_for(&drive, cells, options).unwrap();
     for f in preset.fitted {
-        let mut moved = preset.clone();
-        let value = f.param.get(&preset.controller, &preset.nand);
+        let mut moved = drive.clone();
+        let value = f.param.get(&drive);
         let nudge = ((f.hi - f.lo) / 10.0).max(f.step);
         let target = if value + nudge <= f.hi {
             value + nudge
         } else {
             value - nudge
         };
-        f.param.set(&mut moved.controller, &mut moved.nand, target);
+        f.param.set(&mut moved, target);
         let rows = calibration::table_for(&moved, cells, options).unwrap();
         let sensitive: Vec<&str> = base
             .iter()
