@@ -225,37 +225,81 @@ impl Default for FitOptions {
     }
 }
 
-/// The objective: worst and mean absolute relative error over the cells that count.
+/// The objective: worst and mean absolute relative error over the cells that count, and the
+/// mean square (a smooth stand-in a first search can follow down a valley).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Score {
     pub max_err: f64,
     pub mean_err: f64,
+    pub mean_sq_err: f64,
+}
+
+/// What a search minimises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Objective {
+    /// The worst cell, ties broken by the mean: what the lab promises.
+    Worst,
+    /// The mean squared error, ties broken by the worst.
+    Squares,
 }
 
 impl Score {
     /// The score of signed errors (a cell the model cannot run counts as infinitely wrong).
     pub fn of(errors: impl IntoIterator<Item = f64>) -> Score {
-        let (mut max, mut sum, mut n) = (0.0f64, 0.0, 0usize);
+        let (mut max, mut sum, mut sq, mut n) = (0.0f64, 0.0, 0.0, 0usize);
         for e in errors {
             let e = if e.is_nan() { f64::INFINITY } else { e.abs() };
             max = max.max(e);
             sum += e;
+            sq += e * e;
             n += 1;
         }
+        let per = |total: f64| if n == 0 { 0.0 } else { total / n as f64 };
         Score {
             max_err: max,
-            mean_err: if n == 0 { 0.0 } else { sum / n as f64 },
+            mean_err: per(sum),
+            mean_sq_err: per(sq),
         }
     }
 
-    /// Strictly better: a smaller worst error, or (within [`TIE`]) the same worst error and a
-    /// smaller mean.
-    pub fn better_than(&self, other: &Score) -> bool {
-        if (self.max_err - other.max_err).abs() <= TIE {
-            self.mean_err < other.mean_err
+    /// Strictly better under `objective`: a smaller first figure, or (within [`TIE`]) the same
+    /// first figure and a smaller second.
+    pub fn better_than(&self, other: &Score, objective: Objective) -> bool {
+        let (a, b, a2, b2) = match objective {
+            Objective::Worst => (self.max_err, other.max_err, self.mean_err, other.mean_err),
+            Objective::Squares => (
+                self.mean_sq_err,
+                other.mean_sq_err,
+                self.max_err,
+                other.max_err,
+            ),
+        };
+        if (a - b).abs() <= TIE {
+            a2 < b2
         } else {
-            self.max_err < other.max_err
+            a < b
         }
+    }
+}
+
+/// What one search aims at: the objective, over every cell but `skip`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Goal {
+    skip: Option<usize>,
+    objective: Objective,
+    /// A parameter (by index) the search leaves where it starts.
+    held: Option<usize>,
+}
+
+impl Goal {
+    const WORST: Goal = Goal {
+        skip: None,
+        objective: Objective::Worst,
+        held: None,
+    };
+
+    fn moves(&self, j: usize) -> bool {
+        self.held != Some(j)
     }
 }
 
@@ -434,8 +478,9 @@ pub fn fit_with_loo(
 const COARSE_POINTS: i64 = 9;
 /// Each leave-one-out fold starts its pattern search with steps of this many lattice units.
 const LOO_FIRST_STEP: i64 = 2;
-/// A parameter is identified by the cells when moving it by this fraction of its value (or one
-/// lattice step, if that is more) either way worsens the worst error by [`IDENTIFIED_RISE`].
+/// A parameter is identified by the cells when holding it this fraction of its value (or one
+/// lattice step, if that is more) away either way, the others refitted, worsens the worst
+/// error by [`IDENTIFIED_RISE`] (see [`Evaluator::try_identified`]).
 pub const IDENTIFY_MOVE: f64 = 0.05;
 /// See [`IDENTIFY_MOVE`]: one percentage point, above the model's run-to-run noise.
 pub const IDENTIFIED_RISE: f64 = 0.01;
@@ -478,6 +523,8 @@ pub struct Evaluator {
     memo: HashMap<Vec<i64>, Vec<f64>>,
     /// Wall time of each engine run of the last evaluation, for ordering the next one's work.
     costs: Vec<f64>,
+    /// Whether the pattern search also follows valleys ([`Evaluator::follow_valleys`]).
+    valleys: bool,
 }
 
 impl Evaluator {
@@ -524,7 +571,17 @@ impl Evaluator {
             options,
             memo: HashMap::new(),
             costs: Vec::new(),
+            valleys: false,
         })
+    }
+
+    /// For spaces whose parameters trade off against each other: the fit first follows the mean
+    /// squared error down its valley, and every pattern search also makes Hooke and Jeeves's
+    /// pattern moves (see `valley_move`). Off for the presets' calibrations, whose values are
+    /// what the plain search finds.
+    pub fn follow_valleys(mut self) -> Evaluator {
+        self.valleys = true;
+        self
     }
 
     pub fn fitted(&self) -> &'static [Fitted] {
@@ -739,13 +796,24 @@ impl Evaluator {
     /// parameter's step.
     pub fn try_fit(&self) -> Searched<FitReport> {
         let start = self.preset_point();
-        let coarse = self.coarse_scan(start, None)?;
         let first: Vec<i64> = self
             .fitted()
             .iter()
             .map(|f| (f.last_index() / (2 * (COARSE_POINTS - 1))).max(1))
             .collect();
-        let best = self.pattern_search(coarse, None, first, true)?;
+        let from = if self.valleys {
+            // Down the valley on the smooth objective first, where one parameter's move can
+            // pay for another's; then the worst cell from there.
+            let smooth = Goal {
+                objective: Objective::Squares,
+                ..Goal::WORST
+            };
+            let coarse = self.coarse_scan(start, smooth)?;
+            self.pattern_search(coarse, smooth, first.clone(), true)?
+        } else {
+            self.coarse_scan(start, Goal::WORST)?
+        };
+        let best = self.pattern_search(from, Goal::WORST, first, true)?;
         self.report(&best)
     }
 
@@ -770,28 +838,33 @@ impl Evaluator {
         })
     }
 
-    /// The fitted parameters the cells pin down at `report`'s values: those for which a move of
-    /// [`IDENTIFY_MOVE`] either way costs at least [`IDENTIFIED_RISE`] of worst error.
+    /// The fitted parameters the cells pin down at `report`'s values: those that, held
+    /// [`IDENTIFY_MOVE`] away either way while the others are refitted around them, cost at
+    /// least [`IDENTIFIED_RISE`] of worst error. (Moving one parameter alone is not enough: two
+    /// that trade off, such as the die count and the read time, each move the cells, yet
+    /// together they slide along a valley the cells cannot tell apart.)
     pub fn try_identified(&self, report: &FitReport) -> Searched<Vec<Param>> {
         let at = self.point_of(&report.params);
         let base = self.score(&at, None)?;
         let mut pinned = Vec::new();
         for (j, f) in self.fitted().iter().enumerate() {
             let value = f.value_at(at[j]);
-            let moved = |dir: f64| {
-                let i = f.index_of(value * (1.0 + dir * IDENTIFY_MOVE));
-                let i = if i == at[j] { at[j] + dir as i64 } else { i };
-                i.clamp(0, f.last_index())
-            };
             let mut rises = Vec::with_capacity(2);
-            for dir in [1.0, -1.0] {
-                let i = moved(dir);
-                if i == at[j] {
+            for dir in [1i64, -1] {
+                let i = f.index_of(value * (1.0 + dir as f64 * IDENTIFY_MOVE));
+                let i = if i == at[j] { at[j] + dir } else { i };
+                if !(0..=f.last_index()).contains(&i) {
                     continue;
                 }
-                let mut p = at.clone();
-                p[j] = i;
-                rises.push(self.score(&p, None)?.max_err - base.max_err);
+                let mut held = at.clone();
+                held[j] = i;
+                let goal = Goal {
+                    held: Some(j),
+                    ..Goal::WORST
+                };
+                let steps = vec![LOO_FIRST_STEP; at.len()];
+                let refit = self.pattern_search(held, goal, steps, false)?;
+                rises.push(self.score(&refit, None)?.max_err - base.max_err);
             }
             if !rises.is_empty() && rises.iter().all(|&r| r >= IDENTIFIED_RISE) {
                 pinned.push(f.param);
@@ -813,8 +886,11 @@ impl Evaluator {
         let mut cells = Vec::with_capacity(self.cells.len());
         let mut folds = Vec::with_capacity(self.cells.len());
         for i in 0..self.cells.len() {
-            let best =
-                self.pattern_search(start.clone(), Some(i), vec![LOO_FIRST_STEP; k], false)?;
+            let fold = Goal {
+                skip: Some(i),
+                ..Goal::WORST
+            };
+            let best = self.pattern_search(start.clone(), fold, vec![LOO_FIRST_STEP; k], false)?;
             let model = self.known(&best)?[i];
             cells.push(CellFit {
                 cell: self.cells[i],
@@ -833,16 +909,16 @@ impl Evaluator {
 
     /// One pass over the parameters: each scanned at [`COARSE_POINTS`] points across its bounds
     /// with the others held, moving to the best point found (never to a worse one).
-    fn coarse_scan(&self, start: Vec<i64>, skip: Option<usize>) -> Searched<Vec<i64>> {
-        let mut best_score = self.score(&start, skip)?;
+    fn coarse_scan(&self, start: Vec<i64>, goal: Goal) -> Searched<Vec<i64>> {
+        let mut best_score = self.score(&start, goal.skip)?;
         let mut best = start;
         for (j, f) in self.fitted().iter().enumerate() {
             let last = f.last_index();
             for g in 0..COARSE_POINTS {
                 let mut p = best.clone();
                 p[j] = last * g / (COARSE_POINTS - 1);
-                let s = self.score(&p, skip)?;
-                if s.better_than(&best_score) {
+                let s = self.score(&p, goal.skip)?;
+                if s.better_than(&best_score, goal.objective) {
                     (best, best_score) = (p, s);
                 }
             }
@@ -860,16 +936,17 @@ impl Evaluator {
     fn pattern_search(
         &self,
         start: Vec<i64>,
-        skip: Option<usize>,
+        goal: Goal,
         mut steps: Vec<i64>,
         pairs: bool,
     ) -> Searched<Vec<i64>> {
         let lasts: Vec<i64> = self.fitted().iter().map(Fitted::last_index).collect();
-        let mut best_score = self.score(&start, skip)?;
+        let mut best_score = self.score(&start, goal.skip)?;
         let mut best = start;
         loop {
+            let before = best.clone();
             let mut moved = false;
-            for j in 0..best.len() {
+            for j in (0..best.len()).filter(|&j| goal.moves(j)) {
                 for dir in [1, -1] {
                     let mut d = steps[j];
                     let mut went = false;
@@ -879,8 +956,8 @@ impl Evaluator {
                         if p[j] == best[j] {
                             break;
                         }
-                        let s = self.score(&p, skip)?;
-                        if !s.better_than(&best_score) {
+                        let s = self.score(&p, goal.skip)?;
+                        if !s.better_than(&best_score, goal.objective) {
                             break;
                         }
                         (best, best_score) = (p, s);
@@ -893,9 +970,12 @@ impl Evaluator {
                     }
                 }
             }
+            if moved && self.valleys {
+                (best, best_score) = self.valley_move(&before, best, best_score, goal)?;
+            }
             if !moved {
                 if steps.iter().all(|&d| d <= 1) {
-                    match self.pair_move(&best, &best_score, skip, pairs)? {
+                    match self.pair_move(&best, &best_score, goal, pairs)? {
                         Some((p, s)) => {
                             (best, best_score) = (p, s);
                             continue;
@@ -910,21 +990,54 @@ impl Evaluator {
         }
     }
 
+    /// Hooke and Jeeves's pattern move: after a sweep that went from `before` to `best`, go on
+    /// in the same direction (twice as far each time) while that improves. A valley along which
+    /// several parameters trade off (more dies and a slower read, a faster read and a slower
+    /// host) is followed so, where moves of one or two parameters stall.
+    fn valley_move(
+        &self,
+        before: &[i64],
+        mut best: Vec<i64>,
+        mut best_score: Score,
+        goal: Goal,
+    ) -> Searched<(Vec<i64>, Score)> {
+        let lasts: Vec<i64> = self.fitted().iter().map(Fitted::last_index).collect();
+        let delta: Vec<i64> = best.iter().zip(before).map(|(b, a)| b - a).collect();
+        let mut k = 1;
+        loop {
+            let p: Vec<i64> = best
+                .iter()
+                .zip(&delta)
+                .zip(&lasts)
+                .map(|((b, d), last)| (b + k * d).clamp(0, *last))
+                .collect();
+            if p == best {
+                return Ok((best, best_score));
+            }
+            let s = self.score(&p, goal.skip)?;
+            if !s.better_than(&best_score, goal.objective) {
+                return Ok((best, best_score));
+            }
+            (best, best_score) = (p, s);
+            k *= 2;
+        }
+    }
+
     /// The first move of one lattice step in two parameters at once that improves on `best`
     /// (none when `pairs` is off).
     fn pair_move(
         &self,
         best: &[i64],
         best_score: &Score,
-        skip: Option<usize>,
+        goal: Goal,
         pairs: bool,
     ) -> Searched<Option<(Vec<i64>, Score)>> {
         if !pairs {
             return Ok(None);
         }
         let lasts: Vec<i64> = self.fitted().iter().map(Fitted::last_index).collect();
-        for i in 0..best.len() {
-            for j in i + 1..best.len() {
+        for i in (0..best.len()).filter(|&i| goal.moves(i)) {
+            for j in (i + 1..best.len()).filter(|&j| goal.moves(j)) {
                 for (di, dj) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
                     let mut p = best.to_vec();
                     p[i] = (p[i] + di).clamp(0, lasts[i]);
@@ -932,8 +1045,8 @@ impl Evaluator {
                     if p[i] == best[i] || p[j] == best[j] {
                         continue;
                     }
-                    let s = self.score(&p, skip)?;
-                    if s.better_than(best_score) {
+                    let s = self.score(&p, goal.skip)?;
+                    if s.better_than(best_score, goal.objective) {
                         return Ok(Some((p, s)));
                     }
                 }

@@ -17,6 +17,9 @@
 //! - [`power`]: what each resource draws, the power states, the budget and idle states.
 //! - [`calibration`]: the published measurements and the model's error against them.
 //! - [`fit`]: the parameters a preset marks as fitted, and the search that chooses them.
+//! - [`custom`]: a user's own drive (a preset with fitted values, `drive=` in a link), fitted
+//!   to their fio jobs.
+//! - [`sliced_fit`]: a fit run in slices, so a page never blocks on one.
 //! - [`spec_sheet`]: the consumer controllers' spec-sheet peaks and the fresh model against them.
 //! - [`prepare`]: a run made ready for the engine in steps, so a page never blocks.
 //! - [`sweep`]: runs over queue depth or read share, as the charts and the CLI draw them.
@@ -29,6 +32,7 @@
 pub mod activity;
 pub mod calibration;
 pub mod config;
+pub mod custom;
 pub mod drive_state;
 pub mod engine;
 pub mod events;
@@ -42,6 +46,7 @@ pub mod prepare;
 pub mod presets;
 pub mod ring;
 pub mod rng;
+pub mod sliced_fit;
 pub mod spec_sheet;
 pub mod stats;
 pub mod sweep;

@@ -1,0 +1,402 @@
+//! A drive of the user's own: a preset's controller and flash with the values a fit to their
+//! fio runs found, the compact text that carries it in a link (`drive=`), and the fit itself.
+//!
+//! What it owns:
+//! - [`DRIVE_FIT`], the parameters a fit of a whole drive chooses (the die count, the read and
+//!   program times, the controller's command cost, the host stack and the link efficiency) and
+//!   the bounds it searches them in. A published calibration fits a preset's own list
+//!   (`Preset::fitted`) over cells that name their capacity; a user's fio jobs name no capacity,
+//!   so the die count joins the search.
+//! - [`CustomDrive`]: a base preset and one value per [`DRIVE_FIT`] parameter. It prints and
+//!   parses as `e12_d24_r52.5_p1400_c900_h5.2_l0.85` (the base preset's id, then a one-letter
+//!   key and a number per value; see [`KEYS`]). Parsing refuses a value outside its bounds or a
+//!   key given twice, so a link can only name a drive the model can run; a key left out keeps
+//!   the base preset's value.
+//! - [`cells_from_fio`]: fio jobs as measurement cells (throughput and mean latency per job),
+//!   the jobs that cannot be cells listed with the reason.
+//! - [`try_fit`]: the search (a [`fit::Evaluator`] search, so a page runs it in slices and lands
+//!   where `lab fit --fio` does), and which parameters the cells pin down.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::calibration::{Depth, Measurement, Metric};
+use crate::config::{ConfigError, DriveSpec, DriveState, Rw, MAX_IODEPTH};
+use crate::fio::FioPoint;
+use crate::fit::{Evaluator, FitOptions, FitReport, Fitted, Param, ParamValues, Searched};
+use crate::presets::{self, Preset};
+
+/// What a fit of a whole drive chooses, in the order the search scans them. The bounds are
+/// assumptions wide enough for any NVMe TLC, QLC or SLC-class drive behind a PCIe link (tR 2 to
+/// 200 µs, tPROG 50 µs to 5 ms, a command cost up to 20 µs); the steps are finer than the
+/// model's 1% run-to-run noise at typical values.
+pub static DRIVE_FIT: [Fitted; 6] = [
+    Fitted {
+        param: Param::Dies,
+        lo: 1.0,
+        hi: 256.0,
+        step: 1.0,
+    },
+    Fitted {
+        param: Param::TReadUs,
+        lo: 2.0,
+        hi: 200.0,
+        step: 0.5,
+    },
+    Fitted {
+        param: Param::TProgUs,
+        lo: 50.0,
+        hi: 5_000.0,
+        step: 10.0,
+    },
+    Fitted {
+        param: Param::CmdCostNs,
+        lo: 50.0,
+        hi: 20_000.0,
+        step: 10.0,
+    },
+    Fitted {
+        param: Param::HostStackUs,
+        lo: 0.0,
+        hi: 100.0,
+        step: 0.1,
+    },
+    Fitted {
+        param: Param::LinkEfficiency,
+        lo: 0.3,
+        hi: 1.0,
+        step: 0.005,
+    },
+];
+
+/// The one-letter key of each [`DRIVE_FIT`] parameter in a `drive=` text.
+pub const KEYS: [(Param, char); 6] = [
+    (Param::Dies, 'd'),
+    (Param::TReadUs, 'r'),
+    (Param::TProgUs, 'p'),
+    (Param::CmdCostNs, 'c'),
+    (Param::HostStackUs, 'h'),
+    (Param::LinkEfficiency, 'l'),
+];
+
+/// Longest `drive=` text read (a full one is about 50 characters).
+const MAX_TEXT: usize = 200;
+
+/// A base preset with its own value for every [`DRIVE_FIT`] parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CustomDrive {
+    pub base: &'static Preset,
+    /// One value per [`DRIVE_FIT`] parameter, in its order.
+    values: ParamValues,
+}
+
+impl CustomDrive {
+    /// `base` at its default capacity, with its own values.
+    pub fn of(base: &'static Preset) -> CustomDrive {
+        let drive = base.default_drive();
+        CustomDrive {
+            base,
+            values: ParamValues(
+                DRIVE_FIT
+                    .iter()
+                    .map(|f| (f.param, f.param.get(&drive)))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// `base` with `dies` and the values a fit of [`DRIVE_FIT`] found (others: the base's).
+    pub fn fitted(base: &'static Preset, dies: Option<u32>, report: &FitReport) -> CustomDrive {
+        let mut d = CustomDrive::of(base);
+        if let Some(n) = dies {
+            d.set(Param::Dies, f64::from(n));
+        }
+        for (param, value) in &mut d.values.0 {
+            if let Some(v) = report.value(*param) {
+                *value = v;
+            }
+        }
+        d
+    }
+
+    fn set(&mut self, param: Param, value: f64) {
+        for (p, v) in &mut self.values.0 {
+            if *p == param {
+                *v = value;
+            }
+        }
+    }
+
+    pub fn values(&self) -> &ParamValues {
+        &self.values
+    }
+
+    pub fn value(&self, param: Param) -> Option<f64> {
+        self.values.get(param)
+    }
+
+    /// The drive itself: the base's controller and flash with these values.
+    pub fn drive(&self) -> DriveSpec {
+        let mut d = self.base.default_drive();
+        for &(param, v) in &self.values.0 {
+            param.set(&mut d, v);
+        }
+        d
+    }
+
+    /// Its die count.
+    pub fn dies(&self) -> u32 {
+        self.drive().dies
+    }
+}
+
+impl fmt::Display for CustomDrive {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.base.id)?;
+        for (param, key) in KEYS {
+            if let Some(v) = self.values.get(param) {
+                write!(f, "_{key}{v}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn refuse(text: &str, why: impl Into<String>) -> ConfigError {
+    ConfigError::Malformed {
+        what: "drive",
+        value: text.chars().take(60).collect(),
+        why: why.into(),
+    }
+}
+
+impl FromStr for CustomDrive {
+    type Err = ConfigError;
+
+    /// Reads `base_d24_r52.5...`: see the module documentation.
+    fn from_str(text: &str) -> Result<CustomDrive, ConfigError> {
+        if text.len() > MAX_TEXT {
+            return Err(refuse(text, format!("longer than {MAX_TEXT} characters")));
+        }
+        let mut parts = text.split('_');
+        let id = parts.next().unwrap_or_default();
+        let base = presets::lookup(id)?;
+        let mut drive = CustomDrive::of(base);
+        let mut seen: Vec<char> = Vec::new();
+        for part in parts {
+            let mut chars = part.chars();
+            let key = chars.next().ok_or_else(|| refuse(text, "an empty value"))?;
+            let (param, _) = KEYS.iter().find(|(_, k)| *k == key).ok_or_else(|| {
+                let keys: Vec<String> = KEYS.iter().map(|(p, k)| format!("{k} ({p})")).collect();
+                refuse(
+                    text,
+                    format!("unknown key '{key}': expected {}", keys.join(", ")),
+                )
+            })?;
+            if seen.contains(&key) {
+                return Err(refuse(text, format!("'{key}' ({param}) given twice")));
+            }
+            seen.push(key);
+            let bounds = DRIVE_FIT
+                .iter()
+                .find(|f| f.param == *param)
+                .expect("every key names a DRIVE_FIT parameter (tested)");
+            let number = chars.as_str();
+            let value = number
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && (bounds.lo..=bounds.hi).contains(v))
+                .ok_or_else(|| {
+                    refuse(
+                        text,
+                        format!(
+                            "{param} '{number}' is not a number in {}..={}",
+                            bounds.lo, bounds.hi
+                        ),
+                    )
+                })?;
+            drive.set(*param, value);
+        }
+        Ok(drive)
+    }
+}
+
+/// Block sizes from which a job's throughput cell is MB/s rather than IOPS (reviews quote
+/// large transfers so; the fit weighs both the same).
+pub const MB_S_FROM_BYTES: u32 = 64 * 1024;
+
+/// fio jobs as cells, and the jobs left out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FioCells {
+    pub cells: Vec<Measurement>,
+    /// Each job that gave no cell: its name and why.
+    pub skipped: Vec<(String, String)>,
+}
+
+/// Each fio job as two cells, its throughput (IOPS, or MB/s from [`MB_S_FROM_BYTES`]) and its
+/// mean completion latency, measured in `state`. A job without a pattern or block size the lab
+/// models, or deeper than it runs, is skipped with the reason.
+pub fn cells_from_fio(points: &[FioPoint], state: DriveState) -> FioCells {
+    let mut cells = Vec::new();
+    let mut skipped = Vec::new();
+    for p in points {
+        match cells_of_job(p, state) {
+            Ok(two) => cells.extend(two),
+            Err(why) => skipped.push((p.job.clone(), why)),
+        }
+    }
+    FioCells { cells, skipped }
+}
+
+fn cells_of_job(p: &FioPoint, state: DriveState) -> Result<[Measurement; 2], String> {
+    let rw = p.rw.ok_or("its rw= is not a pattern the lab models")?;
+    let bs_bytes = p
+        .bs_bytes
+        .ok_or("its bs= is not a block size the lab models")?;
+    if p.iodepth > MAX_IODEPTH {
+        return Err(format!(
+            "iodepth {} is deeper than the lab's {MAX_IODEPTH}",
+            p.iodepth
+        ));
+    }
+    let rwmixread = match rw.fixed_read_percent() {
+        Some(share) => share,
+        None => p.read_percent.round().clamp(0.0, 100.0) as u8,
+    };
+    let cell = |metric: Metric, value: f64| Measurement {
+        capacity_gb: None,
+        state,
+        rw,
+        rwmixread,
+        bs_bytes,
+        depth: Depth::Qd(p.iodepth),
+        metric,
+        value,
+    };
+    let throughput = if bs_bytes >= MB_S_FROM_BYTES {
+        cell(Metric::MbPerS, p.bw_mb_s)
+    } else {
+        cell(Metric::Iops, p.iops)
+    };
+    let latency = cell(Metric::LatencyMs, p.lat_mean_us / 1e3);
+    if !(throughput.value > 0.0 && latency.value > 0.0) {
+        return Err("it reports no throughput or no latency".into());
+    }
+    Ok([throughput, latency])
+}
+
+/// The evaluator of a fit of [`DRIVE_FIT`] to `cells` on `base`'s controller and flash,
+/// starting from the base's own values at its default capacity. With `dies` known (from the
+/// drive's capacity, see `Preset::dies_for_capacity_gb`) the die count is held there and only
+/// the rest is searched: the die count and the read time trade off against each other in
+/// random reads, so knowing one pins the other.
+pub fn evaluator(
+    base: &'static Preset,
+    cells: &[Measurement],
+    options: FitOptions,
+    dies: Option<u32>,
+) -> Result<Evaluator, ConfigError> {
+    let mut start = base.default_drive();
+    let fitted: &'static [Fitted] = match dies {
+        Some(n) => {
+            start = base.drive_with_dies(n)?;
+            &DRIVE_FIT[1..]
+        }
+        None => &DRIVE_FIT,
+    };
+    let space = Preset {
+        fitted,
+        ..base.clone()
+    };
+    Ok(Evaluator::starting_at(&space, start, cells, options)?.follow_valleys())
+}
+
+/// The fit of a whole drive as a search ([`Evaluator::settle`] runs it to the end, a page in
+/// slices): the best values, then which of them the cells pin down (`report.identified`).
+pub fn try_fit(e: &Evaluator) -> Searched<FitReport> {
+    let mut report = e.try_fit()?;
+    report.identified = Some(e.try_identified(&report)?);
+    Ok(report)
+}
+
+/// Fit [`DRIVE_FIT`] on `base` to `cells` in one go (the die count held at `dies` if known).
+pub fn fit(
+    base: &'static Preset,
+    cells: &[Measurement],
+    options: FitOptions,
+    dies: Option<u32>,
+) -> Result<FitReport, ConfigError> {
+    let mut e = evaluator(base, cells, options, dies)?;
+    Ok(e.settle(try_fit))
+}
+
+/// Whether a fit explains its data: every cell within this error.
+pub const EXPLAINS_WITHIN: f64 = 0.15;
+
+/// The cells a fit misses by more than [`EXPLAINS_WITHIN`].
+pub fn misses(report: &FitReport) -> Vec<&crate::fit::CellFit> {
+    report
+        .cells
+        .iter()
+        .filter(|c| !(c.err().abs() <= EXPLAINS_WITHIN))
+        .collect()
+}
+
+/// The pattern a cell was measured with, for labels that name the job.
+pub fn pattern_label(rw: Rw, rwmixread: u8) -> String {
+    match rw.fixed_read_percent() {
+        Some(_) => rw.fio_name().to_string(),
+        None => format!("{} {rwmixread}% read", rw.fio_name()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_names_a_fitted_parameter_once() {
+        assert_eq!(KEYS.len(), DRIVE_FIT.len());
+        for f in &DRIVE_FIT {
+            assert_eq!(KEYS.iter().filter(|(p, _)| *p == f.param).count(), 1);
+        }
+    }
+
+    #[test]
+    fn a_drive_prints_and_parses_to_itself() {
+        let text = "e12_d24_r52.5_p1400_c900_h5.2_l0.85";
+        let d: CustomDrive = text.parse().unwrap();
+        assert_eq!(d.to_string(), text);
+        assert_eq!(d.dies(), 24);
+        assert_eq!(d.drive().nand.t_read.0, 52_500);
+        assert_eq!(d.drive().controller.cmd_cost.0, 900);
+        assert_eq!(d.to_string().parse::<CustomDrive>().unwrap(), d);
+    }
+
+    #[test]
+    fn keys_left_out_keep_the_base_presets_values() {
+        let d: CustomDrive = "e12_d8".parse().unwrap();
+        let e12 = presets::find("e12").unwrap().default_drive();
+        assert_eq!(d.dies(), 8);
+        assert_eq!(d.drive().nand, e12.nand);
+        assert_eq!(d.drive().controller, e12.controller);
+    }
+
+    #[test]
+    fn bad_texts_say_what_is_wrong() {
+        for (text, says) in [
+            ("", "preset"),
+            ("nope_d8", "preset 'nope'"),
+            ("e12_x5", "unknown key 'x'"),
+            ("e12_d0", "dies '0' is not a number in 1..=256"),
+            ("e12_d8_d9", "'d' (dies) given twice"),
+            ("e12_rNaN", "t_read_us 'NaN'"),
+            ("e12__d8", "an empty value"),
+            ("e12_l1.5", "link_efficiency '1.5'"),
+        ] {
+            let e = text.parse::<CustomDrive>().unwrap_err().to_string();
+            assert!(e.contains(says), "{text:?}: {e}");
+        }
+        assert!("e12_d8".repeat(50).parse::<CustomDrive>().is_err());
+    }
+}

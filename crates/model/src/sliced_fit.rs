@@ -1,0 +1,141 @@
+//! A fit run in slices, for callers that must not block (a page's one thread).
+//!
+//! [`SlicedFit`] asks the search ([`Evaluator`]'s, replayed against the memo) which point it
+//! needs next, prepares and runs that point's runs a few thousand engine events at a time, and
+//! records them; when the search needs nothing more it hands out the report. Every value comes
+//! from the same search and the same runs as a fit in one go, so both print the same report
+//! (tested), and no step of it runs longer than one engine step or one preparation step.
+//!
+//! What always holds: between two calls of [`SlicedFit::work`] the fit is in a state the next
+//! call continues from, and dropping it cancels it with nothing left running.
+
+use crate::engine::Simulation;
+use crate::fit::{Evaluator, FitReport, Missing, PointPlan, Searched};
+use crate::prepare::{Preparation, WA_WRITES_PER_STEP};
+use crate::stats::RunResult;
+
+/// Engine events per step between two looks at the clock (about a millisecond in a browser).
+pub const EVENTS_PER_STEP: u64 = 2_000;
+
+/// The search a [`SlicedFit`] answers.
+pub type Search = fn(&Evaluator) -> Searched<FitReport>;
+
+/// One run of a point, on its way through the engine.
+enum Running {
+    Preparing(Preparation),
+    Simulating(Box<Simulation>),
+}
+
+/// The point being run: its plan, the results so far and the run under way.
+struct PointRun {
+    plan: PointPlan,
+    results: Vec<Option<RunResult>>,
+    current: Option<Running>,
+}
+
+/// How far a sliced fit has come.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FitProgress {
+    /// Parameter points the engine has run.
+    pub points: usize,
+    /// Runs of the point under way done, and its runs in all.
+    pub runs_done: usize,
+    pub runs: usize,
+    pub finished: bool,
+}
+
+/// A fit in slices: see the module documentation.
+pub struct SlicedFit {
+    evaluator: Evaluator,
+    search: Search,
+    point: Option<PointRun>,
+    report: Option<FitReport>,
+}
+
+impl SlicedFit {
+    pub fn new(evaluator: Evaluator, search: Search) -> SlicedFit {
+        SlicedFit {
+            evaluator,
+            search,
+            point: None,
+            report: None,
+        }
+    }
+
+    pub fn evaluator(&self) -> &Evaluator {
+        &self.evaluator
+    }
+
+    pub fn report(&self) -> Option<&FitReport> {
+        self.report.as_ref()
+    }
+
+    pub fn progress(&self) -> FitProgress {
+        let (runs_done, runs) = self
+            .point
+            .as_ref()
+            .map_or((0, 0), |p| (p.results.len(), p.plan.runs.len()));
+        FitProgress {
+            points: self.evaluator.evaluations(),
+            runs_done,
+            runs,
+            finished: self.report.is_some(),
+        }
+    }
+
+    /// Works until `time_is_up` says so (checked after every step) or the fit is done; the
+    /// report once it is.
+    pub fn work(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> Option<&FitReport> {
+        while self.report.is_none() {
+            self.step();
+            if self.report.is_none() && time_is_up() {
+                return None;
+            }
+        }
+        self.report.as_ref()
+    }
+
+    /// One step: ask the search, or advance the point under way by one engine or preparation
+    /// step.
+    fn step(&mut self) {
+        let Some(point) = self.point.as_mut() else {
+            match (self.search)(&self.evaluator) {
+                Ok(report) => self.report = Some(report),
+                Err(Missing(p)) => {
+                    self.point = Some(PointRun {
+                        plan: self.evaluator.plan(&p),
+                        results: Vec::new(),
+                        current: None,
+                    });
+                }
+            }
+            return;
+        };
+        let next = point.results.len();
+        if next == point.plan.runs.len() {
+            self.evaluator.record(&point.plan, &point.results);
+            self.point = None;
+            return;
+        }
+        match point.current.take() {
+            None => match Preparation::new(point.plan.runs[next].clone()) {
+                Ok(p) => point.current = Some(Running::Preparing(p)),
+                Err(_) => point.results.push(None),
+            },
+            Some(Running::Preparing(mut p)) => match p.work(WA_WRITES_PER_STEP) {
+                Ok(Some(run)) => {
+                    point.current = Some(Running::Simulating(Box::new(Simulation::new(run))))
+                }
+                Ok(None) => point.current = Some(Running::Preparing(p)),
+                Err(_) => point.results.push(None),
+            },
+            Some(Running::Simulating(mut sim)) => {
+                if sim.step(EVENTS_PER_STEP) {
+                    point.results.push(Some(sim.result()));
+                } else {
+                    point.current = Some(Running::Simulating(sim));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! A user's drive fitted from fio output (issue 17): a drive the model generates with known
+//! values, written out as fio writes JSON, imports and fits back to every value its cells
+//! identify; a sliced fit lands where a fit in one go does.
+#![cfg(not(target_arch = "wasm32"))]
+
+use parallelism_model::calibration::Measurement;
+use parallelism_model::config::{DriveState, RunOptions, Rw, Workload};
+use parallelism_model::custom::{self, CustomDrive};
+use parallelism_model::fio;
+use parallelism_model::fit::{FitOptions, Param};
+use parallelism_model::sliced_fit::SlicedFit;
+use parallelism_model::sweep;
+
+/// Fewer measured I/Os than the default: the data and the fit use the same runs, so noise
+/// cannot hide the truth; it only makes the search slower.
+fn quick() -> FitOptions {
+    FitOptions {
+        run: RunOptions {
+            measured_ios: 10_000,
+            ..RunOptions::default()
+        },
+        ..FitOptions::default()
+    }
+}
+
+/// The fio runs the README recommends: random reads over depth, a deep sequential read,
+/// random and sequential writes, written out by the exporter as fio's JSON.
+fn fio_output_of(truth: &CustomDrive, state: DriveState, options: RunOptions) -> Vec<String> {
+    let drive = truth.drive();
+    let jobs: [(Rw, u32, &[u32]); 4] = [
+        (Rw::RandRead, 4096, &[1, 2, 4, 8, 16, 32, 64, 128, 256]),
+        (Rw::Read, 128 * 1024, &[1, 32]),
+        (Rw::RandWrite, 4096, &[1, 32]),
+        (Rw::Write, 128 * 1024, &[1, 32]),
+    ];
+    jobs.iter()
+        .map(|&(rw, bs_bytes, depths)| {
+            let workload = Workload {
+                rw,
+                rwmixread: rw.fixed_read_percent().unwrap_or(100),
+                bs_bytes,
+                iodepth: 1,
+            };
+            let points =
+                sweep::over_queue_depth(&drive, workload, state, options, None, depths).unwrap();
+            fio::output_json(&workload, &points)
+        })
+        .collect()
+}
+
+/// The generated drive's fio jobs as cells.
+fn cells_of(truth: &CustomDrive, state: DriveState, options: RunOptions) -> Vec<Measurement> {
+    let mut cells = Vec::new();
+    for text in fio_output_of(truth, state, options) {
+        let points = fio::parse_output(&text).unwrap();
+        let got = custom::cells_from_fio(&points, state);
+        assert!(got.skipped.is_empty(), "{:?}", got.skipped);
+        cells.extend(got.cells);
+    }
+    assert_eq!(
+        cells.len(),
+        2 * 15,
+        "a throughput and a latency cell per job"
+    );
+    cells
+}
+
+const TRUTH: &str = "e12_d24_r55_p1400_c1200_h6_l0.85";
+
+#[test]
+fn a_generated_drive_written_as_fio_json_fits_back_within_5_percent() {
+    let truth: CustomDrive = TRUTH.parse().unwrap();
+    let options = quick();
+    let cells = cells_of(&truth, DriveState::Steady, options.run);
+    for dies in [None, Some(truth.dies())] {
+        let report = custom::fit(truth.base, &cells, options, dies).unwrap();
+        let identified = report.identified.clone().unwrap();
+        for p in &identified {
+            let want = truth.value(*p).unwrap();
+            let got = report.value(*p).unwrap();
+            assert!(
+                (got / want - 1.0).abs() <= 0.05,
+                "{p}: fit {got}, truth {want}"
+            );
+        }
+        assert!(
+            identified.contains(&Param::LinkEfficiency),
+            "{identified:?}"
+        );
+        assert!(report.max_err < 0.05, "worst error {}", report.max_err);
+    }
+}
+
+#[test]
+fn a_fit_in_slices_lands_where_a_fit_in_one_go_does() {
+    let truth: CustomDrive = TRUTH.parse().unwrap();
+    let options = FitOptions {
+        run: RunOptions {
+            measured_ios: 2_000,
+            ..RunOptions::default()
+        },
+        threads: 1,
+    };
+    // A random-write cell in steady state: its runs owe the write amplification, which the
+    // sliced fit prepares in steps.
+    let cells: Vec<Measurement> = cells_of(&truth, DriveState::Steady, options.run)
+        .into_iter()
+        .filter(|c| c.rw == Rw::Read || c.rw == Rw::RandWrite)
+        .collect();
+    let dies = Some(truth.dies());
+    let whole = custom::fit(truth.base, &cells, options, dies).unwrap();
+
+    let evaluator = custom::evaluator(truth.base, &cells, options, dies).unwrap();
+    let mut sliced = SlicedFit::new(evaluator, custom::try_fit);
+    let mut slices = 0;
+    let report = loop {
+        slices += 1;
+        let mut looks = 0;
+        // A slice ends at the third look at the clock: a few engine steps at most.
+        if let Some(r) = sliced.work(&mut || {
+            looks += 1;
+            looks >= 3
+        }) {
+            break r.clone();
+        }
+        assert!(!sliced.progress().finished);
+    };
+    assert!(slices > 100, "{slices} slices");
+    assert!(sliced.progress().finished);
+    assert_eq!(report, whole);
+}
