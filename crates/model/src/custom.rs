@@ -338,7 +338,7 @@ pub fn misses(report: &FitReport) -> Vec<&crate::fit::CellFit> {
     report
         .cells
         .iter()
-        .filter(|c| !(c.err().abs() <= EXPLAINS_WITHIN))
+        .filter(|c| c.err().is_nan() || c.err().abs() > EXPLAINS_WITHIN)
         .collect()
 }
 

@@ -22,7 +22,7 @@ pub type Search = fn(&Evaluator) -> Searched<FitReport>;
 
 /// One run of a point, on its way through the engine.
 enum Running {
-    Preparing(Preparation),
+    Preparing(Box<Preparation>),
     Simulating(Box<Simulation>),
 }
 
@@ -119,7 +119,7 @@ impl SlicedFit {
         }
         match point.current.take() {
             None => match Preparation::new(point.plan.runs[next].clone()) {
-                Ok(p) => point.current = Some(Running::Preparing(p)),
+                Ok(p) => point.current = Some(Running::Preparing(Box::new(p))),
                 Err(_) => point.results.push(None),
             },
             Some(Running::Preparing(mut p)) => match p.work(WA_WRITES_PER_STEP) {
