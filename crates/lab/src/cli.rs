@@ -12,6 +12,7 @@ use std::str::FromStr;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use parallelism_model::config::{parse_block_size, MAX_IODEPTH};
+use parallelism_model::custom::CustomDrive;
 use parallelism_model::power::PowerLimit;
 use parallelism_model::presets::{self, Preset};
 use parallelism_model::sweep::REVIEW_QDS;
@@ -95,10 +96,22 @@ pub struct DriveArgs {
     /// Drive size in dies (the capacity follows from them)
     #[arg(long, value_name = "N", value_parser = whole::<u32>, allow_negative_numbers = true)]
     pub dies: Option<u32>,
+    /// A drive of your own, as `lab fit --fio` prints it and the page's `drive=` holds it
+    /// (e.g. e12_d24_r52.5_p1400_c900_h5.2_l0.85; see the README)
+    #[arg(
+        long,
+        value_name = "TEXT",
+        conflicts_with_all = ["preset", "capacity_gb", "dies"],
+        value_parser = custom_drive
+    )]
+    pub drive: Option<CustomDrive>,
 }
 
 impl DriveArgs {
     pub fn drive(&self) -> Result<DriveSpec, Fail> {
+        if let Some(custom) = &self.drive {
+            return Ok(custom.drive());
+        }
         let preset = self.preset;
         Ok(match (self.dies, self.capacity_gb) {
             (Some(d), _) => preset
@@ -246,6 +259,25 @@ pub struct FitArgs {
     /// reference data is built in
     #[arg(long, value_name = "FILE")]
     pub data: Option<PathBuf>,
+    /// fio JSON output files (--output-format=json) of your drive: the fit then chooses the
+    /// die count, read and program times, command cost, host stack and link efficiency of a
+    /// drive on the preset's controller and flash, and prints a `drive=` link
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["data", "loo"])]
+    pub fio: Vec<PathBuf>,
+    /// The state the drive was in during the fio runs: fob, seq-filled or steady
+    #[arg(long, value_name = "STATE", default_value = "fob", value_parser = state, requires = "fio")]
+    pub state: DriveState,
+    /// The drive's user capacity, if you know it: the die count then follows from the
+    /// preset's flash instead of being fitted (the die count and the read time trade off in
+    /// random reads, so knowing one pins the other)
+    #[arg(
+        long,
+        value_name = "GB",
+        requires = "fio",
+        value_parser = number,
+        allow_negative_numbers = true
+    )]
+    pub capacity_gb: Option<f64>,
     /// Add leave-one-out cross-validation (a refit per cell)
     #[arg(long)]
     pub loo: bool,
@@ -456,6 +488,10 @@ fn depths(list: &str) -> Result<Depths, String> {
 
 fn rw(s: &str) -> Result<Rw, ConfigError> {
     s.parse().map_err(|e| for_option("--rw", e))
+}
+
+fn custom_drive(s: &str) -> Result<CustomDrive, ConfigError> {
+    s.parse()
 }
 
 fn state(s: &str) -> Result<DriveState, ConfigError> {

@@ -4,8 +4,11 @@
 use std::fmt::Write as _;
 
 use parallelism_model::calibration::{self, Measurement, Row};
+use parallelism_model::custom::{self, CustomDrive};
+use parallelism_model::fio;
 use parallelism_model::fit::{self, FitOptions, FitReport, LooReport};
 use parallelism_model::presets::{self, Preset};
+use parallelism_model::DriveState;
 
 use crate::cli::{self, Format, ReportFormat};
 use crate::{json, Fail};
@@ -130,6 +133,9 @@ fn write_cells(
 }
 
 pub fn fit(a: &cli::FitArgs) -> Result<String, Fail> {
+    if !a.fio.is_empty() {
+        return fit_drive(a);
+    }
     let preset = a.preset;
     let fit_options = FitOptions {
         run: a.run.options(),
@@ -160,9 +166,8 @@ fn measurements(a: &cli::FitArgs) -> Result<(String, Vec<Measurement>), Fail> {
         return Ok((r.source.to_string(), r.cells.to_vec()));
     };
     let path = file.display();
-    let bytes = std::fs::read(file).map_err(|e| Fail(format!("cannot read '{path}': {e}")))?;
-    let cells = calibration::parse(&String::from_utf8_lossy(&bytes))
-        .map_err(|e| Fail(format!("{path}: {e}")))?;
+    let cells =
+        calibration::parse(&crate::read_text(file)?).map_err(|e| Fail(format!("{path}: {e}")))?;
     Ok((path.to_string(), cells))
 }
 
@@ -206,4 +211,152 @@ fn fit_table(preset: &Preset, source: &str, n_cells: usize, report: &FitReport) 
     }
     let _ = writeln!(s, "{} parameter points run", report.evaluations);
     s
+}
+
+/// `lab fit --fio`: a drive of the user's own, fitted to their fio jobs.
+fn fit_drive(a: &cli::FitArgs) -> Result<String, Fail> {
+    let base = a.preset;
+    let mut cells = Vec::new();
+    let mut skipped = Vec::new();
+    for file in &a.fio {
+        let path = file.display();
+        let points = fio::parse_output(&crate::read_text(file)?)
+            .map_err(|e| Fail(format!("{path}: {e}")))?;
+        let got = custom::cells_from_fio(&points, a.state);
+        cells.extend(got.cells);
+        skipped.extend(
+            got.skipped
+                .into_iter()
+                .map(|(job, why)| (format!("{path}: {job}"), why)),
+        );
+    }
+    if cells.is_empty() {
+        let why: Vec<String> = skipped.iter().map(|(j, w)| format!("{j}: {w}")).collect();
+        return Err(Fail(format!(
+            "no fio job can be fitted ({})",
+            why.join("; ")
+        )));
+    }
+    let dies = a
+        .capacity_gb
+        .map(|gb| base.dies_for_capacity_gb(gb))
+        .transpose()
+        .map_err(|e| Fail(format!("--capacity-gb: {e}")))?;
+    let options = FitOptions {
+        run: a.run.options(),
+        ..FitOptions::default()
+    };
+    let report = custom::fit(base, &cells, options, dies)?;
+    let drive = CustomDrive::fitted(base, dies, &report);
+    let fitted = DriveFit {
+        base,
+        state: a.state,
+        drive,
+        report,
+        skipped,
+    };
+    Ok(match a.format {
+        ReportFormat::Json => json(&fitted.json()),
+        ReportFormat::Table => fitted.table(),
+    })
+}
+
+/// What `lab fit --fio` prints, in both formats.
+struct DriveFit {
+    base: &'static Preset,
+    state: DriveState,
+    drive: CustomDrive,
+    report: FitReport,
+    skipped: Vec<(String, String)>,
+}
+
+impl DriveFit {
+    /// The page's query string that opens this drive in this state.
+    fn query(&self) -> String {
+        format!("drive={}&state={}", self.drive, self.state)
+    }
+
+    fn misses(&self) -> Vec<String> {
+        custom::misses(&self.report)
+            .iter()
+            .map(|c| c.cell.label())
+            .collect()
+    }
+
+    fn json(&self) -> serde_json::Value {
+        let mut v = serde_json::to_value(&self.report).expect("plain JSON values");
+        v["base"] = self.base.id.into();
+        v["state"] = self.state.to_string().into();
+        v["drive"] = self.drive.to_string().into();
+        v["query"] = self.query().into();
+        v["explains_within"] = custom::EXPLAINS_WITHIN.into();
+        v["misses"] = self.misses().into();
+        v["skipped"] = self
+            .skipped
+            .iter()
+            .map(|(job, why)| serde_json::json!({ "job": job, "why": why }))
+            .collect::<Vec<_>>()
+            .into();
+        v
+    }
+
+    fn table(&self) -> String {
+        let r = &self.report;
+        let mut s = format!(
+            "Fit of a drive on the {} ({} cells from fio, drive {})\n",
+            self.base.name,
+            r.cells.len(),
+            self.state.label()
+        );
+        let identified = r.identified.clone().unwrap_or_default();
+        let base = self.base.default_drive();
+        let _ = writeln!(
+            s,
+            "{:<18} {:>10} {:>10} {:>20}  {}",
+            "parameter", "fit", "preset", "bounds / step", "pinned by the cells"
+        );
+        for f in &custom::DRIVE_FIT {
+            let fitted = r.value(f.param);
+            let _ = writeln!(
+                s,
+                "{:<18} {:>10} {:>10} {:>20}  {}",
+                f.param.to_string(),
+                self.drive.value(f.param).unwrap_or(f64::NAN),
+                f.param.get(&base),
+                format!("{}..={} / {}", f.lo, f.hi, f.step),
+                match fitted {
+                    None => "given (--capacity-gb)",
+                    Some(_) if identified.contains(&f.param) => "yes (within 5%)",
+                    Some(_) => "no",
+                }
+            );
+        }
+        let cells = r
+            .cells
+            .iter()
+            .map(|c| (c.cell.label(), c.cell.value, c.model, c.err()));
+        write_cells(&mut s, cells, None);
+        let _ = writeln!(
+            s,
+            "worst error {:.1}%, mean {:.1}% over {} cells ({} parameter points run)",
+            r.max_err * 100.0,
+            r.mean_err * 100.0,
+            r.cells.len(),
+            r.evaluations
+        );
+        let misses = self.misses();
+        if !misses.is_empty() {
+            let _ = writeln!(
+                s,
+                "The model cannot explain these cells within {:.0}%: {}",
+                custom::EXPLAINS_WITHIN * 100.0,
+                misses.join("; ")
+            );
+        }
+        for (job, why) in &self.skipped {
+            let _ = writeln!(s, "left out {job}: {why}");
+        }
+        let _ = writeln!(s, "query: {}", self.query());
+        s
+    }
 }

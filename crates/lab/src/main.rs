@@ -40,6 +40,13 @@ impl From<ConfigError> for Fail {
     }
 }
 
+/// A file's text (invalid UTF-8 replaced: every parser here names what it cannot read).
+fn read_text(file: &std::path::Path) -> Result<String, Fail> {
+    let bytes =
+        std::fs::read(file).map_err(|e| Fail(format!("cannot read '{}': {e}", file.display())))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

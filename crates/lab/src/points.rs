@@ -140,9 +140,7 @@ pub fn fio_job(a: &cli::WorkloadArgs) -> Result<String, Fail> {
 }
 
 pub fn import(file: &Path, format: Format) -> Result<String, Fail> {
-    let bytes =
-        std::fs::read(file).map_err(|e| Fail(format!("cannot read '{}': {e}", file.display())))?;
-    let points = parallelism_model::fio::parse_output(&String::from_utf8_lossy(&bytes))?;
+    let points = parallelism_model::fio::parse_output(&crate::read_text(file)?)?;
     Ok(match format {
         Format::Json => json(&points),
         Format::Csv => {

@@ -577,3 +577,104 @@ fn a_sweep_printed_as_fio_output_imports_as_the_same_points() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_drive_text_sweeps_like_the_preset_it_names() {
+    // A `drive=` text that changes only the die count is the preset at that die count.
+    let common = [
+        "sweep",
+        "--iodepth",
+        "1,32",
+        "--ios",
+        "1000",
+        "--format",
+        "json",
+    ];
+    let custom = json_rows(&[&common[..], &["--drive", "e12_d24"]].concat());
+    let preset = json_rows(&[&common[..], &["--preset", "e12", "--dies", "24"]].concat());
+    assert_eq!(custom, preset);
+    let slower = json_rows(&[&common[..], &["--drive", "e12_d24_r130"]].concat());
+    let iops = |rows: &[serde_json::Value]| rows[0]["iops"].as_f64().unwrap();
+    assert!(
+        iops(&slower) < iops(&custom),
+        "a slower read lowers QD1 IOPS"
+    );
+
+    let o = lab(&["sweep", "--drive", "e12_d0"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("dies '0' is not a number in 1..=256"), "{err}");
+    let o = lab(&["sweep", "--drive", "e12_d8", "--dies", "4"]);
+    assert_eq!(o.status.code(), Some(2), "--drive and --dies are two sizes");
+}
+
+#[test]
+fn fit_reads_fio_output_and_prints_a_drive_link_that_sweeps_the_fitted_drive() {
+    // Issue 17: fio output of a drive with known values (the model's own, through the fio
+    // exporter), fitted back with its capacity known, prints every cell, the worst error and a
+    // query whose drive= text `lab sweep --drive` takes.
+    let dir = std::env::temp_dir().join(format!("lab-fit-fio-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let truth = "e12_d16_r50_p1400_c2000_h8_l0.8";
+    let mut files = Vec::new();
+    for (rw, bs, depths) in [("randread", "4k", "1,8,64"), ("read", "128k", "16")] {
+        let o = lab(&[
+            "sweep",
+            "--drive",
+            truth,
+            "--state",
+            "fob",
+            "--rw",
+            rw,
+            "--bs",
+            bs,
+            "--iodepth",
+            depths,
+            "--ios",
+            "2000",
+            "--as-fio",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let file = dir.join(format!("{rw}.json"));
+        std::fs::write(&file, &o.stdout).unwrap();
+        files.push(file.to_str().unwrap().to_string());
+    }
+    let mut args = vec![
+        "fit",
+        "--preset",
+        "e12",
+        "--capacity-gb",
+        "480",
+        "--ios",
+        "2000",
+    ];
+    args.extend(["--format", "json", "--fio"]);
+    args.extend(files.iter().map(String::as_str));
+    let o = lab(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["cells"].as_array().unwrap().len(), 2 * 4);
+    let worst = report["max_err"].as_f64().unwrap();
+    assert!(worst < 0.05, "worst error {worst}");
+    assert_eq!(report["params"]["link_efficiency"].as_f64(), Some(0.8));
+    let query = report["query"].as_str().unwrap();
+    assert!(query.starts_with("drive=e12_d16_"), "{query}");
+    let drive = query
+        .strip_prefix("drive=")
+        .and_then(|q| q.split('&').next())
+        .unwrap();
+    let o = lab(&["sweep", "--drive", drive, "--iodepth", "1", "--ios", "500"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+
+    let normal = dir.join("normal.txt");
+    std::fs::write(
+        &normal,
+        "qd1: (groupid=0, jobs=1): err= 0\n  read: IOPS=10k\n",
+    )
+    .unwrap();
+    let o = lab(&["fit", "--preset", "e12", "--fio", normal.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("run fio with --output-format=json"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
