@@ -312,8 +312,8 @@ impl DriveFit {
         let base = self.base.default_drive();
         let _ = writeln!(
             s,
-            "{:<18} {:>10} {:>10} {:>20}  {}",
-            "parameter", "fit", "preset", "bounds / step", "pinned by the cells"
+            "{:<18} {:>10} {:>10} {:>20}  pinned by the cells",
+            "parameter", "fit", "preset", "bounds / step"
         );
         for f in &custom::DRIVE_FIT {
             let fitted = r.value(f.param);
