@@ -104,3 +104,54 @@ fn fio_output_imports_as_people_save_it_json_json_plus_and_json_with_the_normal_
         "{e}"
     );
 }
+
+#[test]
+fn a_real_fio_run_on_this_machine_imports_and_fits_with_its_error_reported() {
+    // Issue 17: the fit takes what fio writes on a real machine (here a scratch file on
+    // whatever disk the tests run on, which no preset models: the fit reports how far off it
+    // is rather than passing as a good one).
+    use parallelism_lab::model::custom::{self, CustomDrive};
+    use parallelism_lab::model::fit::FitOptions;
+    use parallelism_lab::model::{DriveState, RunOptions};
+
+    let mut cells = Vec::new();
+    for (rw, bs_bytes, depths) in [(Rw::RandRead, 4096, &[1, 8][..]), (Rw::Read, 131_072, &[4])] {
+        let w = Workload {
+            rw,
+            rwmixread: 100,
+            bs_bytes,
+            iodepth: 1,
+        };
+        let job = quick_job(&job_file(&w, depths), &scratch("fit.bin"));
+        let json = fio::run_fio(AREA, &format!("fit-{rw}"), &job);
+        let got = custom::cells_from_fio(&parse_output(&json).unwrap(), DriveState::Fob);
+        assert!(got.skipped.is_empty(), "{:?}", got.skipped);
+        cells.extend(got.cells);
+    }
+    assert_eq!(
+        cells.len(),
+        2 * 3,
+        "a throughput and a latency cell per job"
+    );
+    let options = FitOptions {
+        run: RunOptions {
+            measured_ios: 1_000,
+            ..RunOptions::default()
+        },
+        ..FitOptions::default()
+    };
+    let e12 = parallelism_lab::model::presets::find("e12").unwrap();
+    let report = custom::fit(e12, &cells, options, None).unwrap();
+    assert_eq!(report.cells.len(), cells.len());
+    assert!(report.max_err.is_finite() && report.max_err >= report.mean_err);
+    for c in &report.cells {
+        assert!(c.model.is_finite() && c.model > 0.0, "{c:?}");
+    }
+    let drive = CustomDrive::fitted(e12, None, &report);
+    assert_eq!(drive.to_string().parse::<CustomDrive>().unwrap(), drive);
+    eprintln!(
+        "real fio fit: worst {:.1}%, mean {:.1}%, drive={drive}",
+        report.max_err * 100.0,
+        report.mean_err * 100.0
+    );
+}
