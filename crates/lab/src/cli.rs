@@ -97,7 +97,8 @@ pub struct DriveArgs {
     #[arg(long, value_name = "N", value_parser = whole::<u32>, allow_negative_numbers = true)]
     pub dies: Option<u32>,
     /// A drive of your own, as `lab fit --fio` prints it and the page's `drive=` holds it
-    /// (e.g. e12_d24_r52.5_p1400_c900_h5.2_l0.85; see the README)
+    /// (e.g. e12_d24_r52500_c900: the E12 with 24 dies, a 52.5 µs read and a 900 ns command
+    /// cost; see the README)
     #[arg(
         long,
         value_name = "TEXT",

@@ -593,7 +593,7 @@ fn a_drive_text_sweeps_like_the_preset_it_names() {
     let custom = json_rows(&[&common[..], &["--drive", "e12_d24"]].concat());
     let preset = json_rows(&[&common[..], &["--preset", "e12", "--dies", "24"]].concat());
     assert_eq!(custom, preset);
-    let slower = json_rows(&[&common[..], &["--drive", "e12_d24_r130"]].concat());
+    let slower = json_rows(&[&common[..], &["--drive", "e12_d24_r130000"]].concat());
     let iops = |rows: &[serde_json::Value]| rows[0]["iops"].as_f64().unwrap();
     assert!(
         iops(&slower) < iops(&custom),
@@ -603,7 +603,10 @@ fn a_drive_text_sweeps_like_the_preset_it_names() {
     let o = lab(&["sweep", "--drive", "e12_d0"]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("dies '0' is not a number in 1..=256"), "{err}");
+    assert!(
+        err.contains("d (dies) '0' is not a whole number in 1..=256"),
+        "{err}"
+    );
     let o = lab(&["sweep", "--drive", "e12_d8", "--dies", "4"]);
     assert_eq!(o.status.code(), Some(2), "--drive and --dies are two sizes");
 }
@@ -615,7 +618,7 @@ fn fit_reads_fio_output_and_prints_a_drive_link_that_sweeps_the_fitted_drive() {
     // query whose drive= text `lab sweep --drive` takes.
     let dir = std::env::temp_dir().join(format!("lab-fit-fio-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let truth = "e12_d16_r50_p1400_c2000_h8_l0.8";
+    let truth = "e12_d16_r50000_p1400000_c2000_h8000_l800";
     let mut files = Vec::new();
     for (rw, bs, depths) in [("randread", "4k", "1,8,64"), ("read", "128k", "16")] {
         let o = lab(&[

@@ -8,10 +8,10 @@
 //!   (`Preset::fitted`) over cells that name their capacity; a user's fio jobs name no capacity,
 //!   so the die count joins the search.
 //! - [`CustomDrive`]: a base preset and one value per [`DRIVE_FIT`] parameter. It prints and
-//!   parses as `e12_d24_r52.5_p1400_c900_h5.2_l0.85` (the base preset's id, then a one-letter
-//!   key and a number per value; see [`KEYS`]). Parsing refuses a value outside its bounds or a
-//!   key given twice, so a link can only name a drive the model can run; a key left out keeps
-//!   the base preset's value.
+//!   parses as `e12_d24_r52500_p1400000_c900_h5200_l850` (the base preset's id, then a
+//!   one-letter key and a whole number per value that differs from the base's; see [`KEYS`]).
+//!   Parsing refuses a value outside its bounds or a key given twice, so a link can only name a
+//!   drive the model can run; a key left out keeps the base preset's value.
 //! - [`cells_from_fio`]: fio jobs as measurement cells (throughput and mean latency per job),
 //!   the jobs that cannot be cells listed with the reason.
 //! - [`try_fit`]: the search (a [`fit::Evaluator`] search, so a page runs it in slices and lands
@@ -69,14 +69,17 @@ pub static DRIVE_FIT: [Fitted; 6] = [
     },
 ];
 
-/// The one-letter key of each [`DRIVE_FIT`] parameter in a `drive=` text.
-pub const KEYS: [(Param, char); 6] = [
-    (Param::Dies, 'd'),
-    (Param::TReadUs, 'r'),
-    (Param::TProgUs, 'p'),
-    (Param::CmdCostNs, 'c'),
-    (Param::HostStackUs, 'h'),
-    (Param::LinkEfficiency, 'l'),
+/// The one-letter key of each [`DRIVE_FIT`] parameter in a `drive=` text, and what one unit of
+/// the text's whole number is in the parameter's own unit: times in nanoseconds (the model's
+/// unit), the link efficiency in thousandths. Whole numbers keep the text free of `.`, which
+/// separates the fields of a compare pin, and every value a fit lands on is one of them.
+pub const KEYS: [(Param, char, f64); 6] = [
+    (Param::Dies, 'd', 1.0),
+    (Param::TReadUs, 'r', 1e-3),
+    (Param::TProgUs, 'p', 1e-3),
+    (Param::CmdCostNs, 'c', 1.0),
+    (Param::HostStackUs, 'h', 1e-3),
+    (Param::LinkEfficiency, 'l', 1e-3),
 ];
 
 /// Longest `drive=` text read (a full one is about 50 characters).
@@ -150,12 +153,19 @@ impl CustomDrive {
     }
 }
 
+/// The base preset's id, then `_` and a key and a whole number for each value that differs
+/// from the base's (so a drive equal to its base prints as the base's id).
 impl fmt::Display for CustomDrive {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.base.id)?;
-        for (param, key) in KEYS {
-            if let Some(v) = self.values.get(param) {
-                write!(f, "_{key}{v}")?;
+        let base = CustomDrive::of(self.base);
+        for (param, key, unit) in KEYS {
+            let (Some(v), Some(b)) = (self.values.get(param), base.values.get(param)) else {
+                continue;
+            };
+            let (n, nb) = ((v / unit).round(), (b / unit).round());
+            if n != nb {
+                write!(f, "_{key}{n}")?;
             }
         }
         Ok(())
@@ -186,8 +196,8 @@ impl FromStr for CustomDrive {
         for part in parts {
             let mut chars = part.chars();
             let key = chars.next().ok_or_else(|| refuse(text, "an empty value"))?;
-            let (param, _) = KEYS.iter().find(|(_, k)| *k == key).ok_or_else(|| {
-                let keys: Vec<String> = KEYS.iter().map(|(p, k)| format!("{k} ({p})")).collect();
+            let (param, _, unit) = KEYS.iter().find(|(_, k, _)| *k == key).ok_or_else(|| {
+                let keys: Vec<String> = KEYS.iter().map(|(p, k, _)| format!("{k} ({p})")).collect();
                 refuse(
                     text,
                     format!("unknown key '{key}': expected {}", keys.join(", ")),
@@ -201,20 +211,20 @@ impl FromStr for CustomDrive {
                 .iter()
                 .find(|f| f.param == *param)
                 .expect("every key names a DRIVE_FIT parameter (tested)");
+            let (lo, hi) = ((bounds.lo / unit).round(), (bounds.hi / unit).round());
             let number = chars.as_str();
             let value = number
-                .parse::<f64>()
+                .parse::<u64>()
                 .ok()
-                .filter(|v| v.is_finite() && (bounds.lo..=bounds.hi).contains(v))
+                .map(|n| n as f64)
+                .filter(|n| (lo..=hi).contains(n))
                 .ok_or_else(|| {
                     refuse(
                         text,
-                        format!(
-                            "{param} '{number}' is not a number in {}..={}",
-                            bounds.lo, bounds.hi
-                        ),
+                        format!("{key} ({param}) '{number}' is not a whole number in {lo}..={hi}"),
                     )
-                })?;
+                })?
+                * unit;
             drive.set(*param, value);
         }
         Ok(drive)
@@ -358,13 +368,13 @@ mod tests {
     fn every_key_names_a_fitted_parameter_once() {
         assert_eq!(KEYS.len(), DRIVE_FIT.len());
         for f in &DRIVE_FIT {
-            assert_eq!(KEYS.iter().filter(|(p, _)| *p == f.param).count(), 1);
+            assert_eq!(KEYS.iter().filter(|(p, _, _)| *p == f.param).count(), 1);
         }
     }
 
     #[test]
     fn a_drive_prints_and_parses_to_itself() {
-        let text = "e12_d24_r52.5_p1400_c900_h5.2_l0.85";
+        let text = "e12_d24_r52500_p1400000_c900_h5200_l800";
         let d: CustomDrive = text.parse().unwrap();
         assert_eq!(d.to_string(), text);
         assert_eq!(d.dies(), 24);
@@ -374,8 +384,13 @@ mod tests {
     }
 
     #[test]
-    fn keys_left_out_keep_the_base_presets_values() {
+    fn keys_left_out_keep_the_base_presets_values_and_print_as_the_base() {
         let d: CustomDrive = "e12_d8".parse().unwrap();
+        assert_eq!(CustomDrive::of(d.base).to_string(), "e12");
+        assert_eq!(
+            "e12".parse::<CustomDrive>().unwrap(),
+            CustomDrive::of(d.base)
+        );
         let e12 = presets::find("e12").unwrap().default_drive();
         assert_eq!(d.dies(), 8);
         assert_eq!(d.drive().nand, e12.nand);
@@ -388,11 +403,15 @@ mod tests {
             ("", "preset"),
             ("nope_d8", "preset 'nope'"),
             ("e12_x5", "unknown key 'x'"),
-            ("e12_d0", "dies '0' is not a number in 1..=256"),
+            ("e12_d0", "d (dies) '0' is not a whole number in 1..=256"),
             ("e12_d8_d9", "'d' (dies) given twice"),
-            ("e12_rNaN", "t_read_us 'NaN'"),
+            ("e12_rNaN", "r (t_read_us) 'NaN'"),
+            ("e12_r52.5", "r (t_read_us) '52.5'"),
             ("e12__d8", "an empty value"),
-            ("e12_l1.5", "link_efficiency '1.5'"),
+            (
+                "e12_l1500",
+                "l (link_efficiency) '1500' is not a whole number in 300..=1000",
+            ),
         ] {
             let e = text.parse::<CustomDrive>().unwrap_err().to_string();
             assert!(e.contains(says), "{text:?}: {e}");

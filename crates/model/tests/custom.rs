@@ -65,7 +65,7 @@ fn cells_of(truth: &CustomDrive, state: DriveState, options: RunOptions) -> Vec<
     cells
 }
 
-const TRUTH: &str = "e12_d24_r55_p1400_c1200_h6_l0.85";
+const TRUTH: &str = "e12_d24_r55000_p1400000_c1200_h6000_l850";
 
 #[test]
 fn a_generated_drive_written_as_fio_json_fits_back_within_5_percent() {
