@@ -23,7 +23,7 @@
 use crate::model::config::{format_block_size, parse_block_size, DriveState, Rw};
 use crate::model::presets;
 
-use super::state::{DriveChoice, LabState, BLOCK_SIZES, DIE_DENSITIES_GBIT};
+use super::state::{custom, DriveChoice, LabState, BLOCK_SIZES, DIE_DENSITIES_GBIT};
 pub use super::state::{Pin, PinRefused, MAX_PINS};
 
 /// Separates pins in `compare=`.
@@ -119,7 +119,7 @@ impl Pin {
                 fields.len()
             ));
         }
-        let preset = presets::lookup(fields[0]).map_err(|e| e.to_string())?;
+        let preset = custom::lookup(fields[0]).map_err(|e| e.to_string())?;
         let (dies, density) = match fields[1].split_once('x') {
             Some((d, g)) => (d, Some(g)),
             None => (fields[1], None),

@@ -1,7 +1,10 @@
 //! The URL query as a serialisation of [`LabState`]: [`to_query`] writes it, [`parse_query`]
 //! reads it back. Pure Rust (no web-sys), so it is tested natively.
 //!
-//! Parameter names are short and stable, because people share these links: `preset`, `cap`
+//! Parameter names are short and stable, because people share these links: `preset`, `drive`
+//! (a drive of the reader's own instead of a preset: the `drive=` text of
+//! [`crate::model::custom`], e.g. `e12_d24_r52500` for the E12 with 24 dies and a 52.5 µs
+//! read, as `lab fit --fio` prints it), `cap`
 //! (user GB), `dies`, `hold` (`density`, `cap` or `dies`), `power` (the active NVMe power state
 //! the drive is held to, `ps1` or `ps2`, for presets with a published table), `think` (host idle
 //! µs before a request, on the idle control's steps), `apst` (`0`: no idle power states), `qd`, `rw` (fio's randread,
@@ -41,16 +44,16 @@ use super::crash::DEBUG_PARAM;
 use super::embed::{ChartId, ChartsShown, Control, Locks};
 use super::ladder::Ladder;
 use super::state::{
-    burst_ladder, idle_ladder, qd_ladder, think_ladder, DriveChoice, Hold, LabState, Theme, View,
-    ALL_READS_PCT, BLOCK_SIZES, DEFAULT_BURST_GB, DEFAULT_IDLE_S, DEFAULT_SPEED_US_PER_S,
+    burst_ladder, custom, idle_ladder, qd_ladder, think_ladder, DriveChoice, Hold, LabState, Theme,
+    View, ALL_READS_PCT, BLOCK_SIZES, DEFAULT_BURST_GB, DEFAULT_IDLE_S, DEFAULT_SPEED_US_PER_S,
     DIE_DENSITIES_GBIT, READ_SHARE_STEP, SPEEDS_US_PER_S,
 };
 use crate::model::config::format_block_size;
 
 /// Every parameter the lab reads, in the order it writes them.
-pub const PARAMS: [&str; 16] = [
-    "preset", "cap", "dies", "hold", "power", "qd", "rw", "mix", "bs", "state", "think", "apst",
-    "p999", "view", "idle", "burst",
+pub const PARAMS: [&str; 17] = [
+    "preset", "drive", "cap", "dies", "hold", "power", "qd", "rw", "mix", "bs", "state", "think",
+    "apst", "p999", "view", "idle", "burst",
 ];
 /// The colour-scheme parameter (written only when not `auto`).
 pub const THEME_PARAM: &str = "theme";
@@ -86,8 +89,14 @@ pub struct Parsed {
 
 /// Writes the query (without the leading `?`) for `state`.
 pub fn to_query(state: &LabState) -> String {
+    let preset = state.drive.preset();
+    let which = if custom::custom_of(preset).is_some() {
+        "drive"
+    } else {
+        "preset"
+    };
     let mut parts: Vec<(&str, String)> = vec![
-        ("preset", state.drive.preset().id.to_string()),
+        (which, preset.id.to_string()),
         ("cap", format_gb(state.drive.capacity_gb())),
         ("dies", state.drive.dies().to_string()),
     ];
@@ -197,6 +206,12 @@ impl Parser {
             match presets::lookup(v) {
                 Ok(preset) => self.state.drive.set_preset(preset),
                 Err(e) => self.note("preset", e.to_string()),
+            }
+        }
+        if let Some(v) = get("drive") {
+            match custom::lookup(v) {
+                Ok(preset) => self.state.drive.set_preset(preset),
+                Err(e) => self.note("drive", format!("{e}; the drive is unchanged")),
             }
         }
         if let Some(h) = get("hold").and_then(|v| self.named::<Hold>("hold", v)) {
@@ -972,6 +987,28 @@ mod tests {
         assert!(p.notes.is_empty(), "{:?}", p.notes);
         assert_eq!(p.state.drive.preset().id, "octane");
         assert_eq!(p.state.drive.dies(), 16);
+    }
+
+    #[test]
+    fn a_drive_of_your_own_round_trips_through_the_link_and_a_bad_one_is_noted() {
+        // Issue 17: `drive=` holds a fitted drive; the rest of the state applies on top of it.
+        let p = parse("drive=e12_d24_r52500_c900&dies=20&qd=64&compare=e12_d24_r52500_c900.24.randread.4k.fob");
+        assert!(p.notes.is_empty(), "{:?}", p.notes);
+        assert_eq!(p.state.drive.preset().id, "e12_d24_r52500_c900");
+        assert_eq!(p.state.drive.preset().nand.t_read.0, 52_500);
+        assert_eq!(p.state.drive.dies(), 20);
+        assert_eq!(p.state.pins.as_slice().len(), 1);
+        let q = to_query(&p.state);
+        assert!(q.starts_with("drive=e12_d24_r52500_c900&"), "{q}");
+        assert!(!q.contains("preset="), "{q}");
+        assert_eq!(parse(&q).state, p.state);
+
+        let bad = parse("preset=e12&drive=e12_d0&qd=8");
+        assert_eq!(bad.state.drive.preset().id, "e12", "the drive is unchanged");
+        assert_eq!(bad.state.workload.qd(), 8);
+        let note = &notes_for(&bad, "drive")[0];
+        assert!(note.contains("d (dies) '0'"), "{note}");
+        assert!(note.contains("the drive is unchanged"), "{note}");
     }
 
     #[test]

@@ -18,8 +18,8 @@ use crate::model::presets;
 use super::embed::Control;
 use super::format;
 use super::state::{
-    block_size_ladder, qd_ladder, read_share_ladder, think_ladder, Display, DriveSetup, Hold, Lab,
-    LabState, Theme, ViewSettings, WorkloadSetup, ALL_READS_PCT,
+    block_size_ladder, custom, qd_ladder, read_share_ladder, think_ladder, Display, DriveSetup,
+    Hold, Lab, LabState, Theme, ViewSettings, WorkloadSetup, ALL_READS_PCT,
 };
 use radio::{Choice, RadioGroup};
 use slider::LadderSlider;
@@ -191,9 +191,17 @@ fn PresetSelect(
 ) -> impl IntoView {
     let on_preset = move |ev| {
         let id = event_target_value(&ev);
-        if let Some(p) = presets::find(&id) {
+        if let Ok(p) = custom::lookup(&id) {
             drive.update(|d| d.set_preset(p));
         }
+    };
+    // A drive of the reader's own (fitted, or from a link) is offered while it is the drive.
+    let own = move || {
+        drive.with(|d| {
+            let p = d.preset();
+            custom::custom_of(p)
+                .map(|_| view! { <option value=p.id selected=true>{p.name}</option> })
+        })
     };
     let locked = locked(Control::Preset);
     let options = presets::all()
@@ -217,6 +225,7 @@ fn PresetSelect(
                 prop:disabled=locked
             >
                 {options}
+                {own}
             </select>
             <LockHint locked=locked />
             <p class="hint" id="preset-summary">

@@ -3,7 +3,8 @@
 //! the reader moves another.
 //!
 //! What always holds (private fields; every setter clamps or snaps instead of failing):
-//! - the preset is one of [`presets::all`];
+//! - the preset is one of [`presets::all`] or a drive of the reader's own made by
+//!   [`super::custom::preset_of`];
 //! - `dies` is within `1..=MAX_DIES` and `die_gbit` is one of [`DIE_DENSITIES_GBIT`], so the
 //!   drive always passes the model's checks.
 //!

@@ -2,7 +2,8 @@
 //! job each. It is the lab's single source of truth: the controls write it, the URL is
 //! serialised from it, and the charts, the readout and the model runs are derived from it.
 //!
-//! - [`DriveSetup`] ([`drive`]): the preset and the drive behind it, and what stays fixed.
+//! - [`DriveSetup`] ([`drive`]): the preset and the drive behind it, and what stays fixed;
+//!   the preset may be a drive of the reader's own ([`custom`]).
 //! - [`WorkloadSetup`] ([`workload`]): queue depth, pattern, read share, block size, drive state.
 //! - [`Display`] ([`display`]): the view and the colour scheme.
 //! - [`Embedding`] ([`embedding`]): what the author of an embedding page set.
@@ -19,6 +20,7 @@
 //! them is valid), so every `LabState` is one the controls could reach and every run it asks
 //! for passes the model's checks. No rule spans two parts.
 
+pub mod custom;
 pub mod display;
 pub mod drive;
 pub mod embedding;
