@@ -113,6 +113,22 @@ impl FromStr for Param {
 }
 
 impl Param {
+    /// What the parameter is, in words, with its unit (for tables a reader sees).
+    pub fn label(self) -> &'static str {
+        match self {
+            Param::TReadUs => "read time tR (µs)",
+            Param::TProgUs => "program time tPROG (µs)",
+            Param::HostStackUs => "host stack per I/O (µs)",
+            Param::CmdCostNs => "controller time per command (ns)",
+            Param::WriteCmdCostNs => "extra controller time per write (ns)",
+            Param::GcUnitCostNs => "controller time per 4 KiB collected (ns)",
+            Param::SpareEfficiency => "usable share of the spare area",
+            Param::MultiplaneReadMinQueue => "reads queued before a multi-plane read",
+            Param::LinkEfficiency => "host link efficiency",
+            Param::Dies => "dies",
+        }
+    }
+
     /// The parameter's value in a drive, in the unit its name gives.
     pub fn get(self, d: &DriveSpec) -> f64 {
         let (c, n) = (&d.controller, &d.nand);

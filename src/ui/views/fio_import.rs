@@ -18,6 +18,7 @@ use crate::fio;
 use crate::ui::charts::FioShape;
 use crate::ui::format;
 use crate::ui::state::{Imports, Lab, WorkloadSetup, YourDrive, MAX_IMPORTS};
+use crate::ui::views::fit_drive::FitYourDrive;
 
 /// Longest file name kept for the legend and the CSV.
 const MAX_NAME_CHARS: usize = 60;
@@ -138,6 +139,7 @@ pub fn FioImport() -> impl IntoView {
                 Outcome::None => None,
             }}
             <ul class="fio-files" id="fio-files" aria-label="Imported fio files">{files}</ul>
+            <FitYourDrive />
         </section>
     }
 }

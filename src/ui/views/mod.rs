@@ -32,6 +32,7 @@ pub mod download;
 pub mod drive_time;
 pub mod embed_frame;
 pub mod fio_import;
+pub mod fit_drive;
 pub mod queue_charts;
 pub mod share;
 pub mod time_model;

@@ -1,0 +1,536 @@
+//! "Fit the model to your drive": the imported fio jobs become cells, the search of
+//! [`crate::model::custom`] runs in slices through the page's one scheduler (progress shown,
+//! cancellable, never a long task), and the fitted drive becomes the lab's drive, so every
+//! chart, view, pin, export and link shows it (its `drive=` text is in the URL).
+//!
+//! The search is the one `lab fit --fio` runs, with [`PAGE_FIT_IOS`] measured I/Os per run;
+//! the panel prints the command that gives the same values. The pure parts (the table rows, the
+//! sentences) are functions tested natively; the component only wires them.
+//!
+//! What always holds: a fit that cannot start (no job the lab models, a capacity it cannot
+//! build) says why and changes nothing; cancelling drops the work at once; the drive changes
+//! only when a fit finishes, and the reader's earlier drive is one click away.
+
+use leptos::prelude::*;
+
+use crate::model::calibration::Measurement;
+use crate::model::custom::{self, CustomDrive, DRIVE_FIT, EXPLAINS_WITHIN};
+use crate::model::fit::{FitOptions, FitReport, Param};
+use crate::model::presets::Preset;
+use crate::model::sliced_fit::{FitProgress, SlicedFit};
+use crate::model::{DriveState, RunOptions};
+use crate::ui::runner::{SliceOutcome, SlicedRunner, SlicedWork};
+use crate::ui::state::{custom as custom_presets, DriveSetup, Imports, Lab};
+
+/// Measured I/Os per run of a page fit: about a minute for a dozen jobs in a browser, and the
+/// model's noise (about 2%) stays below the 5% a value is judged identified by.
+pub const PAGE_FIT_IOS: u64 = 4_000;
+
+/// The fit under way, if any.
+#[derive(Default)]
+pub struct FitJob {
+    fit: Option<SlicedFit>,
+}
+
+impl SlicedWork for FitJob {
+    fn work_slice(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> SliceOutcome {
+        let Some(fit) = self.fit.as_mut() else {
+            return SliceOutcome {
+                idle: true,
+                changed: false,
+            };
+        };
+        let done = fit.work(time_is_up).is_some();
+        SliceOutcome {
+            idle: done,
+            changed: true,
+        }
+    }
+}
+
+/// What a fit was asked: the base preset, the die count if the capacity was given, the cells
+/// and the files they came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FitSetup {
+    pub base: &'static Preset,
+    pub dies: Option<u32>,
+    pub capacity_gb: Option<f64>,
+    pub state: DriveState,
+    pub cells: Vec<Measurement>,
+    pub files: Vec<String>,
+    /// Jobs that gave no cell, with the reason.
+    pub skipped: Vec<String>,
+}
+
+/// The options of a page fit (one thread: a browser has no others).
+pub fn page_fit_options() -> FitOptions {
+    FitOptions {
+        run: RunOptions {
+            measured_ios: PAGE_FIT_IOS,
+            ..RunOptions::default()
+        },
+        threads: 1,
+    }
+}
+
+/// The fit the reader asks for, or why it cannot start.
+pub fn setup(
+    imports: &Imports,
+    drive: &DriveSetup,
+    state: DriveState,
+    capacity_text: &str,
+) -> Result<FitSetup, String> {
+    let base = custom_presets::base_of(drive.preset());
+    let capacity_text = capacity_text.trim();
+    let capacity_gb = if capacity_text.is_empty() {
+        None
+    } else {
+        Some(
+            capacity_text
+                .parse::<f64>()
+                .map_err(|_| format!("The capacity '{capacity_text}' is not a number of GB."))?,
+        )
+    };
+    let dies = capacity_gb
+        .map(|gb| base.dies_for_capacity_gb(gb))
+        .transpose()
+        .map_err(|e| format!("{e}."))?;
+    let mut cells = Vec::new();
+    let mut skipped = Vec::new();
+    for d in imports.as_slice() {
+        let got = custom::cells_from_fio(d.points(), state);
+        cells.extend(got.cells);
+        skipped.extend(
+            got.skipped
+                .into_iter()
+                .map(|(job, why)| format!("{} ({}): {why}", job, d.file_name())),
+        );
+    }
+    if cells.is_empty() {
+        return Err(format!(
+            "No imported job can be fitted: {}.",
+            skipped.join("; ")
+        ));
+    }
+    Ok(FitSetup {
+        base,
+        dies,
+        capacity_gb,
+        state,
+        cells,
+        files: imports
+            .as_slice()
+            .iter()
+            .map(|d| d.file_name().to_string())
+            .collect(),
+        skipped,
+    })
+}
+
+/// The same fit on the command line.
+pub fn command_line(s: &FitSetup) -> String {
+    let capacity = s
+        .capacity_gb
+        .map(|gb| format!(" --capacity-gb {gb}"))
+        .unwrap_or_default();
+    format!(
+        "lab fit --preset {} --state {} --ios {PAGE_FIT_IOS}{capacity} --fio {}",
+        s.base.id,
+        s.state,
+        s.files.join(" ")
+    )
+}
+
+/// One row of the fitted values' table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamRow {
+    pub name: &'static str,
+    pub fitted: String,
+    pub base: String,
+    pub bounds: String,
+    /// Whether the runs pin it down: "yes", "no" or "given".
+    pub pinned: &'static str,
+}
+
+fn number(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v}")
+    }
+}
+
+/// The fitted values beside the base preset's, with their bounds and whether the runs pin
+/// them down.
+pub fn param_rows(s: &FitSetup, report: &FitReport, drive: &CustomDrive) -> Vec<ParamRow> {
+    let base = s.base.default_drive();
+    let identified = report.identified.clone().unwrap_or_default();
+    DRIVE_FIT
+        .iter()
+        .map(|f| ParamRow {
+            name: f.param.label(),
+            fitted: number(drive.value(f.param).unwrap_or(f64::NAN)),
+            base: number(f.param.get(&base)),
+            bounds: format!("{} to {}", number(f.lo), number(f.hi)),
+            pinned: if f.param == Param::Dies && s.dies.is_some() {
+                "given (capacity)"
+            } else if identified.contains(&f.param) {
+                "yes"
+            } else {
+                "no"
+            },
+        })
+        .collect()
+}
+
+/// One row of the per-point errors.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellRow {
+    pub label: String,
+    pub measured: String,
+    pub model: String,
+    pub error: String,
+    pub missed: bool,
+}
+
+/// Each fitted cell: what was measured, what the fitted model gives, the error.
+pub fn cell_rows(report: &FitReport) -> Vec<CellRow> {
+    report
+        .cells
+        .iter()
+        .map(|c| CellRow {
+            label: c.cell.label(),
+            measured: format!("{:.4}", c.cell.value),
+            model: format!("{:.4}", c.model),
+            error: format!("{:+.1}%", c.err() * 100.0),
+            missed: c.err().is_nan() || c.err().abs() > EXPLAINS_WITHIN,
+        })
+        .collect()
+}
+
+/// The fit in one sentence: worst and mean error, and whether it explains the data.
+pub fn verdict(report: &FitReport) -> String {
+    let misses = custom::misses(report);
+    let head = format!(
+        "Model result: worst error {:.1}%, mean {:.1}% over {} measured points.",
+        report.max_err * 100.0,
+        report.mean_err * 100.0,
+        report.cells.len()
+    );
+    if misses.is_empty() {
+        return head;
+    }
+    let names: Vec<String> = misses.iter().map(|c| c.cell.label()).collect();
+    format!(
+        "{head} The model cannot explain your data within {:.0}%: it misses {}. The drive may not be built like the base preset (fit again on another controller preset), or the runs were not in the drive state chosen.",
+        EXPLAINS_WITHIN * 100.0,
+        names.join("; ")
+    )
+}
+
+/// Progress in words.
+pub fn progress_text(p: &FitProgress) -> String {
+    if p.runs == 0 {
+        format!("Fitting: {} parameter points run.", p.points)
+    } else {
+        format!(
+            "Fitting: {} parameter points run; the next point's runs: {} of {}.",
+            p.points, p.runs_done, p.runs
+        )
+    }
+}
+
+/// A finished fit as the panel shows it.
+#[derive(Clone, Debug, PartialEq)]
+struct Finished {
+    setup: FitSetup,
+    report: FitReport,
+    drive: CustomDrive,
+    /// The drive before the fit, for "back".
+    before: &'static Preset,
+}
+
+/// The panel: capacity and state inputs, Fit, progress and Cancel, and the result.
+#[component]
+pub fn FitYourDrive() -> impl IntoView {
+    let Lab {
+        imported, drive, ..
+    } = Lab::expect();
+    let runner = SlicedRunner::new(FitJob::default());
+    on_cleanup(move || runner.stop());
+    let capacity = RwSignal::new(String::new());
+    let state = RwSignal::new(DriveState::Fob);
+    let refusal = RwSignal::new(None::<String>);
+    let running = RwSignal::new(None::<FitSetup>);
+    let finished = RwSignal::new(None::<Finished>);
+
+    let start = move |_| {
+        let asked = imported.with(|i| {
+            drive.with(|d| setup(i, d, state.get_untracked(), &capacity.get_untracked()))
+        });
+        let evaluator = asked.and_then(|s| {
+            custom::evaluator(s.base, &s.cells, page_fit_options(), s.dies)
+                .map(|e| (s, e))
+                .map_err(|e| format!("{e}."))
+        });
+        match evaluator {
+            Ok((s, e)) => {
+                refusal.set(None);
+                finished.set(None);
+                running.set(Some(s));
+                runner.update(|j| j.fit = Some(SlicedFit::new(e, custom::try_fit)), true);
+            }
+            Err(why) => refusal.set(Some(why)),
+        }
+    };
+    let cancel = move |_| {
+        runner.update(|j| j.fit = None, false);
+        running.set(None);
+        refusal.set(Some("Fit cancelled; the drive is unchanged.".into()));
+    };
+    // When the fit finishes: the fitted drive becomes the lab's drive.
+    Effect::new(move |_| {
+        runner.revision();
+        let Some(s) = running.get_untracked() else {
+            return;
+        };
+        let Some(report) = runner
+            .read(|j| j.fit.as_ref().and_then(|f| f.report().cloned()))
+            .flatten()
+        else {
+            return;
+        };
+        runner.update(|j| j.fit = None, false);
+        let fitted = CustomDrive::fitted(s.base, s.dies, &report);
+        let before = drive.with_untracked(|d| d.preset());
+        drive.update(|d| d.set_preset(custom_presets::preset_of(&fitted)));
+        running.set(None);
+        finished.set(Some(Finished {
+            setup: s,
+            report,
+            drive: fitted,
+            before,
+        }));
+    });
+    let progress = move || {
+        runner.revision();
+        running.with(|r| r.is_some()).then(|| {
+            let p = runner
+                .read(|j| j.fit.as_ref().map(SlicedFit::progress))
+                .flatten()
+                .unwrap_or(FitProgress {
+                    points: 0,
+                    runs_done: 0,
+                    runs: 0,
+                    finished: false,
+                });
+            view! {
+                <p id="fit-progress" role="status">{progress_text(&p)}</p>
+                <button type="button" id="fit-cancel" on:click=cancel>"Cancel"</button>
+            }
+        })
+    };
+    let has_imports = move || imported.with(|i| !i.as_slice().is_empty());
+    view! {
+        <Show when=has_imports>
+            <div class="fit" id="fit-drive">
+                <h3>"Fit the model to your drive"</h3>
+                <p class="hint">
+                    "The lab searches the die count, read and program times, controller time per command, host stack and link efficiency of a drive on this controller that best explain your imported jobs (all of them, whatever the charts show). Give the capacity if you know it: the die count then follows, and the read time is pinned."
+                </p>
+                <div class="control">
+                    <label for="fit-capacity">"Your drive's capacity in GB (optional)"</label>
+                    <input id="fit-capacity" type="text" inputmode="decimal" size="8"
+                        prop:value=move || capacity.get()
+                        on:input=move |ev| capacity.set(event_target_value(&ev)) />
+                </div>
+                <div class="control">
+                    <label for="fit-state">"The drive during your fio runs"</label>
+                    <select id="fit-state" on:change=move |ev| {
+                        if let Ok(s) = event_target_value(&ev).parse() { state.set(s) }
+                    }>
+                        {DriveState::ALL.map(|s| view! {
+                            <option value=s.id() selected=move || state.get() == s>{s.label()}</option>
+                        })}
+                    </select>
+                </div>
+                <button type="button" id="fit-start" on:click=start
+                    prop:disabled=move || running.with(|r| r.is_some())>
+                    "Fit the model to your drive"
+                </button>
+                {progress}
+                {move || refusal.get().map(|why| view! { <p id="fit-note" class="notes" role="alert">{why}</p> })}
+                {move || finished.get().map(|f| view! { <FitResult finished=f drive=drive /> })}
+            </div>
+        </Show>
+    }
+}
+
+/// The finished fit: its verdict, the values, the per-point errors, the command line, back.
+#[component]
+fn FitResult(finished: Finished, drive: RwSignal<DriveSetup>) -> impl IntoView {
+    let Finished {
+        setup,
+        report,
+        drive: fitted,
+        before,
+    } = finished;
+    let params = param_rows(&setup, &report, &fitted)
+        .into_iter()
+        .map(|r| {
+            view! {
+                <tr><th scope="row">{r.name}</th><td>{r.fitted}</td><td>{r.base}</td><td>{r.bounds}</td><td>{r.pinned}</td></tr>
+            }
+        })
+        .collect_view();
+    let cells = cell_rows(&report)
+        .into_iter()
+        .map(|r| {
+            let class = if r.missed { "missed" } else { "" };
+            view! {
+                <tr class=class><th scope="row">{r.label}</th><td>{r.measured}</td><td>{r.model}</td><td>{r.error}</td></tr>
+            }
+        })
+        .collect_view();
+    let skipped =
+        (!setup.skipped.is_empty()).then(|| format!("Left out: {}.", setup.skipped.join("; ")));
+    let base_name = setup.base.name;
+    view! {
+        <div id="fit-result" role="region" aria-label="Fit result">
+            <p id="fit-verdict">{verdict(&report)}</p>
+            <p>
+                {format!("The lab's drive is now your drive (fitted on the {base_name}), drive={fitted}. ")}
+                <button type="button" id="fit-back" class="small"
+                    on:click=move |_| drive.update(|d| d.set_preset(before))>
+                    {format!("Back to the {}", before.name)}
+                </button>
+            </p>
+            <table id="fit-params">
+                <caption>"Fitted values (model parameters; “pinned” means 5% off costs the fit a point of error)"</caption>
+                <thead><tr><th scope="col">"value"</th><th scope="col">"fitted"</th><th scope="col">{base_name}</th><th scope="col">"searched"</th><th scope="col">"pinned by your runs"</th></tr></thead>
+                <tbody>{params}</tbody>
+            </table>
+            <table id="fit-cells">
+                <caption>"Your measured points (fio) against the fitted model"</caption>
+                <thead><tr><th scope="col">"point"</th><th scope="col">"measured"</th><th scope="col">"model"</th><th scope="col">"error"</th></tr></thead>
+                <tbody>{cells}</tbody>
+            </table>
+            {skipped.map(|s| view! { <p class="hint">{s}</p> })}
+            <p class="hint">"The same fit on the command line: "<code>{command_line(&setup)}</code></p>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fio::FioPoint;
+    use crate::model::config::Rw;
+    use crate::model::presets;
+    use crate::ui::state::{LabState, YourDrive};
+
+    fn job(rw: Option<Rw>, iodepth: u32) -> FioPoint {
+        FioPoint {
+            job: format!("qd{iodepth}"),
+            rw,
+            bs_bytes: Some(4096),
+            iodepth,
+            read_percent: 100.0,
+            iops: 10_000.0 * f64::from(iodepth),
+            bw_mb_s: 41.0 * f64::from(iodepth),
+            lat_mean_us: 100.0,
+            lat_p99_us: None,
+        }
+    }
+
+    fn lab(points: Vec<FioPoint>) -> LabState {
+        let mut s = LabState::default();
+        s.drive.set_preset(presets::find("e12").unwrap());
+        s.imported
+            .add(YourDrive::new("mine.json".into(), points).unwrap())
+            .unwrap();
+        s
+    }
+
+    #[test]
+    fn a_fit_takes_every_imported_job_and_the_capacity_fixes_the_die_count() {
+        let s = lab(vec![job(Some(Rw::RandRead), 1), job(None, 4)]);
+        let f = setup(&s.imported, &s.drive, DriveState::Fob, " 960 ").unwrap();
+        assert_eq!(
+            f.cells.len(),
+            2,
+            "a throughput and a latency cell of the one usable job"
+        );
+        assert_eq!(f.dies, Some(32), "960 GB of the E12's 256 Gbit dies");
+        assert_eq!(f.skipped.len(), 1);
+        assert!(f.skipped[0].contains("qd4 (mine.json)"), "{:?}", f.skipped);
+        assert_eq!(
+            command_line(&f),
+            "lab fit --preset e12 --state fob --ios 4000 --capacity-gb 960 --fio mine.json"
+        );
+    }
+
+    #[test]
+    fn a_fit_that_cannot_start_says_why() {
+        let s = lab(vec![job(None, 1)]);
+        let e = setup(&s.imported, &s.drive, DriveState::Fob, "").unwrap_err();
+        assert!(e.starts_with("No imported job can be fitted"), "{e}");
+        let s = lab(vec![job(Some(Rw::RandRead), 1)]);
+        let e = setup(&s.imported, &s.drive, DriveState::Fob, "lots").unwrap_err();
+        assert_eq!(e, "The capacity 'lots' is not a number of GB.");
+        let e = setup(&s.imported, &s.drive, DriveState::Fob, "-5").unwrap_err();
+        assert!(e.contains("capacity"), "{e}");
+    }
+
+    #[test]
+    fn a_fit_on_a_custom_drive_starts_from_its_base_preset() {
+        let mut s = lab(vec![job(Some(Rw::RandRead), 1)]);
+        s.drive
+            .set_preset(custom_presets::lookup("e12_d24_r52500").unwrap());
+        let f = setup(&s.imported, &s.drive, DriveState::Fob, "").unwrap();
+        assert_eq!(f.base.id, "e12");
+    }
+
+    #[test]
+    fn the_verdict_names_the_points_the_model_misses() {
+        let s = lab(vec![job(Some(Rw::RandRead), 1)]);
+        let f = setup(&s.imported, &s.drive, DriveState::Fob, "").unwrap();
+        let report = FitReport {
+            params: crate::model::fit::ParamValues(vec![(Param::Dies, 8.0)]),
+            cells: f
+                .cells
+                .iter()
+                .zip([1.05, 1.4])
+                .map(|(&cell, k)| crate::model::fit::CellFit {
+                    cell,
+                    model: cell.value * k,
+                })
+                .collect(),
+            max_err: 0.4,
+            mean_err: 0.225,
+            loo: None,
+            identified: Some(vec![Param::Dies]),
+            evaluations: 10,
+        };
+        let v = verdict(&report);
+        assert!(
+            v.starts_with("Model result: worst error 40.0%, mean 22.5% over 2"),
+            "{v}"
+        );
+        assert!(
+            v.contains("cannot explain your data within 15%: it misses randread 4 KiB QD1 ms"),
+            "{v}"
+        );
+        let rows = cell_rows(&report);
+        assert_eq!((rows[0].missed, rows[1].missed), (false, true));
+        assert_eq!(rows[1].error, "+40.0%");
+        let drive = CustomDrive::fitted(f.base, None, &report);
+        let params = param_rows(&f, &report, &drive);
+        assert_eq!(params[0].fitted, "8");
+        assert_eq!(params[0].pinned, "yes");
+        assert_eq!(
+            params[1].pinned, "no",
+            "not fitted in this report, but not given either"
+        );
+    }
+}
