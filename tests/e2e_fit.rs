@@ -1,0 +1,206 @@
+//! End-to-end test of "Fit the model to your drive" (issue 17): fio output of a drive with
+//! known values (the model's own, written by the fio exporter) imported in headless Chromium,
+//! fitted in slices without a long task, the fitted drive in the link and back from it; a fit
+//! cancelled leaves the drive as it was.
+//!
+//! Needs `dist/` and `/usr/bin/chromedriver`; fails, never skips, without them.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use common::{fio, Browser};
+use fantoccini::Locator;
+use parallelism_lab::model::custom::CustomDrive;
+use parallelism_lab::model::{sweep, DriveState, RunOptions, Rw, Workload};
+use serde_json::{json, Value};
+
+const AREA: &str = "e2e-fit";
+/// The drive whose fio output the page fits.
+const TRUTH: &str = "e12_d16_r50000_c2000";
+/// Longest a page fit may take here (a few seconds on this machine; CI machines are slower).
+const FIT_TIMEOUT: Duration = Duration::from_secs(300);
+
+fn scratch(name: &str) -> PathBuf {
+    fio::scratch(AREA, name)
+}
+
+/// fio's JSON output of `TRUTH` running `rw` at `bs_bytes` over `depths`, as a file.
+fn fio_file(name: &str, rw: Rw, bs_bytes: u32, depths: &[u32]) -> PathBuf {
+    let truth: CustomDrive = TRUTH.parse().unwrap();
+    let workload = Workload {
+        rw,
+        rwmixread: 100,
+        bs_bytes,
+        iodepth: 1,
+    };
+    let options = RunOptions {
+        measured_ios: 4_000,
+        ..RunOptions::default()
+    };
+    let points = sweep::over_queue_depth(
+        &truth.drive(),
+        workload,
+        DriveState::Fob,
+        options,
+        None,
+        depths,
+    )
+    .unwrap();
+    let path = scratch(name);
+    std::fs::write(&path, parallelism_lab::fio::output_json(&workload, &points)).unwrap();
+    path
+}
+
+async fn eval(browser: &Browser, script: &str) -> Value {
+    browser.js(script, vec![]).await
+}
+
+async fn choose_file(browser: &Browser, path: &Path) {
+    let before = eval(
+        browser,
+        "return document.querySelectorAll('.fio-file').length;",
+    )
+    .await;
+    browser
+        .client
+        .find(Locator::Id("fio-file"))
+        .await
+        .expect("#fio-file")
+        .send_keys(&path.display().to_string())
+        .await
+        .expect("set the file input");
+    browser
+        .wait_for("the import to be listed", || async {
+            let now = eval(
+                browser,
+                "return document.querySelectorAll('.fio-file').length;",
+            )
+            .await;
+            (now != before).then_some(())
+        })
+        .await;
+}
+
+/// Records every long task (over 50 ms) from now on in `window.__long`, each as its start after
+/// `window.__fitStart` and its length, in ms.
+async fn watch_long_tasks(browser: &Browser) {
+    eval(
+        browser,
+        r#"window.__long = [];
+           new PerformanceObserver((list) => {
+               for (const e of list.getEntries()) {
+                   window.__long.push([Math.round(e.startTime - window.__fitStart), Math.round(e.duration)]);
+               }
+           }).observe({ type: "longtask" });
+           return true;"#,
+    )
+    .await;
+}
+
+/// Waits (up to [`FIT_TIMEOUT`]) for the fit's result, returning its verdict.
+async fn fit_result(browser: &Browser) -> String {
+    let deadline = tokio::time::Instant::now() + FIT_TIMEOUT;
+    loop {
+        let v = eval(
+            browser,
+            "const n = document.getElementById('fit-verdict'); return n ? n.textContent : null;",
+        )
+        .await;
+        if let Some(text) = v.as_str() {
+            return text.to_string();
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no fit result after {FIT_TIMEOUT:?}; console: {:#?}",
+            browser.console()
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_a_fit_runs_in_slices_and_its_drive_is_in_the_link() {
+    let reads = fio_file("randread.json", Rw::RandRead, 4096, &[1, 8, 64]);
+    let sequential = fio_file("read.json", Rw::Read, 131_072, &[16]);
+
+    let browser = Browser::start().await;
+    browser.open("?preset=e12", "#fio-file").await;
+    choose_file(&browser, &reads).await;
+    choose_file(&browser, &sequential).await;
+
+    // Cancelled at once: the drive stays the E12.
+    browser.click("fit-start").await;
+    browser.click("fit-cancel").await;
+    let note = browser.text("#fit-note").await;
+    assert!(note.contains("Fit cancelled"), "{note}");
+    assert!(browser.location_search().await.contains("preset=e12"));
+
+    browser
+        .client
+        .find(Locator::Id("fit-capacity"))
+        .await
+        .expect("#fit-capacity")
+        .send_keys("480")
+        .await
+        .expect("type the capacity");
+    watch_long_tasks(&browser).await;
+    eval(&browser, "window.__fitStart = performance.now(); return 1;").await;
+    browser.click("fit-start").await;
+    let verdict = fit_result(&browser).await;
+    assert!(
+        verdict.starts_with("Model result: worst error"),
+        "{verdict}"
+    );
+    assert!(!verdict.contains("cannot explain"), "{verdict}");
+    let long = eval(&browser, "return window.__long;").await;
+    assert_eq!(
+        long,
+        json!([]),
+        "long tasks during the fit ([ms after Fit, ms long])"
+    );
+
+    let rows = eval(
+        &browser,
+        "return document.querySelectorAll('#fit-params tbody tr').length;",
+    )
+    .await;
+    assert_eq!(rows, json!(6));
+    let cells = eval(
+        &browser,
+        "return document.querySelectorAll('#fit-cells tbody tr').length;",
+    )
+    .await;
+    assert_eq!(
+        cells,
+        json!(2 * 4),
+        "a throughput and a latency row per job"
+    );
+    let dies = browser.text("#fit-params tbody tr:first-child").await;
+    assert!(dies.contains("given (capacity)"), "{dies}");
+
+    let search = browser
+        .wait_for("the fitted drive in the link", || async {
+            let s = browser.location_search().await;
+            s.contains("drive=e12_d16").then_some(s)
+        })
+        .await;
+    assert!(!search.contains("preset="), "{search}");
+
+    // The link opens the fitted drive for anyone.
+    browser.open(&search, "#preset").await;
+    let chosen = eval(
+        &browser,
+        "const s = document.getElementById('preset'); return s.options[s.selectedIndex].text;",
+    )
+    .await;
+    assert!(
+        chosen.as_str().is_some_and(|t| t.starts_with("Your drive")),
+        "{chosen}"
+    );
+    assert_eq!(browser.location_search().await, search);
+    browser.assert_clean_console();
+    browser.close().await;
+}
