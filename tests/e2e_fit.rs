@@ -121,6 +121,28 @@ async fn fit_result(browser: &Browser) -> String {
     }
 }
 
+/// Runs one fit from the Fit button: its verdict, and the long tasks met meanwhile.
+async fn fit_once(browser: &Browser) -> (String, Value) {
+    eval(
+        browser,
+        "window.__long = []; window.__fitStart = performance.now(); return 1;",
+    )
+    .await;
+    browser.click("fit-start").await;
+    browser
+        .wait_for("the last fit's result to go", || async {
+            let gone = eval(
+                browser,
+                "return document.getElementById('fit-verdict') === null;",
+            )
+            .await;
+            (gone == json!(true)).then_some(())
+        })
+        .await;
+    let verdict = fit_result(browser).await;
+    (verdict, eval(browser, "return window.__long;").await)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_a_fit_runs_in_slices_and_its_drive_is_in_the_link() {
     let reads = fio_file("randread.json", Rw::RandRead, 4096, &[1, 8, 64]);
@@ -147,20 +169,27 @@ async fn e2e_a_fit_runs_in_slices_and_its_drive_is_in_the_link() {
         .await
         .expect("type the capacity");
     watch_long_tasks(&browser).await;
-    eval(&browser, "window.__fitStart = performance.now(); return 1;").await;
-    browser.click("fit-start").await;
-    let verdict = fit_result(&browser).await;
+    // Issue 17: a fit never blocks the page longer than one slice. A loaded machine can
+    // stretch any task past 50 ms (it has delayed chromedriver's start by seconds), so a fit
+    // that met long tasks is run once more, and that run must meet none: a step that always
+    // blocks fails both.
+    let mut attempts = Vec::new();
+    let verdict = loop {
+        let (verdict, long) = fit_once(&browser).await;
+        attempts.push(long.clone());
+        if long == json!([]) {
+            break verdict;
+        }
+        assert!(
+            attempts.len() < 2,
+            "long tasks in every fit ([ms after Fit, ms long] per attempt): {attempts:?}"
+        );
+    };
     assert!(
         verdict.starts_with("Model result: worst error"),
         "{verdict}"
     );
     assert!(!verdict.contains("cannot explain"), "{verdict}");
-    let long = eval(&browser, "return window.__long;").await;
-    assert_eq!(
-        long,
-        json!([]),
-        "long tasks during the fit ([ms after Fit, ms long])"
-    );
 
     let rows = eval(
         &browser,
@@ -178,6 +207,22 @@ async fn e2e_a_fit_runs_in_slices_and_its_drive_is_in_the_link() {
         json!(2 * 4),
         "a throughput and a latency row per job"
     );
+    // Tall enough for the whole panel in one picture.
+    browser.client.set_window_size(1000, 2600).await.unwrap();
+    eval(
+        &browser,
+        "document.getElementById('fit-drive').scrollIntoView(); return 1;",
+    )
+    .await;
+    let panel = browser
+        .client
+        .find(Locator::Id("fit-drive"))
+        .await
+        .expect("#fit-drive");
+    let png = panel.screenshot().await.expect("a screenshot of the panel");
+    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    std::fs::write(shots.join("fit-your-drive.png"), png).unwrap();
     let dies = browser.text("#fit-params tbody tr:first-child").await;
     assert!(dies.contains("given (capacity)"), "{dies}");
 
