@@ -13,7 +13,7 @@
 
 use leptos::prelude::*;
 
-use crate::model::calibration::Measurement;
+use crate::model::calibration::{Measurement, Metric};
 use crate::model::custom::{self, CustomDrive, DRIVE_FIT, EXPLAINS_WITHIN};
 use crate::model::fit::{FitOptions, FitReport, Param};
 use crate::model::presets::Preset;
@@ -193,6 +193,15 @@ pub struct CellRow {
     pub missed: bool,
 }
 
+/// A measured or model figure, as precise as its metric needs.
+fn figure(metric: Metric, v: f64) -> String {
+    match metric {
+        Metric::Iops => format!("{v:.0}"),
+        Metric::MbPerS => format!("{v:.1}"),
+        Metric::LatencyMs => format!("{v:.4}"),
+    }
+}
+
 /// Each fitted cell: what was measured, what the fitted model gives, the error.
 pub fn cell_rows(report: &FitReport) -> Vec<CellRow> {
     report
@@ -200,8 +209,8 @@ pub fn cell_rows(report: &FitReport) -> Vec<CellRow> {
         .iter()
         .map(|c| CellRow {
             label: c.cell.label(),
-            measured: format!("{:.4}", c.cell.value),
-            model: format!("{:.4}", c.model),
+            measured: figure(c.cell.metric, c.cell.value),
+            model: figure(c.cell.metric, c.model),
             error: format!("{:+.1}%", c.err() * 100.0),
             missed: c.err().is_nan() || c.err().abs() > EXPLAINS_WITHIN,
         })
