@@ -14,7 +14,7 @@
 //!   drive the model can run; a key left out keeps the base preset's value.
 //! - [`cells_from_fio`]: fio jobs as measurement cells (throughput and mean latency per job),
 //!   the jobs that cannot be cells listed with the reason.
-//! - [`try_fit`]: the search (a [`fit::Evaluator`] search, so a page runs it in slices and lands
+//! - [`try_fit`]: the search (a [`Evaluator`] search, so a page runs it in slices and lands
 //!   where `lab fit --fio` does), and which parameters the cells pin down.
 
 use std::fmt;
