@@ -99,6 +99,36 @@ mod tests {
     }
 
     #[test]
+    fn a_custom_drive_runs_wherever_a_preset_does() {
+        // Issue 17: the fitted drive works in every view. The charts' runs, the drive over
+        // time, a compare pin and the CSV export all take it as they take a preset.
+        use crate::ui::compare::Pin;
+        use crate::ui::compute::{self, Point};
+        use crate::ui::state::LabState;
+        use crate::ui::{charts, export, views::time_model};
+
+        let mut s = LabState::default();
+        s.drive.set_preset(lookup("e12_d24_r52500_c900").unwrap());
+        for key in compute::plan(&s) {
+            assert!(key.prepare(1_000).is_ok(), "{key:?}");
+        }
+        let time = time_model::build(&s, None);
+        assert!(
+            time.drive.starts_with("Your drive (on the Phison"),
+            "{}",
+            time.drive
+        );
+        let pin = Pin::of(&s);
+        assert_eq!(Pin::parse(&pin.code()).unwrap(), pin);
+        let none = |_: &compute::RunKey| -> Option<Point> { None };
+        let csv = export::csv(&s, &charts::build(&s, &none));
+        assert!(
+            csv.contains("drive=e12_d24_r52500_c900"),
+            "the CSV names the view's link"
+        );
+    }
+
+    #[test]
     fn a_text_that_is_no_drive_is_refused_with_the_reason() {
         let e = lookup("e12_d999").unwrap_err().to_string();
         assert!(e.contains("1..=256"), "{e}");
