@@ -2,6 +2,10 @@
 
 use std::time::Instant;
 
+use parallelism_model::custom::{self, CustomDrive};
+use parallelism_model::fio;
+use parallelism_model::fit::FitOptions;
+use parallelism_model::sliced_fit::SlicedFit;
 use parallelism_model::sweep::{self, REVIEW_QDS};
 use parallelism_model::{drive_state, ftl, presets, DriveState, RunOptions, Rw, Workload};
 
@@ -78,7 +82,8 @@ pub fn run() -> String {
         "whole_drive_fill_ms": round2(fill_ms),
         "whole_drive_fill_gb": big.user_bytes() / 1e9,
         "drive_time_octane_128gb": drive_time(),
-        "note": "medians of 7 runs; 4 KiB random reads, E18DC 32 dies; sweep at 20000 measured I/Os per point; fill: E12 with 64 dies, from empty; drive_time: the page's sliced runs, one step per budget",
+        "fit_your_drive": fit_your_drive(),
+        "note": "medians of 7 runs; 4 KiB random reads, E18DC 32 dies; sweep at 20000 measured I/Os per point; fill: E12 with 64 dies, from empty; drive_time: the page's sliced runs, one step per budget; fit_your_drive: the page's fit (4000 measured I/Os, one thread) of fio output the model wrote for e12_d16_r50000_c2000 (4 KiB random reads at QD 1, 8, 64; 128 KiB reads at QD 16), 480 GB given, one step at a time",
     });
     serde_json::to_string_pretty(&out).expect("plain JSON values") + "\n"
 }
@@ -122,4 +127,53 @@ fn steps(step: &mut dyn FnMut() -> bool) -> (usize, f64, f64) {
             return (times_ms.len(), p99, total);
         }
     }
+}
+
+/// The page's fit of a drive, step by step as its slices run it: the steps, the 99th
+/// percentile step, the total and the parameter points run.
+fn fit_your_drive() -> serde_json::Value {
+    let truth: CustomDrive = "e12_d16_r50000_c2000".parse().expect("a valid drive text");
+    let options = FitOptions {
+        run: RunOptions {
+            measured_ios: 4_000,
+            ..RunOptions::default()
+        },
+        threads: 1,
+    };
+    let mut cells = Vec::new();
+    for (rw, bs_bytes, depths) in [
+        (Rw::RandRead, 4096, &[1, 8, 64][..]),
+        (Rw::Read, 131_072, &[16]),
+    ] {
+        let workload = Workload {
+            rw,
+            rwmixread: 100,
+            bs_bytes,
+            iodepth: 1,
+        };
+        let points = sweep::over_queue_depth(
+            &truth.drive(),
+            workload,
+            DriveState::Fob,
+            options.run,
+            None,
+            depths,
+        )
+        .expect("the bench's sweep is valid");
+        let jobs = fio::parse_output(&fio::output_json(&workload, &points)).expect("fio JSON");
+        cells.extend(custom::cells_from_fio(&jobs, DriveState::Fob).cells);
+    }
+    let dies = Some(truth.dies());
+    let evaluator =
+        custom::evaluator(truth.base, &cells, options, dies).expect("the bench's cells are valid");
+    let mut fit = SlicedFit::new(evaluator, custom::try_fit);
+    let (count, p99_ms, total_ms) = steps(&mut || fit.work(&mut || true).is_some());
+    serde_json::json!({
+        "cells": cells.len(),
+        "points": fit.progress().points,
+        "steps": count,
+        "p99_step_ms": (p99_ms * 1000.0).round() / 1000.0,
+        "total_ms": total_ms.round(),
+        "worst_error": fit.report().map(|r| r.max_err),
+    })
 }
