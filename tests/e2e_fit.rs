@@ -64,14 +64,7 @@ async fn choose_file(browser: &Browser, path: &Path) {
         "return document.querySelectorAll('.fio-file').length;",
     )
     .await;
-    browser
-        .client
-        .find(Locator::Id("fio-file"))
-        .await
-        .expect("#fio-file")
-        .send_keys(&path.display().to_string())
-        .await
-        .expect("set the file input");
+    browser.press("fio-file", &path.display().to_string()).await;
     browser
         .wait_for("the import to be listed", || async {
             let now = eval(
@@ -160,14 +153,7 @@ async fn e2e_a_fit_runs_in_slices_and_its_drive_is_in_the_link() {
     assert!(note.contains("Fit cancelled"), "{note}");
     assert!(browser.location_search().await.contains("preset=e12"));
 
-    browser
-        .client
-        .find(Locator::Id("fit-capacity"))
-        .await
-        .expect("#fit-capacity")
-        .send_keys("480")
-        .await
-        .expect("type the capacity");
+    browser.press("fit-capacity", "480").await;
     watch_long_tasks(&browser).await;
     // Issue 17: a fit never blocks the page longer than one slice. A loaded machine can
     // stretch any task past 50 ms (it has delayed chromedriver's start by seconds), so a fit

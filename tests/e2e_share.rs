@@ -594,14 +594,7 @@ async fn text_of(browser: &Browser, id: &str, what: &str) -> String {
 }
 
 async fn choose_file(browser: &Browser, path: &Path) {
-    browser
-        .client
-        .find(Locator::Id("fio-file"))
-        .await
-        .expect("#fio-file")
-        .send_keys(&path.display().to_string())
-        .await
-        .expect("set the file input");
+    browser.press("fio-file", &path.display().to_string()).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
