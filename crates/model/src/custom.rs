@@ -244,7 +244,7 @@ pub struct FioCells {
 }
 
 /// Each fio job as two cells, its throughput (IOPS, or MB/s from [`MB_S_FROM_BYTES`]) and its
-/// mean completion latency, measured in `state`. A job without a pattern or block size the lab
+/// mean total latency (completion latency where fio gave no total), measured in `state`. A job without a pattern or block size the lab
 /// models, or deeper than it runs, is skipped with the reason.
 pub fn cells_from_fio(points: &[FioPoint], state: DriveState) -> FioCells {
     let mut cells = Vec::new();
@@ -288,7 +288,12 @@ fn cells_of_job(p: &FioPoint, state: DriveState) -> Result<[Measurement; 2], Str
     } else {
         cell(Metric::Iops, p.iops)
     };
-    let latency = cell(Metric::LatencyMs, p.lat_mean_us / 1e3);
+    // The model's latency runs from submission to completion: fio's total latency, where it
+    // gave one (its completion latency alone leaves out the submission).
+    let latency = cell(
+        Metric::LatencyMs,
+        p.lat_total_mean_us.unwrap_or(p.lat_mean_us) / 1e3,
+    );
     if !(throughput.value > 0.0 && latency.value > 0.0) {
         return Err("it reports no throughput or no latency".into());
     }

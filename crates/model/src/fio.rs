@@ -30,6 +30,10 @@ pub struct FioPoint {
     pub bw_mb_s: f64,
     /// Mean completion latency over reads and writes, weighted by I/O count.
     pub lat_mean_us: f64,
+    /// Mean total latency (fio's `lat_ns`: submission and completion), weighted the same way,
+    /// when fio gave it for every direction with I/Os. The model's latency runs from the
+    /// host's submission to the completion, so a fit compares it with this.
+    pub lat_total_mean_us: Option<f64>,
     /// 99th percentile completion latency of the direction with more I/Os, when fio gave it.
     pub lat_p99_us: Option<f64>,
 }
@@ -167,13 +171,13 @@ fn parse_job(index: usize, job: &Value, global: &Value) -> Result<FioPoint, Conf
         let ios = number(job, &[d, "total_ios"]).unwrap_or(0.0);
         let iops = number(job, &[d, "iops"]).unwrap_or(0.0);
         let bw = number(job, &[d, "bw_bytes"]).unwrap_or(0.0);
-        let lat =
-            number(job, &[d, "clat_ns", "mean"]).or_else(|| number(job, &[d, "lat_ns", "mean"]));
+        let total = number(job, &[d, "lat_ns", "mean"]);
+        let lat = number(job, &[d, "clat_ns", "mean"]).or(total);
         let p99 = number(job, &[d, "clat_ns", "percentile", "99.000000"]);
-        (ios, iops, bw, lat, p99)
+        (ios, iops, bw, lat, p99, total)
     };
-    let (r_ios, r_iops, r_bw, r_lat, r_p99) = dir("read");
-    let (w_ios, w_iops, w_bw, w_lat, w_p99) = dir("write");
+    let (r_ios, r_iops, r_bw, r_lat, r_p99, r_total) = dir("read");
+    let (w_ios, w_iops, w_bw, w_lat, w_p99, w_total) = dir("write");
     let ios = r_ios + w_ios;
     if ios <= 0.0 || r_iops + w_iops <= 0.0 {
         return Err(malformed(format!("{label} completed no reads or writes")));
@@ -182,7 +186,13 @@ fn parse_job(index: usize, job: &Value, global: &Value) -> Result<FioPoint, Conf
     if r_lat.is_none() && w_lat.is_none() {
         return Err(malformed(format!("{label} has no latency figures")));
     }
+    let weighted = |r: Option<f64>, w: Option<f64>| -> Option<f64> {
+        let r = if r_ios > 0.0 { r? } else { 0.0 };
+        let w = if w_ios > 0.0 { w? } else { 0.0 };
+        Some((r * r_ios + w * w_ios) / ios / 1e3)
+    };
     Ok(FioPoint {
+        lat_total_mean_us: weighted(r_total, w_total),
         job: name,
         rw,
         bs_bytes,
@@ -265,6 +275,7 @@ fn job_json(workload: &Workload, p: &SweepPoint) -> Value {
                 "mean": r.latency.mean_us * 1e3,
                 "percentile": { "99.000000": r.latency.p99_us * 1e3 },
             },
+            "lat_ns": { "mean": r.latency.mean_us * 1e3 },
         })
     };
     let mut options = serde_json::json!({
@@ -317,6 +328,36 @@ mod tests {
         assert!((p[1].iops - 100_000.0).abs() < 1e-9);
         assert!((p[1].read_percent - 70.0).abs() < 1e-9);
         assert!((p[1].lat_mean_us - 430.0).abs() < 1e-9);
+        assert_eq!(p[1].lat_total_mean_us, None, "fio gave no total latency");
+    }
+
+    #[test]
+    fn the_total_latency_is_read_where_every_direction_with_ios_gives_it() {
+        // fio's lat_ns (submission and completion) is what the model's latency measures.
+        let text = TWO_JOBS
+            .replace(
+                r#""clat_ns":{"mean":400000.0}"#,
+                r#""clat_ns":{"mean":400000.0},"lat_ns":{"mean":410000.0}"#,
+            )
+            .replace(
+                r#""clat_ns":{"mean":500000.0}"#,
+                r#""clat_ns":{"mean":500000.0},"lat_ns":{"mean":520000.0}"#,
+            );
+        let p = parse_output(&text).unwrap();
+        let total = p[1].lat_total_mean_us.unwrap();
+        assert!(
+            (total - (0.7 * 410.0 + 0.3 * 520.0)).abs() < 1e-9,
+            "{total}"
+        );
+        assert!(
+            (p[1].lat_mean_us - 430.0).abs() < 1e-9,
+            "the chart's figure stays clat"
+        );
+        let cells = crate::custom::cells_from_fio(&p[1..], crate::config::DriveState::Fob).cells;
+        assert!(
+            (cells[1].value - total / 1e3).abs() < 1e-12,
+            "the fit's latency cell"
+        );
     }
 
     #[test]

@@ -244,6 +244,7 @@ mod tests {
             bw_mb_s: 4.0,
             lat_mean_us: 100.0,
             lat_p99_us: None,
+            lat_total_mean_us: None,
         }
     }
 

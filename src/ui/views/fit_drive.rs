@@ -449,6 +449,7 @@ mod tests {
             bw_mb_s: 41.0 * f64::from(iodepth),
             lat_mean_us: 100.0,
             lat_p99_us: None,
+            lat_total_mean_us: None,
         }
     }
 
