@@ -44,9 +44,9 @@ use super::crash::DEBUG_PARAM;
 use super::embed::{ChartId, ChartsShown, Control, Locks};
 use super::ladder::Ladder;
 use super::state::{
-    burst_ladder, custom, idle_ladder, qd_ladder, think_ladder, DriveChoice, Hold, LabState, Theme,
-    View, ALL_READS_PCT, BLOCK_SIZES, DEFAULT_BURST_GB, DEFAULT_IDLE_S, DEFAULT_SPEED_US_PER_S,
-    DIE_DENSITIES_GBIT, READ_SHARE_STEP, SPEEDS_US_PER_S,
+    burst_ladder, custom, idle_ladder, qd_ladder, think_ladder, DriveChoice, DriveSetup, Hold,
+    LabState, Theme, View, ALL_READS_PCT, BLOCK_SIZES, DEFAULT_BURST_GB, DEFAULT_IDLE_S,
+    DEFAULT_SPEED_US_PER_S, DIE_DENSITIES_GBIT, READ_SHARE_STEP, SPEEDS_US_PER_S,
 };
 use crate::model::config::format_block_size;
 
@@ -87,25 +87,32 @@ pub struct Parsed {
     pub notes: Vec<Note>,
 }
 
-/// Writes the query (without the leading `?`) for `state`.
-pub fn to_query(state: &LabState) -> String {
-    let preset = state.drive.preset();
+/// The drive's parameters: the preset (or a drive of the reader's own), its size, what is held
+/// and the power state.
+fn drive_params(drive: &DriveSetup) -> Vec<(&'static str, String)> {
+    let preset = drive.preset();
     let which = if custom::custom_of(preset).is_some() {
         "drive"
     } else {
         "preset"
     };
-    let mut parts: Vec<(&str, String)> = vec![
+    let mut parts = vec![
         (which, preset.id.to_string()),
-        ("cap", format_gb(state.drive.capacity_gb())),
-        ("dies", state.drive.dies().to_string()),
+        ("cap", format_gb(drive.capacity_gb())),
+        ("dies", drive.dies().to_string()),
     ];
-    if state.drive.hold() != Hold::default() {
-        parts.push(("hold", state.drive.hold().id().to_string()));
+    if drive.hold() != Hold::default() {
+        parts.push(("hold", drive.hold().id().to_string()));
     }
-    if let Some(limit) = state.drive.power_limit() {
+    if let Some(limit) = drive.power_limit() {
         parts.push(("power", limit.to_string()));
     }
+    parts
+}
+
+/// Writes the query (without the leading `?`) for `state`.
+pub fn to_query(state: &LabState) -> String {
+    let mut parts = drive_params(&state.drive);
     parts.push(("qd", state.workload.qd().to_string()));
     let rw = state.workload.rw();
     parts.push(("rw", rw.fio_name().to_string()));

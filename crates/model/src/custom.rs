@@ -21,7 +21,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::calibration::{Depth, Measurement, Metric};
-use crate::config::{ConfigError, DriveSpec, DriveState, Rw, MAX_IODEPTH};
+use crate::config::{ConfigError, DriveSpec, DriveState, MAX_IODEPTH};
 use crate::fio::FioPoint;
 use crate::fit::{Evaluator, FitOptions, FitReport, Fitted, Param, ParamValues, Searched};
 use crate::presets::{self, Preset};
@@ -355,14 +355,6 @@ pub fn misses(report: &FitReport) -> Vec<&crate::fit::CellFit> {
         .iter()
         .filter(|c| c.err().is_nan() || c.err().abs() > EXPLAINS_WITHIN)
         .collect()
-}
-
-/// The pattern a cell was measured with, for labels that name the job.
-pub fn pattern_label(rw: Rw, rwmixread: u8) -> String {
-    match rw.fixed_read_percent() {
-        Some(_) => rw.fio_name().to_string(),
-        None => format!("{} {rwmixread}% read", rw.fio_name()),
-    }
 }
 
 #[cfg(test)]

@@ -259,6 +259,93 @@ struct Finished {
     before: &'static Preset,
 }
 
+/// The fit the reader asks for, ready to run, or why it cannot start.
+pub fn prepare(
+    imports: &Imports,
+    drive: &DriveSetup,
+    state: DriveState,
+    capacity_text: &str,
+) -> Result<(FitSetup, SlicedFit), String> {
+    let s = setup(imports, drive, state, capacity_text)?;
+    let evaluator = custom::evaluator(s.base, &s.cells, page_fit_options(), s.dies)
+        .map_err(|e| format!("{e}."))?;
+    Ok((s, SlicedFit::new(evaluator, custom::try_fit)))
+}
+
+/// The fit under way and the last one finished, as the panel's signals hold them.
+#[derive(Clone, Copy)]
+struct FitSignals {
+    runner: SlicedRunner<FitJob>,
+    running: RwSignal<Option<FitSetup>>,
+    finished: RwSignal<Option<Finished>>,
+    refusal: RwSignal<Option<String>>,
+}
+
+impl FitSignals {
+    fn start(&self, asked: Result<(FitSetup, SlicedFit), String>) {
+        match asked {
+            Ok((s, fit)) => {
+                self.refusal.set(None);
+                self.finished.set(None);
+                self.running.set(Some(s));
+                self.runner.update(|j| j.fit = Some(fit), true);
+            }
+            Err(why) => self.refusal.set(Some(why)),
+        }
+    }
+
+    fn cancel(&self) {
+        self.runner.update(|j| j.fit = None, false);
+        self.running.set(None);
+        self.refusal
+            .set(Some("Fit cancelled; the drive is unchanged.".into()));
+    }
+
+    /// Once the fit under way has its report: the fitted drive becomes the lab's drive.
+    fn finish_when_done(self, drive: RwSignal<DriveSetup>) {
+        Effect::new(move |_| {
+            self.runner.revision();
+            let Some(s) = self.running.get_untracked() else {
+                return;
+            };
+            let Some(report) = self
+                .runner
+                .read(|j| j.fit.as_ref().and_then(|f| f.report().cloned()))
+                .flatten()
+            else {
+                return;
+            };
+            self.runner.update(|j| j.fit = None, false);
+            let fitted = CustomDrive::fitted(s.base, s.dies, &report);
+            let before = drive.with_untracked(|d| d.preset());
+            drive.update(|d| d.set_preset(custom_presets::preset_of(&fitted)));
+            self.running.set(None);
+            self.finished.set(Some(Finished {
+                setup: s,
+                report,
+                drive: fitted,
+                before,
+            }));
+        });
+    }
+
+    /// How far the fit under way has come (tracks the runner).
+    fn progress(&self) -> Option<FitProgress> {
+        self.runner.revision();
+        self.running.with(Option::is_some).then(|| {
+            self.runner
+                .read(|j| j.fit.as_ref().map(SlicedFit::progress))
+                .flatten()
+                .unwrap_or(FitProgress {
+                    points: 0,
+                    runs_done: 0,
+                    runs: 0,
+                    finished: false,
+                })
+        })
+    }
+}
+
 /// The panel: capacity and state inputs, Fit, progress and Cancel, and the result.
 #[component]
 pub fn FitYourDrive() -> impl IntoView {
@@ -269,73 +356,24 @@ pub fn FitYourDrive() -> impl IntoView {
     on_cleanup(move || runner.stop());
     let capacity = RwSignal::new(String::new());
     let state = RwSignal::new(DriveState::Fob);
-    let refusal = RwSignal::new(None::<String>);
-    let running = RwSignal::new(None::<FitSetup>);
-    let finished = RwSignal::new(None::<Finished>);
-
+    let fit = FitSignals {
+        runner,
+        running: RwSignal::new(None),
+        finished: RwSignal::new(None),
+        refusal: RwSignal::new(None),
+    };
+    fit.finish_when_done(drive);
     let start = move |_| {
         let asked = imported.with(|i| {
-            drive.with(|d| setup(i, d, state.get_untracked(), &capacity.get_untracked()))
+            drive.with(|d| prepare(i, d, state.get_untracked(), &capacity.get_untracked()))
         });
-        let evaluator = asked.and_then(|s| {
-            custom::evaluator(s.base, &s.cells, page_fit_options(), s.dies)
-                .map(|e| (s, e))
-                .map_err(|e| format!("{e}."))
-        });
-        match evaluator {
-            Ok((s, e)) => {
-                refusal.set(None);
-                finished.set(None);
-                running.set(Some(s));
-                runner.update(|j| j.fit = Some(SlicedFit::new(e, custom::try_fit)), true);
-            }
-            Err(why) => refusal.set(Some(why)),
-        }
+        fit.start(asked);
     };
-    let cancel = move |_| {
-        runner.update(|j| j.fit = None, false);
-        running.set(None);
-        refusal.set(Some("Fit cancelled; the drive is unchanged.".into()));
-    };
-    // When the fit finishes: the fitted drive becomes the lab's drive.
-    Effect::new(move |_| {
-        runner.revision();
-        let Some(s) = running.get_untracked() else {
-            return;
-        };
-        let Some(report) = runner
-            .read(|j| j.fit.as_ref().and_then(|f| f.report().cloned()))
-            .flatten()
-        else {
-            return;
-        };
-        runner.update(|j| j.fit = None, false);
-        let fitted = CustomDrive::fitted(s.base, s.dies, &report);
-        let before = drive.with_untracked(|d| d.preset());
-        drive.update(|d| d.set_preset(custom_presets::preset_of(&fitted)));
-        running.set(None);
-        finished.set(Some(Finished {
-            setup: s,
-            report,
-            drive: fitted,
-            before,
-        }));
-    });
     let progress = move || {
-        runner.revision();
-        running.with(|r| r.is_some()).then(|| {
-            let p = runner
-                .read(|j| j.fit.as_ref().map(SlicedFit::progress))
-                .flatten()
-                .unwrap_or(FitProgress {
-                    points: 0,
-                    runs_done: 0,
-                    runs: 0,
-                    finished: false,
-                });
+        fit.progress().map(|p| {
             view! {
                 <p id="fit-progress" role="status">{progress_text(&p)}</p>
-                <button type="button" id="fit-cancel" on:click=cancel>"Cancel"</button>
+                <button type="button" id="fit-cancel" on:click=move |_| fit.cancel()>"Cancel"</button>
             }
         })
     };
@@ -347,31 +385,39 @@ pub fn FitYourDrive() -> impl IntoView {
                 <p class="hint">
                     "The lab searches the die count, read and program times, controller time per command, host stack and link efficiency of a drive on this controller that best explain your imported jobs (all of them, whatever the charts show). Give the capacity if you know it: the die count then follows, and the read time is pinned."
                 </p>
-                <div class="control">
-                    <label for="fit-capacity">"Your drive's capacity in GB (optional)"</label>
-                    <input id="fit-capacity" type="text" inputmode="decimal" size="8"
-                        prop:value=move || capacity.get()
-                        on:input=move |ev| capacity.set(event_target_value(&ev)) />
-                </div>
-                <div class="control">
-                    <label for="fit-state">"The drive during your fio runs"</label>
-                    <select id="fit-state" on:change=move |ev| {
-                        if let Ok(s) = event_target_value(&ev).parse() { state.set(s) }
-                    }>
-                        {DriveState::ALL.map(|s| view! {
-                            <option value=s.id() selected=move || state.get() == s>{s.label()}</option>
-                        })}
-                    </select>
-                </div>
+                <FitInputs capacity=capacity state=state />
                 <button type="button" id="fit-start" on:click=start
-                    prop:disabled=move || running.with(|r| r.is_some())>
+                    prop:disabled=move || fit.running.with(Option::is_some)>
                     "Fit the model to your drive"
                 </button>
                 {progress}
-                {move || refusal.get().map(|why| view! { <p id="fit-note" class="notes" role="alert">{why}</p> })}
-                {move || finished.get().map(|f| view! { <FitResult finished=f drive=drive /> })}
+                {move || fit.refusal.get().map(|why| view! { <p id="fit-note" class="notes" role="alert">{why}</p> })}
+                {move || fit.finished.get().map(|f| view! { <FitResult finished=f drive=drive /> })}
             </div>
         </Show>
+    }
+}
+
+/// What the reader tells the fit: the capacity, if known, and the drive's state in the runs.
+#[component]
+fn FitInputs(capacity: RwSignal<String>, state: RwSignal<DriveState>) -> impl IntoView {
+    view! {
+        <div class="control">
+            <label for="fit-capacity">"Your drive's capacity in GB (optional)"</label>
+            <input id="fit-capacity" type="text" inputmode="decimal" size="8"
+                prop:value=move || capacity.get()
+                on:input=move |ev| capacity.set(event_target_value(&ev)) />
+        </div>
+        <div class="control">
+            <label for="fit-state">"The drive during your fio runs"</label>
+            <select id="fit-state" on:change=move |ev| {
+                if let Ok(s) = event_target_value(&ev).parse() { state.set(s) }
+            }>
+                {DriveState::ALL.map(|s| view! {
+                    <option value=s.id() selected=move || state.get() == s>{s.label()}</option>
+                })}
+            </select>
+        </div>
     }
 }
 
