@@ -69,17 +69,18 @@ pub static DRIVE_FIT: [Fitted; 6] = [
     },
 ];
 
-/// The one-letter key of each [`DRIVE_FIT`] parameter in a `drive=` text, and what one unit of
-/// the text's whole number is in the parameter's own unit: times in nanoseconds (the model's
-/// unit), the link efficiency in thousandths. Whole numbers keep the text free of `.`, which
+/// The one-letter key of each [`DRIVE_FIT`] parameter in a `drive=` text, and how many of the
+/// text's whole units make one of the parameter's own: times in nanoseconds (the model's unit),
+/// the link efficiency in thousandths. (A count, so the text's number is divided by it: 81100 /
+/// 1000 is exactly the 81.1 a fit lands on, where 81100 x 0.001 is not.) Whole numbers keep the text free of `.`, which
 /// separates the fields of a compare pin, and every value a fit lands on is one of them.
 pub const KEYS: [(Param, char, f64); 6] = [
     (Param::Dies, 'd', 1.0),
-    (Param::TReadUs, 'r', 1e-3),
-    (Param::TProgUs, 'p', 1e-3),
+    (Param::TReadUs, 'r', 1e3),
+    (Param::TProgUs, 'p', 1e3),
     (Param::CmdCostNs, 'c', 1.0),
-    (Param::HostStackUs, 'h', 1e-3),
-    (Param::LinkEfficiency, 'l', 1e-3),
+    (Param::HostStackUs, 'h', 1e3),
+    (Param::LinkEfficiency, 'l', 1e3),
 ];
 
 /// Longest `drive=` text read (a full one is about 50 characters).
@@ -159,11 +160,11 @@ impl fmt::Display for CustomDrive {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.base.id)?;
         let base = CustomDrive::of(self.base);
-        for (param, key, unit) in KEYS {
+        for (param, key, per) in KEYS {
             let (Some(v), Some(b)) = (self.values.get(param), base.values.get(param)) else {
                 continue;
             };
-            let (n, nb) = ((v / unit).round(), (b / unit).round());
+            let (n, nb) = ((v * per).round(), (b * per).round());
             if n != nb {
                 write!(f, "_{key}{n}")?;
             }
@@ -196,7 +197,7 @@ impl FromStr for CustomDrive {
         for part in parts {
             let mut chars = part.chars();
             let key = chars.next().ok_or_else(|| refuse(text, "an empty value"))?;
-            let (param, _, unit) = KEYS.iter().find(|(_, k, _)| *k == key).ok_or_else(|| {
+            let (param, _, per) = KEYS.iter().find(|(_, k, _)| *k == key).ok_or_else(|| {
                 let keys: Vec<String> = KEYS.iter().map(|(p, k, _)| format!("{k} ({p})")).collect();
                 refuse(
                     text,
@@ -211,7 +212,7 @@ impl FromStr for CustomDrive {
                 .iter()
                 .find(|f| f.param == *param)
                 .expect("every key names a DRIVE_FIT parameter (tested)");
-            let (lo, hi) = ((bounds.lo / unit).round(), (bounds.hi / unit).round());
+            let (lo, hi) = ((bounds.lo * per).round(), (bounds.hi * per).round());
             let number = chars.as_str();
             let value = number
                 .parse::<u64>()
@@ -224,7 +225,7 @@ impl FromStr for CustomDrive {
                         format!("{key} ({param}) '{number}' is not a whole number in {lo}..={hi}"),
                     )
                 })?
-                * unit;
+                / per;
             drive.set(*param, value);
         }
         Ok(drive)
@@ -378,6 +379,21 @@ mod tests {
         assert_eq!(d.drive().nand.t_read.0, 52_500);
         assert_eq!(d.drive().controller.cmd_cost.0, 900);
         assert_eq!(d.to_string().parse::<CustomDrive>().unwrap(), d);
+    }
+
+    #[test]
+    fn every_value_a_fit_lands_on_prints_and_parses_back_exactly() {
+        // A fit's values are lattice points (lo + i x step, rounded to nine decimals); the text
+        // must carry each back to the same f64, or a link would name a slightly other drive.
+        let base = presets::find("e12").unwrap();
+        for f in &DRIVE_FIT {
+            for i in 0..=f.last_index() {
+                let mut d = CustomDrive::of(base);
+                d.set(f.param, f.value_at(i));
+                let back: CustomDrive = d.to_string().parse().unwrap();
+                assert_eq!(back.value(f.param), d.value(f.param), "{} {}", f.param, d);
+            }
+        }
     }
 
     #[test]
