@@ -23,7 +23,7 @@ use std::str::FromStr;
 use crate::calibration::{Depth, Measurement, Metric};
 use crate::config::{ConfigError, DriveSpec, DriveState, MAX_IODEPTH};
 use crate::fio::FioPoint;
-use crate::fit::{Evaluator, FitOptions, FitReport, Fitted, Param, ParamValues, Searched};
+use crate::fit::{CellFit, Evaluator, FitOptions, FitReport, Fitted, Param, ParamValues, Searched};
 use crate::presets::{self, Preset};
 
 /// What a fit of a whole drive chooses, in the order the search scans them. The bounds are
@@ -129,10 +129,6 @@ impl CustomDrive {
                 *v = value;
             }
         }
-    }
-
-    pub fn values(&self) -> &ParamValues {
-        &self.values
     }
 
     pub fn value(&self, param: Param) -> Option<f64> {
@@ -349,13 +345,14 @@ pub fn fit(
 /// Whether a fit explains its data: every cell within this error.
 pub const EXPLAINS_WITHIN: f64 = 0.15;
 
-/// The cells a fit misses by more than [`EXPLAINS_WITHIN`].
-pub fn misses(report: &FitReport) -> Vec<&crate::fit::CellFit> {
-    report
-        .cells
-        .iter()
-        .filter(|c| c.err().is_nan() || c.err().abs() > EXPLAINS_WITHIN)
-        .collect()
+/// Whether a fit misses this cell by more than [`EXPLAINS_WITHIN`] (or could not run it).
+pub fn missed(c: &CellFit) -> bool {
+    c.err().is_nan() || c.err().abs() > EXPLAINS_WITHIN
+}
+
+/// The cells a fit misses (see [`missed`]).
+pub fn misses(report: &FitReport) -> Vec<&CellFit> {
+    report.cells.iter().filter(|c| missed(c)).collect()
 }
 
 #[cfg(test)]

@@ -608,10 +608,6 @@ impl Evaluator {
         &self.cells
     }
 
-    pub fn options(&self) -> FitOptions {
-        self.options
-    }
-
     /// Points the engine has run (the memo's size).
     pub fn evaluations(&self) -> usize {
         self.memo.len()

@@ -34,7 +34,7 @@ struct PointRun {
 }
 
 /// How far a sliced fit has come.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FitProgress {
     /// Parameter points the engine has run.
     pub points: usize,
@@ -60,10 +60,6 @@ impl SlicedFit {
             point: None,
             report: None,
         }
-    }
-
-    pub fn evaluator(&self) -> &Evaluator {
-        &self.evaluator
     }
 
     pub fn report(&self) -> Option<&FitReport> {

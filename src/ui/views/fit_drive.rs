@@ -212,7 +212,7 @@ pub fn cell_rows(report: &FitReport) -> Vec<CellRow> {
             measured: figure(c.cell.metric, c.cell.value),
             model: figure(c.cell.metric, c.model),
             error: format!("{:+.1}%", c.err() * 100.0),
-            missed: c.err().is_nan() || c.err().abs() > EXPLAINS_WITHIN,
+            missed: custom::missed(c),
         })
         .collect()
 }
@@ -336,12 +336,7 @@ impl FitSignals {
             self.runner
                 .read(|j| j.fit.as_ref().map(SlicedFit::progress))
                 .flatten()
-                .unwrap_or(FitProgress {
-                    points: 0,
-                    runs_done: 0,
-                    runs: 0,
-                    finished: false,
-                })
+                .unwrap_or_default()
         })
     }
 }
