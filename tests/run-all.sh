@@ -4,8 +4,9 @@
 #   2 cargo clippy -D warnings: native --all-targets, then wasm32 for the lib, the app binary
 #     and the browser test files
 #   3 native cargo test (the e2e_* tests wait for step 6)
-#   4 wasm tests in headless Chromium (wasm-bindgen-test-runner)
-#   5 trunk build --release into dist/
+#   4 trunk build --release into dist/
+#   5 wasm tests in headless Chromium (wasm-bindgen-test-runner; the lab they mount runs its
+#     model in dist/'s worker, so dist/ is built first)
 #   6 end-to-end tests (tests/e2e*.rs) against dist/
 # then prints the gzipped size of the bundle. Starts no long-lived process itself: the wasm
 # runner and the end-to-end tests start and stop their own servers and chromedriver.
@@ -65,11 +66,16 @@ RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib --quiet
 # The browser test files are empty natively: lint them, the lib and the app as wasm too.
 # shellcheck disable=SC2046
 cargo clippy --target wasm32-unknown-unknown --lib --bin parallelism-lab $(target_args "${WASM_TESTS[@]}") -- -D warnings
+# The model's Web Worker is a wasm binary of its own.
+cargo clippy --target wasm32-unknown-unknown -p parallelism-worker -- -D warnings
 
 step "3/6 native tests (cargo test; end-to-end tests run in step 6)"
 cargo test -- --skip e2e_
 
-step "4/6 wasm tests in headless Chromium: ${WASM_TESTS[*]:-none}"
+step "4/6 trunk build --release"
+trunk build --release
+
+step "5/6 wasm tests in headless Chromium: ${WASM_TESTS[*]:-none}"
 if [ "${#WASM_TESTS[@]}" -gt 0 ]; then
   # The runner gives chromedriver 5 s to bind its port and each test 20 s by default; a loaded
   # CI machine has missed the first (the driver was killed while starting), so both are raised.
@@ -78,9 +84,6 @@ if [ "${#WASM_TESTS[@]}" -gt 0 ]; then
     WASM_BINDGEN_TEST_DRIVER_TIMEOUT=120 WASM_BINDGEN_TEST_TIMEOUT=120 \
     cargo test --target wasm32-unknown-unknown $(target_args "${WASM_TESTS[@]}")
 fi
-
-step "5/6 trunk build --release"
-trunk build --release
 
 step "6/6 end-to-end tests against dist/: ${E2E_TESTS[*]}"
 [ "${#E2E_TESTS[@]}" -gt 0 ] || { echo "no tests/e2e*.rs found" >&2; exit 1; }

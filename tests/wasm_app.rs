@@ -1,8 +1,10 @@
 //! Browser component tests: mount the lab (or one component) in headless Chromium
 //! (wasm-bindgen-test-runner) and drive it through DOM events, as a reader's browser would.
 //!
-//! Runs in a debug build, where the model is slow, so links use `state=fob` wherever the drive
-//! state does not matter (a fresh drive needs no garbage-collection model) and waits are long.
+//! The lab's model runs in the release build's worker (`dist/worker_loader.js`, which the test
+//! runner serves from the repository root), so `tests/run-all.sh` builds `dist/` first. The
+//! page itself runs in a debug build, where the drive over time is slow, so links use
+//! `state=fob` wherever the drive state does not matter and waits are long.
 #![cfg(target_arch = "wasm32")]
 
 use gloo_timers::future::TimeoutFuture;
@@ -21,6 +23,9 @@ wasm_bindgen_test_configure!(run_in_browser);
 /// Longest wait for the page to react (the debug-build model is slow).
 const WAIT_MS: u32 = 60_000;
 const POLL_MS: u32 = 20;
+
+/// The built model worker, as the test runner serves it (from the repository root).
+const WORKER: &str = "/dist/worker_loader.js";
 
 /// A fresh `<div>` in `<body>` to mount into.
 fn container() -> HtmlElement {
@@ -68,7 +73,10 @@ fn press(el: &HtmlElement, key: &str, shift: bool) {
 #[wasm_bindgen_test]
 async fn the_readout_follows_the_queue_depth_slider() {
     let root = container();
-    let app = leptos::mount::mount_to(root.clone(), || view! { <App query="?qd=16&state=fob" /> });
+    let app = leptos::mount::mount_to(
+        root.clone(),
+        || view! { <App query="?qd=16&state=fob" worker=WORKER /> },
+    );
     let slider: HtmlInputElement = find(&root, "#qd");
     assert_eq!(slider.type_(), "range");
     assert_eq!(
@@ -159,7 +167,7 @@ async fn the_readout_component_shows_what_the_state_and_result_say() {
 async fn a_bad_link_parameter_shows_a_note_and_the_rest_of_the_link_applies() {
     let root = container();
     let app = leptos::mount::mount_to(root.clone(), || {
-        view! { <App query="?qd=banana&rw=randwrite&state=fob" /> }
+        view! { <App query="?qd=banana&rw=randwrite&state=fob" worker=WORKER /> }
     });
     let note = text(&root, "#url-notes");
     assert!(note.contains("qd"), "{note}");
@@ -181,7 +189,7 @@ async fn a_bad_link_parameter_shows_a_note_and_the_rest_of_the_link_applies() {
 async fn link_text_is_shown_as_text_never_as_html() {
     let root = container();
     let app = leptos::mount::mount_to(root.clone(), || {
-        view! { <App query="?%3Cimg%20src%3Dx%3E=1&state=fob" /> }
+        view! { <App query="?%3Cimg%20src%3Dx%3E=1&state=fob" worker=WORKER /> }
     });
     assert!(text(&root, "#url-notes").contains("<img src=x>"));
     assert!(root.query_selector("#url-notes img").unwrap().is_none());
@@ -191,7 +199,10 @@ async fn link_text_is_shown_as_text_never_as_html() {
 #[wasm_bindgen_test]
 async fn charts_are_drawn_at_the_screen_resolution_and_stamped() {
     let root = container();
-    let app = leptos::mount::mount_to(root.clone(), || view! { <App query="?state=fob" /> });
+    let app = leptos::mount::mount_to(
+        root.clone(),
+        || view! { <App query="?state=fob" worker=WORKER /> },
+    );
     let canvas: HtmlCanvasElement = find(&root, "canvas#chart-iops");
     eventually("the first drawing", || canvas.has_attribute("data-draws")).await;
     let ratio = web_sys::window().unwrap().device_pixel_ratio();
@@ -215,7 +226,7 @@ async fn charts_are_drawn_at_the_screen_resolution_and_stamped() {
 async fn reset_restores_the_defaults() {
     let root = container();
     let app = leptos::mount::mount_to(root.clone(), || {
-        view! { <App query="?preset=octane&qd=4&bs=128k&state=fob" /> }
+        view! { <App query="?preset=octane&qd=4&bs=128k&state=fob" worker=WORKER /> }
     });
     assert_eq!(text(&root, "#qd-value"), "4");
     assert_eq!(text(&root, "#bs-value"), "128 KiB");
@@ -232,7 +243,7 @@ async fn reset_restores_the_defaults() {
 async fn the_idle_slider_changes_the_burst_chart_readout() {
     let root = container();
     let app = leptos::mount::mount_to(root.clone(), || {
-        view! { <App query="?preset=e12&view=time&idle=0&state=fob" /> }
+        view! { <App query="?preset=e12&view=time&idle=0&state=fob" worker=WORKER /> }
     });
     let section: HtmlElement = find(&root, "#drive-time");
     assert!(
@@ -280,7 +291,7 @@ async fn the_idle_slider_changes_the_burst_chart_readout() {
 async fn bad_view_parameters_are_noted_and_the_default_view_stays() {
     let root = container();
     let app = leptos::mount::mount_to(root.clone(), || {
-        view! { <App query="?view=graph&idle=abc&burst=3&state=fob" /> }
+        view! { <App query="?view=graph&idle=abc&burst=3&state=fob" worker=WORKER /> }
     });
     let note = text(&root, "#url-notes");
     for part in [

@@ -1,6 +1,6 @@
 //! [`App`]: the root component. It provides the lab's state ([`Lab`], one signal per part, in
 //! Leptos context) and owns everything that follows from it:
-//! - the model plan (the [`Runner`] recomputes what the new state shows, cached results first);
+//! - the model plan (the worker [`Pool`] computes what the new state shows, cached results first);
 //! - the URL query, replaced (never pushed, so dragging a slider does not fill the back
 //!   button's history) whenever the state changes;
 //! - the colour scheme (`data-theme` on `<html>`) and the palette the charts read from CSS;
@@ -24,10 +24,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::charts::{self, LegendEntry, Palette, YourSeries};
-use super::compute::{self, RunKey};
+use super::compute;
 use super::notes::LinkNotes;
+use super::pool::{Pool, PoolStatus};
 use super::readout::{self, Readout};
-use super::runner::Runner;
 use super::state::{Display, Lab, LabState, Theme, View};
 use super::url_state;
 use super::views::activity::TeachingMode;
@@ -50,6 +50,10 @@ pub fn App(
     /// page's own URL; tests pass their own.
     #[prop(optional, into)]
     query: Option<String>,
+    /// The model worker's loader. Without it the page's own ([`super::pool::WORKER_URL`],
+    /// beside the page); the browser tests pass the built one's.
+    #[prop(optional)]
+    worker: Option<&'static str>,
 ) -> impl IntoView {
     let initial = query.unwrap_or_else(|| window().location().search().unwrap_or_default());
     let parsed = url_state::parse_query(&initial, LabState::default());
@@ -61,19 +65,19 @@ pub fn App(
         embed_frame::report_height();
     }
     let notes = RwSignal::new(parsed.notes);
-    let runner = follow_the_state(lab);
+    let pool = follow_the_state(lab, worker.unwrap_or(super::pool::WORKER_URL));
     let palette = themed_palette(lab.display);
     let charts = Memo::new(move |_| {
-        runner.revision();
+        pool.revision();
         let state = lab.state();
-        runner.with_results(|lookup| charts::build(&state, lookup))
+        pool.with_results(|lookup| charts::build(&state, lookup))
     });
     let legend = Memo::new(move |_| charts.with(|c| c.legend.clone()));
-    let readout_data = current_readout(lab, runner);
+    let readout_data = current_readout(lab, pool);
     let view_is = move |view: View| lab.display.with(|d| d.view == view);
     let progress = Memo::new(move |_| {
-        runner.revision();
-        runner.progress()
+        pool.revision();
+        (pool.progress(), pool.status())
     });
 
     view! {
@@ -123,13 +127,13 @@ pub fn App(
 }
 
 /// The model runs the plan of the current state and the URL carries the state, from now until
-/// the page goes; the runner of the charts' model work.
-fn follow_the_state(lab: Lab) -> Runner {
-    let runner = Runner::default();
-    on_cleanup(move || runner.stop());
-    Effect::new(move |_| runner.set_plan(compute::plan(&lab.state())));
+/// the page goes; the pool of the charts' model work.
+fn follow_the_state(lab: Lab, worker: &'static str) -> Pool {
+    let pool = Pool::start(worker);
+    on_cleanup(move || pool.stop());
+    Effect::new(move |_| pool.set_plan(compute::plan(&lab.state())));
     Effect::new(move |_| replace_query(&url_state::to_query(&lab.state())));
-    runner
+    pool
 }
 
 /// What the readout's figures belong to in the view shown.
@@ -140,13 +144,16 @@ fn readout_heading(display: RwSignal<Display>) -> Signal<&'static str> {
     })
 }
 
-/// How far the model is, in one line.
+/// How far the model is, in one line; the pool's state in data attributes (for the
+/// end-to-end tests and anyone curious).
 #[component]
 fn ModelStatus(
-    /// The plan's progress.
+    /// The plan's progress, and the pool working on it.
     #[prop(into)]
-    progress: Signal<compute::Progress>,
+    progress: Signal<(compute::Progress, PoolStatus)>,
 ) -> impl IntoView {
+    let status = move || progress.get().1;
+    let progress = Signal::derive(move || progress.get().0);
     let text = move || {
         let p = progress.get();
         if p.total == 0 || p.finished == p.total {
@@ -161,7 +168,15 @@ fn ModelStatus(
         }
     };
     view! {
-        <p class="model-status" id="model-status">
+        <p
+            class="model-status"
+            id="model-status"
+            data-workers=move || status().workers
+            data-generation=move || status().generation
+            data-oldest-report=move || status().oldest_report
+            data-stale-running=move || status().stale_running
+            data-runs-started=move || status().runs_started
+        >
             <progress
                 max=move || progress.get().total.max(1)
                 value=move || progress.with(|p| p.estimated + p.finished)
@@ -247,12 +262,12 @@ fn replace_query(query: &str) {
 }
 
 /// The readout of the current point, rebuilt after every slice of model results.
-fn current_readout(lab: Lab, runner: Runner) -> Memo<readout::ReadoutData> {
+fn current_readout(lab: Lab, pool: Pool) -> Memo<readout::ReadoutData> {
     Memo::new(move |_| {
-        runner.revision();
+        pool.revision();
         let state = lab.state();
-        let key = RunKey::current(&state);
-        readout::build(&state, runner.point(&key), runner.failure(&key))
+        let key = compute::current_key(&state);
+        readout::build(&state, pool.point(&key), pool.failure(&key))
     })
 }
 

@@ -22,6 +22,7 @@ pub mod export;
 pub mod format;
 pub mod ladder;
 pub mod notes;
+pub mod pool;
 pub mod readout;
 pub mod reference;
 pub mod runner;

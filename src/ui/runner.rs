@@ -1,5 +1,6 @@
-//! Runs the page's model work in the browser: one slice of at most [`SLICE_MS`] per task,
-//! yielding to the event loop between slices, so input and drawing always get their turn.
+//! Runs the page's main-thread model work (the drive over time, the fit, teaching mode; the
+//! charts' runs are the worker pool's, [`super::pool`]): one slice of at most [`SLICE_MS`] per
+//! task, yielding to the event loop between slices, so input and drawing always get their turn.
 //!
 //! The yield is a message to itself over a `MessageChannel` (a new task at once), not a zero
 //! timeout: browsers clamp nested timeouts to 4 ms, which would leave the model idle for 40% of
@@ -8,15 +9,14 @@
 //! What always holds:
 //! - the engine is only ever touched from the page's one thread, inside a slice or a lookup,
 //!   never across an `await`;
-//! - at most one slice loop runs per [`SlicedRunner`]; giving it work ([`Runner::set_plan`])
+//! - at most one slice loop runs per [`SlicedRunner`]; giving it work ([`SlicedRunner::update`])
 //!   wakes it when it is idle;
-//! - `revision` changes after every slice that may have changed the results (for the charts'
-//!   [`Runner`], one that completed a run), so everything derived from them (charts, readout,
-//!   progress) recomputes once per slice, not once per run;
+//! - `revision` changes after every slice that may have changed the results, so everything
+//!   derived from them recomputes once per slice, not once per step;
 //! - after [`SlicedRunner::stop`] (the component unmounts) no further slice runs.
 //!
-//! [`SlicedRunner`] is generic over the work ([`SlicedWork`]), so the charts' [`Runner`] and
-//! the drive-over-time view's runner share one loop and one piece of bookkeeping.
+//! [`SlicedRunner`] is generic over the work ([`SlicedWork`]), so every view's runner shares
+//! one loop and one piece of bookkeeping.
 
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
@@ -24,8 +24,6 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::MessageChannel;
-
-use super::compute::{Engine, Point, Progress, RunKey};
 
 /// Longest stretch of model work per task, in milliseconds: far below the 50 ms that counts as
 /// a long task, and short enough that a frame can still be drawn between two slices.
@@ -44,16 +42,6 @@ pub struct SliceOutcome {
     pub idle: bool,
     /// What the page shows from it may have changed.
     pub changed: bool,
-}
-
-impl SlicedWork for Engine {
-    fn work_slice(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> SliceOutcome {
-        let slice = self.work(time_is_up);
-        SliceOutcome {
-            idle: slice.idle,
-            changed: slice.completed > 0,
-        }
-    }
 }
 
 /// A [`SlicedWork`], its result revision and its loop's state; cheap to copy into closures.
@@ -125,42 +113,6 @@ impl<W: SlicedWork> SlicedRunner<W> {
             .await;
             let _ = this.running.try_set_value(false);
         });
-    }
-}
-
-/// The charts' model runs.
-pub type Runner = SlicedRunner<Engine>;
-
-impl Default for Runner {
-    fn default() -> Self {
-        Runner::new(Engine::new())
-    }
-}
-
-impl SlicedRunner<Engine> {
-    /// Replaces the plan and makes sure the loop runs.
-    pub fn set_plan(&self, plan: Vec<RunKey>) {
-        self.update(|e| e.set_plan(plan), true);
-    }
-
-    /// The best result so far for `key` (not tracked: track [`Self::revision`]).
-    pub fn point(&self, key: &RunKey) -> Option<Point> {
-        self.read(|e| e.point(key).copied()).flatten()
-    }
-
-    /// Why the model refused `key`, if it did.
-    pub fn failure(&self, key: &RunKey) -> Option<String> {
-        self.read(|e| e.failure(key).map(str::to_string)).flatten()
-    }
-
-    /// Runs `f` with a lookup of the results so far.
-    pub fn with_results<R>(&self, f: impl FnOnce(&dyn Fn(&RunKey) -> Option<Point>) -> R) -> R {
-        let lookup = |k: &RunKey| self.point(k);
-        f(&lookup)
-    }
-
-    pub fn progress(&self) -> Progress {
-        self.read(Engine::progress).unwrap_or_default()
     }
 }
 

@@ -727,6 +727,7 @@ pub fn sim_span(wall_ms: f64, us_per_s: u32) -> Nanos {
 mod tests {
     use super::*;
     use crate::model::stats::Utilisation;
+    use crate::ui::compute;
     use crate::ui::url_state;
 
     fn ctx(iodepth: u32, dies: u32) -> ExplainContext {
@@ -739,7 +740,9 @@ mod tests {
     }
 
     fn player(state: &LabState) -> Player {
-        let mut prep = RunKey::current(state).prepare(PLAYER_MEASURED_IOS).unwrap();
+        let mut prep = compute::current_key(state)
+            .prepare(PLAYER_MEASURED_IOS)
+            .unwrap();
         let run = prep
             .work(0)
             .unwrap()
@@ -877,7 +880,7 @@ mod tests {
         ] {
             let s = small_drive(qd);
             let mut work = TeachingWork::default();
-            work.restart(RunKey::current(&s), ExplainContext::of(&s));
+            work.restart(compute::current_key(&s), ExplainContext::of(&s));
             assert!(work.work(&mut || false), "qd {qd}: results came out");
             assert!(work.is_done() && work.failure().is_none());
             assert!(
@@ -898,7 +901,7 @@ mod tests {
         let mut s = small_drive(4);
         s.workload.set_drive_state(DriveState::Steady);
         let mut work = TeachingWork::default();
-        work.restart(RunKey::current(&s), ExplainContext::of(&s));
+        work.restart(compute::current_key(&s), ExplainContext::of(&s));
         let mut slices = 0;
         while !work.is_done() {
             work.work(&mut || true);
@@ -912,7 +915,7 @@ mod tests {
 
         let bad = RunKey {
             qd: 0,
-            ..RunKey::current(&s)
+            ..compute::current_key(&s)
         };
         work.restart(bad, ExplainContext::of(&s));
         assert!(work.is_done() && work.take_ready().is_none());
@@ -989,7 +992,7 @@ mod tests {
         let run = |i: usize| {
             let mut s = LabState::default();
             steps[i].setup.apply(&mut s);
-            let mut prep = RunKey::current(&s).prepare(3_000).unwrap();
+            let mut prep = compute::current_key(&s).prepare(3_000).unwrap();
             let run = prep.work_until(&mut || false).unwrap().cloned().unwrap();
             Simulation::run(&run)
         };

@@ -52,17 +52,21 @@ impl Browser {
     /// Serves `dist/` under [`MOUNT`] and opens a headless Chromium session. Console messages
     /// are collected from the start via chromedriver's `goog:loggingPrefs`.
     pub async fn start() -> Self {
-        Self::start_with(None).await
+        Self::start_with(&dist_dir(), None).await
+    }
+
+    /// [`start`](Self::start), serving `root` instead of `dist/` (a changed copy of it).
+    pub async fn start_serving(root: &std::path::Path) -> Self {
+        Self::start_with(root, None).await
     }
 
     /// [`start`](Self::start), with every download saved to `dir` without a prompt.
     pub async fn start_downloading_to(dir: &std::path::Path) -> Self {
-        Self::start_with(Some(dir)).await
+        Self::start_with(&dist_dir(), Some(dir)).await
     }
 
-    async fn start_with(downloads: Option<&std::path::Path>) -> Self {
-        let server =
-            StaticServer::start(&dist_dir(), MOUNT).expect("cannot start the static server");
+    async fn start_with(root: &std::path::Path, downloads: Option<&std::path::Path>) -> Self {
+        let server = StaticServer::start(root, MOUNT).expect("cannot start the static server");
         let driver = ChromeDriver::start();
 
         let mut chrome_options = json!({ "args": CHROME_ARGS });

@@ -4,7 +4,7 @@
 //! percentile is within 1.6% of the exact value) instead of a stored list: memory stays fixed
 //! however long a run is, and the browser can read provisional percentiles at any moment.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::time::Nanos;
 
@@ -154,7 +154,7 @@ fn mean(v: &[f64]) -> f64 {
 }
 
 /// The resource that limits a run: what a reader should change to go faster.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Bottleneck {
     /// Too few requests in flight to keep the hardware busy: latency-bound.
@@ -247,7 +247,7 @@ impl Bottleneck {
 
 /// How reads met programs in a run, when they did often enough to matter (one read in a
 /// hundred or more).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ProgramWait {
     /// Reads rarely find a die programming.

@@ -378,7 +378,7 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
     let drives = compared(state);
     let unit = Unit::of(state);
     let tag = super::url_state::to_query(state);
-    let current = lookup(&RunKey::current(state));
+    let current = lookup(&compute::current_key(state));
     let current_missing = usize::from(current.is_none());
 
     let (mut qd, mut latency, qd_missing) = depth_charts(state, &drives, lookup, unit, current);

@@ -12,7 +12,7 @@
 //! the model. [`Hold`] says which of the three stays put, so a reader can hold the capacity and
 //! vary the die count (the density follows) to isolate what parallelism alone does.
 
-use crate::model::config::{DriveSpec, NandSpec, MAX_DIES};
+use crate::model::config::{DriveSpec, MAX_DIES};
 use crate::model::power::PowerLimit;
 use crate::model::presets::{self, Preset};
 
@@ -53,60 +53,7 @@ impl Hold {
     }
 }
 
-/// One drive behind the preset's controller: a die count and a die density.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct DriveChoice {
-    pub dies: u32,
-    pub die_gbit: u32,
-}
-
-impl DriveChoice {
-    /// Raw flash in Gbit.
-    pub fn raw_gbit(self) -> u32 {
-        self.dies * self.die_gbit
-    }
-
-    /// The model's drive for this choice on `preset`.
-    pub fn drive(self, preset: &Preset) -> DriveSpec {
-        // The model takes the die density from the NAND part; a held capacity or die count
-        // changes only the density and keeps the part's timings. The die count is not checked
-        // here: the state keeps it in range, and the run's check refuses it otherwise.
-        DriveSpec {
-            controller: preset.controller.clone(),
-            nand: NandSpec {
-                die_gbit: self.die_gbit,
-                ..preset.nand.clone()
-            },
-            dies: self.dies,
-        }
-    }
-
-    /// User capacity in GB.
-    pub fn capacity_gb(self, preset: &Preset) -> f64 {
-        self.drive(preset).user_gb()
-    }
-
-    /// Whether this is one of the capacities the preset was sold or measured at, built from
-    /// the preset's own part.
-    pub fn is_listed(self, preset: &Preset) -> bool {
-        self.die_gbit == preset.nand.die_gbit
-            && preset
-                .capacities_gb
-                .iter()
-                .any(|&gb| preset.dies_for_capacity_gb(f64::from(gb)) == Ok(self.dies))
-    }
-
-    /// The preset's default capacity, built from its own part.
-    pub fn default_for(preset: &Preset) -> DriveChoice {
-        let dies = preset
-            .dies_for_capacity_gb(f64::from(preset.default_capacity_gb()))
-            .unwrap_or(1);
-        DriveChoice {
-            dies,
-            die_gbit: preset.nand.die_gbit,
-        }
-    }
-}
+pub use parallelism_work::DriveChoice;
 
 /// The drive part of the state. See the module documentation for what always holds.
 #[derive(Clone, Copy, Debug, PartialEq)]

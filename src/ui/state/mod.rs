@@ -216,7 +216,7 @@ mod tests {
                     s.workload.set_qd(qd);
                     s.workload.set_bs_bytes(bs);
                     s.workload.set_read_pct(pct);
-                    let spec = crate::ui::compute::RunKey::current(&s).spec();
+                    let spec = crate::ui::compute::current_key(&s).spec();
                     assert!(spec.check().is_ok(), "{} {dies}x{die_gbit}", preset.id);
                 }
             }

@@ -31,7 +31,7 @@ use leptos::prelude::*;
 
 use crate::model::activity::{Activity, DieActivity, DieState};
 use crate::model::config::CheckedRun;
-use crate::ui::compute::RunKey;
+use crate::ui::compute;
 use crate::ui::controls::locked;
 use crate::ui::controls::slider::LadderSlider;
 use crate::ui::embed::Control;
@@ -336,7 +336,7 @@ pub fn TeachingMode() -> impl IntoView {
     // Equal specs compare equal, so a change of any other part does not restart the player.
     let spec = Memo::new(move |_| {
         let state = lab.state();
-        (RunKey::current(&state), ExplainContext::of(&state))
+        (compute::current_key(&state), ExplainContext::of(&state))
     });
     Effect::new(move |_| {
         let (spec, ctx) = spec.get();

@@ -1,0 +1,368 @@
+//! What identifies one model run of the page ([`RunKey`]), and what the page keeps of it
+//! ([`Point`], [`Outcome`]).
+//!
+//! What always holds:
+//! - the model is deterministic for a seed ([`SEED`]), so a [`RunKey`] fully identifies a
+//!   result: the page, every worker and a native test compute the same numbers for one key;
+//! - a key travels as text ([`RunKey`]'s `Display`, read back by its `FromStr`), made of the
+//!   model's own names (fio's patterns, the drive states) and whole numbers, so it round-trips
+//!   exactly and a malformed one is refused with the reason, never run.
+
+use std::fmt;
+use std::str::FromStr;
+
+use parallelism_model::config::{
+    ConfigError, DriveSpec, NandSpec, RunOptions, RunSpec, Rw, Workload,
+};
+use parallelism_model::power::PowerLimit;
+use parallelism_model::prepare::Preparation;
+use parallelism_model::presets::{Preset, PresetKey};
+use parallelism_model::stats::{Bottleneck, ProgramWait};
+use serde::{Deserialize, Serialize};
+
+use crate::drives;
+
+/// Measured I/Os of a quick estimate: a few percent of noise, a fraction of a full run's cost.
+pub const ESTIMATE_IOS: u64 = 1_500;
+/// The model's seed for every run: one seed makes every chart reproducible.
+pub const SEED: u64 = 1;
+
+/// One drive behind a preset's controller: a die count and a die density.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DriveChoice {
+    pub dies: u32,
+    pub die_gbit: u32,
+}
+
+impl DriveChoice {
+    /// Raw flash in Gbit.
+    pub fn raw_gbit(self) -> u32 {
+        self.dies * self.die_gbit
+    }
+
+    /// The model's drive for this choice on `preset`.
+    pub fn drive(self, preset: &Preset) -> DriveSpec {
+        // The model takes the die density from the NAND part; a held capacity or die count
+        // changes only the density and keeps the part's timings. The die count is not checked
+        // here: the page's state keeps it in range, and the run's check refuses it otherwise.
+        DriveSpec {
+            controller: preset.controller.clone(),
+            nand: NandSpec {
+                die_gbit: self.die_gbit,
+                ..preset.nand.clone()
+            },
+            dies: self.dies,
+        }
+    }
+
+    /// User capacity in GB.
+    pub fn capacity_gb(self, preset: &Preset) -> f64 {
+        self.drive(preset).user_gb()
+    }
+
+    /// Whether this is one of the capacities the preset was sold or measured at, built from
+    /// the preset's own part.
+    pub fn is_listed(self, preset: &Preset) -> bool {
+        self.die_gbit == preset.nand.die_gbit
+            && preset
+                .capacities_gb
+                .iter()
+                .any(|&gb| preset.dies_for_capacity_gb(f64::from(gb)) == Ok(self.dies))
+    }
+
+    /// The preset's default capacity, built from its own part.
+    pub fn default_for(preset: &Preset) -> DriveChoice {
+        let dies = preset
+            .dies_for_capacity_gb(f64::from(preset.default_capacity_gb()))
+            .unwrap_or(1);
+        DriveChoice {
+            dies,
+            die_gbit: preset.nand.die_gbit,
+        }
+    }
+}
+
+/// How hard a result was worked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Fidelity {
+    /// [`ESTIMATE_IOS`] measured I/Os: shown first, replaced when the full run is done.
+    Estimate,
+    /// The model's default run length ([`RunOptions::DEFAULT_MEASURED_IOS`]).
+    Full,
+}
+
+impl Fidelity {
+    /// Measured I/Os after which a run has reached this fidelity (the model may measure more
+    /// for a full run, e.g. many write-buffer turnovers for writes).
+    pub fn measured_ios(self) -> u64 {
+        match self {
+            Fidelity::Estimate => ESTIMATE_IOS,
+            Fidelity::Full => RunOptions::DEFAULT_MEASURED_IOS,
+        }
+    }
+}
+
+/// One model run, identified by everything that changes its result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RunKey {
+    pub preset: PresetKey,
+    pub drive: DriveChoice,
+    pub rw: Rw,
+    /// Read percentage (0 or 100 for the pure patterns, so equal runs get equal keys).
+    pub read_pct: u8,
+    pub bs_bytes: u32,
+    pub qd: u32,
+    pub state: parallelism_model::DriveState,
+    /// The active power state the drive is held to (0: PS0, the model's default).
+    pub power_state: u8,
+}
+
+impl RunKey {
+    /// The run for this key, measuring `measured_ios`, checked and held to its power state,
+    /// ready to be prepared without blocking.
+    pub fn prepare(&self, measured_ios: u64) -> Result<Preparation, ConfigError> {
+        let prep = Preparation::new(self.spec_measuring(measured_ios))?;
+        match self.power_state {
+            0 => Ok(prep),
+            n => prep.with_power_limit(PowerLimit::State(n)),
+        }
+    }
+
+    /// The model's run for this key (always the full run; an estimate is its early part).
+    pub fn spec(&self) -> RunSpec {
+        self.spec_measuring(Fidelity::Full.measured_ios())
+    }
+
+    /// The model's run for this key, measuring `measured_ios`: the one place a [`RunSpec`] is
+    /// built from a key (teaching mode's player and explainer ask here too).
+    pub fn spec_measuring(&self, measured_ios: u64) -> RunSpec {
+        RunSpec {
+            drive: self.drive.drive(self.preset.0),
+            workload: Workload {
+                rw: self.rw,
+                rwmixread: self.read_pct,
+                bs_bytes: self.bs_bytes,
+                iodepth: self.qd,
+            },
+            state: self.state,
+            options: RunOptions {
+                seed: SEED,
+                measured_ios,
+            },
+        }
+    }
+}
+
+/// Fields of a key's text, in order.
+const KEY_FIELDS: usize = 8;
+
+/// `preset/dies x die Gbit/pattern/read %/block bytes/depth/drive state/power state`, e.g.
+/// `e18dc/32x512/randread/100/4096/32/steady/0`.
+impl fmt::Display for RunKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}/{}x{}/{}/{}/{}/{}/{}/{}",
+            self.preset.0.id,
+            self.drive.dies,
+            self.drive.die_gbit,
+            self.rw,
+            self.read_pct,
+            self.bs_bytes,
+            self.qd,
+            self.state,
+            self.power_state
+        )
+    }
+}
+
+/// Why a key's text was refused.
+#[derive(Clone, Debug, PartialEq)]
+pub enum KeyError {
+    /// Not the eight fields of a key, separated by `/`.
+    Shape(String),
+    /// A field that is not a whole number of its kind.
+    Number { field: &'static str, value: String },
+    /// A preset, pattern or drive state the model does not know.
+    Model(ConfigError),
+}
+
+impl fmt::Display for KeyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KeyError::Shape(text) => write!(
+                f,
+                "run key '{text}' is not preset/dies x Gbit/pattern/read %/block bytes/depth/state/power state"
+            ),
+            KeyError::Number { field, value } => {
+                write!(f, "run key field {field} '{value}' is not a whole number")
+            }
+            KeyError::Model(e) => write!(f, "run key: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for KeyError {}
+
+impl From<ConfigError> for KeyError {
+    fn from(e: ConfigError) -> KeyError {
+        KeyError::Model(e)
+    }
+}
+
+fn number<T: FromStr>(field: &'static str, value: &str) -> Result<T, KeyError> {
+    value.parse().map_err(|_| KeyError::Number {
+        field,
+        value: value.to_string(),
+    })
+}
+
+impl FromStr for RunKey {
+    type Err = KeyError;
+
+    fn from_str(text: &str) -> Result<RunKey, KeyError> {
+        let fields: Vec<&str> = text.split('/').collect();
+        let [preset, drive, rw, read_pct, bs, qd, state, power_state] = fields[..] else {
+            return Err(KeyError::Shape(text.to_string()));
+        };
+        debug_assert_eq!(fields.len(), KEY_FIELDS);
+        let (dies, die_gbit) = drive
+            .split_once('x')
+            .ok_or_else(|| KeyError::Shape(text.to_string()))?;
+        Ok(RunKey {
+            preset: PresetKey(drives::lookup(preset)?),
+            drive: DriveChoice {
+                dies: number("dies", dies)?,
+                die_gbit: number("die Gbit", die_gbit)?,
+            },
+            rw: rw.parse()?,
+            read_pct: number("read %", read_pct)?,
+            bs_bytes: number("block bytes", bs)?,
+            qd: number("depth", qd)?,
+            state: state.parse()?,
+            power_state: number("power state", power_state)?,
+        })
+    }
+}
+
+impl Serialize for RunKey {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for RunKey {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<RunKey, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// What the charts and the readout need from a run.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Point {
+    pub iops: f64,
+    pub mb_s: f64,
+    pub mean_us: f64,
+    pub p99_us: f64,
+    pub p999_us: f64,
+    pub bottleneck: Bottleneck,
+    /// How reads met programs (suspend, or waiting them out).
+    pub program_wait: ProgramWait,
+    /// Average power over the run (W), and the budget it kept to.
+    pub watts: f64,
+    pub budget_w: Option<f64>,
+    pub fidelity: Fidelity,
+}
+
+/// A finished run: its point, or why the model refused it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Outcome {
+    Done(Point),
+    Failed(String),
+}
+
+impl Outcome {
+    /// Whether nothing more is to be done for this run (a full result, or a refusal).
+    pub fn is_final(&self) -> bool {
+        match self {
+            Outcome::Done(p) => p.fidelity == Fidelity::Full,
+            Outcome::Failed(_) => true,
+        }
+    }
+
+    /// Whether this outcome should replace `old` (a result is never downgraded).
+    pub fn improves_on(&self, old: Option<&Outcome>) -> bool {
+        match (old, self) {
+            (Some(Outcome::Done(old)), Outcome::Done(new)) => new.fidelity >= old.fidelity,
+            (Some(Outcome::Failed(_)), _) => false,
+            _ => true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parallelism_model::presets;
+
+    fn key() -> RunKey {
+        let preset = presets::find("e18dc").unwrap();
+        RunKey {
+            preset: PresetKey(preset),
+            drive: DriveChoice::default_for(preset),
+            rw: Rw::RandRead,
+            read_pct: 100,
+            bs_bytes: 4096,
+            qd: 32,
+            state: parallelism_model::DriveState::Steady,
+            power_state: 0,
+        }
+    }
+
+    #[test]
+    fn a_key_travels_as_text_and_comes_back_equal() {
+        let k = key();
+        assert_eq!(k.to_string(), "e18dc/32x512/randread/100/4096/32/steady/0");
+        assert_eq!(k.to_string().parse::<RunKey>(), Ok(k));
+        let custom = RunKey {
+            preset: PresetKey(drives::lookup("e12_d24_r52500").unwrap()),
+            ..k
+        };
+        assert_eq!(custom.to_string().parse::<RunKey>(), Ok(custom));
+        let json = serde_json::to_string(&k).unwrap();
+        assert_eq!(serde_json::from_str::<RunKey>(&json).unwrap(), k);
+    }
+
+    #[test]
+    fn a_malformed_key_is_refused_with_the_reason() {
+        let refused = |text: &str| text.parse::<RunKey>().unwrap_err().to_string();
+        assert!(refused("e18dc/32x512").contains("is not preset/"));
+        assert!(refused("e18dc/32x512/randread/100/4096/deep/steady/0").contains("depth 'deep'"));
+        assert!(refused("e18dc/32/randread/100/4096/32/steady/0").contains("is not preset/"));
+        assert!(refused("nope/32x512/randread/100/4096/32/steady/0").contains("nope"));
+        assert!(refused("e18dc/32x512/sideways/100/4096/32/steady/0").contains("sideways"));
+    }
+
+    #[test]
+    fn a_result_is_never_downgraded() {
+        let point = |fidelity| Point {
+            iops: 1.0,
+            mb_s: 1.0,
+            mean_us: 1.0,
+            p99_us: 1.0,
+            p999_us: 1.0,
+            bottleneck: Bottleneck::Dies,
+            program_wait: ProgramWait::Rarely,
+            watts: 1.0,
+            budget_w: None,
+            fidelity,
+        };
+        let full = Outcome::Done(point(Fidelity::Full));
+        let estimate = Outcome::Done(point(Fidelity::Estimate));
+        assert!(full.improves_on(Some(&estimate)));
+        assert!(!estimate.improves_on(Some(&full)));
+        assert!(estimate.improves_on(None));
+        assert!(full.is_final() && !estimate.is_final());
+    }
+}

@@ -1,0 +1,26 @@
+//! The model runs Parallelism Lab's page asks for, as data: shared by the page's main thread
+//! and its Web Workers, with no web dependency, so all of it is tested natively.
+//!
+//! - [`key`]: a run's identity ([`RunKey`], which travels as text) and what the page keeps of
+//!   it ([`Point`], [`Outcome`]).
+//! - [`drives`]: drives by id, built-in presets and drives of the reader's own alike.
+//! - [`engine`]: the [`Engine`] that works a plan of runs in slices, estimates first.
+//! - [`protocol`]: the messages between the page and a worker, and their one text form.
+//! - [`serve`]: a worker's side: reads requests, works slices, replies.
+//! - [`pool`]: the page's side: which worker gets which run, and the results.
+//!
+//! The page's main thread builds plans and reads results ([`pool::Dispatch`]); only the
+//! workers call the engine, so the main thread's WebAssembly does not carry it.
+#![forbid(unsafe_code)]
+
+pub mod drives;
+pub mod engine;
+pub mod key;
+pub mod pool;
+pub mod protocol;
+pub mod serve;
+#[cfg(test)]
+mod testing;
+
+pub use engine::{Engine, Progress};
+pub use key::{DriveChoice, Fidelity, Outcome, Point, RunKey, ESTIMATE_IOS, SEED};

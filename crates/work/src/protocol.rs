@@ -1,0 +1,117 @@
+//! The messages between the page and its Web Workers, and their one text form (JSON).
+//!
+//! What always holds:
+//! - every message is one JSON text made by [`Request::encode`] or [`Reply::encode`] and read
+//!   by the matching `decode`, so both ends share one definition and nothing else is parsed;
+//! - numbers cross bit for bit (serde_json's `float_roundtrip`), so a point the page shows is
+//!   the point the worker's engine computed;
+//! - a worker answers a message it cannot read with [`Reply::Refused`] and keeps working: a
+//!   bad message never ends a worker.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::key::{Outcome, RunKey};
+
+/// What the page asks of a worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Request {
+    /// Work on these runs now, most important first, and on nothing else. `generation` grows
+    /// with every plan the page makes, so a reply says which plan it was working for.
+    Plan { generation: u64, keys: Vec<RunKey> },
+}
+
+/// What a worker tells the page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Reply {
+    /// The worker's module has loaded: messages sent from now on are read (messages sent
+    /// earlier may be lost, so the page holds them until this arrives).
+    Ready,
+    /// Results reached since the last reply, for the plan of `generation`.
+    Results {
+        generation: u64,
+        results: Vec<(RunKey, Outcome)>,
+        /// The run being advanced when the reply was sent, if any.
+        working_on: Option<RunKey>,
+        /// Runs this worker has started since it loaded.
+        runs_started: u64,
+        /// Nothing is left to do for this plan.
+        idle: bool,
+    },
+    /// A message the worker could not read, and why.
+    Refused { why: String },
+    /// The worker's module panicked and has ended; the message says where and why.
+    Panicked { why: String },
+}
+
+/// A message that is not one of ours.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProtocolError(String);
+
+impl fmt::Display for ProtocolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unreadable message between the page and its worker: {}",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ProtocolError {}
+
+fn encode<T: Serialize>(message: &T) -> String {
+    // Our messages hold strings, numbers and enums only: serialising cannot fail.
+    serde_json::to_string(message).unwrap_or_default()
+}
+
+fn decode<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, ProtocolError> {
+    serde_json::from_str(text).map_err(|e| ProtocolError(e.to_string()))
+}
+
+impl Request {
+    pub fn encode(&self) -> String {
+        encode(self)
+    }
+
+    pub fn decode(text: &str) -> Result<Request, ProtocolError> {
+        decode(text)
+    }
+}
+
+impl Reply {
+    pub fn encode(&self) -> String {
+        encode(self)
+    }
+
+    pub fn decode(text: &str) -> Result<Reply, ProtocolError> {
+        decode(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::key;
+
+    #[test]
+    fn messages_read_back_as_they_were_written() {
+        let plan = Request::Plan {
+            generation: 7,
+            keys: vec![key()],
+        };
+        assert_eq!(Request::decode(&plan.encode()), Ok(plan));
+        let ready = Reply::Ready;
+        assert_eq!(Reply::decode(&ready.encode()), Ok(ready));
+    }
+
+    #[test]
+    fn a_message_that_is_not_ours_is_refused_with_the_reason() {
+        let e = Request::decode("{\"Plan\":{\"generation\":1,\"keys\":[\"e18dc/0\"]}}")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("run key 'e18dc/0'"), "{e}");
+        assert!(Request::decode("not json").is_err());
+    }
+}

@@ -1,0 +1,113 @@
+//! The worker's message loop (see the crate docs).
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use parallelism_work::protocol::Reply;
+use parallelism_work::serve::Server;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent, Performance};
+
+/// Longest stretch of model work per task, in milliseconds: how long a plan the page has
+/// replaced may still be worked on, and how often results reach the page at most.
+pub const SLICE_MS: f64 = 10.0;
+
+/// The worker's state: the server, and the channel its slices are scheduled through.
+struct Worker {
+    scope: DedicatedWorkerGlobalScope,
+    performance: Performance,
+    server: RefCell<Server>,
+    /// Posting to this channel's second port runs a slice in a new task (a zero timeout would
+    /// be clamped to 4 ms once nested).
+    channel: MessageChannel,
+    scheduled: Cell<bool>,
+}
+
+impl Worker {
+    fn post(&self, reply: &Reply) {
+        // Only fails if the page is gone, when nobody is left to tell.
+        let _ = self.scope.post_message(&JsValue::from_str(&reply.encode()));
+    }
+
+    fn schedule(&self) {
+        if self.scheduled.replace(true) {
+            return;
+        }
+        if self.channel.port2().post_message(&JsValue::NULL).is_err() {
+            self.scheduled.set(false);
+        }
+    }
+
+    fn receive(&self, event: &MessageEvent) {
+        let Some(text) = event.data().as_string() else {
+            self.post(&Reply::Refused {
+                why: "a message that is not text".to_string(),
+            });
+            return;
+        };
+        if let Some(reply) = self.server.borrow_mut().receive(&text) {
+            self.post(&reply);
+        }
+        self.schedule();
+    }
+
+    fn slice(&self) {
+        self.scheduled.set(false);
+        let start = self.performance.now();
+        let mut server = self.server.borrow_mut();
+        let reply = server.work(&mut || self.performance.now() - start >= SLICE_MS);
+        let busy = server.busy();
+        drop(server);
+        if let Some(reply) = reply {
+            self.post(&reply);
+        }
+        if busy {
+            self.schedule();
+        }
+    }
+}
+
+/// Installs the panic report and the message loop, then tells the page it is ready.
+pub fn start() {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    report_panics(scope.clone());
+    let (Some(performance), Ok(channel)) = (scope.performance(), MessageChannel::new()) else {
+        panic!("this browser's workers have no performance clock or message channels");
+    };
+    let worker = Rc::new(Worker {
+        scope,
+        performance,
+        server: RefCell::new(Server::new()),
+        channel,
+        scheduled: Cell::new(false),
+    });
+    let on_slice = {
+        let worker = Rc::clone(&worker);
+        Closure::<dyn Fn()>::new(move || worker.slice())
+    };
+    worker
+        .channel
+        .port1()
+        .set_onmessage(Some(on_slice.as_ref().unchecked_ref()));
+    let on_message = {
+        let worker = Rc::clone(&worker);
+        Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| worker.receive(&event))
+    };
+    worker
+        .scope
+        .set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // The worker lives as long as the page: its handlers are never removed.
+    on_slice.forget();
+    on_message.forget();
+    worker.post(&Reply::Ready);
+}
+
+fn report_panics(scope: DedicatedWorkerGlobalScope) {
+    std::panic::set_hook(Box::new(move |info| {
+        let reply = Reply::Panicked {
+            why: info.to_string(),
+        };
+        let _ = scope.post_message(&JsValue::from_str(&reply.encode()));
+    }));
+}

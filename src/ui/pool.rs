@@ -1,0 +1,269 @@
+//! The charts' model runs, computed in a pool of Web Workers: the page's main thread only
+//! sends plans and takes in results, so the engine never runs where the page draws and reads
+//! its input.
+//!
+//! The deciding is [`Dispatch`]'s (which worker gets which run; the results, never
+//! downgraded); this part starts the workers and carries the messages. The pool has one
+//! worker per core the device has to spare ([`pool_size`]), each the `parallelism-worker`
+//! binary that Trunk builds beside the page (`worker_loader.js`, a module worker, relative to
+//! the page, so a sub-path and an iframe work, under the page's CSP `worker-src 'self'`).
+//!
+//! What always holds:
+//! - a request for a worker that has not said `Ready` waits, the latest one only, and is sent
+//!   when it does (a module worker loses messages sent before its module has loaded);
+//! - `revision` changes at most once per animation frame however many results arrive, so the
+//!   charts and the readout recompute once per frame, not once per message;
+//! - a worker that cannot start, or that stops, shows the page's error screen with the
+//!   reason (it panics, which the crash screen catches), never a page that silently stops;
+//! - after [`Pool::stop`] the workers are ended and nothing more is sent.
+
+use leptos::prelude::*;
+use parallelism_work::pool::{pool_size, Dispatch};
+use parallelism_work::protocol::Reply;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+use super::compute::{Point, Progress, RunKey};
+
+/// The worker's loader, relative to the page (Trunk's loader shim for the worker binary).
+pub const WORKER_URL: &str = "./worker_loader.js";
+
+/// What the model status line shows of the pool (and the end-to-end tests read).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PoolStatus {
+    pub workers: usize,
+    /// The current plan's number.
+    pub generation: u64,
+    /// The oldest plan a worker last reported on (equal to `generation` once every worker has
+    /// taken the current plan).
+    pub oldest_report: u64,
+    /// Workers whose last report for the current plan has them on a run it does not hold.
+    pub stale_running: usize,
+    /// Runs the workers have started since the page loaded.
+    pub runs_started: u64,
+}
+
+/// One worker, and what waits for it.
+struct Slot {
+    worker: Worker,
+    ready: bool,
+    /// The latest request, held until the worker is ready.
+    waiting: Option<String>,
+}
+
+struct Inner {
+    dispatch: Dispatch,
+    slots: Vec<Slot>,
+    stopped: bool,
+}
+
+/// The pool; cheap to copy into closures.
+#[derive(Clone, Copy)]
+pub struct Pool {
+    inner: StoredValue<Inner, LocalStorage>,
+    revision: RwSignal<u64>,
+    /// Whether a revision is already due at the next animation frame.
+    flush_due: StoredValue<bool, LocalStorage>,
+}
+
+impl Pool {
+    /// Starts the workers from the loader at `url`; panics (the page's error screen) if the
+    /// browser refuses them.
+    pub fn start(url: &'static str) -> Pool {
+        let workers = pool_size(window().navigator().hardware_concurrency() as usize);
+        let pool = Pool {
+            inner: StoredValue::new_local(Inner {
+                dispatch: Dispatch::new(workers),
+                slots: Vec::with_capacity(workers),
+                stopped: false,
+            }),
+            revision: RwSignal::new(0),
+            flush_due: StoredValue::new_local(false),
+        };
+        for index in 0..workers {
+            let worker = spawn(pool, index, url)
+                .unwrap_or_else(|why| panic!("the model's worker could not start: {why}"));
+            pool.inner.update_value(|i| {
+                i.slots.push(Slot {
+                    worker,
+                    ready: false,
+                    waiting: None,
+                })
+            });
+        }
+        pool
+    }
+
+    /// Changes whenever results may have changed (once per animation frame at most); track it
+    /// to follow them.
+    pub fn revision(&self) -> u64 {
+        self.revision.get()
+    }
+
+    /// Makes `plan` what the workers compute: queued work for older plans is dropped and a run
+    /// of a plan no longer shown is set aside at the end of the worker's slice.
+    pub fn set_plan(&self, plan: Vec<RunKey>) {
+        self.inner.update_value(|inner| {
+            if inner.stopped {
+                return;
+            }
+            let requests = inner.dispatch.set_plan(plan);
+            for (slot, request) in inner.slots.iter_mut().zip(requests) {
+                let text = request.encode();
+                if slot.ready {
+                    post(&slot.worker, &text);
+                } else {
+                    slot.waiting = Some(text);
+                }
+            }
+        });
+        self.schedule_revision();
+    }
+
+    /// The best result so far for `key` (not tracked: track [`Self::revision`]).
+    pub fn point(&self, key: &RunKey) -> Option<Point> {
+        self.inner
+            .try_with_value(|i| i.dispatch.point(key))
+            .flatten()
+    }
+
+    /// Why the model refused `key`, if it did.
+    pub fn failure(&self, key: &RunKey) -> Option<String> {
+        self.inner
+            .try_with_value(|i| i.dispatch.failure(key).map(str::to_string))
+            .flatten()
+    }
+
+    /// Runs `f` with a lookup of the results so far.
+    pub fn with_results<R>(&self, f: impl FnOnce(&dyn Fn(&RunKey) -> Option<Point>) -> R) -> R {
+        let lookup = |k: &RunKey| self.point(k);
+        f(&lookup)
+    }
+
+    pub fn progress(&self) -> Progress {
+        self.inner
+            .try_with_value(|i| i.dispatch.progress())
+            .unwrap_or_default()
+    }
+
+    pub fn status(&self) -> PoolStatus {
+        self.inner
+            .try_with_value(|i| {
+                let d = &i.dispatch;
+                PoolStatus {
+                    workers: d.workers(),
+                    generation: d.generation(),
+                    oldest_report: d.reports().iter().map(|r| r.generation).min().unwrap_or(0),
+                    stale_running: d.stale_running(),
+                    runs_started: d.reports().iter().map(|r| r.runs_started).sum(),
+                }
+            })
+            .unwrap_or_default()
+    }
+
+    /// Ends the workers for good (the component unmounts).
+    pub fn stop(&self) {
+        let _ = self.inner.try_update_value(|inner| {
+            inner.stopped = true;
+            for slot in &inner.slots {
+                slot.worker.terminate();
+            }
+        });
+    }
+
+    /// Takes in one message of worker `index`.
+    fn receive(&self, index: usize, text: &str) {
+        let reply = Reply::decode(text)
+            .unwrap_or_else(|e| panic!("the model's worker {index} sent {text:?}: {e}"));
+        match reply {
+            Reply::Ready => {
+                let _ = self.inner.try_update_value(|inner| {
+                    if let Some(slot) = inner.slots.get_mut(index) {
+                        slot.ready = true;
+                        if let Some(text) = slot.waiting.take() {
+                            post(&slot.worker, &text);
+                        }
+                    }
+                });
+            }
+            Reply::Panicked { why } => panic!("the model's worker {index} stopped: {why}"),
+            // A request the worker could not read is the page's bug, not the reader's: said
+            // where a developer looks, and the worker goes on with the plan it had.
+            Reply::Refused { why } => leptos::logging::error!("model worker {index}: {why}"),
+            results @ Reply::Results { .. } => {
+                let _ = self
+                    .inner
+                    .try_update_value(|i| i.dispatch.receive(index, results));
+                self.schedule_revision();
+            }
+        }
+    }
+
+    /// Bumps the revision at the next animation frame, once however often it is asked.
+    fn schedule_revision(&self) {
+        if self.flush_due.try_get_value().unwrap_or(true) {
+            return;
+        }
+        self.flush_due.set_value(true);
+        let (due, revision) = (self.flush_due, self.revision);
+        let flush = Closure::once_into_js(move || {
+            let _ = due.try_set_value(false);
+            let _ = revision.try_update(|r| *r += 1);
+        });
+        if window()
+            .request_animation_frame(flush.unchecked_ref())
+            .is_err()
+        {
+            self.revision.update(|r| *r += 1);
+        }
+    }
+}
+
+/// Starts worker `index` of `pool` with its message and error handlers.
+fn spawn(pool: Pool, index: usize, url: &'static str) -> Result<Worker, String> {
+    let options = WorkerOptions::new();
+    options.set_type(WorkerType::Module);
+    options.set_name(&format!("model-{index}"));
+    let worker =
+        Worker::new_with_options(url, &options).map_err(|e| format!("{url}: {}", describe(&e)))?;
+    let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
+        match event.data().as_string() {
+            Some(text) => pool.receive(index, &text),
+            None => panic!("the model's worker {index} sent a message that is not text"),
+        }
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    let on_error = Closure::<dyn Fn(web_sys::Event)>::new(move |event: web_sys::Event| {
+        // A module that fails to load (missing file, refused by the CSP) gives a plain event;
+        // an exception inside the worker gives its message.
+        let why = event
+            .dyn_ref::<ErrorEvent>()
+            .map(|e| e.message())
+            .filter(|m| !m.is_empty())
+            .unwrap_or_else(|| format!("{url} did not load"));
+        panic!("the model's worker {index} could not run: {why}");
+    });
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    // The handlers live as long as the worker, which lives as long as the page.
+    on_message.forget();
+    on_error.forget();
+    Ok(worker)
+}
+
+fn post(worker: &Worker, text: &str) {
+    if let Err(e) = worker.post_message(&JsValue::from_str(text)) {
+        panic!(
+            "the page could not message its model worker: {}",
+            describe(&e)
+        );
+    }
+}
+
+/// A thrown JavaScript value, as text.
+fn describe(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| format!("{e:?}"))
+}

@@ -1,0 +1,269 @@
+//! End-to-end: the charts' model runs in the page's pool of Web Workers (src/ui/pool.rs,
+//! crates/worker), issue 21.
+//!
+//! - The worker computes the numbers the native engine computes for the same runs, bit for
+//!   bit (the model is deterministic for its seed, and a result crosses as exact JSON).
+//! - A burst of slider moves leaves only the last state's work running: each new plan
+//!   replaces the one before in every worker, so the runs started stay far below what every
+//!   state of the burst would have cost.
+//! - A worker that cannot start shows the page's error screen with the reason.
+//!
+//! Needs `dist/` and `/usr/bin/chromedriver`, like tests/e2e.rs.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use std::time::Duration;
+
+use common::{dist_dir, Browser};
+use fantoccini::key::Key;
+use parallelism_lab::model::presets::{self, PresetKey};
+use parallelism_lab::model::{DriveState, Rw};
+use parallelism_work::protocol::{Reply, Request};
+use parallelism_work::{DriveChoice, Engine, Outcome, RunKey};
+use serde_json::{json, Value};
+
+/// A run of `preset` at its default capacity.
+fn run(preset: &str, rw: Rw, read_pct: u8, bs_bytes: u32, qd: u32, state: DriveState) -> RunKey {
+    let p = parallelism_work::drives::lookup(preset).expect("a preset");
+    RunKey {
+        preset: PresetKey(p),
+        drive: DriveChoice::default_for(p),
+        rw,
+        read_pct,
+        bs_bytes,
+        qd,
+        state,
+        power_state: 0,
+    }
+}
+
+/// Runs that reach every part of the engine: deep and shallow reads, the SLC cache, steady
+/// state's garbage collection, a mix with suspends, a large sequential block, a power state,
+/// a drive of the reader's own and a run the model refuses.
+fn runs() -> Vec<RunKey> {
+    assert!(presets::find("e12").is_some());
+    vec![
+        run("e18dc", Rw::RandRead, 100, 4096, 1, DriveState::Steady),
+        run("e18dc", Rw::RandRead, 100, 4096, 128, DriveState::Steady),
+        run("e18dc", Rw::RandRw, 70, 4096, 32, DriveState::Steady),
+        run("e12", Rw::RandWrite, 0, 4096, 8, DriveState::Fob),
+        run("e12", Rw::Write, 0, 131_072, 32, DriveState::Fob),
+        RunKey {
+            power_state: 2,
+            ..run("e12", Rw::RandRead, 100, 4096, 64, DriveState::Fob)
+        },
+        run("octane", Rw::Read, 100, 131_072, 4, DriveState::SeqFilled),
+        run(
+            "e12_d24_r52500_c900",
+            Rw::RandRead,
+            100,
+            4096,
+            16,
+            DriveState::Fob,
+        ),
+        run("e18dc", Rw::RandRead, 100, 4096, 0, DriveState::Fob),
+    ]
+}
+
+/// Starts a worker of the page by hand, sends it `plan` once it is ready and returns every
+/// message it sent until it was idle.
+const ASK_A_WORKER: &str = r#"
+    const [plan, done] = [arguments[0], arguments[arguments.length - 1]];
+    const worker = new Worker("./worker_loader.js", { type: "module" });
+    const replies = [];
+    worker.onerror = (e) => done({ error: String(e.message || "the worker did not load") });
+    worker.onmessage = (e) => {
+        const reply = JSON.parse(e.data);
+        if (reply === "Ready") { worker.postMessage(plan); return; }
+        replies.push(e.data);
+        if (!reply.Results || reply.Results.idle) { worker.terminate(); done(replies); }
+    };
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_the_worker_computes_the_native_engines_numbers() {
+    let browser = Browser::start().await;
+    browser.open("", "#model-status").await;
+    let keys = runs();
+    let plan = Request::Plan {
+        generation: 1,
+        keys: keys.clone(),
+    }
+    .encode();
+    browser
+        .client
+        .update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
+            Some(Duration::from_secs(120)),
+            None,
+            None,
+        ))
+        .await
+        .expect("a script timeout");
+    let replies = browser
+        .client
+        .execute_async(ASK_A_WORKER, vec![json!(plan)])
+        .await
+        .expect("the worker's replies");
+    let Value::Array(replies) = replies else {
+        panic!("the worker failed: {replies}")
+    };
+
+    let mut from_worker = std::collections::HashMap::new();
+    for text in &replies {
+        let reply = Reply::decode(text.as_str().expect("text")).expect("a reply");
+        let Reply::Results { results, .. } = reply else {
+            panic!("{reply:?}")
+        };
+        from_worker.extend(results);
+    }
+    let mut native = Engine::new();
+    native.set_plan(keys.clone());
+    while !native.work(&mut || false).idle {}
+    for key in &keys {
+        let worker = from_worker
+            .get(key)
+            .unwrap_or_else(|| panic!("no result for {key}"));
+        assert_eq!(Some(worker), native.outcome(key), "{key}");
+        assert!(worker.is_final(), "{key}: {worker:?}");
+    }
+    assert!(
+        matches!(from_worker.get(&keys[8]), Some(Outcome::Failed(why)) if why.contains("iodepth 0")),
+        "the refusal crosses too"
+    );
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+/// The pool's state as the model status line carries it.
+#[derive(Debug, PartialEq)]
+struct PoolState {
+    workers: u64,
+    generation: u64,
+    oldest_report: u64,
+    stale_running: u64,
+    runs_started: u64,
+    text: String,
+}
+
+async fn pool_state(browser: &Browser) -> PoolState {
+    const SCRIPT: &str = r#"
+        const s = document.getElementById("model-status");
+        const n = (name) => Number(s.getAttribute("data-" + name));
+        return [n("workers"), n("generation"), n("oldest-report"), n("stale-running"),
+                n("runs-started"), s.textContent];
+    "#;
+    let v = browser.js(SCRIPT, vec![]).await;
+    let n = |i: usize| v[i].as_u64().expect("a number");
+    PoolState {
+        workers: n(0),
+        generation: n(1),
+        oldest_report: n(2),
+        stale_running: n(3),
+        runs_started: n(4),
+        text: v[5].as_str().unwrap_or_default().to_string(),
+    }
+}
+
+/// Waits until every worker has reported on the current plan and every point is computed.
+async fn wait_until_done(browser: &Browser) -> PoolState {
+    browser
+        .wait_for("every point of the plan computed", || async {
+            let s = pool_state(browser).await;
+            assert_eq!(
+                s.stale_running, 0,
+                "a worker ran a dropped state's run: {s:?}"
+            );
+            (s.oldest_report == s.generation && s.text.contains("all")).then_some(s)
+        })
+        .await
+}
+
+/// The distinct runs the states of `steps` fine steps up from QD 32 plan, beyond the first
+/// state's (computed natively with the page's own plan).
+fn runs_the_burst_asks_for(ladder: &parallelism_lab::ui::ladder::Ladder, steps: usize) -> u64 {
+    use parallelism_lab::ui::{compute, state::LabState, url_state};
+    let mut state = url_state::parse_query("?state=fob", LabState::default()).state;
+    let first: std::collections::HashSet<RunKey> = compute::plan(&state).into_iter().collect();
+    let mut asked = std::collections::HashSet::new();
+    for _ in 0..steps {
+        state
+            .workload
+            .set_qd(ladder.step(state.workload.qd(), true, true));
+        asked.extend(
+            compute::plan(&state)
+                .into_iter()
+                .filter(|k| !first.contains(k)),
+        );
+    }
+    asked.len() as u64
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_a_burst_of_slider_moves_leaves_only_the_last_states_work_running() {
+    let browser = Browser::start().await;
+    browser.open("?state=fob", "#qd").await;
+    let before = wait_until_done(&browser).await;
+    assert!(before.workers >= 1);
+
+    // 30 single steps of the depth, as fast as WebDriver types: 30 states, each a new plan.
+    let mut keys = String::from(char::from(Key::Shift));
+    for _ in 0..30 {
+        keys.push(char::from(Key::Right));
+    }
+    keys.push(char::from(Key::Null));
+    let ladder = parallelism_lab::ui::state::workload::qd_ladder();
+    let last = (0..30).fold(32, |qd, _| ladder.step(qd, true, true));
+    assert!(last > 64, "30 distinct depths");
+    browser.press("qd", &keys).await;
+    let wanted = format!("qd={last}&");
+    browser
+        .wait_for("the 30th step in the URL", || async {
+            browser
+                .location_search()
+                .await
+                .contains(&wanted)
+                .then_some(())
+        })
+        .await;
+    let after = wait_until_done(&browser).await;
+    // The page makes a plan per state it shows (moves that land in one task share one).
+    let plans = after.generation - before.generation;
+    assert!(plans > 10, "the moves made plans: {before:?} -> {after:?}");
+    // Every state of the burst asks for about 40 runs of its own (its depth on three drives
+    // and the mixed sweep at that depth). A pool that finished every plan it was given would
+    // start all of them; one that drops older plans starts the last state's and those it had
+    // time for while each plan was the newest.
+    let started = after.runs_started - before.runs_started;
+    let asked = runs_the_burst_asks_for(&ladder, 30);
+    assert!(
+        started * 2 < asked,
+        "{started} runs started for {plans} plans: not far below the {asked} the burst's states ask for"
+    );
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_a_worker_that_cannot_start_shows_the_error_screen_with_the_reason() {
+    // The app without its worker, as a host that lost a file would serve it.
+    let root = std::env::temp_dir().join(format!("lab-no-worker-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    for entry in std::fs::read_dir(dist_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if path.is_file() && name != "worker_loader.js" {
+            std::fs::copy(&path, root.join(&name)).unwrap();
+        }
+    }
+    let browser = Browser::start_serving(&root).await;
+    browser.open("", "#crash").await;
+    let details = browser.text("#crash pre").await;
+    assert!(
+        details.contains("the model's worker") && details.contains("worker_loader.js"),
+        "the reason is shown: {details}"
+    );
+    browser.close().await;
+    let _ = std::fs::remove_dir_all(&root);
+}
