@@ -60,9 +60,21 @@ impl Browser {
         Self::start_with(Some(dir)).await
     }
 
+    /// [`start`](Self::start), serving the site in `root` (a modified copy of `dist/`, say)
+    /// instead of `dist/`.
+    pub async fn start_serving(root: &std::path::Path) -> Self {
+        Self::start_serving_with(root, None).await
+    }
+
     async fn start_with(downloads: Option<&std::path::Path>) -> Self {
-        let server =
-            StaticServer::start(&dist_dir(), MOUNT).expect("cannot start the static server");
+        Self::start_serving_with(&dist_dir(), downloads).await
+    }
+
+    async fn start_serving_with(
+        root: &std::path::Path,
+        downloads: Option<&std::path::Path>,
+    ) -> Self {
+        let server = StaticServer::start(root, MOUNT).expect("cannot start the static server");
         let driver = ChromeDriver::start();
 
         let mut chrome_options = json!({ "args": CHROME_ARGS });
@@ -246,6 +258,20 @@ impl Browser {
             || async { (self.js(SCRIPT, vec![]).await == json!(true)).then_some(()) },
         )
         .await;
+    }
+
+    /// Runs the Chrome DevTools Protocol command `cmd` with `params` in this session (through
+    /// chromedriver's `goog/cdp/execute`) and returns its result, e.g.
+    /// `Emulation.setDeviceMetricsOverride` for a phone's viewport, which a desktop window
+    /// cannot be made as narrow as.
+    pub fn cdp(&self, cmd: &str, params: Value) -> Value {
+        let path = format!("/session/{}/goog/cdp/execute", self.session_id);
+        let body = json!({ "cmd": cmd, "params": params }).to_string();
+        let (status, body) = http::request(self.driver.port(), "POST", &path, Some(&body))
+            .unwrap_or_else(|e| panic!("cannot send {cmd} to chromedriver: {e}"));
+        assert_eq!(status, 200, "{cmd} failed: {body}");
+        let body: Value = serde_json::from_str(&body).expect("a CDP answer is JSON");
+        body["value"].clone()
     }
 
     /// Console messages since the last call (chromedriver hands each entry out once).
