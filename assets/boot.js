@@ -6,3 +6,19 @@ const url = (name) => new URL(app.dataset[name], document.baseURI).href;
 const { default: init } = await import(url("js"));
 const wasm = await init({ module_or_path: url("wasm") });
 dispatchEvent(new CustomEvent("TrunkApplicationStarted", { detail: { wasm } }));
+
+// The offline copy (README "Works offline"), asked for once the app runs, so its downloads do
+// not compete with the app's own. sw.js sits beside index.html, so its scope is this sub-path.
+// Never fatal: without it the lab works as before, only not offline. Browsers without service
+// workers skip it; a sandboxed frame throws on reading navigator.serviceWorker.
+const offlineCopyUnavailable = (error) =>
+  console.info(`Parallelism Lab: no offline copy (${error && error.message})`);
+try {
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker
+      .register(new URL("sw.js", document.baseURI).href)
+      .catch(offlineCopyUnavailable);
+  }
+} catch (error) {
+  offlineCopyUnavailable(error);
+}

@@ -252,6 +252,20 @@ impl Browser {
         .await;
     }
 
+    /// Runs the Chrome DevTools Protocol command `cmd` with `params` in this session (through
+    /// chromedriver's `goog/cdp/execute`) and returns its result, e.g.
+    /// `Emulation.setDeviceMetricsOverride` for a phone's viewport, which a desktop window
+    /// cannot be made as narrow as.
+    pub fn cdp(&self, cmd: &str, params: Value) -> Value {
+        let path = format!("/session/{}/goog/cdp/execute", self.session_id);
+        let body = json!({ "cmd": cmd, "params": params }).to_string();
+        let (status, body) = http::request(self.driver.port(), "POST", &path, Some(&body))
+            .unwrap_or_else(|e| panic!("cannot send {cmd} to chromedriver: {e}"));
+        assert_eq!(status, 200, "{cmd} failed: {body}");
+        let body: Value = serde_json::from_str(&body).expect("a CDP answer is JSON");
+        body["value"].clone()
+    }
+
     /// Console messages since the last call (chromedriver hands each entry out once).
     pub fn console(&self) -> Vec<LogEntry> {
         let path = format!("/session/{}/se/log", self.session_id);

@@ -6,8 +6,9 @@
 //! needs no extra tokio features, and lets the test mount the app under a sub-path (proving the
 //! build's relative URLs) and see which requests failed.
 
+use std::collections::HashMap;
 use std::io::{self, BufRead, BufReader, Write};
-use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -31,6 +32,10 @@ pub struct StaticServer {
     stop: Arc<AtomicBool>,
     log: Arc<Mutex<Vec<Served>>>,
     accept_thread: Option<JoinHandle<()>>,
+    /// Connections accepted and not yet answered, by a number of their own, so that
+    /// [`StaticServer::stop`] can close them: Chromium opens sockets ahead of its requests,
+    /// and one of those would otherwise still be answered after the port is closed.
+    open: Arc<Mutex<HashMap<u64, TcpStream>>>,
 }
 
 impl StaticServer {
@@ -44,26 +49,32 @@ impl StaticServer {
         let addr = listener.local_addr()?;
         let stop = Arc::new(AtomicBool::new(false));
         let log = Arc::new(Mutex::new(Vec::new()));
+        let open = Arc::new(Mutex::new(HashMap::new()));
         let site = Arc::new(Site {
             root: root.to_path_buf(),
             prefix: prefix.to_string(),
             fixtures: super::repo_root().join("tests").join("fixtures"),
         });
         let accept_thread = {
-            let (stop, log) = (stop.clone(), log.clone());
+            let (stop, log, open) = (stop.clone(), log.clone(), open.clone());
             std::thread::Builder::new()
                 .name("static-server".into())
                 .spawn(move || {
-                    for stream in listener.incoming() {
+                    for (id, stream) in listener.incoming().enumerate() {
                         if stop.load(Ordering::SeqCst) {
                             break;
                         }
                         let Ok(stream) = stream else { continue };
-                        let (site, log) = (site.clone(), log.clone());
+                        let id = id as u64;
+                        if let Ok(handle) = stream.try_clone() {
+                            open.lock().unwrap().insert(id, handle);
+                        }
+                        let (site, log, open) = (site.clone(), log.clone(), open.clone());
                         std::thread::spawn(move || {
                             if let Ok(Some(served)) = site.handle(stream) {
                                 log.lock().unwrap().push(served);
                             }
+                            open.lock().unwrap().remove(&id);
                         });
                     }
                 })?
@@ -74,6 +85,7 @@ impl StaticServer {
             stop,
             log,
             accept_thread: Some(accept_thread),
+            open,
         })
     }
 
@@ -97,6 +109,20 @@ impl StaticServer {
         self.log.lock().unwrap().clone()
     }
 
+    /// Stops serving, closes the port and every connection still open, as a network that went
+    /// away: every request from now on fails. Idempotent; [`Drop`] does the same.
+    pub fn stop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        // Wake the blocking accept() so the thread sees the flag and drops the listener.
+        let _ = TcpStream::connect_timeout(&self.addr, Duration::from_secs(1));
+        if let Some(thread) = self.accept_thread.take() {
+            let _ = thread.join();
+        }
+        for (_, connection) in self.open.lock().unwrap().drain() {
+            let _ = connection.shutdown(Shutdown::Both);
+        }
+    }
+
     /// Requests answered with anything but 200.
     pub fn failed(&self) -> Vec<Served> {
         self.served()
@@ -108,12 +134,7 @@ impl StaticServer {
 
 impl Drop for StaticServer {
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        // Wake the blocking accept() so the thread sees the flag.
-        let _ = TcpStream::connect_timeout(&self.addr, Duration::from_secs(1));
-        if let Some(thread) = self.accept_thread.take() {
-            let _ = thread.join();
-        }
+        self.stop();
     }
 }
 

@@ -1,0 +1,227 @@
+//! End-to-end: the IOPS chart on the first screen (issue 21). In a desktop window of 1280 x 800
+//! or 1366 x 768 the chart against queue depth (its plot, curves and current-depth marker, and
+//! the axes that name them) is on screen without scrolling, with the readout of the current
+//! point beside it; on a phone (390 x 844, emulated: a desktop window cannot be that narrow) the
+//! chart is still the first thing under the masthead. Each size is checked in the light and the
+//! dark theme, and a screenshot of each is kept in `target/tmp/screenshots/` (Cargo's
+//! per-target temporary directory) for a person to look at.
+//!
+//! The whole canvas is measured, not only the plot inside it: the plot lies inside the canvas
+//! (plotters leaves the axes' labels around it), so a canvas on screen means a plot on screen.
+//!
+//! Needs `dist/` (`trunk build --release`) and `/usr/bin/chromedriver`; fails, never skips.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::Browser;
+use serde_json::{json, Value};
+
+/// The smallest canvas that still reads as the page's main chart (the stylesheet's floor for
+/// a chart box is 15rem), so a chart shrunk to a stamp cannot pass for one on screen.
+const MIN_CHART_HEIGHT: f64 = 240.0;
+
+/// Saves what the browser shows as `name.png` among the artefacts.
+async fn screenshot(browser: &Browser, name: &str) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = browser.client.screenshot().await.expect("a screenshot");
+    assert!(png.starts_with(b"\x89PNG"), "a PNG");
+    std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
+}
+
+/// Sizes the window so that the page's viewport is `width` x `height` CSS pixels, as a desktop
+/// browser of that window size shows it.
+async fn set_viewport(browser: &Browser, width: u32, height: u32) {
+    let inner = || async {
+        let v = browser
+            .js("return [window.innerWidth, window.innerHeight];", vec![])
+            .await;
+        (v[0].as_u64().unwrap(), v[1].as_u64().unwrap())
+    };
+    browser.client.set_window_size(width, height).await.unwrap();
+    // The window's frame takes some of its size: grow it by what is missing.
+    let (w, h) = inner().await;
+    let (w, h) = (
+        2 * u64::from(width) - w.min(width.into()),
+        2 * u64::from(height) - h.min(height.into()),
+    );
+    browser
+        .client
+        .set_window_size(w as u32, h as u32)
+        .await
+        .unwrap();
+    assert_eq!(inner().await, (width.into(), height.into()), "the viewport");
+}
+
+/// Emulates a phone's viewport (CSS pixels, touch, a 3x screen) through DevTools.
+async fn emulate_phone(browser: &Browser, width: u32, height: u32) {
+    browser.cdp(
+        "Emulation.setDeviceMetricsOverride",
+        json!({ "width": width, "height": height, "deviceScaleFactor": 3, "mobile": true }),
+    );
+    browser.cdp(
+        "Emulation.setTouchEmulationEnabled",
+        json!({ "enabled": true, "maxTouchPoints": 5 }),
+    );
+}
+
+/// Opens the default view in `theme` and waits until the IOPS chart is drawn with every point
+/// of the state in the URL, on a page scrolled to its top.
+async fn open_drawn(browser: &Browser, theme: &str) {
+    browser
+        .open(&format!("?theme={theme}"), "#chart-iops")
+        .await;
+    browser
+        .wait_for("the IOPS chart drawn with every point", || async {
+            let done = browser
+                .js(
+                    "const c = document.getElementById('chart-iops');
+                     return c.dataset.state === location.search.slice(1)
+                         && c.dataset.missing === '0';",
+                    vec![],
+                )
+                .await;
+            (done == json!(true)).then_some(())
+        })
+        .await;
+    let hash = browser.canvas_hash("#chart-iops").await;
+    let ink: u64 = hash.rsplit(':').next().unwrap().parse().unwrap();
+    assert!(ink > 0, "the IOPS chart has curves: {hash}");
+    assert_eq!(
+        browser.js("return window.scrollY;", vec![]).await,
+        json!(0),
+        "the first screen is the top of the page"
+    );
+}
+
+/// The bounding box of the first element matching `css` in viewport pixels, or `null`.
+async fn rect(browser: &Browser, css: &str) -> Value {
+    browser
+        .js(
+            "const e = document.querySelector(arguments[0]);
+             if (!e) return null;
+             const r = e.getBoundingClientRect();
+             return {top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+                     width: r.width, height: r.height};",
+            vec![json!(css)],
+        )
+        .await
+}
+
+fn f(v: &Value, key: &str) -> f64 {
+    v[key].as_f64().unwrap_or_else(|| panic!("{key} of {v}"))
+}
+
+/// Asserts the element `css` lies wholly inside the viewport (`width` x `height`).
+async fn assert_on_first_screen(browser: &Browser, css: &str, width: u32, height: u32, at: &str) {
+    let r = rect(browser, css).await;
+    assert!(
+        f(&r, "top") >= 0.0
+            && f(&r, "left") >= 0.0
+            && f(&r, "bottom") <= f64::from(height)
+            && f(&r, "right") <= f64::from(width),
+        "{at}: {css} is not on the first screen: {r}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_first_screen_a_desktop_window_shows_the_iops_chart_and_the_readout() {
+    let browser = Browser::start().await;
+    for (width, height) in [(1280, 800), (1366, 768)] {
+        set_viewport(&browser, width, height).await;
+        for theme in ["light", "dark"] {
+            let at = format!("{width} x {height}, {theme}");
+            open_drawn(&browser, theme).await;
+            screenshot(&browser, &format!("first-screen-{width}x{height}-{theme}")).await;
+            // The document's width, less a scroll bar if the window shows one.
+            let inner = browser
+                .js("return document.documentElement.clientWidth;", vec![])
+                .await;
+            let inner = inner.as_u64().unwrap() as u32;
+            // The figures the README quotes, with `--nocapture`.
+            eprintln!(
+                "{at}: figure top {}, canvas {} to {}, readout top {}",
+                f(&rect(&browser, "#figure-iops").await, "top"),
+                f(&rect(&browser, "#chart-iops").await, "top"),
+                f(&rect(&browser, "#chart-iops").await, "bottom"),
+                f(&rect(&browser, "#readout").await, "top"),
+            );
+            assert_on_first_screen(&browser, "#chart-iops", inner, height, &at).await;
+            let chart = rect(&browser, "#chart-iops").await;
+            assert!(
+                f(&chart, "height") >= MIN_CHART_HEIGHT
+                    && f(&chart, "width") >= 2.0 * MIN_CHART_HEIGHT,
+                "{at}: the IOPS chart is {chart}"
+            );
+            // The chart's title and the current point's figures are read with it.
+            assert_on_first_screen(&browser, "#figure-iops h2", inner, height, &at).await;
+            for figure in ["#readout-title", "#readout-iops", "#readout-limit"] {
+                assert_on_first_screen(&browser, figure, inner, height, &at).await;
+            }
+            // Every control is still where it was: the panel starts beside the chart.
+            let panel = rect(&browser, "#controls").await;
+            assert!(
+                f(&panel, "right") <= f(&chart, "left"),
+                "{at}: the controls are left of the chart: {panel} {chart}"
+            );
+        }
+    }
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_first_screen_a_phone_shows_the_chart_first_under_the_masthead() {
+    let (width, height) = (390, 844);
+    let browser = Browser::start().await;
+    emulate_phone(&browser, width, height).await;
+    for theme in ["light", "dark"] {
+        open_drawn(&browser, theme).await;
+        assert_eq!(
+            browser
+                .js("return [window.innerWidth, window.innerHeight];", vec![])
+                .await,
+            json!([width, height]),
+            "the phone's viewport"
+        );
+        screenshot(&browser, &format!("first-screen-{width}x{height}-{theme}")).await;
+        let masthead = rect(&browser, ".masthead").await;
+        let figure = rect(&browser, "#figure-iops").await;
+        let canvas = rect(&browser, "#chart-iops").await;
+        eprintln!(
+            "{width} x {height} {theme}: masthead bottom {}, figure top {}, canvas {} to {}",
+            f(&masthead, "bottom"),
+            f(&figure, "top"),
+            f(&canvas, "top"),
+            f(&canvas, "bottom")
+        );
+        assert!(
+            f(&figure, "top") >= f(&masthead, "bottom")
+                && f(&figure, "top") - f(&masthead, "bottom") <= 32.0,
+            "{theme}: the chart right under the masthead: {masthead} {figure}"
+        );
+        // Nothing of the lab but the chart's own figure comes before the chart's end.
+        let before = browser
+            .js(
+                "const figure = document.getElementById('figure-iops');
+                 const end = figure.getBoundingClientRect().bottom;
+                 return [...document.querySelectorAll(
+                         '.lab > *, .results > *, .charts > *, .panel > *')]
+                     .filter((e) => !e.contains(figure) && e !== figure)
+                     .filter((e) => {
+                         const r = e.getBoundingClientRect();
+                         return r.height > 0 && r.top < end;
+                     })
+                     .map((e) => e.id || e.className);",
+                vec![],
+            )
+            .await;
+        assert_eq!(before, json!([]), "{theme}: shown before the chart ends");
+        assert_on_first_screen(&browser, "#chart-iops", width, height, theme).await;
+    }
+    browser.assert_clean_console();
+    browser.close().await;
+}
