@@ -161,7 +161,7 @@ fn ModelStatus(
         }
     };
     view! {
-        <p class="model-status" id="model-status">
+        <p class="model-status" id="model-status" data-computed-at=move || computed_at(progress.get())>
             <progress
                 max=move || progress.get().total.max(1)
                 value=move || progress.with(|p| p.estimated + p.finished)
@@ -170,6 +170,15 @@ fn ModelStatus(
             <span>{text}</span>
         </p>
     }
+}
+
+/// `performance.now()` once every point of the plan is computed, kept while that holds: the
+/// page benchmark's stamp for "every point computed" (the charts stamp "every point
+/// estimated" themselves, see [`super::charts::canvas`]).
+fn computed_at(p: compute::Progress) -> Option<String> {
+    let done = p.total > 0 && p.finished == p.total;
+    done.then(|| window().performance().map(|perf| perf.now().to_string()))
+        .flatten()
 }
 
 /// The drives compared on the charts, in their colours.
