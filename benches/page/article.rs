@@ -17,7 +17,7 @@ use crate::common::cdp::{Chrome, Device};
 use crate::common::StaticServer;
 use crate::lab::{self, ModelTimes, TaskSummary, INSTRUMENT, POLL};
 use crate::phone::{report_failed_requests, CPU_SLOWDOWN};
-use crate::report::{Section, Unit};
+use crate::report::{self, Section, Unit};
 use crate::{Build, MOUNT};
 use serde_json::json;
 use std::time::Duration;
@@ -161,7 +161,7 @@ pub fn section(builds: &[Build], runs: &[ArticleRun]) -> Section {
         );
     }
     let tasks = |r: &ArticleRun| match r.tasks {
-        Some(t) => format!("{} (longest {})", t.count, Unit::Ms.of(t.longest)),
+        Some(t) => report::tasks(t.count, t.longest),
         None => "n/a (no longtask API)".into(),
     };
     s.row(

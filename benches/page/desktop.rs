@@ -15,7 +15,7 @@ use crate::common::cdp::{Chrome, Device};
 use crate::common::StaticServer;
 use crate::lab::{self, LongTask, TaskSummary, DEFAULT_CHARTS, INSTRUMENT};
 use crate::phone::report_failed_requests;
-use crate::report::{quantile, Section, Unit};
+use crate::report::{self, quantile, Section, Unit};
 use crate::{Build, MOUNT};
 use fantoccini::key::Key;
 use fantoccini::Locator;
@@ -201,7 +201,7 @@ pub fn section(builds: &[Build], runs: &[DesktopRun]) -> Section {
         )
     };
     let tasks = |t: Option<TaskSummary>| match t {
-        Some(t) => format!("{} (longest {})", t.count, Unit::Ms.of(t.longest)),
+        Some(t) => report::tasks(t.count, t.longest),
         None => "n/a (no longtask API)".into(),
     };
     s.row("input -> all charts redrawn", col(&|r| stats(&r.redrawn)));

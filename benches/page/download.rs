@@ -131,6 +131,10 @@ pub fn section(builds: &[Build], fetched: &[Option<&Fetched>]) -> Section {
             ));
         }
     }
+    s.note(
+        "a file counts when its fetch started (resource timing) or reached the server before the \
+         first chart; a worker that starts late fetches after it",
+    );
     s.row("main (boot.js, the app's JS and wasm)", main);
     s.row("worker (files named worker*)", worker);
     s.row("sum", sum);

@@ -45,7 +45,7 @@ impl Section {
                 .zip(&widths)
                 .map(|(b, w)| format!("{:<w$}", b.name))
                 .collect();
-            println!("  {:<label_width$}  {}", "", head.join("  "));
+            println!("  {:<label_width$}  {}", "", head.join("  ").trim_end());
         }
         for (label, values) in &self.rows {
             let cells: Vec<String> = values
@@ -109,6 +109,14 @@ pub fn median_range(v: &[f64], unit: Unit) -> String {
         return unit.of(quantile(v, 0.5));
     }
     format!("{} ({}-{}){}", n(0.5), n(0.0), n(1.0), unit.suffix())
+}
+
+/// A count of long tasks and the longest: "3 (longest 66.0 ms)", or "0".
+pub fn tasks(count: usize, longest: f64) -> String {
+    match count {
+        0 => "0".into(),
+        n => format!("{n} (longest {})", Unit::Ms.of(longest)),
+    }
 }
 
 /// Kilobytes (1,000 bytes), to a tenth.
