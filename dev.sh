@@ -3,7 +3,7 @@
 #   ./dev.sh serve   install what is missing, then build and serve the app on http://127.0.0.1:8080
 #   ./dev.sh test    install what is missing, then run every test (native, wasm in Chromium, end-to-end)
 #   ./dev.sh setup   only install what is missing
-#   ./dev.sh bench   print the model and page benchmarks
+#   ./dev.sh bench   install what is missing (also Lighthouse), then print the model and page benchmarks
 # Every step checks first and does nothing when the tool is already there, so a second run is fast.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -12,6 +12,8 @@ ROOT=$(pwd)
 # Pins: see README "Toolchain". wasm-bindgen-cli must match the wasm-bindgen in Cargo.lock exactly.
 TRUNK_VERSION=0.21.14
 BINARYEN_VERSION=132
+# Lighthouse for the page benchmark only (`./dev.sh bench`), into .tools/ like binaryen.
+LIGHTHOUSE_VERSION=12
 WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock)
 TOOLS="$ROOT/.tools"
 export PATH="$TOOLS/node_modules/.bin:$HOME/.cargo/bin:$PATH"
@@ -52,6 +54,14 @@ ensure_wasm_opt() {
   npm install --prefix "$TOOLS" --no-audit --no-fund --silent "binaryen@$BINARYEN_VERSION"
 }
 
+ensure_lighthouse() {
+  # The benchmark runs .tools/'s copy (benches/page/lighthouse.rs), so that one is checked.
+  "$TOOLS/node_modules/.bin/lighthouse" --version 2>/dev/null | grep -q "^$LIGHTHOUSE_VERSION\." && return
+  say "installing lighthouse@$LIGHTHOUSE_VERSION into .tools/ (for ./dev.sh bench)"
+  mkdir -p "$TOOLS"
+  npm install --prefix "$TOOLS" --no-audit --no-fund --silent "lighthouse@$LIGHTHOUSE_VERSION"
+}
+
 ensure_apt() { # ensure_apt BINARY PACKAGE...
   command -v "$1" >/dev/null 2>&1 && return
   shift
@@ -82,6 +92,7 @@ case "${1:-}" in
     ;;
   bench)
     setup_test
+    ensure_lighthouse
     exec "$ROOT/tests/bench-all.sh"
     ;;
   *)

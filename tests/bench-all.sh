@@ -2,10 +2,15 @@
 # Prints every benchmark (called by `./dev.sh bench`):
 #   1 the model: `lab bench` (simulated I/Os per second, a 9-point sweep, the steady-state model)
 #   2 the page: builds dist/ with trunk, then `cargo bench --bench page` opens it in headless
-#     Chromium, presses the queue-depth slider 30 times and prints the median and p95 time from
-#     input to redrawn charts, the long tasks seen and the gzipped bundle size.
-# Starts no long-lived process itself: the page benchmark starts and stops its own server and
-# chromedriver.
+#     Chromium: three cold loads on an emulated phone at CPU 4x (first chart, every point
+#     estimated and computed, long tasks, a burst of slider presses), the gzipped JS and wasm
+#     fetched before the first chart, the desktop run (input to redrawn charts, median and p95),
+#     an article framing three embeds from another origin, and Lighthouse 12 (installed by
+#     `./dev.sh bench`). See README "Benchmarks".
+#     PAGE_BENCH_BEFORE=/path/to/other/dist measures that build too, side by side ("before",
+#     "after"); PAGE_BENCH_ONLY=phone,desktop,article,lighthouse picks sections.
+# Starts no long-lived process itself: the page benchmark starts and stops its own servers,
+# chromedriver and Lighthouse.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)

@@ -153,7 +153,8 @@ fn ModelStatus(
     progress: Signal<(compute::Progress, PoolStatus)>,
 ) -> impl IntoView {
     let status = move || progress.get().1;
-    let progress = Signal::derive(move || progress.get().0);
+    // A memo: the stamp below must not move while the progress stays the same.
+    let progress = Memo::new(move |_| progress.get().0);
     let text = move || {
         let p = progress.get();
         if p.total == 0 || p.finished == p.total {
@@ -176,6 +177,7 @@ fn ModelStatus(
             data-oldest-report=move || status().oldest_report
             data-stale-running=move || status().stale_running
             data-runs-started=move || status().runs_started
+            data-computed-at=move || computed_at(progress.get())
         >
             <progress
                 max=move || progress.get().total.max(1)
@@ -185,6 +187,15 @@ fn ModelStatus(
             <span>{text}</span>
         </p>
     }
+}
+
+/// `performance.now()` once every point of the plan is computed, kept while that holds: the
+/// page benchmark's stamp for "every point computed" (the charts stamp "every point
+/// estimated" themselves, see [`super::charts::canvas`]).
+fn computed_at(p: compute::Progress) -> Option<String> {
+    let done = p.total > 0 && p.finished == p.total;
+    done.then(|| window().performance().map(|perf| perf.now().to_string()))
+        .flatten()
 }
 
 /// The drives compared on the charts, in their colours.

@@ -10,6 +10,7 @@
 #![allow(dead_code)] // each test binary uses a different subset of the helpers
 
 mod browser;
+pub mod cdp;
 mod driver;
 pub mod fio;
 mod http;

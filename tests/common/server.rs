@@ -13,16 +13,18 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 /// Where the test-only fixture pages are served.
 pub const FIXTURES_PREFIX: &str = "/test-fixtures/";
 
-/// One answered request: path as requested and the status sent.
+/// One answered request: path as requested, the status sent and when the request arrived.
 #[derive(Clone, Debug)]
 pub struct Served {
     pub path: String,
     pub status: u16,
+    /// When its request line was read (wall clock, comparable with `performance.timeOrigin`).
+    pub at: SystemTime,
 }
 
 /// Serves the files under `root` at `http://127.0.0.1:{port}{prefix}`; stops on drop.
@@ -152,6 +154,7 @@ impl Site {
         if reader.read_line(&mut request_line)? == 0 {
             return Ok(None); // the wake-up connection from Drop, or a closed preconnect
         }
+        let at = SystemTime::now();
         loop {
             let mut header = String::new();
             if reader.read_line(&mut header)? == 0 || header == "\r\n" || header == "\n" {
@@ -194,7 +197,7 @@ impl Site {
             }
         };
         stream.flush()?;
-        Ok(Some(Served { path, status }))
+        Ok(Some(Served { path, status, at }))
     }
 
     /// Maps a request path to a file under the root, refusing anything outside it.

@@ -1,0 +1,234 @@
+//! Desktop (as the benchmark has always run): the 1200 x 800 headless window at full speed,
+//! `?qd=1`. It presses the queue-depth slider [`PRESSES_PER_LEG`] times in each of three legs
+//! (up from QD 1 to 1024, down again, then fine Shift steps up), waiting for each press to be
+//! drawn, and prints the median and p95 time from the key press to
+//! - the first redraw of every chart for the new state ("redrawn"), and
+//! - the first redraw in which every point of every chart has at least a model estimate
+//!   ("estimated"),
+//!
+//! plus the long tasks while pressing and while loading, the app's start-up, the longest single
+//! chart drawing, the time from navigation to the first view with every point estimated; then
+//! it switches to the drive over time and times its three charts to complete (each model run
+//! sliced), with the long tasks meanwhile. One run per build.
+
+use crate::common::cdp::{Chrome, Device};
+use crate::common::StaticServer;
+use crate::lab::{self, LongTask, TaskSummary, DEFAULT_CHARTS, INSTRUMENT};
+use crate::phone::report_failed_requests;
+use crate::report::{self, quantile, Section, Unit};
+use crate::{Build, MOUNT};
+use fantoccini::key::Key;
+use fantoccini::Locator;
+use serde_json::json;
+use std::time::Duration;
+
+/// Key presses per leg.
+const PRESSES_PER_LEG: usize = 10;
+/// Longest wait for one press to be fully drawn.
+const PRESS_TIMEOUT: Duration = Duration::from_secs(20);
+/// Longest wait for the first view, and for the drive over time.
+const LOAD_TIMEOUT: Duration = Duration::from_secs(120);
+/// Poll interval between presses (short: each press waits for the previous one).
+const PRESS_POLL: Duration = Duration::from_millis(25);
+
+/// Records the time of every keydown on the slider (capture: before the page's handler).
+const KEY_STAMP: &str = r#"
+    document.getElementById("qd").addEventListener(
+        "keydown", () => { window.__bench.keyAt = performance.now(); }, { capture: true });
+"#;
+
+/// `arguments[0]`: chart ids. Null until every chart shows the URL's state with every point
+/// estimated; then the two delays since the last keydown.
+const PRESS_PROBE: &str = r#"
+    const state = location.search.slice(1);
+    const charts = arguments[0].map((id) => document.getElementById(id));
+    if (!charts.every((c) => c && c.dataset.state === state && c.dataset.completeAt)) return null;
+    const t0 = window.__bench.keyAt;
+    return {
+        redrawn: Math.max(...charts.map((c) => Number(c.dataset.firstDrawnAt))) - t0,
+        estimated: Math.max(...charts.map((c) => Number(c.dataset.completeAt))) - t0,
+    };
+"#;
+
+/// Null until the drive over time's three charts show the URL's state complete; then when.
+const TIME_PROBE: &str = r#"
+    const state = location.search.slice(1);
+    const charts = ["chart-fill", "chart-burst", "chart-torture"].map((id) => document.getElementById(id));
+    if (!charts.every((c) => c && c.dataset.state === state && c.dataset.missing === "0")) return null;
+    return Math.max(...charts.map((c) => Number(c.dataset.drawnAt)));
+"#;
+
+/// What the page says of its own start-up and drawing.
+const PAGE_NOTES: &str = r#"
+    const m = performance.getEntriesByName("lab:mount")[0];
+    return {
+        mount: m ? m.duration : null,
+        draw: arguments[0].map((id) => id + " " + document.getElementById(id).dataset.drawMaxMs + " ms").join(", "),
+    };
+"#;
+
+/// One desktop run's figures.
+pub struct DesktopRun {
+    redrawn: Vec<f64>,
+    estimated: Vec<f64>,
+    pressing: Option<TaskSummary>,
+    loading: Option<TaskSummary>,
+    load_estimated: f64,
+    mount: f64,
+    longest_draw: String,
+    time_view: f64,
+    time_view_tasks: Option<TaskSummary>,
+}
+
+/// One run per build, in order.
+pub async fn measure(builds: &[Build]) -> Vec<DesktopRun> {
+    let mut runs = Vec::new();
+    for build in builds {
+        eprintln!("desktop: {}", build.name);
+        runs.push(run(build).await);
+    }
+    runs
+}
+
+async fn run(build: &Build) -> DesktopRun {
+    let server = StaticServer::start(&build.dist, MOUNT).expect("cannot start the static server");
+    let chrome = Chrome::start(Device::Desktop).await;
+    chrome.run_on_every_document(INSTRUMENT);
+    chrome.goto(&server.url("?qd=1")).await;
+    let what = format!("desktop load of {}", build.name);
+    let load = lab::wait_for_load(&chrome, DEFAULT_CHARTS, &what, LOAD_TIMEOUT).await;
+    chrome.js(KEY_STAMP, vec![]).await;
+
+    let presses_from = now(&chrome).await;
+    let (redrawn, estimated) = press_the_slider(&chrome).await;
+    let tasks = lab::long_tasks(&chrome).await;
+    let notes = chrome.js(PAGE_NOTES, vec![json!(DEFAULT_CHARTS)]).await;
+
+    let switched_at = now(&chrome).await;
+    chrome
+        .client
+        .find(Locator::Id("view-time"))
+        .await
+        .expect("the #view-time switch")
+        .click()
+        .await
+        .expect("click #view-time");
+    let done = chrome
+        .wait_for(
+            "the drive-over-time charts to be complete",
+            LOAD_TIMEOUT,
+            PRESS_POLL,
+            || async { chrome.js(TIME_PROBE, vec![]).await.as_f64() },
+        )
+        .await;
+    let time_tasks = lab::long_tasks(&chrome).await;
+    lab::report_console(&chrome, &what);
+    chrome.close().await;
+    report_failed_requests(&server, &what);
+
+    let window = |t: &Option<Vec<LongTask>>, from: f64, to: f64| {
+        t.as_ref().map(|t| TaskSummary::of(t, from, to))
+    };
+    DesktopRun {
+        redrawn,
+        estimated,
+        pressing: window(&tasks, presses_from, f64::INFINITY),
+        loading: window(&tasks, f64::NEG_INFINITY, presses_from),
+        load_estimated: load.estimated,
+        mount: notes["mount"].as_f64().unwrap_or(f64::NAN),
+        longest_draw: notes["draw"].as_str().unwrap_or("n/a").to_string(),
+        time_view: done - switched_at,
+        time_view_tasks: window(&time_tasks, switched_at, f64::INFINITY),
+    }
+}
+
+async fn now(chrome: &Chrome) -> f64 {
+    let v = chrome.js("return performance.now();", vec![]).await;
+    v.as_f64().expect("performance.now()")
+}
+
+/// The three legs of presses; returns the "redrawn" and "estimated" delay of each press.
+async fn press_the_slider(chrome: &Chrome) -> (Vec<f64>, Vec<f64>) {
+    let right = Key::Right.to_string();
+    let left = Key::Left.to_string();
+    let shift_right = format!("{}{}", Key::Shift, Key::Right);
+    let legs = [(&right, "up"), (&left, "down"), (&shift_right, "fine up")];
+    let slider = chrome
+        .client
+        .find(Locator::Id("qd"))
+        .await
+        .expect("the #qd slider");
+    let (mut redrawn, mut estimated) = (Vec::new(), Vec::new());
+    for (keys, leg) in legs {
+        for i in 0..PRESSES_PER_LEG {
+            let before = location_search(chrome).await;
+            slider.send_keys(keys).await.expect("key press on #qd");
+            let what = format!("press {i} ({leg}) to be drawn with every point estimated");
+            let times = chrome
+                .wait_for(&what, PRESS_TIMEOUT, PRESS_POLL, || async {
+                    if location_search(chrome).await == before {
+                        return None;
+                    }
+                    let v = chrome.js(PRESS_PROBE, vec![json!(DEFAULT_CHARTS)]).await;
+                    (!v.is_null()).then_some(v)
+                })
+                .await;
+            redrawn.push(times["redrawn"].as_f64().unwrap_or(f64::NAN));
+            estimated.push(times["estimated"].as_f64().unwrap_or(f64::NAN));
+        }
+    }
+    (redrawn, estimated)
+}
+
+async fn location_search(chrome: &Chrome) -> String {
+    let v = chrome.js("return location.search;", vec![]).await;
+    v.as_str().unwrap_or_default().to_string()
+}
+
+/// The table, one column per build.
+pub fn section(builds: &[Build], runs: &[DesktopRun]) -> Section {
+    let presses = runs.first().map_or(0, |r| r.redrawn.len());
+    let mut s = Section::new(format!(
+        "desktop 1200 x 800, full speed, ?qd=1, {presses} queue-depth key presses (QD 1 -> 1024 -> 1, then Shift steps)"
+    ));
+    let col = |f: &dyn Fn(&DesktopRun) -> String| runs.iter().map(f).collect::<Vec<_>>();
+    let stats = |v: &[f64]| {
+        format!(
+            "median {}, p95 {}, max {}",
+            Unit::Ms.of(quantile(v, 0.5)),
+            Unit::Ms.of(quantile(v, 0.95)),
+            Unit::Ms.of(quantile(v, 1.0))
+        )
+    };
+    let tasks = |t: Option<TaskSummary>| match t {
+        Some(t) => report::tasks(t.count, t.longest),
+        None => "n/a (no longtask API)".into(),
+    };
+    s.row("input -> all charts redrawn", col(&|r| stats(&r.redrawn)));
+    s.row(
+        "input -> every point estimated",
+        col(&|r| stats(&r.estimated)),
+    );
+    s.row("long tasks while pressing", col(&|r| tasks(r.pressing)));
+    s.row("long tasks while loading", col(&|r| tasks(r.loading)));
+    s.row(
+        "load -> every point estimated",
+        col(&|r| Unit::Ms.of(r.load_estimated)),
+    );
+    s.row(
+        "app start-up (mounting; in the first long task)",
+        col(&|r| Unit::Ms.of(r.mount)),
+    );
+    s.row(
+        "switch to the drive over time -> 3 charts complete",
+        col(&|r| Unit::Ms.of(r.time_view)),
+    );
+    s.row("  long tasks meanwhile", col(&|r| tasks(r.time_view_tasks)));
+    for (build, run) in builds.iter().zip(runs) {
+        s.note(format!(
+            "{}: longest single chart drawing: {}",
+            build.name, run.longest_draw
+        ));
+    }
+    s
+}

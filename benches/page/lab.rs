@@ -1,0 +1,250 @@
+//! What the benchmark reads from the lab's page, shared by every section:
+//! - [`INSTRUMENT`], run in every document before its own scripts (so nothing of the load is
+//!   missed): a `longtask` observer, and a fallback "every point computed" stamp for builds
+//!   without the page's own;
+//! - [`wait_for_load`]: the stamps of a first view (first chart drawn, every point estimated,
+//!   every point computed), in ms since the document's navigation;
+//! - [`long_tasks`] and [`TaskSummary`]: the main thread's long tasks (over 50 ms) in a window.
+//!
+//! The stamps are the page's own, taken with `performance.now()` where the work happens, so
+//! WebDriver's polling latency never counts:
+//! - each chart's canvas carries `data-state` (the URL query drawn), `data-first-drawn-at`
+//!   (its first drawing of that state) and `data-complete-at` (its first drawing of that state
+//!   with every point at least estimated); see `src/ui/charts/canvas.rs`;
+//! - `#model-status` carries `data-computed-at` once every point of the plan has its full
+//!   result (`src/ui/app.rs`). Builds from before that attribute are read through the status
+//!   line's text ("Model: all N points computed."), seen by a `MutationObserver` at once;
+//!   the same observer notes when the line first leaves "estimating" (the model's "every
+//!   point estimated", for frames whose charts are not drawn).
+
+use crate::common::cdp::Chrome;
+use serde_json::{json, Value};
+use std::time::Duration;
+
+/// The charts of the default view (the queue-depth view), in page order.
+pub const DEFAULT_CHARTS: &[&str] = &[
+    "chart-iops",
+    "chart-latency",
+    "chart-mix",
+    "chart-power",
+    "chart-efficiency",
+];
+
+/// Poll interval while waiting for a page: the times are stamped by the page, so this only
+/// bounds how soon a wait ends (and each poll costs the page's main thread a little).
+pub const POLL: Duration = Duration::from_millis(200);
+
+/// Installed in every document (`Page.addScriptToEvaluateOnNewDocument`), before its scripts.
+pub const INSTRUMENT: &str = r#"
+(() => {
+    if (window.__bench) return;
+    const bench = { longTasks: [], estimatedAt: null, computedAt: null, noLongTaskApi: false };
+    Object.defineProperty(window, "__bench", { value: bench });
+    try {
+        new PerformanceObserver((list) => {
+            for (const e of list.getEntries()) {
+                bench.longTasks.push({ start: e.startTime, duration: e.duration, name: e.name });
+            }
+        }).observe({ type: "longtask", buffered: true });
+    } catch (e) {
+        bench.noLongTaskApi = true;
+    }
+    // The model status line's text: when every point is first estimated ("refining", or
+    // straight to "all N computed"), and computed (for builds without data-computed-at).
+    const estimated = /refining|all [1-9][0-9]* points computed/;
+    const done = /all [1-9][0-9]* points computed/;
+    const check = (status) => {
+        const text = status.textContent;
+        if (bench.estimatedAt === null && estimated.test(text)) bench.estimatedAt = performance.now();
+        if (bench.computedAt === null && done.test(text)) bench.computedAt = performance.now();
+    };
+    const finder = new MutationObserver(() => {
+        const status = document.getElementById("model-status");
+        if (!status) return;
+        finder.disconnect();
+        check(status);
+        new MutationObserver(() => check(status))
+            .observe(status, { subtree: true, childList: true, characterData: true });
+    });
+    finder.observe(document, { childList: true, subtree: true });
+})();
+"#;
+
+/// `arguments[0]`: chart ids. Null until each shows the URL's state with every point estimated
+/// and every point is computed; then the stamps.
+const LOAD_PROBE: &str = r#"
+    const charts = arguments[0].map((id) => document.getElementById(id));
+    const state = location.search.slice(1);
+    if (!charts.every((c) => c && c.dataset.state === state && c.dataset.completeAt)) return null;
+    const status = document.getElementById("model-status");
+    const attr = status ? status.dataset.computedAt : undefined;
+    const computed = attr ? Number(attr) : (window.__bench || {}).computedAt;
+    if (computed === null || computed === undefined) return null;
+    return {
+        firstChart: Math.min(...charts.map((c) => Number(c.dataset.firstDrawnAt))),
+        estimated: Math.max(...charts.map((c) => Number(c.dataset.completeAt))),
+        computed: computed,
+        computedFrom: attr ? "data-computed-at" : "status text",
+        timeOrigin: performance.timeOrigin,
+        viewport: [innerWidth, innerHeight, devicePixelRatio],
+    };
+"#;
+
+/// Null until the model status says every point of the plan is estimated and computed; then
+/// the two times and the document's time origin.
+const MODEL_PROBE: &str = r#"
+    const bench = window.__bench || {};
+    const status = document.getElementById("model-status");
+    const attr = status ? status.dataset.computedAt : undefined;
+    const computed = attr ? Number(attr) : bench.computedAt;
+    if (computed === null || computed === undefined || bench.estimatedAt === null) return null;
+    return {
+        estimated: bench.estimatedAt,
+        computed: computed,
+        computedFrom: attr ? "data-computed-at" : "status text",
+        timeOrigin: performance.timeOrigin,
+    };
+"#;
+
+/// When the model (not the charts) had every point of its plan estimated and computed, in ms
+/// since its document's navigation: for frames whose charts are not drawn (Chromium renders
+/// no off-screen cross-origin frame, so their charts are drawn when scrolled to).
+#[derive(Clone, Debug)]
+pub struct ModelTimes {
+    /// The status line first left "estimating".
+    pub estimated: f64,
+    pub computed: f64,
+    /// Where `computed` came from: the page's `data-computed-at` or the status text.
+    pub computed_from: String,
+    /// The document's `performance.timeOrigin` (ms since the Unix epoch).
+    pub time_origin: f64,
+}
+
+/// The model's times once, in the current frame: `Some` once every point is computed.
+pub async fn probe_model(chrome: &Chrome) -> Option<ModelTimes> {
+    let v = chrome.js(MODEL_PROBE, vec![]).await;
+    let n = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
+    (!v.is_null()).then(|| ModelTimes {
+        estimated: n("estimated"),
+        computed: n("computed"),
+        computed_from: v["computedFrom"].as_str().unwrap_or("?").to_string(),
+        time_origin: n("timeOrigin"),
+    })
+}
+
+/// The stamps of a first view, in ms since its document's navigation.
+#[derive(Clone, Debug)]
+pub struct Load {
+    /// The earliest first drawing of any of the charts.
+    pub first_chart: f64,
+    /// The last chart's first drawing with every point at least estimated.
+    pub estimated: f64,
+    /// Every point of the plan computed in full.
+    pub computed: f64,
+    /// Where `computed` came from: the page's `data-computed-at` or the status text.
+    pub computed_from: String,
+    /// The document's `performance.timeOrigin` (ms since the Unix epoch).
+    pub time_origin: f64,
+    /// `innerWidth`, `innerHeight`, `devicePixelRatio`.
+    pub viewport: (f64, f64, f64),
+}
+
+impl Load {
+    fn from_probe(v: &Value) -> Load {
+        let n = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
+        let vp = |i: usize| v["viewport"][i].as_f64().unwrap_or(f64::NAN);
+        Load {
+            first_chart: n("firstChart"),
+            estimated: n("estimated"),
+            computed: n("computed"),
+            computed_from: v["computedFrom"].as_str().unwrap_or("?").to_string(),
+            time_origin: n("timeOrigin"),
+            viewport: (vp(0), vp(1), vp(2)),
+        }
+    }
+}
+
+/// The probe once, in the current frame: `Some` once `charts` are complete and computed.
+pub async fn probe_load(chrome: &Chrome, charts: &[&str]) -> Option<Load> {
+    let v = chrome.js(LOAD_PROBE, vec![json!(charts)]).await;
+    (!v.is_null()).then(|| Load::from_probe(&v))
+}
+
+/// Waits (at most `timeout`) until `charts` show the URL's state with every point estimated
+/// and every point is computed, and returns the stamps.
+pub async fn wait_for_load(
+    chrome: &Chrome,
+    charts: &[&str],
+    what: &str,
+    timeout: Duration,
+) -> Load {
+    let what = format!(
+        "{what}: {} with every point estimated and computed",
+        charts.join(", ")
+    );
+    chrome
+        .wait_for(&what, timeout, POLL, || probe_load(chrome, charts))
+        .await
+}
+
+/// One main-thread long task, as the `longtask` observer saw it.
+#[derive(Clone, Debug)]
+pub struct LongTask {
+    /// Start, ms since navigation.
+    pub start: f64,
+    pub duration: f64,
+    /// Its attribution (`self`, `cross-origin-descendant`, ...).
+    pub name: String,
+}
+
+/// Every long task of the current document so far; `None` where the browser has no
+/// `longtask` entries.
+pub async fn long_tasks(chrome: &Chrome) -> Option<Vec<LongTask>> {
+    // Let the observer's last entries arrive (they are delivered after the task).
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let v = chrome.js("return window.__bench || null;", vec![]).await;
+    assert!(
+        !v.is_null(),
+        "the page has no window.__bench: the instrument script did not run"
+    );
+    if v["noLongTaskApi"] == json!(true) {
+        return None;
+    }
+    let tasks = v["longTasks"].as_array().cloned().unwrap_or_default();
+    Some(
+        tasks
+            .iter()
+            .map(|t| LongTask {
+                start: t["start"].as_f64().unwrap_or(f64::NAN),
+                duration: t["duration"].as_f64().unwrap_or(f64::NAN),
+                name: t["name"].as_str().unwrap_or("").to_string(),
+            })
+            .collect(),
+    )
+}
+
+/// How many long tasks started in a window, and the longest.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TaskSummary {
+    pub count: usize,
+    pub longest: f64,
+}
+
+impl TaskSummary {
+    /// The tasks of `tasks` that started in `from..to` (ms since navigation).
+    pub fn of(tasks: &[LongTask], from: f64, to: f64) -> TaskSummary {
+        let inside = tasks.iter().filter(|t| t.start >= from && t.start < to);
+        inside.fold(TaskSummary::default(), |s, t| TaskSummary {
+            count: s.count + 1,
+            longest: s.longest.max(t.duration),
+        })
+    }
+}
+
+/// Checks the page's console had no errors or warnings; prints them otherwise (a benchmark
+/// reports, it does not fail on the page's behaviour).
+pub fn report_console(chrome: &Chrome, what: &str) {
+    for e in chrome.console_problems() {
+        eprintln!("console ({what}): {} {}: {}", e.level, e.source, e.message);
+    }
+}
