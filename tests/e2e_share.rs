@@ -126,24 +126,28 @@ async fn e2e_embed_hides_the_chrome_and_reports_its_height_to_the_parent() {
         "document.getElementById('lab').contentDocument.getElementById('embed-controls').open = true; return null;",
     )
     .await;
-    let after = browser
-        .wait_for("a larger height after opening the controls", || async {
-            eval(
+    // Results still arriving may change the layout again; each change sends a new message, so
+    // the last message must come to equal the content's height.
+    let (after, frame_height) = browser
+        .wait_for("a larger height after opening the controls, as last sent", || async {
+            let last = eval(
                 &browser,
                 "return window.resizeMessages[window.resizeMessages.length - 1];",
             )
             .await
             .as_u64()
-            .filter(|h| *h > before)
+            .filter(|h| *h > before)?;
+            let frame_height = eval(
+                &browser,
+                "return Math.ceil(document.getElementById('lab').contentDocument.documentElement.getBoundingClientRect().height);",
+            )
+            .await
+            .as_u64();
+            (frame_height == Some(last)).then_some((last, frame_height))
         })
         .await;
-    let frame_height = eval(
-        &browser,
-        "return Math.ceil(document.getElementById('lab').contentDocument.documentElement.getBoundingClientRect().height);",
-    )
-    .await;
     assert_eq!(
-        frame_height.as_u64(),
+        frame_height,
         Some(after),
         "the last message is the content height"
     );
