@@ -14,28 +14,11 @@ use serde_json::json;
 /// The query the default state writes into the URL.
 const DEFAULT_QUERY: &str = "?preset=e18dc&cap=1920&dies=32&qd=32&rw=randread&bs=4k&state=steady";
 
-/// Waits until every chart has been drawn for the page's current state with every point at
-/// least estimated.
-async fn wait_for_charts(browser: &Browser) {
-    const SCRIPT: &str = r#"
-        const state = location.search.slice(1);
-        return ["chart-iops", "chart-latency", "chart-mix"].every((id) => {
-            const c = document.getElementById(id);
-            return c && c.dataset.state === state && c.dataset.missing === "0";
-        });
-    "#;
-    browser
-        .wait_for("every chart to be drawn with all points", || async {
-            (browser.js(SCRIPT, vec![]).await == json!(true)).then_some(())
-        })
-        .await;
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_slider_moves_readout_and_chart() {
     let browser = Browser::start().await;
     browser.open("", "#readout").await;
-    wait_for_charts(&browser).await;
+    browser.wait_for_queue_charts().await;
     assert_eq!(browser.location_search().await, DEFAULT_QUERY);
 
     let readout_before = browser.text("#readout").await;
@@ -70,7 +53,7 @@ async fn e2e_slider_moves_readout_and_chart() {
         })
         .await;
     assert_ne!(chart_after, chart_before);
-    wait_for_charts(&browser).await;
+    browser.wait_for_queue_charts().await;
     assert_ne!(browser.text("#readout").await, readout_before);
 
     browser.assert_clean_console();
@@ -109,7 +92,7 @@ async fn e2e_a_link_opens_with_exactly_its_values() {
         "?preset=e18dc&cap=960&dies=16&qd=32&rw=randwrite&bs=4k&state=steady",
         "the URL is rewritten in full from the state"
     );
-    wait_for_charts(&browser).await;
+    browser.wait_for_queue_charts().await;
     browser.assert_clean_console();
     browser.close().await;
 }
@@ -154,7 +137,7 @@ async fn e2e_a_bad_parameter_shows_a_note_and_the_page_still_works() {
         "the note names the parameter and the value: {note}"
     );
     assert_eq!(browser.text("#qd-value").await, "32");
-    wait_for_charts(&browser).await;
+    browser.wait_for_queue_charts().await;
 
     browser.press("qd", &Key::Left.to_string()).await;
     browser

@@ -121,18 +121,7 @@ async fn wait_for_offline_copy(browser: &Browser, name: &str, expected: &[String
 
 /// Waits until the charts against queue depth are drawn, every point estimated, with ink.
 async fn wait_for_charts(browser: &Browser) {
-    const SCRIPT: &str = r#"
-        const state = location.search.slice(1);
-        return ["chart-iops", "chart-latency", "chart-mix"].every((id) => {
-            const c = document.getElementById(id);
-            return c && c.dataset.state === state && c.dataset.missing === "0";
-        });
-    "#;
-    browser
-        .wait_for("the charts to be drawn with every point", || async {
-            (browser.js(SCRIPT, vec![]).await == json!(true)).then_some(())
-        })
-        .await;
+    browser.wait_for_queue_charts().await;
     let hash = browser.canvas_hash("#chart-iops").await;
     let ink: u64 = hash.rsplit(':').next().unwrap().parse().unwrap();
     assert!(ink > 0, "the IOPS chart is blank: {hash}");

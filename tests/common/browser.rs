@@ -235,6 +235,22 @@ impl Browser {
         }
     }
 
+    /// Waits until the three charts against queue depth are drawn for the state in the URL
+    /// with every point at least estimated.
+    pub async fn wait_for_queue_charts(&self) {
+        const SCRIPT: &str = r#"
+            const state = location.search.slice(1);
+            return ["chart-iops", "chart-latency", "chart-mix"].every((id) => {
+                const c = document.getElementById(id);
+                return c && c.dataset.state === state && c.dataset.missing === "0";
+            });
+        "#;
+        self.wait_for("every chart to be drawn with all points", || async {
+            (self.js(SCRIPT, vec![]).await == json!(true)).then_some(())
+        })
+        .await;
+    }
+
     /// Waits until the drive-over-time view's three charts are drawn with results for the
     /// state in the URL.
     pub async fn wait_for_time_charts(&self) {

@@ -153,9 +153,6 @@ impl RunKey {
     }
 }
 
-/// Fields of a key's text, in order.
-const KEY_FIELDS: usize = 8;
-
 /// `preset/dies x die Gbit/pattern/read %/block bytes/depth/drive state/power state`, e.g.
 /// `e18dc/32x512/randread/100/4096/32/steady/0`.
 impl fmt::Display for RunKey {
@@ -225,7 +222,6 @@ impl FromStr for RunKey {
         let [preset, drive, rw, read_pct, bs, qd, state, power_state] = fields[..] else {
             return Err(KeyError::Shape(text.to_string()));
         };
-        debug_assert_eq!(fields.len(), KEY_FIELDS);
         let (dies, die_gbit) = drive
             .split_once('x')
             .ok_or_else(|| KeyError::Shape(text.to_string()))?;
