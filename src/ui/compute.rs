@@ -3,7 +3,8 @@
 //! ([`super::pool`]); a key, a point and the engine that computes them live in the
 //! `parallelism-work` crate, which the page and its workers share.
 //!
-//! What always holds: a key is built from a state only here ([`run_key`], [`current_key`]), so
+//! What always holds: a key is built from a state only here ([`drive_key`], [`run_key`],
+//! [`current_key`]), so
 //! equal runs get equal keys and the pool's cache finds them; nothing here touches the browser
 //! or the engine, so all of it is tested natively.
 
@@ -13,9 +14,19 @@ use crate::model::config::Rw;
 use crate::model::presets::PresetKey;
 use crate::model::sweep::{MIX_STEPS, REVIEW_QDS};
 
-pub use parallelism_work::{Fidelity, Outcome, Point, Progress, RunKey, ESTIMATE_IOS, SEED};
+pub use parallelism_work::{
+    DriveKey, Fidelity, Outcome, Point, Progress, RunKey, ESTIMATE_IOS, SEED,
+};
 
-use super::state::{DriveChoice, LabState, View};
+use super::state::{DriveChoice, DriveSetup, LabState, View};
+
+/// The drive the controls set.
+pub fn drive_key(drive: &DriveSetup) -> DriveKey {
+    DriveKey {
+        preset: PresetKey(drive.preset()),
+        drive: drive.choice(),
+    }
+}
 
 /// The run of `drive` with the state's workload, at `qd` and `read_pct`.
 pub fn run_key(state: &LabState, drive: DriveChoice, qd: u32, read_pct: u8) -> RunKey {

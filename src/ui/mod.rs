@@ -2,15 +2,16 @@
 //!
 //! Pure parts (compiled and tested natively, no web-sys calls): [`state`] (the one
 //! [`state::LabState`]), [`url_state`] (its URL serialisation), [`compute`] (which model runs a
-//! state needs, and the sliced engine with its cache), [`charts`] (chart data and pure draw
-//! functions), [`reference`](mod@reference) (published measurements), [`teaching`] (teaching mode's player,
-//! bottleneck explainer and tours), [`embed`], [`compare`] and [`export`] (embed options,
-//! pinned configurations, CSV), [`format`](mod@format), [`ladder`] and [`views::time_model`] (the
-//! drive-over-time view's sliced runs and chart data).
-//! Browser parts: [`App`] (owns the state signal and wires everything), [`runner`] (runs the
-//! engine between frames), [`charts::canvas`], [`controls`], [`readout`], [`notes`],
-//! [`views`] (the view switch, the drive-over-time view, teaching mode and the sharing parts)
-//! and [`crash`] (the screen a panic leaves instead of a dead page).
+//! state needs), [`charts`] (chart data and pure draw functions), [`reference`](mod@reference)
+//! (published measurements), [`teaching`] (teaching mode's bottleneck explainer, power meter and
+//! tours), [`embed`], [`compare`] and [`export`] (embed options, pinned configurations, CSV),
+//! [`format`](mod@format), [`ladder`] and [`views::time_model`] (the drive-over-time view's
+//! chart data).
+//! Browser parts: [`App`] (owns the state signal and wires everything), [`pool`] (the Web
+//! Workers that run every model computation the page shows, off the thread that draws),
+//! [`charts::canvas`], [`controls`], [`readout`], [`notes`], [`views`] (the view switch, the
+//! drive-over-time view, teaching mode and the sharing parts) and [`crash`] (the screen a panic
+//! leaves instead of a dead page).
 
 pub mod charts;
 pub mod compare;
@@ -25,7 +26,6 @@ pub mod notes;
 pub mod pool;
 pub mod readout;
 pub mod reference;
-pub mod runner;
 pub mod snippet;
 pub mod state;
 pub mod teaching;

@@ -8,10 +8,18 @@
 //! binary that Trunk builds beside the page (`worker_loader.js`, a module worker, relative to
 //! the page, so a sub-path and an iframe work, under the page's CSP `worker-src 'self'`).
 //!
+//! Beside the charts' plan, the pool carries the views' own work to its first worker (the
+//! drive over time, the fit, teaching mode's player and explainer): the page keeps what it is
+//! sent (the drive over time per drive, so it asks only for what it lacks) and takes a fit's
+//! or teaching mode's replies only for the fit or point it last asked. Teaching mode's news is
+//! handed to its listener as it arrives (an animation cannot wait for a revision).
+//!
 //! What always holds:
-//! - a request for a worker that has not said `Ready` waits, the latest one only, and is sent
-//!   when it does (a module worker loses messages sent before its module has loaded);
-//! - `revision` changes at most once per [`REVISION_MS`] however many results arrive, so the
+//! - a request for a worker that has not said `Ready` waits, the latest one of its kind only,
+//!   and is sent when it does (a module worker loses messages sent before its module has
+//!   loaded);
+//! - each revision ([`Pool::revision`] for the charts, [`Pool::time_revision`] for the drive
+//!   over time) changes at most once per [`REVISION_MS`] however many results arrive, so the
 //!   charts and the readout are redrawn a few times a second while results stream in, not at
 //!   every frame (drawing five charts is the main thread's largest task), and a frame the
 //!   browser does not render (an embed below the fold) still takes in its results;
@@ -19,9 +27,17 @@
 //!   reason (it panics, which the crash screen catches), never a page that silently stops;
 //! - after [`Pool::stop`] the workers are ended and nothing more is sent.
 
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use leptos::prelude::*;
+use parallelism_model::sliced_fit::FitProgress;
+use parallelism_work::fit::{FitAsk, FitFound};
 use parallelism_work::pool::{pool_size, Dispatch};
-use parallelism_work::protocol::Reply;
+use parallelism_work::protocol::{Reply, Request};
+use parallelism_work::teach::{TeachCommand, TeachNews};
+use parallelism_work::time::{TimeResults, MAX_CACHED_DRIVES};
+use parallelism_work::DriveKey;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
@@ -52,32 +68,105 @@ pub struct PoolStatus {
     pub runs_started: u64,
 }
 
+/// The kinds of request a worker holds one of (a newer one replaces an older one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Plan,
+    Time,
+    Fit,
+    Teach,
+}
+
+/// The worker that carries the views' own work.
+const LANE_WORKER: usize = 0;
+
 /// One worker, and what waits for it.
 struct Slot {
     worker: Worker,
     ready: bool,
-    /// The latest request, held until the worker is ready.
-    waiting: Option<String>,
+    /// The latest request of each kind, held until the worker is ready.
+    waiting: Vec<(Kind, String)>,
+}
+
+impl Slot {
+    fn send(&mut self, kind: Kind, request: &Request) {
+        let text = request.encode();
+        if self.ready {
+            post(&self.worker, &text);
+        } else {
+            self.waiting.retain(|(k, _)| *k != kind);
+            self.waiting.push((kind, text));
+        }
+    }
 }
 
 struct Inner {
     dispatch: Dispatch,
     slots: Vec<Slot>,
     stopped: bool,
+    /// The drive over time, per drive, as the worker sent it.
+    time: HashMap<DriveKey, TimeResults>,
+    /// The drive the worker was last asked to compute over time.
+    time_asked: Option<DriveKey>,
+    /// The last fit asked (ids grow; a cancel takes one too) and what is known of it.
+    fit_id: u64,
+    fit: Option<FitState>,
+    /// Teaching mode's point (ids grow with every point) and who hears its news.
+    teach_id: u64,
+    on_teach: Option<Rc<dyn Fn(TeachNews)>>,
+}
+
+/// What the page knows of the fit it asked for.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FitState {
+    pub progress: FitProgress,
+    /// What it found, or why it could not start, once it is done.
+    pub outcome: Option<Result<FitFound, String>>,
+}
+
+/// A revision that changes at most once per [`REVISION_MS`].
+#[derive(Clone, Copy)]
+struct Coalesced {
+    revision: RwSignal<u64>,
+    /// Whether a change is already due.
+    due: StoredValue<bool, LocalStorage>,
+}
+
+impl Coalesced {
+    fn new() -> Coalesced {
+        Coalesced {
+            revision: RwSignal::new(0),
+            due: StoredValue::new_local(false),
+        }
+    }
+
+    /// Bumps the revision [`REVISION_MS`] from now, once however often it is asked meanwhile.
+    fn bump_soon(&self) {
+        if self.due.try_get_value().unwrap_or(true) {
+            return;
+        }
+        self.due.set_value(true);
+        let Coalesced { revision, due } = *self;
+        gloo_timers::callback::Timeout::new(REVISION_MS, move || {
+            let _ = due.try_set_value(false);
+            let _ = revision.try_update(|r| *r += 1);
+        })
+        .forget();
+    }
 }
 
 /// The pool; cheap to copy into closures.
 #[derive(Clone, Copy)]
 pub struct Pool {
     inner: StoredValue<Inner, LocalStorage>,
-    revision: RwSignal<u64>,
-    /// Whether a revision is already due at the next animation frame.
-    flush_due: StoredValue<bool, LocalStorage>,
+    charts: Coalesced,
+    time: Coalesced,
+    fit: Coalesced,
 }
 
 impl Pool {
-    /// Starts the workers from the loader at `url`; panics (the page's error screen) if the
-    /// browser refuses them.
+    /// Starts the workers from the loader at `url` and provides the pool to the views below;
+    /// panics (the page's error screen) if the browser refuses them.
     pub fn start(url: &'static str) -> Pool {
         let workers = pool_size(window().navigator().hardware_concurrency() as usize);
         let pool = Pool {
@@ -85,9 +174,16 @@ impl Pool {
                 dispatch: Dispatch::new(workers),
                 slots: Vec::with_capacity(workers),
                 stopped: false,
+                time: HashMap::new(),
+                time_asked: None,
+                fit_id: 0,
+                fit: None,
+                teach_id: 0,
+                on_teach: None,
             }),
-            revision: RwSignal::new(0),
-            flush_due: StoredValue::new_local(false),
+            charts: Coalesced::new(),
+            time: Coalesced::new(),
+            fit: Coalesced::new(),
         };
         for index in 0..workers {
             let worker = spawn(pool, index, url)
@@ -96,17 +192,29 @@ impl Pool {
                 i.slots.push(Slot {
                     worker,
                     ready: false,
-                    waiting: None,
+                    waiting: Vec::new(),
                 })
             });
         }
+        provide_context(pool);
         pool
+    }
+
+    /// The page's pool, for a view inside the app (panics outside it, a programming error).
+    pub fn expect() -> Pool {
+        expect_context::<Pool>()
     }
 
     /// Changes whenever results may have changed (once per [`REVISION_MS`] at most); track it
     /// to follow them.
     pub fn revision(&self) -> u64 {
-        self.revision.get()
+        self.charts.revision.get()
+    }
+
+    /// Changes whenever the drive over time may have changed (once per [`REVISION_MS`] at
+    /// most).
+    pub fn time_revision(&self) -> u64 {
+        self.time.revision.get()
     }
 
     /// Makes `plan` what the workers compute: queued work for older plans is dropped and a run
@@ -118,15 +226,104 @@ impl Pool {
             }
             let requests = inner.dispatch.set_plan(plan);
             for (slot, request) in inner.slots.iter_mut().zip(requests) {
-                let text = request.encode();
-                if slot.ready {
-                    post(&slot.worker, &text);
-                } else {
-                    slot.waiting = Some(text);
-                }
+                slot.send(Kind::Plan, &request);
             }
         });
-        self.schedule_revision();
+        self.charts.bump_soon();
+    }
+
+    /// Makes `drive` the drive computed over time (`None`: none, the view is hidden). A drive
+    /// whose results the page holds complete is not asked for again.
+    pub fn set_time_target(&self, drive: Option<DriveKey>) {
+        self.inner.update_value(|inner| {
+            let drive = drive.filter(|d| inner.time.get(d).is_none_or(|r| !r.is_done()));
+            if inner.stopped || inner.time_asked == drive {
+                return;
+            }
+            inner.time_asked = drive;
+            if let Some(slot) = inner.slots.get_mut(LANE_WORKER) {
+                slot.send(Kind::Time, &Request::Time { drive });
+            }
+        });
+    }
+
+    /// Changes whenever the fit may have moved (once per [`REVISION_MS`] at most).
+    pub fn fit_revision(&self) -> u64 {
+        self.fit.revision.get()
+    }
+
+    /// Starts a fit for `ask`, dropping the one before.
+    pub fn start_fit(&self, ask: FitAsk) {
+        self.ask_fit(Some(ask));
+    }
+
+    /// Drops the fit under way, if any.
+    pub fn cancel_fit(&self) {
+        self.ask_fit(None);
+    }
+
+    fn ask_fit(&self, ask: Option<FitAsk>) {
+        self.inner.update_value(|inner| {
+            if inner.stopped {
+                return;
+            }
+            inner.fit_id += 1;
+            inner.fit = ask.is_some().then(FitState::default);
+            let request = Request::Fit {
+                id: inner.fit_id,
+                ask,
+            };
+            if let Some(slot) = inner.slots.get_mut(LANE_WORKER) {
+                slot.send(Kind::Fit, &request);
+            }
+        });
+        self.fit.bump_soon();
+    }
+
+    /// Plays `key` in teaching mode (dropping the point before); its news goes to `listener`.
+    pub fn teach_start(&self, key: RunKey, listener: Rc<dyn Fn(TeachNews)>) {
+        self.inner.update_value(|inner| {
+            inner.teach_id += 1;
+            inner.on_teach = Some(listener);
+        });
+        self.teach(TeachCommand::Start(key));
+    }
+
+    /// Teaching mode is closed: its point is dropped and nobody hears of it.
+    pub fn teach_stop(&self) {
+        let _ = self.inner.try_update_value(|inner| {
+            inner.teach_id += 1;
+            inner.on_teach = None;
+        });
+        self.teach(TeachCommand::Stop);
+    }
+
+    /// A command for the point playing (answered to the listener of [`Self::teach_start`]).
+    pub fn teach(&self, command: TeachCommand) {
+        let _ = self.inner.try_update_value(|inner| {
+            if inner.stopped {
+                return;
+            }
+            let request = Request::Teach {
+                id: inner.teach_id,
+                command,
+            };
+            if let Some(slot) = inner.slots.get_mut(LANE_WORKER) {
+                slot.send(Kind::Teach, &request);
+            }
+        });
+    }
+
+    /// What is known of the fit last started (not tracked: track [`Self::fit_revision`]).
+    pub fn fit_state(&self) -> Option<FitState> {
+        self.inner.try_with_value(|i| i.fit.clone()).flatten()
+    }
+
+    /// What is known of `drive` over time (not tracked: track [`Self::time_revision`]).
+    pub fn time_results(&self, drive: &DriveKey) -> Option<TimeResults> {
+        self.inner
+            .try_with_value(|i| i.time.get(drive).cloned())
+            .flatten()
     }
 
     /// The best result so far for `key` (not tracked: track [`Self::revision`]).
@@ -189,7 +386,7 @@ impl Pool {
                 let _ = self.inner.try_update_value(|inner| {
                     if let Some(slot) = inner.slots.get_mut(index) {
                         slot.ready = true;
-                        if let Some(text) = slot.waiting.take() {
+                        for (_, text) in std::mem::take(&mut slot.waiting) {
                             post(&slot.worker, &text);
                         }
                     }
@@ -203,23 +400,42 @@ impl Pool {
                 let _ = self
                     .inner
                     .try_update_value(|i| i.dispatch.receive(index, results));
-                self.schedule_revision();
+                self.charts.bump_soon();
+            }
+            Reply::Time { drive, results } => {
+                let _ = self.inner.try_update_value(|i| {
+                    if i.time.get(&drive).is_none_or(|r| !r.is_done()) {
+                        if i.time.len() >= MAX_CACHED_DRIVES {
+                            let asked = i.time_asked;
+                            i.time.retain(|k, _| Some(*k) == asked);
+                        }
+                        i.time.insert(drive, results);
+                    }
+                });
+                self.time.bump_soon();
+            }
+            Reply::Fit {
+                id,
+                progress,
+                outcome,
+            } => {
+                let _ = self.inner.try_update_value(|i| {
+                    if id == i.fit_id {
+                        i.fit = Some(FitState { progress, outcome });
+                    }
+                });
+                self.fit.bump_soon();
+            }
+            Reply::Teach { id, news } => {
+                let listener = self
+                    .inner
+                    .try_with_value(|i| i.on_teach.clone().filter(|_| id == i.teach_id))
+                    .flatten();
+                if let Some(listener) = listener {
+                    listener(news);
+                }
             }
         }
-    }
-
-    /// Bumps the revision [`REVISION_MS`] from now, once however often it is asked meanwhile.
-    fn schedule_revision(&self) {
-        if self.flush_due.try_get_value().unwrap_or(true) {
-            return;
-        }
-        self.flush_due.set_value(true);
-        let (due, revision) = (self.flush_due, self.revision);
-        gloo_timers::callback::Timeout::new(REVISION_MS, move || {
-            let _ = due.try_set_value(false);
-            let _ = revision.try_update(|r| *r += 1);
-        })
-        .forget();
     }
 }
 

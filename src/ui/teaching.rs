@@ -1,114 +1,33 @@
-//! Teaching mode, the pure part: the slowed-down [`Player`] that steps the engine, the
-//! bottleneck [`explain`]er with its plain-language sentence and Little's law, and the guided
-//! [`TOURS`] as data. No web-sys here, so all of it is tested natively; the browser side is
+//! Teaching mode, the pure part: the bottleneck [`explain`]er with its plain-language sentence
+//! and Little's law, the power meter's trace, and the guided [`TOURS`] as data. The player and
+//! the explainer's run are the model's work, done in a worker ([`parallelism_work::teach`]).
+//! No web-sys here, so all of it is tested natively; the browser side is
 //! [`super::views::activity`].
 //!
 //! What always holds:
-//! - the player's clock ([`Player::clock`]) never runs backwards, never runs ahead of an
-//!   unprocessed event, and [`Player::step_one`] processes exactly one engine event;
-//! - work per call is bounded ([`Player::advance`] takes an event budget), so a frame never
-//!   starves the page's inputs;
 //! - a tour is a table of [`TourStep`]s applied through [`LabState`]'s setters only, so a tour
 //!   can never put the lab into a state the controls could not reach;
 //! - a tour step keeps the reader's view unless it is about the drive over time (a
 //!   [`TimeSetup`]), which it then switches to: the tours' panel is shown in every view, so
 //!   the reader never loses it.
 
+use parallelism_work::teach::RunFigures;
+
 use crate::model::activity::Activity;
-use crate::model::config::{CheckedRun, DriveSpec, DriveState, Rw};
+use crate::model::config::{DriveState, Rw};
 use crate::model::drive_state::{FILL_BS, FILL_QD};
 use crate::model::link::HostLink;
-use crate::model::power;
-use crate::model::prepare::Preparation;
 use crate::model::presets;
-use crate::model::stats::{Bottleneck, RunResult};
+use crate::model::stats::Bottleneck;
 use crate::model::time::{Nanos, SimTime};
-use crate::model::Simulation;
 
-use super::compute::RunKey;
 use super::format;
 use super::state::{DriveChoice, Hold, LabState, View};
 
-/// Measured I/Os of the animated run: as many as the model accepts, so it never ends on screen.
-pub const PLAYER_MEASURED_IOS: u64 = 10_000_000;
-/// Measured I/Os of the run behind the explainer: a few percent of noise is plenty for a
-/// sentence and rounded bars.
-pub const EXPLAIN_MEASURED_IOS: u64 = 4_000;
-/// Engine events of the explainer's run between two looks at the clock.
-pub const EXPLAIN_EVENTS_PER_SLICE: u64 = 2_000;
 /// Mean die utilisation from which the explainer says "every die is busy".
 const ALL_DIES_BUSY: f64 = 0.9;
 const NANOS_PER_US: u64 = 1_000;
 const PERCENT: f64 = 100.0;
-
-/// The engine, slowed down: a clock that moves with wall time and events processed as the
-/// clock passes them.
-pub struct Player {
-    sim: Simulation,
-    clock: SimTime,
-    steps: u64,
-    drive: DriveSpec,
-    budget_w: Option<f64>,
-}
-
-impl Player {
-    pub fn new(run: &CheckedRun) -> Player {
-        Player {
-            sim: Simulation::watched(run),
-            clock: SimTime::ZERO,
-            steps: 0,
-            drive: run.drive().clone(),
-            budget_w: run.power_budget().budget_w,
-        }
-    }
-
-    /// The simulated instant shown.
-    pub fn clock(&self) -> SimTime {
-        self.clock
-    }
-
-    /// Engine events processed since the start.
-    pub fn steps(&self) -> u64 {
-        self.steps
-    }
-
-    /// Processes exactly one event and moves the clock to it.
-    pub fn step_one(&mut self) {
-        self.sim.step(1);
-        self.steps += 1;
-        self.clock = self.clock.max(self.sim.now());
-    }
-
-    /// Moves the clock on by `by`, processing every event it passes, but at most `max_events`
-    /// (the clock then stops at the last one processed). Returns the events processed.
-    pub fn advance(&mut self, by: Nanos, max_events: u64) -> u64 {
-        let target = self.clock + by;
-        let done = self.sim.step_until(target, max_events);
-        self.steps += done;
-        self.clock = self.clock.max(self.sim.now());
-        let nothing_left_due =
-            self.sim.is_finished() || self.sim.next_event_at().is_none_or(|at| at > target);
-        if nothing_left_due {
-            self.clock = target;
-        }
-        done
-    }
-
-    /// What the drive does now.
-    pub fn activity(&self) -> Activity {
-        self.sim.activity()
-    }
-
-    /// What the drive draws at the instant `activity` shows (see [`power::instant_w`]).
-    pub fn power_w(&self, activity: &Activity) -> f64 {
-        power::instant_w(&self.drive, activity)
-    }
-
-    /// The budget the run keeps to, if any.
-    pub fn budget_w(&self) -> Option<f64> {
-        self.budget_w
-    }
-}
 
 /// Samples the power meter keeps (one per published frame).
 pub const POWER_SAMPLES: usize = 120;
@@ -170,128 +89,6 @@ impl PowerTrace {
             })
             .collect::<Vec<_>>()
             .join(" ")
-    }
-}
-
-/// The explainer's run: the current point to a short measured end, in slices.
-pub struct ExplainRun {
-    sim: Simulation,
-}
-
-impl ExplainRun {
-    pub fn new(run: &CheckedRun) -> ExplainRun {
-        ExplainRun {
-            sim: Simulation::new(run),
-        }
-    }
-
-    /// Runs at most `max_events`; the result once finished.
-    pub fn work(&mut self, max_events: u64) -> Option<RunResult> {
-        self.sim.step(max_events).then(|| self.sim.result())
-    }
-}
-
-/// Teaching mode's background work, run in slices by the page's one scheduler
-/// ([`super::runner::SlicedRunner`]): the animated run made ready (its write amplification
-/// computed), then the explainer's short run. What it finishes waits in it until the page takes
-/// it ([`Self::take_ready`], [`Self::take_explanation`], [`Self::failure`]).
-#[derive(Default)]
-pub struct TeachingWork {
-    stage: Stage,
-    ready: Option<CheckedRun>,
-    explanation: Option<Explanation>,
-    failure: Option<String>,
-}
-
-/// Where [`TeachingWork`] is.
-#[derive(Default)]
-enum Stage {
-    #[default]
-    Done,
-    /// The animated run is being made ready; the explainer's run waits.
-    Player(Box<Preparation>, RunKey, ExplainContext),
-    /// The explainer's run is being made ready (at once when the drive's amplification is
-    /// known, as it is after the player's).
-    ExplainPreparing(Box<Preparation>, ExplainContext),
-    Explaining(Box<ExplainRun>, ExplainContext),
-}
-
-impl TeachingWork {
-    /// Starts over for the point `key` (the animated run) and its explainer, dropping what was
-    /// not taken.
-    pub fn restart(&mut self, key: RunKey, ctx: ExplainContext) {
-        *self = TeachingWork::default();
-        match key.prepare(PLAYER_MEASURED_IOS) {
-            Ok(prep) => self.stage = Stage::Player(Box::new(prep), key, ctx),
-            Err(why) => self.failure = Some(why.to_string()),
-        }
-    }
-
-    /// The animated run, once it is ready (handed out once).
-    pub fn take_ready(&mut self) -> Option<CheckedRun> {
-        self.ready.take()
-    }
-
-    /// The explainer's content, once its run has finished (handed out once).
-    pub fn take_explanation(&mut self) -> Option<Explanation> {
-        self.explanation.take()
-    }
-
-    /// Why the model refused the current point, if it did.
-    pub fn failure(&self) -> Option<&str> {
-        self.failure.as_deref()
-    }
-
-    /// Whether nothing is left to do until the next [`Self::restart`].
-    pub fn is_done(&self) -> bool {
-        matches!(self.stage, Stage::Done)
-    }
-
-    /// Works until `time_is_up` or nothing is left; true if a result came out.
-    pub fn work(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> bool {
-        let mut came_out = false;
-        loop {
-            self.stage = match std::mem::take(&mut self.stage) {
-                Stage::Done => return came_out,
-                Stage::Player(mut player, key, ctx) => match player.work_until(time_is_up) {
-                    Ok(None) => {
-                        self.stage = Stage::Player(player, key, ctx);
-                        return came_out;
-                    }
-                    Ok(Some(run)) => {
-                        self.ready = Some(run.clone());
-                        came_out = true;
-                        match key.prepare(EXPLAIN_MEASURED_IOS) {
-                            Ok(prep) => Stage::ExplainPreparing(Box::new(prep), ctx),
-                            Err(_) => Stage::Done,
-                        }
-                    }
-                    Err(why) => {
-                        self.failure = Some(why.to_string());
-                        return true;
-                    }
-                },
-                Stage::ExplainPreparing(mut prep, ctx) => match prep.work_until(time_is_up) {
-                    Ok(None) => {
-                        self.stage = Stage::ExplainPreparing(prep, ctx);
-                        return came_out;
-                    }
-                    Ok(Some(run)) => Stage::Explaining(Box::new(ExplainRun::new(run)), ctx),
-                    Err(_) => Stage::Done,
-                },
-                Stage::Explaining(mut run, ctx) => match run.work(EXPLAIN_EVENTS_PER_SLICE) {
-                    Some(result) => {
-                        self.explanation = Some(explain(&result, ctx));
-                        came_out = true;
-                        Stage::Done
-                    }
-                    None => Stage::Explaining(run, ctx),
-                },
-            };
-            if time_is_up() {
-                return came_out;
-            }
-        }
     }
 }
 
@@ -405,8 +202,7 @@ pub fn little(iodepth: u32, iops: f64, mean_latency_us: f64) -> String {
 }
 
 /// The explainer for a finished run of the current point.
-pub fn explain(r: &RunResult, ctx: ExplainContext) -> Explanation {
-    let u = &r.utilisation;
+pub fn explain(r: &RunFigures, ctx: ExplainContext) -> Explanation {
     let limit = r.bottleneck;
     let bar = |id, label: String, busy: f64, which: Bottleneck| Bar {
         id,
@@ -416,34 +212,34 @@ pub fn explain(r: &RunResult, ctx: ExplainContext) -> Explanation {
     };
     Explanation {
         limit,
-        sentence: sentence(limit, u.dies_mean(), u.channels_max(), ctx),
+        sentence: sentence(limit, r.dies, r.channels, ctx),
         bars: vec![
             bar(
                 "link",
                 format!("Host link ({})", ctx.link.name()),
-                u.link_max(),
+                r.link,
                 Bottleneck::HostLink,
             ),
             bar(
                 "controller",
                 "Controller".into(),
-                u.controller,
+                r.controller,
                 Bottleneck::Controller,
             ),
             bar(
                 "channels",
                 "Busiest NAND channel".into(),
-                u.channels_max(),
+                r.channels,
                 Bottleneck::Channels,
             ),
             bar(
                 "dies",
                 format!("Dies, on average ({})", ctx.dies),
-                u.dies_mean(),
+                r.dies,
                 Bottleneck::Dies,
             ),
         ],
-        little: little(ctx.iodepth, r.iops, r.latency.mean_us),
+        little: little(ctx.iodepth, r.iops, r.mean_latency_us),
     }
 }
 
@@ -726,9 +522,10 @@ pub fn sim_span(wall_ms: f64, us_per_s: u32) -> Nanos {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::stats::Utilisation;
+    use crate::model::Simulation;
     use crate::ui::compute;
     use crate::ui::url_state;
+    use parallelism_work::teach::{TeachCommand, TeachNews, Teacher};
 
     fn ctx(iodepth: u32, dies: u32) -> ExplainContext {
         ExplainContext {
@@ -739,15 +536,21 @@ mod tests {
         }
     }
 
-    fn player(state: &LabState) -> Player {
-        let mut prep = compute::current_key(state)
-            .prepare(PLAYER_MEASURED_IOS)
-            .unwrap();
-        let run = prep
-            .work(0)
-            .unwrap()
-            .expect("a fresh drive needs no preparation");
-        Player::new(run)
+    /// The explainer's figures for `state`'s point, as teaching mode's worker finds them.
+    fn figures(state: &LabState) -> RunFigures {
+        let mut t = Teacher::new();
+        assert_eq!(
+            t.command(TeachCommand::Start(compute::current_key(state))),
+            None
+        );
+        while t.busy() {
+            for news in t.work(&mut || false) {
+                if let TeachNews::Explained(f) = news {
+                    return f;
+                }
+            }
+        }
+        panic!("the explainer's run did not finish")
     }
 
     fn small_drive(qd: u32) -> LabState {
@@ -806,19 +609,6 @@ mod tests {
     }
 
     #[test]
-    fn a_playing_drive_draws_between_idle_and_its_peak() {
-        let mut p = player(&small_drive(32));
-        p.advance(Nanos::from_us(500), 100_000);
-        let a = p.activity();
-        let w = p.power_w(&a);
-        let s = small_drive(32);
-        let drive = s.drive.spec();
-        assert!(a.busy_dies() > 0, "dies work at QD32");
-        assert!(w > drive.controller.power.idle_w, "{w}");
-        assert!(w <= power::peak_w(&drive, drive.dies), "{w}");
-    }
-
-    #[test]
     fn a_binding_power_budget_is_named_with_its_state_and_watts() {
         let held = ExplainContext {
             power: Some((1, 2.3)),
@@ -840,30 +630,14 @@ mod tests {
 
     #[test]
     fn explain_marks_the_limiting_bar() {
-        let r = RunResult {
-            iops: 13_000.0,
-            bw_mb_s: 53.0,
-            latency: crate::model::stats::LatencySummary {
-                mean_us: 75.0,
-                ..Default::default()
-            },
-            utilisation: Utilisation {
-                link_read: 0.05,
-                link_write: 0.0,
-                controller: 0.1,
-                channels: vec![0.02; 8],
-                dies: vec![0.03; 8],
-            },
+        let r = RunFigures {
             bottleneck: Bottleneck::QueueDepth,
-            power: Default::default(),
-            write_amplification: 1.0,
-            suspends: 0,
-            reads_behind_programs: 0,
-            measured_ios: 1,
-            iops_rel_noise: 0.0,
-            measured_ns: 1,
-            events: 1,
-            finished: true,
+            iops: 13_000.0,
+            mean_latency_us: 75.0,
+            link: 0.05,
+            controller: 0.1,
+            channels: 0.02,
+            dies: 0.03,
         };
         let e = explain(&r, ctx(1, 8));
         assert_eq!(e.sentence, "Only 1 request in flight: 7 of 8 dies are idle");
@@ -879,67 +653,10 @@ mod tests {
             (256, Bottleneck::Dies, "more queue depth only adds waiting"),
         ] {
             let s = small_drive(qd);
-            let mut work = TeachingWork::default();
-            work.restart(compute::current_key(&s), ExplainContext::of(&s));
-            assert!(work.work(&mut || false), "qd {qd}: results came out");
-            assert!(work.is_done() && work.failure().is_none());
-            assert!(
-                work.take_ready().is_some(),
-                "the animated run is handed out"
-            );
-            assert!(work.take_ready().is_none(), "once");
-            let e = work
-                .take_explanation()
-                .expect("the explainer's run finished");
+            let e = explain(&figures(&s), ExplainContext::of(&s));
             assert_eq!(e.limit, limit, "qd {qd}: {}", e.sentence);
             assert!(e.sentence.contains(words), "qd {qd}: {}", e.sentence);
         }
-    }
-
-    #[test]
-    fn teaching_work_stops_when_its_slice_is_up_and_says_why_a_point_is_refused() {
-        let mut s = small_drive(4);
-        s.workload.set_drive_state(DriveState::Steady);
-        let mut work = TeachingWork::default();
-        work.restart(compute::current_key(&s), ExplainContext::of(&s));
-        let mut slices = 0;
-        while !work.is_done() {
-            work.work(&mut || true);
-            slices += 1;
-        }
-        assert!(
-            slices > 2,
-            "{slices} slices: one unit of work per slice when time is up"
-        );
-        assert!(work.take_ready().is_some() && work.take_explanation().is_some());
-
-        let bad = RunKey {
-            qd: 0,
-            ..compute::current_key(&s)
-        };
-        work.restart(bad, ExplainContext::of(&s));
-        assert!(work.is_done() && work.take_ready().is_none());
-        assert!(work.failure().is_some_and(|why| why.contains("iodepth")));
-    }
-
-    #[test]
-    fn step_is_one_event_and_the_clock_never_runs_backwards() {
-        let mut p = player(&small_drive(4));
-        let mut last = p.clock();
-        for i in 1..=500 {
-            p.step_one();
-            assert_eq!(p.steps(), i);
-            assert!(p.clock() >= last);
-            last = p.clock();
-        }
-        let before = p.steps();
-        let done = p.advance(Nanos::from_us(50), u64::MAX);
-        assert_eq!(p.steps(), before + done);
-        assert_eq!(p.clock(), last + Nanos::from_us(50));
-        // A tiny budget stops the clock at the last processed event.
-        let done = p.advance(Nanos::from_us(10_000), 3);
-        assert_eq!(done, 3);
-        assert!(p.clock() < last + Nanos::from_us(10_050));
     }
 
     #[test]

@@ -15,6 +15,8 @@
 //!   reservations reach past `now`: reservations are made at the current time in time order, so
 //!   a server's busy stretch after `now` has no gaps.
 
+use serde::{Deserialize, Serialize};
+
 use super::time::SimTime;
 #[cfg(doc)]
 use super::Simulation;
@@ -37,7 +39,7 @@ pub enum DieOp {
 }
 
 /// What one die is doing, as the teaching view colours it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum DieState {
     Idle,
     /// Reading cells into the data register (tR).
@@ -105,7 +107,7 @@ impl DieState {
 }
 
 /// One die at the snapshot's instant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DieActivity {
     pub state: DieState,
     /// The channel the die sits on.
@@ -117,7 +119,7 @@ pub struct DieActivity {
 }
 
 /// The whole drive at one instant.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Activity {
     pub now: SimTime,
     /// Events processed since the run started.

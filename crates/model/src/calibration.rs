@@ -16,7 +16,7 @@
 
 use std::sync::OnceLock;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::config::{
     parse_block_size, CheckedRun, ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw,
@@ -37,7 +37,7 @@ pub const E18DC_CSV: &str = include_str!("data/e18dc-calibration.csv");
 pub const HEADER: &str = "capacity_gb,workload,block,read_pct,qd,iops,mb_s,lat_ms";
 
 /// What a measured cell reports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Metric {
     Iops,
@@ -90,7 +90,7 @@ impl Metric {
 }
 
 /// The queue depth of a cell: a number, or "peak" (the best over deep queue depths).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Depth {
     Qd(u32),
@@ -111,7 +111,7 @@ impl Depth {
 }
 
 /// One measured figure: a published one, or one of a user's fio jobs.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Measurement {
     /// The capacity measured, which fixes the die count; `None` for a drive fitted as a whole,
     /// whose die count is itself fitted (a fio job does not say what it ran on).

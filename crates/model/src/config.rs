@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::link::HostLink;
 use super::power::{self, ControllerPower, NandPower, PowerLimit};
@@ -250,7 +250,7 @@ impl DriveSpec {
 }
 
 /// fio's `rw=` vocabulary.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Rw {
     RandRead,
@@ -298,7 +298,7 @@ impl Rw {
 }
 
 /// The state the drive is in when the run starts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DriveState {
     /// Fresh out of the box: every write lands in an erased block, no garbage collection.

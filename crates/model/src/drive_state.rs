@@ -21,7 +21,7 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::config::{
     CheckedRun, ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, SlcCache, SlcRoom,
@@ -57,7 +57,7 @@ const WA_GRID: [f64; 11] = [1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0,
 const TORTURE_POINTS: usize = 40;
 
 /// Where a fill point's data went.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FillPhase {
     /// Into the SLC cache.
@@ -69,7 +69,7 @@ pub enum FillPhase {
 }
 
 /// One chunk of a whole-drive fill.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FillPoint {
     pub gb_written: f64,
     pub mb_s: f64,
@@ -77,7 +77,7 @@ pub struct FillPoint {
 }
 
 /// A sequential fill from empty, as reviews draw it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FillReport {
     pub capacity_gb: f64,
     /// SLC cache available on the empty drive.
@@ -96,7 +96,7 @@ pub struct BurstPoint {
 }
 
 /// One moment of the torture run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TorturePoint {
     pub minute: f64,
     pub mb_s: f64,
@@ -104,7 +104,7 @@ pub struct TorturePoint {
 }
 
 /// The torture test: sequential write speed fresh, after random-write torture, after TRIM.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TortureReport {
     pub fresh_mb_s: f64,
     pub after_torture_mb_s: f64,
@@ -281,7 +281,7 @@ const FOLD_WA: f64 = 2.0;
 
 /// The three rates a fill and a burst run need: into the SLC cache, straight to native cells,
 /// and folding in idle time (all MB/s, from the engine).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CacheRates {
     pub slc_mb_s: f64,
     pub native_mb_s: f64,

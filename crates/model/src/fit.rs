@@ -30,8 +30,9 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, SerializeStruct, Serializer};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::calibration::{Depth, Measurement};
 use super::config::{CheckedRun, ConfigError, DriveSpec, RunOptions, RunSpec, MAX_DIES};
@@ -94,6 +95,13 @@ impl fmt::Display for Param {
 impl Serialize for Param {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Param {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Param, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(de::Error::custom)
     }
 }
 
@@ -341,6 +349,27 @@ impl Serialize for ParamValues {
             map.serialize_entry(&p.to_string(), v)?;
         }
         map.end()
+    }
+}
+
+/// Reads the object [`ParamValues`] writes, keeping its order.
+impl<'de> Deserialize<'de> for ParamValues {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ParamValues, D::Error> {
+        struct InOrder;
+        impl<'de> Visitor<'de> for InOrder {
+            type Value = ParamValues;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object of fitted parameter names and values")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ParamValues, A::Error> {
+                let mut values = Vec::new();
+                while let Some((param, value)) = map.next_entry::<Param, f64>()? {
+                    values.push((param, value));
+                }
+                Ok(ParamValues(values))
+            }
+        }
+        d.deserialize_map(InOrder)
     }
 }
 

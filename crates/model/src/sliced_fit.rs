@@ -9,6 +9,8 @@
 //! What always holds: between two calls of [`SlicedFit::work`] the fit is in a state the next
 //! call continues from, and dropping it cancels it with nothing left running.
 
+use serde::{Deserialize, Serialize};
+
 use crate::engine::Simulation;
 use crate::fit::{Evaluator, FitReport, Missing, PointPlan, Searched};
 use crate::prepare::{Preparation, WA_WRITES_PER_STEP};
@@ -34,7 +36,7 @@ struct PointRun {
 }
 
 /// How far a sliced fit has come.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FitProgress {
     /// Parameter points the engine has run.
     pub points: usize,

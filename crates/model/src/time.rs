@@ -8,8 +8,12 @@
 use std::fmt;
 use std::ops::{Add, AddAssign, Mul, Sub};
 
+use serde::{Deserialize, Serialize};
+
 /// A span of simulated time in nanoseconds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub struct Nanos(pub u64);
 
 impl Nanos {
@@ -76,7 +80,9 @@ impl fmt::Display for Nanos {
 }
 
 /// An instant of simulated time: nanoseconds since the run started.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub struct SimTime(pub u64);
 
 impl SimTime {

@@ -82,6 +82,61 @@ impl DriveChoice {
     }
 }
 
+/// One drive: a preset (built-in or the reader's own) and the die count and density behind
+/// it. Travels as text, `preset/dies x die Gbit` (e.g. `e18dc/32x512`), the first two fields
+/// of a [`RunKey`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DriveKey {
+    pub preset: PresetKey,
+    pub drive: DriveChoice,
+}
+
+impl DriveKey {
+    /// The model's drive.
+    pub fn spec(&self) -> DriveSpec {
+        self.drive.drive(self.preset.0)
+    }
+
+    /// Reads the two fields `preset` and `dies x die Gbit`; `whole` is the text they came from,
+    /// for the message.
+    fn parse_fields(preset: &str, drive: &str, whole: &str) -> Result<DriveKey, KeyError> {
+        let (dies, die_gbit) = drive
+            .split_once('x')
+            .ok_or_else(|| KeyError::Shape(whole.to_string()))?;
+        Ok(DriveKey {
+            preset: PresetKey(drives::lookup(preset)?),
+            drive: DriveChoice {
+                dies: number("dies", dies)?,
+                die_gbit: number("die Gbit", die_gbit)?,
+            },
+        })
+    }
+}
+
+impl fmt::Display for DriveKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}/{}x{}",
+            self.preset.0.id, self.drive.dies, self.drive.die_gbit
+        )
+    }
+}
+
+impl FromStr for DriveKey {
+    type Err = KeyError;
+
+    fn from_str(text: &str) -> Result<DriveKey, KeyError> {
+        let Some((preset, drive)) = text.split_once('/') else {
+            return Err(KeyError::DriveShape(text.to_string()));
+        };
+        DriveKey::parse_fields(preset, drive, text).map_err(|e| match e {
+            KeyError::Shape(text) => KeyError::DriveShape(text),
+            e => e,
+        })
+    }
+}
+
 /// How hard a result was worked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Fidelity {
@@ -118,6 +173,14 @@ pub struct RunKey {
 }
 
 impl RunKey {
+    /// The drive this run is on.
+    pub fn drive_key(&self) -> DriveKey {
+        DriveKey {
+            preset: self.preset,
+            drive: self.drive,
+        }
+    }
+
     /// The run for this key, measuring `measured_ios`, checked and held to its power state,
     /// ready to be prepared without blocking.
     pub fn prepare(&self, measured_ios: u64) -> Result<Preparation, ConfigError> {
@@ -159,10 +222,8 @@ impl fmt::Display for RunKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{}/{}x{}/{}/{}/{}/{}/{}/{}",
-            self.preset.0.id,
-            self.drive.dies,
-            self.drive.die_gbit,
+            "{}/{}/{}/{}/{}/{}/{}",
+            self.drive_key(),
             self.rw,
             self.read_pct,
             self.bs_bytes,
@@ -178,6 +239,8 @@ impl fmt::Display for RunKey {
 pub enum KeyError {
     /// Not the eight fields of a key, separated by `/`.
     Shape(String),
+    /// Not the two fields of a drive, `preset/dies x Gbit`.
+    DriveShape(String),
     /// A field that is not a whole number of its kind.
     Number { field: &'static str, value: String },
     /// A preset, pattern or drive state the model does not know.
@@ -191,6 +254,9 @@ impl fmt::Display for KeyError {
                 f,
                 "run key '{text}' is not preset/dies x Gbit/pattern/read %/block bytes/depth/state/power state"
             ),
+            KeyError::DriveShape(text) => {
+                write!(f, "drive key '{text}' is not preset/dies x Gbit")
+            }
             KeyError::Number { field, value } => {
                 write!(f, "run key field {field} '{value}' is not a whole number")
             }
@@ -222,15 +288,10 @@ impl FromStr for RunKey {
         let [preset, drive, rw, read_pct, bs, qd, state, power_state] = fields[..] else {
             return Err(KeyError::Shape(text.to_string()));
         };
-        let (dies, die_gbit) = drive
-            .split_once('x')
-            .ok_or_else(|| KeyError::Shape(text.to_string()))?;
+        let DriveKey { preset, drive } = DriveKey::parse_fields(preset, drive, text)?;
         Ok(RunKey {
-            preset: PresetKey(drives::lookup(preset)?),
-            drive: DriveChoice {
-                dies: number("dies", dies)?,
-                die_gbit: number("die Gbit", die_gbit)?,
-            },
+            preset,
+            drive,
             rw: rw.parse()?,
             read_pct: number("read %", read_pct)?,
             bs_bytes: number("block bytes", bs)?,
@@ -241,18 +302,26 @@ impl FromStr for RunKey {
     }
 }
 
-impl Serialize for RunKey {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
+/// Keys cross to the workers as their text.
+macro_rules! serde_as_text {
+    ($t:ty) => {
+        impl Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
+                let text = String::deserialize(d)?;
+                text.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    };
 }
 
-impl<'de> Deserialize<'de> for RunKey {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<RunKey, D::Error> {
-        let text = String::deserialize(d)?;
-        text.parse().map_err(serde::de::Error::custom)
-    }
-}
+serde_as_text!(RunKey);
+serde_as_text!(DriveKey);
 
 /// What the charts and the readout need from a run.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -328,6 +397,19 @@ mod tests {
         assert_eq!(custom.to_string().parse::<RunKey>(), Ok(custom));
         let json = serde_json::to_string(&k).unwrap();
         assert_eq!(serde_json::from_str::<RunKey>(&json).unwrap(), k);
+    }
+
+    #[test]
+    fn a_drive_travels_as_the_first_two_fields_of_its_runs() {
+        let k = key();
+        let drive = k.drive_key();
+        assert_eq!(drive.to_string(), "e18dc/32x512");
+        assert_eq!("e18dc/32x512".parse::<DriveKey>(), Ok(drive));
+        assert!(k.to_string().starts_with(&format!("{drive}/")));
+        let refused = |text: &str| text.parse::<DriveKey>().unwrap_err().to_string();
+        assert!(refused("e18dc").contains("drive key 'e18dc' is not preset/"));
+        assert!(refused("e18dc/32").contains("drive key 'e18dc/32' is not"));
+        assert!(refused("e18dc/32x").contains("die Gbit ''"));
     }
 
     #[test]

@@ -5,6 +5,9 @@
 //!   it ([`Point`], [`Outcome`]).
 //! - [`drives`]: drives by id, built-in presets and drives of the reader's own alike.
 //! - [`engine`]: the [`Engine`] that works a plan of runs in slices, estimates first.
+//! - [`fit`]: a fit of the model to the reader's measurements.
+//! - [`teach`]: teaching mode's player and explainer.
+//! - [`time`]: the drive over time (cache rates, fill, torture) for one drive at a time.
 //! - [`protocol`]: the messages between the page and a worker, and their one text form.
 //! - [`serve`]: a worker's side: reads requests, works slices, replies.
 //! - [`pool`]: the page's side: which worker gets which run, and the results.
@@ -15,12 +18,15 @@
 
 pub mod drives;
 pub mod engine;
+pub mod fit;
 pub mod key;
 pub mod pool;
 pub mod protocol;
 pub mod serve;
+pub mod teach;
 #[cfg(test)]
 mod testing;
+pub mod time;
 
 pub use engine::{Engine, Progress};
-pub use key::{DriveChoice, Fidelity, Outcome, Point, RunKey, ESTIMATE_IOS, SEED};
+pub use key::{DriveChoice, DriveKey, Fidelity, Outcome, Point, RunKey, ESTIMATE_IOS, SEED};

@@ -198,8 +198,10 @@ mod tests {
     }
 
     fn share(request: &Request) -> &[RunKey] {
-        let Request::Plan { keys, .. } = request;
-        keys
+        match request {
+            Request::Plan { keys, .. } => keys,
+            other => panic!("not a plan: {other:?}"),
+        }
     }
 
     fn point(fidelity: Fidelity) -> Outcome {
@@ -313,7 +315,7 @@ mod tests {
         // Round robin, one step each, as workers would interleave.
         while servers.iter().any(Server::busy) {
             for (w, server) in servers.iter_mut().enumerate() {
-                if let Some(reply) = server.work(&mut || true) {
+                for reply in server.work(&mut || true) {
                     d.receive(w, Reply::decode(&reply.encode()).unwrap());
                 }
             }

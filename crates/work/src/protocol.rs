@@ -12,7 +12,12 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::key::{Outcome, RunKey};
+use parallelism_model::sliced_fit::FitProgress;
+
+use crate::fit::{FitAsk, FitFound};
+use crate::key::{DriveKey, Outcome, RunKey};
+use crate::teach::{TeachCommand, TeachNews};
+use crate::time::TimeResults;
 
 /// What the page asks of a worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -20,6 +25,14 @@ pub enum Request {
     /// Work on these runs now, most important first, and on nothing else. `generation` grows
     /// with every plan the page makes, so a reply says which plan it was working for.
     Plan { generation: u64, keys: Vec<RunKey> },
+    /// Compute the drive over time for this drive, and stop the one before (`None`: stop).
+    Time { drive: Option<DriveKey> },
+    /// Fit the model to these measurements, and drop the fit before (`None`: just drop it).
+    /// `id` names the fit in the replies, so a reply for a dropped fit is told apart.
+    Fit { id: u64, ask: Option<FitAsk> },
+    /// A command for teaching mode's player; `id` grows with every point started, so a reply
+    /// for a point no longer shown is told apart.
+    Teach { id: u64, command: TeachCommand },
 }
 
 /// What a worker tells the page.
@@ -39,6 +52,20 @@ pub enum Reply {
         /// Nothing is left to do for this plan.
         idle: bool,
     },
+    /// What is known of the drive over time for `drive`: sent when a part arrives and as the
+    /// progress moves.
+    Time {
+        drive: DriveKey,
+        results: TimeResults,
+    },
+    /// How far fit `id` is, and once it is done what it found or why it could not start.
+    Fit {
+        id: u64,
+        progress: FitProgress,
+        outcome: Option<Result<FitFound, String>>,
+    },
+    /// What teaching mode's player or explainer has for point `id`.
+    Teach { id: u64, news: TeachNews },
     /// A message the worker could not read, and why.
     Refused { why: String },
     /// The worker's module panicked and has ended; the message says where and why.

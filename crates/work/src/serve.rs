@@ -1,23 +1,58 @@
 //! A worker's side of the pool: the [`Server`] reads the page's requests and works on the
-//! latest plan in slices, turning what each slice reached into one [`Reply`].
+//! latest of each kind in slices (the charts' plan, the drive over time, a fit, teaching
+//! mode's point), turning what each slice reached into replies. Teaching mode's player is
+//! answered at once, outside the slices, so the animation never waits for them.
 //!
-//! What always holds: the server works only on the plan of the last request it read, so a
-//! plan the page has replaced is abandoned at the end of the slice in progress (its run set
-//! aside by the [`Engine`], resumed if a later plan wants it again). Everything here is
-//! plain Rust; the worker binary only adds the browser's message loop around it.
+//! What always holds:
+//! - the server works only on the plan of the last request it read, so a plan the page has
+//!   replaced is abandoned at the end of the slice in progress (its run set aside by the
+//!   [`Engine`], resumed if a later plan wants it again); the same holds for the drive over
+//!   time's target, the fit and teaching mode's point;
+//! - slices take turns between the kinds that have work, so none waits for another;
+//! - the drive over time reports a part as soon as it arrives and its progress at most once
+//!   per [`PROGRESS_STEP`], so a long computation never floods the page.
+//!
+//! Everything here is plain Rust; the worker binary only adds the browser's message loop.
 
 use crate::engine::Engine;
+use crate::fit::FitRun;
 use crate::key::{Outcome, RunKey};
 use crate::protocol::{Reply, Request};
+use crate::teach::Teacher;
+use crate::time::TimeEngine;
 
-/// One worker's engine and the plan it serves.
+/// Progress of the drive over time the page is told of, at the finest.
+pub const PROGRESS_STEP: f64 = 0.01;
+
+/// One worker's engines and what it serves.
 #[derive(Default)]
 pub struct Server {
     engine: Engine,
     generation: u64,
     /// Whether the last plan still has work.
     busy: bool,
+    time: TimeEngine,
+    /// The drive over time's progress last reported.
+    time_reported: f64,
+    /// The fit under way, and its id.
+    fit: Option<(u64, FitRun)>,
+    /// Teaching mode's point, and its id.
+    teacher: Teacher,
+    teach_id: u64,
+    /// Which kind of work the next slice starts looking at.
+    turn: usize,
 }
+
+/// The kinds of work a server takes turns between.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lane {
+    Plan,
+    Time,
+    Fit,
+    Teach,
+}
+
+const LANES: [Lane; 4] = [Lane::Plan, Lane::Time, Lane::Fit, Lane::Teach];
 
 impl Server {
     pub fn new() -> Server {
@@ -33,17 +68,111 @@ impl Server {
                 self.busy = true;
                 None
             }
+            Ok(Request::Time { drive }) => {
+                self.time.set_target(drive);
+                self.time_reported = f64::NEG_INFINITY;
+                None
+            }
+            Ok(Request::Fit { id, ask }) => {
+                self.fit = None;
+                match ask.map(|a| FitRun::start(&a)) {
+                    None => None,
+                    Some(Ok(run)) => {
+                        self.fit = Some((id, run));
+                        None
+                    }
+                    Some(Err(why)) => Some(Reply::Fit {
+                        id,
+                        progress: Default::default(),
+                        outcome: Some(Err(why.to_string())),
+                    }),
+                }
+            }
+            Ok(Request::Teach { id, command }) => {
+                self.teach_id = id;
+                let news = self.teacher.command(command)?;
+                Some(Reply::Teach { id, news })
+            }
             Err(e) => Some(Reply::Refused { why: e.to_string() }),
         }
     }
 
     /// Whether there is work to do (a slice is due).
     pub fn busy(&self) -> bool {
-        self.busy
+        LANES.iter().any(|&l| self.has_work(l))
     }
 
-    /// Works one slice, until `time_is_up` or the plan is done, and says what it reached.
-    pub fn work(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> Option<Reply> {
+    fn has_work(&self, lane: Lane) -> bool {
+        match lane {
+            Lane::Plan => self.busy,
+            Lane::Time => self.time.busy() || self.time_unreported(),
+            Lane::Fit => self.fit.is_some(),
+            Lane::Teach => self.teacher.busy(),
+        }
+    }
+
+    /// Works one slice, until `time_is_up` or the work in turn is done, and says what it
+    /// reached.
+    pub fn work(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> Vec<Reply> {
+        let Some(lane) = (0..LANES.len())
+            .map(|i| LANES[(self.turn + i) % LANES.len()])
+            .find(|&l| self.has_work(l))
+        else {
+            return Vec::new();
+        };
+        self.turn = (LANES.iter().position(|&l| l == lane).unwrap_or(0) + 1) % LANES.len();
+        let reply = match lane {
+            Lane::Plan => self.work_plan(time_is_up),
+            Lane::Time => self.work_time(time_is_up),
+            Lane::Fit => self.work_fit(time_is_up),
+            Lane::Teach => {
+                let id = self.teach_id;
+                let news = self.teacher.work(time_is_up);
+                return news
+                    .into_iter()
+                    .map(|news| Reply::Teach { id, news })
+                    .collect();
+            }
+        };
+        reply.into_iter().collect()
+    }
+
+    fn work_fit(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> Option<Reply> {
+        let (id, run) = self.fit.as_mut()?;
+        let id = *id;
+        let found = run.work(time_is_up);
+        let progress = run.progress();
+        if found.is_some() {
+            self.fit = None;
+        }
+        Some(Reply::Fit {
+            id,
+            progress,
+            outcome: found.map(Ok),
+        })
+    }
+
+    /// Whether the drive over time has a target whose results the page has not been sent.
+    fn time_unreported(&self) -> bool {
+        self.time_reported == f64::NEG_INFINITY && self.time.target().is_some()
+    }
+
+    fn work_time(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> Option<Reply> {
+        let slice = self.time.work(time_is_up);
+        let drive = self.time.target()?;
+        let results = self.time.results(&drive)?;
+        let moved = results.progress - self.time_reported >= PROGRESS_STEP;
+        if !(slice.changed || moved || results.is_done() && self.time_unreported()) {
+            return None;
+        }
+        self.time_reported = results.progress;
+        Some(Reply::Time {
+            drive,
+            results: results.clone(),
+        })
+    }
+
+    fn work_plan(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> Option<Reply> {
         if !self.busy {
             return None;
         }
@@ -75,8 +204,10 @@ impl Server {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::key::DriveKey;
     use crate::key::Fidelity;
     use crate::testing::key_at;
+    use crate::time::TimeResults;
     use parallelism_model::DriveState;
 
     fn plan(generation: u64, keys: &[RunKey]) -> String {
@@ -90,8 +221,11 @@ mod tests {
     /// Works to idle, one engine step per slice; every reply, in order.
     fn replies(server: &mut Server) -> Vec<Reply> {
         let mut out = Vec::new();
+        let mut slices = 0;
         while server.busy() {
             out.extend(server.work(&mut || true));
+            slices += 1;
+            assert!(slices < 1_000_000, "never idle");
         }
         out
     }
@@ -143,7 +277,7 @@ mod tests {
         };
         assert_eq!((*idle, *runs_started, *working_on), (true, 2, None));
         assert!(!s.busy());
-        assert_eq!(s.work(&mut || false), None, "an idle server says nothing");
+        assert_eq!(s.work(&mut || false), [], "an idle server says nothing");
     }
 
     #[test]
@@ -151,8 +285,8 @@ mod tests {
         let k = key_at(DriveState::Fob, 1, 100);
         let mut s = Server::new();
         s.receive(&plan(1, &[k]));
-        let Some(Reply::Results { results, .. }) = s.work(&mut || false) else {
-            panic!("no reply")
+        let [Reply::Results { results, .. }] = &s.work(&mut || false)[..] else {
+            panic!("not one reply")
         };
         assert_eq!(results.len(), 1);
         assert!(results[0].1.is_final());
@@ -164,7 +298,7 @@ mod tests {
         let new = key_at(DriveState::Fob, 2, 100);
         let mut s = Server::new();
         s.receive(&plan(1, &[old]));
-        assert_eq!(s.work(&mut || true), None, "one step reaches nothing");
+        assert_eq!(s.work(&mut || true), [], "one step reaches nothing");
         s.receive(&plan(2, &[new]));
         for reply in replies(&mut s) {
             let Reply::Results {
@@ -194,5 +328,133 @@ mod tests {
         );
         assert!(s.busy(), "the plan it had is still worked on");
         assert!(!replies(&mut s).is_empty());
+    }
+
+    #[test]
+    fn the_drive_over_time_shares_the_worker_with_the_plan_and_reports_as_it_goes() {
+        let drive: DriveKey = "e12/32x256".parse().unwrap();
+        let mut s = Server::new();
+        s.receive(&plan(1, &[key_at(DriveState::Fob, 1, 100)]));
+        s.receive(&Request::Time { drive: Some(drive) }.encode());
+        let out = replies(&mut s);
+        let time: Vec<&TimeResults> = out
+            .iter()
+            .filter_map(|r| match r {
+                Reply::Time { drive: d, results } if *d == drive => Some(results),
+                _ => None,
+            })
+            .collect();
+        let results = out.iter().position(|r| matches!(r, Reply::Results { .. }));
+        let first_time = out.iter().position(|r| matches!(r, Reply::Time { .. }));
+        assert!(results.is_some() && first_time.is_some());
+        assert!(
+            first_time < results.map(|i| i + 2),
+            "the plan did not keep the drive over time waiting"
+        );
+        assert!(time.windows(2).all(|w| w[1].progress >= w[0].progress));
+        assert!(
+            time.windows(2)
+                .all(|w| w[1].progress - w[0].progress >= PROGRESS_STEP
+                    || w[1].rates != w[0].rates
+                    || w[1].torture != w[0].torture),
+            "progress alone is reported once per step"
+        );
+        let last = time.last().unwrap();
+        assert!(last.is_done() && last.torture.is_some() && last.fill.is_some());
+        assert!(time.len() <= 110, "{} replies", time.len());
+    }
+
+    #[test]
+    fn coming_back_to_a_computed_drive_sends_its_results_at_once() {
+        let drive: DriveKey = "e12/32x256".parse().unwrap();
+        let mut s = Server::new();
+        s.receive(&Request::Time { drive: Some(drive) }.encode());
+        replies(&mut s);
+        s.receive(&Request::Time { drive: None }.encode());
+        assert!(!s.busy());
+        s.receive(&Request::Time { drive: Some(drive) }.encode());
+        let again = replies(&mut s);
+        assert!(
+            matches!(&again[..], [Reply::Time { results, .. }] if results.is_done()),
+            "{again:?}"
+        );
+    }
+
+    #[test]
+    fn a_fit_reports_progress_then_what_it_found_and_a_new_one_drops_it() {
+        let ask = crate::testing::fit_ask();
+        let mut s = Server::new();
+        s.receive(
+            &Request::Fit {
+                id: 1,
+                ask: Some(ask.clone()),
+            }
+            .encode(),
+        );
+        s.work(&mut || true);
+        s.receive(
+            &Request::Fit {
+                id: 2,
+                ask: Some(ask),
+            }
+            .encode(),
+        );
+        let out = replies(&mut s);
+        assert!(out.iter().all(|r| matches!(r, Reply::Fit { id: 2, .. })));
+        let Some(Reply::Fit {
+            progress,
+            outcome: Some(Ok(_)),
+            ..
+        }) = out.last()
+        else {
+            panic!("{:?}", out.last())
+        };
+        assert!(progress.finished);
+        let refused = s.receive(
+            &Request::Fit {
+                id: 3,
+                ask: Some(crate::fit::FitAsk {
+                    base: "nope".into(),
+                    dies: None,
+                    cells: Vec::new(),
+                }),
+            }
+            .encode(),
+        );
+        assert!(
+            matches!(&refused, Some(Reply::Fit { id: 3, outcome: Some(Err(why)), .. }) if why.contains("nope")),
+            "{refused:?}"
+        );
+        assert!(!s.busy());
+    }
+
+    #[test]
+    fn teaching_mode_gets_its_point_ready_in_slices_and_its_commands_answered_at_once() {
+        use crate::teach::{TeachCommand, TeachNews};
+        let teach = |id, command| Request::Teach { id, command }.encode();
+        let point = key_at(DriveState::Fob, 4, 100);
+        let mut s = Server::new();
+        assert_eq!(s.receive(&teach(1, TeachCommand::Start(point))), None);
+        s.receive(&plan(1, &[key_at(DriveState::Fob, 1, 100)]));
+        let out = replies(&mut s);
+        let teach_news: Vec<&TeachNews> = out
+            .iter()
+            .filter_map(|r| match r {
+                Reply::Teach { id: 1, news } => Some(news),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            matches!(
+                teach_news[..],
+                [TeachNews::Ready(_), TeachNews::Explained(_)]
+            ),
+            "{teach_news:?}"
+        );
+        let stepped = s.receive(&teach(1, TeachCommand::Step));
+        assert!(
+            matches!(&stepped, Some(Reply::Teach { id: 1, news: TeachNews::Frame(f) }) if f.steps == 1),
+            "{stepped:?}"
+        );
     }
 }

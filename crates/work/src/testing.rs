@@ -1,9 +1,11 @@
-//! Keys for the tests of this crate: the page's default drive (the E18DC at its default
-//! capacity) with 4 KiB random I/O.
+//! Requests for the tests of this crate: runs on the page's default drive (the E18DC at its
+//! default capacity) with 4 KiB random I/O, and a small fit.
 
+use parallelism_model::calibration::{Depth, Measurement, Metric};
 use parallelism_model::presets::{self, PresetKey};
 use parallelism_model::{DriveState, Rw};
 
+use crate::fit::FitAsk;
 use crate::key::{DriveChoice, RunKey};
 
 /// The default view's readout point: random reads at QD32 on a steady-state drive.
@@ -24,5 +26,25 @@ pub fn key_at(state: DriveState, qd: u32, read_pct: u8) -> RunKey {
         qd,
         state,
         power_state: 0,
+    }
+}
+
+/// A fit a drive on the E12's controller answers quickly: QD1 and QD32 random reads, read
+/// from a fresh drive with 16 dies.
+pub fn fit_ask() -> FitAsk {
+    let cell = |qd, iops| Measurement {
+        capacity_gb: None,
+        state: DriveState::Fob,
+        rw: Rw::RandRead,
+        rwmixread: 100,
+        bs_bytes: 4096,
+        depth: Depth::Qd(qd),
+        metric: Metric::Iops,
+        value: iops,
+    };
+    FitAsk {
+        base: "e12".into(),
+        dies: Some(16),
+        cells: vec![cell(1, 12_000.0), cell(32, 300_000.0)],
     }
 }

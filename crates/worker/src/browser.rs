@@ -56,11 +56,11 @@ impl Worker {
         self.scheduled.set(false);
         let start = self.performance.now();
         let mut server = self.server.borrow_mut();
-        let reply = server.work(&mut || self.performance.now() - start >= SLICE_MS);
+        let replies = server.work(&mut || self.performance.now() - start >= SLICE_MS);
         let busy = server.busy();
         drop(server);
-        if let Some(reply) = reply {
-            self.post(&reply);
+        for reply in &replies {
+            self.post(reply);
         }
         if busy {
             self.schedule();

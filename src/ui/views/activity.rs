@@ -6,14 +6,18 @@
 //! leads to the drive over time.
 //!
 //! This module owns the animation: one `requestAnimationFrame` loop per mounted view, which
-//! stops when the view unmounts and only plays (moves the clock). The work behind it (making
-//! the point's run ready, the explainer's run) is sliced work like the charts', run by the
-//! page's one scheduler ([`SlicedRunner`] over [`TeachingWork`]). The pure parts (the [`Player`] clock, the explainer's
-//! sentence) live in [`crate::ui::teaching`] and the geometry in [`Layout`].
+//! stops when the view unmounts and only plays (moves the clock). The model behind it (the
+//! point's run made ready, the player, the explainer's run) runs in a worker of the page's pool
+//! ([`parallelism_work::teach`]): each frame asks the worker to move the clock on by the wall
+//! time played, and draws the snapshot it answers with. The explainer's sentence lives in
+//! [`crate::ui::teaching`] and the geometry in [`Layout`].
 //!
 //! What always holds:
-//! - work per frame is bounded (an event budget for playing); the background work yields to
-//!   the browser every [`crate::ui::runner::SLICE_MS`], so inputs are never starved;
+//! - at most one advance is on its way to the worker: the wall time played meanwhile is owed
+//!   and sent with the next one, so the simulated clock keeps pace with the speed set however
+//!   slow the answers, and the worker never queues frames the page has not drawn;
+//! - work per frame is bounded (an event budget per advance), and none of it runs on the
+//!   page's thread;
 //! - with `prefers-reduced-motion: reduce` nothing moves by itself: Play is disabled and only
 //!   Step advances time;
 //! - `#activity` carries `data-sim-ns` (the simulated clock) and `data-steps` (engine events
@@ -29,22 +33,21 @@ use std::rc::Rc;
 use leptos::ev;
 use leptos::prelude::*;
 
+use parallelism_work::teach::{Frame, TeachCommand, TeachNews, MAX_EVENTS_PER_ADVANCE};
+
 use crate::model::activity::{Activity, DieActivity, DieState};
-use crate::model::config::CheckedRun;
+use crate::model::time::SimTime;
 use crate::ui::compute;
 use crate::ui::controls::locked;
 use crate::ui::controls::slider::LadderSlider;
 use crate::ui::embed::Control;
 use crate::ui::format;
-use crate::ui::runner::{SliceOutcome, SlicedRunner, SlicedWork};
+use crate::ui::pool::Pool;
 use crate::ui::state::{speed_ladder, Lab, ViewSettings, DEFAULT_SPEED_US_PER_S};
 use crate::ui::teaching::{
-    bar_percent, sim_span, speed_text, summary, ExplainContext, Explanation, Player, PowerTrace,
-    TeachingWork,
+    bar_percent, explain, sim_span, speed_text, summary, ExplainContext, Explanation, PowerTrace,
 };
 
-/// Most engine events one frame of playing processes (the clock waits for the rest).
-pub const MAX_EVENTS_PER_FRAME: u64 = 2_000;
 /// A frame gap longer than this (a background tab) counts as this long, so time never jumps.
 pub const MAX_FRAME_GAP_MS: f64 = 100.0;
 /// Shortest interval between two spoken summaries while playing.
@@ -183,33 +186,57 @@ impl Shown {
         }
     }
 
-    fn publish(&self, p: &Player, speak: bool) {
-        let a = p.activity();
+    fn publish(&self, f: Frame, speak: bool) {
         if speak {
-            self.spoken.set(summary(&a, p.clock()));
+            self.spoken.set(summary(&f.activity, f.clock));
         }
-        let watts = p.power_w(&a);
-        self.power.update(|t| t.push(watts));
-        self.activity.set(Some(a));
-        self.clock_ns.set(p.clock().0);
-        self.steps.set(p.steps());
+        self.power.update(|t| t.push(f.power_w));
+        self.activity.set(Some(f.activity));
+        self.clock_ns.set(f.clock.0);
+        self.steps.set(f.steps);
+    }
+
+    /// What the drive does now, in one sentence (for Pause).
+    fn speak_now(&self) {
+        if let Some(a) = self.activity.get_untracked() {
+            self.spoken
+                .set(summary(&a, SimTime(self.clock_ns.get_untracked())));
+        }
     }
 }
 
-/// The animation's engine-side state (one per mounted view, touched only on the page thread).
-#[derive(Default)]
+/// The animation's page-side state (one per mounted view): the clock's bookkeeping and the
+/// answers awaited from the worker.
 struct Core {
-    /// The ready run (kept for Reset).
-    run: Option<CheckedRun>,
-    player: Option<Player>,
+    pool: Pool,
+    /// What the explainer needs besides the worker's figures, for the point playing.
+    ctx: Option<ExplainContext>,
     last_frame_ms: Option<f64>,
+    /// Wall time played that no advance has carried to the worker yet.
+    owed_ms: f64,
+    /// Commands sent whose frame has not come back.
+    awaited: u32,
     last_spoken_ms: f64,
 }
 
 impl Core {
+    fn new(pool: Pool) -> Core {
+        Core {
+            pool,
+            ctx: None,
+            last_frame_ms: None,
+            owed_ms: 0.0,
+            awaited: 0,
+            last_spoken_ms: 0.0,
+        }
+    }
+
     /// Forgets the old point while the new one is prepared.
-    fn restart(&mut self, shown: Shown) {
-        *self = Core::default();
+    fn restart(&mut self, ctx: ExplainContext, shown: Shown) {
+        *self = Core {
+            ctx: Some(ctx),
+            ..Core::new(self.pool)
+        };
         shown.playing.set(false);
         shown.ready.set(false);
         shown.activity.set(None);
@@ -219,34 +246,31 @@ impl Core {
         shown.status.set("Preparing the drive…".into());
     }
 
-    /// The point's run is ready: show it at its start.
-    fn start(&mut self, run: CheckedRun, shown: Shown) {
-        self.run = Some(run);
-        self.reset(shown);
-        shown.ready.set(true);
-        shown.status.set(String::new());
+    /// Sends `command` for the point playing; its frame is awaited.
+    fn send(&mut self, command: TeachCommand) {
+        self.awaited += 1;
+        self.pool.teach(command);
     }
 
     fn reset(&mut self, shown: Shown) {
-        if let Some(run) = &self.run {
-            let p = Player::new(run);
-            shown.power.set(PowerTrace::new(p.budget_w()));
-            shown.publish(&p, true);
-            self.player = Some(p);
-        }
         shown.playing.set(false);
+        if shown.ready.get_untracked() {
+            let budget = shown.power.with_untracked(PowerTrace::budget_w);
+            shown.power.set(PowerTrace::new(budget));
+            self.owed_ms = 0.0;
+            self.send(TeachCommand::Reset);
+        }
     }
 
     fn step(&mut self, shown: Shown) {
         shown.playing.set(false);
-        if let Some(p) = self.player.as_mut() {
-            p.step_one();
-            shown.publish(p, true);
+        if shown.ready.get_untracked() {
+            self.send(TeachCommand::Step);
         }
     }
 
-    /// One animation frame at `now_ms`: while playing, the clock moves on by the frame's
-    /// share of simulated time.
+    /// One animation frame at `now_ms`: while playing, the frame's wall time is owed to the
+    /// clock, and sent once the last advance has been answered.
     fn frame(&mut self, now_ms: f64, speed_us_per_s: u32, shown: Shown) {
         let gap = self
             .last_frame_ms
@@ -255,49 +279,50 @@ impl Core {
         if !shown.playing.get_untracked() {
             return;
         }
-        if let Some(p) = self.player.as_mut() {
-            let events = p.advance(sim_span(gap, speed_us_per_s), MAX_EVENTS_PER_FRAME);
-            let speak = now_ms - self.last_spoken_ms >= SPOKEN_EVERY_MS;
-            if speak {
-                self.last_spoken_ms = now_ms;
-            }
-            if events > 0 || speak {
-                shown.publish(p, speak);
-            } else {
-                shown.clock_ns.set(p.clock().0);
-            }
+        self.owed_ms = (self.owed_ms + gap).min(MAX_FRAME_GAP_MS);
+        if self.awaited == 0 && self.owed_ms > 0.0 {
+            let by = sim_span(self.owed_ms, speed_us_per_s);
+            self.owed_ms = 0.0;
+            self.send(TeachCommand::Advance {
+                by,
+                max_events: MAX_EVENTS_PER_ADVANCE,
+            });
         }
     }
-}
 
-impl SlicedWork for TeachingWork {
-    fn work_slice(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> SliceOutcome {
-        let changed = self.work(time_is_up);
-        SliceOutcome {
-            idle: self.is_done(),
-            changed,
+    /// Takes in what the worker says of the point playing.
+    fn hear(&mut self, news: TeachNews, shown: Shown) {
+        match news {
+            TeachNews::Ready(f) => {
+                shown.power.set(PowerTrace::new(f.budget_w));
+                shown.publish(f, true);
+                shown.ready.set(true);
+                shown.status.set(String::new());
+            }
+            TeachNews::Frame(f) => {
+                self.awaited = self.awaited.saturating_sub(1);
+                let now = performance_now();
+                let speak =
+                    !shown.playing.get_untracked() || now - self.last_spoken_ms >= SPOKEN_EVERY_MS;
+                if speak {
+                    self.last_spoken_ms = now;
+                }
+                if f.events > 0 || f.steps == 0 || speak {
+                    shown.publish(f, speak);
+                } else {
+                    shown.clock_ns.set(f.clock.0);
+                }
+            }
+            TeachNews::Explained(figures) => {
+                if let Some(ctx) = self.ctx {
+                    shown.explanation.set(Some(explain(&figures, ctx)));
+                }
+            }
+            TeachNews::Failed(why) => shown
+                .status
+                .set(format!("The model cannot run this point: {why}.")),
         }
     }
-}
-
-/// Hands what the background work finished to the animation and the explainer.
-fn collect(work: SlicedRunner<TeachingWork>, core: StoredValue<Core, LocalStorage>, shown: Shown) {
-    work.update(
-        |w| {
-            if let Some(run) = w.take_ready() {
-                core.update_value(|c| c.start(run, shown));
-            }
-            if let Some(e) = w.take_explanation() {
-                shown.explanation.set(Some(e));
-            }
-            if let Some(why) = w.failure() {
-                shown
-                    .status
-                    .set(format!("The model cannot run this point: {why}."));
-            }
-        },
-        false,
-    );
 }
 
 fn performance_now() -> f64 {
@@ -328,9 +353,9 @@ fn animate(alive: Rc<Cell<bool>>, frame: Rc<dyn Fn(f64)>) {
 pub fn TeachingMode() -> impl IntoView {
     let lab = Lab::expect();
     let shown = Shown::new();
-    let core = StoredValue::new_local(Core::default());
-    let work = SlicedRunner::new(TeachingWork::default());
-    on_cleanup(move || work.stop());
+    let pool = Pool::expect();
+    let core = StoredValue::new_local(Core::new(pool));
+    on_cleanup(move || pool.teach_stop());
     let reduced = prefers_reduced_motion();
 
     // Equal specs compare equal, so a change of any other part does not restart the player.
@@ -339,13 +364,12 @@ pub fn TeachingMode() -> impl IntoView {
         (compute::current_key(&state), ExplainContext::of(&state))
     });
     Effect::new(move |_| {
-        let (spec, ctx) = spec.get();
-        core.update_value(|c| c.restart(shown));
-        work.update(|w| w.restart(spec, ctx), true);
-    });
-    Effect::new(move |_| {
-        work.revision();
-        collect(work, core, shown);
+        let (key, ctx) = spec.get();
+        core.update_value(|c| c.restart(ctx, shown));
+        let hear = move |news| {
+            let _ = core.try_update_value(|c| c.hear(news, shown));
+        };
+        pool.teach_start(key, Rc::new(hear));
     });
 
     play_frames(lab.views, core, shown);
@@ -447,11 +471,7 @@ fn Transport(
     let pause = move |_| {
         if shown.playing.get_untracked() {
             shown.playing.set(false);
-            core.with_value(|c| {
-                if let Some(p) = &c.player {
-                    shown.spoken.set(summary(&p.activity(), p.clock()));
-                }
-            });
+            shown.speak_now();
         }
     };
     let step = move |_| core.update_value(|c| c.step(shown));

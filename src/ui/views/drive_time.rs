@@ -3,50 +3,24 @@
 //! torture followed by TRIM — drawn by the same [`ChartCanvas`] and paint helpers as the
 //! queue-depth charts.
 //!
-//! The view's model work runs in a [`TimeRunner`]: the pure [`TimeEngine`] in slices of at most
-//! [`SLICE_MS`](crate::ui::runner::SLICE_MS) through the page's one [`SlicedRunner`], so no task
-//! is long while the page computes. It works only while the view is shown; everything it shows
-//! comes from [`time_model::build`], so the component holds no logic of its own beyond wiring.
+//! The view's model work runs in the page's worker pool ([`Pool::set_time_target`]), never on
+//! the thread that draws; it is asked for only while the view is shown. Everything the view
+//! shows comes from [`time_model::build`], so the component holds no logic of its own beyond
+//! wiring.
 
 use leptos::prelude::*;
 
-use super::time_model::{self, cache_example, LegendItem, TimeEngine, TimeKey, TimeView};
+use super::time_model::{self, cache_example, LegendItem, TimeView};
 use crate::ui::charts::canvas::ChartCanvas;
 use crate::ui::charts::time_chart::{self, TimeChartData};
 use crate::ui::charts::{Palette, Stamp};
+use crate::ui::compute::drive_key;
 use crate::ui::controls::locked;
 use crate::ui::controls::slider::LadderSlider;
 use crate::ui::embed::Control;
 use crate::ui::format;
-use crate::ui::runner::{SliceOutcome, SlicedRunner, SlicedWork};
-use crate::ui::state::{burst_ladder, idle_ladder, Lab, LabState, View, ViewSettings};
-
-impl SlicedWork for TimeEngine {
-    fn work_slice(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> SliceOutcome {
-        SliceOutcome {
-            idle: self.work(time_is_up).idle,
-            // Progress moves every slice, so the status line follows it too.
-            changed: true,
-        }
-    }
-}
-
-/// The view's model work.
-pub type TimeRunner = SlicedRunner<TimeEngine>;
-
-impl SlicedRunner<TimeEngine> {
-    /// Computes for `target` (nothing when `None`).
-    pub fn set_target(&self, target: Option<TimeKey>) {
-        self.update(|e| e.set_target(target), target.is_some());
-    }
-
-    /// The view's data for `state` from what is known for `key` (not tracked: track
-    /// [`Self::revision`]).
-    pub fn build(&self, state: &LabState, key: &TimeKey) -> TimeView {
-        self.read(|e| time_model::build(state, e.results(key)))
-            .unwrap_or_else(|| time_model::build(state, None))
-    }
-}
+use crate::ui::pool::Pool;
+use crate::ui::state::{burst_ladder, idle_ladder, Lab, View, ViewSettings};
 
 fn stamp_of(d: &TimeChartData) -> &Stamp {
     &d.stamp
@@ -89,16 +63,15 @@ pub fn DriveTimeView(
     palette: Signal<Palette>,
 ) -> impl IntoView {
     let lab = Lab::expect();
-    let runner = TimeRunner::new(TimeEngine::new());
-    on_cleanup(move || runner.stop());
+    let pool = Pool::expect();
     let shown = Memo::new(move |_| lab.display.with(|d| d.view == View::Time));
-    let key = Memo::new(move |_| lab.drive.with(TimeKey::of));
-    Effect::new(move |_| runner.set_target(shown.get().then(|| key.get())));
+    let key = Memo::new(move |_| lab.drive.with(drive_key));
+    Effect::new(move |_| pool.set_time_target(shown.get().then(|| key.get())));
 
     let data = Memo::new(move |_| {
-        runner.revision();
-        let key = key.get();
-        runner.build(&lab.state(), &key)
+        pool.time_revision();
+        let results = pool.time_results(&key.get());
+        time_model::build(&lab.state(), results.as_ref())
     });
     view! {
         <section

@@ -1,9 +1,9 @@
 //! "Fit the model to your drive": the imported fio jobs become cells, the search of
-//! [`crate::model::custom`] runs in slices through the page's one scheduler (progress shown,
-//! cancellable, never a long task), and the fitted drive becomes the lab's drive, so every
+//! [`crate::model::custom`] runs in a worker of the page's pool (progress shown, cancellable,
+//! never on the thread that draws), and the fitted drive becomes the lab's drive, so every
 //! chart, view, pin, export and link shows it (its `drive=` text is in the URL).
 //!
-//! The search is the one `lab fit --fio` runs, with [`PAGE_FIT_IOS`] measured I/Os per run;
+//! The search is the one `lab fit --fio` runs, with [`FIT_IOS`] measured I/Os per run;
 //! the panel prints the command that gives the same values. The pure parts (the table rows, the
 //! sentences) are functions tested natively; the component only wires them.
 //!
@@ -13,40 +13,16 @@
 
 use leptos::prelude::*;
 
+use parallelism_work::fit::{FitAsk, FIT_IOS};
+
 use crate::model::calibration::{Measurement, Metric};
 use crate::model::custom::{self, CustomDrive, DRIVE_FIT, EXPLAINS_WITHIN};
-use crate::model::fit::{FitOptions, FitReport, Param};
+use crate::model::fit::{FitReport, Param};
 use crate::model::presets::Preset;
-use crate::model::sliced_fit::{FitProgress, SlicedFit};
-use crate::model::{DriveState, RunOptions};
-use crate::ui::runner::{SliceOutcome, SlicedRunner, SlicedWork};
+use crate::model::sliced_fit::FitProgress;
+use crate::model::DriveState;
+use crate::ui::pool::Pool;
 use crate::ui::state::{custom as custom_presets, DriveSetup, Imports, Lab};
-
-/// Measured I/Os per run of a page fit: about a minute for a dozen jobs in a browser, and the
-/// model's noise (about 2%) stays below the 5% a value is judged identified by.
-pub const PAGE_FIT_IOS: u64 = 4_000;
-
-/// The fit under way, if any.
-#[derive(Default)]
-pub struct FitJob {
-    fit: Option<SlicedFit>,
-}
-
-impl SlicedWork for FitJob {
-    fn work_slice(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> SliceOutcome {
-        let Some(fit) = self.fit.as_mut() else {
-            return SliceOutcome {
-                idle: true,
-                changed: false,
-            };
-        };
-        let done = fit.work(time_is_up).is_some();
-        SliceOutcome {
-            idle: done,
-            changed: true,
-        }
-    }
-}
 
 /// What a fit was asked: the base preset, the die count if the capacity was given, the cells
 /// and the files they came from.
@@ -60,17 +36,6 @@ pub struct FitSetup {
     pub files: Vec<String>,
     /// Jobs that gave no cell, with the reason.
     pub skipped: Vec<String>,
-}
-
-/// The options of a page fit (one thread: a browser has no others).
-pub fn page_fit_options() -> FitOptions {
-    FitOptions {
-        run: RunOptions {
-            measured_ios: PAGE_FIT_IOS,
-            ..RunOptions::default()
-        },
-        threads: 1,
-    }
 }
 
 /// The fit the reader asks for, or why it cannot start.
@@ -134,7 +99,7 @@ pub fn command_line(s: &FitSetup) -> String {
         .map(|gb| format!(" --capacity-gb {gb}"))
         .unwrap_or_default();
     format!(
-        "lab fit --preset {} --state {} --ios {PAGE_FIT_IOS}{capacity} --fio {}",
+        "lab fit --preset {} --state {} --ios {FIT_IOS}{capacity} --fio {}",
         s.base.id,
         s.state,
         s.files.join(" ")
@@ -259,67 +224,67 @@ struct Finished {
     before: &'static Preset,
 }
 
-/// The fit the reader asks for, ready to run, or why it cannot start.
-pub fn prepare(
-    imports: &Imports,
-    drive: &DriveSetup,
-    state: DriveState,
-    capacity_text: &str,
-) -> Result<(FitSetup, SlicedFit), String> {
-    let s = setup(imports, drive, state, capacity_text)?;
-    let evaluator = custom::evaluator(s.base, &s.cells, page_fit_options(), s.dies)
-        .map_err(|e| format!("{e}."))?;
-    Ok((s, SlicedFit::new(evaluator, custom::try_fit)))
+/// What the page asks its worker to fit for `s`.
+pub fn ask(s: &FitSetup) -> FitAsk {
+    FitAsk {
+        base: s.base.id.to_string(),
+        dies: s.dies,
+        cells: s.cells.clone(),
+    }
 }
 
 /// The fit under way and the last one finished, as the panel's signals hold them.
 #[derive(Clone, Copy)]
 struct FitSignals {
-    runner: SlicedRunner<FitJob>,
+    pool: Pool,
     running: RwSignal<Option<FitSetup>>,
     finished: RwSignal<Option<Finished>>,
     refusal: RwSignal<Option<String>>,
 }
 
 impl FitSignals {
-    fn start(&self, asked: Result<(FitSetup, SlicedFit), String>) {
+    fn start(&self, asked: Result<FitSetup, String>) {
         match asked {
-            Ok((s, fit)) => {
+            Ok(s) => {
                 self.refusal.set(None);
                 self.finished.set(None);
+                self.pool.start_fit(ask(&s));
                 self.running.set(Some(s));
-                self.runner.update(|j| j.fit = Some(fit), true);
             }
             Err(why) => self.refusal.set(Some(why)),
         }
     }
 
     fn cancel(&self) {
-        self.runner.update(|j| j.fit = None, false);
+        self.pool.cancel_fit();
         self.running.set(None);
         self.refusal
             .set(Some("Fit cancelled; the drive is unchanged.".into()));
     }
 
-    /// Once the fit under way has its report: the fitted drive becomes the lab's drive.
+    /// Once the fit under way is done: the fitted drive becomes the lab's drive, or the reason
+    /// it could not start is shown.
     fn finish_when_done(self, drive: RwSignal<DriveSetup>) {
         Effect::new(move |_| {
-            self.runner.revision();
+            self.pool.fit_revision();
             let Some(s) = self.running.get_untracked() else {
                 return;
             };
-            let Some(report) = self
-                .runner
-                .read(|j| j.fit.as_ref().and_then(|f| f.report().cloned()))
-                .flatten()
-            else {
+            let Some(outcome) = self.pool.fit_state().and_then(|f| f.outcome) else {
                 return;
             };
-            self.runner.update(|j| j.fit = None, false);
+            self.running.set(None);
+            let found = match outcome {
+                Ok(found) => found,
+                Err(why) => {
+                    self.refusal.set(Some(why));
+                    return;
+                }
+            };
+            let report = found.report(&s.cells);
             let fitted = CustomDrive::fitted(s.base, s.dies, &report);
             let before = drive.with_untracked(|d| d.preset());
             drive.update(|d| d.set_preset(custom_presets::preset_of(&fitted)));
-            self.running.set(None);
             self.finished.set(Some(Finished {
                 setup: s,
                 report,
@@ -329,13 +294,13 @@ impl FitSignals {
         });
     }
 
-    /// How far the fit under way has come (tracks the runner).
+    /// How far the fit under way has come (tracks the pool's fit).
     fn progress(&self) -> Option<FitProgress> {
-        self.runner.revision();
+        self.pool.fit_revision();
         self.running.with(Option::is_some).then(|| {
-            self.runner
-                .read(|j| j.fit.as_ref().map(SlicedFit::progress))
-                .flatten()
+            self.pool
+                .fit_state()
+                .map(|f| f.progress)
                 .unwrap_or_default()
         })
     }
@@ -347,12 +312,10 @@ pub fn FitYourDrive() -> impl IntoView {
     let Lab {
         imported, drive, ..
     } = Lab::expect();
-    let runner = SlicedRunner::new(FitJob::default());
-    on_cleanup(move || runner.stop());
     let capacity = RwSignal::new(String::new());
     let state = RwSignal::new(DriveState::Fob);
     let fit = FitSignals {
-        runner,
+        pool: Pool::expect(),
         running: RwSignal::new(None),
         finished: RwSignal::new(None),
         refusal: RwSignal::new(None),
@@ -360,7 +323,7 @@ pub fn FitYourDrive() -> impl IntoView {
     fit.finish_when_done(drive);
     let start = move |_| {
         let asked = imported.with(|i| {
-            drive.with(|d| prepare(i, d, state.get_untracked(), &capacity.get_untracked()))
+            drive.with(|d| setup(i, d, state.get_untracked(), &capacity.get_untracked()))
         });
         fit.start(asked);
     };

@@ -1,40 +1,32 @@
-//! The pure half of the drive-over-time view: which model computations the view needs, a
-//! [`TimeEngine`] that runs them in slices with a cache, the published facts the view may cite,
-//! and [`build`], which turns state and results into the three charts' data and their texts.
+//! The pure half of the drive-over-time view: the published facts the view may cite, and
+//! [`build`], which turns state and the model's results (computed in a worker by
+//! [`parallelism_work::time`]) into the three charts' data and their texts.
 //!
 //! What always holds:
 //! - every number is labelled: the texts say "model" for the model's results, and published
 //!   figures appear only in [`E12_FACT`] / [`OCTANE_FACT`] with their source, and as levels
 //!   of kind [`LevelKind::Published`], only for the drive they were measured on;
-//! - the engine never blocks: [`TimeEngine::work`] advances the model's sliced runs
-//!   ([`CacheRatesRun`], [`TortureRun`]) [`WORK_UNITS_PER_STEP`] units at a time and checks the
-//!   caller's clock between steps (the browser loop is in [`super::drive_time`]);
-//! - results are per drive ([`TimeKey`]): coming back to a drive reuses them; the burst chart
+//! - results are per drive ([`DriveKey`](parallelism_work::DriveKey)): coming back to a drive reuses them; the burst chart
 //!   needs only the drive's three cache rates, so moving its sliders never waits for the model;
 //! - nothing here touches the browser, so all of it is tested natively.
 
-use std::collections::HashMap;
-
 use crate::model::config::DriveSpec;
 use crate::model::drive_state::{
-    bursts_with, fill_with, BurstPoint, CacheRates, CacheRatesRun, FillPhase, FillReport,
-    TortureReport, TortureRun, REVIEW_TORTURE_MINUTES,
+    bursts_with, BurstPoint, CacheRates, FillPhase, TortureReport, REVIEW_TORTURE_MINUTES,
 };
-use crate::model::presets::{self, Preset, PresetKey};
+use crate::model::presets::{self, Preset};
+pub use parallelism_work::time::TimeResults;
 
 use super::super::charts::time_chart::{Dot, Level, LevelKind, TimeChartData};
 use super::super::charts::{Curve, Dash, SeriesColour, Stamp};
 use super::super::format;
-use super::super::state::{DriveChoice, DriveSetup, LabState};
+use super::super::state::{DriveChoice, LabState};
 use super::super::url_state;
 
-pub use crate::model::drive_state::WORK_UNITS_PER_STEP;
 /// Bursts on the burst chart: the six queue depths (1 to 32) of the E12 review's sustained test.
 pub const BURSTS: u32 = 6;
 /// Points of the fill curve drawn (the model computes more; the curve is flat between them).
 pub const FILL_POINTS_DRAWN: usize = 100;
-/// Drives whose results are kept; beyond that only the current one stays.
-pub const MAX_CACHED_DRIVES: usize = 32;
 
 /// The E12 review's sample: the only drive its published figures belong to.
 pub const E12_PRESET: &str = "e12";
@@ -59,161 +51,6 @@ pub const OCTANE_FACT: &str = "After filling the drive and 20 minutes of 4 KB ra
 const MB_PER_GB: f64 = 1e3;
 /// A capacity matches a published sample when it is this close (GB).
 const CAPACITY_MATCH_GB: f64 = 1.0;
-
-/// The drive a set of results belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct TimeKey {
-    pub preset: PresetKey,
-    pub drive: DriveChoice,
-}
-
-impl TimeKey {
-    pub fn of(drive: &DriveSetup) -> TimeKey {
-        TimeKey {
-            preset: PresetKey(drive.preset()),
-            drive: drive.choice(),
-        }
-    }
-
-    fn drive_spec(&self) -> DriveSpec {
-        self.drive.drive(self.preset.0)
-    }
-}
-
-/// What the model has computed for one drive so far.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct TimeResults {
-    pub rates: Option<CacheRates>,
-    pub fill: Option<FillReport>,
-    pub torture: Option<TortureReport>,
-    /// Why the model refused the drive, if it did.
-    pub failure: Option<String>,
-    /// How far the computation still running for this drive is (0 to 1, both parts together).
-    pub progress: f64,
-}
-
-impl TimeResults {
-    fn done(&self) -> bool {
-        self.failure.is_some() || (self.rates.is_some() && self.torture.is_some())
-    }
-}
-
-/// A sliced model run in progress.
-enum Job {
-    Rates(Box<CacheRatesRun>),
-    Torture(Box<TortureRun>),
-}
-
-/// What one call to [`TimeEngine::work`] did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TimeSlice {
-    /// Some result or failure arrived in this slice.
-    pub changed: bool,
-    /// Nothing is left to do for the target.
-    pub idle: bool,
-}
-
-/// Share of the work the cache rates take (the torture takes the rest), for progress.
-const RATES_SHARE: f64 = 0.25;
-
-/// Runs the view's model computations for one target drive. See the module documentation.
-#[derive(Default)]
-pub struct TimeEngine {
-    target: Option<TimeKey>,
-    results: HashMap<TimeKey, TimeResults>,
-    job: Option<(TimeKey, DriveSpec, Job)>,
-}
-
-impl TimeEngine {
-    pub fn new() -> TimeEngine {
-        TimeEngine::default()
-    }
-
-    /// The drive to compute for (`None`: the view is not shown, stop working). A run for
-    /// another drive is dropped; its finished parts stay cached.
-    pub fn set_target(&mut self, target: Option<TimeKey>) {
-        self.target = target;
-        if self
-            .job
-            .as_ref()
-            .is_some_and(|(k, _, _)| Some(*k) != target)
-        {
-            self.job = None;
-        }
-        if self.results.len() > MAX_CACHED_DRIVES {
-            self.results.retain(|k, _| Some(*k) == target);
-        }
-    }
-
-    /// What is known for `key`.
-    pub fn results(&self, key: &TimeKey) -> Option<&TimeResults> {
-        self.results.get(key)
-    }
-
-    /// Works until `time_is_up` (checked after every [`WORK_UNITS_PER_STEP`]) or until the
-    /// target's results are complete.
-    pub fn work(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> TimeSlice {
-        let mut slice = TimeSlice::default();
-        loop {
-            let Some(key) = self.target else {
-                slice.idle = true;
-                return slice;
-            };
-            let entry = self.results.entry(key).or_default();
-            if entry.done() {
-                slice.idle = true;
-                return slice;
-            }
-            if self.job.is_none() {
-                let drive = key.drive_spec();
-                let started = if entry.rates.is_none() {
-                    CacheRatesRun::new(&drive).map(|r| Job::Rates(Box::new(r)))
-                } else {
-                    TortureRun::new(&drive, REVIEW_TORTURE_MINUTES)
-                        .map(|t| Job::Torture(Box::new(t)))
-                }
-                .map(|job| (drive, job))
-                .map_err(|e| e.to_string());
-                match started {
-                    Ok((drive, job)) => self.job = Some((key, drive, job)),
-                    Err(why) => {
-                        entry.failure = Some(why);
-                        slice.changed = true;
-                        continue;
-                    }
-                }
-            }
-            if let Some((_, drive, job)) = &mut self.job {
-                match job {
-                    Job::Rates(run) => {
-                        if let Some(rates) = run.step(WORK_UNITS_PER_STEP) {
-                            entry.fill = Some(fill_with(drive, &rates));
-                            entry.rates = Some(rates);
-                            entry.progress = RATES_SHARE;
-                            self.job = None;
-                            slice.changed = true;
-                        } else {
-                            entry.progress = RATES_SHARE * run.progress();
-                        }
-                    }
-                    Job::Torture(run) => {
-                        if let Some(report) = run.step(WORK_UNITS_PER_STEP) {
-                            entry.torture = Some(report);
-                            entry.progress = 1.0;
-                            self.job = None;
-                            slice.changed = true;
-                        } else {
-                            entry.progress = RATES_SHARE + (1.0 - RATES_SHARE) * run.progress();
-                        }
-                    }
-                }
-            }
-            if time_is_up() {
-                return slice;
-            }
-        }
-    }
-}
 
 /// One line of a chart's legend.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -307,7 +144,7 @@ pub fn build(state: &LabState, results: Option<&TimeResults>) -> TimeView {
     let r = results.unwrap_or(&empty);
     v.status = if let Some(why) = &r.failure {
         format!("The model refused this drive: {why}")
-    } else if r.done() {
+    } else if r.is_done() {
         "Model: the drive over time is computed.".into()
     } else {
         format!(
@@ -646,7 +483,9 @@ pub fn describe(title: &str, legend: &[LegendItem], summary: &str) -> String {
 mod tests {
     use super::*;
     use crate::model::presets;
+    use crate::ui::compute::drive_key;
     use crate::ui::state::View;
+    use parallelism_work::time::TimeEngine;
 
     #[test]
     fn a_drive_without_an_slc_cache_says_so_and_offers_the_reviews_e12() {
@@ -678,7 +517,7 @@ mod tests {
 
     /// Runs the engine for `s`'s drive until idle; returns the number of slices.
     fn compute(engine: &mut TimeEngine, s: &LabState) -> usize {
-        engine.set_target(Some(TimeKey::of(&s.drive)));
+        engine.set_target(Some(drive_key(&s.drive)));
         let mut slices = 0;
         while !engine.work(&mut || true).idle {
             slices += 1;
@@ -693,7 +532,7 @@ mod tests {
         let mut e = TimeEngine::new();
         let slices = compute(&mut e, &s);
         assert!(slices > 100, "{slices} slices: the work was cut up");
-        let v = build(&s, e.results(&TimeKey::of(&s.drive)));
+        let v = build(&s, e.results(&drive_key(&s.drive)));
         assert_eq!(v.fill.curves.len(), 3, "cache, post-cache, folding");
         assert!(v
             .fill
@@ -731,9 +570,9 @@ mod tests {
         let mut e = TimeEngine::new();
         compute(&mut e, &s);
         s.views.set_idle_s(0);
-        let none = build(&s, e.results(&TimeKey::of(&s.drive)));
+        let none = build(&s, e.results(&drive_key(&s.drive)));
         s.views.set_idle_s(600);
-        let plenty = build(&s, e.results(&TimeKey::of(&s.drive)));
+        let plenty = build(&s, e.results(&drive_key(&s.drive)));
         assert_eq!(compute(&mut e, &s), 0, "the results were there");
         let last = |v: &TimeView| v.burst.curves[0].points.last().unwrap().1;
         assert!(
@@ -753,7 +592,7 @@ mod tests {
         assert!((s.drive.capacity_gb() - OCTANE_CAPACITY_GB).abs() < 0.5);
         let mut e = TimeEngine::new();
         compute(&mut e, &s);
-        let v = build(&s, e.results(&TimeKey::of(&s.drive)));
+        let v = build(&s, e.results(&drive_key(&s.drive)));
         assert!(v
             .torture_published
             .as_deref()
@@ -766,7 +605,7 @@ mod tests {
         assert!(v.torture_text.contains("after a TRIM"));
         s.drive.set_preset(presets::find("e18dc").unwrap());
         compute(&mut e, &s);
-        let v = build(&s, e.results(&TimeKey::of(&s.drive)));
+        let v = build(&s, e.results(&drive_key(&s.drive)));
         assert!(v.burst_text.contains("no SLC cache"), "{}", v.burst_text);
         assert!(v.torture_published.is_none() && v.burst_published.is_none());
     }
@@ -795,7 +634,7 @@ mod tests {
             })
             .unwrap();
         compute(&mut e, &s);
-        let v = build(&s, e.results(&TimeKey::of(&s.drive)));
+        let v = build(&s, e.results(&drive_key(&s.drive)));
         assert!(v.burst_text.contains("capped"), "{}", v.burst_text);
         assert!(v.burst.curves[0].points.iter().all(|p| p.1.is_finite()));
     }
