@@ -22,8 +22,9 @@ use leptos::html;
 use leptos::prelude::*;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
-    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontTransform,
 };
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
@@ -34,12 +35,65 @@ use super::paint::DrawResult;
 use super::style::{ChartStyle, Palette};
 use super::Stamp;
 
-/// The plotters backend of the lab's canvases: plotters-canvas for drawing, with text measured
-/// by the canvas itself (plotters' default inserts a DOM element and forces a layout for every
-/// label).
+/// The plotters backend of the lab's canvases: plotters-canvas for shapes; text measured by the
+/// canvas itself (plotters' default inserts a DOM element and forces a layout for every label)
+/// and drawn here, setting the context's font, alignment and baseline only when they change
+/// (the browser parses a font string every time it is set: plotters-canvas sets it twice per
+/// label, the page benchmark's profile found it among the largest costs of drawing).
 pub struct LabCanvas {
     inner: CanvasBackend,
     context: CanvasRenderingContext2d,
+    /// What the context's text settings are now, as this backend last set them.
+    text: RefCell<TextSettings>,
+}
+
+/// A context's text settings.
+#[derive(Default)]
+struct TextSettings {
+    font: String,
+    align: &'static str,
+    baseline: &'static str,
+}
+
+impl LabCanvas {
+    /// Sets the font for `style` on the context, unless it is set already.
+    fn use_font<TStyle: BackendTextStyle>(&self, style: &TStyle) {
+        let font = format!(
+            "{} {}px {}",
+            style.style().as_str(),
+            style.size(),
+            style.family().as_str()
+        );
+        let mut text = self.text.borrow_mut();
+        if text.font != font {
+            self.context.set_font(&font);
+            text.font = font;
+        }
+    }
+
+    /// Sets the alignment and baseline for `style`'s anchor, unless they are set already.
+    fn use_anchor<TStyle: BackendTextStyle>(&self, style: &TStyle) {
+        let anchor = style.anchor();
+        let align = match anchor.h_pos {
+            HPos::Left => "start",
+            HPos::Right => "end",
+            HPos::Center => "center",
+        };
+        let baseline = match anchor.v_pos {
+            VPos::Top => "top",
+            VPos::Center => "middle",
+            VPos::Bottom => "bottom",
+        };
+        let mut text = self.text.borrow_mut();
+        if text.align != align {
+            self.context.set_text_align(align);
+            text.align = align;
+        }
+        if text.baseline != baseline {
+            self.context.set_text_baseline(baseline);
+            text.baseline = baseline;
+        }
+    }
 }
 
 impl LabCanvas {
@@ -53,28 +107,51 @@ impl LabCanvas {
         Some(LabCanvas {
             inner: CanvasBackend::with_canvas_object(canvas.clone())?,
             context,
+            text: RefCell::default(),
         })
     }
 }
 
-/// plotters-canvas's error type (not exported by name).
-type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
-type CanvasResult = Result<(), DrawingErrorKind<CanvasError>>;
+/// plotters-canvas's error type (not exported by name, nor made outside it).
+type InnerError = <CanvasBackend as DrawingBackend>::ErrorType;
+type CanvasResult = Result<(), DrawingErrorKind<CanvasFailed>>;
+
+/// A canvas call the browser refused, with its message.
+#[derive(Debug)]
+pub struct CanvasFailed(String);
+
+impl std::fmt::Display for CanvasFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the canvas refused to draw: {}", self.0)
+    }
+}
+
+impl std::error::Error for CanvasFailed {}
+
+/// plotters-canvas's failure as ours.
+fn lift(e: DrawingErrorKind<InnerError>) -> DrawingErrorKind<CanvasFailed> {
+    match e {
+        DrawingErrorKind::DrawingError(e) => {
+            DrawingErrorKind::DrawingError(CanvasFailed(e.to_string()))
+        }
+        DrawingErrorKind::FontError(e) => DrawingErrorKind::FontError(e),
+    }
+}
 
 impl DrawingBackend for LabCanvas {
-    type ErrorType = CanvasError;
+    type ErrorType = CanvasFailed;
 
     fn get_size(&self) -> (u32, u32) {
         self.inner.get_size()
     }
     fn ensure_prepared(&mut self) -> CanvasResult {
-        self.inner.ensure_prepared()
+        self.inner.ensure_prepared().map_err(lift)
     }
     fn present(&mut self) -> CanvasResult {
-        self.inner.present()
+        self.inner.present().map_err(lift)
     }
     fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> CanvasResult {
-        self.inner.draw_pixel(point, color)
+        self.inner.draw_pixel(point, color).map_err(lift)
     }
     fn draw_line<S: BackendStyle>(
         &mut self,
@@ -82,7 +159,7 @@ impl DrawingBackend for LabCanvas {
         to: BackendCoord,
         style: &S,
     ) -> CanvasResult {
-        self.inner.draw_line(from, to, style)
+        self.inner.draw_line(from, to, style).map_err(lift)
     }
     fn draw_rect<S: BackendStyle>(
         &mut self,
@@ -91,14 +168,16 @@ impl DrawingBackend for LabCanvas {
         style: &S,
         fill: bool,
     ) -> CanvasResult {
-        self.inner.draw_rect(upper_left, bottom_right, style, fill)
+        self.inner
+            .draw_rect(upper_left, bottom_right, style, fill)
+            .map_err(lift)
     }
     fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
         &mut self,
         path: I,
         style: &S,
     ) -> CanvasResult {
-        self.inner.draw_path(path, style)
+        self.inner.draw_path(path, style).map_err(lift)
     }
     fn draw_circle<S: BackendStyle>(
         &mut self,
@@ -107,14 +186,16 @@ impl DrawingBackend for LabCanvas {
         style: &S,
         fill: bool,
     ) -> CanvasResult {
-        self.inner.draw_circle(center, radius, style, fill)
+        self.inner
+            .draw_circle(center, radius, style, fill)
+            .map_err(lift)
     }
     fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
         &mut self,
         vert: I,
         style: &S,
     ) -> CanvasResult {
-        self.inner.fill_polygon(vert, style)
+        self.inner.fill_polygon(vert, style).map_err(lift)
     }
     fn draw_text<TStyle: BackendTextStyle>(
         &mut self,
@@ -122,20 +203,46 @@ impl DrawingBackend for LabCanvas {
         style: &TStyle,
         pos: BackendCoord,
     ) -> CanvasResult {
-        self.inner.draw_text(text, style, pos)
+        let colour = style.color();
+        if colour.alpha == 0.0 {
+            return Ok(());
+        }
+        let (r, g, b) = colour.rgb;
+        self.context
+            .set_fill_style_str(&format!("rgba({r},{g},{b},{})", colour.alpha));
+        self.use_font(style);
+        self.use_anchor(style);
+        let (x, y) = (f64::from(pos.0), f64::from(pos.1));
+        let quarter_turns = match style.transform() {
+            FontTransform::None => 0.0,
+            FontTransform::Rotate90 => 1.0,
+            FontTransform::Rotate180 => 2.0,
+            FontTransform::Rotate270 => 3.0,
+        };
+        let drawn = if quarter_turns == 0.0 {
+            self.context.fill_text(text, x, y)
+        } else {
+            // The rotation lives between save and restore; the text settings stay as they are.
+            self.context.save();
+            let drawn = self
+                .context
+                .translate(x, y)
+                .and_then(|_| {
+                    self.context
+                        .rotate(quarter_turns * std::f64::consts::FRAC_PI_2)
+                })
+                .and_then(|_| self.context.fill_text(text, 0.0, 0.0));
+            self.context.restore();
+            drawn
+        };
+        drawn.map_err(|e| DrawingErrorKind::DrawingError(CanvasFailed(format!("{e:?}"))))
     }
     fn estimate_text_size<TStyle: BackendTextStyle>(
         &self,
         text: &str,
         style: &TStyle,
-    ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
-        // The same font string plotters-canvas draws with.
-        self.context.set_font(&format!(
-            "{} {}px {}",
-            style.style().as_str(),
-            style.size(),
-            style.family().as_str()
-        ));
+    ) -> Result<(u32, u32), DrawingErrorKind<CanvasFailed>> {
+        self.use_font(style);
         let width = self
             .context
             .measure_text(text)
@@ -218,6 +325,10 @@ where
 /// The box's size and pixel ratio, kept current: a resize observer follows the box (layout
 /// changes) and the window's resize event follows zoom and moves between screens (which change
 /// the pixel ratio without resizing the box). Both stop when the component unmounts.
+///
+/// The first size comes from the observer's first notice, which the browser gives once it has
+/// laid the box out anyway: measuring at mount instead forced a layout of the half-built page
+/// per chart (the page benchmark's profile: 127 ms of a 376 ms start-up in `clientWidth`).
 fn follow_box_size(box_ref: NodeRef<html::Div>) -> RwSignal<BoxSize> {
     let size = RwSignal::new(BoxSize::default());
     let measure = move || {
@@ -251,7 +362,6 @@ fn follow_box_size(box_ref: NodeRef<html::Div>) -> RwSignal<BoxSize> {
                 ro.observe(&div);
                 *observer.borrow_mut() = Some((ro, callback));
             }
-            measure();
         });
     }
     let resize = window_event_listener(leptos::ev::resize, move |_| measure());
