@@ -14,7 +14,7 @@ use super::time_model::{self, cache_example, LegendItem, TimeView};
 use crate::ui::charts::canvas::ChartCanvas;
 use crate::ui::charts::time_chart::{self, TimeChartData};
 use crate::ui::charts::{Palette, Stamp};
-use crate::ui::compute::drive_key;
+use crate::ui::compute::{drive_key, DriveKey};
 use crate::ui::controls::locked;
 use crate::ui::controls::slider::LadderSlider;
 use crate::ui::embed::Control;
@@ -55,7 +55,9 @@ fn ChartLegend(
     }
 }
 
-/// The drive-over-time view (hidden, and idle, unless the state's view is [`View::Time`]).
+/// The drive-over-time view (hidden, and idle, unless the state's view is [`View::Time`]). Its
+/// contents are built the first time it is shown and kept from then on: a reader who never
+/// opens it never pays for its three charts at start-up.
 #[component]
 pub fn DriveTimeView(
     /// The charts' colours.
@@ -67,12 +69,8 @@ pub fn DriveTimeView(
     let shown = Memo::new(move |_| lab.display.with(|d| d.view == View::Time));
     let key = Memo::new(move |_| lab.drive.with(drive_key));
     Effect::new(move |_| pool.set_time_target(shown.get().then(|| key.get())));
-
-    let data = Memo::new(move |_| {
-        pool.time_revision();
-        let results = pool.time_results(&key.get());
-        time_model::build(&lab.state(), results.as_ref())
-    });
+    let opened =
+        Memo::new(move |before: Option<&bool>| before.copied().unwrap_or(false) || shown.get());
     view! {
         <section
             id="drive-time"
@@ -80,6 +78,24 @@ pub fn DriveTimeView(
             aria-labelledby="drive-time-title"
             hidden=move || !shown.get()
         >
+            <Show when=move || opened.get()>
+                <DriveTimeContents key=key palette=palette />
+            </Show>
+        </section>
+    }
+}
+
+/// What the drive-over-time view shows for the drive `key` names.
+#[component]
+fn DriveTimeContents(key: Memo<DriveKey>, palette: Signal<Palette>) -> impl IntoView {
+    let lab = Lab::expect();
+    let pool = Pool::expect();
+    let data = Memo::new(move |_| {
+        pool.time_revision();
+        let results = pool.time_results(&key.get());
+        time_model::build(&lab.state(), results.as_ref())
+    });
+    view! {
             <div class="card time-head">
                 <h2 id="drive-time-title">
                     "The drive over time: " {move || data.with(|v| v.drive.clone())}
@@ -97,7 +113,6 @@ pub fn DriveTimeView(
                 <BurstFigure views=lab.views data=data palette=palette />
                 <TortureFigure data=data palette=palette />
             </div>
-        </section>
     }
 }
 
