@@ -247,21 +247,51 @@ async fn e2e_a_burst_of_slider_moves_leaves_only_the_last_states_work_running() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_a_worker_that_cannot_start_shows_the_error_screen_with_the_reason() {
     // The app without its worker, as a host that lost a file would serve it.
-    let root = std::env::temp_dir().join(format!("lab-no-worker-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(&root).unwrap();
-    for entry in std::fs::read_dir(dist_dir()).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        if path.is_file() && name != "worker_loader.js" {
-            std::fs::copy(&path, root.join(&name)).unwrap();
-        }
-    }
+    let root = dist_with("no-worker", "worker_loader.js", None);
     let browser = Browser::start_serving(&root).await;
     browser.open("", "#crash").await;
     let details = browser.text("#crash pre").await;
     assert!(
         details.contains("the model's worker") && details.contains("worker_loader.js"),
+        "the reason is shown: {details}"
+    );
+    browser.close().await;
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// A copy of `dist/` in a folder of its own (named after `what`), with `file` left out, or
+/// replaced by `text`.
+fn dist_with(what: &str, file: &str, text: Option<&str>) -> std::path::PathBuf {
+    let root = std::env::temp_dir().join(format!("lab-{what}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    for entry in std::fs::read_dir(dist_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if path.is_file() && name != file {
+            std::fs::copy(&path, root.join(&name)).unwrap();
+        }
+    }
+    if let Some(text) = text {
+        std::fs::write(root.join(file), text).unwrap();
+    }
+    root
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_a_worker_of_another_version_shows_the_error_screen_and_says_to_reload() {
+    // A worker whose first message this page's protocol does not have, as a host that cached
+    // an older build's (unhashed) worker files would pair them.
+    let root = dist_with(
+        "old-worker",
+        "worker_loader.js",
+        Some("postMessage(JSON.stringify({ Hello: { from: 'an older lab' } }));\n"),
+    );
+    let browser = Browser::start_serving(&root).await;
+    browser.open("", "#crash").await;
+    let details = browser.text("#crash pre").await;
+    assert!(
+        details.contains("another version of the lab") && details.contains("reload the page"),
         "the reason is shown: {details}"
     );
     browser.close().await;

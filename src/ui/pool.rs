@@ -380,7 +380,13 @@ impl Pool {
     /// Takes in one message of worker `index`.
     fn receive(&self, index: usize, text: &str) {
         let reply = Reply::decode(text)
-            .unwrap_or_else(|e| panic!("the model's worker {index} sent {text:?}: {e}"));
+            .unwrap_or_else(|e| {
+                // The page's files are content-hashed, the worker's are not: a host that
+                // caches the worker's files can pair this page with an older worker.
+                panic!(
+                    "the model's worker {index} sent a message this page cannot read, as a worker of another version of the lab would (a cached copy: reload the page); it sent {text:?}: {e}"
+                )
+            });
         match reply {
             Reply::Ready => {
                 let _ = self.inner.try_update_value(|inner| {
