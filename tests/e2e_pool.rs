@@ -247,16 +247,27 @@ async fn e2e_a_burst_of_slider_moves_leaves_only_the_last_states_work_running() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_a_worker_that_cannot_start_shows_the_error_screen_with_the_reason() {
     // The app without its worker, as a host that lost a file would serve it.
-    let root = dist_with("no-worker", "worker_loader.js", None);
-    let browser = Browser::start_serving(&root).await;
-    browser.open("", "#crash").await;
-    let details = browser.text("#crash pre").await;
+    let details = crash_details(dist_with("no-worker", "worker_loader.js", None)).await;
     assert!(
         details.contains("the model's worker") && details.contains("worker_loader.js"),
         "the reason is shown: {details}"
     );
-    browser.close().await;
-    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_a_worker_of_another_version_shows_the_error_screen_and_says_to_reload() {
+    // A worker whose first message this page's protocol does not have, as a host that cached
+    // an older build's (unhashed) worker files would pair them.
+    let details = crash_details(dist_with(
+        "old-worker",
+        "worker_loader.js",
+        Some("postMessage(JSON.stringify({ Hello: { from: 'an older lab' } }));\n"),
+    ))
+    .await;
+    assert!(
+        details.contains("another version of the lab") && details.contains("reload the page"),
+        "the reason is shown: {details}"
+    );
 }
 
 /// A copy of `dist/` in a folder of its own (named after `what`), with `file` left out, or
@@ -278,22 +289,12 @@ fn dist_with(what: &str, file: &str, text: Option<&str>) -> std::path::PathBuf {
     root
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn e2e_a_worker_of_another_version_shows_the_error_screen_and_says_to_reload() {
-    // A worker whose first message this page's protocol does not have, as a host that cached
-    // an older build's (unhashed) worker files would pair them.
-    let root = dist_with(
-        "old-worker",
-        "worker_loader.js",
-        Some("postMessage(JSON.stringify({ Hello: { from: 'an older lab' } }));\n"),
-    );
+/// Serves `root`, waits for the error screen, and gives its details; then removes `root`.
+async fn crash_details(root: std::path::PathBuf) -> String {
     let browser = Browser::start_serving(&root).await;
     browser.open("", "#crash").await;
     let details = browser.text("#crash pre").await;
-    assert!(
-        details.contains("another version of the lab") && details.contains("reload the page"),
-        "the reason is shown: {details}"
-    );
     browser.close().await;
     let _ = std::fs::remove_dir_all(&root);
+    details
 }
