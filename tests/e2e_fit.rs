@@ -127,14 +127,10 @@ async fn fit_result(browser: &Browser) -> String {
 /// redrawing is not measured as the fit's): its verdict, and the long tasks met until it.
 async fn fit_once(browser: &Browser) -> (String, Value) {
     browser
-        .wait_for("every point of the charts computed", || async {
-            let done = eval(
-                browser,
-                "return document.getElementById('model-status').hasAttribute('data-computed-at');",
-            )
-            .await;
-            (done == json!(true)).then_some(())
-        })
+        .wait_until(
+            "every point of the charts computed",
+            "return document.getElementById('model-status').hasAttribute('data-computed-at');",
+        )
         .await;
     eval(
         browser,
@@ -143,14 +139,10 @@ async fn fit_once(browser: &Browser) -> (String, Value) {
     .await;
     browser.click("fit-start").await;
     browser
-        .wait_for("the last fit's result to go", || async {
-            let gone = eval(
-                browser,
-                "return document.getElementById('fit-verdict') === null;",
-            )
-            .await;
-            (gone == json!(true)).then_some(())
-        })
+        .wait_until(
+            "the last fit's result to go",
+            "return document.getElementById('fit-verdict') === null;",
+        )
         .await;
     let verdict = fit_result(browser).await;
     (verdict, eval(browser, "return window.__long;").await)

@@ -235,6 +235,14 @@ impl Browser {
         }
     }
 
+    /// Waits until `script` (a function body) returns `true` in the page.
+    pub async fn wait_until(&self, what: &str, script: &str) {
+        self.wait_for(what, || async {
+            (self.js(script, vec![]).await == json!(true)).then_some(())
+        })
+        .await;
+    }
+
     /// Waits until the three charts against queue depth are drawn for the state in the URL
     /// with every point at least estimated.
     pub async fn wait_for_queue_charts(&self) {
@@ -245,10 +253,8 @@ impl Browser {
                 return c && c.dataset.state === state && c.dataset.missing === "0";
             });
         "#;
-        self.wait_for("every chart to be drawn with all points", || async {
-            (self.js(SCRIPT, vec![]).await == json!(true)).then_some(())
-        })
-        .await;
+        self.wait_until("every chart to be drawn with all points", SCRIPT)
+            .await;
     }
 
     /// Waits until the drive-over-time view's three charts are drawn with results for the
@@ -261,9 +267,9 @@ impl Browser {
                 return c && c.dataset.state === state && c.dataset.missing === "0";
             });
         "#;
-        self.wait_for(
+        self.wait_until(
             "the drive-over-time charts to be drawn with results",
-            || async { (self.js(SCRIPT, vec![]).await == json!(true)).then_some(()) },
+            SCRIPT,
         )
         .await;
     }
