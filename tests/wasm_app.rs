@@ -11,6 +11,7 @@ use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use parallelism_lab::model::stats::{Bottleneck, ProgramWait};
 use parallelism_lab::ui::compute::{Fidelity, Point};
+use parallelism_lab::ui::later::MOUNTED_ATTRIBUTE;
 use parallelism_lab::ui::readout::{self, Readout};
 use parallelism_lab::ui::state::LabState;
 use parallelism_lab::ui::App;
@@ -33,6 +34,18 @@ fn container() -> HtmlElement {
     let div = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&div).unwrap();
     div.unchecked_into()
+}
+
+/// Waits until every part of the lab has mounted (those below the first screen mount after
+/// it, one per task: `src/ui/later.rs`).
+async fn mounted() {
+    eventually("every part of the lab to be mounted", || {
+        web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+            .is_some_and(|root| root.has_attribute(MOUNTED_ATTRIBUTE))
+    })
+    .await;
 }
 
 fn find<T: JsCast>(root: &HtmlElement, css: &str) -> T {
@@ -77,6 +90,7 @@ async fn the_readout_follows_the_queue_depth_slider() {
         root.clone(),
         || view! { <App query="?qd=16&state=fob" worker=WORKER /> },
     );
+    mounted().await;
     let slider: HtmlInputElement = find(&root, "#qd");
     assert_eq!(slider.type_(), "range");
     assert_eq!(
@@ -169,6 +183,7 @@ async fn a_bad_link_parameter_shows_a_note_and_the_rest_of_the_link_applies() {
     let app = leptos::mount::mount_to(root.clone(), || {
         view! { <App query="?qd=banana&rw=randwrite&state=fob" worker=WORKER /> }
     });
+    mounted().await;
     let note = text(&root, "#url-notes");
     assert!(note.contains("qd"), "{note}");
     assert!(note.contains("'banana' is not a whole number"), "{note}");
@@ -191,6 +206,7 @@ async fn link_text_is_shown_as_text_never_as_html() {
     let app = leptos::mount::mount_to(root.clone(), || {
         view! { <App query="?%3Cimg%20src%3Dx%3E=1&state=fob" worker=WORKER /> }
     });
+    mounted().await;
     assert!(text(&root, "#url-notes").contains("<img src=x>"));
     assert!(root.query_selector("#url-notes img").unwrap().is_none());
     drop(app);
@@ -203,9 +219,13 @@ async fn charts_are_drawn_at_the_screen_resolution_and_stamped() {
         root.clone(),
         || view! { <App query="?state=fob" worker=WORKER /> },
     );
+    mounted().await;
     let canvas: HtmlCanvasElement = find(&root, "canvas#chart-iops");
     eventually("the first drawing", || canvas.has_attribute("data-draws")).await;
-    let ratio = web_sys::window().unwrap().device_pixel_ratio();
+    let ratio = web_sys::window()
+        .unwrap()
+        .device_pixel_ratio()
+        .min(parallelism_lab::ui::charts::canvas::MAX_BACKING_RATIO);
     let css_width = f64::from(canvas.client_width());
     assert!(css_width > 0.0);
     assert!(
@@ -228,6 +248,7 @@ async fn reset_restores_the_defaults() {
     let app = leptos::mount::mount_to(root.clone(), || {
         view! { <App query="?preset=octane&qd=4&bs=128k&state=fob" worker=WORKER /> }
     });
+    mounted().await;
     assert_eq!(text(&root, "#qd-value"), "4");
     assert_eq!(text(&root, "#bs-value"), "128 KiB");
     find::<HtmlElement>(&root, "#reset").click();
@@ -245,6 +266,7 @@ async fn the_idle_slider_changes_the_burst_chart_readout() {
     let app = leptos::mount::mount_to(root.clone(), || {
         view! { <App query="?preset=e12&view=time&idle=0&state=fob" worker=WORKER /> }
     });
+    mounted().await;
     let section: HtmlElement = find(&root, "#drive-time");
     assert!(
         !section.hidden(),
@@ -293,6 +315,7 @@ async fn bad_view_parameters_are_noted_and_the_default_view_stays() {
     let app = leptos::mount::mount_to(root.clone(), || {
         view! { <App query="?view=graph&idle=abc&burst=3&state=fob" worker=WORKER /> }
     });
+    mounted().await;
     let note = text(&root, "#url-notes");
     for part in [
         "view",

@@ -25,6 +25,7 @@ use wasm_bindgen::JsCast;
 
 use super::charts::{self, LegendEntry, Palette, YourSeries};
 use super::compute;
+use super::later::Later;
 use super::notes::LinkNotes;
 use super::pool::{Pool, PoolStatus};
 use super::readout::{self, Readout};
@@ -104,24 +105,34 @@ pub fn App(
                         measured=Signal::derive(move || charts.with(has_markers))
                         yours=Signal::derive(move || charts.with(|c| c.qd.depth.yours.clone()))
                     />
-                    <CompareBar />
+                    <Later>
+                        <CompareBar />
+                    </Later>
                     <QueueCharts charts=charts palette=palette embed=embed />
                     <DriveTimeView palette=palette />
                     {(!embed)
                         .then(|| {
                             view! {
-                                <ShareBar charts=charts />
-                                <FioImport />
+                                <Later>
+                                    <ShareBar charts=charts />
+                                </Later>
+                                <Later>
+                                    <FioImport />
+                                </Later>
                                 // Below the charts here (the current step docked at the window's
                                 // bottom), above the teaching views' panels.
-                                <Show when=move || view_is(View::Queue)>
-                                    <Tours at=tour_at docked=true />
-                                </Show>
+                                <Later>
+                                    <Show when=move || view_is(View::Queue)>
+                                        <Tours at=tour_at docked=true />
+                                    </Show>
+                                </Later>
                             }
                         })}
                 </div>
             </main>
-            <Footer embed=embed />
+            <Later>
+                <Footer embed=embed />
+            </Later>
         </div>
     }
 }

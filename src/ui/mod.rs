@@ -7,7 +7,8 @@
 //! tours), [`embed`], [`compare`] and [`export`] (embed options, pinned configurations, CSV),
 //! [`format`](mod@format), [`ladder`] and [`views::time_model`] (the drive-over-time view's
 //! chart data).
-//! Browser parts: [`App`] (owns the state signal and wires everything), [`pool`] (the Web
+//! Browser parts: [`App`] (owns the state signal and wires everything), [`later`] (the parts
+//! below the first screen, mounted after it), [`pool`] (the Web
 //! Workers that run every model computation the page shows, off the thread that draws),
 //! [`charts::canvas`], [`controls`], [`readout`], [`notes`], [`views`] (the view switch, the
 //! drive-over-time view, teaching mode and the sharing parts) and [`crash`] (the screen a panic
@@ -22,6 +23,7 @@ pub mod embed;
 pub mod export;
 pub mod format;
 pub mod ladder;
+pub mod later;
 pub mod notes;
 pub mod pool;
 pub mod readout;

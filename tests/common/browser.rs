@@ -108,7 +108,8 @@ impl Browser {
         self.server.url(path)
     }
 
-    /// Opens `path` of the app and waits until the element `ready_css` exists.
+    /// Opens `path` of the app and waits until the element `ready_css` exists and every part
+    /// of the page has mounted.
     pub async fn open(&self, path: &str, ready_css: &str) {
         let url = self.url(path);
         self.client
@@ -127,6 +128,13 @@ impl Browser {
                 self.console()
             );
         }
+        // The parts below the first screen mount after it, one per task (src/ui/later.rs): a
+        // test reaches for them once all are there, or once the crash screen has replaced them.
+        self.wait_until(
+            "every part of the page to be mounted",
+            "return document.documentElement.hasAttribute('data-mounted') || !!document.getElementById('crash');",
+        )
+        .await;
     }
 
     /// Runs `script` (a function body; `arguments` holds `args`) in the page.

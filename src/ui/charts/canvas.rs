@@ -3,11 +3,12 @@
 //! backend it draws through.
 //!
 //! What always holds:
-//! - the canvas's backing store is its CSS size times `devicePixelRatio` (re-measured whenever
-//!   its box or the ratio changes), and draw functions get that scale in [`ChartStyle`], so
+//! - the canvas's backing store is its CSS size times `devicePixelRatio`, at most
+//!   [`MAX_BACKING_RATIO`] (re-measured whenever its box or the ratio changes), and draw functions get that scale in [`ChartStyle`], so
 //!   lines and text are crisp on HiDPI screens;
-//! - a chart is drawn at most once per animation frame, however often its data changes, and
-//!   never from inside a model slice (drawing and computing are separate tasks);
+//! - a chart is drawn in a task of its own, once however often its data changed while it
+//!   waited, those on the screen first ([`super::turns`]), and never from inside a model
+//!   slice (drawing and computing are separate tasks);
 //! - after each drawing the canvas carries `data-state` (the URL query of the state drawn),
 //!   `data-missing` (points still without a result), `data-draws` and the `performance.now()`
 //!   times `data-drawn-at`, `data-first-drawn-at` (first drawing of this state) and
@@ -29,10 +30,14 @@ use plotters_backend::{
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ResizeObserver};
+use web_sys::{
+    CanvasRenderingContext2d, HtmlCanvasElement, IntersectionObserver, IntersectionObserverEntry,
+    ResizeObserver,
+};
 
 use super::paint::DrawResult;
 use super::style::{ChartStyle, Palette};
+use super::turns;
 use super::Stamp;
 
 /// The plotters backend of the lab's canvases: plotters-canvas for shapes; text measured by the
@@ -294,24 +299,25 @@ where
     let box_ref = NodeRef::<html::Div>::new();
     let size = follow_box_size(box_ref);
 
-    // Redraw once per animation frame, however many changes arrive before it.
-    let frame_pending = Rc::new(Cell::new(false));
+    let on_screen = follow_on_screen(box_ref);
     let log = Rc::new(DrawLog::default());
     let painter = Painter { id, stamp, draw };
+    // Drawn in its turn among the page's charts (see [`super::turns`]), however many changes
+    // arrive before it; a chart gone by then is not drawn.
     Effect::new(move |_| {
         data.track();
         palette.track();
         size.track();
-        if frame_pending.replace(true) {
-            return;
-        }
-        let (pending, log) = (frame_pending.clone(), log.clone());
-        request_animation_frame(move || {
-            pending.set(false);
-            if let Some(canvas) = canvas_ref.get_untracked() {
-                let (size, palette) = (size.get_untracked(), palette.get_untracked());
-                data.with_untracked(|d| painter.paint(&canvas, size, palette, d, &log));
-            }
+        let log = log.clone();
+        turns::ask(id, on_screen.clone(), move || {
+            let (Some(canvas), Some(size), Some(palette)) = (
+                canvas_ref.try_get_untracked().flatten(),
+                size.try_get_untracked(),
+                palette.try_get_untracked(),
+            ) else {
+                return;
+            };
+            data.try_with_untracked(|d| painter.paint(&canvas, size, palette, d, &log));
         });
     });
 
@@ -321,6 +327,53 @@ where
         </div>
     }
 }
+
+/// The largest ratio of backing-store pixels to CSS pixels a chart uses. Phones have 3 (and
+/// more): at 3 a chart's canvas holds 2.25 times the pixels of one at 2, and clearing and
+/// handing them to the compositor took 50 to 70 ms per frame of a phone's load at 4x CPU (the
+/// page benchmark's trace); at 2 lines and text stay sharp at a phone's reading distance.
+pub const MAX_BACKING_RATIO: f64 = 2.0;
+
+/// Whether the chart's box is on the screen, kept current by an intersection observer; `true`
+/// until its first notice (a chart is presumed wanted until the browser says otherwise).
+fn follow_on_screen(box_ref: NodeRef<html::Div>) -> Rc<Cell<bool>> {
+    let on_screen = Rc::new(Cell::new(true));
+    let observer: Rc<RefCell<Option<Watcher>>> = Rc::default();
+    {
+        let (on_screen, observer) = (on_screen.clone(), observer.clone());
+        Effect::new(move |_| {
+            let Some(div) = box_ref.get() else { return };
+            if observer.borrow().is_some() {
+                return;
+            }
+            let on_screen = on_screen.clone();
+            let callback =
+                Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+                    // The newest notice is the one that holds.
+                    if let Ok(entry) = entries
+                        .get(entries.length().saturating_sub(1))
+                        .dyn_into::<IntersectionObserverEntry>()
+                    {
+                        on_screen.set(entry.is_intersecting());
+                    }
+                });
+            if let Ok(io) = IntersectionObserver::new(callback.as_ref().unchecked_ref()) {
+                io.observe(&div);
+                *observer.borrow_mut() = Some((io, callback));
+            }
+        });
+    }
+    let observer = send_wrapper::SendWrapper::new(observer);
+    on_cleanup(move || {
+        if let Some((io, _)) = observer.borrow_mut().take() {
+            io.disconnect();
+        }
+    });
+    on_screen
+}
+
+/// An intersection observer and the callback it calls.
+type Watcher = (IntersectionObserver, Closure<dyn FnMut(js_sys::Array)>);
 
 /// The box's size and pixel ratio, kept current: a resize observer follows the box (layout
 /// changes) and the window's resize event follows zoom and moves between screens (which change
@@ -340,7 +393,7 @@ fn follow_box_size(box_ref: NodeRef<html::Div>) -> RwSignal<BoxSize> {
             width: f64::from(div.client_width()),
             height: f64::from(div.client_height()),
             ratio: if ratio.is_finite() && ratio > 0.0 {
-                ratio
+                ratio.min(MAX_BACKING_RATIO)
             } else {
                 1.0
             },

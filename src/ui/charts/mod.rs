@@ -19,6 +19,7 @@ pub mod paint;
 pub mod qd_chart;
 pub mod style;
 pub mod time_chart;
+pub mod turns;
 
 #[cfg(test)]
 mod recording;

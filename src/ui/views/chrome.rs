@@ -10,6 +10,7 @@ use leptos::prelude::*;
 use crate::ui::controls::{
     DriveControls, DriveStateControl, IdleControls, ResetButton, ViewControls, WorkloadControls,
 };
+use crate::ui::later::Later;
 use crate::ui::reference;
 use crate::ui::state::{Lab, LabState};
 use crate::ui::url_state;
@@ -61,12 +62,22 @@ pub fn ControlsPanel(
 
     let panel = move || {
         view! {
+            // Each group mounts in a task of its own after the first chart (on a phone the
+            // panel is below it).
             <aside class="panel" aria-label="Controls" id="controls">
-                <DriveControls drive=lab.drive />
-                <WorkloadControls workload=lab.workload />
-                <DriveStateControl workload=lab.workload />
-                <IdleControls views=lab.views />
-                <ViewControls views=lab.views display=lab.display />
+                <Later>
+                    <DriveControls drive=lab.drive />
+                </Later>
+                <Later>
+                    <WorkloadControls workload=lab.workload />
+                </Later>
+                <Later>
+                    <DriveStateControl workload=lab.workload />
+                    <IdleControls views=lab.views />
+                </Later>
+                <Later>
+                    <ViewControls views=lab.views display=lab.display />
+                </Later>
                 <Show when=has_locks fallback=ResetButton>
                     <button
                         type="button"

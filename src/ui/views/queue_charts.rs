@@ -15,6 +15,7 @@ use crate::ui::charts::{
 };
 use crate::ui::embed::ChartId;
 use crate::ui::format;
+use crate::ui::later::Later;
 use crate::ui::readout::pattern_words;
 use crate::ui::reference;
 use crate::ui::state::{DriveSetup, Lab, View, WorkloadSetup};
@@ -40,15 +41,22 @@ pub fn QueueCharts(
             <Show when=move || shows(ChartId::Iops)>
                 <IopsFigure charts=charts palette=palette embed=embed />
             </Show>
-            <Show when=move || shows(ChartId::Latency)>
-                <LatencyFigure charts=charts palette=palette embed=embed />
-            </Show>
-            <Show when=move || shows(ChartId::Mix)>
-                <MixFigure charts=charts palette=palette embed=embed />
-            </Show>
-            <Show when=move || shows(ChartId::Power)>
-                <PowerFigure charts=charts palette=palette embed=embed />
-            </Show>
+            // Below the first screen: each mounts in a task of its own once it is drawn.
+            <Later>
+                <Show when=move || shows(ChartId::Latency)>
+                    <LatencyFigure charts=charts palette=palette embed=embed />
+                </Show>
+            </Later>
+            <Later>
+                <Show when=move || shows(ChartId::Mix)>
+                    <MixFigure charts=charts palette=palette embed=embed />
+                </Show>
+            </Later>
+            <Later>
+                <Show when=move || shows(ChartId::Power)>
+                    <PowerFigure charts=charts palette=palette embed=embed />
+                </Show>
+            </Later>
         </div>
     }
 }

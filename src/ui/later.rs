@@ -1,0 +1,76 @@
+//! [`Later`]: the parts of the page that are not on its first screen mount after it, one part
+//! per task, so that the first chart is drawn and the page answers a tap while the rest of it
+//! is still being built.
+//!
+//! Mounting the whole lab in the task that starts it was the longest task of a phone's load
+//! (the page benchmark at 4x CPU: about 400 ms, of which the app's own mount 240 to 280 ms,
+//! before the first chart). Each part wrapped in [`Later`] now mounts in a task of its own.
+//!
+//! What always holds:
+//! - parts mount in the order the page created them (page order), each in its own task, the
+//!   first after the next animation frame, so the first screen is painted before;
+//! - a part whose owner is gone before its turn is skipped, never an error;
+//! - once every part asked for so far has mounted, `<html>` carries `data-mounted` (the
+//!   end-to-end tests wait for it before they reach for a control below the first screen).
+
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use leptos::prelude::*;
+
+/// The attribute `<html>` carries once every part has mounted.
+pub const MOUNTED_ATTRIBUTE: &str = "data-mounted";
+
+thread_local! {
+    /// The parts waiting for their turn, oldest first.
+    static WAITING: RefCell<VecDeque<Box<dyn FnOnce()>>> = RefCell::default();
+    /// Whether a task to mount the next part is already asked for.
+    static ASKED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Mounts its children in a task of its own, after the first screen, in page order.
+#[component]
+pub fn Later(children: ChildrenFn) -> impl IntoView {
+    let shown = RwSignal::new(false);
+    queue(move || {
+        // Gone with its owner (a view switched away before its turn): nothing to mount.
+        let _ = shown.try_set(true);
+    });
+    view! { <Show when=move || shown.get()>{children()}</Show> }
+}
+
+/// Asks for `mount` to run in a later task of its own.
+fn queue(mount: impl FnOnce() + 'static) {
+    WAITING.with(|w| w.borrow_mut().push_back(Box::new(mount)));
+    set_mounted(false);
+    if !ASKED.replace(true) {
+        request_animation_frame(|| set_timeout(mount_next, Duration::ZERO));
+    }
+}
+
+/// Mounts the oldest waiting part, then asks for another task if any remain.
+fn mount_next() {
+    let next = WAITING.with(|w| w.borrow_mut().pop_front());
+    if let Some(mount) = next {
+        mount();
+    }
+    if WAITING.with(|w| w.borrow().is_empty()) {
+        ASKED.set(false);
+        set_mounted(true);
+    } else {
+        set_timeout(mount_next, Duration::ZERO);
+    }
+}
+
+/// Marks `<html>` as fully mounted, or not yet.
+fn set_mounted(mounted: bool) {
+    let Some(root) = document().document_element() else {
+        return;
+    };
+    let _ = if mounted {
+        root.set_attribute(MOUNTED_ATTRIBUTE, "")
+    } else {
+        root.remove_attribute(MOUNTED_ATTRIBUTE)
+    };
+}
