@@ -4,6 +4,9 @@
 const app = document.querySelector('meta[name="trunk-app"]');
 const url = (name) => new URL(app.dataset[name], document.baseURI).href;
 const { default: init } = await import(url("js"));
+// The page's masthead is drawn first: the wasm (the largest download) is asked for once a frame
+// has been presented, not while the stylesheet the first paint waits for still loads.
+await new Promise((drawn) => requestAnimationFrame(() => setTimeout(drawn)));
 const wasm = await init({ module_or_path: url("wasm") });
 dispatchEvent(new CustomEvent("TrunkApplicationStarted", { detail: { wasm } }));
 

@@ -9,6 +9,9 @@
 //! The whole canvas is measured, not only the plot inside it: the plot lies inside the canvas
 //! (plotters leaves the axes' labels around it), so a canvas on screen means a plot on screen.
 //!
+//! The masthead is drawn before the app has loaded: without the app's wasm, the title and
+//! the lede are on screen, and an embedded lab hides them from its first paint on.
+//!
 //! Needs `dist/` (`trunk build --release`) and `/usr/bin/chromedriver`; fails, never skips.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -16,7 +19,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::Browser;
+use common::{dist_with, Browser};
 use serde_json::{json, Value};
 
 /// The smallest canvas that still reads as the page's main chart (the stylesheet's floor for
@@ -224,4 +227,57 @@ async fn e2e_first_screen_a_phone_shows_the_chart_first_under_the_masthead() {
     }
     browser.assert_clean_console();
     browser.close().await;
+}
+
+/// The masthead is the page's own HTML, not the app's: a reader on a slow network sees the
+/// title and what the lab shows before the app's WebAssembly has arrived (here it never does),
+/// and an embedded lab hides it from the first paint on, before any app code runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_first_screen_the_masthead_is_drawn_before_the_app_has_loaded() {
+    let root = dist_with(
+        "no-app-wasm",
+        |name| name.starts_with("parallelism-lab-") && name.ends_with("_bg.wasm"),
+        None,
+    );
+    let browser = Browser::start_serving(&root).await;
+    browser.client.goto(&browser.url("")).await.unwrap();
+    browser
+        .wait_until(
+            "the masthead to be drawn",
+            "const lede = document.querySelector('#masthead .lede');
+             return !!lede && lede.getBoundingClientRect().height > 0;",
+        )
+        .await;
+    assert_eq!(browser.text("#masthead h1").await, "Parallelism Lab");
+    assert!(browser
+        .text("#masthead .lede")
+        .await
+        .contains("many flash dies working in parallel"));
+    assert_eq!(
+        browser
+            .js("return document.querySelector('.lab') === null;", vec![])
+            .await,
+        json!(true),
+        "without its wasm the app never mounted: the masthead is the page's own"
+    );
+
+    browser.client.goto(&browser.url("?embed=1")).await.unwrap();
+    browser
+        .wait_until(
+            "the page to be parsed",
+            "return document.readyState !== 'loading';",
+        )
+        .await;
+    assert_eq!(
+        browser
+            .js(
+                "return getComputedStyle(document.getElementById('masthead')).display;",
+                vec![]
+            )
+            .await,
+        json!("none"),
+        "embedded, the page's masthead is hidden without the app"
+    );
+    browser.close().await;
+    let _ = std::fs::remove_dir_all(&root);
 }

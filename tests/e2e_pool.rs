@@ -15,7 +15,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{dist_dir, Browser};
+use common::{dist_with, Browser};
 use fantoccini::key::Key;
 use parallelism_lab::model::presets::{self, PresetKey};
 use parallelism_lab::model::{DriveState, Rw};
@@ -247,7 +247,12 @@ async fn e2e_a_burst_of_slider_moves_leaves_only_the_last_states_work_running() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_a_worker_that_cannot_start_shows_the_error_screen_with_the_reason() {
     // The app without its worker, as a host that lost a file would serve it.
-    let details = crash_details(dist_with("no-worker", "worker_loader.js", None)).await;
+    let details = crash_details(dist_with(
+        "no-worker",
+        |name| name == "worker_loader.js",
+        None,
+    ))
+    .await;
     assert!(
         details.contains("the model's worker") && details.contains("worker_loader.js"),
         "the reason is shown: {details}"
@@ -260,33 +265,17 @@ async fn e2e_a_worker_of_another_version_shows_the_error_screen_and_says_to_relo
     // an older build's (unhashed) worker files would pair them.
     let details = crash_details(dist_with(
         "old-worker",
-        "worker_loader.js",
-        Some("postMessage(JSON.stringify({ Hello: { from: 'an older lab' } }));\n"),
+        |name| name == "worker_loader.js",
+        Some((
+            "worker_loader.js",
+            "postMessage(JSON.stringify({ Hello: { from: 'an older lab' } }));\n",
+        )),
     ))
     .await;
     assert!(
         details.contains("another version of the lab") && details.contains("reload the page"),
         "the reason is shown: {details}"
     );
-}
-
-/// A copy of `dist/` in a folder of its own (named after `what`), with `file` left out, or
-/// replaced by `text`.
-fn dist_with(what: &str, file: &str, text: Option<&str>) -> std::path::PathBuf {
-    let root = std::env::temp_dir().join(format!("lab-{what}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(&root).unwrap();
-    for entry in std::fs::read_dir(dist_dir()).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        if path.is_file() && name != file {
-            std::fs::copy(&path, root.join(&name)).unwrap();
-        }
-    }
-    if let Some(text) = text {
-        std::fs::write(root.join(file), text).unwrap();
-    }
-    root
 }
 
 /// Serves `root`, waits for the error screen, and gives its details; then removes `root`.

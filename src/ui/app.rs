@@ -90,21 +90,27 @@ pub fn App(
                 <div class="results">
                     <ViewSwitch display=lab.display />
                     // The drive over time has its own figures; teaching mode plays this point.
-                    <Show when=move || !view_is(View::Time)>
-                        <Readout data=readout_data heading=readout_heading(lab.display) />
-                    </Show>
-                    <ModelStatus progress=progress />
+                    <Later>
+                        <Show when=move || !view_is(View::Time)>
+                            <Readout data=readout_data heading=readout_heading(lab.display) />
+                        </Show>
+                    </Later>
+                    <Later>
+                        <ModelStatus progress=progress />
+                    </Later>
                     <Show when=move || !embed && !view_is(View::Queue)>
                         <Tours at=tour_at />
                     </Show>
                     <Show when=move || view_is(View::Activity)>
                         <TeachingMode />
                     </Show>
-                    <Legend
-                        entries=legend
-                        measured=Signal::derive(move || charts.with(has_markers))
-                        yours=Signal::derive(move || charts.with(|c| c.qd.depth.yours.clone()))
-                    />
+                    <Later>
+                        <Legend
+                            entries=legend
+                            measured=Signal::derive(move || charts.with(has_markers))
+                            yours=Signal::derive(move || charts.with(|c| c.qd.depth.yours.clone()))
+                        />
+                    </Later>
                     <Later>
                         <CompareBar />
                     </Later>

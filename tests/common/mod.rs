@@ -40,3 +40,26 @@ pub fn dist_dir() -> PathBuf {
     );
     dist
 }
+
+/// A copy of `dist/` in a folder of its own (named after `what`), without the files whose name
+/// `leave_out` picks, and with `add` (a file name and its text) written into it.
+pub fn dist_with(
+    what: &str,
+    leave_out: impl Fn(&str) -> bool,
+    add: Option<(&str, &str)>,
+) -> PathBuf {
+    let root = std::env::temp_dir().join(format!("lab-{what}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    for entry in std::fs::read_dir(dist_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if path.is_file() && !leave_out(&name) {
+            std::fs::copy(&path, root.join(&name)).unwrap();
+        }
+    }
+    if let Some((file, text)) = add {
+        std::fs::write(root.join(file), text).unwrap();
+    }
+    root
+}

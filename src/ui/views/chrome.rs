@@ -1,5 +1,5 @@
-//! The page's frame around the results: the masthead (full or, embedded, one line with "Open in
-//! the full lab"), the controls panel (folded away when embedded; with locks, "Back to the
+//! The page's frame around the results: embedded, the masthead's one line with "Open in the
+//! full lab" (the full masthead is `index.html`'s), the controls panel (folded away when embedded; with locks, "Back to the
 //! author's view" instead of Reset) and the footer that says what every figure is.
 //!
 //! None of them holds state: they read the lab's parts from its context ([`Lab`]), and the
@@ -15,37 +15,36 @@ use crate::ui::reference;
 use crate::ui::state::{Lab, LabState};
 use crate::ui::url_state;
 
-/// The page's title and what the lab shows; embedded, a compact line with a link to the full
-/// lab at the same state.
+/// The id of the page's masthead in `index.html`.
+pub const PAGE_MASTHEAD_ID: &str = "masthead";
+
+/// Embedded, the compact line with a link to the full lab at the same state, in place of the
+/// page's masthead. The full masthead is `index.html`'s own HTML (painted before the app has
+/// loaded, so a reader sees what the lab is at once); an embedded lab removes it.
 #[component]
 pub fn Masthead(embed: bool) -> impl IntoView {
     let lab = Lab::expect();
     // The full lab's link carries the whole state.
     let full_lab_href = move || format!("?{}", url_state::to_query(&lab.state().full_lab()));
-    view! {
-        {if embed {
-            view! {
-                <header class="masthead compact">
-                    <p class="embed-title">"Parallelism Lab"</p>
-                    <a id="open-full-lab" href=full_lab_href target="_blank" rel="noopener">
-                        "Open in the full lab"
-                        <span aria-hidden="true">" ↗"</span>
-                        <span class="visually-hidden">" (opens a new tab)"</span>
-                    </a>
-                </header>
-            }
-                .into_any()
-        } else {
-            view! {
-                <header class="masthead">
-                    <h1>"Parallelism Lab"</h1>
-                    <p class="lede">
-                        "An SSD is many flash dies working in parallel behind one controller. One request keeps one die busy, so at queue depth 1 every capacity of a drive is about equally fast; only with many requests in flight do the extra dies of a bigger drive pay off, until the controller or the host link runs out. Curves: a calibrated model of the drive, simulated in your browser. Diamonds: published measurements of the real drive. Move a control and the charts follow."
-                    </p>
-                </header>
-            }
-                .into_any()
-        }}
+    embed.then(|| {
+        remove_page_masthead();
+        view! {
+            <header class="masthead compact">
+                <p class="embed-title">"Parallelism Lab"</p>
+                <a id="open-full-lab" href=full_lab_href target="_blank" rel="noopener">
+                    "Open in the full lab"
+                    <span aria-hidden="true">" ↗"</span>
+                    <span class="visually-hidden">" (opens a new tab)"</span>
+                </a>
+            </header>
+        }
+    })
+}
+
+/// Removes `index.html`'s masthead, if the page has one.
+fn remove_page_masthead() {
+    if let Some(masthead) = document().get_element_by_id(PAGE_MASTHEAD_ID) {
+        masthead.remove();
     }
 }
 
