@@ -5,8 +5,14 @@ const app = document.querySelector('meta[name="trunk-app"]');
 const url = (name) => new URL(app.dataset[name], document.baseURI).href;
 const { default: init } = await import(url("js"));
 // The page's masthead is drawn first: the wasm (the largest download) is asked for once a frame
-// has been presented, not while the stylesheet the first paint waits for still loads.
-await new Promise((drawn) => requestAnimationFrame(() => setTimeout(drawn)));
+// has been presented, not while the stylesheet the first paint waits for still loads. A page
+// the browser does not draw (a hidden tab, a cross-origin frame below an article's fold) runs
+// no animation frame: there it is asked for after a tenth of a second all the same.
+const NO_FRAME_WAIT_MS = 100;
+await new Promise((drawn) => {
+  requestAnimationFrame(() => setTimeout(drawn));
+  setTimeout(drawn, NO_FRAME_WAIT_MS);
+});
 const wasm = await init({ module_or_path: url("wasm") });
 dispatchEvent(new CustomEvent("TrunkApplicationStarted", { detail: { wasm } }));
 

@@ -840,3 +840,48 @@ async fn e2e_no_request_leaves_the_pages_origin() {
     browser.assert_clean_console();
     browser.close().await;
 }
+
+/// An embed the browser does not draw (Chromium renders no cross-origin frame below an
+/// article's fold, so it runs no animation frame there) still mounts every part of its lab:
+/// the parts below the first screen do not wait for a frame that never comes, and the model's
+/// status line in the article's last frame says every point is computed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_an_embed_below_an_articles_fold_mounts_all_of_its_lab() {
+    let browser = Browser::start().await;
+    let blog = StaticServer::start(&common::dist_dir(), "/blog/").expect("the blog's origin");
+    let article = format!(
+        "{}#{}",
+        blog.fixture_url("embed-article.html"),
+        browser.url("")
+    );
+    browser
+        .client
+        .goto(&article)
+        .await
+        .expect("open the article");
+    let last_frame = 2;
+    let status = browser
+        .wait_for("the last frame's lab to mount and compute", || async {
+            browser.client.enter_frame(Some(last_frame)).await.ok()?;
+            let v = eval(
+                &browser,
+                "const s = document.getElementById('model-status');
+                 return document.documentElement.hasAttribute('data-mounted') && s
+                     && s.dataset.computedAt ? s.textContent : null;",
+            )
+            .await;
+            browser.client.enter_parent_frame().await.expect("back");
+            v.as_str().map(str::to_string)
+        })
+        .await;
+    assert!(status.contains("points computed"), "{status}");
+    let below_the_fold = browser
+        .js(
+            "const f = document.querySelectorAll('iframe')[arguments[0]];
+             return f.getBoundingClientRect().top > window.innerHeight;",
+            vec![json!(last_frame)],
+        )
+        .await;
+    assert_eq!(below_the_fold, json!(true), "the frame is below the fold");
+    browser.close().await;
+}

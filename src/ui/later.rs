@@ -8,19 +8,25 @@
 //!
 //! What always holds:
 //! - parts mount in the order the page created them (page order), each in its own task, the
-//!   first after the next animation frame, so the first screen is painted before;
+//!   first after the next animation frame, so the first screen is painted before (or after
+//!   `NO_FRAME_WAIT` where the browser draws no frame: a hidden tab, an off-screen frame);
 //! - a part whose owner is gone before its turn is skipped, never an error;
 //! - once every part asked for so far has mounted, `<html>` carries `data-mounted` (the
 //!   end-to-end tests wait for it before they reach for a control below the first screen).
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
+use std::rc::Rc;
 use std::time::Duration;
 
 use leptos::prelude::*;
 
 /// The attribute `<html>` carries once every part has mounted.
 pub const MOUNTED_ATTRIBUTE: &str = "data-mounted";
+
+/// How long the parts wait for the first frame before they mount without it (an assumption:
+/// far longer than a frame, short enough that a reader scrolling to an embed finds it whole).
+const NO_FRAME_WAIT: Duration = Duration::from_millis(100);
 
 thread_local! {
     /// The parts waiting for their turn, oldest first.
@@ -45,7 +51,17 @@ fn queue(mount: impl FnOnce() + 'static) {
     WAITING.with(|w| w.borrow_mut().push_back(Box::new(mount)));
     set_mounted(false);
     if !ASKED.replace(true) {
-        request_animation_frame(|| set_timeout(mount_next, Duration::ZERO));
+        // After the next frame, or after a while if the browser draws none: it draws no frame
+        // for a hidden tab or a cross-origin frame below an article's fold, and the parts
+        // there (the model's status line among them) must mount all the same.
+        let started = Rc::new(Cell::new(false));
+        let start = move || {
+            if !started.replace(true) {
+                set_timeout(mount_next, Duration::ZERO);
+            }
+        };
+        request_animation_frame(start.clone());
+        set_timeout(start, NO_FRAME_WAIT);
     }
 }
 
