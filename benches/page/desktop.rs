@@ -2,6 +2,7 @@
 //! `?qd=1`. It presses the queue-depth slider [`PRESSES_PER_LEG`] times in each of three legs
 //! (up from QD 1 to 1024, down again, then fine Shift steps up), waiting for each press to be
 //! drawn, and prints the median and p95 time from the key press to
+//! - the first redraw of the charts on the screen for the new state (what the reader sees),
 //! - the first redraw of every chart for the new state ("redrawn"), and
 //! - the first redraw in which every point of every chart has at least a model estimate
 //!   ("estimated"),
@@ -38,14 +39,20 @@ const KEY_STAMP: &str = r#"
 "#;
 
 /// `arguments[0]`: chart ids. Null until every chart shows the URL's state with every point
-/// estimated; then the two delays since the last keydown.
+/// estimated; then the delays since the last keydown: to the charts on the screen redrawn, to
+/// every chart redrawn, and to every point estimated.
 const PRESS_PROBE: &str = r#"
     const state = location.search.slice(1);
     const charts = arguments[0].map((id) => document.getElementById(id));
     if (!charts.every((c) => c && c.dataset.state === state && c.dataset.completeAt)) return null;
     const t0 = window.__bench.keyAt;
+    const seen = charts.filter((c) => {
+        const r = c.getBoundingClientRect();
+        return r.bottom > 0 && r.top < window.innerHeight;
+    });
     return {
         redrawn: Math.max(...charts.map((c) => Number(c.dataset.firstDrawnAt))) - t0,
+        onScreen: Math.max(...seen.map((c) => Number(c.dataset.firstDrawnAt))) - t0,
         estimated: Math.max(...charts.map((c) => Number(c.dataset.completeAt))) - t0,
     };
 "#;
@@ -69,6 +76,7 @@ const PAGE_NOTES: &str = r#"
 
 /// One desktop run's figures.
 pub struct DesktopRun {
+    on_screen: Vec<f64>,
     redrawn: Vec<f64>,
     estimated: Vec<f64>,
     pressing: Option<TaskSummary>,
@@ -100,7 +108,7 @@ async fn run(build: &Build) -> DesktopRun {
     chrome.js(KEY_STAMP, vec![]).await;
 
     let presses_from = now(&chrome).await;
-    let (redrawn, estimated) = press_the_slider(&chrome).await;
+    let (on_screen, redrawn, estimated) = press_the_slider(&chrome).await;
     let tasks = lab::long_tasks(&chrome).await;
     let notes = chrome.js(PAGE_NOTES, vec![json!(DEFAULT_CHARTS)]).await;
 
@@ -130,6 +138,7 @@ async fn run(build: &Build) -> DesktopRun {
         t.as_ref().map(|t| TaskSummary::of(t, from, to))
     };
     DesktopRun {
+        on_screen,
         redrawn,
         estimated,
         pressing: window(&tasks, presses_from, f64::INFINITY),
@@ -147,8 +156,9 @@ async fn now(chrome: &Chrome) -> f64 {
     v.as_f64().expect("performance.now()")
 }
 
-/// The three legs of presses; returns the "redrawn" and "estimated" delay of each press.
-async fn press_the_slider(chrome: &Chrome) -> (Vec<f64>, Vec<f64>) {
+/// The three legs of presses; returns the "on screen", "redrawn" and "estimated" delay of each
+/// press.
+async fn press_the_slider(chrome: &Chrome) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
     let right = Key::Right.to_string();
     let left = Key::Left.to_string();
     let shift_right = format!("{}{}", Key::Shift, Key::Right);
@@ -158,7 +168,7 @@ async fn press_the_slider(chrome: &Chrome) -> (Vec<f64>, Vec<f64>) {
         .find(Locator::Id("qd"))
         .await
         .expect("the #qd slider");
-    let (mut redrawn, mut estimated) = (Vec::new(), Vec::new());
+    let (mut on_screen, mut redrawn, mut estimated) = (Vec::new(), Vec::new(), Vec::new());
     for (keys, leg) in legs {
         for i in 0..PRESSES_PER_LEG {
             let before = location_search(chrome).await;
@@ -173,11 +183,12 @@ async fn press_the_slider(chrome: &Chrome) -> (Vec<f64>, Vec<f64>) {
                     (!v.is_null()).then_some(v)
                 })
                 .await;
+            on_screen.push(times["onScreen"].as_f64().unwrap_or(f64::NAN));
             redrawn.push(times["redrawn"].as_f64().unwrap_or(f64::NAN));
             estimated.push(times["estimated"].as_f64().unwrap_or(f64::NAN));
         }
     }
-    (redrawn, estimated)
+    (on_screen, redrawn, estimated)
 }
 
 async fn location_search(chrome: &Chrome) -> String {
@@ -204,6 +215,10 @@ pub fn section(builds: &[Build], runs: &[DesktopRun]) -> Section {
         Some(t) => report::tasks(t.count, t.longest),
         None => "n/a (no longtask API)".into(),
     };
+    s.row(
+        "input -> the charts on the screen redrawn",
+        col(&|r| stats(&r.on_screen)),
+    );
     s.row("input -> all charts redrawn", col(&|r| stats(&r.redrawn)));
     s.row(
         "input -> every point estimated",
