@@ -58,6 +58,7 @@ pub fn ControlsPanel(
 ) -> impl IntoView {
     let lab = Lab::expect();
     let has_locks = move || lab.embedding.with(|e| !e.locks.is_empty());
+    let authored = StoredValue::new(authored);
 
     let panel = move || {
         view! {
@@ -74,28 +75,27 @@ pub fn ControlsPanel(
                     <DriveStateControl workload=lab.workload />
                     <IdleControls views=lab.views />
                 </Later>
+                // Reset comes last, with the last group: shown earlier, every group mounted
+                // above it would push it down.
                 <Later>
                     <ViewControls views=lab.views display=lab.display />
-                </Later>
-                <Show when=has_locks fallback=ResetButton>
+                    <Show when=has_locks fallback=ResetButton>
                     <button
                         type="button"
                         id="reset"
                         class="reset"
-                        on:click={
-                            let authored = authored.clone();
-                            move |_| {
-                                // The reader's fio import is theirs, not the author's.
-                                lab.set(LabState {
-                                    imported: lab.imported.get_untracked(),
-                                    ..authored.clone()
-                                })
-                            }
+                        on:click=move |_| {
+                            // The reader's fio import is theirs, not the author's.
+                            lab.set(LabState {
+                                imported: lab.imported.get_untracked(),
+                                ..authored.get_value()
+                            })
                         }
                     >
                         "Back to the author's view"
                     </button>
-                </Show>
+                    </Show>
+                </Later>
             </aside>
         }
     };
