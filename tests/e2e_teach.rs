@@ -19,6 +19,8 @@ const SMALL_DRIVE: &str = "?preset=e18dc&cap=480&qd=4&rw=randread&state=fob&view
 const URL_WAIT: Duration = Duration::from_secs(15);
 /// How long a paused view is watched to prove nothing moves.
 const PAUSE_WATCH: Duration = Duration::from_millis(800);
+/// Long enough for the one advance that may be on its way at Pause to be answered.
+const IN_FLIGHT_WAIT: Duration = Duration::from_millis(300);
 
 /// `(data-sim-ns, data-steps)` of the activity view.
 async fn clock(browser: &Browser) -> (u64, u64) {
@@ -126,7 +128,15 @@ async fn e2e_teach_play_advances_pause_stops_step_is_one_event_and_reset_restart
             .then_some(())
         })
         .await;
-    let paused = clock(&browser).await;
+    // An advance already on its way to the worker when Pause is pressed is still shown (the
+    // clock the worker reached; at most one is ever on its way), then nothing moves.
+    let paused = browser
+        .wait_for("the advance sent before Pause to be shown", || async {
+            let seen = clock(&browser).await;
+            tokio::time::sleep(IN_FLIGHT_WAIT).await;
+            (clock(&browser).await == seen).then_some(seen)
+        })
+        .await;
     tokio::time::sleep(PAUSE_WATCH).await;
     assert_eq!(clock(&browser).await, paused, "time moved while paused");
 
