@@ -425,7 +425,11 @@ async fn e2e_teach_projector_theme_and_view_come_from_the_url_and_bad_values_are
             (gone == json!(true)).then_some(())
         })
         .await;
-    assert!(!browser.location_search().await.contains("view="));
+    browser
+        .wait_for("the URL to leave teaching mode", || async {
+            (!browser.location_search().await.contains("view=")).then_some(())
+        })
+        .await;
     browser.assert_clean_console();
     browser.close().await;
 }

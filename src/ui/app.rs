@@ -2,7 +2,8 @@
 //! Leptos context) and owns everything that follows from it:
 //! - the model plan (the worker [`Pool`] computes what the new state shows, cached results first);
 //! - the URL query, replaced (never pushed, so dragging a slider does not fill the back
-//!   button's history) whenever the state changes;
+//!   button's history) when the state changes, at most every [`URL_REST_MS`] (the last
+//!   state always lands);
 //! - the colour scheme (`data-theme` on `<html>`) and the palette the charts read from CSS;
 //! - the chart set, the readout and the legend, derived from state and results;
 //! - the embed chrome (`embed=1`: the height reported to the parent page).
@@ -18,6 +19,9 @@
 //!
 //! Nothing else holds state: the controls write the parts through their setters, and the URL
 //! is parsed once, on start, by [`url_state::parse_query`].
+
+use std::cell::RefCell;
+use std::rc::Rc;
 
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
@@ -149,8 +153,48 @@ fn follow_the_state(lab: Lab, worker: &'static str) -> Pool {
     let pool = Pool::start(worker);
     on_cleanup(move || pool.stop());
     Effect::new(move |_| pool.set_plan(compute::plan(&lab.state())));
-    Effect::new(move |_| replace_query(&url_state::to_query(&lab.state())));
+    let url = Rc::new(RefCell::new(UrlWriter::default()));
+    Effect::new(move |_| {
+        let query = url_state::to_query(&lab.state());
+        let resting = {
+            let mut w = url.borrow_mut();
+            w.wanted = Some(query);
+            w.resting
+        };
+        if !resting {
+            write_url(url.clone());
+        }
+    });
     pool
+}
+
+/// Shortest time between two rewrites of the page's URL. Rewriting it is among the largest
+/// costs of a key press on the slider (the page benchmark's profile at 4x: `replaceState` took
+/// more time than any chart's drawing code): a slider held down rewrites it a few times a
+/// second, and the last state always lands.
+const URL_REST_MS: u64 = 200;
+
+/// The query the URL should carry, and whether a rewrite happened less than
+/// [`URL_REST_MS`] ago.
+#[derive(Default)]
+struct UrlWriter {
+    wanted: Option<String>,
+    resting: bool,
+}
+
+/// Writes the wanted query, if any, and rests; after the rest, writes what came meanwhile.
+fn write_url(url: Rc<RefCell<UrlWriter>>) {
+    let wanted = url.borrow_mut().wanted.take();
+    let Some(query) = wanted else {
+        url.borrow_mut().resting = false;
+        return;
+    };
+    replace_query(&query);
+    url.borrow_mut().resting = true;
+    set_timeout(
+        move || write_url(url),
+        std::time::Duration::from_millis(URL_REST_MS),
+    );
 }
 
 /// What the readout's figures belong to in the view shown.

@@ -44,17 +44,19 @@ use super::Stamp;
 /// canvas itself (plotters' default inserts a DOM element and forces a layout for every label)
 /// and drawn here, setting the context's font, alignment and baseline only when they change
 /// (the browser parses a font string every time it is set: plotters-canvas sets it twice per
-/// label, the page benchmark's profile found it among the largest costs of drawing).
+/// label, the page benchmark's profile found it among the largest costs of drawing). What
+/// they are is kept with the canvas from one drawing to the next (a canvas keeps its
+/// context's settings until it is resized), so redrawing a chart sets no font at all.
 pub struct LabCanvas {
     inner: CanvasBackend,
     context: CanvasRenderingContext2d,
-    /// What the context's text settings are now, as this backend last set them.
-    text: RefCell<TextSettings>,
+    /// What the context's text settings are now, as this canvas's drawings last set them.
+    text: Rc<RefCell<TextSettings>>,
 }
 
-/// A context's text settings.
+/// A context's text settings, as the lab's drawings set them.
 #[derive(Default)]
-struct TextSettings {
+pub struct TextSettings {
     font: String,
     align: &'static str,
     baseline: &'static str,
@@ -102,8 +104,9 @@ impl LabCanvas {
 }
 
 impl LabCanvas {
-    /// The backend for `canvas`, or `None` if it has no 2D context.
-    pub fn new(canvas: &HtmlCanvasElement) -> Option<LabCanvas> {
+    /// The backend for `canvas`, or `None` if it has no 2D context; `text` is what the
+    /// canvas's context's text settings are (default after the canvas was resized).
+    pub fn new(canvas: &HtmlCanvasElement, text: Rc<RefCell<TextSettings>>) -> Option<LabCanvas> {
         let context = canvas
             .get_context("2d")
             .ok()??
@@ -112,7 +115,7 @@ impl LabCanvas {
         Some(LabCanvas {
             inner: CanvasBackend::with_canvas_object(canvas.clone())?,
             context,
-            text: RefCell::default(),
+            text,
         })
     }
 }
@@ -428,9 +431,12 @@ fn follow_box_size(box_ref: NodeRef<html::Div>) -> RwSignal<BoxSize> {
     size
 }
 
-/// What a canvas has drawn so far, for the data attributes tests and the benchmark read.
+/// What a canvas has drawn so far, for the data attributes tests and the benchmark read, and
+/// its context's text settings.
 #[derive(Default)]
 struct DrawLog {
+    /// The canvas's context's text settings, kept from one drawing to the next.
+    text: Rc<RefCell<TextSettings>>,
     last_state: RefCell<(String, bool)>,
     draws: Cell<u64>,
     longest_ms: Cell<f64>,
@@ -477,8 +483,10 @@ impl<T> Painter<T> {
         if canvas.width() != bw || canvas.height() != bh {
             canvas.set_width(bw);
             canvas.set_height(bh);
+            // A resized canvas's context is back to its default settings.
+            *log.text.borrow_mut() = TextSettings::default();
         }
-        let Some(backend) = LabCanvas::new(canvas) else {
+        let Some(backend) = LabCanvas::new(canvas, log.text.clone()) else {
             return;
         };
         let style = ChartStyle {
