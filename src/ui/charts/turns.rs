@@ -24,8 +24,9 @@ use leptos::prelude::*;
 
 /// How long one task may draw charts before it lets the browser handle input: a chart starts
 /// only within this much of the task's start. A desktop draws the five charts in one or two
-/// tasks; a phone at 4x CPU, where one chart takes 20 to 50 ms, one chart per task. Half the
-/// 50 ms that makes a task long, as an assumption: the rest is the page's own work per task.
+/// tasks; a phone at 4x CPU, where one chart takes 20 to 50 ms, one chart per task. A quarter
+/// of the 50 ms that makes a task long, as an assumption: a chart started just before the
+/// budget is spent may take as long again, and the page has its own work in the same task.
 const TASK_BUDGET_MS: f64 = 12.0;
 
 /// A chart's drawing, waiting for its turn.
@@ -41,7 +42,7 @@ thread_local! {
     static ASKED: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Asks for the chart `id` to be drawn by `draw` in a turn of its own; `on_screen` says
+/// Asks for the chart `id` to be drawn by `draw` in its turn; `on_screen` says
 /// whether the chart is on the screen now (read when the next turn is chosen).
 pub fn ask(id: &'static str, on_screen: Rc<Cell<bool>>, draw: impl FnOnce() + 'static) {
     let fresh = WAITING.with(|w| {
