@@ -110,10 +110,7 @@ async fn e2e_moving_a_slider_rewrites_the_url_without_new_history() {
     browser.press("mix", &Key::Left.to_string()).await;
     // The URL is rewritten at most every 200 ms while the controls move; the last state lands.
     let search = browser
-        .wait_for("the URL to follow the sliders", || async {
-            let s = browser.location_search().await;
-            (s.contains("bs=32k") && s.contains("mix=90")).then_some(s)
-        })
+        .wait_for_query("the URL to follow the sliders", &["bs=32k", "mix=90"])
         .await;
     assert!(search.contains("rw=randrw"), "{search}");
     assert_eq!(
@@ -218,13 +215,7 @@ async fn e2e_drive_over_time_renders_and_the_idle_slider_moves_the_bursts() {
         .await;
     assert_ne!(readout_after, readout_before);
     browser
-        .wait_for("the URL to carry the idle time", || async {
-            browser
-                .location_search()
-                .await
-                .contains("idle=120")
-                .then_some(())
-        })
+        .wait_for_query("the URL to carry the idle time", &["idle=120"])
         .await;
     browser.wait_for_time_charts().await;
     let chart_after = browser.canvas_hash("#chart-burst").await;
@@ -246,10 +237,7 @@ async fn e2e_the_view_switch_writes_the_url_and_fits_a_narrow_screen() {
         .await
         .expect("click the drive-over-time view");
     let search = browser
-        .wait_for("the URL to carry the view", || async {
-            let s = browser.location_search().await;
-            s.contains("view=time").then_some(s)
-        })
+        .wait_for_query("the URL to carry the view", &["view=time"])
         .await;
     assert!(search.contains("idle=60&burst=32"), "{search}");
     browser.wait_for_time_charts().await;

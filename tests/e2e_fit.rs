@@ -225,10 +225,7 @@ async fn e2e_a_fit_runs_in_slices_and_its_drive_is_in_the_link() {
     assert!(dies.contains("given (capacity)"), "{dies}");
 
     let search = browser
-        .wait_for("the fitted drive in the link", || async {
-            let s = browser.location_search().await;
-            s.contains("drive=e12_d16").then_some(s)
-        })
+        .wait_for_query("the fitted drive in the link", &["drive=e12_d16"])
         .await;
     assert!(!search.contains("preset="), "{search}");
 

@@ -105,10 +105,7 @@ async fn e2e_a_drive_without_a_cache_says_so_and_one_click_shows_the_reviews_e12
     );
     browser.click("time-show-cache").await;
     let search = browser
-        .wait_for("the E12 of the review", || async {
-            let s = browser.location_search().await;
-            s.contains("preset=e12&cap=960").then_some(s)
-        })
+        .wait_for_query("the E12 of the review", &["preset=e12&cap=960"])
         .await;
     assert!(search.contains("view=time"), "{search}");
     browser.wait_for_time_charts().await;
@@ -279,10 +276,7 @@ async fn e2e_a_lower_power_state_caps_the_deep_queue_and_the_page_says_why() {
         .await
         .expect("choose PS2");
     let search = browser
-        .wait_for("the link to carry the power state", || async {
-            let s = browser.location_search().await;
-            s.contains("power=ps2").then_some(s)
-        })
+        .wait_for_query("the link to carry the power state", &["power=ps2"])
         .await;
     assert!(search.contains("preset=e12"), "{search}");
     let limit = browser
@@ -339,13 +333,7 @@ async fn e2e_idle_time_shows_the_wake_up_and_teaching_mode_shows_the_draw() {
     assert!(idle.contains("PS3") && idle.contains("to wake"), "{idle}");
     browser.click("apst").await;
     browser
-        .wait_for("the link to carry APST off", || async {
-            browser
-                .location_search()
-                .await
-                .contains("apst=0")
-                .then_some(())
-        })
+        .wait_for_query("the link to carry APST off", &["apst=0"])
         .await;
     let off = browser.text("#readout-idle").await;
     assert!(off.contains("APST off"), "{off}");

@@ -218,13 +218,7 @@ async fn e2e_a_burst_of_slider_moves_leaves_only_the_last_states_work_running() 
     browser.press("qd", &keys).await;
     let wanted = format!("qd={last}&");
     browser
-        .wait_for("the 30th step in the URL", || async {
-            browser
-                .location_search()
-                .await
-                .contains(&wanted)
-                .then_some(())
-        })
+        .wait_for_query("the 30th step in the URL", &[&wanted])
         .await;
     let after = wait_until_done(&browser).await;
     // The page makes a plan per state it shows (moves that land in one task share one).

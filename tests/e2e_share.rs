@@ -257,10 +257,7 @@ async fn e2e_lock_covers_the_view_switch_and_the_drive_over_time_sliders() {
     assert_eq!(states["tours_off"], json!(true), "{states}");
     browser.press("burst", &Key::Right.to_string()).await;
     browser
-        .wait_for("the unlocked burst slider to move", || async {
-            let s = browser.location_search().await;
-            s.contains("burst=64").then_some(())
-        })
+        .wait_for_query("the unlocked burst slider to move", &["burst=64"])
         .await;
     assert!(browser.location_search().await.contains("lock=view,idle"));
     browser.assert_clean_console();

@@ -205,15 +205,7 @@ async fn e2e_teach_the_sentence_goes_from_dies_idle_at_qd1_to_dies_busy_at_depth
             .await
             .expect("key on #qd");
     }
-    browser
-        .wait_for("queue depth 256", || async {
-            browser
-                .location_search()
-                .await
-                .contains("qd=256")
-                .then_some(())
-        })
-        .await;
+    browser.wait_for_query("queue depth 256", &["qd=256"]).await;
     let busy = limit("dies").await;
     assert!(
         busy.contains("busy") && busy.contains("more queue depth only adds waiting"),

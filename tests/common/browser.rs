@@ -243,6 +243,16 @@ impl Browser {
         }
     }
 
+    /// Waits until the page's query contains every one of `parts`, and gives it (the page
+    /// rewrites its URL at most every 200 ms while the controls move, so a test waits for it).
+    pub async fn wait_for_query(&self, what: &str, parts: &[&str]) -> String {
+        self.wait_for(what, || async {
+            let s = self.location_search().await;
+            parts.iter().all(|p| s.contains(p)).then_some(s)
+        })
+        .await
+    }
+
     /// Waits until `script` (a function body) returns `true` in the page.
     pub async fn wait_until(&self, what: &str, script: &str) {
         self.wait_for(what, || async {
