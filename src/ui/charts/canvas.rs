@@ -4,8 +4,8 @@
 //!
 //! What always holds:
 //! - the canvas's backing store is its CSS size times `devicePixelRatio`, at most
-//!   [`MAX_BACKING_RATIO`] (re-measured whenever its box or the ratio changes), and draw functions get that scale in [`ChartStyle`], so
-//!   lines and text are crisp on HiDPI screens;
+//!   [`MAX_BACKING_RATIO`] (re-measured whenever its box or the ratio changes), and draw
+//!   functions get that scale in [`ChartStyle`], so lines and text are crisp on HiDPI screens;
 //! - a chart is drawn in a task of its own, once however often its data changed while it
 //!   waited, those on the screen first ([`super::turns`]), and never from inside a model
 //!   slice (drawing and computing are separate tasks);
@@ -56,7 +56,7 @@ pub struct LabCanvas {
 
 /// A context's text settings, as the lab's drawings set them.
 #[derive(Default)]
-pub struct TextSettings {
+struct TextSettings {
     font: String,
     align: &'static str,
     baseline: &'static str,
@@ -106,7 +106,7 @@ impl LabCanvas {
 impl LabCanvas {
     /// The backend for `canvas`, or `None` if it has no 2D context; `text` is what the
     /// canvas's context's text settings are (default after the canvas was resized).
-    pub fn new(canvas: &HtmlCanvasElement, text: Rc<RefCell<TextSettings>>) -> Option<LabCanvas> {
+    fn new(canvas: &HtmlCanvasElement, text: Rc<RefCell<TextSettings>>) -> Option<LabCanvas> {
         let context = canvas
             .get_context("2d")
             .ok()??
