@@ -16,6 +16,7 @@ use parallelism_model::custom::CustomDrive;
 use parallelism_model::power::PowerLimit;
 use parallelism_model::presets::{self, Preset};
 use parallelism_model::sweep::REVIEW_QDS;
+use parallelism_model::workload::Spacing;
 use parallelism_model::{ConfigError, DriveSpec, DriveState, RunOptions, Rw, Workload};
 
 use crate::Fail;
@@ -33,7 +34,8 @@ pub struct Cli {
 pub enum Command {
     /// List the drives the model knows (csv prints the table)
     Presets(OutputArgs),
-    /// Run a queue-depth sweep (or a read-share sweep with --mix-sweep)
+    /// Run a queue-depth sweep (a read-share sweep with --mix-sweep, an offered-load sweep with
+    /// --rate-iops)
     Sweep(SweepArgs),
     /// The model against the published E18DC measurements
     Calibrate(CalibrateArgs),
@@ -49,6 +51,8 @@ pub enum Command {
     Torture(TortureArgs),
     /// Print a fio job file for the workload, one job per queue depth
     FioJob(WorkloadArgs),
+    /// Run a fio job file's jobs on the drive and print fio-like results per job or group
+    Run(RunJobArgs),
     /// Read fio's JSON output (--output-format=json) and print its points
     Import(ImportArgs),
     /// QD1 latency after idle time, with and without autonomous power-state transitions (APST)
@@ -215,6 +219,25 @@ pub struct SweepArgs {
     /// page's fio import read
     #[arg(long, conflicts_with = "format")]
     pub as_fio: bool,
+    /// Offered loads in I/Os per second, comma-separated: requests arrive at each rate whatever
+    /// the drive does (open loop, fio's rate_iops), at most the deepest --iodepth at the
+    /// device and the rest waiting in the host; prints latency against offered load
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_parser = rates,
+        conflicts_with_all = ["mix_sweep", "as_fio"]
+    )]
+    pub rate_iops: Option<Rates>,
+    /// How --rate-iops arrivals are spaced: linear (evenly, fio's default) or poisson
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "linear",
+        value_parser = rate_process,
+        requires = "rate_iops"
+    )]
+    pub rate_process: Spacing,
     /// The drive's state when the run starts: fob, seq-filled or steady
     #[arg(long, value_name = "STATE", default_value = "seq-filled", value_parser = state)]
     pub state: DriveState,
@@ -392,19 +415,29 @@ impl fmt::Display for Micros {
 }
 
 fn micros(list: &str) -> Result<Micros, String> {
-    let values = list
-        .split(',')
-        .map(|v| match v.trim().parse::<u64>() {
-            Ok(us) if us <= 3_600_000_000 => Ok(us),
-            _ => Err(format!(
-                "'{v}' is not an idle time (whole microseconds up to an hour, comma-separated)"
-            )),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    if values.len() > 64 {
-        return Err("lists at most 64 idle times".into());
+    comma_list(list, "idle times", |v| match v.trim().parse::<u64>() {
+        Ok(us) if us <= 3_600_000_000 => Ok(us),
+        _ => Err(format!(
+            "'{v}' is not an idle time (whole microseconds up to an hour, comma-separated)"
+        )),
+    })
+    .map(Micros)
+}
+
+/// Most values a list option takes: it keeps a command's run time in reach.
+const MAX_LIST: usize = 64;
+
+/// A comma list of at most [`MAX_LIST`] values, each read by `one` (which words its error).
+fn comma_list<T>(
+    list: &str,
+    what: &str,
+    one: impl Fn(&str) -> Result<T, String>,
+) -> Result<Vec<T>, String> {
+    let values = list.split(',').map(one).collect::<Result<Vec<_>, _>>()?;
+    if values.len() > MAX_LIST {
+        return Err(format!("lists at most {MAX_LIST} {what}"));
     }
-    Ok(Micros(values))
+    Ok(values)
 }
 
 fn power_state(s: &str) -> Result<PowerLimit, ConfigError> {
@@ -426,12 +459,46 @@ fn watts(s: &str) -> Result<PowerLimit, String> {
 }
 
 #[derive(Args)]
+pub struct RunJobArgs {
+    /// The fio job file: [global] and job sections; jobs without stonewall share the drive
+    #[arg(value_name = "JOBFILE")]
+    pub file: PathBuf,
+    /// The drive's state when each group starts: fob, seq-filled or steady
+    #[arg(long, value_name = "STATE", default_value = "seq-filled", value_parser = state)]
+    pub state: DriveState,
+    #[command(flatten)]
+    pub drive: DriveArgs,
+    #[command(flatten)]
+    pub power: PowerArgs,
+    #[command(flatten)]
+    pub run: RunArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Args)]
 pub struct ImportArgs {
     /// fio's JSON output (fio --output-format=json)
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+/// Offered loads in I/Os per second, in the order given.
+#[derive(Clone)]
+pub struct Rates(pub Vec<f64>);
+
+/// A comma list of rates; the model checks each one's range when it runs.
+fn rates(list: &str) -> Result<Rates, String> {
+    comma_list(list, "rates", |r| {
+        finite(r).map_err(|_| format!("'{r}' is not a rate (I/Os per second, comma-separated)"))
+    })
+    .map(Rates)
+}
+
+fn rate_process(s: &str) -> Result<Spacing, ConfigError> {
+    s.parse().map_err(|e| for_option("--rate-process", e))
 }
 
 /// Queue depths in the order given. One value, so `--iodepth 1,4` is one option, not two.
@@ -470,21 +537,15 @@ fn finite(s: &str) -> Result<f64, String> {
 }
 
 /// A comma list of depths. The bound is checked while reading because `lab fio-job` writes the
-/// list without a model run; the count keeps a sweep's run time in reach.
+/// list without a model run.
 fn depths(list: &str) -> Result<Depths, String> {
-    let qds = list
-        .split(',')
-        .map(|q| match q.trim().parse::<u32>() {
-            Ok(n) if (1..=MAX_IODEPTH).contains(&n) => Ok(n),
-            _ => Err(format!(
-                "'{q}' is not a queue depth (allowed: 1..={MAX_IODEPTH}, comma-separated)"
-            )),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    if qds.len() > 64 {
-        return Err("lists at most 64 depths".into());
-    }
-    Ok(Depths(qds))
+    comma_list(list, "depths", |q| match q.trim().parse::<u32>() {
+        Ok(n) if (1..=MAX_IODEPTH).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "'{q}' is not a queue depth (allowed: 1..={MAX_IODEPTH}, comma-separated)"
+        )),
+    })
+    .map(Depths)
 }
 
 fn rw(s: &str) -> Result<Rw, ConfigError> {

@@ -3,7 +3,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use parallelism_model::sweep::{self, SweepPoint};
+use parallelism_model::stats::Bottleneck;
+use parallelism_model::sweep::{self, LoadPoint, SweepPoint};
 
 use crate::cli::{self, Format};
 use crate::{json, Fail};
@@ -12,6 +13,17 @@ pub fn sweep(a: &cli::SweepArgs) -> Result<String, Fail> {
     let drive = a.drive.drive()?;
     let workload = a.workload.workload()?;
     let (state, options, power) = (a.state, a.run.options(), a.power.limit());
+    if let Some(rates) = &a.rate_iops {
+        // The host lets at most the deepest listed depth reach the device.
+        let iodepth = a.workload.iodepth.0.iter().copied().max().unwrap_or(1);
+        let w = parallelism_model::Workload {
+            iodepth,
+            ..workload
+        };
+        let points =
+            sweep::over_offered_load(&drive, w, state, options, power, &rates.0, a.rate_process)?;
+        return Ok(render_load_points(&points, a.output.format));
+    }
     let points = if a.mix_sweep {
         sweep::over_read_share(&drive, workload, state, options, power, &sweep::MIX_STEPS)?
     } else {
@@ -125,6 +137,88 @@ fn points_table(points: &[SweepPoint]) -> String {
         );
     }
     s
+}
+
+fn render_load_points(points: &[LoadPoint], format: Format) -> String {
+    match format {
+        Format::Json => {
+            let rows: Vec<_> = points
+                .iter()
+                .map(|p| {
+                    let r = &p.result;
+                    serde_json::json!({
+                        "offered_iops": p.offered_iops,
+                        "iodepth": p.iodepth,
+                        "read_percent": p.read_percent,
+                        "iops": r.iops,
+                        "bw_mb_s": r.bw_mb_s,
+                        "lat_mean_us": r.latency.mean_us,
+                        "lat_p50_us": r.latency.p50_us,
+                        "lat_p99_us": r.latency.p99_us,
+                        "lat_p999_us": r.latency.p999_us,
+                        "mean_in_system": r.mean_in_system,
+                        "saturated": r.saturated,
+                        "bottleneck": r.bottleneck.id(),
+                    })
+                })
+                .collect();
+            serde_json::to_string_pretty(&rows).expect("plain JSON values") + "\n"
+        }
+        Format::Csv => {
+            let mut s = String::from(
+                "offered_iops,iodepth,read_percent,iops,bw_mb_s,lat_mean_us,lat_p50_us,lat_p99_us,lat_p999_us,mean_in_system,saturated,bottleneck\n",
+            );
+            for p in points {
+                let r = &p.result;
+                let l = &r.latency;
+                let _ = writeln!(
+                    s,
+                    "{:.0},{},{},{:.0},{:.1},{:.1},{:.1},{:.1},{:.1},{:.2},{},{}",
+                    p.offered_iops,
+                    p.iodepth,
+                    p.read_percent,
+                    r.iops,
+                    r.bw_mb_s,
+                    l.mean_us,
+                    l.p50_us,
+                    l.p99_us,
+                    l.p999_us,
+                    r.mean_in_system,
+                    r.saturated,
+                    r.bottleneck.id()
+                );
+            }
+            s
+        }
+        Format::Table => {
+            let mut s = format!(
+                "{:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  {}\n",
+                "offered", "IOPS", "mean µs", "p99 µs", "p99.9 µs", "in system", "limited by"
+            );
+            for p in points {
+                let r = &p.result;
+                let _ = writeln!(
+                    s,
+                    "{:>10.0} {:>10.0} {:>10.1} {:>10.1} {:>10.1} {:>10.1}  {}",
+                    p.offered_iops,
+                    r.iops,
+                    r.latency.mean_us,
+                    r.latency.p99_us,
+                    r.latency.p999_us,
+                    r.mean_in_system,
+                    match r.bottleneck {
+                        _ if r.saturated => {
+                            "saturated: requests arrive faster than the drive completes them"
+                        }
+                        // Open loop, the depth is not what limits: the load is.
+                        Bottleneck::QueueDepth => "the offered load (the drive has room)",
+                        limit => limit.label(),
+                    }
+                );
+            }
+            s
+        }
+    }
 }
 
 /// Throughput per watt of a run.

@@ -94,6 +94,50 @@ fn a_mixed_sweep_covers_eleven_read_shares() {
 }
 
 #[test]
+fn a_rate_sweep_draws_latency_against_offered_load_up_to_saturation() {
+    // 8 dies of the E18DC serve about 178k random 4 KiB reads a second.
+    let o = lab(&[
+        "sweep",
+        "--preset",
+        "e18dc",
+        "--dies",
+        "8",
+        "--iodepth",
+        "1,64",
+        "--rate-iops",
+        "10000,100000,400000",
+        "--rate-process",
+        "poisson",
+        "--ios",
+        "4000",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&stdout(&o)).unwrap();
+    let field = |i: usize, k: &str| rows[i][k].clone();
+    assert_eq!(rows.len(), 3);
+    for (i, offered) in [10_000.0, 100_000.0, 400_000.0].into_iter().enumerate() {
+        assert_eq!(field(i, "offered_iops"), offered);
+        assert_eq!(field(i, "iodepth"), 64, "the deepest listed depth");
+    }
+    assert_eq!(field(0, "saturated"), false);
+    assert_eq!(field(2, "saturated"), true);
+    let mean = |i: usize| field(i, "lat_mean_us").as_f64().unwrap();
+    assert!(mean(0) < mean(1) && mean(1) < mean(2));
+    let table = stdout(&lab(&[
+        "sweep",
+        "--dies",
+        "8",
+        "--rate-iops",
+        "1e6",
+        "--ios",
+        "1000",
+    ]));
+    assert!(table.contains("saturated"), "{table}");
+}
+
+#[test]
 fn presets_lists_every_preset_id() {
     let out = stdout(&lab(&["presets"]));
     for id in ["e18dc", "e12", "e12c", "e8", "e8t", "e7", "octane"] {
@@ -143,6 +187,13 @@ fn bad_arguments_exit_with_status_2_and_say_what_is_wrong() {
         (&["sweep", "--iodepth"][..], "--iodepth needs a value"),
         (&["sweep", "stray"][..], "unexpected argument 'stray'"),
         (&["launch"][..], "unknown command 'launch'"),
+        (&["sweep", "--rate-iops", "1e3,x"][..], "'x' is not a rate"),
+        (&["sweep", "--rate-iops", "0"][..], "rate (IOPS) 0"),
+        (
+            &["sweep", "--rate-iops", "1000", "--rate-process", "bursty"][..],
+            "unknown --rate-process 'bursty'",
+        ),
+        (&["sweep", "--rate-process", "poisson"][..], "--rate-iops"),
     ] {
         let o = lab(args);
         let err = String::from_utf8_lossy(&o.stderr);
@@ -680,4 +731,118 @@ fn fit_reads_fio_output_and_prints_a_drive_link_that_sweeps_the_fitted_drive() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("run fio with --output-format=json"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A scratch folder of this test process's own, for the files a test writes.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("lab-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn run_puts_a_job_files_jobs_side_by_side_until_a_stonewall() {
+    let dir = scratch("run");
+    let file = dir.join("mix.fio");
+    std::fs::write(
+        &file,
+        "; a reader beside a writer, then a rate-limited reader in two clones\n\
+         [global]\nioengine=libaio\ndirect=1\nbs=4k\n\n\
+         [reader]\nrw=randread\niodepth=32\n\n\
+         [writer]\nrw=randwrite\niodepth=32\n\n\
+         [light]\nstonewall\nrw=randread\nrate_iops=20000\niodepth=16\nnumjobs=2\nverify=md5\n",
+    )
+    .unwrap();
+    let args = |format: &str| {
+        let path = file.to_str().unwrap().to_string();
+        lab(&[
+            "run", &path, "--dies", "8", "--ios", "4000", "--format", format,
+        ])
+    };
+    let o = args("json");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "one warning: {err}");
+    assert!(err.contains("line 21: 'verify' is not modelled"), "{err}");
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&stdout(&o)).unwrap();
+    let jobs: Vec<(u64, &str)> = rows
+        .iter()
+        .map(|r| (r["group"].as_u64().unwrap(), r["job"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        jobs,
+        [
+            (1, "reader"),
+            (1, "writer"),
+            (2, "light (1/2)"),
+            (2, "light (2/2)")
+        ]
+    );
+    for clone in &rows[2..] {
+        assert_eq!(clone["rate_iops"], 20_000.0);
+        let iops = clone["iops"].as_f64().unwrap();
+        assert!((iops / 20_000.0 - 1.0).abs() < 0.03, "{iops}");
+    }
+    let csv = stdout(&args("csv"));
+    assert_eq!(csv.lines().count(), 5, "{csv}");
+}
+
+#[test]
+fn the_job_files_fio_job_writes_run_unchanged() {
+    let dir = scratch("fio-job-run");
+    let file = dir.join("lab.fio");
+    let job = lab(&["fio-job", "--rw", "randrw", "--iodepth", "1,32"]);
+    std::fs::write(&file, stdout(&job)).unwrap();
+    let o = lab(&[
+        "run",
+        file.to_str().unwrap(),
+        "--dies",
+        "8",
+        "--ios",
+        "4000",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        rows.len(),
+        2,
+        "one group per depth, each reported as a group"
+    );
+    assert_eq!(rows[0]["iodepth"], 1);
+    assert_eq!(rows[1]["iodepth"], 32);
+    assert!(rows[0]["read_lat"].is_object() && rows[0]["write_lat"].is_object());
+    assert!(rows[1]["iops"].as_f64() > rows[0]["iops"].as_f64());
+}
+
+#[test]
+fn run_refuses_bad_job_files_by_line_and_never_panics() {
+    let dir = scratch("run-bad");
+    let cases: [(&str, &[u8], &str); 5] = [
+        (
+            "bad.fio",
+            b"[a]\nbs=3k\niodepth=0\n",
+            "job file line 2: block size",
+        ),
+        ("empty.fio", b"", "no job sections"),
+        ("binary.fio", b"\x7fELF\x00\x01\x02", "binary data"),
+        ("outside.fio", b"[a]\nsize=200%\n", "line 2: size=200%"),
+        (
+            "range.fio",
+            b"[a]\noffset=90%\nsize=20%\n",
+            "inside the drive",
+        ),
+    ];
+    for (name, text, says) in cases {
+        let file = dir.join(name);
+        std::fs::write(&file, text).unwrap();
+        let o = lab(&["run", file.to_str().unwrap(), "--dies", "8"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(says), "{name}: {err}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+    }
+    let o = lab(&["run", dir.join("missing.fio").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
 }

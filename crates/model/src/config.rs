@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::link::HostLink;
 use super::power::{self, ControllerPower, NandPower, PowerLimit};
 use super::time::Nanos;
+use super::workload::{Stream, MAX_STREAMS};
 
 /// Bytes in one GB as drive vendors, Iometer and fio's "MB/s" count them (10^9).
 pub const BYTES_PER_GB: f64 = 1e9;
@@ -375,10 +376,15 @@ pub struct RunSpec {
     pub options: RunOptions,
 }
 
-/// A run the engine can execute without further checks. Only [`RunSpec::check`] makes one.
+/// A run the engine can execute without further checks: a drive, its state, and the streams of
+/// requests put on it. Only [`RunSpec::check`] (one closed-loop job) and
+/// [`StreamsSpec::check`](crate::workload::StreamsSpec::check) make one.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CheckedRun {
-    spec: RunSpec,
+    drive: DriveSpec,
+    state: DriveState,
+    options: RunOptions,
+    streams: Vec<Stream>,
     write_amplification: Option<f64>,
     slc_room: Option<SlcRoom>,
     power: PowerBudget,
@@ -402,14 +408,74 @@ pub enum SlcRoom {
 }
 
 impl CheckedRun {
-    pub fn spec(&self) -> &RunSpec {
-        &self.spec
+    /// Check the drive, the options, then every stream (in that order, so a bad drive is
+    /// named before the ranges it would make wrong), and make the run.
+    pub(crate) fn of_streams(
+        drive: DriveSpec,
+        streams: Vec<Stream>,
+        state: DriveState,
+        options: RunOptions,
+    ) -> Result<CheckedRun, ConfigError> {
+        check_range("measured I/Os", options.measured_ios, 100, 10_000_000)?;
+        if streams.is_empty() || streams.len() > MAX_STREAMS {
+            return Err(out_of_range(
+                "streams",
+                streams.len(),
+                &format!("1..={MAX_STREAMS}"),
+            ));
+        }
+        check_dies(drive.dies)?;
+        check_controller(&drive.controller)?;
+        check_nand(&drive.nand)?;
+        // A write buffer must hold a program unit for every die plus the largest request, or
+        // the dies could never all be busy and a large write could wait forever.
+        let min_buffer =
+            u64::from(drive.nand.program_unit_bytes()) * 2 + u64::from(MAX_BLOCK_BYTES);
+        if drive.controller.write_buffer_bytes < min_buffer {
+            return Err(out_of_range(
+                "write buffer (bytes)",
+                drive.controller.write_buffer_bytes,
+                &format!("at least {min_buffer}"),
+            ));
+        }
+        for s in &streams {
+            s.check(&drive)?;
+        }
+        // An active power state's maximum is a budget: the drive runs in PS0 unless told
+        // otherwise, so a table's PS0 applies by default.
+        let power = match drive.controller.power.states.first() {
+            Some(ps0) => PowerBudget {
+                budget_w: Some(ps0.max_w),
+                die_slots: power::die_slots(&drive, ps0.max_w)?,
+            },
+            None => PowerBudget {
+                budget_w: None,
+                die_slots: u32::MAX,
+            },
+        };
+        Ok(CheckedRun {
+            drive,
+            state,
+            options,
+            streams,
+            write_amplification: None,
+            slc_room: None,
+            power,
+        })
     }
+
     pub fn drive(&self) -> &DriveSpec {
-        &self.spec.drive
+        &self.drive
     }
-    pub fn workload(&self) -> &Workload {
-        &self.spec.workload
+    pub fn state(&self) -> DriveState {
+        self.state
+    }
+    pub fn options(&self) -> RunOptions {
+        self.options
+    }
+    /// The streams of requests, at least one.
+    pub fn streams(&self) -> &[Stream] {
+        &self.streams
     }
 
     /// The same run with every write paying write amplification `wa` (at least 1) instead of
@@ -427,10 +493,10 @@ impl CheckedRun {
     /// instead of its PS0; refused when the drive has no such state or the budget does not
     /// cover the controller and one working die.
     pub fn with_power_limit(mut self, limit: PowerLimit) -> Result<CheckedRun, ConfigError> {
-        let budget_w = power::budget_w(&self.spec.drive, limit)?;
+        let budget_w = power::budget_w(&self.drive, limit)?;
         self.power = PowerBudget {
             budget_w: Some(budget_w),
-            die_slots: power::die_slots(&self.spec.drive, budget_w)?,
+            die_slots: power::die_slots(&self.drive, budget_w)?,
         };
         Ok(self)
     }
@@ -452,8 +518,8 @@ impl CheckedRun {
     /// drive has its largest dynamic part), none once the drive has been written over (a
     /// preconditioning fills the cache and leaves no idle time to fold it).
     pub fn slc_room(&self) -> SlcRoom {
-        self.slc_room.unwrap_or(match self.spec.state {
-            DriveState::Fob => SlcRoom::Bytes(self.spec.drive.slc_cache_bytes(0.0) as u64),
+        self.slc_room.unwrap_or(match self.state {
+            DriveState::Fob => SlcRoom::Bytes(self.drive.slc_cache_bytes(0.0) as u64),
             DriveState::SeqFilled | DriveState::Steady => SlcRoom::Bytes(0),
         })
     }
@@ -468,15 +534,19 @@ impl CheckedRun {
     /// or was given one. A caller that computes it ahead (in slices, see
     /// [`SteadyWa`](super::ftl::SteadyWa)) hands it back with
     /// [`with_write_amplification`](Self::with_write_amplification).
+    ///
+    /// With several streams, one random writer is enough for a sequentially filled drive to
+    /// pay: its writes invalidate pages all over the blocks the others fill (an assumption; the
+    /// model keeps one write amplification per run).
     pub fn steady_state_spare_ratio(&self) -> Option<f64> {
-        let w = &self.spec.workload;
-        let pays = match self.spec.state {
-            _ if self.write_amplification.is_some() || w.read_percent() == 100 => false,
+        let writers = || self.streams.iter().filter(|s| s.read_percent() < 100);
+        let pays = match self.state {
+            _ if self.write_amplification.is_some() || writers().next().is_none() => false,
             DriveState::Fob => false,
-            DriveState::SeqFilled => w.rw.is_random(),
+            DriveState::SeqFilled => writers().any(|s| s.rw.is_random()),
             DriveState::Steady => true,
         };
-        pays.then(|| self.spec.drive.effective_spare_ratio())
+        pays.then(|| self.drive.effective_spare_ratio())
     }
 }
 
@@ -536,7 +606,7 @@ fn out_of_range(what: &'static str, value: impl fmt::Display, allowed: &str) -> 
     }
 }
 
-fn check_range<T: PartialOrd + fmt::Display + Copy>(
+pub(crate) fn check_range<T: PartialOrd + fmt::Display + Copy>(
     what: &'static str,
     value: T,
     lo: T,
@@ -574,39 +644,8 @@ impl RunSpec {
     /// Validate every field; the result is the only thing the engine accepts.
     pub fn check(self) -> Result<CheckedRun, ConfigError> {
         self.workload.check()?;
-        check_range("measured I/Os", self.options.measured_ios, 100, 10_000_000)?;
-        check_dies(self.drive.dies)?;
-        check_controller(&self.drive.controller)?;
-        check_nand(&self.drive.nand)?;
-        // A write buffer must hold a program unit for every die plus the largest request, or
-        // the dies could never all be busy and a large write could wait forever.
-        let min_buffer =
-            u64::from(self.drive.nand.program_unit_bytes()) * 2 + u64::from(MAX_BLOCK_BYTES);
-        if self.drive.controller.write_buffer_bytes < min_buffer {
-            return Err(out_of_range(
-                "write buffer (bytes)",
-                self.drive.controller.write_buffer_bytes,
-                &format!("at least {min_buffer}"),
-            ));
-        }
-        // An active power state's maximum is a budget: the drive runs in PS0 unless told
-        // otherwise, so a table's PS0 applies by default.
-        let power = match self.drive.controller.power.states.first() {
-            Some(ps0) => PowerBudget {
-                budget_w: Some(ps0.max_w),
-                die_slots: power::die_slots(&self.drive, ps0.max_w)?,
-            },
-            None => PowerBudget {
-                budget_w: None,
-                die_slots: u32::MAX,
-            },
-        };
-        Ok(CheckedRun {
-            spec: self,
-            write_amplification: None,
-            slc_room: None,
-            power,
-        })
+        let stream = Stream::closed(&self.workload);
+        CheckedRun::of_streams(self.drive, vec![stream], self.state, self.options)
     }
 }
 

@@ -7,7 +7,9 @@
 //! Parts, each owning one piece of the drive:
 //! - [`config`]: what a run is made of, and the one validation step ([`RunSpec::check`]).
 //! - [`presets`]: the controllers and NAND parts the lab knows, each value sourced.
-//! - [`engine`]: the discrete-event closed loop (host stack, controller, channels, dies).
+//! - [`workload`]: the streams of requests a run puts on a drive (closed loop, load at a rate,
+//!   block-size splits, address ranges) and their validation ([`workload::StreamsSpec::check`]).
+//! - [`engine`]: the discrete-event engine (host stack, controller, channels, dies).
 //! - [`activity`]: a read-only snapshot of what every part of the drive does at one instant.
 //! - [`events`]: the time-ordered event queue with deterministic ties.
 //! - [`link`]: host link generations and their rates.
@@ -51,6 +53,7 @@ pub mod spec_sheet;
 pub mod stats;
 pub mod sweep;
 pub mod time;
+pub mod workload;
 
 pub use config::{
     CheckedRun, ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, Workload,

@@ -48,6 +48,11 @@ impl Rng {
 
     /// True with probability `percent / 100`. A certain outcome (0 or 100 and above) draws
     /// nothing: a pure read or write workload spends no draw on each request's direction.
+    /// A uniform draw from `[0, 1)` (53 random bits).
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
     #[inline]
     pub fn percent(&mut self, percent: u8) -> bool {
         match percent {

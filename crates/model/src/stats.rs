@@ -279,6 +279,17 @@ pub struct RunResult {
     /// Throughput in MB/s (10^6 bytes per second, as Iometer, fio and reviews report it).
     pub bw_mb_s: f64,
     pub latency: LatencySummary,
+    /// Latencies of the reads alone and of the writes alone (`None`: the run had none).
+    pub read_latency: Option<LatencySummary>,
+    pub write_latency: Option<LatencySummary>,
+    /// Each stream's figures, in the order of the run's streams.
+    pub streams: Vec<StreamResult>,
+    /// Requests in the system (waiting in the host or at the device) averaged over the window:
+    /// Little's L. A closed loop holds its depth exactly; an open loop's is measured.
+    pub mean_in_system: f64,
+    /// Some open-loop stream's requests arrived faster than the drive completed them (its
+    /// backlog grew through the window, or reached the engine's limit and stopped the run).
+    pub saturated: bool,
     pub utilisation: Utilisation,
     pub bottleneck: Bottleneck,
     /// What the drive drew.
@@ -298,6 +309,20 @@ pub struct RunResult {
     pub events: u64,
     /// False while a run is still in progress (a provisional result).
     pub finished: bool,
+}
+
+/// One stream's part of a run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StreamResult {
+    /// Achieved I/Os per second and MB/s, over the run's window.
+    pub iops: f64,
+    pub bw_mb_s: f64,
+    /// The rate an open-loop stream offered (`None`: a closed loop).
+    pub offered_iops: Option<f64>,
+    pub latency: LatencySummary,
+    pub measured_ios: u64,
+    /// The stream's requests arrived faster than they completed (see [`RunResult::saturated`]).
+    pub saturated: bool,
 }
 
 /// A run's power (see [`crate::power`]).

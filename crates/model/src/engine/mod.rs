@@ -1,5 +1,7 @@
-//! The event engine: a closed loop of `iodepth` host requests flowing through the host stack,
-//! the controller, the NAND channels and dies, and back over the host link.
+//! The event engine: host requests flowing through the host stack, the controller, the NAND
+//! channels and dies, and back over the host link. The requests come from the run's streams
+//! (`host.rs`): a closed-loop stream keeps `iodepth` in flight, an open-loop one arrives at a
+//! rate and waits in the host while its `iodepth` are at the device.
 //!
 //! # Shape
 //! Shared single servers that serve in arrival order (the controller, each channel, each link
@@ -24,10 +26,15 @@
 //! # What always holds
 //! - Events at equal times run in a fixed order (see [`EventQueue`]), and one seeded [`Rng`]
 //!   makes every choice: the same [`CheckedRun`] gives the same result, natively and in wasm.
-//! - Exactly `iodepth` requests are in flight; a request's latency runs from the moment its slot
-//!   was freed to the moment its last byte crossed the link, so Little's law holds by
-//!   construction of the closed loop.
-//! - Per request the engine allocates nothing: slots, die queues and the event heap are reused.
+//! - A closed-loop stream has exactly `iodepth` requests in flight; a request's latency runs
+//!   from the moment its slot was freed to the moment its last byte crossed the link, so
+//!   Little's law holds by construction. An open-loop request's latency runs from its arrival,
+//!   host wait included; the run measures the number in the system over time, so there
+//!   Little's law is a check (`tests/workload.rs`).
+//! - An open-loop run never runs away: when 65,536 requests (`MAX_HOST_BACKLOG`) wait in the
+//!   host it stops, and reports itself saturated.
+//! - Per request the engine allocates nothing: slots, die queues and the event heap are reused
+//!   (an open loop grows its slots to the most requests it ever held, then reuses them).
 //! - Under a power budget that binds (fewer slots than dies, see [`crate::power`]), at most
 //!   `die_slots` dies run an array operation at once: a die with work takes a slot before it
 //!   starts and gives it back when it is free, and dies waiting for one get it first come first
@@ -42,14 +49,19 @@
 use std::collections::VecDeque;
 
 use super::activity::{die_state, Activity, DieActivity, DieOp, DieView};
-use super::config::{CheckedRun, DriveSpec, Mapping, SlcRoom, MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES};
+use super::config::{CheckedRun, DriveSpec, SlcRoom, MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES};
 use super::events::EventQueue;
 use super::ftl::steady_write_amplification;
 use super::power;
 use super::ring::Ring;
 use super::rng::Rng;
-use super::stats::{Bottleneck, Histogram, LatencySummary, PowerReading, RunResult, Utilisation};
+use super::stats::{
+    Bottleneck, Histogram, LatencySummary, PowerReading, RunResult, StreamResult, Utilisation,
+};
 use super::time::{Nanos, SimTime};
+
+mod host;
+use host::{Cursor, StreamParams};
 
 /// Most planes a die may have (bounded so a die's in-flight read batch is a fixed array).
 const MAX_PLANES: usize = 8;
@@ -70,6 +82,14 @@ const ARRIVAL_LANE: usize = 0;
 const DISPATCH_LANE: usize = 1;
 const SENSE_LANE: usize = 2;
 const PAGE_LANE: usize = 3;
+/// Requests waiting in the host, over every open-loop stream, at which a run stops and reports
+/// itself saturated: an offered load the drive cannot carry grows this queue without bound
+/// (an assumption: 65,536 requests is far past any knee and costs about 3 MB).
+const MAX_HOST_BACKLOG: usize = 1 << 16;
+/// Share of the window's arrivals an open-loop stream may leave uncompleted before it counts
+/// as saturated (an assumption: a stable queue's backlog changes by a few requests over a
+/// window of thousands, an overloaded one by the whole excess rate).
+const SATURATION_SHARE: f64 = 0.02;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ev {
@@ -92,6 +112,8 @@ enum Ev {
     BackgroundDone(u32),
     /// A request's last byte crossed the host link (used only when the host may queue).
     Complete(u32),
+    /// A request of an open-loop stream arrives.
+    Arrive(u32),
 }
 
 /// Controller work that runs only while no host command needs the controller (preemptive
@@ -232,6 +254,9 @@ struct UnitSteps {
 
 #[derive(Clone, Copy, Debug, Default)]
 struct Slot {
+    /// The stream the request belongs to.
+    stream: u32,
+    /// When the request was made: its slot freed (closed loop) or it arrived (open loop).
     submitted: SimTime,
     write: bool,
     bytes: u32,
@@ -308,13 +333,24 @@ struct Params {
     page_div: Divisor,
     die_div: Divisor,
     plane_div: Divisor,
-    bs_bytes: u32,
-    iodepth: u32,
-    read_percent: u8,
-    random: bool,
-    span_bytes: u64,
-    /// `span_bytes / bs_bytes`: how many block-aligned offsets a random request may take.
-    span_blocks: u64,
+    /// The streams of requests (see [`host`]), and their depths added up.
+    streams: Vec<StreamParams>,
+    depth: u32,
+    /// Some stream arrives at a rate (open loop).
+    open: bool,
+    /// Requests may wait in the host (an open-loop stream, or more in flight than the device
+    /// takes): completions then free their places at their own time, as events.
+    host_may_hold: bool,
+    /// The run has reads and writes, so each direction keeps its own latencies.
+    both_directions: bool,
+    /// Several streams, so each keeps its own figures.
+    per_stream: bool,
+    /// Some figures are kept apart (by direction or by stream): [`Simulation::record_split`].
+    split_figures: bool,
+    /// Some stream's reads can miss the mapping cache (a DRAM-less drive).
+    map_misses: bool,
+    /// The mean request size over the streams (for the warm-up's buffer turnovers).
+    mean_bytes: u64,
     t_read: Nanos,
     t_prog: Nanos,
     t_erase: Nanos,
@@ -348,8 +384,6 @@ struct Params {
     max_suspends: u32,
     t_suspend: Nanos,
     t_resume: Nanos,
-    /// Probability (parts per million) that a read misses the mapping cache.
-    map_miss_ppm: u64,
     write_amplification: f64,
     /// Reserve the controller at submission (see the module docs).
     direct_arrival: bool,
@@ -360,18 +394,6 @@ struct Params {
     budget_w: Option<f64>,
     /// The drive, for its power draw.
     drive: DriveSpec,
-}
-
-/// Parts per million of reads over `span_bytes` that miss the mapping cache.
-fn map_miss_ppm(mapping: Mapping, span_bytes: u64) -> u64 {
-    match mapping {
-        Mapping::Dram => 0,
-        Mapping::Hmb { hmb_bytes } => {
-            // 4 bytes of table per 4 KiB mapped: the cache covers 1024x its size.
-            let covered = hmb_bytes as f64 * f64::from(MAPPING_UNIT_BYTES) / 4.0;
-            ((1.0 - covered / span_bytes as f64).clamp(0.0, 1.0) * 1e6) as u64
-        }
-    }
 }
 
 /// Transfer time of `k` 4 KiB units at `bytes_per_s`, for k up to the largest transfer (a whole
@@ -406,10 +428,25 @@ impl Params {
         let d = run.drive();
         let c = &d.controller;
         let n = &d.nand;
-        let w = run.workload();
-        let random = w.rw.is_random();
-        let span_bytes =
-            ((d.user_bytes() as u64) / u64::from(w.bs_bytes)).max(1) * u64::from(w.bs_bytes);
+        let user_bytes = d.user_bytes() as u64;
+        let streams: Vec<StreamParams> = run
+            .streams()
+            .iter()
+            .map(|s| StreamParams::new(s, user_bytes, c.mapping))
+            .collect();
+        let depth = streams.iter().map(|s| s.iodepth).sum::<u32>();
+        let open = streams.iter().any(|s| s.rate.is_some());
+        let reads = streams.iter().any(|s| s.read_percent > 0);
+        let writes = streams.iter().any(|s| s.read_percent < 100);
+        let mean_bytes = run
+            .streams()
+            .iter()
+            .map(|s| s.sizes.mean_bytes())
+            .sum::<f64>()
+            / streams.len() as f64;
+        // The single-job engine's fast path: one closed stream within the device's limit.
+        let one_closed = streams.len() == 1 && !open && depth <= c.device_queue_limit;
+        let one_direction = !(reads && writes);
         // Garbage collection: random overwrites of a full drive pay the greedy steady-state WA;
         // sequential writes to a sequentially filled drive invalidate whole blocks and pay none.
         let wa = run
@@ -420,7 +457,6 @@ impl Params {
             })
             .unwrap_or(1.0);
         let unit_bytes = n.program_unit_bytes();
-        let map_miss_ppm = map_miss_ppm(c.mapping, span_bytes);
         Params {
             dies: d.dies,
             planes: n.planes,
@@ -428,12 +464,15 @@ impl Params {
             page_div: Divisor::new(u64::from(n.page_bytes)),
             die_div: Divisor::new(u64::from(d.dies)),
             plane_div: Divisor::new(u64::from(n.planes)),
-            bs_bytes: w.bs_bytes,
-            iodepth: w.iodepth,
-            read_percent: w.read_percent(),
-            random,
-            span_bytes,
-            span_blocks: span_bytes / u64::from(w.bs_bytes),
+            depth,
+            open,
+            host_may_hold: open || depth > c.device_queue_limit,
+            both_directions: reads && writes,
+            per_stream: streams.len() > 1,
+            map_misses: streams.iter().any(|s| s.map_miss_ppm > 0),
+            split_figures: (reads && writes) || streams.len() > 1 || open,
+            mean_bytes: (mean_bytes.round() as u64).max(1),
+            streams,
             t_read: n.t_read,
             t_prog: n.t_prog,
             t_erase: n.t_erase,
@@ -466,11 +505,8 @@ impl Params {
             max_suspends: c.max_suspends,
             t_suspend: n.t_suspend,
             t_resume: n.t_resume,
-            map_miss_ppm,
             write_amplification: wa,
-            direct_arrival: w.iodepth <= c.device_queue_limit
-                && wa <= 1.0
-                && (w.read_percent() == 100 || w.read_percent() == 0 || c.link.half_duplex()),
+            direct_arrival: one_closed && wa <= 1.0 && (one_direction || c.link.half_duplex()),
             die_slots: run.power_budget().die_slots,
             budget_w: run.power_budget().budget_w,
             drive: d.clone(),
@@ -501,6 +537,26 @@ struct Meter {
     per_batch: u64,
     next_mark: u64,
     batch_marks: Vec<SimTime>,
+    /// Latencies by direction, kept only when a run has both (else `hist` is that direction's).
+    read_hist: Histogram,
+    write_hist: Histogram,
+    /// Each stream's figures, kept only for an open loop or several streams.
+    streams: Vec<StreamMeter>,
+    /// Open loop: requests arrived and not completed, and their number integrated over time
+    /// since the window opened (for the mean number in the system, Little's L).
+    in_system: u64,
+    in_system_area: u128,
+    in_system_since: SimTime,
+    /// The host held [`MAX_HOST_BACKLOG`] requests: the run stopped there, saturated.
+    stopped: bool,
+}
+
+/// One stream's measurements inside the window.
+#[derive(Debug, Default)]
+struct StreamMeter {
+    hist: Histogram,
+    bytes: u64,
+    arrivals: u64,
 }
 
 /// One run of the model, advanced in slices.
@@ -526,8 +582,11 @@ pub struct Simulation {
     next_program_die: u32,
     in_device: u32,
     host_waiters: VecDeque<u32>,
-    seq_read_next: u64,
-    seq_write_next: u64,
+    /// Each stream's moving parts, and the slots of open-loop requests that completed.
+    cursors: Vec<Cursor>,
+    free_slots: Vec<u32>,
+    /// Open-loop requests waiting in the host for their stream's depth.
+    host_backlog: usize,
     meter: Meter,
     events: u64,
     /// Dies running an array operation under a binding power budget, and the dies with work
@@ -560,12 +619,12 @@ impl Simulation {
                 ..Die::default()
             })
             .collect();
-        let opts = run.spec().options;
+        let opts = run.options();
         // Warm-up long enough to fill the write buffer several times and let every slot cycle.
-        let buffer_ios = 3 * p.buffer_bytes / u64::from(p.bs_bytes);
-        let writes = p.read_percent < 100;
+        let buffer_ios = 3 * p.buffer_bytes / p.mean_bytes;
+        let writes = p.streams.iter().any(|s| s.read_percent < 100);
         let warmup = MIN_WARMUP_IOS
-            .max(WARMUP_IOS_PER_QD * u64::from(p.iodepth))
+            .max(WARMUP_IOS_PER_QD * u64::from(p.depth))
             .max(if writes { buffer_ios } else { 0 });
         // Write throughput breathes with the buffer filling and draining around long program and
         // collection steps; a window of many turnovers keeps that out of the figure.
@@ -578,7 +637,7 @@ impl Simulation {
             now: SimTime::ZERO,
             queue: EventQueue::default(),
             rng: Rng::new(opts.seed),
-            slots: vec![Slot::default(); p.iodepth as usize],
+            slots: Vec::new(),
             dies,
             channels: vec![Server::default(); channels as usize],
             controller: Server::default(),
@@ -592,13 +651,19 @@ impl Simulation {
             next_program_die: 0,
             in_device: 0,
             host_waiters: VecDeque::new(),
-            seq_read_next: 0,
-            seq_write_next: 0,
+            cursors: p.streams.iter().map(StreamParams::cursor).collect(),
+            free_slots: Vec::new(),
+            host_backlog: 0,
             meter: Meter {
                 warmup,
                 end: warmup + target,
                 per_batch: (target / NOISE_BATCHES).max(1),
                 next_mark: warmup + (target / NOISE_BATCHES).max(1),
+                streams: if p.per_stream || p.open {
+                    p.streams.iter().map(|_| StreamMeter::default()).collect()
+                } else {
+                    Vec::new()
+                },
                 ..Meter::default()
             },
             events: 0,
@@ -606,8 +671,22 @@ impl Simulation {
             power_waiters: VecDeque::new(),
             p,
         };
-        for slot in 0..sim.p.iodepth {
-            sim.submit(slot, SimTime::ZERO);
+        // Closed-loop streams own their slots for the whole run; open-loop ones take a slot
+        // per arrival and give it back on completion.
+        for stream in 0..sim.p.streams.len() as u32 {
+            let st = &sim.p.streams[stream as usize];
+            if st.rate.is_some() {
+                sim.queue.push(SimTime::ZERO, Ev::Arrive(stream));
+                continue;
+            }
+            for _ in 0..st.iodepth {
+                let slot = sim.slots.len() as u32;
+                sim.slots.push(Slot {
+                    stream,
+                    ..Slot::default()
+                });
+                sim.submit(slot, SimTime::ZERO);
+            }
         }
         sim
     }
@@ -664,7 +743,7 @@ impl Simulation {
             now,
             events: self.events,
             completed: self.meter.completed,
-            iodepth: self.p.iodepth,
+            iodepth: self.p.depth,
             in_device: self.in_device,
             host_waiting: self.host_waiters.len() as u32,
             buffer_waiting: self.buffer_waiters.len() as u32,
@@ -734,44 +813,107 @@ impl Simulation {
             Ev::Suspended(die) => self.wake_die(die),
             Ev::BackgroundDone(generation) => self.background_done(generation),
             Ev::Complete(slot) => self.complete(slot, self.now),
+            Ev::Arrive(stream) => self.arrive_open(stream),
         }
     }
 
-    /// A fresh request takes slot `slot` at `at` (the moment the slot was freed).
+    /// A fresh request of the slot's stream takes slot `slot` at `at` (the moment the slot
+    /// was freed) and leaves for the device.
     #[inline(always)]
     fn submit(&mut self, slot: u32, at: SimTime) {
-        let p = &self.p;
-        let write = !self.rng.percent(p.read_percent);
-        let bs = u64::from(p.bs_bytes);
-        let offset = if p.random {
-            self.rng.below(p.span_blocks) * bs
-        } else {
-            let next = if write {
-                &mut self.seq_write_next
-            } else {
-                &mut self.seq_read_next
-            };
-            let off = *next;
-            *next = if off + 2 * bs > p.span_bytes {
-                0
-            } else {
-                off + bs
-            };
-            off
-        };
+        self.make_request(slot, at);
+        self.send(slot, at);
+    }
+
+    /// Draw the slot's stream's next request into the slot, made at `at`.
+    #[inline(always)]
+    fn make_request(&mut self, slot: u32, at: SimTime) {
+        let stream = self.slots[slot as usize].stream;
+        let i = stream as usize;
+        let r = self.p.streams[i].draw(&mut self.cursors[i], &mut self.rng);
         self.slots[slot as usize] = Slot {
+            stream,
             submitted: at,
-            write,
-            bytes: p.bs_bytes,
-            offset,
+            write: r.write,
+            bytes: r.bytes,
+            offset: r.offset,
             pages_left: 0,
             data_done: SimTime::ZERO,
         };
+    }
+
+    /// The request in `slot` goes down the host's stack at `at`, to the controller.
+    #[inline(always)]
+    fn send(&mut self, slot: u32, at: SimTime) {
+        let p = &self.p;
         if p.direct_arrival {
             self.arrive(slot, at + p.host_stack);
         } else {
             self.queue
                 .push_in_lane(ARRIVAL_LANE, at + p.host_stack, Ev::CtrlArrive(slot));
+        }
+    }
+
+    /// An open-loop stream's request arrives now: it takes a slot, and goes to the device
+    /// unless the stream already has `iodepth` there (then it waits in the host, its latency
+    /// running). The stream's next arrival is scheduled.
+    fn arrive_open(&mut self, stream: u32) {
+        let i = stream as usize;
+        let next = self.p.streams[i].next_arrival(&mut self.cursors[i], &mut self.rng);
+        self.queue.push(next, Ev::Arrive(stream));
+        let slot = match self.free_slots.pop() {
+            Some(slot) => slot,
+            None => {
+                self.slots.push(Slot::default());
+                self.slots.len() as u32 - 1
+            }
+        };
+        self.slots[slot as usize].stream = stream;
+        self.make_request(slot, self.now);
+        self.count_in_system(true);
+        if self.meter.completed >= self.meter.warmup {
+            self.meter.streams[i].arrivals += 1;
+        }
+        let cursor = &mut self.cursors[i];
+        if cursor.at_device < self.p.streams[i].iodepth {
+            cursor.at_device += 1;
+            self.send(slot, self.now);
+        } else {
+            cursor.waiting.push_back(slot);
+            self.host_backlog += 1;
+            if self.host_backlog >= MAX_HOST_BACKLOG {
+                // The run ends here: what it measured so far is its result.
+                self.meter.stopped = true;
+                self.meter.end = self.meter.completed;
+            }
+        }
+    }
+
+    /// An open-loop request completed now: its slot is free, and its stream's first waiting
+    /// request goes to the device.
+    fn leave_open(&mut self, slot: u32) {
+        self.count_in_system(false);
+        self.free_slots.push(slot);
+        let cursor = &mut self.cursors[self.slots[slot as usize].stream as usize];
+        match cursor.waiting.pop_front() {
+            Some(next) => {
+                self.host_backlog -= 1;
+                self.send(next, self.now);
+            }
+            None => cursor.at_device -= 1,
+        }
+    }
+
+    /// One more (or one fewer) open-loop request in the system, now.
+    fn count_in_system(&mut self, arrived: bool) {
+        let m = &mut self.meter;
+        m.in_system_area +=
+            u128::from(m.in_system) * u128::from(self.now.since(m.in_system_since).0);
+        m.in_system_since = self.now;
+        if arrived {
+            m.in_system += 1;
+        } else {
+            m.in_system -= 1;
         }
     }
 
@@ -817,7 +959,7 @@ impl Simulation {
             } else {
                 self.buffer_waiters.push_back(slot);
             }
-        } else if self.p.map_miss_ppm > 0 && self.rng.below(1_000_000) < self.p.map_miss_ppm {
+        } else if self.map_miss(slot) {
             // DRAM-less miss: read the mapping page first, then the data.
             let die = self.rng.below(u64::from(self.p.dies)) as u32;
             self.slots[slot as usize].pages_left = 1;
@@ -833,6 +975,17 @@ impl Simulation {
         } else {
             self.dispatch_pages(slot);
         }
+    }
+
+    /// Whether a read of the slot's stream misses the mapping cache (DRAM-less drives).
+    #[inline(always)]
+    fn map_miss(&mut self, slot: u32) -> bool {
+        if !self.p.map_misses {
+            return false;
+        }
+        let stream = self.slots[slot as usize].stream as usize;
+        let ppm = self.p.streams[stream].map_miss_ppm;
+        ppm > 0 && self.rng.below(1_000_000) < ppm
     }
 
     /// Split a read into flash pages, striped page by page over dies, then planes.
@@ -1313,7 +1466,7 @@ impl Simulation {
     /// The request's last byte crosses the link at `at`.
     #[inline(always)]
     fn finish(&mut self, slot: u32, at: SimTime) {
-        if self.p.iodepth > self.p.queue_limit {
+        if self.p.host_may_hold {
             // The host may hold requests back: free the device slot at the right moment.
             self.queue.push(at, Ev::Complete(slot));
         } else {
@@ -1333,18 +1486,44 @@ impl Simulation {
         if m.completed == m.warmup {
             m.window_start = at;
             m.window_end = at;
+            m.in_system_area = 0;
+            m.in_system_since = at;
             self.reset_busy();
         } else if m.completed > m.warmup {
-            m.hist.record(at.since(s.submitted));
+            let latency = at.since(s.submitted);
+            m.hist.record(latency);
             m.bytes += u64::from(s.bytes);
             m.window_end = m.window_end.max(at);
             if m.completed == m.next_mark {
                 m.batch_marks.push(m.window_end);
                 m.next_mark += m.per_batch;
             }
+            if self.p.split_figures {
+                self.record_split(&s, latency);
+            }
         }
-        // The slot is reused at once: a closed loop has no think time.
-        self.submit(slot, at);
+        if self.p.open && self.p.streams[s.stream as usize].rate.is_some() {
+            self.leave_open(slot);
+        } else {
+            // The slot is reused at once: a closed loop has no think time.
+            self.submit(slot, at);
+        }
+    }
+
+    /// Record a measured request where a run keeps figures apart: by direction, by stream.
+    #[inline(never)]
+    fn record_split(&mut self, s: &Slot, latency: Nanos) {
+        let m = &mut self.meter;
+        if self.p.both_directions {
+            match s.write {
+                true => m.write_hist.record(latency),
+                false => m.read_hist.record(latency),
+            }
+        }
+        if let Some(sm) = m.streams.get_mut(s.stream as usize) {
+            sm.hist.record(latency);
+            sm.bytes += u64::from(s.bytes);
+        }
     }
 
     /// Open the utilisation window at `now`: what each resource still has booked from before
@@ -1388,19 +1567,27 @@ impl Simulation {
             channels: self.channels.iter().map(|c| frac(c.busy_by(now))).collect(),
             dies: self.dies.iter().map(|d| frac(die_busy(d))).collect(),
         };
-        let iops = if measured == 0 {
-            0.0
-        } else {
-            measured as f64 * 1e9 / window
+        let per_s = |n: u64| n as f64 * 1e9 / window;
+        let latency = LatencySummary::from_histogram(&m.hist);
+        let streams = self.stream_results(window, &latency);
+        let reads = self.p.streams.iter().any(|s| s.read_percent > 0);
+        let (read_latency, write_latency) = match (self.p.both_directions, reads) {
+            (true, _) => (
+                Some(LatencySummary::from_histogram(&m.read_hist)),
+                Some(LatencySummary::from_histogram(&m.write_hist)),
+            ),
+            (false, true) => (Some(latency.clone()), None),
+            (false, false) => (None, Some(latency.clone())),
         };
         RunResult {
-            iops,
-            bw_mb_s: if measured == 0 {
-                0.0
-            } else {
-                m.bytes as f64 * 1e3 / window
-            },
-            latency: LatencySummary::from_histogram(&m.hist),
+            iops: per_s(measured),
+            bw_mb_s: m.bytes as f64 * 1e3 / window,
+            latency,
+            read_latency,
+            write_latency,
+            saturated: streams.iter().any(|s| s.saturated),
+            streams,
+            mean_in_system: self.mean_in_system(),
             bottleneck: Bottleneck::classify_within(&utilisation, self.power_slots()),
             power: self.power_reading(&utilisation),
             utilisation,
@@ -1413,6 +1600,62 @@ impl Simulation {
             events: self.events,
             finished: self.is_finished(),
         }
+    }
+
+    /// Each stream's figures; a single closed stream's are the run's.
+    fn stream_results(&self, window: f64, whole: &LatencySummary) -> Vec<StreamResult> {
+        let m = &self.meter;
+        let per_s = |n: u64| n as f64 * 1e9 / window;
+        if m.streams.is_empty() {
+            return vec![StreamResult {
+                iops: per_s(m.hist.count()),
+                bw_mb_s: m.bytes as f64 * 1e3 / window,
+                offered_iops: None,
+                latency: whole.clone(),
+                measured_ios: m.hist.count(),
+                saturated: false,
+            }];
+        }
+        self.p
+            .streams
+            .iter()
+            .zip(&m.streams)
+            .map(|(p, sm)| {
+                let done = sm.hist.count();
+                let behind = sm.arrivals.saturating_sub(done) as f64;
+                let open = p.rate.is_some();
+                StreamResult {
+                    iops: per_s(done),
+                    bw_mb_s: sm.bytes as f64 * 1e3 / window,
+                    offered_iops: p.rate.map(|(gap_ns, _)| 1e9 / gap_ns),
+                    latency: LatencySummary::from_histogram(&sm.hist),
+                    measured_ios: done,
+                    saturated: open
+                        && (m.stopped || behind > SATURATION_SHARE * sm.arrivals as f64),
+                }
+            })
+            .collect()
+    }
+
+    /// Requests in the system averaged over the window: the closed streams' depths, and the
+    /// open-loop requests' count integrated over time.
+    fn mean_in_system(&self) -> f64 {
+        let m = &self.meter;
+        let closed: u32 = self
+            .p
+            .streams
+            .iter()
+            .filter(|s| s.rate.is_none())
+            .map(|s| s.iodepth)
+            .sum();
+        let elapsed = self.now.since(m.window_start).0;
+        let open = if elapsed == 0 {
+            0.0
+        } else {
+            let tail = u128::from(m.in_system) * u128::from(self.now.since(m.in_system_since).0);
+            (m.in_system_area + tail) as f64 / elapsed as f64
+        };
+        f64::from(closed) + open
     }
 
     /// The power budget's die slots, when they are fewer than the dies (the budget binds).

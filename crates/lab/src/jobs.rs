@@ -1,0 +1,188 @@
+//! `lab run JOBFILE`: a fio job file's groups run one after another on the drive, each group's
+//! jobs side by side, printed per job (per clone with `numjobs`) or, with `group_reporting`,
+//! per group. Warnings about options the model ignores go to stderr, one line each.
+
+use std::fmt::Write as _;
+
+use parallelism_model::stats::{LatencySummary, RunResult};
+use parallelism_model::workload::jobfile::{self, Group};
+use parallelism_model::Simulation;
+use serde_json::json;
+
+use crate::cli::{self, Format};
+use crate::Fail;
+
+/// One printed line: a job's clone, or a whole group.
+struct Row {
+    group: usize,
+    job: String,
+    pattern: String,
+    bs: String,
+    iodepth: u32,
+    offered_iops: Option<f64>,
+    iops: f64,
+    bw_mb_s: f64,
+    latency: LatencySummary,
+    read_latency: Option<LatencySummary>,
+    write_latency: Option<LatencySummary>,
+    saturated: bool,
+}
+
+pub fn run(a: &cli::RunJobArgs) -> Result<String, Fail> {
+    let text = crate::read_text(&a.file)?;
+    let file = jobfile::parse(&text).map_err(|e| Fail(e.to_string()))?;
+    for w in &file.warnings {
+        eprintln!("lab: {}: {w}", a.file.display());
+    }
+    let drive = a.drive.drive()?;
+    let mut rows = Vec::new();
+    for (g, group) in file.groups.iter().enumerate() {
+        let spec = group.spec(&drive, a.state, a.run.options());
+        let mut run = spec.check()?;
+        if let Some(limit) = a.power.limit() {
+            run = run.with_power_limit(limit)?;
+        }
+        rows.extend(rows_of(g + 1, group, &Simulation::run(&run)));
+    }
+    Ok(render(&rows, a.output.format))
+}
+
+/// A group's rows: one for the group, or one per stream (each job's clones in order).
+fn rows_of(group: usize, g: &Group, r: &RunResult) -> Vec<Row> {
+    if g.group_reporting {
+        // fio's group report: the first job's description, the group's figures.
+        let first = &g.jobs[0];
+        let offered: Option<f64> = r.streams.iter().map(|s| s.offered_iops).sum();
+        return vec![Row {
+            group,
+            job: format!("group {group}"),
+            pattern: first.rw.to_string(),
+            bs: first.sizes.to_string(),
+            iodepth: first.iodepth,
+            offered_iops: offered,
+            iops: r.iops,
+            bw_mb_s: r.bw_mb_s,
+            latency: r.latency.clone(),
+            read_latency: r.read_latency.clone(),
+            write_latency: r.write_latency.clone(),
+            saturated: r.saturated,
+        }];
+    }
+    let clones = g
+        .jobs
+        .iter()
+        .flat_map(|j| (1..=j.numjobs).map(move |k| (j, k)));
+    clones
+        .zip(&r.streams)
+        .map(|((job, k), s)| Row {
+            group,
+            job: if job.numjobs > 1 {
+                format!("{} ({k}/{})", job.name, job.numjobs)
+            } else {
+                job.name.clone()
+            },
+            pattern: job.rw.to_string(),
+            bs: job.sizes.to_string(),
+            iodepth: job.iodepth,
+            offered_iops: s.offered_iops,
+            iops: s.iops,
+            bw_mb_s: s.bw_mb_s,
+            latency: s.latency.clone(),
+            read_latency: None,
+            write_latency: None,
+            saturated: s.saturated,
+        })
+        .collect()
+}
+
+fn render(rows: &[Row], format: Format) -> String {
+    match format {
+        Format::Json => {
+            let items: Vec<_> = rows
+                .iter()
+                .map(|r| {
+                    json!({
+                        "group": r.group,
+                        "job": r.job,
+                        "rw": r.pattern,
+                        "bs": r.bs,
+                        "iodepth": r.iodepth,
+                        "rate_iops": r.offered_iops,
+                        "iops": r.iops,
+                        "bw_mb_s": r.bw_mb_s,
+                        "lat_mean_us": r.latency.mean_us,
+                        "lat_p99_us": r.latency.p99_us,
+                        "read_lat": r.read_latency,
+                        "write_lat": r.write_latency,
+                        "saturated": r.saturated,
+                    })
+                })
+                .collect();
+            crate::json(&items)
+        }
+        Format::Csv => {
+            let mut s = String::from(
+                "group,job,rw,bs,iodepth,rate_iops,iops,bw_mb_s,lat_mean_us,lat_p99_us,saturated\n",
+            );
+            for r in rows {
+                let _ = writeln!(
+                    s,
+                    "{},{},{},{},{},{},{:.0},{:.1},{:.1},{:.1},{}",
+                    r.group,
+                    r.job.replace(',', " "),
+                    r.pattern,
+                    r.bs,
+                    r.iodepth,
+                    r.offered_iops
+                        .map(|v| format!("{v:.0}"))
+                        .unwrap_or_default(),
+                    r.iops,
+                    r.bw_mb_s,
+                    r.latency.mean_us,
+                    r.latency.p99_us,
+                    r.saturated
+                );
+            }
+            s
+        }
+        Format::Table => {
+            let mut s = format!(
+                "{:>5} {:<20} {:<9} {:<14} {:>7} {:>9} {:>10} {:>9} {:>9} {:>9}\n",
+                "group", "job", "rw", "bs", "iodepth", "rate", "IOPS", "MB/s", "mean µs", "p99 µs"
+            );
+            for r in rows {
+                let _ = writeln!(
+                    s,
+                    "{:>5} {:<20} {:<9} {:<14} {:>7} {:>9} {:>10.0} {:>9.1} {:>9.1} {:>9.1}{}",
+                    r.group,
+                    r.job,
+                    r.pattern,
+                    r.bs,
+                    r.iodepth,
+                    r.offered_iops
+                        .map(|v| format!("{v:.0}"))
+                        .unwrap_or_else(|| "-".into()),
+                    r.iops,
+                    r.bw_mb_s,
+                    r.latency.mean_us,
+                    r.latency.p99_us,
+                    if r.saturated { "  saturated" } else { "" }
+                );
+                // A group of reads and writes: each direction's latency on a line of its own.
+                if let (Some(reads), Some(writes)) = (&r.read_latency, &r.write_latency) {
+                    for (what, l) in [("reads", reads), ("writes", writes)] {
+                        let _ = writeln!(
+                            s,
+                            "{:>5} {:<20} mean {:.1} µs, p99 {:.1} µs",
+                            "",
+                            format!("  {what}"),
+                            l.mean_us,
+                            l.p99_us
+                        );
+                    }
+                }
+            }
+            s
+        }
+    }
+}

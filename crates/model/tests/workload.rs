@@ -1,0 +1,270 @@
+//! Workloads beyond one closed-loop job: load at a rate (open loop), several streams on one
+//! drive, block-size splits and address ranges. Each test names the queueing fact or the drive
+//! behaviour it checks.
+#![cfg(not(target_arch = "wasm32"))]
+
+use parallelism_model::presets;
+use parallelism_model::workload::{Arrival, BlockSizes, Spacing, Span, Stream, StreamsSpec};
+use parallelism_model::{
+    DriveSpec, DriveState, RunOptions, RunResult, RunSpec, Rw, Simulation, Workload,
+};
+
+const GB: u64 = 1_000_000_000;
+
+/// The E18DC with 8 dies: 4 KiB random reads top out near 178k IOPS, die-bound.
+fn drive() -> DriveSpec {
+    presets::find("e18dc").unwrap().drive_with_dies(8).unwrap()
+}
+
+fn job(rw: Rw, iodepth: u32) -> Workload {
+    Workload {
+        rw,
+        rwmixread: 70,
+        bs_bytes: 4096,
+        iodepth,
+    }
+}
+
+fn closed(drive: &DriveSpec, w: Workload) -> RunResult {
+    let spec = RunSpec {
+        drive: drive.clone(),
+        workload: w,
+        state: DriveState::SeqFilled,
+        options: RunOptions::default(),
+    };
+    Simulation::run(&spec.check().unwrap())
+}
+
+fn streams(drive: &DriveSpec, streams: Vec<Stream>) -> RunResult {
+    let spec = StreamsSpec {
+        drive: drive.clone(),
+        streams,
+        state: DriveState::SeqFilled,
+        options: RunOptions::default(),
+    };
+    Simulation::run(&spec.check().unwrap())
+}
+
+fn at_rate(iops: f64, spacing: Spacing) -> RunResult {
+    let w = job(Rw::RandRead, 64);
+    streams(&drive(), vec![Stream::at_rate(&w, iops, spacing)])
+}
+
+fn rel(a: f64, b: f64) -> f64 {
+    (a / b - 1.0).abs()
+}
+
+#[test]
+fn littles_law_holds_in_the_open_loop() {
+    // L = X W: the time-averaged number of requests in the system equals the achieved rate
+    // times the mean time each spends there. The open loop measures L by integrating the count
+    // over time, so this is a check, not a construction.
+    for iops in [30_000.0, 120_000.0, 165_000.0] {
+        let r = at_rate(iops, Spacing::Poisson);
+        let x_w = r.iops * r.latency.mean_us * 1e-6;
+        assert!(
+            rel(r.mean_in_system, x_w) < 0.02,
+            "{iops}: L {} against X W {x_w}",
+            r.mean_in_system
+        );
+    }
+}
+
+#[test]
+fn latency_is_flat_at_low_load_and_climbs_steeply_past_the_knee() {
+    let capacity = closed(&drive(), job(Rw::RandRead, 64)).iops;
+    let mean_at = |share: f64| at_rate(share * capacity, Spacing::Poisson).latency.mean_us;
+    let [idle, light, half, heavy, near] = [0.01, 0.1, 0.5, 0.8, 0.98].map(mean_at);
+    assert!(rel(light, idle) < 0.1, "10% load {light} µs, 1% {idle} µs");
+    assert!(heavy > 2.0 * idle, "80% load {heavy} µs, 1% {idle} µs");
+    // The last 18 points of load cost far more latency than the first 49 did.
+    assert!(
+        near - heavy > 3.0 * (half - idle),
+        "1% {idle}, 50% {half}, 80% {heavy}, 98% {near} µs"
+    );
+}
+
+#[test]
+fn below_the_knee_the_drive_carries_what_is_offered_and_past_it_falls_behind() {
+    let capacity = closed(&drive(), job(Rw::RandRead, 64)).iops;
+    let half = at_rate(0.5 * capacity, Spacing::Poisson);
+    assert!(!half.saturated);
+    assert!(rel(half.iops, 0.5 * capacity) < 0.01, "{}", half.iops);
+    assert_eq!(half.streams[0].offered_iops, Some(0.5 * capacity));
+    let over = at_rate(1.2 * capacity, Spacing::Poisson);
+    assert!(over.saturated, "20% over the drive's capacity");
+    assert!(rel(over.iops, capacity) < 0.03, "achieved {}", over.iops);
+    assert!(over.latency.mean_us > 10.0 * half.latency.mean_us);
+}
+
+#[test]
+fn an_evenly_spaced_light_load_meets_an_idle_drive_every_time() {
+    // fio's default rate_process=linear at 1,000 IOPS on a drive that serves a read in 80 µs:
+    // every request finds the drive idle, so it sees exactly the QD1 latency.
+    let qd1 = closed(&drive(), job(Rw::RandRead, 1)).latency;
+    let r = at_rate(1_000.0, Spacing::Linear);
+    assert!(rel(r.latency.mean_us, qd1.mean_us) < 0.005);
+    assert!(rel(r.latency.p99_us, qd1.p99_us) < 0.005);
+    assert!(rel(r.iops, 1_000.0) < 0.001, "{}", r.iops);
+}
+
+#[test]
+fn an_overload_stops_at_the_host_backlog_limit_and_says_so() {
+    // 10 M IOPS offered to a drive that serves 178k: the host's queue grows until the engine's
+    // limit, and the run ends there rather than running on.
+    let r = at_rate(1e7, Spacing::Linear);
+    assert!(r.saturated && r.finished);
+    assert!(r.events < 2_000_000, "{} events", r.events);
+}
+
+#[test]
+fn the_same_seed_replays_the_same_poisson_arrivals() {
+    assert_eq!(
+        at_rate(100_000.0, Spacing::Poisson),
+        at_rate(100_000.0, Spacing::Poisson)
+    );
+}
+
+#[test]
+fn two_jobs_of_half_the_depth_carry_what_one_job_of_the_whole_depth_does() {
+    // fio's numjobs=2 at iodepth=32 against one job at iodepth=64: the drive sees 64 requests
+    // in flight either way.
+    let d = drive();
+    let one = closed(&d, job(Rw::RandRead, 64));
+    let half = Stream::closed(&job(Rw::RandRead, 32));
+    let two = streams(&d, vec![half.clone(), half]);
+    assert!(
+        rel(two.iops, one.iops) < 0.02,
+        "{} vs {}",
+        two.iops,
+        one.iops
+    );
+    assert!(rel(two.streams[0].iops, two.streams[1].iops) < 0.05);
+    let sum: f64 = two.streams.iter().map(|s| s.iops).sum();
+    assert!(rel(sum, two.iops) < 1e-9);
+}
+
+#[test]
+fn streams_sharing_the_drive_each_get_less_and_together_no_more_than_it_has() {
+    let d = drive();
+    let read_alone = closed(&d, job(Rw::RandRead, 32));
+    let write_alone = closed(&d, job(Rw::RandWrite, 32));
+    let both = streams(
+        &d,
+        vec![
+            Stream::closed(&job(Rw::RandRead, 32)),
+            Stream::closed(&job(Rw::RandWrite, 32)),
+        ],
+    );
+    let (reads, writes) = (&both.streams[0], &both.streams[1]);
+    assert!(reads.iops < 0.95 * read_alone.iops, "{}", reads.iops);
+    assert!(writes.iops < 0.95 * write_alone.iops, "{}", writes.iops);
+    // Reads now wait behind programs: slower than alone, and reported by direction.
+    let read_latency = both.read_latency.as_ref().unwrap();
+    assert!(read_latency.mean_us > read_alone.latency.mean_us);
+    assert_eq!(read_latency, &reads.latency);
+    assert_eq!(both.write_latency.as_ref(), Some(&writes.latency));
+    // Two identical readers share the drive's limit at their combined depth.
+    let limit = closed(&d, job(Rw::RandRead, 64)).iops;
+    let pair = streams(
+        &d,
+        vec![
+            Stream::closed(&job(Rw::RandRead, 32)),
+            Stream::closed(&job(Rw::RandRead, 32)),
+        ],
+    );
+    for s in &pair.streams {
+        assert!(s.iops < 0.75 * read_alone.iops, "{}", s.iops);
+    }
+    assert!(pair.iops <= 1.02 * limit, "{} vs {limit}", pair.iops);
+}
+
+#[test]
+fn a_hot_span_inside_the_host_memory_buffer_never_misses_the_mapping_cache() {
+    // The DRAM-less E8 caches its mapping table in a 32 MiB host memory buffer, enough for a
+    // 32 GiB span: random reads over 8 GB never read a mapping page, over the whole drive
+    // most do, and pay a second flash read.
+    let e8 = presets::find("e8").unwrap();
+    let d = e8
+        .drive_for_capacity_gb(f64::from(e8.default_capacity_gb()))
+        .unwrap();
+    let whole = Stream::closed(&job(Rw::RandRead, 1));
+    let hot = Stream {
+        span: Span {
+            offset_bytes: 100 * GB / 4096 * 4096,
+            size_bytes: Some(8 * GB / 4096 * 4096),
+        },
+        ..whole.clone()
+    };
+    let (whole, hot) = (streams(&d, vec![whole]), streams(&d, vec![hot]));
+    assert!(
+        hot.latency.mean_us < 0.7 * whole.latency.mean_us,
+        "hot {} µs, whole drive {} µs",
+        hot.latency.mean_us,
+        whole.latency.mean_us
+    );
+}
+
+#[test]
+fn a_bssplit_stream_moves_its_mean_request_size() {
+    let sizes = BlockSizes::parse_bssplit("4k/75:64k/25").unwrap();
+    let mean = sizes.mean_bytes();
+    let s = Stream {
+        sizes,
+        ..Stream::closed(&job(Rw::RandRead, 16))
+    };
+    let r = streams(&drive(), vec![s]);
+    let bytes_per_io = r.bw_mb_s * 1e6 / r.iops;
+    assert!(rel(bytes_per_io, mean) < 0.02, "{bytes_per_io} vs {mean}");
+}
+
+#[test]
+fn one_closed_stream_is_the_single_job_bit_for_bit() {
+    let d = drive();
+    let w = job(Rw::RandRw, 8);
+    assert_eq!(streams(&d, vec![Stream::closed(&w)]), closed(&d, w));
+}
+
+#[test]
+fn streams_the_model_cannot_run_are_refused_with_the_reason() {
+    let d = drive();
+    let w = job(Rw::RandRead, 4);
+    let check = |streams: Vec<Stream>| {
+        StreamsSpec {
+            drive: d.clone(),
+            streams,
+            state: DriveState::Fob,
+            options: RunOptions::default(),
+        }
+        .check()
+        .unwrap_err()
+        .to_string()
+    };
+    assert_eq!(check(vec![]), "streams 0 is out of range (allowed: 1..=64)");
+    assert!(check(vec![Stream::closed(&w); 65]).starts_with("streams 65"));
+    for bad in [0.0, -5.0, f64::NAN, f64::INFINITY, 1e9] {
+        let e = check(vec![Stream::at_rate(&w, bad, Spacing::Linear)]);
+        assert!(e.starts_with("rate (IOPS)"), "{bad}: {e}");
+    }
+    let beyond = Stream {
+        span: Span {
+            offset_bytes: 4096 * (d.user_bytes() as u64 / 4096),
+            size_bytes: None,
+        },
+        ..Stream::closed(&w)
+    };
+    assert!(check(vec![beyond]).contains("inside the drive"));
+    let unaligned = Stream {
+        span: Span {
+            offset_bytes: 512,
+            size_bytes: Some(GB),
+        },
+        ..Stream::closed(&w)
+    };
+    assert!(check(vec![unaligned]).contains("multiples of 4096"));
+    let deep = Stream {
+        arrival: Arrival::Closed { iodepth: 0 },
+        ..Stream::closed(&w)
+    };
+    assert!(check(vec![deep]).starts_with("iodepth 0"));
+}
