@@ -155,3 +155,31 @@ fn a_real_fio_run_on_this_machine_imports_and_fits_with_its_error_reported() {
         report.mean_err * 100.0
     );
 }
+
+#[test]
+fn fios_own_iolog_replays_as_the_requests_fio_made() {
+    // fio's write_iolog (version 3: a timestamp in microseconds before each action) of a
+    // rate-limited mixed job of 100 requests.
+    let log = scratch("replay.iolog");
+    // fio appends to an iolog that is already there.
+    let _ = std::fs::remove_file(&log);
+    let job = format!(
+        "[replay]\nfilename={}\nsize=4M\nrw=randrw\nrwmixread=60\nbs=4k\nioengine=psync\n\
+         number_ios=100\nrate_iops=500\nwrite_iolog={}\n",
+        scratch("replay.bin").display(),
+        log.display()
+    );
+    fio::run_fio(AREA, "iolog", &job);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let trace = parallelism_lab::model::workload::trace::read(text.as_bytes(), None)
+        .expect("fio's own iolog reads");
+    assert_eq!(trace.format.id(), "iolog3");
+    assert_eq!(trace.requests.len(), 100, "every read and write fio logged");
+    assert!(trace.requests.iter().all(|r| r.bytes() == 4096));
+    let writes = trace.requests.iter().filter(|r| r.write).count();
+    assert!((10..70).contains(&writes), "{writes} writes of 100 at 40%");
+    // fio holds each direction to rate_iops, so the 60/40 mix arrives at about 830 IOPS: 99
+    // gaps take about 120 ms on fio's clock (microseconds), not 120 s or 0.12 ms.
+    let span_ms = trace.span_ns() as f64 / 1e6;
+    assert!((90.0..260.0).contains(&span_ms), "{span_ms} ms");
+}

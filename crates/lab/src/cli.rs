@@ -16,6 +16,7 @@ use parallelism_model::custom::CustomDrive;
 use parallelism_model::power::PowerLimit;
 use parallelism_model::presets::{self, Preset};
 use parallelism_model::sweep::REVIEW_QDS;
+use parallelism_model::workload::trace::TraceFormat;
 use parallelism_model::workload::Spacing;
 use parallelism_model::{ConfigError, DriveSpec, DriveState, RunOptions, Rw, Workload};
 
@@ -53,6 +54,8 @@ pub enum Command {
     FioJob(WorkloadArgs),
     /// Run a fio job file's jobs on the drive and print fio-like results per job or group
     Run(RunJobArgs),
+    /// Replay a block trace (mqsim, blkparse, fio iolog, msr) at its own times or at a depth
+    Replay(ReplayArgs),
     /// Read fio's JSON output (--output-format=json) and print its points
     Import(ImportArgs),
     /// QD1 latency after idle time, with and without autonomous power-state transitions (APST)
@@ -477,6 +480,39 @@ pub struct RunJobArgs {
 }
 
 #[derive(Args)]
+pub struct ReplayArgs {
+    /// The trace file
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The trace's format: mqsim, blkparse, iolog2, iolog3 or msr [default: told from the file]
+    #[arg(long = "trace-format", value_name = "NAME", value_parser = trace_format)]
+    pub trace_format: Option<TraceFormat>,
+    /// Replay at the trace's own times divided by this factor (2: twice as fast) [default: 1]
+    #[arg(long, value_name = "X", value_parser = finite, conflicts_with = "iodepth")]
+    pub speed: Option<f64>,
+    /// Replay as fast as the drive allows, in the trace's order, with this many requests in
+    /// flight (a closed loop)
+    #[arg(long, value_name = "N", value_parser = whole::<u32>)]
+    pub iodepth: Option<u32>,
+    /// At the trace's times: cap each idle gap at this many milliseconds (the reviews use 25)
+    #[arg(long, value_name = "MS", value_parser = finite, conflicts_with = "iodepth")]
+    pub max_idle_ms: Option<f64>,
+    /// At the trace's times: the most requests at the device at once (the rest wait in the
+    /// host)
+    #[arg(long, value_name = "N", default_value_t = 32, value_parser = whole::<u32>)]
+    pub device_depth: u32,
+    /// The drive's state when the replay starts: fob, seq-filled or steady
+    #[arg(long, value_name = "STATE", default_value = "fob", value_parser = state)]
+    pub state: DriveState,
+    #[command(flatten)]
+    pub drive: DriveArgs,
+    #[command(flatten)]
+    pub power: PowerArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Args)]
 pub struct ImportArgs {
     /// fio's JSON output (fio --output-format=json)
     #[arg(value_name = "FILE")]
@@ -495,6 +531,10 @@ fn rates(list: &str) -> Result<Rates, String> {
         finite(r).map_err(|_| format!("'{r}' is not a rate (I/Os per second, comma-separated)"))
     })
     .map(Rates)
+}
+
+fn trace_format(s: &str) -> Result<TraceFormat, ConfigError> {
+    s.parse().map_err(|e| for_option("--trace-format", e))
 }
 
 fn rate_process(s: &str) -> Result<Spacing, ConfigError> {

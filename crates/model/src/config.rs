@@ -441,6 +441,13 @@ impl CheckedRun {
         for s in &streams {
             s.check(&drive)?;
         }
+        if streams.len() > 1 && streams.iter().any(|s| s.pattern().is_none()) {
+            return Err(out_of_range(
+                "streams",
+                streams.len(),
+                "1 when one of them replays a trace",
+            ));
+        }
         // An active power state's maximum is a budget: the drive runs in PS0 unless told
         // otherwise, so a table's PS0 applies by default.
         let power = match drive.controller.power.states.first() {
@@ -543,7 +550,7 @@ impl CheckedRun {
         let pays = match self.state {
             _ if self.write_amplification.is_some() || writers().next().is_none() => false,
             DriveState::Fob => false,
-            DriveState::SeqFilled => writers().any(|s| s.rw.is_random()),
+            DriveState::SeqFilled => writers().any(Stream::writes_at_random),
             DriveState::Steady => true,
         };
         pays.then(|| self.drive.effective_spare_ratio())

@@ -290,6 +290,9 @@ pub struct RunResult {
     /// Some open-loop stream's requests arrived faster than the drive completed them (its
     /// backlog grew through the window, or reached the engine's limit and stopped the run).
     pub saturated: bool,
+    /// Time in the window with at least one request in the system (the reviews' "disk busy
+    /// time"): the whole window for a closed loop.
+    pub busy_ns: u64,
     pub utilisation: Utilisation,
     pub bottleneck: Bottleneck,
     /// What the drive drew.
@@ -338,6 +341,19 @@ pub struct PowerReading {
 }
 
 impl RunResult {
+    /// Energy the drive used over the window, in joules (its average power times the time).
+    pub fn energy_j(&self) -> f64 {
+        self.power.average_w * self.measured_ns as f64 / 1e9
+    }
+
+    /// MB/s over the busy time only (the reviews' "average data rate": idle excluded).
+    pub fn busy_mb_s(&self) -> f64 {
+        if self.busy_ns == 0 {
+            return 0.0;
+        }
+        self.bw_mb_s * self.measured_ns as f64 / self.busy_ns as f64
+    }
+
     /// How this run's reads met programs: the more frequent of waiting out a program or
     /// waiting for it to suspend, if either happens to one I/O in a hundred.
     pub fn program_wait(&self) -> ProgramWait {

@@ -1,9 +1,14 @@
 //! Workloads beyond one closed-loop job: load at a rate (open loop), several streams on one
-//! drive, block-size splits and address ranges. Each test names the queueing fact or the drive
-//! behaviour it checks.
+//! drive, block-size splits, address ranges and trace replay. Each test names the queueing fact
+//! or the drive behaviour it checks.
 #![cfg(not(target_arch = "wasm32"))]
 
+use std::sync::Arc;
+
 use parallelism_model::presets;
+use parallelism_model::rng::Rng;
+use parallelism_model::time::Nanos;
+use parallelism_model::workload::trace::{Trace, TraceFormat, TraceRequest};
 use parallelism_model::workload::{Arrival, BlockSizes, Spacing, Span, Stream, StreamsSpec};
 use parallelism_model::{
     DriveSpec, DriveState, RunOptions, RunResult, RunSpec, Rw, Simulation, Workload,
@@ -189,12 +194,10 @@ fn a_hot_span_inside_the_host_memory_buffer_never_misses_the_mapping_cache() {
         .drive_for_capacity_gb(f64::from(e8.default_capacity_gb()))
         .unwrap();
     let whole = Stream::closed(&job(Rw::RandRead, 1));
-    let hot = Stream {
-        span: Span {
-            offset_bytes: 100 * GB / 4096 * 4096,
-            size_bytes: Some(8 * GB / 4096 * 4096),
-        },
-        ..whole.clone()
+    let mut hot = whole.clone();
+    hot.pattern_mut().unwrap().span = Span {
+        offset_bytes: 100 * GB / 4096 * 4096,
+        size_bytes: Some(8 * GB / 4096 * 4096),
     };
     let (whole, hot) = (streams(&d, vec![whole]), streams(&d, vec![hot]));
     assert!(
@@ -209,10 +212,8 @@ fn a_hot_span_inside_the_host_memory_buffer_never_misses_the_mapping_cache() {
 fn a_bssplit_stream_moves_its_mean_request_size() {
     let sizes = BlockSizes::parse_bssplit("4k/75:64k/25").unwrap();
     let mean = sizes.mean_bytes();
-    let s = Stream {
-        sizes,
-        ..Stream::closed(&job(Rw::RandRead, 16))
-    };
+    let mut s = Stream::closed(&job(Rw::RandRead, 16));
+    s.pattern_mut().unwrap().sizes = sizes;
     let r = streams(&drive(), vec![s]);
     let bytes_per_io = r.bw_mb_s * 1e6 / r.iops;
     assert!(rel(bytes_per_io, mean) < 0.02, "{bytes_per_io} vs {mean}");
@@ -246,25 +247,167 @@ fn streams_the_model_cannot_run_are_refused_with_the_reason() {
         let e = check(vec![Stream::at_rate(&w, bad, Spacing::Linear)]);
         assert!(e.starts_with("rate (IOPS)"), "{bad}: {e}");
     }
-    let beyond = Stream {
-        span: Span {
-            offset_bytes: 4096 * (d.user_bytes() as u64 / 4096),
-            size_bytes: None,
-        },
-        ..Stream::closed(&w)
+    let spanning = |span: Span| {
+        let mut s = Stream::closed(&w);
+        s.pattern_mut().unwrap().span = span;
+        s
     };
+    let beyond = spanning(Span {
+        offset_bytes: 4096 * (d.user_bytes() as u64 / 4096),
+        size_bytes: None,
+    });
     assert!(check(vec![beyond]).contains("inside the drive"));
-    let unaligned = Stream {
-        span: Span {
-            offset_bytes: 512,
-            size_bytes: Some(GB),
-        },
-        ..Stream::closed(&w)
-    };
+    let unaligned = spanning(Span {
+        offset_bytes: 512,
+        size_bytes: Some(GB),
+    });
     assert!(check(vec![unaligned]).contains("multiples of 4096"));
     let deep = Stream {
         arrival: Arrival::Closed { iodepth: 0 },
         ..Stream::closed(&w)
     };
     assert!(check(vec![deep]).starts_with("iodepth 0"));
+}
+
+/// `n` 4 KiB random reads over the drive, `gap_ns` apart.
+fn random_read_trace(d: &DriveSpec, n: usize, gap_ns: u64) -> Arc<Trace> {
+    let units = (d.user_bytes() as u64 / 4096) as u32;
+    let mut rng = Rng::new(11);
+    let requests = (0..n as u64)
+        .map(|i| TraceRequest {
+            at_ns: i * gap_ns,
+            start_unit: rng.below(u64::from(units)) as u32,
+            units: 1,
+            write: false,
+        })
+        .collect();
+    Arc::new(Trace::from_requests(TraceFormat::Mqsim, requests))
+}
+
+fn replay(d: &DriveSpec, trace: &Arc<Trace>, arrival: Arrival) -> RunResult {
+    streams(d, vec![Stream::replay(Arc::clone(trace), arrival)])
+}
+
+#[test]
+fn a_trace_replayed_as_fast_as_possible_at_qd_n_matches_the_closed_loop_at_qd_n() {
+    let d = drive();
+    let trace = random_read_trace(&d, 40_000, 1_000);
+    for qd in [1, 32] {
+        let replayed = replay(&d, &trace, Arrival::Closed { iodepth: qd });
+        let generated = closed(&d, job(Rw::RandRead, qd));
+        assert_eq!(
+            replayed.measured_ios, 40_000,
+            "the whole trace, from its first request"
+        );
+        assert!(
+            rel(replayed.iops, generated.iops) < 0.03,
+            "QD{qd}: replay {} against the closed loop {}",
+            replayed.iops,
+            generated.iops
+        );
+    }
+}
+
+#[test]
+fn a_timed_replay_keeps_the_traces_clock_its_speed_factor_and_its_idle_cap() {
+    let d = drive();
+    // One read every millisecond for 2 seconds: the drive idles 92% of the time.
+    let trace = random_read_trace(&d, 2_000, 1_000_000);
+    let timed = |speed: f64, max_idle: Option<Nanos>| {
+        replay(
+            &d,
+            &trace,
+            Arrival::Timed {
+                speed,
+                max_idle,
+                iodepth: 32,
+            },
+        )
+    };
+    let real = timed(1.0, None);
+    assert!(
+        rel(real.measured_ns as f64, 1.999e9) < 0.001,
+        "{}",
+        real.measured_ns
+    );
+    let qd1 = closed(&d, job(Rw::RandRead, 1)).latency.mean_us;
+    assert!(
+        rel(real.latency.mean_us, qd1) < 0.01,
+        "an idle drive each time"
+    );
+    // Busy time is what the reviews divide by: the requests' own service, idle excluded.
+    assert!(
+        rel(real.busy_ns as f64, 2_000.0 * qd1 * 1e3) < 0.02,
+        "{}",
+        real.busy_ns
+    );
+    assert!(rel(real.busy_mb_s(), 4096.0 / (qd1 * 1e-6) / 1e6) < 0.02);
+    let twice = timed(2.0, None);
+    assert!(rel(twice.measured_ns as f64, 0.9995e9) < 0.001);
+    // Gaps capped at 100 µs: the same requests in a fifth of a second.
+    let capped = timed(1.0, Some(Nanos::from_us(100)));
+    assert!(
+        rel(capped.measured_ns as f64, 0.1999e9) < 0.01,
+        "{}",
+        capped.measured_ns
+    );
+    assert!(capped.energy_j() < real.energy_j());
+}
+
+#[test]
+fn a_trace_from_a_larger_disk_wraps_onto_the_drive() {
+    let d = drive();
+    let beyond = (d.user_bytes() as u64 / 4096) as u32 + 1_000;
+    let requests = (0..100)
+        .map(|i| TraceRequest {
+            at_ns: i * 10_000,
+            start_unit: beyond + i as u32,
+            units: 256,
+            write: i % 2 == 0,
+        })
+        .collect();
+    let trace = Arc::new(Trace::from_requests(TraceFormat::Msr, requests));
+    let r = replay(&d, &trace, Arrival::Closed { iodepth: 4 });
+    assert_eq!(r.measured_ios, 100);
+    assert!(r.read_latency.is_some() && r.write_latency.is_some());
+}
+
+#[test]
+fn a_trace_runs_alone_and_only_a_trace_has_times_to_replay() {
+    let d = drive();
+    let trace = random_read_trace(&d, 10, 1_000);
+    let check = |streams: Vec<Stream>| {
+        StreamsSpec {
+            drive: d.clone(),
+            streams,
+            state: DriveState::Fob,
+            options: RunOptions::default(),
+        }
+        .check()
+        .unwrap_err()
+        .to_string()
+    };
+    let both = vec![
+        Stream::replay(Arc::clone(&trace), Arrival::Closed { iodepth: 1 }),
+        Stream::closed(&job(Rw::RandRead, 1)),
+    ];
+    assert!(check(both).contains("1 when one of them replays a trace"));
+    let timed_pattern = Stream {
+        arrival: Arrival::Timed {
+            speed: 1.0,
+            max_idle: None,
+            iodepth: 1,
+        },
+        ..Stream::closed(&job(Rw::RandRead, 1))
+    };
+    assert!(check(vec![timed_pattern]).contains("only a trace has times"));
+    let too_fast = Stream::replay(
+        trace,
+        Arrival::Timed {
+            speed: 1e6,
+            max_idle: None,
+            iodepth: 1,
+        },
+    );
+    assert!(check(vec![too_fast]).starts_with("replay speed"));
 }

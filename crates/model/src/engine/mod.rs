@@ -59,9 +59,10 @@ use super::stats::{
     Bottleneck, Histogram, LatencySummary, PowerReading, RunResult, StreamResult, Utilisation,
 };
 use super::time::{Nanos, SimTime};
+use super::workload::Stream;
 
 mod host;
-use host::{Cursor, StreamParams};
+use host::{Arrivals, Cursor, StreamParams};
 
 /// Most planes a die may have (bounded so a die's in-flight read batch is a fixed array).
 const MAX_PLANES: usize = 8;
@@ -347,6 +348,8 @@ struct Params {
     per_stream: bool,
     /// Some figures are kept apart (by direction or by stream): [`Simulation::record_split`].
     split_figures: bool,
+    /// The run replays a trace: it measures every request, from the first.
+    trace_run: bool,
     /// Some stream's reads can miss the mapping cache (a DRAM-less drive).
     map_misses: bool,
     /// The mean request size over the streams (for the warm-up's buffer turnovers).
@@ -438,12 +441,8 @@ impl Params {
         let open = streams.iter().any(|s| s.rate.is_some());
         let reads = streams.iter().any(|s| s.read_percent > 0);
         let writes = streams.iter().any(|s| s.read_percent < 100);
-        let mean_bytes = run
-            .streams()
-            .iter()
-            .map(|s| s.sizes.mean_bytes())
-            .sum::<f64>()
-            / streams.len() as f64;
+        let mean_bytes =
+            run.streams().iter().map(Stream::mean_bytes).sum::<f64>() / streams.len() as f64;
         // The single-job engine's fast path: one closed stream within the device's limit.
         let one_closed = streams.len() == 1 && !open && depth <= c.device_queue_limit;
         let one_direction = !(reads && writes);
@@ -470,6 +469,7 @@ impl Params {
             both_directions: reads && writes,
             per_stream: streams.len() > 1,
             map_misses: streams.iter().any(|s| s.map_miss_ppm > 0),
+            trace_run: streams.iter().any(|s| s.trace_len().is_some()),
             split_figures: (reads && writes) || streams.len() > 1 || open,
             mean_bytes: (mean_bytes.round() as u64).max(1),
             streams,
@@ -547,6 +547,8 @@ struct Meter {
     in_system: u64,
     in_system_area: u128,
     in_system_since: SimTime,
+    /// Open loop: time with at least one request in the system since the window opened.
+    busy_ns: u64,
     /// The host held [`MAX_HOST_BACKLOG`] requests: the run stopped there, saturated.
     stopped: bool,
 }
@@ -633,6 +635,12 @@ impl Simulation {
         } else {
             0
         });
+        // A trace is measured whole, from its first request, as the reviews replay theirs.
+        // (A trace runs alone: see `CheckedRun`.)
+        let (warmup, target) = match p.streams.iter().find_map(StreamParams::trace_len) {
+            Some(n) => (0, n),
+            None => (warmup, target),
+        };
         let mut sim = Simulation {
             now: SimTime::ZERO,
             queue: EventQueue::default(),
@@ -821,8 +829,19 @@ impl Simulation {
     /// was freed) and leaves for the device.
     #[inline(always)]
     fn submit(&mut self, slot: u32, at: SimTime) {
+        if self.p.trace_run && self.trace_done(slot) {
+            // A closed-loop replay's slot retires with the trace's last request.
+            return;
+        }
         self.make_request(slot, at);
         self.send(slot, at);
+    }
+
+    /// Whether the slot's stream is a trace with no request left.
+    #[inline(never)]
+    fn trace_done(&self, slot: u32) -> bool {
+        let i = self.slots[slot as usize].stream as usize;
+        self.p.streams[i].exhausted(&self.cursors[i])
     }
 
     /// Draw the slot's stream's next request into the slot, made at `at`.
@@ -859,8 +878,9 @@ impl Simulation {
     /// running). The stream's next arrival is scheduled.
     fn arrive_open(&mut self, stream: u32) {
         let i = stream as usize;
-        let next = self.p.streams[i].next_arrival(&mut self.cursors[i], &mut self.rng);
-        self.queue.push(next, Ev::Arrive(stream));
+        if let Some(next) = self.p.streams[i].next_arrival(&mut self.cursors[i], &mut self.rng) {
+            self.queue.push(next, Ev::Arrive(stream));
+        }
         let slot = match self.free_slots.pop() {
             Some(slot) => slot,
             None => {
@@ -907,8 +927,11 @@ impl Simulation {
     /// One more (or one fewer) open-loop request in the system, now.
     fn count_in_system(&mut self, arrived: bool) {
         let m = &mut self.meter;
-        m.in_system_area +=
-            u128::from(m.in_system) * u128::from(self.now.since(m.in_system_since).0);
+        let elapsed = self.now.since(m.in_system_since).0;
+        m.in_system_area += u128::from(m.in_system) * u128::from(elapsed);
+        if m.in_system > 0 {
+            m.busy_ns += elapsed;
+        }
         m.in_system_since = self.now;
         if arrived {
             m.in_system += 1;
@@ -1487,6 +1510,7 @@ impl Simulation {
             m.window_start = at;
             m.window_end = at;
             m.in_system_area = 0;
+            m.busy_ns = 0;
             m.in_system_since = at;
             self.reset_busy();
         } else if m.completed > m.warmup {
@@ -1588,6 +1612,17 @@ impl Simulation {
             saturated: streams.iter().any(|s| s.saturated),
             streams,
             mean_in_system: self.mean_in_system(),
+            busy_ns: if self.p.open {
+                let m = &self.meter;
+                let tail = if m.in_system > 0 {
+                    self.now.since(m.in_system_since).0
+                } else {
+                    0
+                };
+                (m.busy_ns + tail).min(window as u64)
+            } else {
+                window as u64
+            },
             bottleneck: Bottleneck::classify_within(&utilisation, self.power_slots()),
             power: self.power_reading(&utilisation),
             utilisation,
@@ -1627,7 +1662,10 @@ impl Simulation {
                 StreamResult {
                     iops: per_s(done),
                     bw_mb_s: sm.bytes as f64 * 1e3 / window,
-                    offered_iops: p.rate.map(|(gap_ns, _)| 1e9 / gap_ns),
+                    offered_iops: match p.rate {
+                        Some(Arrivals::Rate(gap_ns, _)) => Some(1e9 / gap_ns),
+                        _ => None,
+                    },
                     latency: LatencySummary::from_histogram(&sm.hist),
                     measured_ios: done,
                     saturated: open

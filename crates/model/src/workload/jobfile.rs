@@ -19,7 +19,9 @@ use std::fmt;
 
 use crate::config::{self, ConfigError, DriveSpec, DriveState, RunOptions, Rw, MAX_IODEPTH};
 
-use super::{Arrival, BlockSizes, Spacing, Span, Stream, StreamsSpec, MAX_STREAMS};
+use super::{
+    Arrival, BlockSizes, Pattern, Requests, Spacing, Span, Stream, StreamsSpec, MAX_STREAMS,
+};
 
 /// Largest job file read (job files are a few KiB; this leaves room for generated ones).
 pub const MAX_JOB_FILE_BYTES: usize = 1 << 20;
@@ -92,9 +94,15 @@ impl Job {
     /// The job's stream on a drive of `user_bytes` (each of its `numjobs` clones is one).
     pub fn stream(&self, user_bytes: u64) -> Stream {
         Stream {
-            rw: self.rw,
-            rwmixread: self.rwmixread,
-            sizes: self.sizes.clone(),
+            requests: Requests::Pattern(Pattern {
+                rw: self.rw,
+                rwmixread: self.rwmixread,
+                sizes: self.sizes.clone(),
+                span: Span {
+                    offset_bytes: self.offset.bytes_of(user_bytes),
+                    size_bytes: self.size.map(|s| s.bytes_of(user_bytes)),
+                },
+            }),
             arrival: match self.rate {
                 None => Arrival::Closed {
                     iodepth: self.iodepth,
@@ -104,10 +112,6 @@ impl Job {
                     spacing,
                     iodepth: self.iodepth,
                 },
-            },
-            span: Span {
-                offset_bytes: self.offset.bytes_of(user_bytes),
-                size_bytes: self.size.map(|s| s.bytes_of(user_bytes)),
             },
         }
     }

@@ -22,13 +22,17 @@
 //!   [`MAX_STREAMS`].
 
 use std::fmt;
+use std::sync::Arc;
 
 pub mod jobfile;
+pub mod trace;
 
 use crate::config::{
     self, CheckedRun, ConfigError, DriveSpec, DriveState, RunOptions, Rw, Workload,
     MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES, MAX_IODEPTH, MIN_BLOCK_BYTES,
 };
+use crate::time::Nanos;
+use trace::Trace;
 
 /// Most streams one run puts on a drive (an assumption: fio's `numjobs` is unbounded, MQSim
 /// runs up to 8 flows; 64 covers a job file of many sections with clones).
@@ -36,6 +40,9 @@ pub const MAX_STREAMS: usize = 64;
 /// Highest rate one stream may ask for, in I/Os per second (an assumption: ten times the
 /// fastest drive the lab models, so any saturation point is reachable).
 pub const MAX_RATE_IOPS: f64 = 1e8;
+/// Slowest and fastest a trace may be replayed against its own clock.
+pub const MIN_SPEED: f64 = 0.001;
+pub const MAX_SPEED: f64 = 1000.0;
 
 /// How a stream's requests arrive.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -49,22 +56,36 @@ pub enum Arrival {
         spacing: Spacing,
         iodepth: u32,
     },
+    /// A trace's own arrival times divided by `speed` (2: twice as fast), each gap capped at
+    /// `max_idle` when given (the reviews cap idle at 25 ms); at most `iodepth` at the device.
+    Timed {
+        speed: f64,
+        max_idle: Option<Nanos>,
+        iodepth: u32,
+    },
 }
 
 impl Arrival {
     /// The most requests of the stream at the device at once.
     pub fn iodepth(self) -> u32 {
         match self {
-            Arrival::Closed { iodepth } | Arrival::Rate { iodepth, .. } => iodepth,
+            Arrival::Closed { iodepth }
+            | Arrival::Rate { iodepth, .. }
+            | Arrival::Timed { iodepth, .. } => iodepth,
         }
     }
 
     /// The offered rate of an open-loop stream.
     pub fn rate_iops(self) -> Option<f64> {
         match self {
-            Arrival::Closed { .. } => None,
             Arrival::Rate { iops, .. } => Some(iops),
+            Arrival::Closed { .. } | Arrival::Timed { .. } => None,
         }
+    }
+
+    /// Whether requests arrive on their own (open loop) rather than as others complete.
+    pub fn is_open(self) -> bool {
+        !matches!(self, Arrival::Closed { .. })
     }
 }
 
@@ -231,48 +252,23 @@ pub struct Span {
     pub size_bytes: Option<u64>,
 }
 
-/// One stream of requests.
+/// Requests generated as fio generates them: a pattern and read share, sizes and a range.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Stream {
+pub struct Pattern {
     pub rw: Rw,
     /// Read percentage for the mixed patterns (fio's `rwmixread`); ignored otherwise.
     pub rwmixread: u8,
     pub sizes: BlockSizes,
-    pub arrival: Arrival,
     pub span: Span,
 }
 
-impl Stream {
-    /// The closed-loop job of a [`Workload`], over the whole drive.
-    pub fn closed(w: &Workload) -> Stream {
-        Stream {
-            rw: w.rw,
-            rwmixread: w.rwmixread,
-            sizes: BlockSizes::one(w.bs_bytes),
-            arrival: Arrival::Closed { iodepth: w.iodepth },
-            span: Span::default(),
-        }
-    }
-
-    /// The same job arriving at `iops` a second, spaced as `spacing` says, with at most
-    /// `w.iodepth` at the device.
-    pub fn at_rate(w: &Workload, iops: f64, spacing: Spacing) -> Stream {
-        Stream {
-            arrival: Arrival::Rate {
-                iops,
-                spacing,
-                iodepth: w.iodepth,
-            },
-            ..Stream::closed(w)
-        }
-    }
-
+impl Pattern {
     pub fn read_percent(&self) -> u8 {
         self.rw.fixed_read_percent().unwrap_or(self.rwmixread)
     }
 
-    /// The stream's first byte and its length on a drive of `user_bytes` (to the end of the
-    /// drive's last whole 4 KiB unit when no size is given).
+    /// The first byte and the length on a drive of `user_bytes` (to the end of the drive's
+    /// last whole 4 KiB unit when no size is given).
     pub(crate) fn span_on(&self, user_bytes: u64) -> (u64, u64) {
         let unit = u64::from(MAPPING_UNIT_BYTES);
         let size = self
@@ -282,19 +278,9 @@ impl Stream {
         (self.span.offset_bytes, size)
     }
 
-    pub(crate) fn check(&self, drive: &DriveSpec) -> Result<(), ConfigError> {
+    fn check(&self, drive: &DriveSpec) -> Result<(), ConfigError> {
         config::check_range("rwmixread", self.rwmixread, 0, 100)?;
         self.sizes.check()?;
-        config::check_range("iodepth", self.arrival.iodepth(), 1, MAX_IODEPTH)?;
-        if let Some(iops) = self.arrival.rate_iops() {
-            if !(iops.is_finite() && iops > 0.0 && iops <= MAX_RATE_IOPS) {
-                return Err(ConfigError::OutOfRange {
-                    what: "rate (IOPS)",
-                    value: iops.to_string(),
-                    allowed: format!("above 0 and at most {MAX_RATE_IOPS:e}"),
-                });
-            }
-        }
         let user = drive.user_bytes() as u64;
         let (offset, size) = self.span_on(user);
         let unit = u64::from(MAPPING_UNIT_BYTES);
@@ -316,6 +302,147 @@ impl Stream {
             });
         }
         Ok(())
+    }
+}
+
+/// What a stream's requests are.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Requests {
+    /// Generated, as fio generates them.
+    Pattern(Pattern),
+    /// A block trace's, in its order; addresses past the drive's end wrap around onto it (an
+    /// assumption: a trace from a larger disk keeps its access pattern on a smaller one).
+    Trace(Arc<Trace>),
+}
+
+/// One stream of requests: what they are, and when they come.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stream {
+    pub requests: Requests,
+    pub arrival: Arrival,
+}
+
+impl Stream {
+    /// The closed-loop job of a [`Workload`], over the whole drive.
+    pub fn closed(w: &Workload) -> Stream {
+        Stream {
+            requests: Requests::Pattern(Pattern {
+                rw: w.rw,
+                rwmixread: w.rwmixread,
+                sizes: BlockSizes::one(w.bs_bytes),
+                span: Span::default(),
+            }),
+            arrival: Arrival::Closed { iodepth: w.iodepth },
+        }
+    }
+
+    /// The same job arriving at `iops` a second, spaced as `spacing` says, with at most
+    /// `w.iodepth` at the device.
+    pub fn at_rate(w: &Workload, iops: f64, spacing: Spacing) -> Stream {
+        Stream {
+            arrival: Arrival::Rate {
+                iops,
+                spacing,
+                iodepth: w.iodepth,
+            },
+            ..Stream::closed(w)
+        }
+    }
+
+    /// A trace replayed as `arrival` says: at its own times ([`Arrival::Timed`]), or as fast
+    /// as the drive allows at a depth ([`Arrival::Closed`]).
+    pub fn replay(trace: Arc<Trace>, arrival: Arrival) -> Stream {
+        Stream {
+            requests: Requests::Trace(trace),
+            arrival,
+        }
+    }
+
+    /// The generated pattern, for a stream that is not a trace.
+    pub fn pattern(&self) -> Option<&Pattern> {
+        match &self.requests {
+            Requests::Pattern(p) => Some(p),
+            Requests::Trace(_) => None,
+        }
+    }
+
+    /// The generated pattern to change, for a stream that is not a trace.
+    pub fn pattern_mut(&mut self) -> Option<&mut Pattern> {
+        match &mut self.requests {
+            Requests::Pattern(p) => Some(p),
+            Requests::Trace(_) => None,
+        }
+    }
+
+    /// The share of reads, in percent (a trace's, rounded).
+    pub fn read_percent(&self) -> u8 {
+        match &self.requests {
+            Requests::Pattern(p) => p.read_percent(),
+            Requests::Trace(t) => {
+                let reads = t.requests.iter().filter(|r| !r.write).count();
+                (reads * 100).div_ceil(t.requests.len().max(1)) as u8
+            }
+        }
+    }
+
+    /// Whether its writes land at random addresses (a trace's are taken to: its addresses
+    /// are whatever the application wrote).
+    pub fn writes_at_random(&self) -> bool {
+        self.pattern().is_none_or(|p| p.rw.is_random()) && self.read_percent() < 100
+    }
+
+    /// The mean request size in bytes.
+    pub fn mean_bytes(&self) -> f64 {
+        match &self.requests {
+            Requests::Pattern(p) => p.sizes.mean_bytes(),
+            Requests::Trace(t) => {
+                let total: u64 = t.requests.iter().map(|r| u64::from(r.bytes())).sum();
+                total as f64 / t.requests.len().max(1) as f64
+            }
+        }
+    }
+
+    pub(crate) fn check(&self, drive: &DriveSpec) -> Result<(), ConfigError> {
+        config::check_range("iodepth", self.arrival.iodepth(), 1, MAX_IODEPTH)?;
+        if let Some(iops) = self.arrival.rate_iops() {
+            if !(iops.is_finite() && iops > 0.0 && iops <= MAX_RATE_IOPS) {
+                return Err(ConfigError::OutOfRange {
+                    what: "rate (IOPS)",
+                    value: iops.to_string(),
+                    allowed: format!("above 0 and at most {MAX_RATE_IOPS:e}"),
+                });
+            }
+        }
+        match (&self.requests, self.arrival) {
+            (Requests::Pattern(p), Arrival::Timed { .. }) => {
+                p.check(drive)?;
+                Err(ConfigError::Malformed {
+                    what: "arrival",
+                    value: "timed".to_string(),
+                    why: "only a trace has times of its own to replay".to_string(),
+                })
+            }
+            (Requests::Pattern(p), _) => p.check(drive),
+            (Requests::Trace(t), arrival) => {
+                if t.requests.is_empty() {
+                    return Err(ConfigError::Malformed {
+                        what: "trace",
+                        value: String::new(),
+                        why: "it has no requests".to_string(),
+                    });
+                }
+                if let Arrival::Timed { speed, .. } = arrival {
+                    if !(speed.is_finite() && (MIN_SPEED..=MAX_SPEED).contains(&speed)) {
+                        return Err(ConfigError::OutOfRange {
+                            what: "replay speed",
+                            value: speed.to_string(),
+                            allowed: format!("{MIN_SPEED}..={MAX_SPEED}"),
+                        });
+                    }
+                }
+                Ok(())
+            }
+        }
     }
 }
 

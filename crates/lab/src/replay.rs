@@ -1,0 +1,158 @@
+//! `lab replay FILE`: a block trace replayed on the drive, at its own times (open loop, with a
+//! speed factor and an idle cap) or as fast as the drive allows at a depth (closed loop over
+//! the trace's order), measured as the reviews measure their trace tests.
+
+use std::fmt::Write as _;
+use std::fs::File;
+use std::io::BufReader;
+use std::sync::Arc;
+
+use parallelism_model::stats::{LatencySummary, RunResult};
+use parallelism_model::time::Nanos;
+use parallelism_model::workload::trace::{self, Trace};
+use parallelism_model::workload::{Arrival, Stream, StreamsSpec};
+use parallelism_model::{RunOptions, Simulation};
+use serde_json::json;
+
+use crate::cli::{self, Format};
+use crate::Fail;
+
+/// Largest trace file read (about 15 M lines of the MSR format); larger ones are refused at
+/// once rather than read for minutes.
+const MAX_TRACE_FILE_BYTES: u64 = 1 << 30;
+
+pub fn replay(a: &cli::ReplayArgs) -> Result<String, Fail> {
+    let trace = read_trace(a)?;
+    let arrival = match a.iodepth {
+        Some(iodepth) => Arrival::Closed { iodepth },
+        None if !trace.timed => {
+            return Err(Fail(format!(
+                "'{}' has no times (a version 2 iolog without wait actions): replay it with \
+                 --iodepth N",
+                a.file.display()
+            )))
+        }
+        None => Arrival::Timed {
+            speed: a.speed.unwrap_or(1.0),
+            max_idle: a.max_idle_ms.map(|ms| Nanos((ms.max(0.0) * 1e6) as u64)),
+            iodepth: a.device_depth,
+        },
+    };
+    let trace = Arc::new(trace);
+    let spec = StreamsSpec {
+        drive: a.drive.drive()?,
+        streams: vec![Stream::replay(Arc::clone(&trace), arrival)],
+        state: a.state,
+        options: RunOptions::default(),
+    };
+    let mut run = spec.check()?;
+    if let Some(limit) = a.power.limit() {
+        run = run.with_power_limit(limit)?;
+    }
+    Ok(render(&trace, &Simulation::run(&run), a.output.format))
+}
+
+fn read_trace(a: &cli::ReplayArgs) -> Result<Trace, Fail> {
+    let cannot = |e: std::io::Error| Fail(format!("cannot read '{}': {e}", a.file.display()));
+    let file = File::open(&a.file).map_err(cannot)?;
+    let size = file.metadata().map_err(cannot)?.len();
+    if size > MAX_TRACE_FILE_BYTES {
+        return Err(Fail(format!(
+            "'{}' is {:.1} GB; the lab replays traces up to {} GiB (cut it into parts)",
+            a.file.display(),
+            size as f64 / 1e9,
+            MAX_TRACE_FILE_BYTES >> 30
+        )));
+    }
+    trace::read(BufReader::new(file), a.trace_format).map_err(|e| Fail(e.to_string()))
+}
+
+fn render(t: &Trace, r: &RunResult, format: Format) -> String {
+    let writes = t.requests.iter().filter(|q| q.write).count();
+    let reads = t.requests.len() - writes;
+    let secs = |ns: u64| ns as f64 / 1e9;
+    match format {
+        Format::Json => crate::json(&json!({
+            "format": t.format.id(),
+            "requests": t.requests.len(),
+            "reads": reads,
+            "writes": writes,
+            "skipped_lines": t.skipped,
+            "elapsed_s": secs(r.measured_ns),
+            "busy_s": secs(r.busy_ns),
+            "data_rate_mb_s": r.busy_mb_s(),
+            "mb_s": r.bw_mb_s,
+            "iops": r.iops,
+            "lat": r.latency,
+            "read_lat": r.read_latency,
+            "write_lat": r.write_latency,
+            "mean_in_system": r.mean_in_system,
+            "energy_j": r.energy_j(),
+            "watts": r.power.average_w,
+        })),
+        Format::Csv => {
+            let lat = |l: &Option<LatencySummary>| {
+                l.as_ref()
+                    .map(|l| format!("{:.1},{:.1}", l.mean_us, l.p99_us))
+                    .unwrap_or_else(|| ",".to_string())
+            };
+            format!(
+                "requests,reads,writes,elapsed_s,busy_s,data_rate_mb_s,iops,lat_mean_us,lat_p99_us,read_lat_mean_us,read_lat_p99_us,write_lat_mean_us,write_lat_p99_us,energy_j\n\
+                 {},{reads},{writes},{:.6},{:.6},{:.1},{:.0},{:.1},{:.1},{},{},{:.3}\n",
+                t.requests.len(),
+                secs(r.measured_ns),
+                secs(r.busy_ns),
+                r.busy_mb_s(),
+                r.iops,
+                r.latency.mean_us,
+                r.latency.p99_us,
+                lat(&r.read_latency),
+                lat(&r.write_latency),
+                r.energy_j()
+            )
+        }
+        Format::Table => {
+            let mut s = String::new();
+            let _ = writeln!(
+                s,
+                "trace          {} requests ({reads} reads, {writes} writes; {}), {} other lines skipped",
+                t.requests.len(),
+                t.format,
+                t.skipped
+            );
+            let _ = writeln!(
+                s,
+                "elapsed        {:.3} s, busy {:.3} s ({:.0}%)",
+                secs(r.measured_ns),
+                secs(r.busy_ns),
+                100.0 * r.busy_ns as f64 / r.measured_ns.max(1) as f64
+            );
+            let _ = writeln!(
+                s,
+                "data rate      {:.1} MB/s over the busy time ({:.0} IOPS over the elapsed time)",
+                r.busy_mb_s(),
+                r.iops
+            );
+            for (what, l) in [
+                ("all", Some(&r.latency)),
+                ("reads", r.read_latency.as_ref()),
+                ("writes", r.write_latency.as_ref()),
+            ] {
+                if let Some(l) = l {
+                    let _ = writeln!(
+                        s,
+                        "latency {what:<6} mean {:.1} µs, p99 {:.1} µs",
+                        l.mean_us, l.p99_us
+                    );
+                }
+            }
+            let _ = writeln!(
+                s,
+                "energy         {:.2} J ({:.2} W on average)",
+                r.energy_j(),
+                r.power.average_w
+            );
+            s
+        }
+    }
+}

@@ -1,0 +1,600 @@
+//! Block traces in: the formats people have, read into one compact list of requests.
+//!
+//! Formats ([`TraceFormat`]), each with one example line:
+//! - `mqsim`: MQSim's ASCII traces, `arrival_ns device start_sector sectors type` with 512-byte
+//!   sectors and type 0 for a write, 1 for a read: `4851300 1 524288 16 0`.
+//! - `blkparse`: blkparse's default text output; the queue events (`Q`) are the requests, as an
+//!   application issued them (the driver's `D` events where a trace has no `Q`):
+//!   `  8,0    3        1     0.000000000  4162  Q   W 223490 + 8 [kjournald]`.
+//! - `iolog2` and `iolog3`: what fio's `write_iolog` writes, `file action offset length` (version
+//!   2, timed only by `wait` actions in microseconds) or `time_us file action offset length`
+//!   (version 3): `2308 /tmp/scratch.bin read 3534848 4096`.
+//! - `msr`: the SNIA / MSR-Cambridge CSV traces, `timestamp,host,disk,type,offset,size,response`
+//!   with Windows file-time stamps (100 ns ticks): `128166372003061629,hm,1,Read,3154265088,4096,1285`.
+//!
+//! # What always holds
+//! - A request covers whole 4 KiB mapping units: its start rounds down and its end up (a
+//!   512-byte write is a 4 KiB read-modify-write to the flash), and one larger than 1 MiB is
+//!   split into 1 MiB requests at the same time. Each is held in 16 bytes.
+//! - Requests are in time order, from time 0 (the first request's time); lines that are not
+//!   reads or writes (flushes, trims, opens, blkparse's other events and summary) are skipped
+//!   and counted.
+//! - Any input gives a [`Trace`] or a [`TraceError`] listing the first problems by line and
+//!   counting the rest: an empty file, a binary file and a trace past
+//!   [`MAX_TRACE_REQUESTS`] each get one clear line; nothing panics.
+
+use std::fmt;
+use std::io::BufRead;
+
+use crate::config::{MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES};
+
+/// Most requests one trace holds (320 MB at 16 bytes each): a day of a busy desktop.
+pub const MAX_TRACE_REQUESTS: usize = 20_000_000;
+/// Problems listed by line before the rest are only counted.
+const PROBLEMS_LISTED: usize = 5;
+/// Largest request in 4 KiB units; larger ones are split.
+const MAX_UNITS: u64 = (MAX_BLOCK_BYTES / MAPPING_UNIT_BYTES) as u64;
+const SECTOR_BYTES: u64 = 512;
+
+/// The trace formats the lab reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TraceFormat {
+    Mqsim,
+    Blkparse,
+    Iolog2,
+    Iolog3,
+    Msr,
+}
+
+crate::named_enum!(TraceFormat, "trace format", id, {
+    Mqsim => "mqsim",
+    Blkparse => "blkparse",
+    Iolog2 => "iolog2",
+    Iolog3 => "iolog3",
+    Msr => "msr",
+});
+
+/// One request of a trace, in 16 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceRequest {
+    /// Arrival since the trace's first request, in nanoseconds.
+    pub at_ns: u64,
+    /// First 4 KiB unit.
+    pub start_unit: u32,
+    /// Length in 4 KiB units, 1..=256.
+    pub units: u16,
+    pub write: bool,
+}
+
+impl TraceRequest {
+    pub fn offset_bytes(self) -> u64 {
+        u64::from(self.start_unit) * u64::from(MAPPING_UNIT_BYTES)
+    }
+
+    pub fn bytes(self) -> u32 {
+        u32::from(self.units) * MAPPING_UNIT_BYTES
+    }
+}
+
+/// A trace read: its requests in time order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trace {
+    pub format: TraceFormat,
+    pub requests: Vec<TraceRequest>,
+    /// Lines that were not reads or writes (skipped).
+    pub skipped: u64,
+    /// Whether the trace carries times (a version 2 iolog without `wait` does not: it can only
+    /// be replayed as fast as the drive allows).
+    pub timed: bool,
+}
+
+impl Trace {
+    /// A trace of the given requests, sorted into time order (for generated workloads).
+    pub fn from_requests(format: TraceFormat, mut requests: Vec<TraceRequest>) -> Trace {
+        requests.sort_by_key(|r| r.at_ns);
+        Trace {
+            format,
+            requests,
+            skipped: 0,
+            timed: true,
+        }
+    }
+
+    /// Time from the first request's arrival to the last one's.
+    pub fn span_ns(&self) -> u64 {
+        self.requests.last().map_or(0, |r| r.at_ns)
+    }
+}
+
+/// Why a trace was refused: the first problems by line, and how many there were.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceError {
+    /// (line, what is wrong), at most five; line 0 is the file as a whole.
+    pub problems: Vec<(usize, String)>,
+    pub total: usize,
+}
+
+impl TraceError {
+    fn whole(why: impl Into<String>) -> TraceError {
+        TraceError {
+            problems: vec![(0, why.into())],
+            total: 1,
+        }
+    }
+}
+
+impl fmt::Display for TraceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, (line, why)) in self.problems.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            match line {
+                0 => write!(f, "trace: {why}")?,
+                n => write!(f, "trace line {n}: {why}")?,
+            }
+        }
+        let more = self.total - self.problems.len();
+        if more > 0 {
+            let s = if more == 1 { "" } else { "s" };
+            write!(f, "\n... and {more} more problem{s}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for TraceError {}
+
+/// One line's request before it is cut into 4 KiB units.
+struct Raw {
+    /// Nanoseconds on the trace's own clock (any origin).
+    at_ns: u64,
+    offset: u64,
+    len: u64,
+    write: bool,
+}
+
+/// What a line holds.
+enum Line {
+    Request(Raw),
+    /// A line that is not a read or write (counted).
+    Other,
+    /// A line of no interest (a header, a blank, blkparse's summary).
+    Nothing,
+}
+
+/// Read a trace; `format` `None` tells it from the first line that says.
+///
+/// ```
+/// use parallelism_model::workload::trace::{self, TraceFormat};
+/// let t = trace::read("4851300 1 524288 16 0\n4864300 1 8 1 1\n".as_bytes(), None).unwrap();
+/// assert_eq!(t.format, TraceFormat::Mqsim);
+/// assert_eq!(t.requests[1].at_ns, 13_000);
+/// assert_eq!((t.requests[0].bytes(), t.requests[0].write), (8192, true));
+/// assert_eq!(t.requests[1].bytes(), 4096, "a 512-byte read covers one 4 KiB unit");
+/// ```
+pub fn read(mut input: impl BufRead, format: Option<TraceFormat>) -> Result<Trace, TraceError> {
+    let mut reader = Reader {
+        format,
+        requests: Vec::new(),
+        skipped: 0,
+        problems: Vec::new(),
+        total: 0,
+        wait_ns: 0,
+        waits: false,
+        blk_dispatch: Vec::new(),
+        blk_queued: false,
+    };
+    let mut buf = Vec::new();
+    let mut n = 0;
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => return Err(TraceError::whole(format!("cannot read it: {e}"))),
+        }
+        n += 1;
+        if buf.contains(&0) {
+            return Err(TraceError::whole(
+                "binary data, not a text trace (mqsim, blkparse, iolog2, iolog3 or msr)",
+            ));
+        }
+        let text = String::from_utf8_lossy(&buf);
+        reader.line(n, text.trim());
+        if reader.requests.len() > MAX_TRACE_REQUESTS {
+            return Err(TraceError::whole(format!(
+                "more than {MAX_TRACE_REQUESTS} requests; cut the trace into parts"
+            )));
+        }
+        if reader.total > 0 && reader.problems.len() == PROBLEMS_LISTED && n > 1000 {
+            // Enough is known to refuse it; count no further.
+            break;
+        }
+    }
+    reader.finish()
+}
+
+struct Reader {
+    format: Option<TraceFormat>,
+    requests: Vec<TraceRequest>,
+    skipped: u64,
+    problems: Vec<(usize, String)>,
+    total: usize,
+    /// iolog v2: the time the `wait` actions have added up to, and whether there were any.
+    wait_ns: u64,
+    waits: bool,
+    /// blkparse: the driver's (`D`) requests, kept in case the trace has no queue events.
+    blk_dispatch: Vec<Raw>,
+    blk_queued: bool,
+}
+
+impl Reader {
+    fn problem(&mut self, n: usize, why: String) {
+        self.total += 1;
+        if self.problems.len() < PROBLEMS_LISTED {
+            self.problems.push((n, why));
+        }
+    }
+
+    fn line(&mut self, n: usize, line: &str) {
+        if line.is_empty() || line.starts_with('#') {
+            return;
+        }
+        let format = match self.format {
+            Some(f) => f,
+            None => match detect(line) {
+                Some(f) => {
+                    self.format = Some(f);
+                    f
+                }
+                None => {
+                    return self.problem(
+                        n,
+                        "cannot tell the trace's format from this line (mqsim: `4851300 1 524288 16 0`; \
+                         blkparse: `8,0 3 1 0.000000000 4162 Q W 223490 + 8 [cp]`; iolog: \
+                         `fio version 3 iolog`; msr: `128166372003061629,hm,1,Read,3154265088,4096,1285`)"
+                            .to_string(),
+                    )
+                }
+            },
+        };
+        let parsed = match format {
+            TraceFormat::Mqsim => mqsim(line),
+            TraceFormat::Blkparse => self.blkparse(line),
+            TraceFormat::Iolog2 => self.iolog(line, false),
+            TraceFormat::Iolog3 => self.iolog(line, true),
+            TraceFormat::Msr => msr(line),
+        };
+        match parsed {
+            Ok(Line::Request(raw)) => self.push(raw),
+            Ok(Line::Other) => self.skipped += 1,
+            Ok(Line::Nothing) => {}
+            Err(why) => self.problem(n, why),
+        }
+    }
+
+    fn push(&mut self, raw: Raw) {
+        let unit = u64::from(MAPPING_UNIT_BYTES);
+        let first = raw.offset / unit;
+        let end = raw.offset.saturating_add(raw.len.max(1)).div_ceil(unit);
+        let mut start = first;
+        while start < end && self.requests.len() <= MAX_TRACE_REQUESTS {
+            let units = (end - start).min(MAX_UNITS);
+            self.requests.push(TraceRequest {
+                at_ns: raw.at_ns,
+                // A start past 16 TiB wraps; replay maps every address onto the drive anyway.
+                start_unit: start as u32,
+                units: units as u16,
+                write: raw.write,
+            });
+            start += units;
+        }
+    }
+
+    fn blkparse(&mut self, line: &str) -> Result<Line, String> {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        // maj,min cpu seq time pid action rwbs sector + count [process]
+        if f.len() < 7 || !is_device(f[0]) {
+            // The summary blkparse prints after the events.
+            return Ok(Line::Nothing);
+        }
+        let (action, rwbs) = (f[5], f[6]);
+        if action != "Q" && action != "D" {
+            return Ok(Line::Other);
+        }
+        let write = rwbs.contains('W');
+        if !(write || rwbs.contains('R')) || rwbs.contains('D') || f.len() < 10 || f[8] != "+" {
+            // Discards, flushes and barriers without data.
+            return Ok(Line::Other);
+        }
+        let at_ns = seconds_ns(f[3]).ok_or_else(|| format!("time '{}' is not seconds", f[3]))?;
+        let sector: u64 = number(f[7], "sector")?;
+        let count: u64 = number(f[9], "sector count")?;
+        let raw = Raw {
+            at_ns,
+            offset: sector.saturating_mul(SECTOR_BYTES),
+            len: count.saturating_mul(SECTOR_BYTES),
+            write,
+        };
+        if action == "Q" {
+            self.blk_queued = true;
+            return Ok(Line::Request(raw));
+        }
+        self.blk_dispatch.push(raw);
+        Ok(Line::Other)
+    }
+
+    fn iolog(&mut self, line: &str, v3: bool) -> Result<Line, String> {
+        if line.starts_with("fio version") {
+            let want = if v3 {
+                "fio version 3 iolog"
+            } else {
+                "fio version 2 iolog"
+            };
+            return match line == want {
+                true => Ok(Line::Nothing),
+                false => Err(format!("'{line}': expected '{want}'")),
+            };
+        }
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let (at_ns, rest) = if v3 {
+            let Some((time, rest)) = f.split_first() else {
+                return Ok(Line::Nothing);
+            };
+            let us: u64 = number(time, "timestamp (µs)")?;
+            (us.saturating_mul(1000), rest)
+        } else {
+            (self.wait_ns, &f[..])
+        };
+        match rest {
+            [_, "read", offset, len] | [_, "write", offset, len] => Ok(Line::Request(Raw {
+                at_ns,
+                offset: number(offset, "offset")?,
+                len: number(len, "length")?,
+                write: rest[1] == "write",
+            })),
+            [_, "wait", us, _] if !v3 => {
+                let us: u64 = number(us, "wait (µs)")?;
+                self.wait_ns = self.wait_ns.saturating_add(us.saturating_mul(1000));
+                self.waits = true;
+                Ok(Line::Other)
+            }
+            [_, action, ..]
+                if ["add", "open", "close", "unlink", "sync", "datasync", "trim"]
+                    .contains(action) =>
+            {
+                Ok(Line::Other)
+            }
+            _ => Err(format!(
+                "expected `{}file action offset length`",
+                if v3 { "time_us " } else { "" }
+            )),
+        }
+    }
+
+    fn finish(mut self) -> Result<Trace, TraceError> {
+        if self.format == Some(TraceFormat::Blkparse) && !self.blk_queued {
+            for raw in std::mem::take(&mut self.blk_dispatch) {
+                self.push(raw);
+            }
+        }
+        if self.total > 0 {
+            return Err(TraceError {
+                problems: self.problems,
+                total: self.total,
+            });
+        }
+        let Some(format) = self.format else {
+            return Err(TraceError::whole("empty: no requests in it"));
+        };
+        if self.requests.is_empty() {
+            return Err(TraceError::whole(format!(
+                "no reads or writes in it ({} other lines)",
+                self.skipped
+            )));
+        }
+        let mut requests = self.requests;
+        requests.sort_by_key(|r| r.at_ns);
+        let origin = requests[0].at_ns;
+        requests.iter_mut().for_each(|r| r.at_ns -= origin);
+        let timed = match format {
+            TraceFormat::Iolog2 => self.waits,
+            _ => true,
+        };
+        Ok(Trace {
+            format,
+            requests,
+            skipped: self.skipped,
+            timed,
+        })
+    }
+}
+
+/// The format a line is written in, if it says.
+fn detect(line: &str) -> Option<TraceFormat> {
+    match line {
+        "fio version 2 iolog" => return Some(TraceFormat::Iolog2),
+        "fio version 3 iolog" => return Some(TraceFormat::Iolog3),
+        _ => {}
+    }
+    let csv: Vec<&str> = line.split(',').map(str::trim).collect();
+    if csv.len() >= 6 && matches!(csv[3].to_ascii_lowercase().as_str(), "read" | "write") {
+        return Some(TraceFormat::Msr);
+    }
+    let f: Vec<&str> = line.split_whitespace().collect();
+    if f.len() >= 7 && is_device(f[0]) {
+        return Some(TraceFormat::Blkparse);
+    }
+    if f.len() == 5 && f.iter().all(|x| x.bytes().all(|b| b.is_ascii_digit())) {
+        return Some(TraceFormat::Mqsim);
+    }
+    None
+}
+
+fn mqsim(line: &str) -> Result<Line, String> {
+    let f: Vec<&str> = line.split_whitespace().collect();
+    let [time, _device, sector, sectors, kind] = f[..] else {
+        return Err("expected `arrival_ns device start_sector sectors type`".into());
+    };
+    let write = match kind {
+        "0" => true,
+        "1" => false,
+        other => return Err(format!("type '{other}' is neither 0 (write) nor 1 (read)")),
+    };
+    Ok(Line::Request(Raw {
+        at_ns: number(time, "arrival time (ns)")?,
+        offset: number::<u64>(sector, "start sector")?.saturating_mul(SECTOR_BYTES),
+        len: number::<u64>(sectors, "sector count")?.saturating_mul(SECTOR_BYTES),
+        write,
+    }))
+}
+
+fn msr(line: &str) -> Result<Line, String> {
+    let f: Vec<&str> = line.split(',').map(str::trim).collect();
+    if f.len() < 6 {
+        return Err("expected `timestamp,host,disk,type,offset,size,response`".into());
+    }
+    let ticks: u64 = number(f[0], "timestamp (100 ns ticks)")?;
+    let write = match f[3].to_ascii_lowercase().as_str() {
+        "write" => true,
+        "read" => false,
+        _ => return Ok(Line::Other),
+    };
+    Ok(Line::Request(Raw {
+        at_ns: ticks.saturating_mul(100),
+        offset: number(f[4], "offset")?,
+        len: number(f[5], "size")?,
+        write,
+    }))
+}
+
+/// blkparse's device field, `major,minor`.
+fn is_device(s: &str) -> bool {
+    s.split_once(',').is_some_and(|(a, b)| {
+        !a.is_empty()
+            && !b.is_empty()
+            && a.bytes().all(|c| c.is_ascii_digit())
+            && b.bytes().all(|c| c.is_ascii_digit())
+    })
+}
+
+/// Seconds with up to nine decimals (blkparse's `0.000123456`) as nanoseconds.
+fn seconds_ns(s: &str) -> Option<u64> {
+    let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
+    if whole.is_empty() || frac.len() > 9 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let secs: u64 = whole.parse().ok()?;
+    let frac_ns: u64 = format!("{frac:0<9}").parse().ok()?;
+    secs.checked_mul(1_000_000_000)?.checked_add(frac_ns)
+}
+
+fn number<T: std::str::FromStr>(s: &str, what: &str) -> Result<T, String> {
+    s.parse()
+        .map_err(|_| format!("{what} '{s}' is not a whole number"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Trace, TraceError> {
+        read(text.as_bytes(), None)
+    }
+
+    #[test]
+    fn each_format_reads_from_a_small_file_of_its_documented_shape() {
+        let mq = parse("4851300 1 524288 16 0\n4864300 1 524304 16 1\n").unwrap();
+        assert_eq!(mq.format, TraceFormat::Mqsim);
+        assert_eq!(mq.requests[1].offset_bytes(), 524_304 * 512);
+        assert!(!mq.requests[1].write);
+
+        let blk = parse(
+            "  8,0    3        1     0.000000000  4162  Q   W 223490 + 8 [kjournald]\n\
+             \x20 8,0    3        2     0.000002000  4162  G   W 223490 + 8 [kjournald]\n\
+             \x20 8,0    3        3     0.000010000  4162  D   W 223490 + 8 [kjournald]\n\
+             \x20 8,0    1        4     0.001500000  1234  Q   R 1000 + 256 [cat]\n\
+             \x20 8,0    1        5     0.001600000  1234  Q  FN [sync]\n\
+             CPU0 (8,0):\n Reads Queued:           1,      128KiB\n",
+        )
+        .unwrap();
+        assert_eq!(blk.format, TraceFormat::Blkparse);
+        assert_eq!(blk.requests.len(), 2, "queue events only");
+        assert_eq!(blk.requests[1].at_ns, 1_500_000);
+        assert_eq!(blk.requests[1].bytes(), 128 * 1024);
+
+        let v2 = parse(
+            "fio version 2 iolog\n/dev/sdb add\n/dev/sdb open\n/dev/sdb read 0 4096\n\
+             /dev/sdb wait 500 0\n/dev/sdb write 8192 8192\n/dev/sdb close\n",
+        )
+        .unwrap();
+        assert_eq!(v2.format, TraceFormat::Iolog2);
+        assert_eq!(v2.requests[1].at_ns, 500_000);
+        assert!(v2.timed && v2.requests[1].write);
+
+        let v3 = parse(
+            "fio version 3 iolog\n26 /tmp/f add\n140 /tmp/f open\n144 /tmp/f read 249856 4096\n\
+             858 /tmp/f write 3104768 4096\n22344 /tmp/f close\n",
+        )
+        .unwrap();
+        assert_eq!(v3.format, TraceFormat::Iolog3);
+        assert_eq!(v3.requests[1].at_ns, (858 - 144) * 1000);
+        assert_eq!(v3.skipped, 3);
+
+        let msr = parse(
+            "128166372003061629,hm,1,Read,3154265088,4096,1285\n\
+             128166372016382155,hm,1,Write,3154354176,65536,1443\n",
+        )
+        .unwrap();
+        assert_eq!(msr.format, TraceFormat::Msr);
+        assert_eq!(
+            msr.requests[1].at_ns,
+            (128166372016382155 - 128166372003061629) * 100
+        );
+        assert_eq!(msr.requests[1].bytes(), 65_536);
+    }
+
+    #[test]
+    fn requests_cover_whole_units_and_large_ones_split() {
+        // 512 bytes at offset 3,584 cross into the second 4 KiB unit.
+        let t = parse("0 1 7 2 1\n10 1 0 4096 0\n").unwrap();
+        assert_eq!((t.requests[0].start_unit, t.requests[0].units), (0, 2));
+        // 2 MiB (4096 sectors) become two 1 MiB requests at the same time.
+        assert_eq!(t.requests.len(), 3);
+        assert!(t.requests[1..]
+            .iter()
+            .all(|r| r.units == 256 && r.at_ns == 10));
+    }
+
+    #[test]
+    fn bad_traces_say_where_and_why() {
+        let e = parse("0 1 0 8 1\n5 1 x 8 1\n6 1 0 8 7\n").unwrap_err();
+        assert_eq!(e.total, 2);
+        assert_eq!(e.problems[0].0, 2);
+        assert!(e.to_string().contains("trace line 3: type '7'"), "{e}");
+        assert_eq!(
+            parse("").unwrap_err().to_string(),
+            "trace: empty: no requests in it"
+        );
+        assert!(parse("hello world\n")
+            .unwrap_err()
+            .to_string()
+            .contains("cannot tell"));
+        assert!(read(&b"\x7fELF\x00\x01"[..], None)
+            .unwrap_err()
+            .to_string()
+            .contains("binary"));
+        let e = read("0 1 0 8 1\n".as_bytes(), Some(TraceFormat::Msr)).unwrap_err();
+        assert!(e.to_string().contains("expected `timestamp"), "{e}");
+        assert!(parse("fio version 3 iolog\n1 /f open\n")
+            .unwrap_err()
+            .to_string()
+            .contains("no reads"));
+    }
+
+    #[test]
+    fn a_request_is_held_in_sixteen_bytes() {
+        assert_eq!(std::mem::size_of::<TraceRequest>(), 16);
+    }
+}
