@@ -7,7 +7,14 @@ use parallelism_model::fio;
 use parallelism_model::fit::FitOptions;
 use parallelism_model::sliced_fit::SlicedFit;
 use parallelism_model::sweep::{self, REVIEW_QDS};
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use parallelism_model::rng::Rng;
+use parallelism_model::workload::trace;
+use parallelism_model::workload::{Arrival, Stream, StreamsSpec};
 use parallelism_model::{drive_state, ftl, presets, DriveState, RunOptions, Rw, Workload};
+use parallelism_model::{DriveSpec, Simulation};
 
 /// Each figure is the median of this many runs, so one preempted run does not move it.
 const REPEATS: usize = 7;
@@ -82,10 +89,55 @@ pub fn run() -> String {
         "whole_drive_fill_ms": round2(fill_ms),
         "whole_drive_fill_gb": big.user_bytes() / 1e9,
         "drive_time_octane_128gb": drive_time(),
+        "replay": replay(&drive),
         "fit_your_drive": fit_your_drive(),
-        "note": "medians of 7 runs; 4 KiB random reads, E18DC 32 dies; sweep at 20000 measured I/Os per point; fill: E12 with 64 dies, from empty; drive_time: the page's sliced runs, one step per budget; fit_your_drive: the page's fit (4000 measured I/Os, one thread) of fio output the model wrote for e12_d16_r50000_c2000 (4 KiB random reads at QD 1, 8, 64; 128 KiB reads at QD 16), 480 GB given, one step at a time",
+        "note": "medians of 7 runs; 4 KiB random reads, E18DC 32 dies; sweep at 20000 measured I/Os per point; fill: E12 with 64 dies, from empty; drive_time: the page's sliced runs, one step per budget; replay: a generated trace of 1M 4 KiB random reads (MQSim text), parsed, then replayed on the same drive at QD32 and at its own times (10 µs apart); fit_your_drive: the page's fit (4000 measured I/Os, one thread) of fio output the model wrote for e12_d16_r50000_c2000 (4 KiB random reads at QD 1, 8, 64; 128 KiB reads at QD 16), 480 GB given, one step at a time",
     });
     serde_json::to_string_pretty(&out).expect("plain JSON values") + "\n"
+}
+
+/// Requests in the replay benchmark's generated trace.
+const REPLAY_REQUESTS: u64 = 1_000_000;
+
+/// Trace replay: a generated trace of a million 4 KiB random reads read from MQSim text and
+/// replayed on `drive` as fast as it allows at QD32 (the closed-loop rate's twin) and at its
+/// own times (requests 10 µs apart, an open loop the drive keeps up with).
+fn replay(drive: &DriveSpec) -> serde_json::Value {
+    let units = drive.user_bytes() as u64 / 4096;
+    let mut rng = Rng::new(5);
+    let mut text = String::with_capacity(REPLAY_REQUESTS as usize * 32);
+    for i in 0..REPLAY_REQUESTS {
+        let sector = rng.below(units) * 8;
+        let _ = writeln!(text, "{} 1 {sector} 8 1", i * 10_000);
+    }
+    let parse_s = median_of(|| {
+        let t = Instant::now();
+        let _ = trace::read(text.as_bytes(), None).expect("the generated trace reads");
+        t.elapsed().as_secs_f64()
+    });
+    let trace = Arc::new(trace::read(text.as_bytes(), None).expect("the generated trace reads"));
+    let rate = |arrival: Arrival| {
+        let run = StreamsSpec {
+            drive: drive.clone(),
+            streams: vec![Stream::replay(Arc::clone(&trace), arrival)],
+            state: DriveState::SeqFilled,
+            options: RunOptions::default(),
+        }
+        .check()
+        .expect("the replay is valid");
+        median_of(|| {
+            let t = Instant::now();
+            let r = Simulation::run(&run);
+            r.measured_ios as f64 / t.elapsed().as_secs_f64()
+        })
+    };
+    serde_json::json!({
+        "requests": REPLAY_REQUESTS,
+        "parse_requests_per_s": (REPLAY_REQUESTS as f64 / parse_s).round(),
+        "closed_qd32_requests_per_s": rate(Arrival::Closed { iodepth: 32 }).round(),
+        "timed_requests_per_s": rate(Arrival::Timed { speed: 1.0, max_idle: None, iodepth: 32 }).round(),
+        "bytes_per_request": std::mem::size_of::<trace::TraceRequest>(),
+    })
 }
 
 /// The drive over time as the page runs it: steps of the page's work budget.

@@ -16,6 +16,7 @@ use parallelism_model::custom::CustomDrive;
 use parallelism_model::power::PowerLimit;
 use parallelism_model::presets::{self, Preset};
 use parallelism_model::sweep::REVIEW_QDS;
+use parallelism_model::workload::desktop::Desktop;
 use parallelism_model::workload::trace::TraceFormat;
 use parallelism_model::workload::Spacing;
 use parallelism_model::{ConfigError, DriveSpec, DriveState, RunOptions, Rw, Workload};
@@ -482,8 +483,18 @@ pub struct RunJobArgs {
 #[derive(Args)]
 pub struct ReplayArgs {
     /// The trace file
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
+    #[arg(value_name = "FILE", required_unless_present = "workload")]
+    pub file: Option<PathBuf>,
+    /// Replay a generated desktop workload instead: desktop-heavy or desktop-light (a model of
+    /// AnandTech Storage Bench 2011 Heavy and Light; its idle gaps are capped at 25 ms)
+    #[arg(long, value_name = "NAME", value_parser = desktop, conflicts_with_all = ["file", "trace_format"])]
+    pub workload: Option<Desktop>,
+    /// With --workload: generate this share (0..1] of its requests, in the same mix [default: 1]
+    #[arg(long, value_name = "X", value_parser = finite)]
+    pub scale: Option<f64>,
+    /// With --workload: the generator's seed [default: 1]
+    #[arg(long, value_name = "N", value_parser = whole::<u64>)]
+    pub seed: Option<u64>,
     /// The trace's format: mqsim, blkparse, iolog2, iolog3 or msr [default: told from the file]
     #[arg(long = "trace-format", value_name = "NAME", value_parser = trace_format)]
     pub trace_format: Option<TraceFormat>,
@@ -501,6 +512,10 @@ pub struct ReplayArgs {
     /// host)
     #[arg(long, value_name = "N", default_value_t = 32, value_parser = whole::<u32>)]
     pub device_depth: u32,
+    /// Also print the replay over time in buckets of this many milliseconds: throughput,
+    /// requests in the system and mean latency (CSV: the buckets alone)
+    #[arg(long, value_name = "MS", value_parser = finite)]
+    pub series_ms: Option<f64>,
     /// The drive's state when the replay starts: fob, seq-filled or steady
     #[arg(long, value_name = "STATE", default_value = "fob", value_parser = state)]
     pub state: DriveState,
@@ -531,6 +546,10 @@ fn rates(list: &str) -> Result<Rates, String> {
         finite(r).map_err(|_| format!("'{r}' is not a rate (I/Os per second, comma-separated)"))
     })
     .map(Rates)
+}
+
+fn desktop(s: &str) -> Result<Desktop, ConfigError> {
+    s.parse().map_err(|e| for_option("--workload", e))
 }
 
 fn trace_format(s: &str) -> Result<TraceFormat, ConfigError> {

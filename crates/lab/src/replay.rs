@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::BufReader;
+use std::path::Path;
 use std::sync::Arc;
 
 use parallelism_model::stats::{LatencySummary, RunResult};
@@ -20,17 +21,37 @@ use crate::Fail;
 /// Largest trace file read (about 15 M lines of the MSR format); larger ones are refused at
 /// once rather than read for minutes.
 const MAX_TRACE_FILE_BYTES: u64 = 1 << 30;
+/// Shortest bucket of a series (a microsecond: finer shows single requests, not a rate).
+const MIN_SERIES_MS: f64 = 0.001;
 
 pub fn replay(a: &cli::ReplayArgs) -> Result<String, Fail> {
-    let trace = read_trace(a)?;
+    let drive = a.drive.drive()?;
+    let trace = match (&a.file, a.workload) {
+        (_, Some(workload)) => {
+            let scale = a.scale.unwrap_or(1.0);
+            if !(scale > 0.0 && scale <= 1.0) {
+                return Err(Fail(format!(
+                    "--scale {scale} is out of range (allowed: above 0 and at most 1)"
+                )));
+            }
+            workload.trace(drive.user_bytes() as u64, scale, a.seed.unwrap_or(1))
+        }
+        (Some(_), None) if a.scale.is_some() || a.seed.is_some() => {
+            return Err(Fail(
+                "--scale and --seed shape a generated --workload, not a trace file".into(),
+            ))
+        }
+        (Some(file), None) => read_trace(file, a)?,
+        (None, None) => return Err(Fail("give a trace FILE or --workload NAME".into())),
+    };
     let arrival = match a.iodepth {
         Some(iodepth) => Arrival::Closed { iodepth },
         None if !trace.timed => {
-            return Err(Fail(format!(
-                "'{}' has no times (a version 2 iolog without wait actions): replay it with \
-                 --iodepth N",
-                a.file.display()
-            )))
+            return Err(Fail(
+                "the trace has no times (a version 2 iolog without wait actions): replay it \
+                 with --iodepth N"
+                    .into(),
+            ))
         }
         None => Arrival::Timed {
             speed: a.speed.unwrap_or(1.0),
@@ -40,7 +61,7 @@ pub fn replay(a: &cli::ReplayArgs) -> Result<String, Fail> {
     };
     let trace = Arc::new(trace);
     let spec = StreamsSpec {
-        drive: a.drive.drive()?,
+        drive,
         streams: vec![Stream::replay(Arc::clone(&trace), arrival)],
         state: a.state,
         options: RunOptions::default(),
@@ -49,17 +70,27 @@ pub fn replay(a: &cli::ReplayArgs) -> Result<String, Fail> {
     if let Some(limit) = a.power.limit() {
         run = run.with_power_limit(limit)?;
     }
-    Ok(render(&trace, &Simulation::run(&run), a.output.format))
+    let mut sim = Simulation::new(&run);
+    if let Some(ms) = a.series_ms {
+        if !(ms.is_finite() && ms >= MIN_SERIES_MS) {
+            return Err(Fail(format!(
+                "--series-ms {ms} is out of range (allowed: at least {MIN_SERIES_MS})"
+            )));
+        }
+        sim.record_series(Nanos((ms * 1e6) as u64));
+    }
+    while !sim.step(u64::MAX) {}
+    Ok(render(&trace, &sim.result(), a.output.format))
 }
 
-fn read_trace(a: &cli::ReplayArgs) -> Result<Trace, Fail> {
-    let cannot = |e: std::io::Error| Fail(format!("cannot read '{}': {e}", a.file.display()));
-    let file = File::open(&a.file).map_err(cannot)?;
+fn read_trace(path: &Path, a: &cli::ReplayArgs) -> Result<Trace, Fail> {
+    let cannot = |e: std::io::Error| Fail(format!("cannot read '{}': {e}", path.display()));
+    let file = File::open(path).map_err(cannot)?;
     let size = file.metadata().map_err(cannot)?.len();
     if size > MAX_TRACE_FILE_BYTES {
         return Err(Fail(format!(
             "'{}' is {:.1} GB; the lab replays traces up to {} GiB (cut it into parts)",
-            a.file.display(),
+            path.display(),
             size as f64 / 1e9,
             MAX_TRACE_FILE_BYTES >> 30
         )));
@@ -89,7 +120,19 @@ fn render(t: &Trace, r: &RunResult, format: Format) -> String {
             "mean_in_system": r.mean_in_system,
             "energy_j": r.energy_j(),
             "watts": r.power.average_w,
+            "series": r.series,
         })),
+        Format::Csv if !r.series.is_empty() => {
+            let mut s = String::from("start_s,iops,mb_s,lat_mean_us,mean_in_system\n");
+            for p in &r.series {
+                let _ = writeln!(
+                    s,
+                    "{:.6},{:.0},{:.2},{:.1},{:.3}",
+                    p.start_s, p.iops, p.mb_s, p.lat_mean_us, p.mean_in_system
+                );
+            }
+            s
+        }
         Format::Csv => {
             let lat = |l: &Option<LatencySummary>| {
                 l.as_ref()
@@ -152,6 +195,20 @@ fn render(t: &Trace, r: &RunResult, format: Format) -> String {
                 r.energy_j(),
                 r.power.average_w
             );
+            if !r.series.is_empty() {
+                let _ = writeln!(
+                    s,
+                    "\n{:>10} {:>10} {:>9} {:>10} {:>10}",
+                    "start s", "IOPS", "MB/s", "mean µs", "in system"
+                );
+                for p in &r.series {
+                    let _ = writeln!(
+                        s,
+                        "{:>10.3} {:>10.0} {:>9.1} {:>10.1} {:>10.2}",
+                        p.start_s, p.iops, p.mb_s, p.lat_mean_us, p.mean_in_system
+                    );
+                }
+            }
             s
         }
     }

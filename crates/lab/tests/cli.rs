@@ -917,6 +917,25 @@ fn replay_reads_each_trace_format_and_measures_it_as_the_reviews_do() {
         table.contains("3 requests (2 reads, 1 writes; mqsim)"),
         "{table}"
     );
+    // Over time: 100 µs buckets of a 200 µs trace, and the buckets' I/Os add up to its three.
+    let csv = stdout(&lab(&[
+        "replay",
+        dir.join("t.mqsim").to_str().unwrap(),
+        "--series-ms",
+        "0.1",
+        "--format",
+        "csv",
+    ]));
+    assert!(
+        csv.starts_with("start_s,iops,mb_s,lat_mean_us,mean_in_system"),
+        "{csv}"
+    );
+    let ios: f64 = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap().parse::<f64>().unwrap() * 1e-4)
+        .sum();
+    assert!((ios - 3.0).abs() < 1e-6, "{csv}");
 }
 
 #[test]
@@ -955,5 +974,49 @@ fn replay_refuses_bad_traces_in_one_line_each_and_never_panics() {
         assert_eq!(o.status.code(), Some(2), "{name}: {err}");
         assert!(err.contains(says), "{name}: {err}");
         assert!(!err.contains("panicked"), "{name}: {err}");
+    }
+}
+
+#[test]
+fn replay_generates_the_reviews_desktop_workloads() {
+    let run = |gb: &str| {
+        let o = lab(&[
+            "replay",
+            "--workload",
+            "desktop-light",
+            "--scale",
+            "0.05",
+            "--preset",
+            "octane",
+            "--capacity-gb",
+            gb,
+            "--format",
+            "json",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_str::<serde_json::Value>(&stdout(&o)).unwrap()
+    };
+    let (small, large) = (run("128"), run("512"));
+    // 5% of Light's 372,630 reads and 459,709 writes.
+    assert_eq!(small["requests"], 41_617);
+    assert_eq!(small["requests"], large["requests"]);
+    let rate = |r: &serde_json::Value| r["data_rate_mb_s"].as_f64().unwrap();
+    assert!(rate(&small) < rate(&large) && rate(&small) > 0.8 * rate(&large));
+    for (args, says) in [
+        (&["replay"][..], "FILE"),
+        (
+            &["replay", "--workload", "desktop-medium"][..],
+            "unknown --workload",
+        ),
+        (
+            &["replay", "--workload", "desktop-light", "--scale", "2"][..],
+            "--scale 2",
+        ),
+        (&["replay", "x.trace", "--scale", "0.5"][..], "--workload"),
+    ] {
+        let o = lab(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
     }
 }

@@ -53,7 +53,7 @@ impl Rng {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn percent(&mut self, percent: u8) -> bool {
         match percent {
             0 => false,

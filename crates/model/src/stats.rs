@@ -293,6 +293,8 @@ pub struct RunResult {
     /// Time in the window with at least one request in the system (the reviews' "disk busy
     /// time"): the whole window for a closed loop.
     pub busy_ns: u64,
+    /// Figures over time, when the run recorded them (else empty).
+    pub series: Vec<SeriesPoint>,
     pub utilisation: Utilisation,
     pub bottleneck: Bottleneck,
     /// What the drive drew.
@@ -312,6 +314,20 @@ pub struct RunResult {
     pub events: u64,
     /// False while a run is still in progress (a provisional result).
     pub finished: bool,
+}
+
+/// One bucket of a run's figures over time.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SeriesPoint {
+    /// The bucket's start, in seconds from the window's start.
+    pub start_s: f64,
+    /// Completions per second and MB/s in the bucket.
+    pub iops: f64,
+    pub mb_s: f64,
+    /// Mean latency of the requests that completed in the bucket (0 when none did).
+    pub lat_mean_us: f64,
+    /// Requests in the system, averaged over the bucket.
+    pub mean_in_system: f64,
 }
 
 /// One stream's part of a run.

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use parallelism_model::presets;
 use parallelism_model::rng::Rng;
 use parallelism_model::time::Nanos;
+use parallelism_model::workload::desktop::Desktop;
 use parallelism_model::workload::trace::{Trace, TraceFormat, TraceRequest};
 use parallelism_model::workload::{Arrival, BlockSizes, Spacing, Span, Stream, StreamsSpec};
 use parallelism_model::{
@@ -410,4 +411,90 @@ fn a_trace_runs_alone_and_only_a_trace_has_times_to_replay() {
         },
     );
     assert!(check(vec![too_fast]).starts_with("replay speed"));
+}
+
+/// The data rate over the busy time of a generated desktop workload on the Octane at `gb`.
+fn octane_desktop(workload: Desktop, gb: f64) -> RunResult {
+    let d = presets::find("octane")
+        .unwrap()
+        .drive_for_capacity_gb(gb)
+        .unwrap();
+    let trace = Arc::new(workload.trace(d.user_bytes() as u64, 0.05, 1));
+    let timed = Arrival::Timed {
+        speed: 1.0,
+        max_idle: None,
+        iodepth: 32,
+    };
+    let spec = StreamsSpec {
+        drive: d,
+        streams: vec![Stream::replay(trace, timed)],
+        state: DriveState::Fob,
+        options: RunOptions::default(),
+    };
+    Simulation::run(&spec.check().unwrap())
+}
+
+#[test]
+fn the_octane_128gb_does_well_on_light_desktop_work_and_is_penalised_on_heavy() {
+    // OCZ Octane review (2011): on Storage Bench Light the 128 GB drive does "quite well"; "it's
+    // in write heavy workloads that the reduction in number of available NAND die penalizes"
+    // it. A quarter of the dies each program four times as much, and the Octane's firmware
+    // does not suspend a program for a read.
+    let ratio = |w: Desktop| {
+        let (small, large) = (octane_desktop(w, 128.0), octane_desktop(w, 512.0));
+        small.busy_mb_s() / large.busy_mb_s()
+    };
+    let (light, heavy) = (ratio(Desktop::Light), ratio(Desktop::Heavy));
+    assert!(
+        light > 0.88,
+        "Light: the 128 GB at {light:.3} of the 512 GB"
+    );
+    assert!(
+        heavy < light - 0.03,
+        "Heavy {heavy:.3} of the 512 GB against Light {light:.3}"
+    );
+}
+
+#[test]
+fn a_replays_series_adds_up_to_its_totals_and_follows_the_traces_load() {
+    // Two seconds of reads: the first second 1,000 a second, the second 10,000.
+    let d = drive();
+    let units = (d.user_bytes() as u64 / 4096) as u32;
+    let mut rng = Rng::new(3);
+    let mut at = 0;
+    let mut requests = Vec::new();
+    for gap in std::iter::repeat_n(1_000_000, 1_000).chain(std::iter::repeat_n(100_000, 10_000)) {
+        requests.push(TraceRequest {
+            at_ns: at,
+            start_unit: rng.below(u64::from(units)) as u32,
+            units: 1,
+            write: false,
+        });
+        at += gap;
+    }
+    let trace = Arc::new(Trace::from_requests(TraceFormat::Mqsim, requests));
+    let spec = StreamsSpec {
+        drive: d,
+        streams: vec![Stream::replay(
+            trace,
+            Arrival::Timed {
+                speed: 1.0,
+                max_idle: None,
+                iodepth: 32,
+            },
+        )],
+        state: DriveState::SeqFilled,
+        options: RunOptions::default(),
+    };
+    let mut sim = Simulation::new(&spec.check().unwrap());
+    sim.record_series(Nanos::from_ms(100));
+    while !sim.step(u64::MAX) {}
+    let r = sim.result();
+    assert_eq!(r.series.len(), 20, "two seconds in 100 ms buckets");
+    let ios: f64 = r.series.iter().map(|p| p.iops * 0.1).sum();
+    assert!((ios - 11_000.0).abs() < 0.5, "{ios}");
+    let (first, last) = (&r.series[5], &r.series[15]);
+    assert!(rel(first.iops, 1_000.0) < 0.02 && rel(last.iops, 10_000.0) < 0.02);
+    assert!(last.mean_in_system > 5.0 * first.mean_in_system);
+    assert!(rel(first.lat_mean_us, r.latency.p50_us) < 0.1);
 }

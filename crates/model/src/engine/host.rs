@@ -10,7 +10,7 @@
 
 use std::collections::VecDeque;
 
-use crate::config::{Mapping, MAPPING_UNIT_BYTES};
+use crate::config::{CheckedRun, Mapping, MAPPING_UNIT_BYTES};
 use crate::rng::Rng;
 use crate::time::SimTime;
 use std::sync::Arc;
@@ -44,13 +44,48 @@ struct Replay {
     drive_units: u64,
 }
 
-/// A stream's request sizes, ready to draw.
+/// Where a stream's requests come from, ready to draw: one match per request picks the way.
 #[derive(Clone, Debug)]
-enum Sizes {
-    /// One size, and how many aligned requests of it fit in the span.
+enum Source {
+    /// The pattern with one size, and how many aligned requests of it fit in the span.
     One { bytes: u32, span_blocks: u64 },
-    /// (cumulative weight in percent, bytes), the last weight 100.
+    /// The pattern with a `bssplit`: (cumulative weight in percent, bytes), the last 100.
     Split(Vec<(u8, u32)>),
+    /// A trace's requests.
+    Trace(Replay),
+}
+
+/// A stream as the engine runs it: its constants and what moves between its requests.
+#[derive(Clone, Debug)]
+pub(super) struct HostStream {
+    pub params: StreamParams,
+    pub cursor: Cursor,
+}
+
+impl HostStream {
+    pub fn new(params: StreamParams) -> HostStream {
+        HostStream {
+            cursor: params.cursor(),
+            params,
+        }
+    }
+
+    /// The stream's next request.
+    #[inline(always)]
+    pub fn draw(&mut self, rng: &mut Rng) -> Request {
+        self.params.draw(&mut self.cursor, rng)
+    }
+
+    /// Open loop: when the arrival after the one now comes due (see
+    /// [`StreamParams::next_arrival`]).
+    pub fn next_arrival(&mut self, rng: &mut Rng) -> Option<SimTime> {
+        self.params.next_arrival(&mut self.cursor, rng)
+    }
+
+    /// Whether a trace stream has made all its requests.
+    pub fn exhausted(&self) -> bool {
+        self.params.exhausted(&self.cursor)
+    }
 }
 
 /// A stream's constants, derived once from its checked [`Stream`].
@@ -58,7 +93,7 @@ enum Sizes {
 pub(super) struct StreamParams {
     pub read_percent: u8,
     random: bool,
-    sizes: Sizes,
+    source: Source,
     span_start: u64,
     span_bytes: u64,
     /// Parts per million of this stream's reads that miss the mapping cache.
@@ -67,11 +102,19 @@ pub(super) struct StreamParams {
     pub iodepth: u32,
     /// Open loop: when requests arrive (`None`: closed loop).
     pub rate: Option<Arrivals>,
-    /// A trace's requests instead of the pattern's.
-    replay: Option<Replay>,
 }
 
 impl StreamParams {
+    /// Every stream of `run`, in order.
+    pub fn of(run: &CheckedRun) -> Vec<StreamParams> {
+        let d = run.drive();
+        let user_bytes = d.user_bytes() as u64;
+        run.streams()
+            .iter()
+            .map(|s| StreamParams::new(s, user_bytes, d.controller.mapping))
+            .collect()
+    }
+
     pub fn new(stream: &Stream, user_bytes: u64, mapping: Mapping) -> StreamParams {
         let rate = match stream.arrival {
             Arrival::Closed { .. } => None,
@@ -87,31 +130,27 @@ impl StreamParams {
                 return StreamParams {
                     read_percent: stream.read_percent(),
                     random: true,
-                    sizes: Sizes::One {
-                        bytes: MAPPING_UNIT_BYTES,
-                        span_blocks: drive_units,
-                    },
+                    source: Source::Trace(Replay {
+                        trace: Arc::clone(trace),
+                        drive_units,
+                    }),
                     span_start: 0,
                     span_bytes: user_bytes,
                     map_miss_ppm: map_miss_ppm(mapping, user_bytes),
                     iodepth: stream.arrival.iodepth(),
                     rate,
-                    replay: Some(Replay {
-                        trace: Arc::clone(trace),
-                        drive_units,
-                    }),
                 };
             }
         };
         let (span_start, size) = pattern.span_on(user_bytes);
         let parts = pattern.sizes.parts();
-        let (sizes, span_bytes) = match *parts {
+        let (source, span_bytes) = match *parts {
             [(bytes, _)] => {
                 let bs = u64::from(bytes);
                 // Whole requests only, so a sequential stream wraps on a request boundary.
                 let span_bytes = (size / bs).max(1) * bs;
                 let span_blocks = span_bytes / bs;
-                (Sizes::One { bytes, span_blocks }, span_bytes)
+                (Source::One { bytes, span_blocks }, span_bytes)
             }
             _ => {
                 let mut cumulative = 0u8;
@@ -122,24 +161,23 @@ impl StreamParams {
                         (cumulative, bytes)
                     })
                     .collect();
-                (Sizes::Split(table), size)
+                (Source::Split(table), size)
             }
         };
         StreamParams {
             read_percent: pattern.read_percent(),
             random: pattern.rw.is_random(),
-            sizes,
+            source,
             span_start,
             span_bytes,
             map_miss_ppm: map_miss_ppm(mapping, span_bytes),
             iodepth: stream.arrival.iodepth(),
             rate,
-            replay: None,
         }
     }
 
     /// A cursor at the start of the stream's span.
-    pub fn cursor(&self) -> Cursor {
+    fn cursor(&self) -> Cursor {
         Cursor {
             seq_read_next: self.span_start,
             seq_write_next: self.span_start,
@@ -152,34 +190,55 @@ impl StreamParams {
 
     /// The number of requests a trace stream makes (`None`: a generated stream never ends).
     pub fn trace_len(&self) -> Option<u64> {
-        self.replay.as_ref().map(|r| r.trace.requests.len() as u64)
+        match &self.source {
+            Source::Trace(r) => Some(r.trace.requests.len() as u64),
+            _ => None,
+        }
     }
 
     /// Whether a trace stream has made all its requests.
-    pub fn exhausted(&self, cursor: &Cursor) -> bool {
-        self.replay
-            .as_ref()
-            .is_some_and(|r| cursor.next_trace_request >= r.trace.requests.len())
+    fn exhausted(&self, cursor: &Cursor) -> bool {
+        matches!(&self.source, Source::Trace(r) if cursor.next_trace_request >= r.trace.requests.len())
     }
 
     /// The stream's next request.
     #[inline(always)]
-    pub fn draw(&self, cursor: &mut Cursor, rng: &mut Rng) -> Request {
-        if let Some(replay) = &self.replay {
-            return replay.request(cursor);
-        }
-        let write = !rng.percent(self.read_percent);
-        let (bytes, span_blocks) = match &self.sizes {
-            Sizes::One { bytes, span_blocks } => (*bytes, *span_blocks),
-            Sizes::Split(table) => {
+    fn draw(&self, cursor: &mut Cursor, rng: &mut Rng) -> Request {
+        match &self.source {
+            Source::One { bytes, span_blocks } => {
+                let write = !rng.percent(self.read_percent);
+                self.place(cursor, rng, write, *bytes, *span_blocks)
+            }
+            Source::Split(table) => {
+                let write = !rng.percent(self.read_percent);
                 let pick = rng.below(100) as u8;
                 let bytes = table
                     .iter()
                     .find(|&&(cumulative, _)| pick < cumulative)
                     .map_or(table[table.len() - 1].1, |&(_, b)| b);
-                (bytes, self.span_bytes / u64::from(bytes))
+                self.place(
+                    cursor,
+                    rng,
+                    write,
+                    bytes,
+                    self.span_bytes / u64::from(bytes),
+                )
             }
-        };
+            Source::Trace(replay) => replay.request(cursor),
+        }
+    }
+
+    /// A generated request of `bytes` in the direction drawn: at random among the span's
+    /// `span_blocks` aligned places, or after the direction's last one.
+    #[inline(always)]
+    fn place(
+        &self,
+        cursor: &mut Cursor,
+        rng: &mut Rng,
+        write: bool,
+        bytes: u32,
+        span_blocks: u64,
+    ) -> Request {
         let bs = u64::from(bytes);
         let offset = if self.random {
             self.span_start + rng.below(span_blocks) * bs
@@ -207,7 +266,7 @@ impl StreamParams {
 
     /// Open loop: when the arrival after the one now (whose request is drawn next) comes due;
     /// `None` once a trace has no request after it.
-    pub fn next_arrival(&self, cursor: &mut Cursor, rng: &mut Rng) -> Option<SimTime> {
+    fn next_arrival(&self, cursor: &mut Cursor, rng: &mut Rng) -> Option<SimTime> {
         cursor.next_arrival_ns += match self.rate? {
             // Kept as a fraction so a rate that is not a whole number of nanoseconds apart
             // does not drift.
@@ -215,7 +274,10 @@ impl StreamParams {
             // Exponential gaps: 1 - u is in (0, 1], so the logarithm is finite.
             Arrivals::Rate(gap_ns, Spacing::Poisson) => -(1.0 - rng.unit()).ln() * gap_ns,
             Arrivals::Timed { speed, max_idle } => {
-                let requests = &self.replay.as_ref()?.trace.requests;
+                let Source::Trace(replay) = &self.source else {
+                    return None;
+                };
+                let requests = &replay.trace.requests;
                 let i = cursor.next_trace_request;
                 let gap = requests.get(i + 1)?.at_ns - requests[i].at_ns;
                 let gap = gap as f64 / speed;
@@ -228,6 +290,7 @@ impl StreamParams {
 
 impl Replay {
     /// The trace's next request, its address wrapped onto the drive.
+    #[inline(never)]
     fn request(&self, cursor: &mut Cursor) -> Request {
         let r = self.trace.requests[cursor.next_trace_request];
         cursor.next_trace_request += 1;

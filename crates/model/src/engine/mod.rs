@@ -62,7 +62,9 @@ use super::time::{Nanos, SimTime};
 use super::workload::Stream;
 
 mod host;
-use host::{Arrivals, Cursor, StreamParams};
+mod series;
+use host::{Arrivals, HostStream, StreamParams};
+use series::Series;
 
 /// Most planes a die may have (bounded so a die's in-flight read batch is a fixed array).
 const MAX_PLANES: usize = 8;
@@ -334,8 +336,7 @@ struct Params {
     page_div: Divisor,
     die_div: Divisor,
     plane_div: Divisor,
-    /// The streams of requests (see [`host`]), and their depths added up.
-    streams: Vec<StreamParams>,
+    /// The streams' depths added up (the streams themselves live in [`Simulation`]).
     depth: u32,
     /// Some stream arrives at a rate (open loop).
     open: bool,
@@ -427,16 +428,10 @@ impl Params {
         self.link_write_xfer[(bytes / MAPPING_UNIT_BYTES) as usize]
     }
 
-    fn new(run: &CheckedRun) -> Params {
+    fn new(run: &CheckedRun, streams: &[StreamParams]) -> Params {
         let d = run.drive();
         let c = &d.controller;
         let n = &d.nand;
-        let user_bytes = d.user_bytes() as u64;
-        let streams: Vec<StreamParams> = run
-            .streams()
-            .iter()
-            .map(|s| StreamParams::new(s, user_bytes, c.mapping))
-            .collect();
         let depth = streams.iter().map(|s| s.iodepth).sum::<u32>();
         let open = streams.iter().any(|s| s.rate.is_some());
         let reads = streams.iter().any(|s| s.read_percent > 0);
@@ -472,7 +467,6 @@ impl Params {
             trace_run: streams.iter().any(|s| s.trace_len().is_some()),
             split_figures: (reads && writes) || streams.len() > 1 || open,
             mean_bytes: (mean_bytes.round() as u64).max(1),
-            streams,
             t_read: n.t_read,
             t_prog: n.t_prog,
             t_erase: n.t_erase,
@@ -551,6 +545,8 @@ struct Meter {
     busy_ns: u64,
     /// The host held [`MAX_HOST_BACKLOG`] requests: the run stopped there, saturated.
     stopped: bool,
+    /// Figures over time, when asked for ([`Simulation::record_series`]).
+    series: Option<Series>,
 }
 
 /// One stream's measurements inside the window.
@@ -584,8 +580,9 @@ pub struct Simulation {
     next_program_die: u32,
     in_device: u32,
     host_waiters: VecDeque<u32>,
-    /// Each stream's moving parts, and the slots of open-loop requests that completed.
-    cursors: Vec<Cursor>,
+    /// The streams of requests (see `host.rs`), and the slots of open-loop requests that
+    /// completed.
+    streams: Vec<HostStream>,
     free_slots: Vec<u32>,
     /// Open-loop requests waiting in the host for their stream's depth.
     host_backlog: usize,
@@ -600,19 +597,21 @@ pub struct Simulation {
 impl Simulation {
     /// Prepare a run; no event is processed until [`step`](Self::step).
     pub fn new(run: &CheckedRun) -> Simulation {
-        Simulation::build(Params::new(run), run)
+        let streams = StreamParams::of(run);
+        Simulation::build(Params::new(run, &streams), streams, run)
     }
 
     /// [`new`](Self::new) for a run someone watches event by event: every request's arrival
     /// at the controller is an event of its own, so [`activity`](Self::activity) never shows
     /// the controller busy with a request still in the host's stack.
     pub fn watched(run: &CheckedRun) -> Simulation {
-        let mut p = Params::new(run);
+        let streams = StreamParams::of(run);
+        let mut p = Params::new(run, &streams);
         p.direct_arrival = false;
-        Simulation::build(p, run)
+        Simulation::build(p, streams, run)
     }
 
-    fn build(p: Params, run: &CheckedRun) -> Simulation {
+    fn build(p: Params, streams: Vec<StreamParams>, run: &CheckedRun) -> Simulation {
         let d = run.drive();
         let channels = d.controller.channels;
         let dies = (0..p.dies)
@@ -624,7 +623,7 @@ impl Simulation {
         let opts = run.options();
         // Warm-up long enough to fill the write buffer several times and let every slot cycle.
         let buffer_ios = 3 * p.buffer_bytes / p.mean_bytes;
-        let writes = p.streams.iter().any(|s| s.read_percent < 100);
+        let writes = streams.iter().any(|s| s.read_percent < 100);
         let warmup = MIN_WARMUP_IOS
             .max(WARMUP_IOS_PER_QD * u64::from(p.depth))
             .max(if writes { buffer_ios } else { 0 });
@@ -637,7 +636,7 @@ impl Simulation {
         });
         // A trace is measured whole, from its first request, as the reviews replay theirs.
         // (A trace runs alone: see `CheckedRun`.)
-        let (warmup, target) = match p.streams.iter().find_map(StreamParams::trace_len) {
+        let (warmup, target) = match streams.iter().find_map(StreamParams::trace_len) {
             Some(n) => (0, n),
             None => (warmup, target),
         };
@@ -659,7 +658,7 @@ impl Simulation {
             next_program_die: 0,
             in_device: 0,
             host_waiters: VecDeque::new(),
-            cursors: p.streams.iter().map(StreamParams::cursor).collect(),
+            streams: Vec::new(),
             free_slots: Vec::new(),
             host_backlog: 0,
             meter: Meter {
@@ -668,7 +667,7 @@ impl Simulation {
                 per_batch: (target / NOISE_BATCHES).max(1),
                 next_mark: warmup + (target / NOISE_BATCHES).max(1),
                 streams: if p.per_stream || p.open {
-                    p.streams.iter().map(|_| StreamMeter::default()).collect()
+                    (0..streams.len()).map(|_| StreamMeter::default()).collect()
                 } else {
                     Vec::new()
                 },
@@ -679,10 +678,11 @@ impl Simulation {
             power_waiters: VecDeque::new(),
             p,
         };
+        sim.streams = streams.into_iter().map(HostStream::new).collect();
         // Closed-loop streams own their slots for the whole run; open-loop ones take a slot
         // per arrival and give it back on completion.
-        for stream in 0..sim.p.streams.len() as u32 {
-            let st = &sim.p.streams[stream as usize];
+        for stream in 0..sim.streams.len() as u32 {
+            let st = &sim.streams[stream as usize].params;
             if st.rate.is_some() {
                 sim.queue.push(SimTime::ZERO, Ev::Arrive(stream));
                 continue;
@@ -697,6 +697,13 @@ impl Simulation {
             }
         }
         sim
+    }
+
+    /// Keep the run's figures over time in buckets of `bucket` from the window's start
+    /// ([`RunResult::series`]); call before the first step.
+    pub fn record_series(&mut self, bucket: Nanos) {
+        self.meter.series = Some(Series::new(bucket));
+        self.p.split_figures = true;
     }
 
     /// Run to the end and return the final result.
@@ -810,6 +817,7 @@ impl Simulation {
         done
     }
 
+    #[inline(always)]
     fn handle(&mut self, ev: Ev) {
         match ev {
             Ev::CtrlArrive(slot) => self.ctrl_arrive(slot),
@@ -841,7 +849,7 @@ impl Simulation {
     #[inline(never)]
     fn trace_done(&self, slot: u32) -> bool {
         let i = self.slots[slot as usize].stream as usize;
-        self.p.streams[i].exhausted(&self.cursors[i])
+        self.streams[i].exhausted()
     }
 
     /// Draw the slot's stream's next request into the slot, made at `at`.
@@ -849,7 +857,7 @@ impl Simulation {
     fn make_request(&mut self, slot: u32, at: SimTime) {
         let stream = self.slots[slot as usize].stream;
         let i = stream as usize;
-        let r = self.p.streams[i].draw(&mut self.cursors[i], &mut self.rng);
+        let r = self.streams[i].draw(&mut self.rng);
         self.slots[slot as usize] = Slot {
             stream,
             submitted: at,
@@ -876,9 +884,10 @@ impl Simulation {
     /// An open-loop stream's request arrives now: it takes a slot, and goes to the device
     /// unless the stream already has `iodepth` there (then it waits in the host, its latency
     /// running). The stream's next arrival is scheduled.
+    #[inline(never)]
     fn arrive_open(&mut self, stream: u32) {
         let i = stream as usize;
-        if let Some(next) = self.p.streams[i].next_arrival(&mut self.cursors[i], &mut self.rng) {
+        if let Some(next) = self.streams[i].next_arrival(&mut self.rng) {
             self.queue.push(next, Ev::Arrive(stream));
         }
         let slot = match self.free_slots.pop() {
@@ -894,8 +903,9 @@ impl Simulation {
         if self.meter.completed >= self.meter.warmup {
             self.meter.streams[i].arrivals += 1;
         }
-        let cursor = &mut self.cursors[i];
-        if cursor.at_device < self.p.streams[i].iodepth {
+        let host = &mut self.streams[i];
+        let cursor = &mut host.cursor;
+        if cursor.at_device < host.params.iodepth {
             cursor.at_device += 1;
             self.send(slot, self.now);
         } else {
@@ -911,10 +921,11 @@ impl Simulation {
 
     /// An open-loop request completed now: its slot is free, and its stream's first waiting
     /// request goes to the device.
+    #[inline(never)]
     fn leave_open(&mut self, slot: u32) {
         self.count_in_system(false);
         self.free_slots.push(slot);
-        let cursor = &mut self.cursors[self.slots[slot as usize].stream as usize];
+        let cursor = &mut self.streams[self.slots[slot as usize].stream as usize].cursor;
         match cursor.waiting.pop_front() {
             Some(next) => {
                 self.host_backlog -= 1;
@@ -928,7 +939,11 @@ impl Simulation {
     fn count_in_system(&mut self, arrived: bool) {
         let m = &mut self.meter;
         let elapsed = self.now.since(m.in_system_since).0;
-        m.in_system_area += u128::from(m.in_system) * u128::from(elapsed);
+        let area = u128::from(m.in_system) * u128::from(elapsed);
+        m.in_system_area += area;
+        if let Some(series) = &mut m.series {
+            series.in_system(self.now.since(m.window_start).0, area);
+        }
         if m.in_system > 0 {
             m.busy_ns += elapsed;
         }
@@ -1007,7 +1022,7 @@ impl Simulation {
             return false;
         }
         let stream = self.slots[slot as usize].stream as usize;
-        let ppm = self.p.streams[stream].map_miss_ppm;
+        let ppm = self.streams[stream].params.map_miss_ppm;
         ppm > 0 && self.rng.below(1_000_000) < ppm
     }
 
@@ -1523,10 +1538,10 @@ impl Simulation {
                 m.next_mark += m.per_batch;
             }
             if self.p.split_figures {
-                self.record_split(&s, latency);
+                self.record_split(&s, at, latency);
             }
         }
-        if self.p.open && self.p.streams[s.stream as usize].rate.is_some() {
+        if self.p.open && self.streams[s.stream as usize].params.rate.is_some() {
             self.leave_open(slot);
         } else {
             // The slot is reused at once: a closed loop has no think time.
@@ -1534,9 +1549,10 @@ impl Simulation {
         }
     }
 
-    /// Record a measured request where a run keeps figures apart: by direction, by stream.
+    /// Record a measured request where a run keeps figures apart: by direction, by stream,
+    /// over time.
     #[inline(never)]
-    fn record_split(&mut self, s: &Slot, latency: Nanos) {
+    fn record_split(&mut self, s: &Slot, at: SimTime, latency: Nanos) {
         let m = &mut self.meter;
         if self.p.both_directions {
             match s.write {
@@ -1547,6 +1563,9 @@ impl Simulation {
         if let Some(sm) = m.streams.get_mut(s.stream as usize) {
             sm.hist.record(latency);
             sm.bytes += u64::from(s.bytes);
+        }
+        if let Some(series) = &mut m.series {
+            series.complete(at.since(m.window_start).0, s.bytes, latency);
         }
     }
 
@@ -1594,7 +1613,7 @@ impl Simulation {
         let per_s = |n: u64| n as f64 * 1e9 / window;
         let latency = LatencySummary::from_histogram(&m.hist);
         let streams = self.stream_results(window, &latency);
-        let reads = self.p.streams.iter().any(|s| s.read_percent > 0);
+        let reads = self.streams.iter().any(|s| s.params.read_percent > 0);
         let (read_latency, write_latency) = match (self.p.both_directions, reads) {
             (true, _) => (
                 Some(LatencySummary::from_histogram(&m.read_hist)),
@@ -1612,6 +1631,11 @@ impl Simulation {
             saturated: streams.iter().any(|s| s.saturated),
             streams,
             mean_in_system: self.mean_in_system(),
+            series: self
+                .meter
+                .series
+                .as_ref()
+                .map_or_else(Vec::new, |s| s.points(self.closed_depth())),
             busy_ns: if self.p.open {
                 let m = &self.meter;
                 let tail = if m.in_system > 0 {
@@ -1651,9 +1675,9 @@ impl Simulation {
                 saturated: false,
             }];
         }
-        self.p
-            .streams
+        self.streams
             .iter()
+            .map(|s| &s.params)
             .zip(&m.streams)
             .map(|(p, sm)| {
                 let done = sm.hist.count();
@@ -1675,17 +1699,20 @@ impl Simulation {
             .collect()
     }
 
+    /// The closed-loop streams' depths added up.
+    fn closed_depth(&self) -> u32 {
+        self.streams
+            .iter()
+            .filter(|s| s.params.rate.is_none())
+            .map(|s| s.params.iodepth)
+            .sum()
+    }
+
     /// Requests in the system averaged over the window: the closed streams' depths, and the
     /// open-loop requests' count integrated over time.
     fn mean_in_system(&self) -> f64 {
         let m = &self.meter;
-        let closed: u32 = self
-            .p
-            .streams
-            .iter()
-            .filter(|s| s.rate.is_none())
-            .map(|s| s.iodepth)
-            .sum();
+        let closed = self.closed_depth();
         let elapsed = self.now.since(m.window_start).0;
         let open = if elapsed == 0 {
             0.0

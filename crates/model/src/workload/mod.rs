@@ -24,6 +24,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+pub mod desktop;
 pub mod jobfile;
 pub mod trace;
 
