@@ -467,6 +467,10 @@ pub struct RunJobArgs {
     /// The fio job file: [global] and job sections; jobs without stonewall share the drive
     #[arg(value_name = "JOBFILE")]
     pub file: PathBuf,
+    /// Print the results as fio's JSON output (--output-format=json), which `lab import`, the
+    /// fit and the page's fio import read
+    #[arg(long, conflicts_with = "format")]
+    pub as_fio: bool,
     /// The drive's state when each group starts: fob, seq-filled or steady
     #[arg(long, value_name = "STATE", default_value = "seq-filled", value_parser = state)]
     pub state: DriveState,

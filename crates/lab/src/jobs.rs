@@ -1,10 +1,14 @@
 //! `lab run JOBFILE`: a fio job file's groups run one after another on the drive, each group's
 //! jobs side by side, printed per job (per clone with `numjobs`) or, with `group_reporting`,
-//! per group. Warnings about options the model ignores go to stderr, one line each.
+//! per group. A group ends when its I/Os are measured or at its longest `runtime` of simulated
+//! time, whichever comes first. Warnings about options the model ignores go to stderr, one line
+//! each.
 
 use std::fmt::Write as _;
 
+use parallelism_model::fio::{self, JobFigures};
 use parallelism_model::stats::{LatencySummary, RunResult};
+use parallelism_model::time::SimTime;
 use parallelism_model::workload::jobfile::{self, Group};
 use parallelism_model::Simulation;
 use serde_json::json;
@@ -26,6 +30,9 @@ struct Row {
     read_latency: Option<LatencySummary>,
     write_latency: Option<LatencySummary>,
     saturated: bool,
+    /// The share of its I/Os that were reads (0..=1), and how many it measured.
+    read_share: f64,
+    ios: u64,
 }
 
 pub fn run(a: &cli::RunJobArgs) -> Result<String, Fail> {
@@ -42,7 +49,15 @@ pub fn run(a: &cli::RunJobArgs) -> Result<String, Fail> {
         if let Some(limit) = a.power.limit() {
             run = run.with_power_limit(limit)?;
         }
-        rows.extend(rows_of(g + 1, group, &Simulation::run(&run)));
+        let mut sim = Simulation::new(&run);
+        if let Some(runtime) = group.runtime() {
+            sim.stop_at(SimTime(runtime.0));
+        }
+        while !sim.step(u64::MAX) {}
+        rows.extend(rows_of(g + 1, group, &sim.result()));
+    }
+    if a.as_fio {
+        return Ok(as_fio(&rows));
     }
     Ok(render(&rows, a.output.format))
 }
@@ -53,6 +68,14 @@ fn rows_of(group: usize, g: &Group, r: &RunResult) -> Vec<Row> {
         // fio's group report: the first job's description, the group's figures.
         let first = &g.jobs[0];
         let offered: Option<f64> = r.streams.iter().map(|s| s.offered_iops).sum();
+        // The jobs' read shares weighted by what each clone completed.
+        let shares = g.jobs.iter().flat_map(|j| {
+            (0..j.numjobs).map(move |_| f64::from(j.rw.fixed_read_percent().unwrap_or(j.rwmixread)))
+        });
+        let read_ios: f64 = shares
+            .zip(&r.streams)
+            .map(|(pct, s)| pct / 100.0 * s.measured_ios as f64)
+            .sum();
         return vec![Row {
             group,
             job: format!("group {group}"),
@@ -66,6 +89,8 @@ fn rows_of(group: usize, g: &Group, r: &RunResult) -> Vec<Row> {
             read_latency: r.read_latency.clone(),
             write_latency: r.write_latency.clone(),
             saturated: r.saturated,
+            read_share: read_ios / r.measured_ios.max(1) as f64,
+            ios: r.measured_ios,
         }];
     }
     let clones = g
@@ -91,8 +116,39 @@ fn rows_of(group: usize, g: &Group, r: &RunResult) -> Vec<Row> {
             read_latency: None,
             write_latency: None,
             saturated: s.saturated,
+            read_share: f64::from(job.rw.fixed_read_percent().unwrap_or(job.rwmixread)) / 100.0,
+            ios: s.measured_ios,
         })
         .collect()
+}
+
+/// The rows as fio's JSON output: one job each, named as the table names it; a clone's
+/// latency stands for both its directions (the lab keeps each direction apart per group).
+fn as_fio(rows: &[Row]) -> String {
+    let jobs: Vec<JobFigures> = rows
+        .iter()
+        .map(|r| {
+            let mut options = vec![
+                ("rw", r.pattern.clone()),
+                ("bs", r.bs.clone()),
+                ("iodepth", r.iodepth.to_string()),
+            ];
+            if let Some(rate) = r.offered_iops {
+                options.push(("rate_iops", format!("{rate:.0}")));
+            }
+            JobFigures {
+                name: r.job.clone(),
+                options,
+                iops: r.iops,
+                bw_mb_s: r.bw_mb_s,
+                ios: r.ios,
+                read_share: r.read_share,
+                read_latency: r.read_latency.as_ref().unwrap_or(&r.latency),
+                write_latency: r.write_latency.as_ref().unwrap_or(&r.latency),
+            }
+        })
+        .collect();
+    fio::jobs_json(&jobs)
 }
 
 fn render(rows: &[Row], format: Format) -> String {
@@ -108,6 +164,7 @@ fn render(rows: &[Row], format: Format) -> String {
                         "bs": r.bs,
                         "iodepth": r.iodepth,
                         "rate_iops": r.offered_iops,
+                        "ios": r.ios,
                         "iops": r.iops,
                         "bw_mb_s": r.bw_mb_s,
                         "lat_mean_us": r.latency.mean_us,

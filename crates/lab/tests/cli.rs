@@ -785,6 +785,28 @@ fn run_puts_a_job_files_jobs_side_by_side_until_a_stonewall() {
     }
     let csv = stdout(&args("csv"));
     assert_eq!(csv.lines().count(), 5, "{csv}");
+    // --as-fio writes fio's JSON output, which `lab import` reads back to the same jobs.
+    let as_fio = lab(&[
+        "run",
+        file.to_str().unwrap(),
+        "--dies",
+        "8",
+        "--ios",
+        "4000",
+        "--as-fio",
+    ]);
+    let json = dir.join("mix.json");
+    std::fs::write(&json, stdout(&as_fio)).unwrap();
+    let o = lab(&["import", json.to_str().unwrap(), "--format", "json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let points: Vec<serde_json::Value> = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(points.len(), rows.len());
+    for (p, r) in points.iter().zip(&rows) {
+        assert_eq!(p["job"], r["job"]);
+        let (a, b) = (p["iops"].as_f64().unwrap(), r["iops"].as_f64().unwrap());
+        assert!((a / b - 1.0).abs() < 1e-9, "{a} vs {b}");
+    }
+    assert_eq!(points[1]["read_percent"], 0.0, "the writer");
 }
 
 #[test]
@@ -814,6 +836,35 @@ fn the_job_files_fio_job_writes_run_unchanged() {
     assert_eq!(rows[1]["iodepth"], 32);
     assert!(rows[0]["read_lat"].is_object() && rows[0]["write_lat"].is_object());
     assert!(rows[1]["iops"].as_f64() > rows[0]["iops"].as_f64());
+}
+
+#[test]
+fn a_job_stops_at_its_runtime_of_simulated_time() {
+    // QD1 random reads on 8 dies of the E18DC take 80 µs each: in 1 s of simulated time about
+    // 12,500, of which the first 2,000 warm the drive up; --ios asks for far more.
+    let dir = scratch("runtime");
+    let file = dir.join("runtime.fio");
+    std::fs::write(&file, "[qd1]\nrw=randread\nruntime=1\n").unwrap();
+    let o = lab(&[
+        "run",
+        file.to_str().unwrap(),
+        "--dies",
+        "8",
+        "--ios",
+        "1000000",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.stderr.is_empty(), "runtime is honoured, not warned about");
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&stdout(&o)).unwrap();
+    let ios = rows[0]["ios"].as_f64().unwrap();
+    let iops = rows[0]["iops"].as_f64().unwrap();
+    assert!(
+        (ios / (iops * 1.0) - 1.0).abs() < 0.2,
+        "{ios} I/Os at {iops} IOPS"
+    );
+    assert!((9_000.0..11_500.0).contains(&ios), "{ios}");
 }
 
 #[test]

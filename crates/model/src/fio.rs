@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::config::{format_block_size, parse_block_size, ConfigError, Rw, Workload};
+use crate::stats::LatencySummary;
 use crate::sweep::SweepPoint;
 
 /// Largest fio output the importer reads (a many-job sweep is a few hundred KiB).
@@ -253,7 +254,29 @@ pub fn job_file(workload: &Workload, iodepths: &[u32]) -> String {
 /// [`parse_output`] reads it back to the same points, so model curves can be imported where fio
 /// results are, and a fit can be tested on a drive whose parameters are known.
 pub fn output_json(workload: &Workload, points: &[SweepPoint]) -> String {
-    let jobs: Vec<Value> = points.iter().map(|p| job_json(workload, p)).collect();
+    let jobs: Vec<JobFigures> = points.iter().map(|p| sweep_job(workload, p)).collect();
+    jobs_json(&jobs)
+}
+
+/// One job's figures as fio reports a job: its name and options, and each direction's I/Os,
+/// IOPS, bandwidth and latency.
+#[derive(Clone, Debug)]
+pub struct JobFigures<'a> {
+    pub name: String,
+    /// fio's job options, as fio's JSON holds them (text values).
+    pub options: Vec<(&'static str, String)>,
+    pub iops: f64,
+    pub bw_mb_s: f64,
+    pub ios: u64,
+    /// The share of the I/Os that were reads (0..=1).
+    pub read_share: f64,
+    pub read_latency: &'a LatencySummary,
+    pub write_latency: &'a LatencySummary,
+}
+
+/// Jobs as fio writes its JSON output (`--output-format=json`); [`parse_output`] reads it back.
+pub fn jobs_json(jobs: &[JobFigures]) -> String {
+    let jobs: Vec<Value> = jobs.iter().map(job_json).collect();
     let doc = serde_json::json!({
         "fio version": "parallelism-lab model",
         "jobs": jobs,
@@ -261,42 +284,61 @@ pub fn output_json(workload: &Workload, points: &[SweepPoint]) -> String {
     serde_json::to_string_pretty(&doc).expect("plain JSON values") + "\n"
 }
 
-fn job_json(workload: &Workload, p: &SweepPoint) -> Value {
-    let rw = Rw::from_parts(workload.rw.is_random(), p.read_percent);
-    let r = &p.result;
-    let reads = f64::from(p.read_percent) / 100.0;
-    let read_ios = (r.measured_ios as f64 * reads).round();
-    let direction = |share: f64, ios: f64| {
+fn job_json(j: &JobFigures) -> Value {
+    let read_ios = (j.ios as f64 * j.read_share).round();
+    let direction = |share: f64, ios: f64, l: &LatencySummary| {
         serde_json::json!({
             "total_ios": ios,
-            "iops": r.iops * share,
-            "bw_bytes": r.bw_mb_s * 1e6 * share,
+            "iops": j.iops * share,
+            "bw_bytes": j.bw_mb_s * 1e6 * share,
             "clat_ns": {
-                "mean": r.latency.mean_us * 1e3,
-                "percentile": { "99.000000": r.latency.p99_us * 1e3 },
+                "mean": l.mean_us * 1e3,
+                "percentile": { "99.000000": l.p99_us * 1e3 },
             },
-            "lat_ns": { "mean": r.latency.mean_us * 1e3 },
+            "lat_ns": { "mean": l.mean_us * 1e3 },
         })
     };
-    let mut options = serde_json::json!({
-        "rw": rw.fio_name(),
-        "bs": format_block_size(workload.bs_bytes),
-        "iodepth": p.iodepth.to_string(),
-    });
+    let options: serde_json::Map<String, Value> = j
+        .options
+        .iter()
+        .map(|(k, v)| (k.to_string(), Value::from(v.as_str())))
+        .collect();
+    serde_json::json!({
+        "jobname": j.name,
+        "error": 0,
+        "job options": options,
+        "read": direction(j.read_share, read_ios, j.read_latency),
+        "write": direction(1.0 - j.read_share, j.ios as f64 - read_ios, j.write_latency),
+    })
+}
+
+/// A sweep's point as a job named `lab-qd{depth}` (or `lab-qd{depth}-r{read%}` in a read-share
+/// sweep); both directions carry the run's latency.
+fn sweep_job<'a>(workload: &Workload, p: &'a SweepPoint) -> JobFigures<'a> {
+    let rw = Rw::from_parts(workload.rw.is_random(), p.read_percent);
+    let r = &p.result;
+    let mut options = vec![
+        ("rw", rw.fio_name().to_string()),
+        ("bs", format_block_size(workload.bs_bytes)),
+        ("iodepth", p.iodepth.to_string()),
+    ];
     let name = match rw.fixed_read_percent() {
         Some(_) => format!("lab-qd{}", p.iodepth),
         None => {
-            options["rwmixread"] = p.read_percent.to_string().into();
+            options.push(("rwmixread", p.read_percent.to_string()));
             format!("lab-qd{}-r{}", p.iodepth, p.read_percent)
         }
     };
-    serde_json::json!({
-        "jobname": name,
-        "error": 0,
-        "job options": options,
-        "read": direction(reads, read_ios),
-        "write": direction(1.0 - reads, r.measured_ios as f64 - read_ios),
-    })
+    JobFigures {
+        name,
+        options,
+        iops: r.iops,
+        bw_mb_s: r.bw_mb_s,
+        ios: r.measured_ios,
+        read_share: f64::from(p.read_percent) / 100.0,
+        read_latency: &r.latency,
+        write_latency: &r.latency,
+    }
 }
 
 #[cfg(test)]

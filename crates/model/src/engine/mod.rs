@@ -117,6 +117,8 @@ enum Ev {
     Complete(u32),
     /// A request of an open-loop stream arrives.
     Arrive(u32),
+    /// The run's time limit ([`Simulation::stop_at`]).
+    Stop,
 }
 
 /// Controller work that runs only while no host command needs the controller (preemptive
@@ -706,6 +708,12 @@ impl Simulation {
         self.p.split_figures = true;
     }
 
+    /// End the run at simulated time `at` if its I/Os are not all done by then (fio's
+    /// `runtime`); call before the first step.
+    pub fn stop_at(&mut self, at: SimTime) {
+        self.queue.push(at, Ev::Stop);
+    }
+
     /// Run to the end and return the final result.
     pub fn run(run: &CheckedRun) -> RunResult {
         let mut sim = Simulation::new(run);
@@ -830,6 +838,8 @@ impl Simulation {
             Ev::BackgroundDone(generation) => self.background_done(generation),
             Ev::Complete(slot) => self.complete(slot, self.now),
             Ev::Arrive(stream) => self.arrive_open(stream),
+            // What was measured by now is the result.
+            Ev::Stop => self.meter.end = self.meter.completed,
         }
     }
 

@@ -3,12 +3,13 @@
 //! A job file is read the way fio reads it: `[global]` sets the defaults of the jobs after it,
 //! each other section is a job, `numjobs` clones a job into that many streams, and a job with
 //! `stonewall` starts a new *group* that runs after the ones before; the jobs of one group run
-//! side by side on the drive. The options the model honours are read and checked; options that
+//! side by side on the drive; a group ends when its I/Os are measured or at its longest
+//! `runtime` of simulated time. The options the model honours are read and checked; options that
 //! change nothing the model sees (`ioengine=libaio`, `direct=1`, `filename`, ...) are accepted as
 //! given; every other option is named in one warning and ignored, never silently.
 //!
 //! # What always holds
-//! - Any text gives a [`JobFile`] or a [`JobFileError`] that lists the first problems by line
+//! - Any text gives a [`JobFile`] or a [`FileError`] that lists the first problems by line
 //!   number and counts the rest; nothing panics, and a file over [`MAX_JOB_FILE_BYTES`], an
 //!   empty one or a binary one gets one clear line.
 //! - Values are checked where they are read (`bs=3k` names its line); what depends on the drive
@@ -18,15 +19,17 @@
 use std::fmt;
 
 use crate::config::{self, ConfigError, DriveSpec, DriveState, RunOptions, Rw, MAX_IODEPTH};
+use crate::time::Nanos;
 
 use super::{
-    Arrival, BlockSizes, Pattern, Requests, Spacing, Span, Stream, StreamsSpec, MAX_STREAMS,
+    Arrival, BlockSizes, FileError, Pattern, Requests, Spacing, Span, Stream, StreamsSpec,
+    MAX_STREAMS,
 };
 
 /// Largest job file read (job files are a few KiB; this leaves room for generated ones).
 pub const MAX_JOB_FILE_BYTES: usize = 1 << 20;
-/// Problems listed by line before the rest are only counted.
-const PROBLEMS_LISTED: usize = 5;
+/// What the file is called in its problems.
+const WHAT: &str = "job file";
 
 /// Options accepted as given: they do not change what the model runs (the I/O engine's
 /// submission path, buffering of a direct-I/O job, names, files, time and reporting details).
@@ -88,6 +91,8 @@ pub struct Job {
     pub size: Option<Amount>,
     /// fio's `number_ios`: the I/Os each clone measures.
     pub number_ios: Option<u64>,
+    /// fio's `runtime`: the most simulated time the job runs.
+    pub runtime: Option<Nanos>,
 }
 
 impl Job {
@@ -126,6 +131,12 @@ pub struct Group {
 }
 
 impl Group {
+    /// The longest `runtime` of the group's jobs: the group stops there if its I/Os are not
+    /// done by then (fio's group ends with its last job).
+    pub fn runtime(&self) -> Option<Nanos> {
+        self.jobs.iter().filter_map(|j| j.runtime).max()
+    }
+
     /// The group as a run: every clone of every job, in file order. Measured I/Os are the
     /// jobs' `number_ios` added up when any gives one, else `options`'.
     pub fn spec(&self, drive: &DriveSpec, state: DriveState, options: RunOptions) -> StreamsSpec {
@@ -163,48 +174,6 @@ pub struct JobFile {
     pub warnings: Vec<String>,
 }
 
-/// Why a job file was refused: the first problems by line, and how many there were.
-#[derive(Clone, Debug, PartialEq)]
-pub struct JobFileError {
-    /// (line, what is wrong), at most five; line 0 is the file as a whole.
-    pub problems: Vec<(usize, String)>,
-    pub total: usize,
-}
-
-impl fmt::Display for JobFileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, (line, why)) in self.problems.iter().enumerate() {
-            if i > 0 {
-                f.write_str("\n")?;
-            }
-            match line {
-                0 => write!(f, "job file: {why}")?,
-                n => write!(f, "job file line {n}: {why}")?,
-            }
-        }
-        let more = self.total - self.problems.len();
-        if more > 0 {
-            write!(
-                f,
-                "\n... and {more} more problem{}",
-                if more == 1 { "" } else { "s" }
-            )?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for JobFileError {}
-
-impl JobFileError {
-    fn whole(why: &str) -> JobFileError {
-        JobFileError {
-            problems: vec![(0, why.to_string())],
-            total: 1,
-        }
-    }
-}
-
 /// Options as read so far, for `[global]` or one job.
 #[derive(Clone, Debug, Default)]
 struct Options {
@@ -218,6 +187,7 @@ struct Options {
     offset: Option<Amount>,
     size: Option<Amount>,
     number_ios: Option<u64>,
+    runtime: Option<Nanos>,
     sync_engine: bool,
     stonewall: bool,
     group_reporting: bool,
@@ -241,42 +211,48 @@ struct Section {
 /// let err = jobfile::parse("[a]\nbs=3k\niodepth=0\n").unwrap_err();
 /// assert_eq!(err.problems[0].0, 2);
 /// ```
-pub fn parse(text: &str) -> Result<JobFile, JobFileError> {
+pub fn parse(text: &str) -> Result<JobFile, FileError> {
     if text.len() > MAX_JOB_FILE_BYTES {
-        return Err(JobFileError::whole(&format!(
-            "larger than {} MiB: not a fio job file",
-            MAX_JOB_FILE_BYTES >> 20
-        )));
+        return Err(FileError::whole(
+            WHAT,
+            format!(
+                "larger than {} MiB: not a fio job file",
+                MAX_JOB_FILE_BYTES >> 20
+            ),
+        ));
     }
     if text.contains('\0') {
-        return Err(JobFileError::whole(
+        return Err(FileError::whole(
+            WHAT,
             "binary data, not a fio job file (text with [job] sections and option=value lines)",
         ));
     }
-    let mut reader = Reader::default();
+    let mut reader = Reader {
+        global: Options::default(),
+        section: None,
+        in_global: false,
+        jobs: Vec::new(),
+        warnings: Vec::new(),
+        problems: FileError::new(WHAT),
+    };
     for (i, raw) in text.trim_start_matches('\u{feff}').lines().enumerate() {
         reader.line(i + 1, raw.trim());
     }
     reader.finish()
 }
 
-#[derive(Default)]
 struct Reader {
     global: Options,
     section: Option<Section>,
     in_global: bool,
     jobs: Vec<(Job, bool, bool)>,
     warnings: Vec<String>,
-    problems: Vec<(usize, String)>,
-    total_problems: usize,
+    problems: FileError,
 }
 
 impl Reader {
     fn problem(&mut self, line: usize, why: String) {
-        self.total_problems += 1;
-        if self.problems.len() < PROBLEMS_LISTED {
-            self.problems.push((line, why));
-        }
+        self.problems.add(line, why);
     }
 
     fn line(&mut self, n: usize, line: &str) {
@@ -377,14 +353,7 @@ impl Reader {
             "offset" => o.offset = Some(amount(need(key)?, key)?),
             "size" => o.size = Some(amount(need(key)?, key)?),
             "number_ios" => o.number_ios = Some(whole(need(key)?, key, 1, 10_000_000)?),
-            "runtime" => {
-                // Read so a bad value is still named; the model measures a number of I/Os.
-                let _ = need(key)?;
-                self.warn(
-                    n,
-                    "runtime: the lab measures a number of I/Os (number_ios or --ios), not a time",
-                );
-            }
+            "runtime" => o.runtime = Some(duration(need(key)?, key)?),
             "stonewall" | "wait_for_previous" => o.stonewall = flag(value),
             "group_reporting" => o.group_reporting = flag(value),
             "ioengine" => o.sync_engine = value.is_some_and(|v| SYNC_ENGINES.contains(&v)),
@@ -449,20 +418,21 @@ impl Reader {
             offset: o.offset.unwrap_or(Amount::Bytes(0)),
             size: o.size,
             number_ios: o.number_ios,
+            runtime: o.runtime,
         };
         self.jobs.push((job, o.stonewall, o.group_reporting));
     }
 
-    fn finish(mut self) -> Result<JobFile, JobFileError> {
+    fn finish(mut self) -> Result<JobFile, FileError> {
         self.close_section();
-        if self.total_problems == 0 && self.jobs.is_empty() {
+        if self.problems.is_empty() && self.jobs.is_empty() {
             self.problem(
                 0,
                 "no job sections ([name] followed by option=value lines)".into(),
             );
         }
         let clones: u32 = self.jobs.iter().map(|(j, _, _)| j.numjobs).sum();
-        if self.total_problems == 0 && clones as usize > MAX_STREAMS * 4 {
+        if self.problems.is_empty() && clones as usize > MAX_STREAMS * 4 {
             self.problem(
                 0,
                 format!(
@@ -471,11 +441,8 @@ impl Reader {
                 ),
             );
         }
-        if self.total_problems > 0 {
-            return Err(JobFileError {
-                problems: self.problems,
-                total: self.total_problems,
-            });
+        if !self.problems.is_empty() {
+            return Err(self.problems);
         }
         let mut groups: Vec<Group> = Vec::new();
         for (job, stonewall, reporting) in self.jobs {
@@ -512,6 +479,35 @@ fn whole<T: TryFrom<u64> + Into<u64> + Copy + fmt::Display>(
         return Err(format!("{key}={v}: out of range (allowed: {lo}..={hi})"));
     }
     T::try_from(n).map_err(|_| format!("{key}={v}: out of range"))
+}
+
+/// A time as fio writes `runtime`: seconds, or with a unit (`us`, `ms`, `s`, `m`, `h`, `d`).
+fn duration(v: &str, key: &str) -> Result<Nanos, String> {
+    let t = v.trim().to_ascii_lowercase();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, unit) = t.split_at(split);
+    let per: u64 = match unit {
+        "" | "s" => 1_000_000_000,
+        "us" => 1_000,
+        "ms" => 1_000_000,
+        "m" => 60_000_000_000,
+        "h" => 3_600_000_000_000,
+        "d" => 86_400_000_000_000,
+        _ => {
+            return Err(format!(
+                "{key}={v}: expected a time such as 60, 30s, 500ms or 2m"
+            ))
+        }
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("{key}={v}: expected a time such as 60, 30s, 500ms or 2m"))?;
+    match n.checked_mul(per) {
+        Some(ns) if ns > 0 => Ok(Nanos(ns)),
+        _ => Err(format!(
+            "{key}={v}: out of range (above 0, at most a few centuries)"
+        )),
+    }
 }
 
 /// A size or offset as fio writes it: bytes with an optional k/m/g/t suffix (powers of 1024,
@@ -565,6 +561,16 @@ mod tests {
             .map(|g| g.jobs.iter().map(|j| j.name.as_str()).collect())
             .collect();
         assert_eq!(names, [vec!["a", "b"], vec!["c", "d"]]);
+    }
+
+    #[test]
+    fn runtime_reads_as_fio_writes_it_and_the_longest_ends_the_group() {
+        let f = parse("[a]\nruntime=30\n[b]\nruntime=2m\n[c]\nruntime=500ms\n").unwrap();
+        assert_eq!(f.groups[0].runtime(), Some(Nanos(120_000_000_000)));
+        assert_eq!(f.groups[0].jobs[2].runtime, Some(Nanos::from_ms(500)));
+        for bad in ["runtime=x", "runtime=5y", "runtime=0"] {
+            assert!(parse(&format!("[a]\n{bad}\n")).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -25,8 +25,11 @@ use std::fmt;
 use std::sync::Arc;
 
 pub mod desktop;
+mod file_error;
 pub mod jobfile;
 pub mod trace;
+
+pub use file_error::FileError;
 
 use crate::config::{
     self, CheckedRun, ConfigError, DriveSpec, DriveState, RunOptions, Rw, Workload,

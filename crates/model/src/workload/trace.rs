@@ -19,19 +19,20 @@
 //! - Requests are in time order, from time 0 (the first request's time); lines that are not
 //!   reads or writes (flushes, trims, opens, blkparse's other events and summary) are skipped
 //!   and counted.
-//! - Any input gives a [`Trace`] or a [`TraceError`] listing the first problems by line and
+//! - Any input gives a [`Trace`] or a [`FileError`] listing the first problems by line and
 //!   counting the rest: an empty file, a binary file and a trace past
 //!   [`MAX_TRACE_REQUESTS`] each get one clear line; nothing panics.
 
-use std::fmt;
 use std::io::BufRead;
 
 use crate::config::{MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES};
 
+use super::FileError;
+
 /// Most requests one trace holds (320 MB at 16 bytes each): a day of a busy desktop.
 pub const MAX_TRACE_REQUESTS: usize = 20_000_000;
-/// Problems listed by line before the rest are only counted.
-const PROBLEMS_LISTED: usize = 5;
+/// What the file is called in its problems.
+const WHAT: &str = "trace";
 /// Largest request in 4 KiB units; larger ones are split.
 const MAX_UNITS: u64 = (MAX_BLOCK_BYTES / MAPPING_UNIT_BYTES) as u64;
 const SECTOR_BYTES: u64 = 512;
@@ -106,45 +107,6 @@ impl Trace {
     }
 }
 
-/// Why a trace was refused: the first problems by line, and how many there were.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TraceError {
-    /// (line, what is wrong), at most five; line 0 is the file as a whole.
-    pub problems: Vec<(usize, String)>,
-    pub total: usize,
-}
-
-impl TraceError {
-    fn whole(why: impl Into<String>) -> TraceError {
-        TraceError {
-            problems: vec![(0, why.into())],
-            total: 1,
-        }
-    }
-}
-
-impl fmt::Display for TraceError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, (line, why)) in self.problems.iter().enumerate() {
-            if i > 0 {
-                f.write_str("\n")?;
-            }
-            match line {
-                0 => write!(f, "trace: {why}")?,
-                n => write!(f, "trace line {n}: {why}")?,
-            }
-        }
-        let more = self.total - self.problems.len();
-        if more > 0 {
-            let s = if more == 1 { "" } else { "s" };
-            write!(f, "\n... and {more} more problem{s}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for TraceError {}
-
 /// One line's request before it is cut into 4 KiB units.
 struct Raw {
     /// Nanoseconds on the trace's own clock (any origin).
@@ -173,13 +135,12 @@ enum Line {
 /// assert_eq!((t.requests[0].bytes(), t.requests[0].write), (8192, true));
 /// assert_eq!(t.requests[1].bytes(), 4096, "a 512-byte read covers one 4 KiB unit");
 /// ```
-pub fn read(mut input: impl BufRead, format: Option<TraceFormat>) -> Result<Trace, TraceError> {
+pub fn read(mut input: impl BufRead, format: Option<TraceFormat>) -> Result<Trace, FileError> {
     let mut reader = Reader {
         format,
         requests: Vec::new(),
         skipped: 0,
-        problems: Vec::new(),
-        total: 0,
+        problems: FileError::new(WHAT),
         wait_ns: 0,
         waits: false,
         blk_dispatch: Vec::new(),
@@ -192,22 +153,24 @@ pub fn read(mut input: impl BufRead, format: Option<TraceFormat>) -> Result<Trac
         match input.read_until(b'\n', &mut buf) {
             Ok(0) => break,
             Ok(_) => {}
-            Err(e) => return Err(TraceError::whole(format!("cannot read it: {e}"))),
+            Err(e) => return Err(FileError::whole(WHAT, format!("cannot read it: {e}"))),
         }
         n += 1;
         if buf.contains(&0) {
-            return Err(TraceError::whole(
+            return Err(FileError::whole(
+                WHAT,
                 "binary data, not a text trace (mqsim, blkparse, iolog2, iolog3 or msr)",
             ));
         }
         let text = String::from_utf8_lossy(&buf);
         reader.line(n, text.trim());
         if reader.requests.len() > MAX_TRACE_REQUESTS {
-            return Err(TraceError::whole(format!(
-                "more than {MAX_TRACE_REQUESTS} requests; cut the trace into parts"
-            )));
+            return Err(FileError::whole(
+                WHAT,
+                format!("more than {MAX_TRACE_REQUESTS} requests; cut the trace into parts"),
+            ));
         }
-        if reader.total > 0 && reader.problems.len() == PROBLEMS_LISTED && n > 1000 {
+        if reader.problems.is_full() && n > 1000 {
             // Enough is known to refuse it; count no further.
             break;
         }
@@ -219,8 +182,7 @@ struct Reader {
     format: Option<TraceFormat>,
     requests: Vec<TraceRequest>,
     skipped: u64,
-    problems: Vec<(usize, String)>,
-    total: usize,
+    problems: FileError,
     /// iolog v2: the time the `wait` actions have added up to, and whether there were any.
     wait_ns: u64,
     waits: bool,
@@ -231,10 +193,7 @@ struct Reader {
 
 impl Reader {
     fn problem(&mut self, n: usize, why: String) {
-        self.total += 1;
-        if self.problems.len() < PROBLEMS_LISTED {
-            self.problems.push((n, why));
-        }
+        self.problems.add(n, why);
     }
 
     fn line(&mut self, n: usize, line: &str) {
@@ -373,26 +332,23 @@ impl Reader {
         }
     }
 
-    fn finish(mut self) -> Result<Trace, TraceError> {
+    fn finish(mut self) -> Result<Trace, FileError> {
         if self.format == Some(TraceFormat::Blkparse) && !self.blk_queued {
             for raw in std::mem::take(&mut self.blk_dispatch) {
                 self.push(raw);
             }
         }
-        if self.total > 0 {
-            return Err(TraceError {
-                problems: self.problems,
-                total: self.total,
-            });
+        if !self.problems.is_empty() {
+            return Err(self.problems);
         }
         let Some(format) = self.format else {
-            return Err(TraceError::whole("empty: no requests in it"));
+            return Err(FileError::whole(WHAT, "empty: no requests in it"));
         };
         if self.requests.is_empty() {
-            return Err(TraceError::whole(format!(
-                "no reads or writes in it ({} other lines)",
-                self.skipped
-            )));
+            return Err(FileError::whole(
+                WHAT,
+                format!("no reads or writes in it ({} other lines)", self.skipped),
+            ));
         }
         let mut requests = self.requests;
         requests.sort_by_key(|r| r.at_ns);
@@ -499,7 +455,7 @@ fn number<T: std::str::FromStr>(s: &str, what: &str) -> Result<T, String> {
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> Result<Trace, TraceError> {
+    fn parse(text: &str) -> Result<Trace, FileError> {
         read(text.as_bytes(), None)
     }
 
