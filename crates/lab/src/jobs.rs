@@ -27,6 +27,7 @@ struct Row {
     iops: f64,
     bw_mb_s: f64,
     latency: LatencySummary,
+    /// Each direction's latency (`None`: the row had none of it).
     read_latency: Option<LatencySummary>,
     write_latency: Option<LatencySummary>,
     saturated: bool,
@@ -113,8 +114,8 @@ fn rows_of(group: usize, g: &Group, r: &RunResult) -> Vec<Row> {
             iops: s.iops,
             bw_mb_s: s.bw_mb_s,
             latency: s.latency.clone(),
-            read_latency: None,
-            write_latency: None,
+            read_latency: s.read_latency.clone(),
+            write_latency: s.write_latency.clone(),
             saturated: s.saturated,
             read_share: f64::from(job.rw.fixed_read_percent().unwrap_or(job.rwmixread)) / 100.0,
             ios: s.measured_ios,
@@ -122,8 +123,7 @@ fn rows_of(group: usize, g: &Group, r: &RunResult) -> Vec<Row> {
         .collect()
 }
 
-/// The rows as fio's JSON output: one job each, named as the table names it; a clone's
-/// latency stands for both its directions (the lab keeps each direction apart per group).
+/// The rows as fio's JSON output: one job each, named as the table names it.
 fn as_fio(rows: &[Row]) -> String {
     let jobs: Vec<JobFigures> = rows
         .iter()

@@ -22,7 +22,9 @@ pub fn sweep(a: &cli::SweepArgs) -> Result<String, Fail> {
         };
         let points =
             sweep::over_offered_load(&drive, w, state, options, power, &rates.0, a.rate_process)?;
-        return Ok(render_load_points(&points, a.output.format));
+        // The most the drive completes at that depth: past it the host's queue grows.
+        let capacity = sweep::over_queue_depth(&drive, w, state, options, power, &[iodepth])?;
+        return Ok(render_load_points(&points, &capacity[0], a.output.format));
     }
     let points = if a.mix_sweep {
         sweep::over_read_share(&drive, workload, state, options, power, &sweep::MIX_STEPS)?
@@ -139,7 +141,8 @@ fn points_table(points: &[SweepPoint]) -> String {
     s
 }
 
-fn render_load_points(points: &[LoadPoint], format: Format) -> String {
+fn render_load_points(points: &[LoadPoint], capacity: &SweepPoint, format: Format) -> String {
+    let most = capacity.result.iops;
     match format {
         Format::Json => {
             let rows: Vec<_> = points
@@ -159,6 +162,7 @@ fn render_load_points(points: &[LoadPoint], format: Format) -> String {
                         "mean_in_system": r.mean_in_system,
                         "saturated": r.saturated,
                         "bottleneck": r.bottleneck.id(),
+                        "capacity_iops": most,
                     })
                 })
                 .collect();
@@ -192,8 +196,18 @@ fn render_load_points(points: &[LoadPoint], format: Format) -> String {
         }
         Format::Table => {
             let mut s = format!(
-                "{:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  {}\n",
-                "offered", "IOPS", "mean µs", "p99 µs", "p99.9 µs", "in system", "limited by"
+                "capacity at depth {}: {most:.0} IOPS (limited by {}); offered loads above it \
+                 saturate the drive and its queue grows without bound\n\
+                 {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  {}\n",
+                capacity.iodepth,
+                capacity.result.bottleneck.label(),
+                "offered",
+                "IOPS",
+                "mean µs",
+                "p99 µs",
+                "p99.9 µs",
+                "in system",
+                "limited by"
             );
             for p in points {
                 let r = &p.result;

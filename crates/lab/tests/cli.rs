@@ -125,6 +125,28 @@ fn a_rate_sweep_draws_latency_against_offered_load_up_to_saturation() {
     assert_eq!(field(2, "saturated"), true);
     let mean = |i: usize| field(i, "lat_mean_us").as_f64().unwrap();
     assert!(mean(0) < mean(1) && mean(1) < mean(2));
+    // The capacity is the closed loop's rate at the allowed depth; the overload achieves it.
+    let capacity = field(0, "capacity_iops").as_f64().unwrap();
+    let closed = lab(&[
+        "sweep",
+        "--preset",
+        "e18dc",
+        "--dies",
+        "8",
+        "--iodepth",
+        "64",
+        "--ios",
+        "4000",
+        "--format",
+        "json",
+    ]);
+    let closed: Vec<serde_json::Value> = serde_json::from_str(&stdout(&closed)).unwrap();
+    assert_eq!(closed[0]["iops"].as_f64(), Some(capacity));
+    let achieved = field(2, "iops").as_f64().unwrap();
+    assert!(
+        (achieved / capacity - 1.0).abs() < 0.05,
+        "{achieved} vs {capacity}"
+    );
     let table = stdout(&lab(&[
         "sweep",
         "--dies",
@@ -135,6 +157,7 @@ fn a_rate_sweep_draws_latency_against_offered_load_up_to_saturation() {
         "1000",
     ]));
     assert!(table.contains("saturated"), "{table}");
+    assert!(table.starts_with("capacity at depth 256: "), "{table}");
 }
 
 #[test]

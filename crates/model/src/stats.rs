@@ -339,6 +339,9 @@ pub struct StreamResult {
     /// The rate an open-loop stream offered (`None`: a closed loop).
     pub offered_iops: Option<f64>,
     pub latency: LatencySummary,
+    /// Its reads' and its writes' latencies (`None`: it had none).
+    pub read_latency: Option<LatencySummary>,
+    pub write_latency: Option<LatencySummary>,
     pub measured_ios: u64,
     /// The stream's requests arrived faster than they completed (see [`RunResult::saturated`]).
     pub saturated: bool,

@@ -146,6 +146,24 @@ fn two_jobs_of_half_the_depth_carry_what_one_job_of_the_whole_depth_does() {
         one.iops
     );
     assert!(rel(two.streams[0].iops, two.streams[1].iops) < 0.05);
+    // A mixed stream beside a reader keeps each of its directions apart.
+    let mixed = streams(
+        &d,
+        vec![
+            Stream::closed(&job(Rw::RandRw, 8)),
+            Stream::closed(&job(Rw::RandRead, 8)),
+        ],
+    );
+    let s = &mixed.streams[0];
+    let (r, w) = (
+        s.read_latency.as_ref().unwrap(),
+        s.write_latency.as_ref().unwrap(),
+    );
+    assert!(
+        r.mean_us > w.mean_us,
+        "reads go to flash, writes to the buffer"
+    );
+    assert!(r.mean_us > s.latency.mean_us && s.latency.mean_us > w.mean_us);
     let sum: f64 = two.streams.iter().map(|s| s.iops).sum();
     assert!(rel(sum, two.iops) < 1e-9);
 }
@@ -170,6 +188,11 @@ fn streams_sharing_the_drive_each_get_less_and_together_no_more_than_it_has() {
     assert!(read_latency.mean_us > read_alone.latency.mean_us);
     assert_eq!(read_latency, &reads.latency);
     assert_eq!(both.write_latency.as_ref(), Some(&writes.latency));
+    assert_eq!(reads.read_latency.as_ref(), Some(&reads.latency));
+    assert_eq!(
+        (reads.write_latency.as_ref(), writes.read_latency.as_ref()),
+        (None, None)
+    );
     // Two identical readers share the drive's limit at their combined depth.
     let limit = closed(&d, job(Rw::RandRead, 64)).iops;
     let pair = streams(

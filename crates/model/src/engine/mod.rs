@@ -402,6 +402,25 @@ struct Params {
     drive: DriveSpec,
 }
 
+/// Latencies by direction: each from its own histogram when there are both, else the one
+/// direction's is the whole (`reads`: whether that direction is reads).
+fn by_direction(
+    whole: &LatencySummary,
+    reads: bool,
+    both: bool,
+    read_hist: &Histogram,
+    write_hist: &Histogram,
+) -> (Option<LatencySummary>, Option<LatencySummary>) {
+    match (both, reads) {
+        (true, _) => (
+            Some(LatencySummary::from_histogram(read_hist)),
+            Some(LatencySummary::from_histogram(write_hist)),
+        ),
+        (false, true) => (Some(whole.clone()), None),
+        (false, false) => (None, Some(whole.clone())),
+    }
+}
+
 /// Transfer time of `k` 4 KiB units at `bytes_per_s`, for k up to the largest transfer (a whole
 /// request, or a program unit).
 fn transfer_table(bytes_per_s: f64, largest_bytes: u32) -> Vec<Nanos> {
@@ -555,6 +574,9 @@ struct Meter {
 #[derive(Debug, Default)]
 struct StreamMeter {
     hist: Histogram,
+    /// Its reads' and writes' latencies, kept when the run has both directions.
+    read_hist: Histogram,
+    write_hist: Histogram,
     bytes: u64,
     arrivals: u64,
 }
@@ -1573,6 +1595,12 @@ impl Simulation {
         if let Some(sm) = m.streams.get_mut(s.stream as usize) {
             sm.hist.record(latency);
             sm.bytes += u64::from(s.bytes);
+            if self.p.both_directions {
+                match s.write {
+                    true => sm.write_hist.record(latency),
+                    false => sm.read_hist.record(latency),
+                }
+            }
         }
         if let Some(series) = &mut m.series {
             series.complete(at.since(m.window_start).0, s.bytes, latency);
@@ -1622,16 +1650,15 @@ impl Simulation {
         };
         let per_s = |n: u64| n as f64 * 1e9 / window;
         let latency = LatencySummary::from_histogram(&m.hist);
-        let streams = self.stream_results(window, &latency);
         let reads = self.streams.iter().any(|s| s.params.read_percent > 0);
-        let (read_latency, write_latency) = match (self.p.both_directions, reads) {
-            (true, _) => (
-                Some(LatencySummary::from_histogram(&m.read_hist)),
-                Some(LatencySummary::from_histogram(&m.write_hist)),
-            ),
-            (false, true) => (Some(latency.clone()), None),
-            (false, false) => (None, Some(latency.clone())),
-        };
+        let (read_latency, write_latency) = by_direction(
+            &latency,
+            reads,
+            self.p.both_directions,
+            &m.read_hist,
+            &m.write_hist,
+        );
+        let streams = self.stream_results(window, &latency, (&read_latency, &write_latency));
         RunResult {
             iops: per_s(measured),
             bw_mb_s: m.bytes as f64 * 1e3 / window,
@@ -1672,7 +1699,12 @@ impl Simulation {
     }
 
     /// Each stream's figures; a single closed stream's are the run's.
-    fn stream_results(&self, window: f64, whole: &LatencySummary) -> Vec<StreamResult> {
+    fn stream_results(
+        &self,
+        window: f64,
+        whole: &LatencySummary,
+        (reads, writes): (&Option<LatencySummary>, &Option<LatencySummary>),
+    ) -> Vec<StreamResult> {
         let m = &self.meter;
         let per_s = |n: u64| n as f64 * 1e9 / window;
         if m.streams.is_empty() {
@@ -1681,6 +1713,8 @@ impl Simulation {
                 bw_mb_s: m.bytes as f64 * 1e3 / window,
                 offered_iops: None,
                 latency: whole.clone(),
+                read_latency: reads.clone(),
+                write_latency: writes.clone(),
                 measured_ios: m.hist.count(),
                 saturated: false,
             }];
@@ -1693,6 +1727,15 @@ impl Simulation {
                 let done = sm.hist.count();
                 let behind = sm.arrivals.saturating_sub(done) as f64;
                 let open = p.rate.is_some();
+                let latency = LatencySummary::from_histogram(&sm.hist);
+                let both = p.read_percent > 0 && p.read_percent < 100;
+                let (read_latency, write_latency) = by_direction(
+                    &latency,
+                    p.read_percent > 0,
+                    both,
+                    &sm.read_hist,
+                    &sm.write_hist,
+                );
                 StreamResult {
                     iops: per_s(done),
                     bw_mb_s: sm.bytes as f64 * 1e3 / window,
@@ -1700,7 +1743,9 @@ impl Simulation {
                         Some(Arrivals::Rate(gap_ns, _)) => Some(1e9 / gap_ns),
                         _ => None,
                     },
-                    latency: LatencySummary::from_histogram(&sm.hist),
+                    latency,
+                    read_latency,
+                    write_latency,
                     measured_ios: done,
                     saturated: open
                         && (m.stopped || behind > SATURATION_SHARE * sm.arrivals as f64),
