@@ -166,8 +166,8 @@ fn measurements(a: &cli::FitArgs) -> Result<(String, Vec<Measurement>), Fail> {
         return Ok((r.source.to_string(), r.cells.to_vec()));
     };
     let path = file.display();
-    let cells =
-        calibration::parse(&crate::read_text(file)?).map_err(|e| Fail(format!("{path}: {e}")))?;
+    let cells = calibration::parse(&crate::read_text(file, crate::MAX_CSV_BYTES)?)
+        .map_err(|e| Fail(format!("{path}: {e}")))?;
     Ok((path.to_string(), cells))
 }
 
@@ -220,7 +220,7 @@ fn fit_drive(a: &cli::FitArgs) -> Result<String, Fail> {
     let mut skipped = Vec::new();
     for file in &a.fio {
         let path = file.display();
-        let points = fio::parse_output(&crate::read_text(file)?)
+        let points = fio::parse_output(&crate::read_text(file, fio::MAX_OUTPUT_BYTES)?)
             .map_err(|e| Fail(format!("{path}: {e}")))?;
         let got = custom::cells_from_fio(&points, a.state);
         cells.extend(got.cells);

@@ -42,10 +42,24 @@ impl From<ConfigError> for Fail {
     }
 }
 
-/// A file's text (invalid UTF-8 replaced: every parser here names what it cannot read).
-fn read_text(file: &std::path::Path) -> Result<String, Fail> {
-    let bytes =
-        std::fs::read(file).map_err(|e| Fail(format!("cannot read '{}': {e}", file.display())))?;
+/// Largest measurements CSV `lab calibrate` and `lab fit` read (as large as fio output).
+const MAX_CSV_BYTES: usize = parallelism_model::fio::MAX_OUTPUT_BYTES;
+
+/// A file's text (invalid UTF-8 replaced: every parser here names what it cannot read),
+/// refused before it is read when it is larger than `max_bytes`, so a stray multi-gigabyte
+/// file costs one line, not the machine's memory.
+fn read_text(file: &std::path::Path, max_bytes: usize) -> Result<String, Fail> {
+    let cannot = |e: std::io::Error| Fail(format!("cannot read '{}': {e}", file.display()));
+    let size = std::fs::metadata(file).map_err(cannot)?.len();
+    if size > max_bytes as u64 {
+        return Err(Fail(format!(
+            "'{}' is {:.1} MB; this command reads files up to {} MiB",
+            file.display(),
+            size as f64 / 1e6,
+            max_bytes >> 20
+        )));
+    }
+    let bytes = std::fs::read(file).map_err(cannot)?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 

@@ -248,7 +248,10 @@ pub fn fio_job(a: &cli::WorkloadArgs) -> Result<String, Fail> {
 }
 
 pub fn import(file: &Path, format: Format) -> Result<String, Fail> {
-    let points = parallelism_model::fio::parse_output(&crate::read_text(file)?)?;
+    let points = parallelism_model::fio::parse_output(&crate::read_text(
+        file,
+        parallelism_model::fio::MAX_OUTPUT_BYTES,
+    )?)?;
     Ok(match format {
         Format::Json => json(&points),
         Format::Csv => {

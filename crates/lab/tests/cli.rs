@@ -919,6 +919,21 @@ fn run_refuses_bad_job_files_by_line_and_never_panics() {
     }
     let o = lab(&["run", dir.join("missing.fio").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
+    // A 2 GB file (sparse) is refused before a byte of it is read.
+    let huge = dir.join("huge.fio");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(2_000_000_000)
+        .unwrap();
+    for command in ["run", "import"] {
+        let o = lab(&[command, huge.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{command}: {err}");
+        assert!(
+            err.contains("2000.0 MB; this command reads files up to"),
+            "{command}: {err}"
+        );
+    }
 }
 
 #[test]
