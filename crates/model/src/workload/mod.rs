@@ -1,25 +1,27 @@
 //! Workloads as people run them: one or more *streams* of requests on one drive.
 //!
 //! A stream is what one fio job (or one of its `numjobs` clones, or one MQSim flow) puts on the
-//! drive: a pattern and read share, block sizes (one, or fio's `bssplit`), an address range,
-//! and how requests arrive:
+//! drive. Its requests ([`Requests`]) are generated from a [`Pattern`] (pattern and read share,
+//! block sizes, one or fio's `bssplit`, an address range) or replayed from a block trace
+//! ([`trace`]; the reviews' desktop workloads are generated traces, [`desktop`]). They arrive:
 //! - **closed loop** ([`Arrival::Closed`]): `iodepth` requests always in flight, a new one the
-//!   moment one completes (fio without a rate; the lab's charts);
-//! - **open loop** ([`Arrival::Rate`]): requests arrive at a rate whether or not the drive keeps
-//!   up (fio's `rate_iops`, evenly spaced or Poisson as `rate_process` says). At most `iodepth`
-//!   of the stream's requests are at the device; the rest wait in the host, and a request's
-//!   latency runs from its arrival, so it includes that wait.
+//!   moment one completes (fio without a rate; the lab's charts; a trace as fast as it goes);
+//! - **open loop** ([`Arrival::Rate`], [`Arrival::Timed`]): at a rate (fio's `rate_iops`,
+//!   evenly spaced or Poisson as `rate_process` says) or at a trace's own times, whether or not
+//!   the drive keeps up. At most `iodepth` of the stream's requests are at the device; the rest
+//!   wait in the host, and a request's latency runs from its arrival, so it includes that wait.
 //!
 //! [`StreamsSpec::check`] is the one validation step for runs of streams, as
 //! [`RunSpec::check`](crate::RunSpec::check) is for the single closed-loop job (which becomes
-//! one closed stream): the engine only ever sees checked streams.
+//! one closed stream): the engine only ever sees checked streams. fio job files become streams
+//! through [`jobfile`].
 //!
 //! # What always holds
 //! - Every block size is a whole number of 4 KiB mapping units in `4k..=1m`, a `bssplit`'s
 //!   weights add up to 100, and a stream's range lies inside the drive's user capacity and holds
 //!   its largest request.
 //! - A rate is finite and above zero; a run of streams has at least one and at most
-//!   [`MAX_STREAMS`].
+//!   [`MAX_STREAMS`]; a trace runs alone, and only a trace has times to replay.
 
 use std::fmt;
 use std::sync::Arc;
