@@ -70,9 +70,10 @@ fn rows_of(group: usize, g: &Group, r: &RunResult) -> Vec<Row> {
         let first = &g.jobs[0];
         let offered: Option<f64> = r.streams.iter().map(|s| s.offered_iops).sum();
         // The jobs' read shares weighted by what each clone completed.
-        let shares = g.jobs.iter().flat_map(|j| {
-            (0..j.numjobs).map(move |_| f64::from(j.rw.fixed_read_percent().unwrap_or(j.rwmixread)))
-        });
+        let shares = g
+            .jobs
+            .iter()
+            .flat_map(|j| (0..j.numjobs).map(move |_| f64::from(j.read_percent())));
         let read_ios: f64 = shares
             .zip(&r.streams)
             .map(|(pct, s)| pct / 100.0 * s.measured_ios as f64)
@@ -117,7 +118,7 @@ fn rows_of(group: usize, g: &Group, r: &RunResult) -> Vec<Row> {
             read_latency: s.read_latency.clone(),
             write_latency: s.write_latency.clone(),
             saturated: s.saturated,
-            read_share: f64::from(job.rw.fixed_read_percent().unwrap_or(job.rwmixread)) / 100.0,
+            read_share: f64::from(job.read_percent()) / 100.0,
             ios: s.measured_ios,
         })
         .collect()

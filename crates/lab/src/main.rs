@@ -45,21 +45,32 @@ impl From<ConfigError> for Fail {
 /// Largest measurements CSV `lab calibrate` and `lab fit` read (as large as fio output).
 const MAX_CSV_BYTES: usize = parallelism_model::fio::MAX_OUTPUT_BYTES;
 
-/// A file's text (invalid UTF-8 replaced: every parser here names what it cannot read),
-/// refused before it is read when it is larger than `max_bytes`, so a stray multi-gigabyte
-/// file costs one line, not the machine's memory.
-fn read_text(file: &std::path::Path, max_bytes: usize) -> Result<String, Fail> {
+/// `file` opened for reading, refused before a byte is read when it is larger than
+/// `max_bytes`, so a stray multi-gigabyte file costs one line, not the machine's memory.
+fn open_capped(file: &std::path::Path, max_bytes: u64) -> Result<std::fs::File, Fail> {
     let cannot = |e: std::io::Error| Fail(format!("cannot read '{}': {e}", file.display()));
-    let size = std::fs::metadata(file).map_err(cannot)?.len();
-    if size > max_bytes as u64 {
+    let f = std::fs::File::open(file).map_err(cannot)?;
+    let size = f.metadata().map_err(cannot)?.len();
+    if size > max_bytes {
+        let cap = match max_bytes >> 30 {
+            0 => format!("{} MiB", max_bytes >> 20),
+            gib => format!("{gib} GiB"),
+        };
         return Err(Fail(format!(
-            "'{}' is {:.1} MB; this command reads files up to {} MiB",
+            "'{}' is {:.1} MB; this command reads files up to {cap}",
             file.display(),
             size as f64 / 1e6,
-            max_bytes >> 20
         )));
     }
-    let bytes = std::fs::read(file).map_err(cannot)?;
+    Ok(f)
+}
+
+/// A file's text (invalid UTF-8 replaced: every parser here names what it cannot read), at
+/// most `max_bytes` of it (see [`open_capped`]).
+fn read_text(file: &std::path::Path, max_bytes: usize) -> Result<String, Fail> {
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut open_capped(file, max_bytes as u64)?, &mut bytes)
+        .map_err(|e| Fail(format!("cannot read '{}': {e}", file.display())))?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 

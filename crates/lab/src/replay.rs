@@ -3,7 +3,6 @@
 //! the trace's order), measured as the reviews measure their trace tests.
 
 use std::fmt::Write as _;
-use std::fs::File;
 use std::io::BufReader;
 use std::path::Path;
 use std::sync::Arc;
@@ -84,17 +83,7 @@ pub fn replay(a: &cli::ReplayArgs) -> Result<String, Fail> {
 }
 
 fn read_trace(path: &Path, a: &cli::ReplayArgs) -> Result<Trace, Fail> {
-    let cannot = |e: std::io::Error| Fail(format!("cannot read '{}': {e}", path.display()));
-    let file = File::open(path).map_err(cannot)?;
-    let size = file.metadata().map_err(cannot)?.len();
-    if size > MAX_TRACE_FILE_BYTES {
-        return Err(Fail(format!(
-            "'{}' is {:.1} GB; the lab replays traces up to {} GiB (cut it into parts)",
-            path.display(),
-            size as f64 / 1e9,
-            MAX_TRACE_FILE_BYTES >> 30
-        )));
-    }
+    let file = crate::open_capped(path, MAX_TRACE_FILE_BYTES)?;
     trace::read(BufReader::new(file), a.trace_format).map_err(|e| Fail(e.to_string()))
 }
 

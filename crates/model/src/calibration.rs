@@ -311,7 +311,7 @@ impl Measurement {
             .map(|&iodepth| {
                 let workload = Workload {
                     rw: self.rw,
-                    rwmixread: self.rw.fixed_read_percent().unwrap_or(self.rwmixread),
+                    rwmixread: self.rw.read_percent(self.rwmixread),
                     bs_bytes: self.bs_bytes,
                     iodepth,
                 };

@@ -285,6 +285,12 @@ impl Rw {
         }
     }
 
+    /// The read share a job of this pattern runs with `rwmixread`: the pattern's own, or
+    /// `rwmixread` for the mixed patterns.
+    pub fn read_percent(self, rwmixread: u8) -> u8 {
+        self.fixed_read_percent().unwrap_or(rwmixread)
+    }
+
     /// The pattern with the given randomness and read share (fio's canonical name for it).
     pub fn from_parts(random: bool, read_percent: u8) -> Rw {
         match (random, read_percent) {
@@ -340,7 +346,7 @@ pub struct Workload {
 
 impl Workload {
     pub fn read_percent(&self) -> u8 {
-        self.rw.fixed_read_percent().unwrap_or(self.rwmixread)
+        self.rw.read_percent(self.rwmixread)
     }
 }
 

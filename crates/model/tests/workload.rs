@@ -250,21 +250,24 @@ fn one_closed_stream_is_the_single_job_bit_for_bit() {
     assert_eq!(streams(&d, vec![Stream::closed(&w)]), closed(&d, w));
 }
 
+/// Why `streams` on `d` are refused (the test fails if they are not).
+fn refusal(d: &DriveSpec, streams: Vec<Stream>) -> String {
+    StreamsSpec {
+        drive: d.clone(),
+        streams,
+        state: DriveState::Fob,
+        options: RunOptions::default(),
+    }
+    .check()
+    .unwrap_err()
+    .to_string()
+}
+
 #[test]
 fn streams_the_model_cannot_run_are_refused_with_the_reason() {
     let d = drive();
     let w = job(Rw::RandRead, 4);
-    let check = |streams: Vec<Stream>| {
-        StreamsSpec {
-            drive: d.clone(),
-            streams,
-            state: DriveState::Fob,
-            options: RunOptions::default(),
-        }
-        .check()
-        .unwrap_err()
-        .to_string()
-    };
+    let check = |streams: Vec<Stream>| refusal(&d, streams);
     assert_eq!(check(vec![]), "streams 0 is out of range (allowed: 1..=64)");
     assert!(check(vec![Stream::closed(&w); 65]).starts_with("streams 65"));
     for bad in [0.0, -5.0, f64::NAN, f64::INFINITY, 1e9] {
@@ -400,17 +403,7 @@ fn a_trace_from_a_larger_disk_wraps_onto_the_drive() {
 fn a_trace_runs_alone_and_only_a_trace_has_times_to_replay() {
     let d = drive();
     let trace = random_read_trace(&d, 10, 1_000);
-    let check = |streams: Vec<Stream>| {
-        StreamsSpec {
-            drive: d.clone(),
-            streams,
-            state: DriveState::Fob,
-            options: RunOptions::default(),
-        }
-        .check()
-        .unwrap_err()
-        .to_string()
-    };
+    let check = |streams: Vec<Stream>| refusal(&d, streams);
     let both = vec![
         Stream::replay(Arc::clone(&trace), Arrival::Closed { iodepth: 1 }),
         Stream::closed(&job(Rw::RandRead, 1)),

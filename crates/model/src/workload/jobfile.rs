@@ -96,6 +96,11 @@ pub struct Job {
 }
 
 impl Job {
+    /// The job's read share in percent.
+    pub fn read_percent(&self) -> u8 {
+        self.rw.read_percent(self.rwmixread)
+    }
+
     /// The job's stream on a drive of `user_bytes` (each of its `numjobs` clones is one).
     pub fn stream(&self, user_bytes: u64) -> Stream {
         Stream {

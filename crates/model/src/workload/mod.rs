@@ -270,7 +270,7 @@ pub struct Pattern {
 
 impl Pattern {
     pub fn read_percent(&self) -> u8 {
-        self.rw.fixed_read_percent().unwrap_or(self.rwmixread)
+        self.rw.read_percent(self.rwmixread)
     }
 
     /// The first byte and the length on a drive of `user_bytes` (to the end of the drive's
