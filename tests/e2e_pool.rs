@@ -35,6 +35,7 @@ fn run(preset: &str, rw: Rw, read_pct: u8, bs_bytes: u32, qd: u32, state: DriveS
         qd,
         state,
         power_state: 0,
+        load: parallelism_work::Load::Depth,
     }
 }
 

@@ -7,7 +7,8 @@
 #   4 trunk build --release into dist/
 #   5 wasm tests in headless Chromium (wasm-bindgen-test-runner; the lab they mount runs its
 #     model in dist/'s worker, so dist/ is built first)
-#   6 end-to-end tests (tests/e2e*.rs) against dist/
+#   6 end-to-end tests (tests/e2e*.rs) against dist/ (and the `lab` binary, for the tests that
+#     check the page against the command line)
 # then prints the gzipped size of the bundle. Starts no long-lived process itself: the wasm
 # runner and the end-to-end tests start and stop their own servers and chromedriver.
 set -euo pipefail
@@ -87,8 +88,10 @@ fi
 
 step "6/6 end-to-end tests against dist/: ${E2E_TESTS[*]}"
 [ "${#E2E_TESTS[@]}" -gt 0 ] || { echo "no tests/e2e*.rs found" >&2; exit 1; }
+# Some check the page against the command-line twin: the same build of `lab` the native tests ran.
+cargo build -p lab
 # shellcheck disable=SC2046
-cargo test $(target_args "${E2E_TESTS[@]}")
+LAB_BIN="$ROOT/target/debug/lab" cargo test $(target_args "${E2E_TESTS[@]}")
 
 step "bundle size"
 total_raw=0

@@ -128,7 +128,7 @@ async fn the_readout_component_shows_what_the_state_and_result_say() {
     let root = container();
     let state = RwSignal::new(LabState::default());
     let result = RwSignal::new(None::<Point>);
-    let data = Signal::derive(move || state.with(|s| readout::build(s, result.get(), None)));
+    let data = Signal::derive(move || state.with(|s| readout::build(s, result.get(), None, None)));
     let handle = leptos::mount::mount_to(
         root.clone(),
         move || view! { <Readout data=data heading="This point" /> },
@@ -152,6 +152,8 @@ async fn the_readout_component_shows_what_the_state_and_result_say() {
         program_wait: ProgramWait::Suspend,
         watts: 2.5,
         budget_w: Some(8.9),
+        saturated: false,
+        in_system: 1.0,
         fidelity: Fidelity::Estimate,
     }));
     eventually("the figures", || text(&root, "#readout-iops") == "263.5k").await;

@@ -30,10 +30,11 @@ use wasm_bindgen::JsCast;
 use super::charts::{self, LegendEntry, Palette, YourSeries};
 use super::compute;
 use super::later::Later;
+use super::load::LoadSweep;
 use super::notes::LinkNotes;
 use super::pool::{Pool, PoolStatus};
 use super::readout::{self, Readout};
-use super::state::{Display, Lab, LabState, Theme, View};
+use super::state::{Display, Lab, LabState, LoadKind, Theme, View};
 use super::url_state;
 use super::views::activity::TeachingMode;
 use super::views::chrome::{ControlsPanel, Footer, Masthead};
@@ -339,7 +340,10 @@ fn current_readout(lab: Lab, pool: Pool) -> Memo<readout::ReadoutData> {
         pool.revision();
         let state = lab.state();
         let key = compute::current_key(&state);
-        readout::build(&state, pool.point(&key), pool.failure(&key))
+        let sweep = (state.workload.load() == LoadKind::Rate).then(|| {
+            pool.with_results(|lookup| LoadSweep::of(&state, state.drive.choice(), lookup))
+        });
+        readout::build(&state, pool.point(&key), pool.failure(&key), sweep.as_ref())
     })
 }
 

@@ -10,15 +10,19 @@
 
 use std::collections::HashSet;
 
-use crate::model::config::Rw;
+use crate::model::config::{Rw, BYTES_PER_MB};
 use crate::model::presets::PresetKey;
 use crate::model::sweep::{MIX_STEPS, REVIEW_QDS};
 
 pub use parallelism_work::{
-    DriveKey, Fidelity, Outcome, Point, Progress, RunKey, ESTIMATE_IOS, SEED,
+    DriveKey, Fidelity, Load, Outcome, Point, Progress, RunKey, ESTIMATE_IOS, SEED,
 };
 
-use super::state::{DriveChoice, DriveSetup, LabState, View};
+use super::state::{is_sweep_rate, rate_ladder, DriveChoice, DriveSetup, LabState, LoadKind, View};
+
+/// The data rates a sweep over offered load spans, in MB/s: from a trickle (10 MB/s) to past
+/// a PCIe 5.0 x4 link (about 15.8 GB/s), whatever the block size.
+pub const RATE_SWEEP_MB_S: (f64, f64) = (10.0, 16_000.0);
 
 /// The drive the controls set.
 pub fn drive_key(drive: &DriveSetup) -> DriveKey {
@@ -28,7 +32,8 @@ pub fn drive_key(drive: &DriveSetup) -> DriveKey {
     }
 }
 
-/// The run of `drive` with the state's workload, at `qd` and `read_pct`.
+/// The run of `drive` with the state's workload kept at `qd` in flight (closed loop), at
+/// `read_pct`.
 pub fn run_key(state: &LabState, drive: DriveChoice, qd: u32, read_pct: u8) -> RunKey {
     let rw = Rw::from_parts(state.workload.random(), read_pct);
     RunKey {
@@ -40,17 +45,76 @@ pub fn run_key(state: &LabState, drive: DriveChoice, qd: u32, read_pct: u8) -> R
         qd,
         state: state.workload.drive_state(),
         power_state: state.drive.power_state(),
+        load: Load::Depth,
     }
 }
 
-/// The point the readout shows.
+/// The run of `drive` with the state's workload arriving at `iops` (open loop), at most the
+/// state's depth at the device.
+pub fn rate_key(state: &LabState, drive: DriveChoice, iops: u32) -> RunKey {
+    RunKey {
+        load: Load::Rate {
+            iops,
+            spacing: state.workload.spacing(),
+        },
+        ..capacity_key(state, drive)
+    }
+}
+
+/// The closed loop at the state's depth on `drive`: the most a rate on it can be carried at
+/// (its capacity), and the point the charts against queue depth show.
+pub fn capacity_key(state: &LabState, drive: DriveChoice) -> RunKey {
+    run_key(state, drive, state.workload.qd(), state.workload.read_pct())
+}
+
+/// The point the readout shows: the current depth, or the current rate.
 pub fn current_key(state: &LabState) -> RunKey {
-    run_key(
-        state,
-        state.drive.choice(),
-        state.workload.qd(),
-        state.workload.read_pct(),
-    )
+    let drive = state.drive.choice();
+    match state.workload.load() {
+        LoadKind::Depth => capacity_key(state, drive),
+        LoadKind::Rate => rate_key(state, drive, state.workload.rate_iops()),
+    }
+}
+
+/// The offered loads of a sweep: every other step of the rate slider (five a decade) between
+/// [`RATE_SWEEP_MB_S`] at the state's block size, plus the current rate (so the current point
+/// lies on its curve).
+pub fn sweep_rates(state: &LabState) -> Vec<u32> {
+    let bytes = f64::from(state.workload.bs_bytes());
+    let (low, high) = RATE_SWEEP_MB_S;
+    let (low, high) = (low * BYTES_PER_MB / bytes, high * BYTES_PER_MB / bytes);
+    let current = state.workload.rate_iops();
+    rate_ladder()
+        .values()
+        .iter()
+        .copied()
+        .filter(|&r| r == current || (is_sweep_rate(r) && (low..=high).contains(&f64::from(r))))
+        .collect()
+}
+
+/// One drive's runs over [`sweep_rates`].
+pub fn rate_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
+    sweep_rates(state)
+        .into_iter()
+        .map(|iops| rate_key(state, drive, iops))
+        .collect()
+}
+
+/// One drive's runs for the charts of the state's workload: its sweeps against queue depth
+/// and read share, or its capacity and sweep over offered load.
+fn sweeps(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
+    match state.workload.load() {
+        LoadKind::Depth => {
+            let mut keys = qd_sweep(state, drive);
+            keys.extend(mix_sweep(state, drive));
+            keys
+        }
+        LoadKind::Rate => {
+            let mut keys = vec![capacity_key(state, drive)];
+            keys.extend(rate_sweep(state, drive));
+            keys
+        }
+    }
 }
 
 /// The queue depths of a sweep: the reviewers' 1..256, extended by doublings to cover `qd`,
@@ -86,7 +150,8 @@ pub fn mix_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
 }
 
 /// Every run the page shows for `state`, most important first: the readout's point, the
-/// current drive's sweeps, then the other drives' sweeps, then the pinned configurations'. No
+/// current drive's sweeps, then the other drives' sweeps (each drive's whole, so a curve
+/// completes before the next starts), then the pinned configurations'. No
 /// key appears twice. While another view hides the queue-depth charts only the readout's point
 /// is run, so their sweeps do not compete with that view's own work (they are cached, so coming
 /// back costs only what was never computed).
@@ -96,24 +161,14 @@ pub fn plan(state: &LabState) -> Vec<RunKey> {
     if state.display.view != View::Queue {
         return keys;
     }
-    keys.extend(qd_sweep(state, current));
-    keys.extend(mix_sweep(state, current));
-    let others: Vec<DriveChoice> = state
-        .drive
-        .comparison_drives()
-        .into_iter()
-        .filter(|d| *d != current)
-        .collect();
-    for &d in &others {
-        keys.extend(qd_sweep(state, d));
-    }
-    for &d in &others {
-        keys.extend(mix_sweep(state, d));
+    keys.extend(sweeps(state, current));
+    for d in state.drive.comparison_drives() {
+        if d != current {
+            keys.extend(sweeps(state, d));
+        }
     }
     for pin in state.pins.as_slice() {
-        let config = pin.apply(state);
-        keys.extend(qd_sweep(&config, pin.drive));
-        keys.extend(mix_sweep(&config, pin.drive));
+        keys.extend(sweeps(&pin.apply(state), pin.drive));
     }
     let mut seen = HashSet::new();
     keys.retain(|k| seen.insert(*k));
@@ -144,6 +199,42 @@ mod tests {
             s.display.view = view;
             assert_eq!(plan(&s), vec![current_key(&s)], "{view:?}");
         }
+    }
+
+    #[test]
+    fn a_rate_plans_the_readout_point_then_each_drives_capacity_and_sweep_over_offered_load() {
+        let mut s = LabState::default();
+        s.workload.set_load(LoadKind::Rate);
+        let p = plan(&s);
+        assert_eq!(p[0], current_key(&s));
+        assert_eq!(p[0].load.rate_iops(), Some(s.workload.rate_iops()));
+        assert_eq!(p[1], capacity_key(&s, s.drive.choice()));
+        assert_eq!(p[1].load, Load::Depth);
+        // 4 KiB: 10 MB/s to 16 GB/s is 2,441 to 3.9M IOPS: five rates a decade from 2,500 to
+        // 2.5M, and the current 200k between them.
+        let rates = sweep_rates(&s);
+        assert_eq!(rates.first(), Some(&2_500));
+        assert_eq!(rates.last(), Some(&2_500_000));
+        assert!(!is_sweep_rate(200_000) && rates.contains(&200_000));
+        assert_eq!(rates.len(), 16 + 1);
+        // Three capacities, each with its capacity point and its sweep (the readout's point
+        // is the current drive's 200k).
+        assert_eq!(p.len(), 3 * (1 + rates.len()));
+    }
+
+    #[test]
+    fn the_current_rate_lies_on_its_curve_and_large_blocks_sweep_lower_rates() {
+        let mut s = LabState::default();
+        s.workload.set_load(LoadKind::Rate);
+        s.workload.set_rate_iops(315_000);
+        assert!(sweep_rates(&s).contains(&315_000));
+        s.workload.set_bs_bytes(1 << 20);
+        let rates = sweep_rates(&s);
+        assert_eq!((rates[0], *rates.last().unwrap()), (10, 315_000));
+        assert!(
+            rates.contains(&10_000),
+            "16 GB/s of 1 MiB requests is 15,259 IOPS"
+        );
     }
 
     #[test]

@@ -7,7 +7,9 @@
 //! names are short, stable and the same as the URL parameter of the control they lock, so an
 //! author can write `lock=qd,rw` from the URL table alone.
 
-/// One of the lab's three charts, by its stable `charts=` name.
+use super::state::LoadKind;
+
+/// One of the lab's charts, by its stable `charts=` name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ChartId {
     /// IOPS (or MB/s) against queue depth.
@@ -18,6 +20,10 @@ pub enum ChartId {
     Mix,
     /// Average power and throughput per watt against queue depth.
     Power,
+    /// Latency against offered load (a rate).
+    Load,
+    /// Carried against offered load (a rate).
+    Carried,
 }
 
 crate::model::named_enum!(ChartId, "chart", id, {
@@ -25,9 +31,19 @@ crate::model::named_enum!(ChartId, "chart", id, {
     Latency => "latency",
     Mix => "mix",
     Power => "power",
+    Load => "load",
+    Carried => "carried",
 });
 
 impl ChartId {
+    /// The workload whose view holds this chart.
+    pub fn load(self) -> LoadKind {
+        match self {
+            ChartId::Iops | ChartId::Latency | ChartId::Mix | ChartId::Power => LoadKind::Depth,
+            ChartId::Load | ChartId::Carried => LoadKind::Rate,
+        }
+    }
+
     fn bit(self) -> u8 {
         1 << (self as u8)
     }
@@ -103,6 +119,12 @@ pub enum Control {
     Think,
     /// Autonomous power-state transitions on or off.
     Apst,
+    /// The workload choice (a queue depth or a rate).
+    Workload,
+    /// The offered rate.
+    Rate,
+    /// How a rate's arrivals are spaced.
+    Arrivals,
 }
 
 crate::model::named_enum!(Control, "control", id, {
@@ -125,6 +147,9 @@ crate::model::named_enum!(Control, "control", id, {
     Power => "power",
     Think => "think",
     Apst => "apst",
+    Workload => "workload",
+    Rate => "rate",
+    Arrivals => "arrivals",
 });
 
 impl Control {

@@ -9,11 +9,11 @@
 //! text.
 
 use super::charts::{
-    ChartSet, Curve, LegendEntry, Marker, Measure, SeriesColour, Unit, YourSeries,
+    ChartSet, Curve, LegendEntry, LoadChartData, Marker, Measure, SeriesColour, Unit, YourSeries,
 };
-use super::embed::ChartId;
+use super::embed::{ChartId, ChartsShown};
 use super::reference;
-use super::state::LabState;
+use super::state::{LabState, LoadKind};
 
 /// File name of the CSV download.
 pub const CSV_FILE: &str = "parallelism-lab.csv";
@@ -21,7 +21,7 @@ pub const CSV_FILE: &str = "parallelism-lab.csv";
 pub const FIO_JOB_FILE: &str = "parallelism-lab.fio";
 /// The CSV's columns, units in the names.
 pub const CSV_HEADER: &str =
-    "chart,series,source,queue_depth,read_percent,iops,mb_per_s,latency_us,watts,per_watt";
+    "chart,series,source,queue_depth,read_percent,iops,mb_per_s,latency_us,watts,per_watt,offered_iops,offered_mb_per_s";
 /// `source` of a model point.
 pub const SOURCE_MODEL: &str = "model";
 /// `source` of a published measurement.
@@ -67,6 +67,8 @@ impl Column {
 enum XColumn {
     QueueDepth,
     ReadPercent,
+    /// Offered load, in the chart's unit.
+    Offered(Unit),
 }
 
 /// The visible series of `set` as CSV for `state` (whose `charts=` says which are visible).
@@ -88,6 +90,10 @@ pub fn csv(state: &LabState, set: &ChartSet) -> String {
         out: &mut out,
         legend: &set.legend,
     };
+    if state.workload.load() == LoadKind::Rate {
+        rows.load(shown, &set.load);
+        return out;
+    }
     if shown.shows(ChartId::Iops) {
         let col = Column::measuring(set.qd.unit);
         rows.curves(
@@ -164,10 +170,14 @@ impl Rows<'_> {
             String::new(),
             String::new(),
             String::new(),
+            String::new(),
+            String::new(),
         ];
         let xi = match x.0 {
             XColumn::QueueDepth => 3,
             XColumn::ReadPercent => 4,
+            XColumn::Offered(Unit::Iops) => 10,
+            XColumn::Offered(Unit::MbPerS) => 11,
         };
         let yi = match y.0 {
             Column::Iops => 5,
@@ -186,6 +196,38 @@ impl Rows<'_> {
         for c in curves {
             for &(px, py) in &c.points {
                 self.row(chart, &c.label, SOURCE_MODEL, (x, px), (y, py));
+            }
+        }
+    }
+
+    /// The rate view's charts: latency and carried load against offered load, and each
+    /// drive's knee (on the latency chart) and capacity (on the carried chart).
+    fn load(&mut self, shown: ChartsShown, d: &LoadChartData) {
+        let x = XColumn::Offered(d.unit);
+        let drives = d.carried.iter().zip(&d.limits);
+        if shown.shows(ChartId::Load) {
+            self.curves(ChartId::Load, &d.latency, x, Column::LatencyUs);
+            for (c, l) in drives.clone() {
+                if let Some((kx, ky)) = l.knee {
+                    let series = format!("{}, knee", c.label);
+                    self.row(
+                        ChartId::Load,
+                        &series,
+                        SOURCE_MODEL,
+                        (x, kx),
+                        (Column::LatencyUs, ky),
+                    );
+                }
+            }
+        }
+        if shown.shows(ChartId::Carried) {
+            let y = Column::of(d.unit);
+            self.curves(ChartId::Carried, &d.carried, x, y);
+            for (c, l) in drives {
+                if let Some(cap) = l.capacity {
+                    let series = format!("{}, capacity", c.label);
+                    self.row(ChartId::Carried, &series, SOURCE_MODEL, (x, cap), (y, cap));
+                }
             }
         }
     }
@@ -255,6 +297,8 @@ mod tests {
             program_wait: ProgramWait::Rarely,
             watts: 2.0,
             budget_w: None,
+            saturated: false,
+            in_system: 1.0,
             fidelity: Fidelity::Full,
         })
     }
@@ -290,11 +334,45 @@ mod tests {
             .any(|r| r.starts_with("power,\"1,920 GB (32 dies)\",model,32,,,,,2,")));
         assert!(rows
             .iter()
-            .any(|r| r.starts_with("power,") && r.ends_with(",16000")));
+            .any(|r| r.starts_with("power,") && r.ends_with(",16000,,")));
         assert!(rows
             .iter()
             .any(|r| r.starts_with("iops,\"1,920 GB (32 dies)\",model,32,,32000,,")));
         assert!(rows.iter().any(|r| r.contains(SOURCE_PUBLISHED)));
+    }
+
+    #[test]
+    fn a_rate_exports_its_load_curves_with_each_drives_knee_and_capacity() {
+        let mut s = LabState::default();
+        s.workload.set_load(crate::ui::state::LoadKind::Rate);
+        let set = charts::build(&s, &fake);
+        let text = csv(&s, &set);
+        let rows: Vec<&str> = text
+            .lines()
+            .skip_while(|l| *l != CSV_HEADER)
+            .skip(1)
+            .collect();
+        let points: usize = [&set.load.latency, &set.load.carried]
+            .iter()
+            .flat_map(|c| c.iter())
+            .map(|c| c.points.len())
+            .sum();
+        let named = set.load.limits.iter().filter(|l| l.knee.is_some()).count()
+            + set
+                .load
+                .limits
+                .iter()
+                .filter(|l| l.capacity.is_some())
+                .count();
+        assert!(points > 0 && named > 0);
+        assert_eq!(rows.len(), points + named);
+        assert!(rows
+            .iter()
+            .all(|r| r.starts_with("load,") || r.starts_with("carried,")));
+        // The fake capacity at depth 32 is 32,000 IOPS, offered and carried.
+        assert!(rows.iter().any(|r| r
+            .starts_with("carried,\"1,920 GB (32 dies), capacity\",model,,,32000,")
+            && r.ends_with(",32000,")));
     }
 
     #[test]

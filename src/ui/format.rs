@@ -6,7 +6,8 @@ pub const NO_VALUE: &str = "–";
 const THOUSAND: f64 = 1e3;
 const MILLION: f64 = 1e6;
 const US_PER_MS: f64 = 1e3;
-const US_PER_S: f64 = 1e6;
+/// Microseconds in a second.
+pub const US_PER_S: f64 = 1e6;
 const KIB: u32 = 1024;
 const MIB: u32 = 1024 * 1024;
 
@@ -72,6 +73,11 @@ pub fn axis_count(v: f64) -> String {
 /// IOPS for a readout: `263.8k IOPS`.
 pub fn iops(v: f64) -> String {
     format!("{} IOPS", compact(v))
+}
+
+/// An offered rate, exact as the rate slider sets it: `500,000 IOPS`.
+pub fn rate_iops(v: u32) -> String {
+    format!("{} IOPS", grouped(f64::from(v)))
 }
 
 /// Throughput: `1,077 MB/s`, `9.5 MB/s`.

@@ -24,6 +24,7 @@ pub mod export;
 pub mod format;
 pub mod ladder;
 pub mod later;
+pub mod load;
 pub mod notes;
 pub mod pool;
 pub mod readout;

@@ -15,8 +15,10 @@ use crate::model::time::Nanos;
 use super::charts::{Measure, Unit};
 use super::compute::{Fidelity, Point, ESTIMATE_IOS};
 use super::format;
+use super::load::LoadSweep;
 use super::reference;
-use super::state::{LabState, ALL_READS_PCT};
+use super::state::{LabState, LoadKind, ALL_READS_PCT};
+use super::views::queue_charts::spacing_words;
 use crate::model::config::RunOptions;
 
 /// A published figure for the current point.
@@ -45,6 +47,10 @@ pub struct ReadoutData {
     pub in_mb: bool,
     /// What idle time before a request costs it (see [`idle_text`]).
     pub idle: Option<String>,
+    /// Requests arrive at a rate (open loop): the depth never limits.
+    pub open_loop: bool,
+    /// For a rate: utilisation, the number in the system and the knee (see [`load_text`]).
+    pub load: Option<String>,
 }
 
 /// The pattern in words: `random reads`, `sequential 70% reads / 30% writes`.
@@ -64,8 +70,14 @@ pub fn pattern_words(rw: Rw, read_pct: u8) -> String {
     }
 }
 
-/// Builds the readout for `state` from its point's result (or failure).
-pub fn build(state: &LabState, point: Option<Point>, failure: Option<String>) -> ReadoutData {
+/// Builds the readout for `state` from its point's result (or failure) and, for a rate, the
+/// current drive's sweep over offered load.
+pub fn build(
+    state: &LabState,
+    point: Option<Point>,
+    failure: Option<String>,
+    sweep: Option<&LoadSweep>,
+) -> ReadoutData {
     let preset = state.drive.preset();
     let custom = if state.drive.is_custom() {
         format!(
@@ -84,15 +96,26 @@ pub fn build(state: &LabState, point: Option<Point>, failure: Option<String>) ->
         ),
         _ => String::new(),
     };
+    let w = &state.workload;
+    let open_loop = w.load() == LoadKind::Rate;
+    let load = if open_loop {
+        format!(
+            "{} offered, {} arrivals, at most {} at the drive",
+            format::rate_iops(w.rate_iops()),
+            spacing_words(w.spacing()),
+            w.qd()
+        )
+    } else {
+        format!("queue depth {}", w.qd())
+    };
     let what = format!(
-        "{} {}{} · {} {} · queue depth {} · {}{power}",
+        "{} {}{} · {} {} · {load} · {}{power}",
         preset.controller.name,
         format::gb(state.drive.capacity_gb()),
         custom,
-        format::block_size(state.workload.bs_bytes()),
-        pattern_words(state.workload.rw(), state.workload.read_pct()),
-        state.workload.qd(),
-        state.workload.drive_state().label(),
+        format::block_size(w.bs_bytes()),
+        pattern_words(w.rw(), w.read_pct()),
+        w.drive_state().label(),
     );
     let in_mb = state.workload.throughput_in_mb();
     let measured = reference::for_current_point(state)
@@ -125,7 +148,54 @@ pub fn build(state: &LabState, point: Option<Point>, failure: Option<String>) ->
         stamp: super::url_state::to_query(state),
         in_mb,
         idle: idle_text(state, point.as_ref()),
+        open_loop,
+        load: point
+            .zip(sweep)
+            .filter(|_| open_loop)
+            .map(|(p, sweep)| load_text(state, &p, sweep)),
     }
+}
+
+/// What a rate's point says of load: how much of the drive's capacity it uses, how many
+/// requests are in the system on average (Little's law: arrival rate times time in the
+/// system), and where it lies against the knee; past the capacity, that the queue grows
+/// without bound.
+pub fn load_text(state: &LabState, p: &Point, sweep: &LoadSweep) -> String {
+    let offered = f64::from(state.workload.rate_iops());
+    let capacity = sweep.capacity_iops();
+    if p.saturated {
+        let most = capacity.map_or_else(String::new, |c| format!(" (at most {})", format::iops(c)));
+        return format!(
+            "Saturated: requests arrive faster than the drive completes them{most}, so the host's queue grows without bound; the latency shown is only how long the run lasted."
+        );
+    }
+    let little = format!(
+        "On average {} requests are in the system: Little's law, {} × {} = {}.",
+        format::compact(p.in_system),
+        format::iops(p.iops),
+        format::latency_us(p.mean_us),
+        format::compact(p.iops * p.mean_us / format::US_PER_S),
+    );
+    let Some(capacity) = capacity.filter(|c| *c > 0.0) else {
+        return little;
+    };
+    let knee = match sweep.knee_iops {
+        Some(k) if offered <= k => format!(
+            " Below the knee ({}): latency still near its floor.",
+            format::iops(k)
+        ),
+        Some(k) => format!(
+            " Past the knee ({}): each extra request mostly waits.",
+            format::iops(k)
+        ),
+        None => String::new(),
+    };
+    format!(
+        "Utilisation: {:.0}% of this drive's capacity at depth {} ({}).{knee} {little}",
+        100.0 * p.iops / capacity,
+        state.workload.qd(),
+        format::iops(capacity),
+    )
 }
 
 /// What the host's idle time before a request (`think`) costs that request: with APST the
@@ -196,7 +266,7 @@ pub fn spoken_summary(data: &ReadoutData) -> String {
             format::mb_per_s(p.mb_s),
             format::latency_us(p.mean_us),
             format::watts(p.watts),
-            limit_text(&p)
+            limit_text(&p, data.open_loop)
         ),
         _ => String::new(),
     }
@@ -210,9 +280,11 @@ fn figure(data: &ReadoutData, pick: impl Fn(&Point) -> String) -> String {
 
 /// The limit in words: the busiest resource (the power budget with its watts), and how reads
 /// meet programs when they do.
-fn limit_text(p: &Point) -> String {
+fn limit_text(p: &Point, open_loop: bool) -> String {
     let limit = match (p.bottleneck, p.budget_w) {
         (Bottleneck::PowerBudget, Some(w)) => format!("power budget ({})", format::watts(w)),
+        (_, _) if p.saturated => "saturated: more arrives than the drive completes".to_string(),
+        (b, _) if open_loop => b.open_loop_label().to_string(),
         (b, _) => b.label().to_string(),
     };
     match p.program_wait.label() {
@@ -309,11 +381,14 @@ pub fn Readout(
                 </div>
                 <div class="wide">
                     <dt>"Limited by"</dt>
-                    <dd id="readout-limit">{fig(limit_text)}</dd>
+                    <dd id="readout-limit">
+                        {move || data.with(|d| figure(d, |p| limit_text(p, d.open_loop)))}
+                    </dd>
                 </div>
             </dl>
             <p class="status" id="readout-status">{move || data.with(status_text)}</p>
             {move || data.with(|d| d.idle.clone()).map(|t| view! { <p class="idle-line" id="readout-idle">{t}</p> })}
+            {move || data.with(|d| d.load.clone()).map(|t| view! { <p class="load-line" id="readout-load">{t}</p> })}
             {measured}
             <p class="visually-hidden" aria-live="polite" aria-atomic="true">
                 {move || data.with(spoken_summary)}
@@ -338,6 +413,8 @@ mod tests {
             program_wait: ProgramWait::Rarely,
             watts: 2.0,
             budget_w: None,
+            saturated: false,
+            in_system: 1.0,
             fidelity,
         }
     }
@@ -377,7 +454,7 @@ mod tests {
         let mut p = point(Fidelity::Full);
         p.bottleneck = Bottleneck::PowerBudget;
         p.budget_w = Some(1.8);
-        let d = build(&LabState::default(), Some(p), None);
+        let d = build(&LabState::default(), Some(p), None, None);
         let spoken = spoken_summary(&d);
         assert!(spoken.contains("2 W on average"), "{spoken}");
         assert!(
@@ -393,7 +470,12 @@ mod tests {
 
     #[test]
     fn the_default_readout_names_the_point_and_its_published_measurement() {
-        let d = build(&LabState::default(), Some(point(Fidelity::Full)), None);
+        let d = build(
+            &LabState::default(),
+            Some(point(Fidelity::Full)),
+            None,
+            None,
+        );
         assert!(
             d.what.contains("Phison E18DC 1,920 GB, 32 dies"),
             "{}",
@@ -414,13 +496,13 @@ mod tests {
     #[test]
     fn an_estimate_and_a_missing_point_say_so() {
         let s = LabState::default();
-        let d = build(&s, Some(point(Fidelity::Estimate)), None);
+        let d = build(&s, Some(point(Fidelity::Estimate)), None, None);
         assert!(status_text(&d).contains("estimate"));
         assert_eq!(spoken_summary(&d), "", "estimates are not announced");
-        let d = build(&s, None, None);
+        let d = build(&s, None, None, None);
         assert_eq!(figure(&d, |p| format::compact(p.iops)), format::NO_VALUE);
         assert!(status_text(&d).contains("Computing"));
-        let d = build(&s, None, Some("iodepth 0 is out of range".into()));
+        let d = build(&s, None, Some("iodepth 0 is out of range".into()), None);
         assert!(status_text(&d).contains("cannot run this point: iodepth 0"));
     }
 
@@ -429,7 +511,7 @@ mod tests {
         let mut s = LabState::default();
         s.workload
             .set_drive_state(crate::model::config::DriveState::Fob);
-        let d = build(&s, None, None);
+        let d = build(&s, None, None, None);
         assert_eq!(d.measured[0].other_state, Some("random-write steady state"));
     }
 
@@ -443,10 +525,10 @@ mod tests {
             ..point(Fidelity::Full)
         };
         assert_eq!(
-            limit_text(&suspend),
+            limit_text(&suspend, false),
             "NAND dies; reads wait for programs to suspend"
         );
-        assert_eq!(limit_text(&point(Fidelity::Full)), "NAND dies");
+        assert_eq!(limit_text(&point(Fidelity::Full), false), "NAND dies");
     }
 
     #[test]

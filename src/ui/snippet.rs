@@ -13,6 +13,7 @@
 //! the URL, the title and the size.
 
 use super::embed::{ChartId, ChartsShown};
+use super::state::LoadKind;
 
 /// The `context` of the height message the embedded page posts.
 pub const RESIZE_CONTEXT: &str = "iframe.resize";
@@ -78,20 +79,21 @@ pub fn with_script(url: &str) -> String {
     )
 }
 
-/// The fixed height that fits `charts` (see the module documentation); the power figure holds
-/// two charts (watts and throughput per watt).
-pub fn fixed_height_px(charts: ChartsShown) -> u32 {
+/// The fixed height that fits `charts` of the view of `load` (see the module documentation);
+/// the power figure holds two charts (watts and throughput per watt).
+pub fn fixed_height_px(charts: ChartsShown, load: LoadKind) -> u32 {
     let n: u32 = charts
         .list()
         .into_iter()
+        .filter(|c| c.load() == load)
         .map(|c| if c == ChartId::Power { 2 } else { 1 })
         .sum();
     FIXED_BASE_PX.saturating_add(FIXED_PER_CHART_PX.saturating_mul(n))
 }
 
-/// The iframe for `url` alone, as tall as [`fixed_height_px`] for `charts`.
-pub fn fixed_height(url: &str, charts: ChartsShown) -> String {
-    iframe(url, fixed_height_px(charts), false)
+/// The iframe for `url` alone, as tall as [`fixed_height_px`] for `charts` of `load`'s view.
+pub fn fixed_height(url: &str, charts: ChartsShown, load: LoadKind) -> String {
+    iframe(url, fixed_height_px(charts, load), false)
 }
 
 /// The height message for a page `height_px` tall, as the embedded page posts it.
@@ -110,7 +112,10 @@ mod tests {
     fn the_readme_quotes_exactly_the_snippets_the_embed_button_writes() {
         let readme = include_str!("../../README.md");
         let charts = ChartsShown::of(&[ChartId::Iops]).unwrap();
-        for snippet in [with_script(README_URL), fixed_height(README_URL, charts)] {
+        for snippet in [
+            with_script(README_URL),
+            fixed_height(README_URL, charts, LoadKind::Depth),
+        ] {
             assert!(
                 readme.contains(&snippet),
                 "README.md lacks the snippet:\n{snippet}"
@@ -136,10 +141,15 @@ mod tests {
 
     #[test]
     fn the_fixed_height_grows_with_the_charts_chosen() {
-        let one = fixed_height_px(ChartsShown::of(&[ChartId::Mix]).unwrap());
-        let all = fixed_height_px(ChartsShown::all());
+        let one = fixed_height_px(ChartsShown::of(&[ChartId::Mix]).unwrap(), LoadKind::Depth);
+        let all = fixed_height_px(ChartsShown::all(), LoadKind::Depth);
         assert_eq!((one, all), (1280, 3520), "the power figure counts twice");
-        let s = fixed_height("https://x/", ChartsShown::all());
+        let rate = fixed_height_px(ChartsShown::all(), LoadKind::Rate);
+        assert_eq!(
+            rate, 1840,
+            "a rate shows its two charts, not the depth view's"
+        );
+        let s = fixed_height("https://x/", ChartsShown::all(), LoadKind::Depth);
         assert!(s.contains("height=\"3520\"") && !s.contains("<script"));
     }
 }

@@ -7,7 +7,10 @@
 //! read, as `lab fit --fio` prints it), `cap`
 //! (user GB), `dies`, `hold` (`density`, `cap` or `dies`), `power` (the active NVMe power state
 //! the drive is held to, `ps1` or `ps2`, for presets with a published table), `think` (host idle
-//! µs before a request, on the idle control's steps), `apst` (`0`: no idle power states), `qd`, `rw` (fio's randread,
+//! µs before a request, on the idle control's steps), `apst` (`0`: no idle power states),
+//! `workload` (`depth`, the default: one job at a queue depth; `rate`: requests at a rate),
+//! `rate` (offered I/Os per second, on the rate slider's steps 10..5000000), `arrivals`
+//! (`poisson` or `linear`), `qd`, `rw` (fio's randread,
 //! randwrite, randrw, read, write, rw), `mix` (read %, mixed patterns only), `bs` (4k, 128k,
 //! 1m ...), `state` (fob, seq-filled, steady), `p999` (1 to draw p99.9), `view` (`qd`, the
 //! default, `time` for the drive over time or `activity` for teaching mode), `idle` (seconds of idle between the burst
@@ -21,7 +24,9 @@
 //!
 //! Lists are separated by `,` and written in a fixed order, so equal states give equal links.
 //! `charts` is written only when it is not every chart, `lock` and `compare` only when not
-//! empty, `embed` only when on, `view` only when it is not `qd`, `speed` only when not the default, `idle` and `burst` when the
+//! empty, `embed` only when on, `view` only when it is not `qd`, `workload` only when not
+//! `depth`, `rate` and `arrivals` when the workload is a rate or they differ from their
+//! defaults, `speed` only when not the default, `idle` and `burst` when the
 //! view is `time` or they differ from their defaults, so a plain link stays short. The imported
 //! fio results are never in the URL (they are the reader's data, not the view's).
 //!
@@ -44,16 +49,18 @@ use super::crash::DEBUG_PARAM;
 use super::embed::{ChartId, ChartsShown, Control, Locks};
 use super::ladder::Ladder;
 use super::state::{
-    burst_ladder, custom, idle_ladder, qd_ladder, think_ladder, DriveChoice, DriveSetup, Hold,
-    LabState, Theme, View, ALL_READS_PCT, BLOCK_SIZES, DEFAULT_BURST_GB, DEFAULT_IDLE_S,
-    DEFAULT_SPEED_US_PER_S, DIE_DENSITIES_GBIT, READ_SHARE_STEP, SPEEDS_US_PER_S,
+    burst_ladder, custom, idle_ladder, qd_ladder, rate_ladder, think_ladder, DriveChoice,
+    DriveSetup, Hold, LabState, LoadKind, Theme, View, ALL_READS_PCT, BLOCK_SIZES,
+    DEFAULT_BURST_GB, DEFAULT_IDLE_S, DEFAULT_RATE_IOPS, DEFAULT_SPACING, DEFAULT_SPEED_US_PER_S,
+    DIE_DENSITIES_GBIT, READ_SHARE_STEP, SPEEDS_US_PER_S,
 };
 use crate::model::config::format_block_size;
+use crate::model::workload::Spacing;
 
 /// Every parameter the lab reads, in the order it writes them.
-pub const PARAMS: [&str; 17] = [
-    "preset", "drive", "cap", "dies", "hold", "power", "qd", "rw", "mix", "bs", "state", "think",
-    "apst", "p999", "view", "idle", "burst",
+pub const PARAMS: [&str; 20] = [
+    "preset", "drive", "cap", "dies", "hold", "power", "workload", "rate", "arrivals", "qd", "rw",
+    "mix", "bs", "state", "think", "apst", "p999", "view", "idle", "burst",
 ];
 /// The colour-scheme parameter (written only when not `auto`).
 pub const THEME_PARAM: &str = "theme";
@@ -113,6 +120,17 @@ fn drive_params(drive: &DriveSetup) -> Vec<(&'static str, String)> {
 /// Writes the query (without the leading `?`) for `state`.
 pub fn to_query(state: &LabState) -> String {
     let mut parts = drive_params(&state.drive);
+    let w = &state.workload;
+    let rate = w.load() == LoadKind::Rate;
+    if rate {
+        parts.push(("workload", w.load().id().to_string()));
+    }
+    if rate || w.rate_iops() != DEFAULT_RATE_IOPS {
+        parts.push(("rate", w.rate_iops().to_string()));
+    }
+    if rate || w.spacing() != DEFAULT_SPACING {
+        parts.push(("arrivals", w.spacing().fio_name().to_string()));
+    }
     parts.push(("qd", state.workload.qd().to_string()));
     let rw = state.workload.rw();
     parts.push(("rw", rw.fio_name().to_string()));
@@ -237,6 +255,17 @@ impl Parser {
         }
         if let Some(v) = get("qd") {
             self.queue_depth(v);
+        }
+        if let Some(kind) = get("workload").and_then(|v| self.named::<LoadKind>("workload", v)) {
+            self.state.workload.set_load(kind);
+        }
+        if let Some(v) = get("rate") {
+            if let Some(iops) = self.on_ladder("rate", v, &rate_ladder(), "I/Os per second") {
+                self.state.workload.set_rate_iops(iops);
+            }
+        }
+        if let Some(s) = get("arrivals").and_then(|v| self.named::<Spacing>("arrivals", v)) {
+            self.state.workload.set_spacing(s);
         }
         if let Some(s) = get("state").and_then(|v| self.named::<DriveState>("state", v)) {
             self.state.workload.set_drive_state(s);
@@ -833,6 +862,14 @@ mod tests {
         }
         let mut odd = LabState::default();
         odd.drive.set_dies(17);
+        states.push(odd.clone());
+        odd.workload.set_load(LoadKind::Rate);
+        states.push(odd.clone());
+        odd.workload.set_rate_iops(5_000_000);
+        odd.workload.set_spacing(Spacing::Linear);
+        states.push(odd.clone());
+        odd.workload.set_load(LoadKind::Depth);
+        odd.workload.set_rate_iops(10);
         states.push(odd);
         for s in states {
             let q = to_query(&s);
@@ -841,6 +878,36 @@ mod tests {
             assert_eq!(back.state, s, "{q}");
             assert_eq!(to_query(&back.state), q);
         }
+    }
+
+    #[test]
+    fn a_rate_link_opens_the_rate_view_and_carries_every_rate_setting() {
+        let p = parse("workload=rate&rate=250000&arrivals=linear&qd=64&rw=randread");
+        assert!(p.notes.is_empty(), "{:?}", p.notes);
+        let w = &p.state.workload;
+        assert_eq!(w.load(), LoadKind::Rate);
+        assert_eq!(
+            (w.rate_iops(), w.spacing(), w.qd()),
+            (250_000, Spacing::Linear, 64)
+        );
+        assert_eq!(
+            to_query(&p.state),
+            "preset=e18dc&cap=1920&dies=32&workload=rate&rate=250000&arrivals=linear&qd=64\
+             &rw=randread&bs=4k&state=steady"
+        );
+    }
+
+    #[test]
+    fn bad_rate_settings_are_named_and_the_rest_still_applies() {
+        let p = parse("workload=trace&rate=9000000&arrivals=bursty&qd=8");
+        assert!(notes_for(&p, "workload")[0].contains("expected one of: depth, rate"));
+        assert!(notes_for(&p, "rate")[0].contains("outside 10 to 5000000"));
+        assert!(notes_for(&p, "arrivals")[0].contains("linear, poisson"));
+        assert_eq!(p.state.workload.qd(), 8);
+        assert_eq!(p.state.workload.load(), LoadKind::Depth);
+        let between = parse("workload=rate&rate=260000");
+        assert!(notes_for(&between, "rate")[0].contains("using 250000"));
+        assert_eq!(between.state.workload.rate_iops(), 250_000);
     }
 
     #[test]

@@ -3,7 +3,6 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use parallelism_model::stats::Bottleneck;
 use parallelism_model::sweep::{self, LoadPoint, SweepPoint};
 
 use crate::cli::{self, Format};
@@ -143,6 +142,8 @@ fn points_table(points: &[SweepPoint]) -> String {
 
 fn render_load_points(points: &[LoadPoint], capacity: &SweepPoint, format: Format) -> String {
     let most = capacity.result.iops;
+    let samples: Vec<sweep::LoadSample> = points.iter().map(sweep::LoadSample::from).collect();
+    let knee = sweep::knee(&samples);
     match format {
         Format::Json => {
             let rows: Vec<_> = points
@@ -163,6 +164,7 @@ fn render_load_points(points: &[LoadPoint], capacity: &SweepPoint, format: Forma
                         "saturated": r.saturated,
                         "bottleneck": r.bottleneck.id(),
                         "capacity_iops": most,
+                        "knee_iops": knee,
                     })
                 })
                 .collect();
@@ -197,10 +199,11 @@ fn render_load_points(points: &[LoadPoint], capacity: &SweepPoint, format: Forma
         Format::Table => {
             let mut s = format!(
                 "capacity at depth {}: {most:.0} IOPS (limited by {}); offered loads above it \
-                 saturate the drive and its queue grows without bound\n\
+                 saturate the drive and its queue grows without bound\n{}\
                  {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  {}\n",
                 capacity.iodepth,
                 capacity.result.bottleneck.label(),
+                knee_line(knee, most),
                 "offered",
                 "IOPS",
                 "mean µs",
@@ -224,14 +227,23 @@ fn render_load_points(points: &[LoadPoint], capacity: &SweepPoint, format: Forma
                         _ if r.saturated => {
                             "saturated: requests arrive faster than the drive completes them"
                         }
-                        // Open loop, the depth is not what limits: the load is.
-                        Bottleneck::QueueDepth => "the offered load (the drive has room)",
-                        limit => limit.label(),
+                        limit => limit.open_loop_label(),
                     }
                 );
             }
             s
         }
+    }
+}
+
+/// The knee in words, as the table's second line.
+fn knee_line(knee: Option<f64>, capacity: f64) -> String {
+    match knee {
+        Some(k) => format!(
+            "knee (throughput per latency peaks): {k:.0} IOPS offered, {:.0}% of capacity\n",
+            100.0 * k / capacity
+        ),
+        None => "knee: not within these rates (list lower and higher ones)\n".to_string(),
     }
 }
 

@@ -158,6 +158,13 @@ fn a_rate_sweep_draws_latency_against_offered_load_up_to_saturation() {
     ]));
     assert!(table.contains("saturated"), "{table}");
     assert!(table.starts_with("capacity at depth 256: "), "{table}");
+    // One saturated rate brackets no knee, and the table says so rather than guessing.
+    assert!(table.contains("knee: not within these rates"), "{table}");
+    assert_eq!(
+        field(0, "knee_iops"),
+        serde_json::Value::Null,
+        "two calm rates bracket no knee"
+    );
 }
 
 #[test]

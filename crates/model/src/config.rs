@@ -17,6 +17,8 @@ use super::workload::{Stream, MAX_STREAMS};
 
 /// Bytes in one GB as drive vendors, Iometer and fio's "MB/s" count them (10^9).
 pub const BYTES_PER_GB: f64 = 1e9;
+/// Bytes in a (decimal) megabyte, the MB of MB/s.
+pub const BYTES_PER_MB: f64 = 1e6;
 /// The mapping granularity of every FTL modelled here (4 KiB logical pages).
 pub const MAPPING_UNIT_BYTES: u32 = 4096;
 /// Smallest and largest request size the lab accepts.

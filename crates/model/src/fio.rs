@@ -11,6 +11,7 @@ use serde_json::Value;
 use crate::config::{format_block_size, parse_block_size, ConfigError, Rw, Workload};
 use crate::stats::LatencySummary;
 use crate::sweep::SweepPoint;
+use crate::workload::Spacing;
 
 /// Largest fio output the importer reads (a many-job sweep is a few hundred KiB).
 pub const MAX_OUTPUT_BYTES: usize = 16 * 1024 * 1024;
@@ -214,6 +215,47 @@ pub const JOB_RAMP_S: u32 = 5;
 /// A fio job file that runs `workload` at each depth of `iodepths` in turn, so a reader can
 /// measure their own drive the way the lab plots it.
 pub fn job_file(workload: &Workload, iodepths: &[u32]) -> String {
+    let mut s = job_head(workload);
+    for &qd in iodepths {
+        // stonewall: each depth runs alone, after the one before.
+        s.push_str(&format!("\n[qd{qd}]\nstonewall\niodepth={qd}\n"));
+    }
+    s
+}
+
+/// A fio job file that runs `workload` open loop at each rate of `rates` (I/Os per second,
+/// spaced as `spacing` says), one job after the other, at most `workload.iodepth` in flight:
+/// the rate view's sweep. fio caps reads and writes apart, so a mixed pattern gets one cap per
+/// direction in its mix (`rate_iops=READS,WRITES`), which keeps fio to the mix and offers the
+/// total; a pure one gets its rate.
+///
+/// ```
+/// use parallelism_model::{fio, workload::Spacing, Rw, Workload};
+/// let w = Workload { rw: Rw::RandRw, rwmixread: 70, bs_bytes: 4096, iodepth: 64 };
+/// let job = fio::rate_job_file(&w, &[1000, 200_000], Spacing::Poisson);
+/// assert!(job.contains("[rate200000]\nstonewall\niodepth=64\nrate_iops=140000,60000\nrate_process=poisson\n"));
+/// ```
+pub fn rate_job_file(workload: &Workload, rates: &[u32], spacing: Spacing) -> String {
+    let mut s = job_head(workload);
+    let reads = workload.read_percent();
+    for &iops in rates {
+        let caps = match workload.rw.fixed_read_percent() {
+            Some(_) => iops.to_string(),
+            None => {
+                let r = u64::from(iops) * u64::from(reads) / 100;
+                format!("{r},{}", u64::from(iops) - r)
+            }
+        };
+        s.push_str(&format!(
+            "\n[rate{iops}]\nstonewall\niodepth={}\nrate_iops={caps}\nrate_process={spacing}\n",
+            workload.iodepth
+        ));
+    }
+    s
+}
+
+/// The `[global]` section every job file of the lab starts with.
+fn job_head(workload: &Workload) -> String {
     let mut s = format!(
         "; Parallelism Lab workload: {rw}, {bs} blocks{mix}.\n\
          ; Run:  fio lab.fio --output-format=json > lab.json   and import lab.json in the lab.\n\
@@ -240,10 +282,6 @@ pub fn job_file(workload: &Workload, iodepths: &[u32]) -> String {
     );
     if workload.rw.fixed_read_percent().is_none() {
         s.push_str(&format!("rwmixread={}\n", workload.rwmixread));
-    }
-    for &qd in iodepths {
-        // stonewall: each depth runs alone, after the one before.
-        s.push_str(&format!("\n[qd{qd}]\nstonewall\niodepth={qd}\n"));
     }
     s
 }

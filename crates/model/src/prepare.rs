@@ -31,7 +31,11 @@ impl Preparation {
     /// Checks `spec` and starts preparing it (ready at once when nothing is owed, or when this
     /// spare area's amplification is already known).
     pub fn new(spec: RunSpec) -> Result<Preparation, ConfigError> {
-        let run = spec.check()?;
+        Preparation::checked(spec.check()?)
+    }
+
+    /// Starts preparing a run already checked (e.g. streams from [`crate::workload::StreamsSpec::check`]).
+    pub fn checked(run: CheckedRun) -> Result<Preparation, ConfigError> {
         let Some(ratio) = run.steady_state_spare_ratio() else {
             return Ok(Preparation {
                 run,

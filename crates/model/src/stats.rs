@@ -243,6 +243,15 @@ impl Bottleneck {
             Bottleneck::PowerBudget => "power budget",
         }
     }
+
+    /// The name for a run whose requests arrive at a rate (open loop): there the depth never
+    /// limits, so a drive with room is limited by the load offered to it.
+    pub fn open_loop_label(self) -> &'static str {
+        match self {
+            Bottleneck::QueueDepth => "the offered load (the drive has room)",
+            limit => limit.label(),
+        }
+    }
 }
 
 /// How reads met programs in a run, when they did often enough to matter (one read in a

@@ -244,6 +244,8 @@ impl Engine {
             program_wait: r.program_wait(),
             watts: r.power.average_w,
             budget_w: r.power.budget_w,
+            saturated: r.saturated,
+            in_system: r.mean_in_system,
             fidelity: if finished {
                 Fidelity::Full
             } else {
@@ -461,5 +463,54 @@ mod tests {
             estimate.iops,
             full.iops
         );
+    }
+
+    #[test]
+    fn a_rate_runs_as_the_models_sweep_over_offered_load_runs_it() {
+        // The page's open-loop point is the one `lab sweep --rate-iops` prints, bit for bit.
+        use crate::key::Load;
+        use parallelism_model::sweep;
+        use parallelism_model::workload::Spacing;
+        let closed = RunKey {
+            drive: crate::key::DriveChoice {
+                dies: 8,
+                ..key().drive
+            },
+            ..key_at(DriveState::Fob, 64, 100)
+        };
+        let rates = [20_000, 10_000_000];
+        let keys: Vec<RunKey> = rates
+            .map(|iops| RunKey {
+                load: Load::Rate {
+                    iops,
+                    spacing: Spacing::Poisson,
+                },
+                ..closed
+            })
+            .to_vec();
+        let mut e = Engine::new();
+        e.set_plan(keys.clone());
+        run_to_idle(&mut e);
+        let s = closed.spec();
+        let offered = rates.map(f64::from);
+        let model = sweep::over_offered_load(
+            &s.drive,
+            s.workload,
+            s.state,
+            s.options,
+            None,
+            &offered,
+            Spacing::Poisson,
+        )
+        .unwrap();
+        for (k, m) in keys.iter().zip(&model) {
+            let p = e.point(k).unwrap();
+            assert_eq!(p.iops, m.result.iops);
+            assert_eq!(p.mean_us, m.result.latency.mean_us);
+            assert_eq!(p.in_system, m.result.mean_in_system);
+            assert_eq!(p.saturated, m.result.saturated);
+        }
+        assert!(!e.point(&keys[0]).unwrap().saturated);
+        assert!(e.point(&keys[1]).unwrap().saturated, "10M IOPS on 8 dies");
     }
 }

@@ -12,12 +12,13 @@ use std::fmt;
 use std::str::FromStr;
 
 use parallelism_model::config::{
-    ConfigError, DriveSpec, NandSpec, RunOptions, RunSpec, Rw, Workload,
+    CheckedRun, ConfigError, DriveSpec, NandSpec, RunOptions, RunSpec, Rw, Workload,
 };
 use parallelism_model::power::PowerLimit;
 use parallelism_model::prepare::Preparation;
 use parallelism_model::presets::{Preset, PresetKey};
 use parallelism_model::stats::{Bottleneck, ProgramWait};
+use parallelism_model::workload::{Spacing, Stream, StreamsSpec};
 use serde::{Deserialize, Serialize};
 
 use crate::drives;
@@ -157,6 +158,56 @@ impl Fidelity {
     }
 }
 
+/// How a run's requests arrive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Load {
+    /// Closed loop: the key's depth of requests in flight, each completion sending the next
+    /// (fio's `iodepth`).
+    Depth,
+    /// Open loop: `iops` requests a second whatever the drive does, spaced as `spacing` says
+    /// (fio's `rate_iops` and `rate_process`); at most the key's depth at the device, the rest
+    /// wait in the host.
+    Rate { iops: u32, spacing: Spacing },
+}
+
+impl Load {
+    /// The offered rate, for an open loop.
+    pub fn rate_iops(self) -> Option<u32> {
+        match self {
+            Load::Depth => None,
+            Load::Rate { iops, .. } => Some(iops),
+        }
+    }
+}
+
+/// `depth`, or `rate-IOPS-spacing` (e.g. `rate-250000-poisson`).
+impl fmt::Display for Load {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Load::Depth => f.write_str("depth"),
+            Load::Rate { iops, spacing } => write!(f, "rate-{iops}-{spacing}"),
+        }
+    }
+}
+
+impl FromStr for Load {
+    type Err = KeyError;
+
+    fn from_str(text: &str) -> Result<Load, KeyError> {
+        if text == "depth" {
+            return Ok(Load::Depth);
+        }
+        let mut parts = text.splitn(3, '-');
+        match (parts.next(), parts.next(), parts.next()) {
+            (Some("rate"), Some(iops), Some(spacing)) => Ok(Load::Rate {
+                iops: number("rate", iops)?,
+                spacing: spacing.parse()?,
+            }),
+            _ => Err(KeyError::Load(text.to_string())),
+        }
+    }
+}
+
 /// One model run, identified by everything that changes its result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RunKey {
@@ -170,6 +221,8 @@ pub struct RunKey {
     pub state: parallelism_model::DriveState,
     /// The active power state the drive is held to (0: PS0, the model's default).
     pub power_state: u8,
+    /// A closed loop at `qd`, or an open loop at a rate with at most `qd` at the device.
+    pub load: Load,
 }
 
 impl RunKey {
@@ -184,20 +237,38 @@ impl RunKey {
     /// The run for this key, measuring `measured_ios`, checked and held to its power state,
     /// ready to be prepared without blocking.
     pub fn prepare(&self, measured_ios: u64) -> Result<Preparation, ConfigError> {
-        let prep = Preparation::new(self.spec_measuring(measured_ios))?;
+        let prep = Preparation::checked(self.checked(measured_ios)?)?;
         match self.power_state {
             0 => Ok(prep),
             n => prep.with_power_limit(PowerLimit::State(n)),
         }
     }
 
-    /// The model's run for this key (always the full run; an estimate is its early part).
+    /// The checked run for this key, measuring `measured_ios`: the closed loop of
+    /// [`RunKey::spec_measuring`], or one stream at the key's rate.
+    pub fn checked(&self, measured_ios: u64) -> Result<CheckedRun, ConfigError> {
+        let spec = self.spec_measuring(measured_ios);
+        match self.load {
+            Load::Depth => spec.check(),
+            Load::Rate { iops, spacing } => StreamsSpec {
+                streams: vec![Stream::at_rate(&spec.workload, f64::from(iops), spacing)],
+                drive: spec.drive,
+                state: spec.state,
+                options: spec.options,
+            }
+            .check(),
+        }
+    }
+
+    /// The model's closed-loop run for this key's drive and pattern (always the full run; an
+    /// estimate is its early part). For a rate, the closed loop at the key's depth is the
+    /// drive's capacity: the most the open loop can be carried at.
     pub fn spec(&self) -> RunSpec {
         self.spec_measuring(Fidelity::Full.measured_ios())
     }
 
-    /// The model's run for this key, measuring `measured_ios`: the one place a [`RunSpec`] is
-    /// built from a key (teaching mode's player and explainer ask here too).
+    /// The model's closed-loop run for this key, measuring `measured_ios`: the one place a
+    /// [`RunSpec`] is built from a key.
     pub fn spec_measuring(&self, measured_ios: u64) -> RunSpec {
         RunSpec {
             drive: self.drive.drive(self.preset.0),
@@ -216,20 +287,21 @@ impl RunKey {
     }
 }
 
-/// `preset/dies x die Gbit/pattern/read %/block bytes/depth/drive state/power state`, e.g.
-/// `e18dc/32x512/randread/100/4096/32/steady/0`.
+/// `preset/dies x die Gbit/pattern/read %/block bytes/depth/drive state/power state/load`,
+/// e.g. `e18dc/32x512/randread/100/4096/32/steady/0/depth`.
 impl fmt::Display for RunKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{}/{}/{}/{}/{}/{}/{}",
+            "{}/{}/{}/{}/{}/{}/{}/{}",
             self.drive_key(),
             self.rw,
             self.read_pct,
             self.bs_bytes,
             self.qd,
             self.state,
-            self.power_state
+            self.power_state,
+            self.load
         )
     }
 }
@@ -237,8 +309,10 @@ impl fmt::Display for RunKey {
 /// Why a key's text was refused.
 #[derive(Clone, Debug, PartialEq)]
 pub enum KeyError {
-    /// Not the eight fields of a key, separated by `/`.
+    /// Not the nine fields of a key, separated by `/`.
     Shape(String),
+    /// Not `depth` or `rate-IOPS-spacing`.
+    Load(String),
     /// Not the two fields of a drive, `preset/dies x Gbit`.
     DriveShape(String),
     /// A field that is not a whole number of its kind.
@@ -252,7 +326,11 @@ impl fmt::Display for KeyError {
         match self {
             KeyError::Shape(text) => write!(
                 f,
-                "run key '{text}' is not preset/dies x Gbit/pattern/read %/block bytes/depth/state/power state"
+                "run key '{text}' is not preset/dies x Gbit/pattern/read %/block bytes/depth/state/power state/load"
+            ),
+            KeyError::Load(text) => write!(
+                f,
+                "run key load '{text}' is not depth or rate-IOPS-spacing (e.g. rate-250000-poisson)"
             ),
             KeyError::DriveShape(text) => {
                 write!(f, "drive key '{text}' is not preset/dies x Gbit")
@@ -285,7 +363,7 @@ impl FromStr for RunKey {
 
     fn from_str(text: &str) -> Result<RunKey, KeyError> {
         let fields: Vec<&str> = text.split('/').collect();
-        let [preset, drive, rw, read_pct, bs, qd, state, power_state] = fields[..] else {
+        let [preset, drive, rw, read_pct, bs, qd, state, power_state, load] = fields[..] else {
             return Err(KeyError::Shape(text.to_string()));
         };
         let DriveKey { preset, drive } = DriveKey::parse_fields(preset, drive, text)?;
@@ -298,6 +376,7 @@ impl FromStr for RunKey {
             qd: number("depth", qd)?,
             state: state.parse()?,
             power_state: number("power state", power_state)?,
+            load: load.parse()?,
         })
     }
 }
@@ -337,6 +416,10 @@ pub struct Point {
     /// Average power over the run (W), and the budget it kept to.
     pub watts: f64,
     pub budget_w: Option<f64>,
+    /// Requests arrived faster than the drive completed them (an open loop past capacity).
+    pub saturated: bool,
+    /// Mean number of requests in the system (host queue and device), time-averaged.
+    pub in_system: f64,
     pub fidelity: Fidelity,
 }
 
@@ -382,19 +465,35 @@ mod tests {
             qd: 32,
             state: parallelism_model::DriveState::Steady,
             power_state: 0,
+            load: Load::Depth,
         }
     }
 
     #[test]
     fn a_key_travels_as_text_and_comes_back_equal() {
         let k = key();
-        assert_eq!(k.to_string(), "e18dc/32x512/randread/100/4096/32/steady/0");
+        assert_eq!(
+            k.to_string(),
+            "e18dc/32x512/randread/100/4096/32/steady/0/depth"
+        );
         assert_eq!(k.to_string().parse::<RunKey>(), Ok(k));
         let custom = RunKey {
             preset: PresetKey(drives::lookup("e12_d24_r52500").unwrap()),
             ..k
         };
         assert_eq!(custom.to_string().parse::<RunKey>(), Ok(custom));
+        let rate = RunKey {
+            load: Load::Rate {
+                iops: 250_000,
+                spacing: Spacing::Poisson,
+            },
+            ..k
+        };
+        assert_eq!(
+            rate.to_string(),
+            "e18dc/32x512/randread/100/4096/32/steady/0/rate-250000-poisson"
+        );
+        assert_eq!(rate.to_string().parse::<RunKey>(), Ok(rate));
         let json = serde_json::to_string(&k).unwrap();
         assert_eq!(serde_json::from_str::<RunKey>(&json).unwrap(), k);
     }
@@ -416,10 +515,19 @@ mod tests {
     fn a_malformed_key_is_refused_with_the_reason() {
         let refused = |text: &str| text.parse::<RunKey>().unwrap_err().to_string();
         assert!(refused("e18dc/32x512").contains("is not preset/"));
-        assert!(refused("e18dc/32x512/randread/100/4096/deep/steady/0").contains("depth 'deep'"));
-        assert!(refused("e18dc/32/randread/100/4096/32/steady/0").contains("is not preset/"));
-        assert!(refused("nope/32x512/randread/100/4096/32/steady/0").contains("nope"));
-        assert!(refused("e18dc/32x512/sideways/100/4096/32/steady/0").contains("sideways"));
+        let whole = |head: &str| format!("{head}/steady/0/depth");
+        assert!(refused(&whole("e18dc/32x512/randread/100/4096/deep")).contains("depth 'deep'"));
+        assert!(refused(&whole("e18dc/32/randread/100/4096/32")).contains("is not preset/"));
+        assert!(refused(&whole("nope/32x512/randread/100/4096/32")).contains("nope"));
+        assert!(refused(&whole("e18dc/32x512/sideways/100/4096/32")).contains("sideways"));
+        let load = |load: &str| {
+            refused(&format!(
+                "e18dc/32x512/randread/100/4096/32/steady/0/{load}"
+            ))
+        };
+        assert!(load("rate").contains("is not depth or rate-IOPS-spacing"));
+        assert!(load("rate-fast-poisson").contains("rate 'fast'"));
+        assert!(load("rate-1000-bursty").contains("bursty"));
     }
 
     #[test]
@@ -434,6 +542,8 @@ mod tests {
             program_wait: ProgramWait::Rarely,
             watts: 1.0,
             budget_w: None,
+            saturated: false,
+            in_system: 1.0,
             fidelity,
         };
         let full = Outcome::Done(point(Fidelity::Full));

@@ -29,4 +29,4 @@ mod testing;
 pub mod time;
 
 pub use engine::{Engine, Progress};
-pub use key::{DriveChoice, DriveKey, Fidelity, Outcome, Point, RunKey, ESTIMATE_IOS, SEED};
+pub use key::{DriveChoice, DriveKey, Fidelity, Load, Outcome, Point, RunKey, ESTIMATE_IOS, SEED};

@@ -215,6 +215,8 @@ mod tests {
             program_wait: parallelism_model::stats::ProgramWait::Rarely,
             watts: 1.0,
             budget_w: None,
+            saturated: false,
+            in_system: 1.0,
             fidelity,
         })
     }

@@ -26,6 +26,7 @@ pub fn key_at(state: DriveState, qd: u32, read_pct: u8) -> RunKey {
         qd,
         state,
         power_state: 0,
+        load: crate::key::Load::Depth,
     }
 }
 

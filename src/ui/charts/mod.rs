@@ -14,6 +14,7 @@
 pub mod axis;
 pub mod canvas;
 pub mod latency_chart;
+pub mod load_chart;
 pub mod mix_chart;
 pub mod paint;
 pub mod qd_chart;
@@ -25,14 +26,19 @@ pub mod turns;
 mod recording;
 
 use crate::model::config::{DriveState, MAX_IODEPTH};
+use crate::model::stats::Bottleneck;
 
 use super::compare::Pin;
 use super::compute::{self, Point, RunKey};
 use super::format;
+use super::load::{self, LoadSweep};
 use super::reference::{self, Measured};
+use super::state::LoadKind;
 use super::state::{DriveChoice, LabState};
+use load_chart::DriveLimits;
 
 pub use latency_chart::LatencyChartData;
+pub use load_chart::LoadChartData;
 pub use mix_chart::MixChartData;
 pub use qd_chart::QdChartData;
 pub use style::{ChartStyle, Palette};
@@ -289,6 +295,8 @@ pub struct ChartSet {
     /// Average power against queue depth, and throughput per watt.
     pub power: QdChartData,
     pub efficiency: QdChartData,
+    /// The rate view's charts (empty while the workload is a queue depth).
+    pub load: LoadChartData,
     pub legend: Vec<LegendEntry>,
     /// The published measurements on the charts were taken in a different drive state.
     pub measured_state_differs: Option<DriveState>,
@@ -396,7 +404,12 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
     mix.stamp = stamp(mix_missing);
 
     let (power, efficiency) = power_charts(state, &drives, lookup, current, &tag);
+    let load = match state.workload.load() {
+        LoadKind::Rate => load_charts(state, &drives, lookup, unit, current, &tag),
+        LoadKind::Depth => LoadChartData::default(),
+    };
     ChartSet {
+        load,
         qd,
         latency,
         mix,
@@ -413,6 +426,121 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
             .collect(),
         measured_state_differs,
     }
+}
+
+/// The rate view's charts: per compared drive its latency and carried load against offered
+/// load, its knee and its capacity; the current drive's named in words.
+fn load_charts(
+    state: &LabState,
+    drives: &[Compared],
+    lookup: &dyn Fn(&RunKey) -> Option<Point>,
+    unit: Unit,
+    current: Option<Point>,
+    tag: &str,
+) -> LoadChartData {
+    let bs = state.workload.bs_bytes();
+    let x = |iops: f64| load::offered(unit, iops, bs);
+    let rates = compute::sweep_rates(state);
+    let span = |i: usize| rates.get(i).map_or(1.0, |&r| x(f64::from(r)));
+    let current_x = x(f64::from(state.workload.rate_iops()));
+    let mut data = LoadChartData {
+        unit,
+        x_range: (span(0), span(rates.len().saturating_sub(1))),
+        current_x,
+        current_latency: current
+            .filter(|p| !p.saturated)
+            .map(|p| (current_x, p.mean_us)),
+        current_carried: current.map(|p| (current_x, unit.pick(&p))),
+        ..LoadChartData::default()
+    };
+    let mut missing = usize::from(current.is_none());
+    for d in drives {
+        let sweep = LoadSweep::of(&d.config, d.drive, lookup);
+        missing += sweep.missing;
+        let curve = |dash, label: String, points| Curve {
+            label,
+            colour: d.colour,
+            emphasis: d.current,
+            dash,
+            points,
+        };
+        let calm = || sweep.points.iter().filter(|(_, p)| !p.saturated);
+        let mean: Vec<(f64, f64)> =
+            finite_points(calm().map(|(r, p)| (x(f64::from(*r)), p.mean_us)));
+        let knee = sweep
+            .knee_iops
+            .map(|k| (x(k), interpolate_log(&mean, x(k))));
+        data.latency
+            .push(curve(Dash::Solid, format!("{}, mean", d.label), mean));
+        data.latency.push(curve(
+            Dash::Dashed,
+            format!("{}, p99", d.label),
+            finite_points(calm().map(|(r, p)| (x(f64::from(*r)), p.p99_us))),
+        ));
+        data.carried.push(curve(
+            Dash::Solid,
+            d.label.clone(),
+            finite_points(
+                sweep
+                    .points
+                    .iter()
+                    .map(|(r, p)| (x(f64::from(*r)), unit.pick(p))),
+            ),
+        ));
+        let capacity = sweep.capacity.map(|p| unit.pick(&p));
+        if d.current {
+            data.named = named_limits(&sweep, unit, bs, d.config.workload.qd());
+        }
+        data.limits.push(DriveLimits {
+            colour: d.colour,
+            emphasis: d.current,
+            knee: knee.and_then(|(kx, ky)| Some((kx, ky?))),
+            capacity,
+        });
+    }
+    data.stamp = Stamp {
+        state: tag.to_string(),
+        missing,
+    };
+    data
+}
+
+/// The current drive's knee and saturation in words, once both are known.
+fn named_limits(sweep: &LoadSweep, unit: Unit, bs: u32, depth: u32) -> Option<String> {
+    let capacity = sweep.capacity?;
+    let amount = |iops: f64| match unit {
+        Unit::Iops => format::iops(iops),
+        Unit::MbPerS => format::mb_per_s(load::offered(unit, iops, bs)),
+    };
+    let limit = match capacity.bottleneck {
+        // The closed loop at the allowed depth had room: the depth itself caps the rate.
+        Bottleneck::QueueDepth => format!("the {} requests allowed at the drive", depth),
+        b => b.label().to_string(),
+    };
+    let saturated = format!(
+        "Saturation at {} (limited by {limit}): past it the queue grows without bound.",
+        amount(capacity.iops)
+    );
+    Some(match sweep.knee_iops {
+        Some(k) => format!(
+            "The knee, where throughput per latency peaks, lies at {} offered ({:.0}% of capacity). {saturated}",
+            amount(k),
+            100.0 * k / capacity.iops
+        ),
+        None => saturated,
+    })
+}
+
+/// The value of a curve at `x`, interpolated on log-log axes between its points.
+fn interpolate_log(points: &[(f64, f64)], x: f64) -> Option<f64> {
+    let i = points.iter().position(|p| p.0 >= x)?;
+    let (x1, y1) = points[i];
+    if i == 0 || x1 == x {
+        return Some(y1);
+    }
+    let (x0, y0) = points[i - 1];
+    let t = (x.ln() - x0.ln()) / (x1.ln() - x0.ln());
+    Some((y0.ln() + t * (y1.ln() - y0.ln())).exp())
 }
 
 /// The latency chart's lines per drive: mean, p99 and (on request, last) p99.9.
@@ -725,6 +853,8 @@ mod tests {
             program_wait: ProgramWait::Rarely,
             watts: 2.0,
             budget_w: None,
+            saturated: false,
+            in_system: 1.0,
             fidelity: Fidelity::Full,
         })
     }

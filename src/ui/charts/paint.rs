@@ -349,6 +349,78 @@ pub fn level<DB: DrawingBackend>(
     Ok(())
 }
 
+/// A vertical dotted line at `x` across `y` in `colour`: a limit on the x axis (a drive's
+/// capacity).
+pub fn upright<DB: DrawingBackend>(
+    chart: &mut Chart2d<'_, DB>,
+    style: &ChartStyle,
+    x: f64,
+    y: (f64, f64),
+    colour: RGBColor,
+) -> DrawResult<DB> {
+    let line = colour.stroke_width(style.px(CURVE_CSS) as u32);
+    chart.draw_series(DashedLineSeries::new(
+        [(x, y.0), (x, y.1)],
+        style.px(DOT_CSS),
+        style.px(DOT_CSS * 2.0),
+        line,
+    ))?;
+    Ok(())
+}
+
+/// The dotted line where y equals x, from `from.0` to `from.1` on both axes, in the text colour.
+pub fn diagonal<DB: DrawingBackend>(
+    chart: &mut Chart2d<'_, DB>,
+    style: &ChartStyle,
+    span: (f64, f64),
+) -> DrawResult<DB> {
+    if span.0 >= span.1 {
+        return Ok(());
+    }
+    let line = style.palette.text.stroke_width(style.px(1.0) as u32);
+    chart.draw_series(DashedLineSeries::new(
+        [(span.0, span.0), (span.1, span.1)],
+        style.px(DOT_CSS),
+        style.px(DOT_CSS * 2.0),
+        line,
+    ))?;
+    Ok(())
+}
+
+/// An outlined ring in `colour` at `at`: a named point on a curve (a knee).
+pub fn ring<DB: DrawingBackend>(
+    chart: &mut Chart2d<'_, DB>,
+    style: &ChartStyle,
+    at: (f64, f64),
+    colour: RGBColor,
+) -> DrawResult<DB> {
+    let ring = colour.stroke_width(style.px(2.0) as u32);
+    chart.draw_series(std::iter::once(Circle::new(at, style.px(MARKER_CSS), ring)))?;
+    Ok(())
+}
+
+/// A short label in the text colour right of `at`: above it, or (`below`) under it, so a
+/// label at the top of the plot stays inside.
+pub fn tag<DB: DrawingBackend>(
+    chart: &mut Chart2d<'_, DB>,
+    style: &ChartStyle,
+    at: (f64, f64),
+    text: &str,
+    below: bool,
+) -> DrawResult<DB> {
+    let (v, dy) = if below {
+        (VPos::Top, 1)
+    } else {
+        (VPos::Bottom, -1)
+    };
+    let font = label_font(style, style.palette.text).pos(Pos::new(HPos::Left, v));
+    let offset = style.px(MARKER_CSS);
+    chart.draw_series(std::iter::once(
+        EmptyElement::at(at) + Text::new(text.to_string(), (offset, dy * offset), font),
+    ))?;
+    Ok(())
+}
+
 /// A filled dot the size of the current-point ring, for a single model value.
 pub fn dot<DB: DrawingBackend>(
     chart: &mut Chart2d<'_, DB>,

@@ -18,9 +18,10 @@ use crate::model::presets;
 use super::embed::Control;
 use super::format;
 use super::state::{
-    block_size_ladder, custom, qd_ladder, read_share_ladder, think_ladder, Display, DriveSetup,
-    Hold, Lab, LabState, Theme, ViewSettings, WorkloadSetup, ALL_READS_PCT,
+    block_size_ladder, custom, qd_ladder, rate_ladder, read_share_ladder, think_ladder, Display,
+    DriveSetup, Hold, Lab, LabState, LoadKind, Theme, ViewSettings, WorkloadSetup, ALL_READS_PCT,
 };
+use crate::model::workload::Spacing;
 use radio::{Choice, RadioGroup};
 use slider::LadderSlider;
 
@@ -255,12 +256,109 @@ fn fio_line(w: &WorkloadSetup) -> String {
     } else {
         String::new()
     };
+    let rate = match w.load() {
+        LoadKind::Depth => String::new(),
+        LoadKind::Rate => format!(
+            " rate_iops={} rate_process={}",
+            w.rate_iops(),
+            w.spacing().fio_name()
+        ),
+    };
     format!(
-        "fio: rw={} bs={} iodepth={}{mix}",
+        "fio: rw={} bs={} iodepth={}{mix}{rate}",
         w.rw().fio_name(),
         crate::model::config::format_block_size(w.bs_bytes()),
         w.qd(),
     )
+}
+
+/// The workload choice: one job at a queue depth, or a rate; with a rate, its slider and how
+/// arrivals are spaced.
+#[component]
+fn LoadControls(
+    /// The workload part of the state (read and written).
+    workload: RwSignal<WorkloadSetup>,
+) -> impl IntoView {
+    let kinds = LoadKind::ALL
+        .iter()
+        .map(|k| Choice {
+            value: k.id(),
+            label: k.label().to_string(),
+        })
+        .collect();
+    let spacings: Vec<Choice> = Spacing::ALL
+        .iter()
+        .map(|s| Choice {
+            value: s.fio_name(),
+            label: spacing_label(*s).to_string(),
+        })
+        .collect();
+    let rate = move || workload.with(|w| w.load() == LoadKind::Rate);
+    let bs = move || workload.with(WorkloadSetup::bs_bytes);
+    view! {
+        <RadioGroup
+            name="workload"
+            legend="Requests arrive"
+            choices=kinds
+            selected=Signal::derive(move || workload.with(|w| w.load().id()))
+            on_change=Callback::new(move |v: &'static str| {
+                if let Ok(k) = v.parse::<LoadKind>() {
+                    workload.update(|w| w.set_load(k));
+                }
+            })
+            locked=locked(Control::Workload)
+        />
+        <Show when=rate>
+            <LadderSlider
+                id="rate"
+                label="Offered load"
+                ladder=Signal::derive(rate_ladder)
+                value=Signal::derive(move || workload.with(WorkloadSetup::rate_iops))
+                on_change=Callback::new(move |r| workload.update(|w| w.set_rate_iops(r)))
+                format=Callback::new(format::rate_iops)
+                value_text=Callback::new(move |r: u32| format!("{} offered", rate_text(r, bs())))
+                hint="Requests a second, whatever the drive does. A log scale: arrow keys step 1, 2, 5, 10 ...; Shift + arrow takes a finer step."
+                locked=locked(Control::Rate)
+            />
+            <p class="derived" id="rate-mb">
+                {move || workload.with(|w| format!("= {} of {} requests", rate_mb_text(w.rate_iops(), w.bs_bytes()), format::block_size(w.bs_bytes())))}
+            </p>
+            <RadioGroup
+                name="arrivals"
+                legend="Arrivals"
+                choices=spacings.clone()
+                selected=Signal::derive(move || workload.with(|w| w.spacing().fio_name()))
+                on_change=Callback::new(move |v: &'static str| {
+                    if let Ok(s) = v.parse::<Spacing>() {
+                        workload.update(|w| w.set_spacing(s));
+                    }
+                })
+                locked=locked(Control::Arrivals)
+            />
+        </Show>
+    }
+}
+
+/// How arrivals are spaced, as the choice says it.
+fn spacing_label(spacing: Spacing) -> &'static str {
+    match spacing {
+        Spacing::Poisson => "at random (Poisson)",
+        Spacing::Linear => "evenly (fio's default)",
+    }
+}
+
+/// A rate as assistive technology reads it: IOPS, and MB/s at the block size.
+fn rate_text(iops: u32, bs_bytes: u32) -> String {
+    format!(
+        "{} ({})",
+        format::rate_iops(iops),
+        rate_mb_text(iops, bs_bytes)
+    )
+}
+
+/// A rate in MB/s at the block size.
+fn rate_mb_text(iops: u32, bs_bytes: u32) -> String {
+    format::mb_per_s(f64::from(iops) * f64::from(bs_bytes) / crate::model::config::BYTES_PER_MB)
 }
 
 /// Queue depth, access pattern, read share and block size.
@@ -282,17 +380,37 @@ pub fn WorkloadControls(
     view! {
         <fieldset class="group group-workload">
             <legend>"Workload"</legend>
-            <LadderSlider
-                id="qd"
-                label="Queue depth (requests in flight)"
-                ladder=Signal::derive(qd_ladder)
-                value=Signal::derive(move || workload.with(WorkloadSetup::qd))
-                on_change=Callback::new(move |q| workload.update(|w| w.set_qd(q)))
-                format=Callback::new(|q: u32| q.to_string())
-                value_text=Callback::new(|q: u32| format!("queue depth {q}"))
-                hint="Arrow keys double or halve it; Shift + arrow takes a finer step."
-                locked=locked(Control::Qd)
-            />
+            <LoadControls workload=workload />
+            <Show
+                when=move || workload.with(|w| w.load() == LoadKind::Depth)
+                fallback=move || {
+                    view! {
+                        <LadderSlider
+                            id="qd"
+                            label="Most requests at the drive at once (the rest wait in the host)"
+                            ladder=Signal::derive(qd_ladder)
+                            value=Signal::derive(move || workload.with(WorkloadSetup::qd))
+                            on_change=Callback::new(move |q| workload.update(|w| w.set_qd(q)))
+                            format=Callback::new(|q: u32| q.to_string())
+                            value_text=Callback::new(|q: u32| format!("at most {q} at the drive"))
+                            hint="fio's iodepth beside rate_iops. Arrow keys double or halve it."
+                            locked=locked(Control::Qd)
+                        />
+                    }
+                }
+            >
+                <LadderSlider
+                    id="qd"
+                    label="Queue depth (requests in flight)"
+                    ladder=Signal::derive(qd_ladder)
+                    value=Signal::derive(move || workload.with(WorkloadSetup::qd))
+                    on_change=Callback::new(move |q| workload.update(|w| w.set_qd(q)))
+                    format=Callback::new(|q: u32| q.to_string())
+                    value_text=Callback::new(|q: u32| format!("queue depth {q}"))
+                    hint="Arrow keys double or halve it; Shift + arrow takes a finer step."
+                    locked=locked(Control::Qd)
+                />
+            </Show>
             <RadioGroup
                 name="pattern"
                 legend="Addresses"

@@ -5,7 +5,7 @@
 /// Which set of charts the page shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum View {
-    /// Throughput and latency against queue depth and read share.
+    /// Throughput and latency against the load: queue depth and read share, or offered rate.
     #[default]
     Queue,
     /// The drive over time: whole-drive fill, bursts with idle time, torture and TRIM.
@@ -24,7 +24,7 @@ impl View {
     /// What the view switch says.
     pub fn label(self) -> &'static str {
         match self {
-            View::Queue => "against queue depth",
+            View::Queue => "against the load",
             View::Time => "drive over time",
             View::Activity => "teaching mode",
         }

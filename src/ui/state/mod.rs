@@ -4,7 +4,8 @@
 //!
 //! - [`DriveSetup`] ([`drive`]): the preset and the drive behind it, and what stays fixed;
 //!   the preset may be a drive of the reader's own ([`custom`]).
-//! - [`WorkloadSetup`] ([`workload`]): queue depth, pattern, read share, block size, drive state.
+//! - [`WorkloadSetup`] ([`workload`]): a queue depth or a rate, pattern, read share, block
+//!   size, drive state.
 //! - [`Display`] ([`display`]): the view and the colour scheme.
 //! - [`Embedding`] ([`embedding`]): what the author of an embedding page set.
 //! - [`ViewSettings`] ([`views`]): what each view sets for itself.
@@ -42,8 +43,9 @@ pub use views::{
     THINK_STEPS_US,
 };
 pub use workload::{
-    block_size_ladder, qd_ladder, read_share_ladder, WorkloadSetup, ALL_READS_PCT, BLOCK_SIZES,
-    DEFAULT_BS_BYTES, DEFAULT_DRIVE_STATE, DEFAULT_QD, DEFAULT_READ_PCT, READ_SHARE_STEP,
+    block_size_ladder, is_sweep_rate, qd_ladder, rate_ladder, read_share_ladder, LoadKind,
+    WorkloadSetup, ALL_READS_PCT, BLOCK_SIZES, DEFAULT_BS_BYTES, DEFAULT_DRIVE_STATE, DEFAULT_QD,
+    DEFAULT_RATE_IOPS, DEFAULT_READ_PCT, DEFAULT_SPACING, READ_SHARE_STEP,
     THROUGHPUT_IN_MB_FROM_BYTES,
 };
 

@@ -1,11 +1,15 @@
-//! [`WorkloadSetup`]: the workload part of the lab's state: queue depth, access pattern, read
-//! share, block size, and the state the drive is in when the run starts.
+//! [`WorkloadSetup`]: the workload part of the lab's state: how requests arrive (a queue depth
+//! kept full, or a rate), access pattern, read share, block size, and the state the drive is
+//! in when the run starts.
 //!
 //! What always holds (private fields; every setter snaps instead of failing): `qd` is on
-//! [`qd_ladder`], the block size on [`BLOCK_SIZES`], the read share a multiple of
-//! [`READ_SHARE_STEP`] in `0..=100`, so the workload always passes the model's checks.
+//! [`qd_ladder`], the rate on [`rate_ladder`], the block size on [`BLOCK_SIZES`], the read
+//! share a multiple of [`READ_SHARE_STEP`] in `0..=100`, so the workload always passes the
+//! model's checks. With a rate the queue depth stays meaningful: it is the most requests the
+//! host lets reach the drive at once (fio's `iodepth` beside `rate_iops`).
 
 use crate::model::config::{DriveState, Rw, Workload, MAX_IODEPTH};
+use crate::model::workload::Spacing;
 
 use crate::ui::ladder::Ladder;
 
@@ -36,6 +40,46 @@ pub const BLOCK_SIZES: [u32; 9] = [
 ];
 /// From this block size on the charts speak MB/s rather than IOPS, as reviews do.
 pub const THROUGHPUT_IN_MB_FROM_BYTES: u32 = 64 << 10;
+/// Offered rate a fresh rate view shows, in I/Os per second: well below the default drive's
+/// capacity, so the reader starts left of the knee and moves towards it.
+pub const DEFAULT_RATE_IOPS: u32 = 200_000;
+/// Arrivals a fresh rate view shows: a Poisson process, the queueing textbook's arrivals of
+/// many independent users (fio's default is `linear`; both are offered).
+pub const DEFAULT_SPACING: Spacing = Spacing::Poisson;
+/// The rate slider's range in I/Os per second: from a trickle to past any drive here.
+pub const RATE_RANGE_IOPS: (u32, u32) = (10, 5_000_000);
+/// The steps of each decade on the rate slider, in thousandths (the R10 preferred numbers of
+/// ISO 3: ten steps of about 26 % a decade).
+const RATE_STEPS_PER_MILLE: [u32; 10] =
+    [1000, 1250, 1600, 2000, 2500, 3150, 4000, 5000, 6300, 8000];
+/// The coarse stops (plain arrow keys) of the rate slider, in thousandths: 1, 2, 5 a decade.
+const RATE_COARSE_PER_MILLE: [u32; 3] = [1000, 2000, 5000];
+
+/// How requests arrive: the reader's workload choice.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum LoadKind {
+    /// One job keeping a queue depth full (closed loop): the charts against queue depth.
+    #[default]
+    Depth,
+    /// Requests at a rate whatever the drive does (open loop): latency against offered load.
+    Rate,
+}
+
+crate::model::named_enum!(LoadKind, "workload", id, {
+    Depth => "depth",
+    Rate => "rate",
+});
+
+impl LoadKind {
+    /// What the workload choice says.
+    pub fn label(self) -> &'static str {
+        match self {
+            LoadKind::Depth => "one job at a queue depth",
+            LoadKind::Rate => "a rate",
+        }
+    }
+}
+
 /// Queue depths up to this one are all on the slider; above it, four steps per doubling.
 const QD_ALL_STEPS_UP_TO: u32 = 8;
 /// Fine queue-depth steps per doubling above [`QD_ALL_STEPS_UP_TO`] (x1.25, x1.5, x1.75, x2).
@@ -56,6 +100,43 @@ pub fn qd_ladder() -> Ladder {
     Ladder::with_coarse(values, DEFAULT_QD, u32::is_power_of_two)
 }
 
+/// The rates on the slider (I/Os per second): the R10 preferred numbers (1, 1.25, 1.6, 2, 2.5,
+/// 3.15, 4, 5, 6.3, 8) in every decade of [`RATE_RANGE_IOPS`], coarse at 1, 2 and 5.
+pub fn rate_ladder() -> Ladder {
+    let (low, high) = RATE_RANGE_IOPS;
+    let mut values = Vec::new();
+    let mut decade = low;
+    while decade <= high {
+        values.extend(RATE_STEPS_PER_MILLE.iter().map(|&m| decade / 10 * m / 100));
+        decade *= 10;
+    }
+    values.retain(|v| (low..=high).contains(v));
+    Ladder::with_coarse(values, DEFAULT_RATE_IOPS, |v| {
+        RATE_COARSE_PER_MILLE.contains(&leading_per_mille(v))
+    })
+}
+
+/// The R5 preferred numbers (1, 1.6, 2.5, 4, 6.3 a decade) in thousandths: every other step of
+/// the rate slider, the offered loads a sweep runs.
+const RATE_SWEEP_PER_MILLE: [u32; 5] = [1000, 1600, 2500, 4000, 6300];
+
+/// Whether `iops` is one of the rates a sweep over offered load runs.
+pub fn is_sweep_rate(iops: u32) -> bool {
+    RATE_SWEEP_PER_MILLE.contains(&leading_per_mille(iops))
+}
+
+/// The first four digits of `v` as thousandths of its decade (250,000 -> 2500; 12 -> 1200).
+fn leading_per_mille(v: u32) -> u32 {
+    let mut lead = u64::from(v.max(1));
+    while lead >= 10_000 {
+        lead /= 10;
+    }
+    while lead < 1_000 {
+        lead *= 10;
+    }
+    u32::try_from(lead).unwrap_or(0)
+}
+
 /// The block sizes on the slider.
 pub fn block_size_ladder() -> Ladder {
     Ladder::new(BLOCK_SIZES, DEFAULT_BS_BYTES)
@@ -74,6 +155,9 @@ pub fn read_share_ladder() -> Ladder {
 /// The workload part of the state. See the module documentation for what always holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct WorkloadSetup {
+    load: LoadKind,
+    rate_iops: u32,
+    spacing: Spacing,
     qd: u32,
     random: bool,
     read_pct: u8,
@@ -84,6 +168,9 @@ pub struct WorkloadSetup {
 impl Default for WorkloadSetup {
     fn default() -> Self {
         WorkloadSetup {
+            load: LoadKind::Depth,
+            rate_iops: DEFAULT_RATE_IOPS,
+            spacing: DEFAULT_SPACING,
             qd: DEFAULT_QD,
             random: true,
             read_pct: DEFAULT_READ_PCT,
@@ -94,6 +181,19 @@ impl Default for WorkloadSetup {
 }
 
 impl WorkloadSetup {
+    /// How requests arrive.
+    pub fn load(&self) -> LoadKind {
+        self.load
+    }
+    /// The offered rate (I/Os per second) of the rate view.
+    pub fn rate_iops(&self) -> u32 {
+        self.rate_iops
+    }
+    /// How the rate view's arrivals are spaced.
+    pub fn spacing(&self) -> Spacing {
+        self.spacing
+    }
+    /// The queue depth kept full or, with a rate, the most requests at the drive at once.
     pub fn qd(&self) -> u32 {
         self.qd
     }
@@ -132,6 +232,19 @@ impl WorkloadSetup {
         self.bs_bytes >= THROUGHPUT_IN_MB_FROM_BYTES
     }
 
+    pub fn set_load(&mut self, load: LoadKind) {
+        self.load = load;
+    }
+
+    /// Sets the offered rate, snapped to [`rate_ladder`].
+    pub fn set_rate_iops(&mut self, iops: u32) {
+        self.rate_iops = rate_ladder().nearest(iops);
+    }
+
+    pub fn set_spacing(&mut self, spacing: Spacing) {
+        self.spacing = spacing;
+    }
+
     /// Sets the queue depth, snapped to the slider's steps.
     pub fn set_qd(&mut self, qd: u32) {
         self.qd = qd_ladder().nearest(qd);
@@ -154,5 +267,45 @@ impl WorkloadSetup {
 
     pub fn set_drive_state(&mut self, state: DriveState) {
         self.drive_state = state;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rate_slider_takes_ten_preferred_steps_a_decade_with_1_2_5_as_coarse_stops() {
+        let l = rate_ladder();
+        assert_eq!(
+            l.values()[..11],
+            [10, 12, 16, 20, 25, 31, 40, 50, 63, 80, 100]
+        );
+        assert_eq!(*l.values().last().unwrap(), 5_000_000);
+        assert!(l.contains(DEFAULT_RATE_IOPS));
+        assert!(l.values().windows(2).all(|w| w[0] < w[1]));
+        // From 200k, a plain arrow key goes to the next coarse stop, 500k; Shift to 250k.
+        assert_eq!(l.step(200_000, true, false), 500_000);
+        assert_eq!(l.step(200_000, true, true), 250_000);
+        assert_eq!(l.step(200_000, false, false), 100_000);
+    }
+
+    #[test]
+    fn a_rate_between_steps_snaps_to_the_nearest() {
+        let mut w = WorkloadSetup::default();
+        w.set_rate_iops(260_000);
+        assert_eq!(w.rate_iops(), 250_000);
+        w.set_rate_iops(0);
+        assert_eq!(w.rate_iops(), RATE_RANGE_IOPS.0);
+        w.set_rate_iops(u32::MAX);
+        assert_eq!(w.rate_iops(), RATE_RANGE_IOPS.1);
+    }
+
+    #[test]
+    fn the_workload_choice_reads_and_prints_its_url_names() {
+        for kind in LoadKind::ALL {
+            assert_eq!(kind.id().parse::<LoadKind>().unwrap(), kind);
+        }
+        assert!("trace".parse::<LoadKind>().is_err());
     }
 }

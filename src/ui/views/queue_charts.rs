@@ -1,4 +1,5 @@
-//! The charts against queue depth and read share: three figures, each a small component that
+//! The charts against queue depth and read share (or, for a rate, against offered load): each
+//! figure a small component that
 //! takes the chart set the page derives from the state and the results, and draws one chart
 //! with its title, subtitle, caption and PNG button.
 //!
@@ -8,17 +9,18 @@
 
 use leptos::prelude::*;
 
+use crate::model::workload::Spacing;
 use crate::ui::charts::canvas::ChartCanvas;
 use crate::ui::charts::{
-    self, latency_chart, mix_chart, qd_chart, ChartSet, LatencyChartData, MixChartData, Palette,
-    QdChartData, Stamp, YourSeries,
+    self, latency_chart, load_chart, mix_chart, qd_chart, ChartSet, LatencyChartData,
+    LoadChartData, MixChartData, Palette, QdChartData, Stamp, YourSeries,
 };
 use crate::ui::embed::ChartId;
 use crate::ui::format;
 use crate::ui::later::Later;
 use crate::ui::readout::pattern_words;
 use crate::ui::reference;
-use crate::ui::state::{DriveSetup, Lab, View, WorkloadSetup};
+use crate::ui::state::{DriveSetup, Lab, LoadKind, View, WorkloadSetup};
 use crate::ui::views::share::PngButton;
 
 /// The round amounts the read-share caption converts between IOPS and MB/s.
@@ -36,8 +38,32 @@ pub fn QueueCharts(
 ) -> impl IntoView {
     let lab = Lab::expect();
     let shows = move |chart: ChartId| lab.embedding.with(|e| e.charts.shows(chart));
+    let rate = move || lab.workload.with(|w| w.load() == LoadKind::Rate);
     view! {
         <div class="charts" hidden=move || lab.display.with(|d| d.view != View::Queue)>
+            <Show when=rate>
+                <Show when=move || shows(ChartId::Load)>
+                    <LoadFigure charts=charts palette=palette embed=embed />
+                </Show>
+                <Later>
+                    <Show when=move || shows(ChartId::Carried)>
+                        <CarriedFigure charts=charts palette=palette embed=embed />
+                    </Show>
+                </Later>
+            </Show>
+            <Show when=move || !rate()>
+                <DepthFigures charts=charts palette=palette embed=embed />
+            </Show>
+        </div>
+    }
+}
+
+/// The charts against queue depth and read share.
+#[component]
+fn DepthFigures(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool) -> impl IntoView {
+    let lab = Lab::expect();
+    let shows = move |chart: ChartId| lab.embedding.with(|e| e.charts.shows(chart));
+    view! {
             <Show when=move || shows(ChartId::Iops)>
                 <IopsFigure charts=charts palette=palette embed=embed />
             </Show>
@@ -57,7 +83,102 @@ pub fn QueueCharts(
                     <PowerFigure charts=charts palette=palette embed=embed />
                 </Show>
             </Later>
-        </div>
+    }
+}
+
+/// Latency against offered load, with each drive's knee and capacity.
+#[component]
+fn LoadFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool) -> impl IntoView {
+    let lab = Lab::expect();
+    let data = Memo::new(move |_| charts.with(|c| c.load.clone()));
+    let label = Signal::derive(move || {
+        data.with(|d| {
+            let mut text = charts::describe(
+                "Latency against offered load",
+                &d.latency,
+                &format!("offered {}", d.unit.title()),
+                &|v| d.unit.tick(v),
+            );
+            if let Some(named) = &d.named {
+                text.push(' ');
+                text.push_str(named);
+            }
+            text
+        })
+    });
+    let knee = move || {
+        data.with(|d| {
+            d.limits
+                .iter()
+                .find(|l| l.emphasis)
+                .and_then(|l| l.knee)
+                .map(|(x, _)| x.to_string())
+        })
+    };
+    let capacity = move || {
+        data.with(|d| {
+            d.limits
+                .iter()
+                .find(|l| l.emphasis)
+                .and_then(|l| l.capacity)
+                .map(|x| x.to_string())
+        })
+    };
+    view! {
+        <figure class="chart" id="figure-load" data-knee=knee data-capacity=capacity>
+            <h2>"Latency against offered load"</h2>
+            <p class="chart-sub">{move || lab.workload.with(rate_subtitle)}</p>
+            <ChartCanvas
+                id="chart-load"
+                label=label
+                data=data
+                stamp=load_stamp
+                palette=palette
+                draw=load_chart::draw_latency
+            />
+            <figcaption>
+                {move || lines_caption(lab.pins.with(|p| !p.is_empty()))}
+                " Solid: mean latency; dashed: p99. Rings: each drive's knee, where throughput per latency peaks (Kleinrock's power); dotted uprights: its capacity, the most it completes at this depth. Past the capacity requests arrive faster than they complete, so the host's queue, and the latency, grow without bound: no point is drawn there. Dashed red line: the current rate. "
+                <span id="load-named">{move || data.with(|d| d.named.clone().unwrap_or_default())}</span>
+            </figcaption>
+            {(!embed).then(|| view! { <PngButton chart=ChartId::Load /> })}
+        </figure>
+    }
+}
+
+/// Carried against offered load.
+#[component]
+fn CarriedFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool) -> impl IntoView {
+    let lab = Lab::expect();
+    let data = Memo::new(move |_| charts.with(|c| c.load.clone()));
+    let label = Signal::derive(move || {
+        data.with(|d| {
+            charts::describe(
+                "Carried against offered load",
+                &d.carried,
+                &format!("offered {}", d.unit.title()),
+                &|v| d.unit.tick(v),
+            )
+        })
+    });
+    view! {
+        <figure class="chart" id="figure-carried">
+            <h2>"Carried against offered load"</h2>
+            <p class="chart-sub">{move || lab.workload.with(rate_subtitle)}</p>
+            <ChartCanvas
+                id="chart-carried"
+                label=label
+                data=data
+                stamp=load_stamp
+                palette=palette
+                draw=load_chart::draw_carried
+            />
+            <figcaption>
+                {move || lines_caption(lab.pins.with(|p| !p.is_empty()))}
+                " Dotted diagonal: carried equals offered, where every drive runs below its capacity; dotted levels: each drive's capacity, where its line bends flat."
+            </figcaption>
+            {(!embed).then(|| view! { <PngButton chart=ChartId::Carried /> })}
+        </figure>
     }
 }
 
@@ -252,6 +373,24 @@ fn pattern_text(w: &WorkloadSetup) -> String {
     )
 }
 
+/// The rate view's subtitle: the pattern, how arrivals are spaced and the depth allowed.
+fn rate_subtitle(w: &WorkloadSetup) -> String {
+    format!(
+        "{}, {} arrivals, at most {} at the drive",
+        pattern_text(w),
+        spacing_words(w.spacing()),
+        w.qd()
+    )
+}
+
+/// How arrivals are spaced, in words.
+pub fn spacing_words(spacing: Spacing) -> &'static str {
+    match spacing {
+        Spacing::Poisson => "Poisson (random)",
+        Spacing::Linear => "evenly spaced",
+    }
+}
+
 /// The mixed sweep's subtitle: block size and randomness, all read shares.
 fn mix_subtitle(w: &WorkloadSetup) -> String {
     format!(
@@ -308,6 +447,9 @@ fn latency_stamp(d: &LatencyChartData) -> &Stamp {
     &d.stamp
 }
 fn mix_stamp(d: &MixChartData) -> &Stamp {
+    &d.stamp
+}
+fn load_stamp(d: &LoadChartData) -> &Stamp {
     &d.stamp
 }
 

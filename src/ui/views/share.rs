@@ -19,7 +19,7 @@ use crate::ui::compute;
 use crate::ui::embed::ChartId;
 use crate::ui::export;
 use crate::ui::snippet;
-use crate::ui::state::{Lab, LabState};
+use crate::ui::state::{Lab, LabState, LoadKind};
 use crate::ui::url_state;
 
 /// The page's address for `state` (origin and path of this page, query from the state).
@@ -84,7 +84,7 @@ pub fn ShareBar(
         let url = page_url(&s);
         snippets.set(Some(Snippets {
             with_script: snippet::with_script(&url),
-            fixed: snippet::fixed_height(&url, s.embedding.charts),
+            fixed: snippet::fixed_height(&url, s.embedding.charts, s.workload.load()),
         }));
     };
     let csv = move |_| {
@@ -93,9 +93,14 @@ pub fn ShareBar(
         download::text(export::CSV_FILE, "text/csv;charset=utf-8", &text);
     };
     let fio_job = move |_| {
-        let text = lab
-            .workload
-            .with_untracked(|w| fio::job_file(&w.spec(), &compute::sweep_qds(w.qd())));
+        let state = lab.state_untracked();
+        let w = &state.workload;
+        let text = match w.load() {
+            LoadKind::Depth => fio::job_file(&w.spec(), &compute::sweep_qds(w.qd())),
+            LoadKind::Rate => {
+                fio::rate_job_file(&w.spec(), &compute::sweep_rates(&state), w.spacing())
+            }
+        };
         download::text(export::FIO_JOB_FILE, "text/plain;charset=utf-8", &text);
     };
     view! {

@@ -187,7 +187,8 @@ struct Options {
     bs: Option<BlockSizes>,
     iodepth: Option<u32>,
     numjobs: Option<u32>,
-    rate_iops: Option<f64>,
+    /// fio's `rate_iops`: one cap, or a read cap and a write cap.
+    rate_iops: Option<(f64, Option<f64>)>,
     rate_process: Option<Spacing>,
     offset: Option<Amount>,
     size: Option<Amount>,
@@ -348,9 +349,13 @@ impl Reader {
             "numjobs" => o.numjobs = Some(whole(need(key)?, key, 1, MAX_STREAMS as u32)?),
             "rate_iops" => {
                 let v = need(key)?;
-                let first = self.first_of(n, key, v);
-                let iops: f64 = whole(first, key, 1, u64::MAX)? as f64;
-                o.rate_iops = Some(iops);
+                let (read, write) = v.split_once(',').unwrap_or((v, ""));
+                let read = whole(read.trim(), key, 1, u64::MAX)? as f64;
+                let write = match write.trim() {
+                    "" => None,
+                    w => Some(whole(w, key, 1, u64::MAX)? as f64),
+                };
+                o.rate_iops = Some((read, write));
             }
             "rate_process" => {
                 o.rate_process = Some(need(key)?.parse().map_err(|e: ConfigError| e.to_string())?)
@@ -408,18 +413,35 @@ impl Reader {
         } else {
             o.iodepth.unwrap_or(1)
         };
+        // fio's defaults.
+        let rw = o.rw.unwrap_or(Rw::Read);
+        let rwmixread = o.rwmixread.unwrap_or(50);
+        let rate = o.rate_iops.map(|(read, write)| {
+            let total = total_rate(rw, read, write);
+            if rw.fixed_read_percent().is_none() {
+                let w = write.unwrap_or(read);
+                let share = 100.0 * read / (read + w);
+                if (share - f64::from(rwmixread)).abs() > 1.0 {
+                    self.warn(
+                        s.line,
+                        &format!(
+                            "[{}]: rate_iops caps reads at {read} and writes at {w} a second, {share:.0}% reads where rwmixread={rwmixread} (fio then runs the caps' mix); the lab offers their total, {total}, in the job's mix (write rate_iops=READS,WRITES in the mix to keep it)",
+                            s.name
+                        ),
+                    );
+                }
+            }
+            (total, o.rate_process.unwrap_or(Spacing::Linear))
+        });
         let job = Job {
             name: s.name,
             line: s.line,
-            // fio's defaults.
-            rw: o.rw.unwrap_or(Rw::Read),
-            rwmixread: o.rwmixread.unwrap_or(50),
+            rw,
+            rwmixread,
             sizes: o.bs.unwrap_or_else(|| BlockSizes::one(4096)),
             iodepth,
             numjobs: o.numjobs.unwrap_or(1),
-            rate: o
-                .rate_iops
-                .map(|iops| (iops, o.rate_process.unwrap_or(Spacing::Linear))),
+            rate,
             offset: o.offset.unwrap_or(Amount::Bytes(0)),
             size: o.size,
             number_ios: o.number_ios,
@@ -545,6 +567,18 @@ fn amount(v: &str, key: &str) -> Result<Amount, String> {
         .ok_or_else(|| format!("{key}={v}: too large"))
 }
 
+/// The requests a second a job's `rate_iops` offers in all. fio caps reads and writes
+/// separately (one value caps both), so a pure pattern is offered its own direction's cap and
+/// a mixed one the sum of both caps: fio 3.33 with `rwmixread=70 rate_iops=1000` (ioengine
+/// null) ran 1,000 reads and 1,000 writes a second, and with `rate_iops=700,300` 700 and 300.
+fn total_rate(rw: Rw, read: f64, write: Option<f64>) -> f64 {
+    match (rw.fixed_read_percent(), write) {
+        (Some(0), Some(w)) => w,
+        (Some(_), _) => read,
+        (None, w) => read + w.unwrap_or(read),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -602,6 +636,25 @@ mod tests {
         let f = parse("[a]\nioengine=psync\niodepth=32\n").unwrap();
         assert_eq!(f.groups[0].jobs[0].iodepth, 1);
         assert_eq!(f.warnings.len(), 1);
+    }
+
+    #[test]
+    fn a_rate_offers_what_fio_runs_each_direction_at() {
+        // fio 3.33 caps reads and writes apart: one value caps each, two values one each.
+        let rate = |text: &str| parse(text).unwrap().groups[0].jobs[0].rate.unwrap().0;
+        assert_eq!(rate("[a]\nrw=randread\nrate_iops=1000\n"), 1000.0);
+        assert_eq!(rate("[a]\nrw=randwrite\nrate_iops=1000,400\n"), 400.0);
+        assert_eq!(
+            rate("[a]\nrw=randrw\nrwmixread=70\nrate_iops=700,300\n"),
+            1000.0
+        );
+        let one = parse("[a]\nrw=randrw\nrwmixread=70\nrate_iops=1000\n").unwrap();
+        assert_eq!(one.groups[0].jobs[0].rate.unwrap().0, 2000.0);
+        assert!(
+            one.warnings[0].contains("50% reads where rwmixread=70"),
+            "{:?}",
+            one.warnings
+        );
     }
 
     #[test]

@@ -1,0 +1,224 @@
+//! End-to-end tests of workloads in the page (issue #23), first part: load at a rate. The
+//! release build in `dist/` in headless Chromium, driven over WebDriver like `tests/e2e.rs`,
+//! checked against the real `lab` binary.
+//!
+//! Needs `dist/`, `/usr/bin/chromedriver` and the `lab` binary (`LAB_BIN`, which
+//! `tests/run-all.sh` sets, or `target/debug/lab`); fails, never skips, without them.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use common::Browser;
+use fantoccini::key::Key;
+use parallelism_lab::ui::compute::sweep_rates;
+use parallelism_lab::ui::state::LabState;
+use parallelism_lab::ui::url_state::parse_query;
+use serde_json::Value;
+
+/// The 480 GB E18DC (8 dies) under random 4 KiB reads arriving at random, at most 64 at the
+/// drive: a drive small enough that its knee and capacity lie well inside the sweep.
+const RATE_VIEW: &str =
+    "?preset=e18dc&cap=480&dies=8&workload=rate&rate=100000&arrivals=poisson&qd=64&rw=randread&bs=4k&state=steady";
+
+/// The command-line twin, built by the workspace.
+fn lab_binary() -> PathBuf {
+    let path = std::env::var_os("LAB_BIN").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/debug/lab"),
+        PathBuf::from,
+    );
+    assert!(
+        path.exists(),
+        "no lab binary at {} (build it with `cargo build -p lab`, or set LAB_BIN)",
+        path.display()
+    );
+    path
+}
+
+/// What `lab sweep --rate-iops` prints as JSON for the page's own sweep of `query`.
+fn lab_sweep(query: &str) -> Vec<Value> {
+    let state = parse_query(query, LabState::default()).state;
+    let rates: Vec<String> = sweep_rates(&state).iter().map(u32::to_string).collect();
+    let out = Command::new(lab_binary())
+        .args([
+            "sweep",
+            "--preset",
+            "e18dc",
+            "--dies",
+            "8",
+            "--iodepth",
+            "64",
+            "--state",
+            "steady",
+            "--rate-process",
+            "poisson",
+            "--format",
+            "json",
+            "--rate-iops",
+            &rates.join(","),
+        ])
+        .output()
+        .expect("run lab");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("lab's JSON")
+}
+
+/// The text of the element matching `css`, or "" while it is not there.
+async fn text_of(browser: &Browser, css: &str) -> String {
+    browser
+        .js(
+            "return document.querySelector(arguments[0])?.textContent ?? '';",
+            vec![serde_json::json!(css)],
+        )
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Waits until every point of the plan has its full result and the load chart has been drawn
+/// for the state in the URL.
+async fn wait_for_final_load_chart(browser: &Browser) {
+    browser
+        .wait_until(
+            "every point computed and the load chart drawn",
+            r#"const state = location.search.slice(1);
+               const c = document.getElementById("chart-load");
+               const s = document.getElementById("model-status");
+               return !!(c && s && s.dataset.computedAt && c.dataset.state === state
+                   && c.dataset.missing === "0");"#,
+        )
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_the_rate_view_shows_the_knee_and_saturation_where_lab_says_they_are() {
+    let browser = Browser::start().await;
+    browser.open(RATE_VIEW, "#chart-load").await;
+    wait_for_final_load_chart(&browser).await;
+    let rows = lab_sweep(RATE_VIEW);
+    let knee = rows[0]["knee_iops"].as_f64().expect("lab names a knee");
+    let capacity = rows[0]["capacity_iops"].as_f64().unwrap();
+    let page = |name: &'static str| {
+        let browser = &browser;
+        async move {
+            browser
+                .attr("#figure-load", name)
+                .await
+                .and_then(|v| v.parse::<f64>().ok())
+                .unwrap_or_else(|| panic!("#figure-load has no {name}"))
+        }
+    };
+    // The same runs (same seed, same length) give the same numbers bit for bit.
+    assert_eq!(page("data-knee").await, knee, "the page's knee is lab's");
+    assert_eq!(
+        page("data-capacity").await,
+        capacity,
+        "the page's capacity is lab's"
+    );
+    assert!(knee < capacity, "{knee} vs {capacity}");
+    // ... and names them in words.
+    let named = browser.text("#load-named").await;
+    assert!(
+        named.contains("The knee") && named.contains("(limited by NAND dies)"),
+        "{named}"
+    );
+    let carried = browser.canvas_hash("#chart-carried").await;
+    assert!(
+        !carried.ends_with(":0"),
+        "the carried chart is drawn: {carried}"
+    );
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_the_workload_choice_and_the_rate_slider_drive_the_page_and_its_link() {
+    let browser = Browser::start().await;
+    browser
+        .open("?preset=e18dc&cap=480&qd=64", "#chart-iops")
+        .await;
+    browser.click("workload-rate").await;
+    let q = browser
+        .wait_for_query("the rate in the link", &["workload=rate", "rate=200000"])
+        .await;
+    assert!(q.contains("arrivals=poisson"), "{q}");
+    browser.press("rate", &Key::Right.to_string()).await;
+    browser
+        .wait_for_query("the next coarse rate", &["rate=500000"])
+        .await;
+    browser.click("arrivals-linear").await;
+    browser
+        .wait_for_query("evenly spaced arrivals", &["arrivals=linear"])
+        .await;
+    let fio = browser.text("#fio-rw").await;
+    assert!(
+        fio.contains("iodepth=64") && fio.contains("rate_iops=500000 rate_process=linear"),
+        "{fio}"
+    );
+    let what = browser.text("#readout-what").await;
+    assert!(what.contains("500,000 IOPS offered"), "{what}");
+    // The link opens the same view in a fresh page.
+    let link = browser.location_search().await;
+    browser.open(&link, "#chart-load").await;
+    assert_eq!(browser.location_search().await, link);
+    assert!(browser
+        .attr("#rate", "aria-valuetext")
+        .await
+        .unwrap()
+        .contains("500,000 IOPS"));
+    // Back to one job at a depth: the depth charts return and the link forgets the rate view.
+    browser.click("workload-depth").await;
+    browser
+        .wait_for("the depth view's link", || async {
+            let q = browser.location_search().await;
+            (!q.contains("workload=")).then_some(q)
+        })
+        .await;
+    browser.wait_for_queue_charts().await;
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_a_rate_past_capacity_is_named_saturated_and_one_below_gives_littles_law() {
+    let browser = Browser::start().await;
+    browser
+        .open(
+            "?preset=e18dc&cap=480&dies=8&workload=rate&rate=5000000&qd=64",
+            "#readout",
+        )
+        .await;
+    let text = browser
+        .wait_for("the saturated readout", || async {
+            let t = text_of(&browser, "#readout-load").await;
+            t.contains("Saturated").then_some(t)
+        })
+        .await;
+    assert!(text.contains("grows without bound"), "{text}");
+    let limit = browser.text("#readout-limit").await;
+    assert!(limit.contains("saturated"), "{limit}");
+    browser
+        .open(
+            "?preset=e18dc&cap=480&dies=8&workload=rate&rate=50000&qd=64",
+            "#readout",
+        )
+        .await;
+    let text = browser
+        .wait_for("the utilisation readout", || async {
+            let t = text_of(&browser, "#readout-load").await;
+            t.contains("Utilisation").then_some(t)
+        })
+        .await;
+    assert!(text.contains("Little's law"), "{text}");
+    let limit = browser.text("#readout-limit").await;
+    assert!(limit.contains("the offered load"), "{limit}");
+    browser.assert_clean_console();
+    browser.close().await;
+}
