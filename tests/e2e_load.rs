@@ -222,3 +222,54 @@ async fn e2e_a_rate_past_capacity_is_named_saturated_and_one_below_gives_littles
     browser.assert_clean_console();
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_several_jobs_show_what_a_write_job_does_to_a_read_jobs_p99_and_round_trip() {
+    let browser = Browser::start().await;
+    // A reader (random 4 KiB, one at a time) beside a writer (random 4 KiB, 32 in flight) on
+    // the 480 GB E18DC in steady state: the reads wait behind programs.
+    let link = "?preset=e18dc&cap=480&workload=jobs&jobs=randread.4k.qd1,randwrite.4k.qd32";
+    browser.open(link, "#figure-jobs").await;
+    let summary = browser
+        .wait_for("the jobs' results", || async {
+            let t = text_of(&browser, "#jobs-summary").await;
+            (!t.is_empty()).then_some(t)
+        })
+        .await;
+    assert!(
+        summary.starts_with("Job 1 (random reads, 4 KiB, QD 1) waits behind the others"),
+        "{summary}"
+    );
+    let rows = browser
+        .js(
+            "return document.querySelectorAll('#jobs-table tbody tr').length;",
+            vec![],
+        )
+        .await;
+    assert_eq!(rows, serde_json::json!(2));
+    // Adding a job writes it into the link, and the link brings it back.
+    browser.click("job-add").await;
+    let q = browser
+        .wait_for_query(
+            "the third job in the link",
+            &["jobs=randread.4k.qd1,randwrite.4k.qd32,randwrite.4k.qd32"],
+        )
+        .await;
+    browser.open(&q, "#job-3").await;
+    assert_eq!(browser.location_search().await, q);
+    // A bad job in a link is named, and the others still run.
+    browser
+        .open(
+            "?workload=jobs&jobs=randread.4k.qd1,sideways.4k.qd1",
+            "#figure-jobs",
+        )
+        .await;
+    let notes = text_of(&browser, "#url-notes").await;
+    assert!(notes.contains("sideways"), "{notes}");
+    assert!(
+        browser.attr("#job-2", "id").await.is_none(),
+        "only the good job is set"
+    );
+    browser.assert_clean_console();
+    browser.close().await;
+}

@@ -81,6 +81,8 @@ pub fn App(
     let legend = Memo::new(move |_| charts.with(|c| c.legend.clone()));
     let readout_data = current_readout(lab, pool);
     let view_is = move |view: View| lab.display.with(|d| d.view == view);
+    let jobs_table =
+        move || view_is(View::Queue) && lab.workload.with(|w| w.load() == LoadKind::Jobs);
     let progress = Memo::new(move |_| {
         pool.revision();
         (pool.progress(), pool.status())
@@ -96,12 +98,15 @@ pub fn App(
                     <ViewSwitch display=lab.display />
                     // The drive over time has its own figures; teaching mode plays this point.
                     <Later>
-                        <Show when=move || !view_is(View::Time)>
+                        // Several jobs have their own table instead of one point.
+                        <Show when=move || !view_is(View::Time) && !jobs_table()>
                             <Readout data=readout_data heading=readout_heading(lab.display) />
                         </Show>
                     </Later>
                     <Later>
-                        <ModelStatus progress=progress />
+                        <Show when=move || !jobs_table()>
+                            <ModelStatus progress=progress />
+                        </Show>
                     </Later>
                     <Show when=move || !embed && !view_is(View::Queue)>
                         <Tours at=tour_at />
@@ -110,14 +115,18 @@ pub fn App(
                         <TeachingMode />
                     </Show>
                     <Later>
+                        <Show when=move || !jobs_table()>
                         <Legend
                             entries=legend
                             measured=Signal::derive(move || charts.with(has_markers))
                             yours=Signal::derive(move || charts.with(|c| c.qd.depth.yours.clone()))
                         />
+                        </Show>
                     </Later>
                     <Later>
-                        <CompareBar />
+                        <Show when=move || !jobs_table()>
+                            <CompareBar />
+                        </Show>
                     </Later>
                     <QueueCharts charts=charts palette=palette embed=embed />
                     <DriveTimeView palette=palette />

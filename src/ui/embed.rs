@@ -24,6 +24,8 @@ pub enum ChartId {
     Load,
     /// Carried against offered load (a rate).
     Carried,
+    /// Several jobs on one drive.
+    Jobs,
 }
 
 crate::model::named_enum!(ChartId, "chart", id, {
@@ -33,6 +35,7 @@ crate::model::named_enum!(ChartId, "chart", id, {
     Power => "power",
     Load => "load",
     Carried => "carried",
+    Jobs => "jobs",
 });
 
 impl ChartId {
@@ -41,6 +44,7 @@ impl ChartId {
         match self {
             ChartId::Iops | ChartId::Latency | ChartId::Mix | ChartId::Power => LoadKind::Depth,
             ChartId::Load | ChartId::Carried => LoadKind::Rate,
+            ChartId::Jobs => LoadKind::Jobs,
         }
     }
 
@@ -125,6 +129,8 @@ pub enum Control {
     Rate,
     /// How a rate's arrivals are spaced.
     Arrivals,
+    /// The several jobs' settings.
+    Jobs,
 }
 
 crate::model::named_enum!(Control, "control", id, {
@@ -150,6 +156,7 @@ crate::model::named_enum!(Control, "control", id, {
     Workload => "workload",
     Rate => "rate",
     Arrivals => "arrivals",
+    Jobs => "jobs",
 });
 
 impl Control {

@@ -33,6 +33,7 @@ use std::rc::Rc;
 use leptos::prelude::*;
 use parallelism_model::sliced_fit::FitProgress;
 use parallelism_work::fit::{FitAsk, FitFound};
+use parallelism_work::jobs::{JobsAsk, JobsFound, JobsProgress};
 use parallelism_work::pool::{pool_size, Dispatch};
 use parallelism_work::protocol::{Reply, Request};
 use parallelism_work::teach::{TeachCommand, TeachNews};
@@ -74,8 +75,12 @@ enum Kind {
     Plan,
     Time,
     Fit,
+    Jobs,
     Teach,
 }
+
+/// Job sets whose results the page keeps, so going back to one shows it at once.
+const MAX_CACHED_JOBS: usize = 16;
 
 /// The worker that carries the views' own work.
 const LANE_WORKER: usize = 0;
@@ -111,6 +116,11 @@ struct Inner {
     /// The last fit asked (ids grow; a cancel takes one too) and what is known of it.
     fit_id: u64,
     fit: Option<FitState>,
+    /// The last job set asked (ids grow; a cancel takes one too), what is known of it, and
+    /// the sets already done.
+    jobs_id: u64,
+    jobs: Option<JobsState>,
+    jobs_done: Vec<(JobsAsk, JobsFound)>,
     /// Teaching mode's point (ids grow with every point) and who hears its news.
     teach_id: u64,
     on_teach: Option<Rc<dyn Fn(TeachNews)>>,
@@ -122,6 +132,15 @@ pub struct FitState {
     pub progress: FitProgress,
     /// What it found, or why it could not start, once it is done.
     pub outcome: Option<Result<FitFound, String>>,
+}
+
+/// What the page knows of the job set it asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobsState {
+    pub ask: JobsAsk,
+    pub progress: JobsProgress,
+    /// What the jobs came to, or why they could not run, once done.
+    pub outcome: Option<Result<JobsFound, String>>,
 }
 
 /// A revision that changes at most once per [`REVISION_MS`].
@@ -162,6 +181,7 @@ pub struct Pool {
     charts: Coalesced,
     time: Coalesced,
     fit: Coalesced,
+    jobs: Coalesced,
 }
 
 impl Pool {
@@ -178,12 +198,16 @@ impl Pool {
                 time_asked: None,
                 fit_id: 0,
                 fit: None,
+                jobs_id: 0,
+                jobs: None,
+                jobs_done: Vec::new(),
                 teach_id: 0,
                 on_teach: None,
             }),
             charts: Coalesced::new(),
             time: Coalesced::new(),
             fit: Coalesced::new(),
+            jobs: Coalesced::new(),
         };
         for index in 0..workers {
             let worker = spawn(pool, index, url)
@@ -278,6 +302,76 @@ impl Pool {
             }
         });
         self.fit.bump_soon();
+    }
+
+    /// Changes whenever the jobs may have moved (once per [`REVISION_MS`] at most).
+    pub fn jobs_revision(&self) -> u64 {
+        self.jobs.revision.get()
+    }
+
+    /// Runs the job set `ask`, dropping the one before; a set already done is shown at once.
+    pub fn start_jobs(&self, ask: JobsAsk) {
+        let done = self
+            .inner
+            .try_with_value(|i| {
+                i.jobs_done
+                    .iter()
+                    .find(|(a, _)| *a == ask)
+                    .map(|(_, f)| f.clone())
+            })
+            .flatten();
+        match done {
+            Some(found) => {
+                self.ask_jobs(None);
+                let _ = self.inner.try_update_value(|i| {
+                    i.jobs = Some(JobsState {
+                        progress: JobsProgress { done: 1, total: 1 },
+                        outcome: Some(Ok(found)),
+                        ask,
+                    })
+                });
+            }
+            None => self.ask_jobs(Some(ask)),
+        }
+        self.jobs.bump_soon();
+    }
+
+    /// Drops the job set under way, if any.
+    pub fn cancel_jobs(&self) {
+        let running = self
+            .inner
+            .try_with_value(|i| i.jobs.as_ref().is_some_and(|j| j.outcome.is_none()))
+            .unwrap_or(false);
+        if running {
+            self.ask_jobs(None);
+            self.jobs.bump_soon();
+        }
+    }
+
+    fn ask_jobs(&self, ask: Option<JobsAsk>) {
+        let _ = self.inner.try_update_value(|inner| {
+            if inner.stopped {
+                return;
+            }
+            inner.jobs_id += 1;
+            inner.jobs = ask.clone().map(|ask| JobsState {
+                ask,
+                progress: JobsProgress::default(),
+                outcome: None,
+            });
+            let request = Request::Jobs {
+                id: inner.jobs_id,
+                ask,
+            };
+            if let Some(slot) = inner.slots.get_mut(LANE_WORKER) {
+                slot.send(Kind::Jobs, &request);
+            }
+        });
+    }
+
+    /// What is known of the job set last started (not tracked: track [`Self::jobs_revision`]).
+    pub fn jobs_state(&self) -> Option<JobsState> {
+        self.inner.try_with_value(|i| i.jobs.clone()).flatten()
     }
 
     /// Plays `key` in teaching mode (dropping the point before); its news goes to `listener`.
@@ -431,6 +525,29 @@ impl Pool {
                     }
                 });
                 self.fit.bump_soon();
+            }
+            Reply::Jobs {
+                id,
+                progress,
+                outcome,
+            } => {
+                let _ = self.inner.try_update_value(|i| {
+                    if id != i.jobs_id {
+                        return;
+                    }
+                    let Some(state) = i.jobs.as_mut() else {
+                        return;
+                    };
+                    state.progress = progress;
+                    if let Some(Ok(found)) = &outcome {
+                        if i.jobs_done.len() >= MAX_CACHED_JOBS {
+                            i.jobs_done.remove(0);
+                        }
+                        i.jobs_done.push((state.ask.clone(), found.clone()));
+                    }
+                    state.outcome = outcome;
+                });
+                self.jobs.bump_soon();
             }
             Reply::Teach { id, news } => {
                 let listener = self

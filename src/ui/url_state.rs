@@ -10,7 +10,8 @@
 //! µs before a request, on the idle control's steps), `apst` (`0`: no idle power states),
 //! `workload` (`depth`, the default: one job at a queue depth; `rate`: requests at a rate),
 //! `rate` (offered I/Os per second, on the rate slider's steps 10..5000000), `arrivals`
-//! (`poisson` or `linear`), `qd`, `rw` (fio's randread,
+//! (`poisson` or `linear`), `jobs` (`workload=jobs`: up to four jobs, syntax in
+//! [`super::state::jobs`]), `qd`, `rw` (fio's randread,
 //! randwrite, randrw, read, write, rw), `mix` (read %, mixed patterns only), `bs` (4k, 128k,
 //! 1m ...), `state` (fob, seq-filled, steady), `p999` (1 to draw p99.9), `view` (`qd`, the
 //! default, `time` for the drive over time or `activity` for teaching mode), `idle` (seconds of idle between the burst
@@ -48,6 +49,7 @@ use super::compare::{Pin, MAX_PINS, PIN_SEPARATOR};
 use super::crash::DEBUG_PARAM;
 use super::embed::{ChartId, ChartsShown, Control, Locks};
 use super::ladder::Ladder;
+use super::state::Jobs;
 use super::state::{
     burst_ladder, custom, idle_ladder, qd_ladder, rate_ladder, think_ladder, DriveChoice,
     DriveSetup, Hold, LabState, LoadKind, Theme, View, ALL_READS_PCT, BLOCK_SIZES,
@@ -58,9 +60,9 @@ use crate::model::config::format_block_size;
 use crate::model::workload::Spacing;
 
 /// Every parameter the lab reads, in the order it writes them.
-pub const PARAMS: [&str; 20] = [
-    "preset", "drive", "cap", "dies", "hold", "power", "workload", "rate", "arrivals", "qd", "rw",
-    "mix", "bs", "state", "think", "apst", "p999", "view", "idle", "burst",
+pub const PARAMS: [&str; 21] = [
+    "preset", "drive", "cap", "dies", "hold", "power", "workload", "rate", "arrivals", "jobs",
+    "qd", "rw", "mix", "bs", "state", "think", "apst", "p999", "view", "idle", "burst",
 ];
 /// The colour-scheme parameter (written only when not `auto`).
 pub const THEME_PARAM: &str = "theme";
@@ -122,14 +124,18 @@ pub fn to_query(state: &LabState) -> String {
     let mut parts = drive_params(&state.drive);
     let w = &state.workload;
     let rate = w.load() == LoadKind::Rate;
-    if rate {
+    let jobs = w.load() == LoadKind::Jobs;
+    if w.load() != LoadKind::Depth {
         parts.push(("workload", w.load().id().to_string()));
     }
     if rate || w.rate_iops() != DEFAULT_RATE_IOPS {
         parts.push(("rate", w.rate_iops().to_string()));
     }
-    if rate || w.spacing() != DEFAULT_SPACING {
+    if rate || jobs || w.spacing() != DEFAULT_SPACING {
         parts.push(("arrivals", w.spacing().fio_name().to_string()));
+    }
+    if jobs || *w.jobs() != Jobs::default() {
+        parts.push(("jobs", w.jobs().code()));
     }
     parts.push(("qd", state.workload.qd().to_string()));
     let rw = state.workload.rw();
@@ -266,6 +272,16 @@ impl Parser {
         }
         if let Some(s) = get("arrivals").and_then(|v| self.named::<Spacing>("arrivals", v)) {
             self.state.workload.set_spacing(s);
+        }
+        if let Some(v) = get("jobs") {
+            let (jobs, refused) = Jobs::parse(v);
+            for r in refused {
+                self.note("jobs", r.to_string());
+            }
+            match jobs {
+                Some(jobs) => *self.state.workload.jobs_mut() = jobs,
+                None => self.note("jobs", "no job left to run; kept the jobs before".into()),
+            }
         }
         if let Some(s) = get("state").and_then(|v| self.named::<DriveState>("state", v)) {
             self.state.workload.set_drive_state(s);
@@ -870,6 +886,15 @@ mod tests {
         states.push(odd.clone());
         odd.workload.set_load(LoadKind::Depth);
         odd.workload.set_rate_iops(10);
+        states.push(odd.clone());
+        odd.workload.set_load(LoadKind::Jobs);
+        states.push(odd.clone());
+        odd.workload.jobs_mut().add();
+        odd.workload
+            .jobs_mut()
+            .update(2, |j| j.set_rate_iops(Some(20_000)));
+        states.push(odd.clone());
+        odd.workload.set_load(LoadKind::Depth);
         states.push(odd);
         for s in states {
             let q = to_query(&s);

@@ -237,27 +237,92 @@ pub fn job_file(workload: &Workload, iodepths: &[u32]) -> String {
 /// ```
 pub fn rate_job_file(workload: &Workload, rates: &[u32], spacing: Spacing) -> String {
     let mut s = job_head(workload);
-    let reads = workload.read_percent();
     for &iops in rates {
-        let caps = match workload.rw.fixed_read_percent() {
-            Some(_) => iops.to_string(),
-            None => {
-                let r = u64::from(iops) * u64::from(reads) / 100;
-                format!("{r},{}", u64::from(iops) - r)
-            }
-        };
         s.push_str(&format!(
-            "\n[rate{iops}]\nstonewall\niodepth={}\nrate_iops={caps}\nrate_process={spacing}\n",
-            workload.iodepth
+            "\n[rate{iops}]\nstonewall\niodepth={}\n{}",
+            workload.iodepth,
+            rate_lines(workload, iops, spacing)
         ));
     }
     s
 }
 
-/// The `[global]` section every job file of the lab starts with.
+/// A fio job file that runs `jobs` at once, as one group: each job with its pattern, block
+/// size and depth, and its rate (I/Os per second, spaced as `spacing` says) where it has one.
+/// The several-jobs view's workload; fio reports each job apart.
+///
+/// ```
+/// use parallelism_model::{fio, workload::Spacing, Rw, Workload};
+/// let reader = Workload { rw: Rw::RandRead, rwmixread: 100, bs_bytes: 4096, iodepth: 1 };
+/// let writer = Workload { rw: Rw::Write, rwmixread: 0, bs_bytes: 131_072, iodepth: 8 };
+/// let job = fio::group_job_file(&[(reader, None), (writer, Some(2000))], Spacing::Linear);
+/// assert!(job.contains("[job1]\nrw=randread\nbs=4k\niodepth=1\n"));
+/// assert!(job.contains("[job2]\nrw=write\nbs=128k\niodepth=8\nrate_iops=2000\n"));
+/// assert!(!job.contains("stonewall") && !job.contains("group_reporting"));
+/// ```
+pub fn group_job_file(jobs: &[(Workload, Option<u32>)], spacing: Spacing) -> String {
+    let mut s = global_head(&format!("{} jobs at once", jobs.len()), false);
+    for (i, (w, rate)) in jobs.iter().enumerate() {
+        s.push_str(&format!(
+            "\n[job{}]\nrw={}\nbs={}\niodepth={}\n",
+            i + 1,
+            w.rw.fio_name(),
+            format_block_size(w.bs_bytes),
+            w.iodepth
+        ));
+        if w.rw.fixed_read_percent().is_none() {
+            s.push_str(&format!("rwmixread={}\n", w.rwmixread));
+        }
+        if let Some(iops) = rate {
+            s.push_str(&rate_lines(w, *iops, spacing));
+        }
+    }
+    s
+}
+
+/// `rate_iops` and `rate_process` for `iops` of `workload`. fio caps reads and writes apart,
+/// so a mixed pattern gets one cap per direction in its mix, which keeps fio to the mix and
+/// offers the total; a pure one gets its rate.
+fn rate_lines(workload: &Workload, iops: u32, spacing: Spacing) -> String {
+    let caps = match workload.rw.fixed_read_percent() {
+        Some(_) => iops.to_string(),
+        None => {
+            let r = u64::from(iops) * u64::from(workload.read_percent()) / 100;
+            format!("{r},{}", u64::from(iops) - r)
+        }
+    };
+    format!("rate_iops={caps}\nrate_process={spacing}\n")
+}
+
+/// The `[global]` section of a job file for `workload` (one pattern for every job).
 fn job_head(workload: &Workload) -> String {
-    let mut s = format!(
-        "; Parallelism Lab workload: {rw}, {bs} blocks{mix}.\n\
+    let mix = if workload.rw.fixed_read_percent().is_none() {
+        format!(", {}% reads", workload.rwmixread)
+    } else {
+        String::new()
+    };
+    let what = format!(
+        "{}, {} blocks{mix}",
+        workload.rw.fio_name(),
+        format_block_size(workload.bs_bytes)
+    );
+    let mut s = global_head(&what, true);
+    s.push_str(&format!(
+        "rw={}\nbs={}\n",
+        workload.rw.fio_name(),
+        format_block_size(workload.bs_bytes)
+    ));
+    if workload.rw.fixed_read_percent().is_none() {
+        s.push_str(&format!("rwmixread={}\n", workload.rwmixread));
+    }
+    s
+}
+
+/// The opening comment and the `[global]` options every job file of the lab shares; `grouped`:
+/// fio reports the jobs as one (each job a point of a sweep).
+fn global_head(what: &str, grouped: bool) -> String {
+    format!(
+        "; Parallelism Lab workload: {what}.\n\
          ; Run:  fio lab.fio --output-format=json > lab.json   and import lab.json in the lab.\n\
          ; It writes to the file named below; point filename at a scratch file, never at a disk\n\
          ; holding data (write tests destroy it).\n\
@@ -268,22 +333,9 @@ fn job_head(workload: &Workload) -> String {
          size=8G\n\
          time_based=1\n\
          runtime={JOB_RUNTIME_S}\n\
-         ramp_time={JOB_RAMP_S}\n\
-         group_reporting=1\n\
-         rw={rw}\n\
-         bs={bs}\n",
-        rw = workload.rw.fio_name(),
-        bs = format_block_size(workload.bs_bytes),
-        mix = if workload.rw.fixed_read_percent().is_none() {
-            format!(", {}% reads", workload.rwmixread)
-        } else {
-            String::new()
-        },
-    );
-    if workload.rw.fixed_read_percent().is_none() {
-        s.push_str(&format!("rwmixread={}\n", workload.rwmixread));
-    }
-    s
+         ramp_time={JOB_RAMP_S}\n{}",
+        if grouped { "group_reporting=1\n" } else { "" }
+    )
 }
 
 /// Model points as fio writes its JSON output (`--output-format=json`): one job per point,

@@ -19,6 +19,7 @@
 pub mod drives;
 pub mod engine;
 pub mod fit;
+pub mod jobs;
 pub mod key;
 pub mod pool;
 pub mod protocol;

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use parallelism_model::sliced_fit::FitProgress;
 
 use crate::fit::{FitAsk, FitFound};
+use crate::jobs::{JobsAsk, JobsFound, JobsProgress};
 use crate::key::{DriveKey, Outcome, RunKey};
 use crate::teach::{TeachCommand, TeachNews};
 use crate::time::TimeResults;
@@ -33,6 +34,9 @@ pub enum Request {
     /// A command for teaching mode's player; `id` grows with every point started, so a reply
     /// for a point no longer shown is told apart.
     Teach { id: u64, command: TeachCommand },
+    /// Run these jobs on one drive, and drop the jobs before (`None`: just drop them). `id`
+    /// names the set in the replies.
+    Jobs { id: u64, ask: Option<JobsAsk> },
 }
 
 /// What a worker tells the page.
@@ -66,6 +70,12 @@ pub enum Reply {
     },
     /// What teaching mode's player or explainer has for point `id`.
     Teach { id: u64, news: TeachNews },
+    /// How far jobs `id` are, and once done what they came to or why they could not run.
+    Jobs {
+        id: u64,
+        progress: JobsProgress,
+        outcome: Option<Result<JobsFound, String>>,
+    },
     /// A message the worker could not read, and why.
     Refused { why: String },
     /// The worker's module panicked and has ended; the message says where and why.

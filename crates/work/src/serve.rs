@@ -16,6 +16,7 @@
 
 use crate::engine::Engine;
 use crate::fit::FitRun;
+use crate::jobs::JobsRun;
 use crate::key::{Outcome, RunKey};
 use crate::protocol::{Reply, Request};
 use crate::teach::Teacher;
@@ -36,6 +37,8 @@ pub struct Server {
     time_reported: f64,
     /// The fit under way, and its id.
     fit: Option<(u64, FitRun)>,
+    /// The jobs under way, and their id.
+    jobs: Option<(u64, JobsRun)>,
     /// Teaching mode's point, and its id.
     teacher: Teacher,
     teach_id: u64,
@@ -49,10 +52,11 @@ enum Lane {
     Plan,
     Time,
     Fit,
+    Jobs,
     Teach,
 }
 
-const LANES: [Lane; 4] = [Lane::Plan, Lane::Time, Lane::Fit, Lane::Teach];
+const LANES: [Lane; 5] = [Lane::Plan, Lane::Time, Lane::Fit, Lane::Jobs, Lane::Teach];
 
 impl Server {
     pub fn new() -> Server {
@@ -88,6 +92,21 @@ impl Server {
                     }),
                 }
             }
+            Ok(Request::Jobs { id, ask }) => {
+                self.jobs = None;
+                match ask.map(JobsRun::start) {
+                    None => None,
+                    Some(Ok(run)) => {
+                        self.jobs = Some((id, run));
+                        None
+                    }
+                    Some(Err(why)) => Some(Reply::Jobs {
+                        id,
+                        progress: Default::default(),
+                        outcome: Some(Err(why)),
+                    }),
+                }
+            }
             Ok(Request::Teach { id, command }) => {
                 self.teach_id = id;
                 let news = self.teacher.command(command)?;
@@ -107,6 +126,7 @@ impl Server {
             Lane::Plan => self.busy,
             Lane::Time => self.time.busy() || self.time_unreported(),
             Lane::Fit => self.fit.is_some(),
+            Lane::Jobs => self.jobs.is_some(),
             Lane::Teach => self.teacher.busy(),
         }
     }
@@ -125,6 +145,7 @@ impl Server {
             Lane::Plan => self.work_plan(time_is_up),
             Lane::Time => self.work_time(time_is_up),
             Lane::Fit => self.work_fit(time_is_up),
+            Lane::Jobs => self.work_jobs(time_is_up),
             Lane::Teach => {
                 let id = self.teach_id;
                 let news = self.teacher.work(time_is_up);
@@ -149,6 +170,25 @@ impl Server {
             id,
             progress,
             outcome: found.map(Ok),
+        })
+    }
+
+    fn work_jobs(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> Option<Reply> {
+        let (id, run) = self.jobs.as_mut()?;
+        let id = *id;
+        let before = run.progress();
+        let outcome = run.work(time_is_up);
+        let progress = run.progress();
+        if outcome.is_some() {
+            self.jobs = None;
+        } else if progress == before {
+            // Nothing to tell until a run finishes.
+            return None;
+        }
+        Some(Reply::Jobs {
+            id,
+            progress,
+            outcome,
         })
     }
 
@@ -377,6 +417,68 @@ mod tests {
         assert!(
             matches!(&again[..], [Reply::Time { results, .. }] if results.is_done()),
             "{again:?}"
+        );
+    }
+
+    #[test]
+    fn jobs_report_each_run_then_what_they_came_to_and_a_refused_set_says_why() {
+        use crate::jobs::{JobAsk, JobsAsk};
+        let job = |rw, read_pct, qd| JobAsk {
+            rw,
+            read_pct,
+            bs_bytes: 4096,
+            qd,
+            rate_iops: None,
+        };
+        let k = crate::testing::key();
+        let ask = JobsAsk {
+            drive: k.drive_key(),
+            state: parallelism_model::DriveState::Fob,
+            power_state: 0,
+            spacing: parallelism_model::workload::Spacing::Poisson,
+            jobs: vec![
+                job(parallelism_model::Rw::RandRead, 100, 1),
+                job(parallelism_model::Rw::RandWrite, 0, 8),
+            ],
+        };
+        let mut s = Server::new();
+        let request = Request::Jobs {
+            id: 1,
+            ask: Some(ask.clone()),
+        };
+        assert_eq!(s.receive(&request.encode()), None);
+        let mut replies = Vec::new();
+        while s.busy() {
+            replies.extend(s.work(&mut || true));
+        }
+        let dones: Vec<usize> = replies
+            .iter()
+            .filter_map(|r| match r {
+                Reply::Jobs {
+                    id: 1, progress, ..
+                } => Some(progress.done),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(dones, [1, 2, 3], "together, then each alone");
+        assert!(matches!(
+            replies.last(),
+            Some(Reply::Jobs { outcome: Some(Ok(found)), .. }) if found.alone.len() == 2
+        ));
+        let bad = JobsAsk {
+            jobs: vec![job(parallelism_model::Rw::RandRead, 100, 0)],
+            ..ask
+        };
+        let refused = s.receive(
+            &Request::Jobs {
+                id: 2,
+                ask: Some(bad),
+            }
+            .encode(),
+        );
+        assert!(
+            matches!(&refused, Some(Reply::Jobs { id: 2, outcome: Some(Err(why)), .. }) if why.contains("iodepth")),
+            "{refused:?}"
         );
     }
 

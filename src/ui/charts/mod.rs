@@ -406,7 +406,7 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
     let (power, efficiency) = power_charts(state, &drives, lookup, current, &tag);
     let load = match state.workload.load() {
         LoadKind::Rate => load_charts(state, &drives, lookup, unit, current, &tag),
-        LoadKind::Depth => LoadChartData::default(),
+        LoadKind::Depth | LoadKind::Jobs => LoadChartData::default(),
     };
     ChartSet {
         load,

@@ -21,6 +21,7 @@ use super::state::{
     block_size_ladder, custom, qd_ladder, rate_ladder, read_share_ladder, think_ladder, Display,
     DriveSetup, Hold, Lab, LabState, LoadKind, Theme, ViewSettings, WorkloadSetup, ALL_READS_PCT,
 };
+use super::views::jobs::JobsControls;
 use crate::model::workload::Spacing;
 use radio::{Choice, RadioGroup};
 use slider::LadderSlider;
@@ -257,7 +258,7 @@ fn fio_line(w: &WorkloadSetup) -> String {
         String::new()
     };
     let rate = match w.load() {
-        LoadKind::Depth => String::new(),
+        LoadKind::Depth | LoadKind::Jobs => String::new(),
         LoadKind::Rate => format!(
             " rate_iops={} rate_process={}",
             w.rate_iops(),
@@ -323,6 +324,8 @@ fn LoadControls(
             <p class="derived" id="rate-mb">
                 {move || workload.with(|w| format!("= {} of {} requests", rate_mb_text(w.rate_iops(), w.bs_bytes()), format::block_size(w.bs_bytes())))}
             </p>
+        </Show>
+        <Show when=move || workload.with(|w| w.load() != LoadKind::Depth)>
             <RadioGroup
                 name="arrivals"
                 legend="Arrivals"
@@ -381,6 +384,10 @@ pub fn WorkloadControls(
         <fieldset class="group group-workload">
             <legend>"Workload"</legend>
             <LoadControls workload=workload />
+            <Show when=move || workload.with(|w| w.load() == LoadKind::Jobs)>
+                <JobsControls />
+            </Show>
+            <Show when=move || workload.with(|w| w.load() != LoadKind::Jobs)>
             <Show
                 when=move || workload.with(|w| w.load() == LoadKind::Depth)
                 fallback=move || {
@@ -414,7 +421,7 @@ pub fn WorkloadControls(
             <RadioGroup
                 name="pattern"
                 legend="Addresses"
-                choices=patterns
+                choices=patterns.clone()
                 selected=Signal::derive(move || {
                     if workload.with(WorkloadSetup::random) { "random" } else { "sequential" }
                 })
@@ -446,6 +453,7 @@ pub fn WorkloadControls(
             <p class="derived" id="fio-rw">
                 {move || workload.with(fio_line)}
             </p>
+            </Show>
         </fieldset>
     }
 }

@@ -26,6 +26,7 @@ pub mod display;
 pub mod drive;
 pub mod embedding;
 pub mod imported;
+pub mod jobs;
 pub mod lab;
 pub mod pins;
 pub mod views;
@@ -35,6 +36,7 @@ pub use display::{Display, Theme, View};
 pub use drive::{DriveChoice, DriveRefused, DriveSetup, Hold, DEFAULT_PRESET, DIE_DENSITIES_GBIT};
 pub use embedding::Embedding;
 pub use imported::{ImportRefused, Imports, YourDrive, FIO_MIX_TOLERANCE_PCT, MAX_IMPORTS};
+pub use jobs::{JobRefused, JobSetup, Jobs, MAX_JOBS};
 pub use lab::Lab;
 pub use pins::{Pin, PinRefused, Pins, MAX_PINS};
 pub use views::{

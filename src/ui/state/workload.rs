@@ -11,6 +11,8 @@
 use crate::model::config::{DriveState, Rw, Workload, MAX_IODEPTH};
 use crate::model::workload::Spacing;
 
+use super::jobs::Jobs;
+
 use crate::ui::ladder::Ladder;
 
 /// Queue depth a fresh page shows: the depth where the published 480 and 1,920 GB random reads
@@ -63,11 +65,14 @@ pub enum LoadKind {
     Depth,
     /// Requests at a rate whatever the drive does (open loop): latency against offered load.
     Rate,
+    /// Up to four jobs on the drive at once, each with its own pattern and depth or rate.
+    Jobs,
 }
 
 crate::model::named_enum!(LoadKind, "workload", id, {
     Depth => "depth",
     Rate => "rate",
+    Jobs => "jobs",
 });
 
 impl LoadKind {
@@ -76,6 +81,7 @@ impl LoadKind {
         match self {
             LoadKind::Depth => "one job at a queue depth",
             LoadKind::Rate => "a rate",
+            LoadKind::Jobs => "several jobs",
         }
     }
 }
@@ -156,6 +162,7 @@ pub fn read_share_ladder() -> Ladder {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct WorkloadSetup {
     load: LoadKind,
+    jobs: Jobs,
     rate_iops: u32,
     spacing: Spacing,
     qd: u32,
@@ -169,6 +176,7 @@ impl Default for WorkloadSetup {
     fn default() -> Self {
         WorkloadSetup {
             load: LoadKind::Depth,
+            jobs: Jobs::default(),
             rate_iops: DEFAULT_RATE_IOPS,
             spacing: DEFAULT_SPACING,
             qd: DEFAULT_QD,
@@ -184,6 +192,13 @@ impl WorkloadSetup {
     /// How requests arrive.
     pub fn load(&self) -> LoadKind {
         self.load
+    }
+    /// The jobs of the several-jobs view.
+    pub fn jobs(&self) -> &Jobs {
+        &self.jobs
+    }
+    pub fn jobs_mut(&mut self) -> &mut Jobs {
+        &mut self.jobs
     }
     /// The offered rate (I/Os per second) of the rate view.
     pub fn rate_iops(&self) -> u32 {

@@ -33,6 +33,7 @@ pub mod drive_time;
 pub mod embed_frame;
 pub mod fio_import;
 pub mod fit_drive;
+pub mod jobs;
 pub mod queue_charts;
 pub mod share;
 pub mod time_model;

@@ -21,6 +21,7 @@ use crate::ui::later::Later;
 use crate::ui::readout::pattern_words;
 use crate::ui::reference;
 use crate::ui::state::{DriveSetup, Lab, LoadKind, View, WorkloadSetup};
+use crate::ui::views::jobs::JobsFigure;
 use crate::ui::views::share::PngButton;
 
 /// The round amounts the read-share caption converts between IOPS and MB/s.
@@ -38,7 +39,8 @@ pub fn QueueCharts(
 ) -> impl IntoView {
     let lab = Lab::expect();
     let shows = move |chart: ChartId| lab.embedding.with(|e| e.charts.shows(chart));
-    let rate = move || lab.workload.with(|w| w.load() == LoadKind::Rate);
+    let load = move || lab.workload.with(|w| w.load());
+    let rate = move || load() == LoadKind::Rate;
     view! {
         <div class="charts" hidden=move || lab.display.with(|d| d.view != View::Queue)>
             <Show when=rate>
@@ -51,8 +53,11 @@ pub fn QueueCharts(
                     </Show>
                 </Later>
             </Show>
-            <Show when=move || !rate()>
+            <Show when=move || load() == LoadKind::Depth>
                 <DepthFigures charts=charts palette=palette embed=embed />
+            </Show>
+            <Show when=move || load() == LoadKind::Jobs && shows(ChartId::Jobs)>
+                <JobsFigure />
             </Show>
         </div>
     }

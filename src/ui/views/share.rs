@@ -100,6 +100,15 @@ pub fn ShareBar(
             LoadKind::Rate => {
                 fio::rate_job_file(&w.spec(), &compute::sweep_rates(&state), w.spacing())
             }
+            LoadKind::Jobs => {
+                let jobs: Vec<_> = w
+                    .jobs()
+                    .as_slice()
+                    .iter()
+                    .map(|j| (j.ask().workload(), j.rate_iops()))
+                    .collect();
+                fio::group_job_file(&jobs, w.spacing())
+            }
         };
         download::text(export::FIO_JOB_FILE, "text/plain;charset=utf-8", &text);
     };

@@ -96,7 +96,8 @@ impl Arrival {
 }
 
 /// The gaps between an open-loop stream's arrivals (fio's `rate_process`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Spacing {
     /// Evenly spaced, one every `1 / rate` (fio's default).
     Linear,

@@ -1,0 +1,349 @@
+//! Several jobs on one drive, computed in a worker: what the page asks ([`JobsAsk`]), the
+//! sliced runs that answer it ([`JobsRun`]), and what crosses back ([`JobsFound`]).
+//!
+//! The jobs run together, as fio runs the jobs of one group, and then each alone on the same
+//! drive, so the page can say what the others cost each job (a write job's programs holding the
+//! dies a read job needs shows as the read job's p99 together against alone).
+//!
+//! What always holds:
+//! - every run is checked by the model before it starts: a job set the model refuses is
+//!   answered with the reason, never a panic;
+//! - the runs are the ones `lab run` runs for the same jobs in one group (one stream a job, the
+//!   seed [`SEED`], [`JOBS_MEASURED_IOS`] measured I/Os), so the page and the command line agree;
+//! - no step blocks for long: each run is prepared and advanced in slices.
+
+use parallelism_model::config::{CheckedRun, ConfigError, RunOptions, Rw, Workload};
+use parallelism_model::power::PowerLimit;
+use parallelism_model::prepare::Preparation;
+use parallelism_model::stats::{RunResult, StreamResult};
+use parallelism_model::workload::{Spacing, Stream, StreamsSpec};
+use parallelism_model::{DriveState, Simulation};
+use serde::{Deserialize, Serialize};
+
+use crate::engine::EVENTS_PER_STEP;
+use crate::key::{DriveKey, SEED};
+
+/// The most jobs the page runs on one drive at once.
+pub const MAX_JOBS: usize = 4;
+/// Measured I/Os of the run with every job (the charts' full runs measure as many).
+pub const JOBS_MEASURED_IOS: u64 = RunOptions::DEFAULT_MEASURED_IOS;
+
+/// One job: its pattern, block size, depth and, for an open loop, its rate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct JobAsk {
+    pub rw: Rw,
+    /// Read percentage (0 or 100 for the pure patterns).
+    pub read_pct: u8,
+    pub bs_bytes: u32,
+    /// Requests in flight (closed loop), or the most at the drive (at a rate).
+    pub qd: u32,
+    /// Requests a second offered whatever the drive does; `None`: a closed loop.
+    pub rate_iops: Option<u32>,
+}
+
+impl JobAsk {
+    /// The job's pattern, block size and depth as the model's workload.
+    pub fn workload(&self) -> Workload {
+        Workload {
+            rw: self.rw,
+            rwmixread: self.read_pct,
+            bs_bytes: self.bs_bytes,
+            iodepth: self.qd,
+        }
+    }
+
+    /// The model's stream for this job, its rate spaced as `spacing` says.
+    pub fn stream(&self, spacing: Spacing) -> Stream {
+        let w = self.workload();
+        match self.rate_iops {
+            None => Stream::closed(&w),
+            Some(iops) => Stream::at_rate(&w, f64::from(iops), spacing),
+        }
+    }
+}
+
+/// What the page asks: jobs on one drive in one state.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct JobsAsk {
+    pub drive: DriveKey,
+    pub state: DriveState,
+    /// The active power state the drive is held to (0: PS0).
+    pub power_state: u8,
+    /// How the open-loop jobs' arrivals are spaced.
+    pub spacing: Spacing,
+    pub jobs: Vec<JobAsk>,
+}
+
+impl JobsAsk {
+    /// The checked run of `jobs` on the asked drive.
+    fn checked(&self, jobs: &[JobAsk]) -> Result<CheckedRun, ConfigError> {
+        let run = StreamsSpec {
+            drive: self.drive.spec(),
+            streams: jobs.iter().map(|j| j.stream(self.spacing)).collect(),
+            state: self.state,
+            options: RunOptions {
+                seed: SEED,
+                measured_ios: JOBS_MEASURED_IOS,
+            },
+        }
+        .check()?;
+        match self.power_state {
+            0 => Ok(run),
+            n => run.with_power_limit(PowerLimit::State(n)),
+        }
+    }
+
+    /// Every run the answer needs: all jobs together first, then each alone (only when there
+    /// is more than one job: alone, one job is the run together).
+    fn runs(&self) -> Vec<Vec<JobAsk>> {
+        let mut runs = vec![self.jobs.clone()];
+        if self.jobs.len() > 1 {
+            runs.extend(self.jobs.iter().map(|j| vec![*j]));
+        }
+        runs
+    }
+}
+
+/// One job's figures in a run.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobFigures {
+    pub iops: f64,
+    pub mb_s: f64,
+    pub mean_us: f64,
+    pub p99_us: f64,
+    /// Its requests arrived faster than they completed (an open loop past capacity).
+    pub saturated: bool,
+}
+
+impl JobFigures {
+    fn of_stream(s: &StreamResult) -> JobFigures {
+        JobFigures {
+            iops: s.iops,
+            mb_s: s.bw_mb_s,
+            mean_us: s.latency.mean_us,
+            p99_us: s.latency.p99_us,
+            saturated: s.saturated,
+        }
+    }
+
+    fn of_run(r: &RunResult) -> JobFigures {
+        JobFigures {
+            iops: r.iops,
+            mb_s: r.bw_mb_s,
+            mean_us: r.latency.mean_us,
+            p99_us: r.latency.p99_us,
+            saturated: r.saturated,
+        }
+    }
+}
+
+/// What the worker found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobsFound {
+    /// The drive's total with every job running.
+    pub total: JobFigures,
+    /// Each job's figures with every job running, in the asked order.
+    pub together: Vec<JobFigures>,
+    /// Each job's figures running alone (empty for a single job).
+    pub alone: Vec<JobFigures>,
+    /// What limits the drive with every job running (the model's name for it).
+    pub limit: String,
+    /// Average power with every job running, in watts.
+    pub watts: f64,
+}
+
+/// How far a [`JobsRun`] is: runs finished of all.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct JobsProgress {
+    pub done: usize,
+    pub total: usize,
+}
+
+/// The run being advanced.
+enum Current {
+    Preparing(Box<Preparation>),
+    Running(Box<Simulation>),
+}
+
+/// The jobs' runs under way.
+pub struct JobsRun {
+    ask: JobsAsk,
+    runs: Vec<Vec<JobAsk>>,
+    results: Vec<RunResult>,
+    current: Option<Current>,
+}
+
+impl JobsRun {
+    /// The runs for `ask`, every one checked before the first starts.
+    pub fn start(ask: JobsAsk) -> Result<JobsRun, String> {
+        if ask.jobs.is_empty() || ask.jobs.len() > MAX_JOBS {
+            return Err(format!(
+                "a workload of several jobs has 1 to {MAX_JOBS} jobs, not {}",
+                ask.jobs.len()
+            ));
+        }
+        let runs = ask.runs();
+        for run in &runs {
+            ask.checked(run).map_err(|e| e.to_string())?;
+        }
+        Ok(JobsRun {
+            ask,
+            runs,
+            results: Vec::new(),
+            current: None,
+        })
+    }
+
+    pub fn progress(&self) -> JobsProgress {
+        JobsProgress {
+            done: self.results.len(),
+            total: self.runs.len(),
+        }
+    }
+
+    /// Works until `time_is_up` or every run is done; what was found once it is, or why a run
+    /// failed.
+    pub fn work(
+        &mut self,
+        time_is_up: &mut dyn FnMut() -> bool,
+    ) -> Option<Result<JobsFound, String>> {
+        loop {
+            if self.results.len() == self.runs.len() {
+                return Some(Ok(self.found()));
+            }
+            let current = match self.current.take() {
+                Some(c) => c,
+                None => {
+                    let run = &self.runs[self.results.len()];
+                    match self.ask.checked(run).and_then(Preparation::checked) {
+                        Ok(prep) => Current::Preparing(Box::new(prep)),
+                        Err(e) => return Some(Err(e.to_string())),
+                    }
+                }
+            };
+            self.current = Some(match current {
+                Current::Preparing(mut prep) => match prep.work_until(time_is_up) {
+                    Ok(Some(run)) => Current::Running(Box::new(Simulation::new(run))),
+                    Ok(None) => Current::Preparing(prep),
+                    Err(e) => return Some(Err(e.to_string())),
+                },
+                Current::Running(mut sim) => {
+                    if sim.step(EVENTS_PER_STEP) {
+                        self.results.push(sim.result());
+                        self.current = None;
+                        continue;
+                    }
+                    Current::Running(sim)
+                }
+            });
+            if time_is_up() {
+                return None;
+            }
+        }
+    }
+
+    fn found(&self) -> JobsFound {
+        let together = &self.results[0];
+        JobsFound {
+            total: JobFigures::of_run(together),
+            together: together.streams.iter().map(JobFigures::of_stream).collect(),
+            alone: self.results[1..].iter().map(JobFigures::of_run).collect(),
+            limit: together.bottleneck.label().to_string(),
+            watts: together.power.average_w,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::key::DriveChoice;
+    use parallelism_model::presets::{self, PresetKey};
+
+    fn ask(jobs: Vec<JobAsk>) -> JobsAsk {
+        let preset = presets::find("e18dc").unwrap();
+        JobsAsk {
+            drive: DriveKey {
+                preset: PresetKey(preset),
+                drive: DriveChoice {
+                    dies: 8,
+                    die_gbit: preset.nand.die_gbit,
+                },
+            },
+            state: DriveState::Steady,
+            power_state: 0,
+            spacing: Spacing::Poisson,
+            jobs,
+        }
+    }
+
+    const READER: JobAsk = JobAsk {
+        rw: Rw::RandRead,
+        read_pct: 100,
+        bs_bytes: 4096,
+        qd: 1,
+        rate_iops: None,
+    };
+    const WRITER: JobAsk = JobAsk {
+        rw: Rw::RandWrite,
+        read_pct: 0,
+        bs_bytes: 4096,
+        qd: 32,
+        rate_iops: None,
+    };
+
+    fn run(ask: JobsAsk) -> JobsFound {
+        let mut run = JobsRun::start(ask).unwrap();
+        loop {
+            if let Some(found) = run.work(&mut || true) {
+                return found.unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn a_write_job_beside_a_read_job_raises_the_reads_p99_above_what_it_is_alone() {
+        let found = run(ask(vec![READER, WRITER]));
+        assert_eq!((found.together.len(), found.alone.len()), (2, 2));
+        let (with, alone) = (found.together[0], found.alone[0]);
+        assert!(
+            with.p99_us > 2.0 * alone.p99_us,
+            "the reads wait behind programs: p99 {} together, {} alone",
+            with.p99_us,
+            alone.p99_us
+        );
+        let sum: f64 = found.together.iter().map(|j| j.iops).sum();
+        assert!(
+            (sum / found.total.iops - 1.0).abs() < 0.01,
+            "{sum} vs {}",
+            found.total.iops
+        );
+    }
+
+    #[test]
+    fn the_runs_together_are_the_models_own_streams_run() {
+        // The same streams through the model in one go give the same figures, bit for bit.
+        let a = ask(vec![READER, WRITER]);
+        let found = run(a.clone());
+        let direct = Simulation::run(&a.checked(&a.jobs).unwrap());
+        assert_eq!(found.total, JobFigures::of_run(&direct));
+        assert_eq!(found.together[1], JobFigures::of_stream(&direct.streams[1]));
+    }
+
+    #[test]
+    fn a_job_set_the_model_refuses_is_refused_with_the_reason() {
+        let bad = JobAsk { qd: 0, ..READER };
+        let why = JobsRun::start(ask(vec![READER, bad])).err().unwrap();
+        assert!(why.contains("iodepth"), "{why}");
+        let why = JobsRun::start(ask(vec![READER; 5])).err().unwrap();
+        assert!(why.contains("1 to 4 jobs"), "{why}");
+        assert!(JobsRun::start(ask(Vec::new())).is_err());
+    }
+
+    #[test]
+    fn one_job_runs_once() {
+        let found = run(ask(vec![READER]));
+        assert!(found.alone.is_empty());
+        assert_eq!(found.together.len(), 1);
+    }
+}
