@@ -273,3 +273,43 @@ async fn e2e_several_jobs_show_what_a_write_job_does_to_a_read_jobs_p99_and_roun
     browser.assert_clean_console();
     browser.close().await;
 }
+
+/// The number before " arrived, waiting" in teaching mode's host box, once it shows one.
+async fn host_backlog(browser: &Browser) -> Option<u64> {
+    let t = text_of(browser, "#activity g.host").await;
+    let head = t.split(" arrived, waiting").next()?;
+    (head.len() < t.len())
+        .then(|| {
+            head.rsplit(|c: char| !c.is_ascii_digit())
+                .next()?
+                .parse()
+                .ok()
+        })
+        .flatten()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_teaching_mode_at_a_rate_past_capacity_shows_the_hosts_queue_growing() {
+    let browser = Browser::start().await;
+    browser
+        .open(
+            "?view=activity&speed=1000&preset=e18dc&cap=480&workload=rate&rate=250000&qd=64",
+            "#activity",
+        )
+        .await;
+    browser.click("teach-play").await;
+    let first = browser
+        .wait_for("the host's queue to show", || async {
+            host_backlog(&browser).await.filter(|n| *n > 0)
+        })
+        .await;
+    let host = text_of(&browser, "#activity g.host").await;
+    assert!(host.contains("at most 64 at the drive"), "{host}");
+    browser
+        .wait_for("the host's queue to grow", || async {
+            host_backlog(&browser).await.filter(|n| *n > first)
+        })
+        .await;
+    browser.assert_clean_console();
+    browser.close().await;
+}

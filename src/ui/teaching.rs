@@ -20,9 +20,12 @@ use crate::model::link::HostLink;
 use crate::model::presets;
 use crate::model::stats::Bottleneck;
 use crate::model::time::{Nanos, SimTime};
+use crate::model::workload::Spacing;
 
 use super::format;
-use super::state::{DriveChoice, Hold, LabState, View};
+use super::state::{
+    DriveChoice, Hold, LabState, LoadKind, View, DEFAULT_RATE_IOPS, DEFAULT_SPACING,
+};
 
 /// Mean die utilisation from which the explainer says "every die is busy".
 const ALL_DIES_BUSY: f64 = 0.9;
@@ -262,6 +265,9 @@ pub struct Setup {
     pub time: Option<TimeSetup>,
     /// The active power state the drive is held to (0: PS0).
     pub power_state: u8,
+    /// Requests offered at this rate (I/Os per second, Poisson arrivals, at most `qd` at the
+    /// drive); `None`: one job keeping `qd` in flight.
+    pub rate_iops: Option<u32>,
 }
 
 /// The drive over time as a tour step shows it: the view, and the burst chart's settings.
@@ -294,6 +300,19 @@ impl Setup {
         s.workload.set_bs_bytes(self.bs_bytes);
         s.workload.set_drive_state(self.state);
         s.drive.set_power_state(u32::from(self.power_state));
+        match self.rate_iops {
+            // A step at a depth puts the rate controls back too, so its link is the plain one.
+            None => {
+                s.workload.set_load(LoadKind::Depth);
+                s.workload.set_rate_iops(DEFAULT_RATE_IOPS);
+                s.workload.set_spacing(DEFAULT_SPACING);
+            }
+            Some(iops) => {
+                s.workload.set_load(LoadKind::Rate);
+                s.workload.set_rate_iops(iops);
+                s.workload.set_spacing(Spacing::Poisson);
+            }
+        }
         if let Some(t) = self.time {
             s.display.view = View::Time;
             s.views.set_idle_s(t.idle_s);
@@ -338,8 +357,21 @@ const fn setup(
         state,
         time: None,
         power_state: 0,
+        rate_iops: None,
     }
 }
+
+/// `setup` with requests offered at `iops` a second (Poisson), at most its depth at the drive.
+const fn at_rate(setup: Setup, iops: u32) -> Setup {
+    Setup {
+        rate_iops: Some(iops),
+        ..setup
+    }
+}
+
+/// The load tour's drive and workload: the 480 GB E18DC under random 4 KiB reads, at most 64
+/// at the drive.
+const LOAD_TOUR: Setup = setup("e18dc", 480, 64, Rw::RandRead, 4 * KIB, DriveState::Steady);
 
 /// `setup` held to the active power state `power_state`.
 const fn held(setup: Setup, power_state: u8) -> Setup {
@@ -366,7 +398,7 @@ const fn over_time(preset: &'static str, capacity_gb: u32, idle_s: u32, burst_gb
 }
 
 /// The guided tours, each reproducing one point the reviews make.
-pub const TOURS: [Tour; 6] = [
+pub const TOURS: [Tour; 7] = [
     Tour {
         id: "qd1-reads",
         title: "QD1 reads do not care about capacity; deep-queue reads do",
@@ -378,6 +410,28 @@ pub const TOURS: [Tour; 6] = [
             TourStep {
                 text: "With 256 requests in flight every die of the 1,920 GB drive works: four times the dies of the 480 GB model, more than twice the IOPS.",
                 setup: setup("e18dc", 1920, 256, Rw::RandRead, 4 * KIB, DriveState::Steady),
+            },
+        ],
+    },
+    Tour {
+        id: "load",
+        title: "Load, not depth: latency near saturation",
+        steps: &[
+            TourStep {
+                text: "Reads arrive 25,000 a second, at random, whatever the drive does. Its 8 dies have room: a read takes about as long as alone, and on average about 2 are in the drive (Little's law: 25,000 a second times 85 µs).",
+                setup: at_rate(LOAD_TOUR, 25_000),
+            },
+            TourStep {
+                text: "100,000 a second, past the knee: each read goes to one die, so a read often finds its die busy with another and waits. Mean latency has doubled and p99 has pulled away from it.",
+                setup: at_rate(LOAD_TOUR, 100_000),
+            },
+            TourStep {
+                text: "160,000 a second, 90% of what the dies can do: the queues grow long, and the mean is four times what it was at 25,000. Little's law: about 55 are in the drive now.",
+                setup: at_rate(LOAD_TOUR, 160_000),
+            },
+            TourStep {
+                text: "250,000 a second, past the capacity of about 178,000: the drive falls behind, the host's queue grows without bound, and no latency holds. Only a bigger drive, or less load, helps.",
+                setup: at_rate(LOAD_TOUR, 250_000),
             },
         ],
     },
@@ -522,7 +576,7 @@ pub fn sim_span(wall_ms: f64, us_per_s: u32) -> Nanos {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Simulation;
+    use crate::model::{RunOptions, Simulation};
     use crate::ui::compute;
     use crate::ui::url_state;
     use parallelism_work::teach::{TeachCommand, TeachNews, Teacher};
@@ -721,6 +775,67 @@ mod tests {
         assert!(deep_ps2.iops < 0.3 * deep.iops);
         assert_eq!(deep_ps2.bottleneck, Bottleneck::PowerBudget);
         assert!(qd1_ps2.iops > 0.97 * qd1.iops);
+    }
+
+    /// The load tour's texts, checked against the model they describe (full runs, as the page
+    /// shows them): near one read's latency and about 2 in the drive at 25,000 a second; the
+    /// mean doubled and p99 further from it at 100,000; four times the first mean and about 55
+    /// in the drive at 160,000; saturated at 250,000, past a capacity of about 178,000.
+    #[test]
+    fn the_load_tour_shows_what_its_text_says() {
+        let steps = tour("load").expect("the tour exists").steps;
+        let run = |i: usize| {
+            let mut s = LabState::default();
+            steps[i].setup.apply(&mut s);
+            assert_eq!(s.workload.load(), LoadKind::Rate);
+            let key = compute::current_key(&s);
+            let mut prep = key.prepare(RunOptions::DEFAULT_MEASURED_IOS).unwrap();
+            let run = prep.work_until(&mut || false).unwrap().cloned().unwrap();
+            Simulation::run(&run)
+        };
+        let (light, knee, heavy, over) = (run(0), run(1), run(2), run(3));
+        let near = |v: f64, want: f64, tol: f64| (v / want - 1.0).abs() < tol;
+        assert!(
+            near(light.latency.mean_us, 85.0, 0.1),
+            "{:?}",
+            light.latency
+        );
+        assert!(
+            near(light.mean_in_system, 2.0, 0.2),
+            "{}",
+            light.mean_in_system
+        );
+        assert!(
+            knee.latency.mean_us > 1.8 * light.latency.mean_us,
+            "{:?}",
+            knee.latency
+        );
+        assert!(
+            knee.latency.p99_us / knee.latency.mean_us
+                > light.latency.p99_us / light.latency.mean_us
+        );
+        assert!(near(
+            heavy.latency.mean_us / light.latency.mean_us,
+            4.0,
+            0.15
+        ));
+        assert!(
+            near(heavy.mean_in_system, 55.0, 0.1),
+            "{}",
+            heavy.mean_in_system
+        );
+        assert!(!light.saturated && !knee.saturated && !heavy.saturated);
+        assert!(over.saturated);
+        let mut s = LabState::default();
+        steps[3].setup.apply(&mut s);
+        let capacity = Simulation::run(
+            &compute::capacity_key(&s, s.drive.choice())
+                .spec()
+                .check()
+                .unwrap(),
+        );
+        assert!(near(capacity.iops, 178_000.0, 0.02), "{}", capacity.iops);
+        assert!(near(160_000.0 / capacity.iops, 0.9, 0.02));
     }
 
     /// The SLC-cache tour's texts, checked against the model they describe: a cache that fills

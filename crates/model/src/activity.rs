@@ -132,6 +132,12 @@ pub struct Activity {
     pub in_device: u32,
     /// Requests held back by the host because the device queue is full.
     pub host_waiting: u32,
+    /// Requests arrive on their own clock (an open loop): `iodepth` is then the most at the
+    /// device, not the number in flight.
+    pub open_loop: bool,
+    /// Open loop: requests that arrived and wait in the host because their stream has its
+    /// depth at the device; this queue grows without bound past the drive's capacity.
+    pub host_backlog: u32,
     /// Write requests waiting for room in the write buffer.
     pub buffer_waiting: u32,
     /// Whether the controller processes a command or background work now.

@@ -124,6 +124,42 @@ fn an_overload_stops_at_the_host_backlog_limit_and_says_so() {
 }
 
 #[test]
+fn past_capacity_the_hosts_backlog_grows_and_teaching_mode_sees_it() {
+    // 250k a second offered to a drive that serves 178k: every snapshot of the run has more
+    // requests waiting in the host than the one before it, while the device holds its 64.
+    let w = job(Rw::RandRead, 64);
+    let spec = StreamsSpec {
+        drive: drive(),
+        streams: vec![Stream::at_rate(&w, 250_000.0, Spacing::Poisson)],
+        state: DriveState::SeqFilled,
+        options: RunOptions::default(),
+    };
+    let mut sim = Simulation::new(&spec.check().unwrap());
+    let mut backlog = Vec::new();
+    for _ in 0..4 {
+        assert!(!sim.step(20_000), "the run is still going");
+        let a = sim.activity();
+        assert!(a.open_loop && a.iodepth == 64 && a.in_device <= 64);
+        backlog.push(a.host_backlog);
+    }
+    assert!(backlog.windows(2).all(|w| w[1] > w[0]), "{backlog:?}");
+    // A closed loop has no backlog: its depth is what is in flight.
+    let mut closed = Simulation::new(
+        &RunSpec {
+            drive: drive(),
+            workload: w,
+            state: DriveState::SeqFilled,
+            options: RunOptions::default(),
+        }
+        .check()
+        .unwrap(),
+    );
+    closed.step(100_000);
+    let a = closed.activity();
+    assert!(!a.open_loop && a.host_backlog == 0);
+}
+
+#[test]
 fn the_same_seed_replays_the_same_poisson_arrivals() {
     assert_eq!(
         at_rate(100_000.0, Spacing::Poisson),

@@ -634,16 +634,20 @@ fn FrontEnd(
         }
     };
     view! {
-        <g class=busy_class("host", |a| a.host_waiting > 0)>
+        <g class=busy_class("host", |a| a.host_waiting > 0 || a.host_backlog > 0)>
             <rect class="box" x=HOST_X y=BOX_Y width=HOST_W height=BOX_H rx="8" />
             <text class="box-title" x=HOST_X + TEXT_PAD y=BOX_Y + LINE_H>
                 "Host"
             </text>
             <text x=HOST_X + TEXT_PAD y=BOX_Y + 2.0 * LINE_H>
-                {pick(|a| format!("{} requests in flight", a.iodepth))}
+                {pick(host_line)}
             </text>
             <text x=HOST_X + TEXT_PAD y=BOX_Y + 3.0 * LINE_H>
-                {pick(|a| format!("{} waiting for the drive", a.host_waiting))}
+                {pick(|a| if a.open_loop {
+                    format!("{} arrived, waiting", a.host_backlog)
+                } else {
+                    format!("{} waiting for the drive", a.host_waiting)
+                })}
             </text>
         </g>
         <g class=busy_class("link link-write", |a| a.link_write_busy)>
@@ -868,6 +872,16 @@ fn Explainer(
                 {move || explanation.with(|e| e.as_ref().map(|e| e.little.clone()))}
             </p>
         </section>
+    }
+}
+
+/// The host box's first line: the requests in flight of a closed loop, or (requests arriving
+/// on their own clock) the most the host lets reach the drive.
+fn host_line(a: &Activity) -> String {
+    if a.open_loop {
+        format!("at most {} at the drive", a.iodepth)
+    } else {
+        format!("{} requests in flight", a.iodepth)
     }
 }
 

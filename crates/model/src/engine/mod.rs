@@ -791,6 +791,12 @@ impl Simulation {
             iodepth: self.p.depth,
             in_device: self.in_device,
             host_waiting: self.host_waiters.len() as u32,
+            open_loop: self.p.open,
+            host_backlog: self
+                .streams
+                .iter()
+                .map(|s| s.cursor.waiting.len() as u32)
+                .sum(),
             buffer_waiting: self.buffer_waiters.len() as u32,
             controller_busy: busy(&self.controller)
                 || (!self.background.jobs.is_empty() && self.background.head_done > now),
