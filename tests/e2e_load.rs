@@ -313,3 +313,63 @@ async fn e2e_teaching_mode_at_a_rate_past_capacity_shows_the_hosts_queue_growing
     browser.assert_clean_console();
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_the_desktop_trace_shows_the_octane_verdict_and_a_replay_can_be_cancelled() {
+    let browser = Browser::start().await;
+    // The review's Light verdict: the 128 GB Octane "does quite well" against the 512 GB.
+    browser
+        .open(
+            "?preset=octane&cap=128&workload=trace&trace=desktop-light&state=fob",
+            "#figure-trace",
+        )
+        .await;
+    let verdict = browser
+        .wait_for("the replay's verdict", || async {
+            let t = text_of(&browser, "#trace-verdict").await;
+            (!t.is_empty()).then_some(t)
+        })
+        .await;
+    assert!(
+        verdict.starts_with("128 GB (16 dies) keeps 92% of the data rate of 512 GB (64 dies)"),
+        "{verdict}"
+    );
+    let rows = browser
+        .js(
+            "return document.querySelectorAll('#trace-table tbody tr').length;",
+            vec![],
+        )
+        .await;
+    assert_eq!(rows, serde_json::json!(3), "128, 256 and 512 GB");
+    // Heavy takes seconds: Cancel stops it, Run starts it again, and the page keeps its state.
+    browser.click("trace-desktop-heavy").await;
+    browser
+        .wait_for_query("the Heavy trace in the link", &["trace=desktop-heavy"])
+        .await;
+    browser
+        .wait_for("the replay to be under way", || async {
+            browser.attr("#trace-cancel", "id").await
+        })
+        .await;
+    browser.click("trace-cancel").await;
+    browser
+        .wait_for("the replay to stop", || async {
+            text_of(&browser, "#trace-status")
+                .await
+                .contains("stopped")
+                .then_some(())
+        })
+        .await;
+    assert!(browser
+        .location_search()
+        .await
+        .contains("trace=desktop-heavy"));
+    browser.click("trace-run").await;
+    browser
+        .wait_for("the replay to run again", || async {
+            browser.attr("#trace-cancel", "id").await
+        })
+        .await;
+    browser.assert_clean_console();
+    browser.close().await;
+}

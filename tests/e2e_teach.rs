@@ -217,7 +217,7 @@ async fn e2e_teach_the_sentence_goes_from_dies_idle_at_qd1_to_dies_busy_at_depth
 
 /// Every tour, every step: the URL (the state) it must produce. Steps without a `view` keep
 /// the teaching view the test starts in.
-const TOUR_STEPS: [(&str, &[&str]); 7] = [
+const TOUR_STEPS: [(&str, &[&str]); 8] = [
     (
         "qd1-reads",
         &[
@@ -232,6 +232,13 @@ const TOUR_STEPS: [(&str, &[&str]); 7] = [
             "preset=e18dc&cap=480&dies=8&workload=rate&rate=100000&arrivals=poisson&qd=64&rw=randread&bs=4k&state=steady",
             "preset=e18dc&cap=480&dies=8&workload=rate&rate=160000&arrivals=poisson&qd=64&rw=randread&bs=4k&state=steady",
             "preset=e18dc&cap=480&dies=8&workload=rate&rate=250000&arrivals=poisson&qd=64&rw=randread&bs=4k&state=steady",
+        ],
+    ),
+    (
+        "desktop",
+        &[
+            "preset=octane&cap=128&dies=16&workload=trace&trace=desktop-light&qd=32&rw=randread&bs=4k&state=fob",
+            "preset=octane&cap=128&dies=16&workload=trace&trace=desktop-heavy&qd=32&rw=randread&bs=4k&state=fob",
         ],
     ),
     (

@@ -81,8 +81,13 @@ pub fn App(
     let legend = Memo::new(move |_| charts.with(|c| c.legend.clone()));
     let readout_data = current_readout(lab, pool);
     let view_is = move |view: View| lab.display.with(|d| d.view == view);
-    let jobs_table =
-        move || view_is(View::Queue) && lab.workload.with(|w| w.load() == LoadKind::Jobs);
+    // Several jobs and a trace have their own tables instead of one point and its curves.
+    let own_table = move || {
+        view_is(View::Queue)
+            && lab
+                .workload
+                .with(|w| matches!(w.load(), LoadKind::Jobs | LoadKind::Trace))
+    };
     let progress = Memo::new(move |_| {
         pool.revision();
         (pool.progress(), pool.status())
@@ -99,12 +104,12 @@ pub fn App(
                     // The drive over time has its own figures; teaching mode plays this point.
                     <Later>
                         // Several jobs have their own table instead of one point.
-                        <Show when=move || !view_is(View::Time) && !jobs_table()>
+                        <Show when=move || !view_is(View::Time) && !own_table()>
                             <Readout data=readout_data heading=readout_heading(lab.display) />
                         </Show>
                     </Later>
                     <Later>
-                        <Show when=move || !jobs_table()>
+                        <Show when=move || !own_table()>
                             <ModelStatus progress=progress />
                         </Show>
                     </Later>
@@ -115,7 +120,7 @@ pub fn App(
                         <TeachingMode />
                     </Show>
                     <Later>
-                        <Show when=move || !jobs_table()>
+                        <Show when=move || !own_table()>
                         <Legend
                             entries=legend
                             measured=Signal::derive(move || charts.with(has_markers))
@@ -124,7 +129,7 @@ pub fn App(
                         </Show>
                     </Later>
                     <Later>
-                        <Show when=move || !jobs_table()>
+                        <Show when=move || !own_table()>
                             <CompareBar />
                         </Show>
                     </Later>

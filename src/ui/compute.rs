@@ -71,7 +71,7 @@ pub fn capacity_key(state: &LabState, drive: DriveChoice) -> RunKey {
 pub fn current_key(state: &LabState) -> RunKey {
     let drive = state.drive.choice();
     match state.workload.load() {
-        LoadKind::Depth | LoadKind::Jobs => capacity_key(state, drive),
+        LoadKind::Depth | LoadKind::Jobs | LoadKind::Trace => capacity_key(state, drive),
         LoadKind::Rate => rate_key(state, drive, state.workload.rate_iops()),
     }
 }
@@ -104,7 +104,7 @@ pub fn rate_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
 /// and read share, or its capacity and sweep over offered load.
 fn sweeps(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
     match state.workload.load() {
-        LoadKind::Depth | LoadKind::Jobs => {
+        LoadKind::Depth | LoadKind::Jobs | LoadKind::Trace => {
             let mut keys = qd_sweep(state, drive);
             keys.extend(mix_sweep(state, drive));
             keys
@@ -156,8 +156,9 @@ pub fn mix_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
 /// is run, so their sweeps do not compete with that view's own work (they are cached, so coming
 /// back costs only what was never computed).
 pub fn plan(state: &LabState) -> Vec<RunKey> {
-    if state.workload.load() == LoadKind::Jobs {
-        // Several jobs run as one request of their own (see `views::jobs`), not as points.
+    if matches!(state.workload.load(), LoadKind::Jobs | LoadKind::Trace) {
+        // Several jobs and a trace run as requests of their own (see `views::jobs` and
+        // `views::trace`), not as points.
         return Vec::new();
     }
     let current = state.drive.choice();

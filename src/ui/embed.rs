@@ -26,6 +26,8 @@ pub enum ChartId {
     Carried,
     /// Several jobs on one drive.
     Jobs,
+    /// A trace replayed on each compared drive.
+    Trace,
 }
 
 crate::model::named_enum!(ChartId, "chart", id, {
@@ -36,6 +38,7 @@ crate::model::named_enum!(ChartId, "chart", id, {
     Load => "load",
     Carried => "carried",
     Jobs => "jobs",
+    Trace => "trace",
 });
 
 impl ChartId {
@@ -45,6 +48,7 @@ impl ChartId {
             ChartId::Iops | ChartId::Latency | ChartId::Mix | ChartId::Power => LoadKind::Depth,
             ChartId::Load | ChartId::Carried => LoadKind::Rate,
             ChartId::Jobs => LoadKind::Jobs,
+            ChartId::Trace => LoadKind::Trace,
         }
     }
 
@@ -131,6 +135,8 @@ pub enum Control {
     Arrivals,
     /// The several jobs' settings.
     Jobs,
+    /// The trace to replay.
+    Trace,
 }
 
 crate::model::named_enum!(Control, "control", id, {
@@ -157,6 +163,7 @@ crate::model::named_enum!(Control, "control", id, {
     Rate => "rate",
     Arrivals => "arrivals",
     Jobs => "jobs",
+    Trace => "trace",
 });
 
 impl Control {

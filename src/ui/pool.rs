@@ -36,6 +36,7 @@ use parallelism_work::fit::{FitAsk, FitFound};
 use parallelism_work::jobs::{JobsAsk, JobsFound, JobsProgress};
 use parallelism_work::pool::{pool_size, Dispatch};
 use parallelism_work::protocol::{Reply, Request};
+use parallelism_work::replay::{ReplayAsk, ReplayFound, ReplayProgress};
 use parallelism_work::teach::{TeachCommand, TeachNews};
 use parallelism_work::time::{TimeResults, MAX_CACHED_DRIVES};
 use parallelism_work::DriveKey;
@@ -76,11 +77,13 @@ enum Kind {
     Time,
     Fit,
     Jobs,
+    Replay,
     Teach,
 }
 
-/// Job sets whose results the page keeps, so going back to one shows it at once.
-const MAX_CACHED_JOBS: usize = 16;
+/// Tasks (job sets, replays) whose results the page keeps per kind, so going back to one
+/// shows it at once.
+const MAX_CACHED_TASKS: usize = 16;
 
 /// The worker that carries the views' own work.
 const LANE_WORKER: usize = 0;
@@ -116,11 +119,10 @@ struct Inner {
     /// The last fit asked (ids grow; a cancel takes one too) and what is known of it.
     fit_id: u64,
     fit: Option<FitState>,
-    /// The last job set asked (ids grow; a cancel takes one too), what is known of it, and
-    /// the sets already done.
-    jobs_id: u64,
-    jobs: Option<JobsState>,
-    jobs_done: Vec<(JobsAsk, JobsFound)>,
+    /// The last job set asked, and the sets already done.
+    jobs: TaskBook<JobsAsk, JobsProgress, JobsFound>,
+    /// The last replay asked, and the replays already done.
+    replay: TaskBook<ReplayAsk, ReplayProgress, ReplayFound>,
     /// Teaching mode's point (ids grow with every point) and who hears its news.
     teach_id: u64,
     on_teach: Option<Rc<dyn Fn(TeachNews)>>,
@@ -134,13 +136,97 @@ pub struct FitState {
     pub outcome: Option<Result<FitFound, String>>,
 }
 
-/// What the page knows of the job set it asked for.
+fn jobs_request(id: u64, ask: Option<JobsAsk>) -> Request {
+    Request::Jobs { id, ask }
+}
+
+fn replay_request(id: u64, ask: Option<ReplayAsk>) -> Request {
+    Request::Replay { id, ask }
+}
+
+impl Inner {
+    /// Sends `request` to the worker that carries the views' own work.
+    fn send_lane(&mut self, kind: Kind, request: &Request) {
+        if let Some(slot) = self.slots.get_mut(LANE_WORKER) {
+            slot.send(kind, request);
+        }
+    }
+}
+
+/// What the page knows of a task it asked a worker for (a job set, a replay).
 #[derive(Clone, Debug, PartialEq)]
-pub struct JobsState {
-    pub ask: JobsAsk,
-    pub progress: JobsProgress,
-    /// What the jobs came to, or why they could not run, once done.
-    pub outcome: Option<Result<JobsFound, String>>,
+pub struct TaskState<A, P, F> {
+    pub ask: A,
+    pub progress: P,
+    /// What the task came to, or why it could not run, once done.
+    pub outcome: Option<Result<F, String>>,
+}
+
+/// What the page knows of the jobs it asked for.
+pub type JobsState = TaskState<JobsAsk, JobsProgress, JobsFound>;
+/// What the page knows of the replay it asked for.
+pub type ReplayState = TaskState<ReplayAsk, ReplayProgress, ReplayFound>;
+
+/// One kind of task: the last asked (ids grow; a cancel takes one too), what is known of it,
+/// and the ones already done.
+struct TaskBook<A, P, F> {
+    id: u64,
+    state: Option<TaskState<A, P, F>>,
+    done: Vec<(A, F)>,
+}
+
+impl<A, P, F> Default for TaskBook<A, P, F> {
+    fn default() -> Self {
+        TaskBook {
+            id: 0,
+            state: None,
+            done: Vec::new(),
+        }
+    }
+}
+
+impl<A: Clone + PartialEq, P: Copy + Default, F: Clone> TaskBook<A, P, F> {
+    /// What `ask` found, if it was done before.
+    fn cached(&self, ask: &A) -> Option<F> {
+        self.done
+            .iter()
+            .find(|(a, _)| a == ask)
+            .map(|(_, f)| f.clone())
+    }
+
+    /// A new task (or none): its id, for the request.
+    fn begin(&mut self, ask: Option<A>) -> u64 {
+        self.id += 1;
+        self.state = ask.map(|ask| TaskState {
+            ask,
+            progress: P::default(),
+            outcome: None,
+        });
+        self.id
+    }
+
+    fn running(&self) -> bool {
+        self.state.as_ref().is_some_and(|s| s.outcome.is_none())
+    }
+
+    /// A reply for task `id`; one for a task no longer asked is dropped.
+    fn receive(&mut self, id: u64, progress: P, outcome: Option<Result<F, String>>) {
+        if id != self.id {
+            return;
+        }
+        let Some(state) = self.state.as_mut() else {
+            return;
+        };
+        state.progress = progress;
+        let known = self.done.iter().any(|(a, _)| *a == state.ask);
+        if let Some(Ok(found)) = outcome.as_ref().filter(|_| !known) {
+            if self.done.len() >= MAX_CACHED_TASKS {
+                self.done.remove(0);
+            }
+            self.done.push((state.ask.clone(), found.clone()));
+        }
+        state.outcome = outcome;
+    }
 }
 
 /// A revision that changes at most once per [`REVISION_MS`].
@@ -182,6 +268,7 @@ pub struct Pool {
     time: Coalesced,
     fit: Coalesced,
     jobs: Coalesced,
+    replay: Coalesced,
 }
 
 impl Pool {
@@ -198,9 +285,8 @@ impl Pool {
                 time_asked: None,
                 fit_id: 0,
                 fit: None,
-                jobs_id: 0,
-                jobs: None,
-                jobs_done: Vec::new(),
+                jobs: TaskBook::default(),
+                replay: TaskBook::default(),
                 teach_id: 0,
                 on_teach: None,
             }),
@@ -208,6 +294,7 @@ impl Pool {
             time: Coalesced::new(),
             fit: Coalesced::new(),
             jobs: Coalesced::new(),
+            replay: Coalesced::new(),
         };
         for index in 0..workers {
             let worker = spawn(pool, index, url)
@@ -311,67 +398,97 @@ impl Pool {
 
     /// Runs the job set `ask`, dropping the one before; a set already done is shown at once.
     pub fn start_jobs(&self, ask: JobsAsk) {
-        let done = self
-            .inner
-            .try_with_value(|i| {
-                i.jobs_done
-                    .iter()
-                    .find(|(a, _)| *a == ask)
-                    .map(|(_, f)| f.clone())
-            })
-            .flatten();
-        match done {
-            Some(found) => {
-                self.ask_jobs(None);
-                let _ = self.inner.try_update_value(|i| {
-                    i.jobs = Some(JobsState {
-                        progress: JobsProgress { done: 1, total: 1 },
-                        outcome: Some(Ok(found)),
-                        ask,
-                    })
-                });
-            }
-            None => self.ask_jobs(Some(ask)),
-        }
-        self.jobs.bump_soon();
+        self.start_task(ask, |i| &mut i.jobs, Kind::Jobs, jobs_request, self.jobs);
     }
 
     /// Drops the job set under way, if any.
     pub fn cancel_jobs(&self) {
-        let running = self
-            .inner
-            .try_with_value(|i| i.jobs.as_ref().is_some_and(|j| j.outcome.is_none()))
-            .unwrap_or(false);
-        if running {
-            self.ask_jobs(None);
-            self.jobs.bump_soon();
-        }
-    }
-
-    fn ask_jobs(&self, ask: Option<JobsAsk>) {
-        let _ = self.inner.try_update_value(|inner| {
-            if inner.stopped {
-                return;
-            }
-            inner.jobs_id += 1;
-            inner.jobs = ask.clone().map(|ask| JobsState {
-                ask,
-                progress: JobsProgress::default(),
-                outcome: None,
-            });
-            let request = Request::Jobs {
-                id: inner.jobs_id,
-                ask,
-            };
-            if let Some(slot) = inner.slots.get_mut(LANE_WORKER) {
-                slot.send(Kind::Jobs, &request);
-            }
-        });
+        self.cancel_task(|i| &mut i.jobs, Kind::Jobs, jobs_request, self.jobs);
     }
 
     /// What is known of the job set last started (not tracked: track [`Self::jobs_revision`]).
     pub fn jobs_state(&self) -> Option<JobsState> {
-        self.inner.try_with_value(|i| i.jobs.clone()).flatten()
+        self.inner
+            .try_with_value(|i| i.jobs.state.clone())
+            .flatten()
+    }
+
+    /// Changes whenever the replay may have moved (once per [`REVISION_MS`] at most).
+    pub fn replay_revision(&self) -> u64 {
+        self.replay.revision.get()
+    }
+
+    /// Replays `ask`, dropping the replay before; one already done is shown at once.
+    pub fn start_replay(&self, ask: ReplayAsk) {
+        self.start_task(
+            ask,
+            |i| &mut i.replay,
+            Kind::Replay,
+            replay_request,
+            self.replay,
+        );
+    }
+
+    /// Drops the replay under way, if any.
+    pub fn cancel_replay(&self) {
+        self.cancel_task(|i| &mut i.replay, Kind::Replay, replay_request, self.replay);
+    }
+
+    /// What is known of the replay last started (not tracked: track [`Self::replay_revision`]).
+    pub fn replay_state(&self) -> Option<ReplayState> {
+        self.inner
+            .try_with_value(|i| i.replay.state.clone())
+            .flatten()
+    }
+
+    /// Asks the lane worker for `ask` (dropping the task before), or shows what it found
+    /// before at once.
+    fn start_task<A: Clone + PartialEq, P: Copy + Default, F: Clone>(
+        &self,
+        ask: A,
+        book: fn(&mut Inner) -> &mut TaskBook<A, P, F>,
+        kind: Kind,
+        request: fn(u64, Option<A>) -> Request,
+        revision: Coalesced,
+    ) {
+        let _ = self.inner.try_update_value(|inner| {
+            if inner.stopped {
+                return;
+            }
+            let b = book(inner);
+            let cached = b.cached(&ask);
+            let id = b.begin(Some(ask.clone()));
+            let sent = match cached {
+                Some(found) => {
+                    b.receive(id, P::default(), Some(Ok(found)));
+                    None
+                }
+                None => Some(ask),
+            };
+            inner.send_lane(kind, &request(id, sent));
+        });
+        revision.bump_soon();
+    }
+
+    /// Drops the task of `book` if one is under way.
+    fn cancel_task<A: Clone + PartialEq, P: Copy + Default, F: Clone>(
+        &self,
+        book: fn(&mut Inner) -> &mut TaskBook<A, P, F>,
+        kind: Kind,
+        request: fn(u64, Option<A>) -> Request,
+        revision: Coalesced,
+    ) {
+        let _ = self.inner.try_update_value(|inner| {
+            let b = book(inner);
+            if !b.running() {
+                return;
+            }
+            let id = b.begin(None);
+            if !inner.stopped {
+                inner.send_lane(kind, &request(id, None));
+            }
+        });
+        revision.bump_soon();
     }
 
     /// Plays `key` in teaching mode (dropping the point before); its news goes to `listener`.
@@ -531,23 +648,20 @@ impl Pool {
                 progress,
                 outcome,
             } => {
-                let _ = self.inner.try_update_value(|i| {
-                    if id != i.jobs_id {
-                        return;
-                    }
-                    let Some(state) = i.jobs.as_mut() else {
-                        return;
-                    };
-                    state.progress = progress;
-                    if let Some(Ok(found)) = &outcome {
-                        if i.jobs_done.len() >= MAX_CACHED_JOBS {
-                            i.jobs_done.remove(0);
-                        }
-                        i.jobs_done.push((state.ask.clone(), found.clone()));
-                    }
-                    state.outcome = outcome;
-                });
+                let _ = self
+                    .inner
+                    .try_update_value(|i| i.jobs.receive(id, progress, outcome));
                 self.jobs.bump_soon();
+            }
+            Reply::Replay {
+                id,
+                progress,
+                outcome,
+            } => {
+                let _ = self
+                    .inner
+                    .try_update_value(|i| i.replay.receive(id, progress, outcome));
+                self.replay.bump_soon();
             }
             Reply::Teach { id, news } => {
                 let listener = self

@@ -20,11 +20,12 @@ use crate::model::link::HostLink;
 use crate::model::presets;
 use crate::model::stats::Bottleneck;
 use crate::model::time::{Nanos, SimTime};
+use crate::model::workload::desktop::Desktop;
 use crate::model::workload::Spacing;
 
 use super::format;
 use super::state::{
-    DriveChoice, Hold, LabState, LoadKind, View, DEFAULT_RATE_IOPS, DEFAULT_SPACING,
+    DriveChoice, Hold, LabState, LoadKind, View, DEFAULT_RATE_IOPS, DEFAULT_SPACING, DEFAULT_TRACE,
 };
 
 /// Mean die utilisation from which the explainer says "every die is busy".
@@ -268,6 +269,9 @@ pub struct Setup {
     /// Requests offered at this rate (I/Os per second, Poisson arrivals, at most `qd` at the
     /// drive); `None`: one job keeping `qd` in flight.
     pub rate_iops: Option<u32>,
+    /// This desktop workload replayed on each compared drive (the other workload fields are
+    /// then unused); `None`: a queue depth or a rate.
+    pub trace: Option<Desktop>,
 }
 
 /// The drive over time as a tour step shows it: the view, and the burst chart's settings.
@@ -300,14 +304,18 @@ impl Setup {
         s.workload.set_bs_bytes(self.bs_bytes);
         s.workload.set_drive_state(self.state);
         s.drive.set_power_state(u32::from(self.power_state));
-        match self.rate_iops {
-            // A step at a depth puts the rate controls back too, so its link is the plain one.
-            None => {
-                s.workload.set_load(LoadKind::Depth);
-                s.workload.set_rate_iops(DEFAULT_RATE_IOPS);
-                s.workload.set_spacing(DEFAULT_SPACING);
+        // A step puts every workload control it does not use back, so its link is the plain
+        // one whatever the reader or an earlier tour set.
+        s.workload.set_rate_iops(DEFAULT_RATE_IOPS);
+        s.workload.set_spacing(DEFAULT_SPACING);
+        s.workload.set_trace(DEFAULT_TRACE);
+        match (self.trace, self.rate_iops) {
+            (Some(trace), _) => {
+                s.workload.set_load(LoadKind::Trace);
+                s.workload.set_trace(trace);
             }
-            Some(iops) => {
+            (None, None) => s.workload.set_load(LoadKind::Depth),
+            (None, Some(iops)) => {
                 s.workload.set_load(LoadKind::Rate);
                 s.workload.set_rate_iops(iops);
                 s.workload.set_spacing(Spacing::Poisson);
@@ -358,6 +366,23 @@ const fn setup(
         time: None,
         power_state: 0,
         rate_iops: None,
+        trace: None,
+    }
+}
+
+/// `trace` replayed on the preset's capacities, fresh out of the box, from the drive of
+/// `capacity_gb`.
+const fn desk(preset: &'static str, capacity_gb: u32, trace: Desktop) -> Setup {
+    Setup {
+        trace: Some(trace),
+        ..setup(
+            preset,
+            capacity_gb,
+            32,
+            Rw::RandRead,
+            4 * KIB,
+            DriveState::Fob,
+        )
     }
 }
 
@@ -398,7 +423,7 @@ const fn over_time(preset: &'static str, capacity_gb: u32, idle_s: u32, burst_gb
 }
 
 /// The guided tours, each reproducing one point the reviews make.
-pub const TOURS: [Tour; 7] = [
+pub const TOURS: [Tour; 8] = [
     Tour {
         id: "qd1-reads",
         title: "QD1 reads do not care about capacity; deep-queue reads do",
@@ -432,6 +457,20 @@ pub const TOURS: [Tour; 7] = [
             TourStep {
                 text: "250,000 a second, past the capacity of about 178,000: the drive falls behind, the host's queue grows without bound, and no latency holds. Only a bigger drive, or less load, helps.",
                 setup: at_rate(LOAD_TOUR, 250_000),
+            },
+        ],
+    },
+    Tour {
+        id: "desktop",
+        title: "A day at the desk: why the 128 GB Octane is fine for light work",
+        steps: &[
+            TourStep {
+                text: "The reviews' Light desktop test, a day of office work, on the OCZ Octane at 128, 256 and 512 GB: mostly lone small requests with idle time between them, so the 128 GB drive's quarter of the dies is rarely the limit. It keeps about 92% of the 512 GB's data rate: \"quite well\", as the review found.",
+                setup: desk("octane", 128, Desktop::Light),
+            },
+            TourStep {
+                text: "The Heavy test writes far more: the 128 GB drive's 16 dies each program four times as much as the 512 GB's 64, and its firmware never suspends a program for a read, so reads wait behind programs. It falls to about 86%: \"in write heavy workloads the reduction in number of available NAND die penalizes the Octane\".",
+                setup: desk("octane", 128, Desktop::Heavy),
             },
         ],
     },
@@ -836,6 +875,34 @@ mod tests {
         );
         assert!(near(capacity.iops, 178_000.0, 0.02), "{}", capacity.iops);
         assert!(near(160_000.0 / capacity.iops, 0.9, 0.02));
+    }
+
+    /// The desktop tour's texts, checked against the replays the page runs (the worker's own
+    /// code, natively): the 128 GB Octane keeps about 92% of the 512 GB's data rate on Light
+    /// and about 86% on Heavy.
+    #[test]
+    fn the_desktop_tour_shows_the_reviews_verdict() {
+        use crate::ui::views::trace;
+        use parallelism_work::replay::ReplayRun;
+        let steps = tour("desktop").expect("the tour exists").steps;
+        let share = |i: usize| {
+            let mut s = LabState::default();
+            steps[i].setup.apply(&mut s);
+            assert_eq!(s.workload.load(), LoadKind::Trace);
+            let mut ask = trace::ask(&s);
+            // The first drive (128 GB) against the last (512 GB).
+            ask.drives = vec![ask.drives[0], *ask.drives.last().unwrap()];
+            let mut run = ReplayRun::start(ask).unwrap();
+            let found = loop {
+                if let Some(f) = run.work(&mut || false) {
+                    break f.unwrap();
+                }
+            };
+            found.drives[0].data_rate_mb_s / found.drives[1].data_rate_mb_s
+        };
+        let (light, heavy) = (share(0), share(1));
+        assert!((light - 0.92).abs() < 0.01, "Light: {light}");
+        assert!((heavy - 0.86).abs() < 0.01, "Heavy: {heavy}");
     }
 
     /// The SLC-cache tour's texts, checked against the model they describe: a cache that fills

@@ -11,7 +11,8 @@
 //! `workload` (`depth`, the default: one job at a queue depth; `rate`: requests at a rate),
 //! `rate` (offered I/Os per second, on the rate slider's steps 10..5000000), `arrivals`
 //! (`poisson` or `linear`), `jobs` (`workload=jobs`: up to four jobs, syntax in
-//! [`super::state::jobs`]), `qd`, `rw` (fio's randread,
+//! [`super::state::jobs`]), `trace` (`workload=trace`: `desktop-light` or `desktop-heavy`),
+//! `qd`, `rw` (fio's randread,
 //! randwrite, randrw, read, write, rw), `mix` (read %, mixed patterns only), `bs` (4k, 128k,
 //! 1m ...), `state` (fob, seq-filled, steady), `p999` (1 to draw p99.9), `view` (`qd`, the
 //! default, `time` for the drive over time or `activity` for teaching mode), `idle` (seconds of idle between the burst
@@ -49,20 +50,21 @@ use super::compare::{Pin, MAX_PINS, PIN_SEPARATOR};
 use super::crash::DEBUG_PARAM;
 use super::embed::{ChartId, ChartsShown, Control, Locks};
 use super::ladder::Ladder;
-use super::state::Jobs;
 use super::state::{
     burst_ladder, custom, idle_ladder, qd_ladder, rate_ladder, think_ladder, DriveChoice,
     DriveSetup, Hold, LabState, LoadKind, Theme, View, ALL_READS_PCT, BLOCK_SIZES,
     DEFAULT_BURST_GB, DEFAULT_IDLE_S, DEFAULT_RATE_IOPS, DEFAULT_SPACING, DEFAULT_SPEED_US_PER_S,
     DIE_DENSITIES_GBIT, READ_SHARE_STEP, SPEEDS_US_PER_S,
 };
+use super::state::{Jobs, DEFAULT_TRACE};
 use crate::model::config::format_block_size;
+use crate::model::workload::desktop::Desktop;
 use crate::model::workload::Spacing;
 
 /// Every parameter the lab reads, in the order it writes them.
-pub const PARAMS: [&str; 21] = [
+pub const PARAMS: [&str; 22] = [
     "preset", "drive", "cap", "dies", "hold", "power", "workload", "rate", "arrivals", "jobs",
-    "qd", "rw", "mix", "bs", "state", "think", "apst", "p999", "view", "idle", "burst",
+    "trace", "qd", "rw", "mix", "bs", "state", "think", "apst", "p999", "view", "idle", "burst",
 ];
 /// The colour-scheme parameter (written only when not `auto`).
 pub const THEME_PARAM: &str = "theme";
@@ -136,6 +138,9 @@ pub fn to_query(state: &LabState) -> String {
     }
     if jobs || *w.jobs() != Jobs::default() {
         parts.push(("jobs", w.jobs().code()));
+    }
+    if w.load() == LoadKind::Trace || w.trace() != DEFAULT_TRACE {
+        parts.push(("trace", w.trace().id().to_string()));
     }
     parts.push(("qd", state.workload.qd().to_string()));
     let rw = state.workload.rw();
@@ -272,6 +277,9 @@ impl Parser {
         }
         if let Some(s) = get("arrivals").and_then(|v| self.named::<Spacing>("arrivals", v)) {
             self.state.workload.set_spacing(s);
+        }
+        if let Some(t) = get("trace").and_then(|v| self.named::<Desktop>("trace", v)) {
+            self.state.workload.set_trace(t);
         }
         if let Some(v) = get("jobs") {
             let (jobs, refused) = Jobs::parse(v);
@@ -894,6 +902,10 @@ mod tests {
             .jobs_mut()
             .update(2, |j| j.set_rate_iops(Some(20_000)));
         states.push(odd.clone());
+        odd.workload.set_load(LoadKind::Trace);
+        states.push(odd.clone());
+        odd.workload.set_trace(Desktop::Heavy);
+        states.push(odd.clone());
         odd.workload.set_load(LoadKind::Depth);
         states.push(odd);
         for s in states {
@@ -924,8 +936,8 @@ mod tests {
 
     #[test]
     fn bad_rate_settings_are_named_and_the_rest_still_applies() {
-        let p = parse("workload=trace&rate=9000000&arrivals=bursty&qd=8");
-        assert!(notes_for(&p, "workload")[0].contains("expected one of: depth, rate"));
+        let p = parse("workload=replay&rate=9000000&arrivals=bursty&qd=8");
+        assert!(notes_for(&p, "workload")[0].contains("expected one of: depth, rate, jobs, trace"));
         assert!(notes_for(&p, "rate")[0].contains("outside 10 to 5000000"));
         assert!(notes_for(&p, "arrivals")[0].contains("linear, poisson"));
         assert_eq!(p.state.workload.qd(), 8);

@@ -194,6 +194,7 @@ impl JobsRun {
         })
     }
 
+    /// How far the runs are.
     pub fn progress(&self) -> JobsProgress {
         JobsProgress {
             done: self.results.len(),

@@ -23,6 +23,7 @@ pub mod jobs;
 pub mod key;
 pub mod pool;
 pub mod protocol;
+pub mod replay;
 pub mod serve;
 pub mod teach;
 #[cfg(test)]

@@ -17,6 +17,7 @@ use parallelism_model::sliced_fit::FitProgress;
 use crate::fit::{FitAsk, FitFound};
 use crate::jobs::{JobsAsk, JobsFound, JobsProgress};
 use crate::key::{DriveKey, Outcome, RunKey};
+use crate::replay::{ReplayAsk, ReplayFound, ReplayProgress};
 use crate::teach::{TeachCommand, TeachNews};
 use crate::time::TimeResults;
 
@@ -37,6 +38,9 @@ pub enum Request {
     /// Run these jobs on one drive, and drop the jobs before (`None`: just drop them). `id`
     /// names the set in the replies.
     Jobs { id: u64, ask: Option<JobsAsk> },
+    /// Replay this workload on these drives, and drop the replay before (`None`: just drop
+    /// it). `id` names the replay in the replies.
+    Replay { id: u64, ask: Option<ReplayAsk> },
 }
 
 /// What a worker tells the page.
@@ -75,6 +79,12 @@ pub enum Reply {
         id: u64,
         progress: JobsProgress,
         outcome: Option<Result<JobsFound, String>>,
+    },
+    /// How far replay `id` is, and once done what each drive did or why it could not run.
+    Replay {
+        id: u64,
+        progress: ReplayProgress,
+        outcome: Option<Result<ReplayFound, String>>,
     },
     /// A message the worker could not read, and why.
     Refused { why: String },

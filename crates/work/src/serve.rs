@@ -16,9 +16,10 @@
 
 use crate::engine::Engine;
 use crate::fit::FitRun;
-use crate::jobs::JobsRun;
+use crate::jobs::{JobsProgress, JobsRun};
 use crate::key::{Outcome, RunKey};
 use crate::protocol::{Reply, Request};
+use crate::replay::{ReplayProgress, ReplayRun};
 use crate::teach::Teacher;
 use crate::time::TimeEngine;
 
@@ -39,6 +40,8 @@ pub struct Server {
     fit: Option<(u64, FitRun)>,
     /// The jobs under way, and their id.
     jobs: Option<(u64, JobsRun)>,
+    /// The replay under way, and its id.
+    replay: Option<(u64, ReplayRun)>,
     /// Teaching mode's point, and its id.
     teacher: Teacher,
     teach_id: u64,
@@ -53,10 +56,125 @@ enum Lane {
     Time,
     Fit,
     Jobs,
+    Replay,
     Teach,
 }
 
-const LANES: [Lane; 5] = [Lane::Plan, Lane::Time, Lane::Fit, Lane::Jobs, Lane::Teach];
+const LANES: [Lane; 6] = [
+    Lane::Plan,
+    Lane::Time,
+    Lane::Fit,
+    Lane::Jobs,
+    Lane::Replay,
+    Lane::Teach,
+];
+
+/// Work the page asks for by id, that moves in slices and ends in what it found (or why it
+/// could not run): several jobs, a replay.
+trait Task: Sized {
+    type Ask;
+    type Progress: Copy + Default + PartialEq;
+    type Found;
+    fn start(ask: Self::Ask) -> Result<Self, String>;
+    fn progress(&self) -> Self::Progress;
+    fn work(&mut self, time_is_up: &mut dyn FnMut() -> bool)
+        -> Option<Result<Self::Found, String>>;
+    /// The reply for task `id`.
+    fn reply(
+        id: u64,
+        progress: Self::Progress,
+        outcome: Option<Result<Self::Found, String>>,
+    ) -> Reply;
+}
+
+impl Task for JobsRun {
+    type Ask = crate::jobs::JobsAsk;
+    type Progress = JobsProgress;
+    type Found = crate::jobs::JobsFound;
+    fn start(ask: Self::Ask) -> Result<Self, String> {
+        JobsRun::start(ask)
+    }
+    fn progress(&self) -> JobsProgress {
+        JobsRun::progress(self)
+    }
+    fn work(
+        &mut self,
+        time_is_up: &mut dyn FnMut() -> bool,
+    ) -> Option<Result<Self::Found, String>> {
+        JobsRun::work(self, time_is_up)
+    }
+    fn reply(
+        id: u64,
+        progress: JobsProgress,
+        outcome: Option<Result<Self::Found, String>>,
+    ) -> Reply {
+        Reply::Jobs {
+            id,
+            progress,
+            outcome,
+        }
+    }
+}
+
+impl Task for ReplayRun {
+    type Ask = crate::replay::ReplayAsk;
+    type Progress = ReplayProgress;
+    type Found = crate::replay::ReplayFound;
+    fn start(ask: Self::Ask) -> Result<Self, String> {
+        ReplayRun::start(ask)
+    }
+    fn progress(&self) -> ReplayProgress {
+        ReplayRun::progress(self)
+    }
+    fn work(
+        &mut self,
+        time_is_up: &mut dyn FnMut() -> bool,
+    ) -> Option<Result<Self::Found, String>> {
+        ReplayRun::work(self, time_is_up)
+    }
+    fn reply(
+        id: u64,
+        progress: ReplayProgress,
+        outcome: Option<Result<Self::Found, String>>,
+    ) -> Reply {
+        Reply::Replay {
+            id,
+            progress,
+            outcome,
+        }
+    }
+}
+
+/// Replaces the task in `slot` by `ask`'s (or by none); a task that cannot start is answered
+/// at once with the reason.
+fn start_task<T: Task>(slot: &mut Option<(u64, T)>, id: u64, ask: Option<T::Ask>) -> Option<Reply> {
+    *slot = None;
+    match T::start(ask?) {
+        Ok(task) => {
+            *slot = Some((id, task));
+            None
+        }
+        Err(why) => Some(T::reply(id, T::Progress::default(), Some(Err(why)))),
+    }
+}
+
+/// One slice of the task in `slot`: a reply when it moved or ended (and then it is dropped).
+fn work_task<T: Task>(
+    slot: &mut Option<(u64, T)>,
+    time_is_up: &mut dyn FnMut() -> bool,
+) -> Option<Reply> {
+    let (id, task) = slot.as_mut()?;
+    let id = *id;
+    let before = task.progress();
+    let outcome = task.work(time_is_up);
+    let progress = task.progress();
+    if outcome.is_some() {
+        *slot = None;
+    } else if progress == before {
+        return None;
+    }
+    Some(T::reply(id, progress, outcome))
+}
 
 impl Server {
     pub fn new() -> Server {
@@ -92,21 +210,8 @@ impl Server {
                     }),
                 }
             }
-            Ok(Request::Jobs { id, ask }) => {
-                self.jobs = None;
-                match ask.map(JobsRun::start) {
-                    None => None,
-                    Some(Ok(run)) => {
-                        self.jobs = Some((id, run));
-                        None
-                    }
-                    Some(Err(why)) => Some(Reply::Jobs {
-                        id,
-                        progress: Default::default(),
-                        outcome: Some(Err(why)),
-                    }),
-                }
-            }
+            Ok(Request::Jobs { id, ask }) => start_task(&mut self.jobs, id, ask),
+            Ok(Request::Replay { id, ask }) => start_task(&mut self.replay, id, ask),
             Ok(Request::Teach { id, command }) => {
                 self.teach_id = id;
                 let news = self.teacher.command(command)?;
@@ -127,6 +232,7 @@ impl Server {
             Lane::Time => self.time.busy() || self.time_unreported(),
             Lane::Fit => self.fit.is_some(),
             Lane::Jobs => self.jobs.is_some(),
+            Lane::Replay => self.replay.is_some(),
             Lane::Teach => self.teacher.busy(),
         }
     }
@@ -145,7 +251,8 @@ impl Server {
             Lane::Plan => self.work_plan(time_is_up),
             Lane::Time => self.work_time(time_is_up),
             Lane::Fit => self.work_fit(time_is_up),
-            Lane::Jobs => self.work_jobs(time_is_up),
+            Lane::Jobs => work_task(&mut self.jobs, time_is_up),
+            Lane::Replay => work_task(&mut self.replay, time_is_up),
             Lane::Teach => {
                 let id = self.teach_id;
                 let news = self.teacher.work(time_is_up);
@@ -170,25 +277,6 @@ impl Server {
             id,
             progress,
             outcome: found.map(Ok),
-        })
-    }
-
-    fn work_jobs(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> Option<Reply> {
-        let (id, run) = self.jobs.as_mut()?;
-        let id = *id;
-        let before = run.progress();
-        let outcome = run.work(time_is_up);
-        let progress = run.progress();
-        if outcome.is_some() {
-            self.jobs = None;
-        } else if progress == before {
-            // Nothing to tell until a run finishes.
-            return None;
-        }
-        Some(Reply::Jobs {
-            id,
-            progress,
-            outcome,
         })
     }
 

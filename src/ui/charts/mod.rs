@@ -303,21 +303,21 @@ pub struct ChartSet {
 }
 
 /// A curve set of the chart: a drive with the configuration it runs, its colour and label.
-struct Compared {
+pub(crate) struct Compared {
     /// The configuration the drive's sweeps run (the reader's, or a pin's).
-    config: LabState,
-    drive: DriveChoice,
-    colour: SeriesColour,
-    current: bool,
-    label: String,
+    pub(crate) config: LabState,
+    pub(crate) drive: DriveChoice,
+    pub(crate) colour: SeriesColour,
+    pub(crate) current: bool,
+    pub(crate) label: String,
     /// The pin's place in [`|s: &LabState| s.pins.as_slice()`], for a pinned configuration.
-    pin: Option<usize>,
+    pub(crate) pin: Option<usize>,
 }
 
 /// Without pins: the preset's capacities (and the reader's custom drive). With pins: the
 /// reader's configuration in the custom colour, then each pin in a series colour (a pin equal
 /// to the reader's configuration stands for it, so nothing is drawn twice).
-fn compared(state: &LabState) -> Vec<Compared> {
+pub(crate) fn compared(state: &LabState) -> Vec<Compared> {
     if !state.pins.as_slice().is_empty() {
         return compared_with_pins(state);
     }
@@ -406,7 +406,7 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
     let (power, efficiency) = power_charts(state, &drives, lookup, current, &tag);
     let load = match state.workload.load() {
         LoadKind::Rate => load_charts(state, &drives, lookup, unit, current, &tag),
-        LoadKind::Depth | LoadKind::Jobs => LoadChartData::default(),
+        LoadKind::Depth | LoadKind::Jobs | LoadKind::Trace => LoadChartData::default(),
     };
     ChartSet {
         load,

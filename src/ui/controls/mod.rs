@@ -22,6 +22,7 @@ use super::state::{
     DriveSetup, Hold, Lab, LabState, LoadKind, Theme, ViewSettings, WorkloadSetup, ALL_READS_PCT,
 };
 use super::views::jobs::JobsControls;
+use super::views::trace::TraceControls;
 use crate::model::workload::Spacing;
 use radio::{Choice, RadioGroup};
 use slider::LadderSlider;
@@ -258,7 +259,7 @@ fn fio_line(w: &WorkloadSetup) -> String {
         String::new()
     };
     let rate = match w.load() {
-        LoadKind::Depth | LoadKind::Jobs => String::new(),
+        LoadKind::Depth | LoadKind::Jobs | LoadKind::Trace => String::new(),
         LoadKind::Rate => format!(
             " rate_iops={} rate_process={}",
             w.rate_iops(),
@@ -325,7 +326,7 @@ fn LoadControls(
                 {move || workload.with(|w| format!("= {} of {} requests", rate_mb_text(w.rate_iops(), w.bs_bytes()), format::block_size(w.bs_bytes())))}
             </p>
         </Show>
-        <Show when=move || workload.with(|w| w.load() != LoadKind::Depth)>
+        <Show when=move || workload.with(|w| matches!(w.load(), LoadKind::Rate | LoadKind::Jobs))>
             <RadioGroup
                 name="arrivals"
                 legend="Arrivals"
@@ -387,7 +388,10 @@ pub fn WorkloadControls(
             <Show when=move || workload.with(|w| w.load() == LoadKind::Jobs)>
                 <JobsControls />
             </Show>
-            <Show when=move || workload.with(|w| w.load() != LoadKind::Jobs)>
+            <Show when=move || workload.with(|w| w.load() == LoadKind::Trace)>
+                <TraceControls />
+            </Show>
+            <Show when=move || workload.with(|w| matches!(w.load(), LoadKind::Depth | LoadKind::Rate))>
             <Show
                 when=move || workload.with(|w| w.load() == LoadKind::Depth)
                 fallback=move || {

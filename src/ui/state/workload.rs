@@ -9,6 +9,7 @@
 //! host lets reach the drive at once (fio's `iodepth` beside `rate_iops`).
 
 use crate::model::config::{DriveState, Rw, Workload, MAX_IODEPTH};
+use crate::model::workload::desktop::Desktop;
 use crate::model::workload::Spacing;
 
 use super::jobs::Jobs;
@@ -57,6 +58,10 @@ const RATE_STEPS_PER_MILLE: [u32; 10] =
 /// The coarse stops (plain arrow keys) of the rate slider, in thousandths: 1, 2, 5 a decade.
 const RATE_COARSE_PER_MILLE: [u32; 3] = [1000, 2000, 5000];
 
+/// The trace a fresh trace view replays: the reviews' Light desktop workload, the one whose
+/// verdict on the 128 GB Octane the lab reproduces.
+pub const DEFAULT_TRACE: Desktop = Desktop::Light;
+
 /// How requests arrive: the reader's workload choice.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum LoadKind {
@@ -67,12 +72,15 @@ pub enum LoadKind {
     Rate,
     /// Up to four jobs on the drive at once, each with its own pattern and depth or rate.
     Jobs,
+    /// A trace replayed at its own times: the reviews' desktop workloads.
+    Trace,
 }
 
 crate::model::named_enum!(LoadKind, "workload", id, {
     Depth => "depth",
     Rate => "rate",
     Jobs => "jobs",
+    Trace => "trace",
 });
 
 impl LoadKind {
@@ -82,6 +90,7 @@ impl LoadKind {
             LoadKind::Depth => "one job at a queue depth",
             LoadKind::Rate => "a rate",
             LoadKind::Jobs => "several jobs",
+            LoadKind::Trace => "a trace",
         }
     }
 }
@@ -163,6 +172,7 @@ pub fn read_share_ladder() -> Ladder {
 pub struct WorkloadSetup {
     load: LoadKind,
     jobs: Jobs,
+    trace: Desktop,
     rate_iops: u32,
     spacing: Spacing,
     qd: u32,
@@ -177,6 +187,7 @@ impl Default for WorkloadSetup {
         WorkloadSetup {
             load: LoadKind::Depth,
             jobs: Jobs::default(),
+            trace: DEFAULT_TRACE,
             rate_iops: DEFAULT_RATE_IOPS,
             spacing: DEFAULT_SPACING,
             qd: DEFAULT_QD,
@@ -192,6 +203,13 @@ impl WorkloadSetup {
     /// How requests arrive.
     pub fn load(&self) -> LoadKind {
         self.load
+    }
+    /// The trace of the trace view.
+    pub fn trace(&self) -> Desktop {
+        self.trace
+    }
+    pub fn set_trace(&mut self, trace: Desktop) {
+        self.trace = trace;
     }
     /// The jobs of the several-jobs view.
     pub fn jobs(&self) -> &Jobs {
@@ -321,6 +339,6 @@ mod tests {
         for kind in LoadKind::ALL {
             assert_eq!(kind.id().parse::<LoadKind>().unwrap(), kind);
         }
-        assert!("trace".parse::<LoadKind>().is_err());
+        assert!("replay".parse::<LoadKind>().is_err());
     }
 }

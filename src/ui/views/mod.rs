@@ -38,6 +38,7 @@ pub mod queue_charts;
 pub mod share;
 pub mod time_model;
 pub mod tours;
+pub mod trace;
 
 use leptos::prelude::*;
 

@@ -23,6 +23,7 @@ use crate::ui::reference;
 use crate::ui::state::{DriveSetup, Lab, LoadKind, View, WorkloadSetup};
 use crate::ui::views::jobs::JobsFigure;
 use crate::ui::views::share::PngButton;
+use crate::ui::views::trace::TraceFigure;
 
 /// The round amounts the read-share caption converts between IOPS and MB/s.
 const EXAMPLE_IOPS: f64 = 1000.0;
@@ -58,6 +59,9 @@ pub fn QueueCharts(
             </Show>
             <Show when=move || load() == LoadKind::Jobs && shows(ChartId::Jobs)>
                 <JobsFigure />
+            </Show>
+            <Show when=move || load() == LoadKind::Trace && shows(ChartId::Trace)>
+                <TraceFigure />
             </Show>
         </div>
     }

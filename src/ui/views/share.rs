@@ -96,6 +96,9 @@ pub fn ShareBar(
         let state = lab.state_untracked();
         let w = &state.workload;
         let text = match w.load() {
+            // A generated desktop workload is a model of a trace, not a fio job: the button is
+            // disabled then, and says why.
+            LoadKind::Trace => return,
             LoadKind::Depth => fio::job_file(&w.spec(), &compute::sweep_qds(w.qd())),
             LoadKind::Rate => {
                 fio::rate_job_file(&w.spec(), &compute::sweep_rates(&state), w.spacing())
@@ -112,6 +115,7 @@ pub fn ShareBar(
         };
         download::text(export::FIO_JOB_FILE, "text/plain;charset=utf-8", &text);
     };
+    let no_fio = move || lab.workload.with(|w| w.load() == LoadKind::Trace);
     view! {
         <section id="share" class="share card" aria-labelledby="share-title">
             <h2 id="share-title">"Share and export"</h2>
@@ -119,7 +123,15 @@ pub fn ShareBar(
                 <button type="button" id="copy-link" on:click=copy>"Copy link"</button>
                 <button type="button" id="embed-button" on:click=embed>"Embed"</button>
                 <button type="button" id="export-csv" on:click=csv>"Download CSV"</button>
-                <button type="button" id="export-fio" on:click=fio_job>"Download fio job file"</button>
+                <button
+                    type="button"
+                    id="export-fio"
+                    on:click=fio_job
+                    prop:disabled=no_fio
+                    title=move || no_fio().then_some("A desktop workload is a model of a trace the reviews never published, not a fio job.")
+                >
+                    "Download fio job file"
+                </button>
             </div>
             <p class="hint" role="status" id="copy-status">
                 {move || match copied.get() {

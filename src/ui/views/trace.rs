@@ -1,0 +1,296 @@
+//! A trace on each compared drive: the trace's choice ([`TraceControls`], in the controls
+//! panel) and what each drive did with it ([`TraceFigure`], where the charts are), as the
+//! reviews report their desktop tests: the average data rate over the time the drive was busy,
+//! the busy time, and each direction's latency.
+//!
+//! What always holds: the replays run in a worker of the pool (never on the page's thread),
+//! the latest asked replacing the one before, with progress and Cancel; the drives are the ones
+//! the charts compare (the preset's capacities, or the pins with their drive states, so a pin
+//! gives an empty against a full drive); every figure is a model result and says so, and the
+//! bars are an HTML table, read by assistive technology as it reads on screen.
+
+use leptos::prelude::*;
+
+use crate::model::workload::desktop::Desktop;
+use crate::ui::charts::compared;
+use crate::ui::controls::locked;
+use crate::ui::controls::radio::{Choice, RadioGroup};
+use crate::ui::embed::Control;
+use crate::ui::format;
+use crate::ui::pool::Pool;
+use crate::ui::state::{Lab, LabState};
+use parallelism_work::replay::{
+    DriveReplay, Latency, ReplayAsk, ReplayDrive, ReplayFound, MAX_REPLAY_DRIVES,
+};
+
+/// What each bar of a row is drawn against: the largest value of its column, as a percentage.
+const FULL_BAR_PCT: f64 = 100.0;
+
+/// What the workload choice says of a desktop workload.
+pub fn trace_label(t: Desktop) -> &'static str {
+    match t {
+        Desktop::Light => "Light: a day of office work (Storage Bench 2011)",
+        Desktop::Heavy => "Heavy: a day of heavy desktop work (Storage Bench 2011)",
+    }
+}
+
+/// The drives the state's trace replays on, in the charts' order, with their labels.
+pub fn drives(state: &LabState) -> Vec<(ReplayDrive, String)> {
+    compared(state)
+        .into_iter()
+        .take(MAX_REPLAY_DRIVES)
+        .map(|c| {
+            let drive = ReplayDrive {
+                drive: crate::ui::compute::DriveKey {
+                    preset: crate::model::presets::PresetKey(c.config.drive.preset()),
+                    drive: c.drive,
+                },
+                state: c.config.workload.drive_state(),
+                power_state: c.config.drive.power_state(),
+            };
+            (drive, c.label)
+        })
+        .collect()
+}
+
+/// What the worker is asked for the state's trace.
+pub fn ask(state: &LabState) -> ReplayAsk {
+    ReplayAsk {
+        drives: drives(state).into_iter().map(|(d, _)| d).collect(),
+        workload: state.workload.trace().id().to_string(),
+    }
+}
+
+/// The first drive against the last in one sentence (the smallest capacity against the
+/// largest without pins): its share of the other's data rate.
+pub fn verdict(labels: &[String], found: &ReplayFound) -> Option<String> {
+    let (first, last) = (found.drives.first()?, found.drives.last()?);
+    if found.drives.len() < 2 || last.data_rate_mb_s <= 0.0 {
+        return None;
+    }
+    Some(format!(
+        "{} keeps {:.0}% of the data rate of {} ({} against {}).",
+        labels.first()?,
+        100.0 * first.data_rate_mb_s / last.data_rate_mb_s,
+        labels.last()?,
+        format::mb_per_s(first.data_rate_mb_s),
+        format::mb_per_s(last.data_rate_mb_s),
+    ))
+}
+
+/// The trace to replay.
+#[component]
+pub fn TraceControls() -> impl IntoView {
+    let lab = Lab::expect();
+    let choices = Desktop::ALL
+        .iter()
+        .map(|t| Choice {
+            value: t.id(),
+            label: trace_label(*t).to_string(),
+        })
+        .collect();
+    view! {
+        <RadioGroup
+            name="trace"
+            legend="Trace"
+            choices=choices
+            selected=Signal::derive(move || lab.workload.with(|w| w.trace().id()))
+            on_change=Callback::new(move |v: &'static str| {
+                if let Ok(t) = v.parse::<Desktop>() {
+                    lab.workload.update(|w| w.set_trace(t));
+                }
+            })
+            locked=locked(Control::Trace)
+        />
+        <p class="hint">
+            "The reviews' desktop tests, generated from their published description (the traces were never published): lone 4 KiB requests and bursts of 128 KiB transfers at the trace's own times, idle gaps capped at 25 ms, at most 32 at the drive. The drive state below applies."
+        </p>
+    }
+}
+
+/// The replays' results, computed in a worker whenever the trace or the drives change.
+#[component]
+pub fn TraceFigure() -> impl IntoView {
+    let lab = Lab::expect();
+    let pool = Pool::expect();
+    let asked = Memo::new(move |_| ask(&lab.state()));
+    Effect::new(move |_| pool.start_replay(asked.get()));
+    on_cleanup(move || pool.cancel_replay());
+    let state = Memo::new(move |_| {
+        pool.replay_revision();
+        pool.replay_state()
+    });
+    let progress = move || {
+        state.with(|s| match s {
+            None => "Model: stopped.".to_string(),
+            Some(s) if s.outcome.is_some() => String::new(),
+            Some(s) => format!(
+                "Model: replaying on each drive, {:.0}% …",
+                100.0 * s.progress.done as f64 / s.progress.total.max(1) as f64
+            ),
+        })
+    };
+    let running = move || state.with(|s| s.as_ref().is_some_and(|s| s.outcome.is_none()));
+    let table = move || {
+        let labels: Vec<String> = drives(&lab.state()).into_iter().map(|(_, l)| l).collect();
+        state.with(|s| match s.as_ref().and_then(|s| s.outcome.clone()) {
+            Some(Ok(found)) => view! { <TraceTable labels=labels found=found /> }.into_any(),
+            Some(Err(why)) => view! {
+                <p class="error" role="alert">{format!("The model cannot replay this: {why}.")}</p>
+            }
+            .into_any(),
+            None => ().into_any(),
+        })
+    };
+    let title = move || {
+        lab.workload
+            .with(|w| format!("{} on each drive", trace_label(w.trace())))
+    };
+    view! {
+        <figure class="chart trace-figure" id="figure-trace">
+            <h2>{title}</h2>
+            <p class="status" id="trace-status" role="status">
+                {progress}
+                <Show when=running>
+                    " "
+                    <button type="button" id="trace-cancel" on:click=move |_| pool.cancel_replay()>"Cancel"</button>
+                </Show>
+                <Show when=move || state.with(Option::is_none)>
+                    " "
+                    <button type="button" id="trace-run" on:click=move |_| pool.start_replay(asked.get_untracked())>"Run"</button>
+                </Show>
+            </p>
+            {table}
+            <figcaption>
+                "Model results. Data rate: the bytes moved over the time the drive had something to do, as the reviews average their trace tests; busy time: that time. Bars are drawn against the largest of each column. The reviews' own figures for these tests are not in the lab's reference data, so these are predictions."
+            </figcaption>
+        </figure>
+    }
+}
+
+/// One direction's latency in a cell.
+fn latency_text(l: Option<Latency>) -> String {
+    l.map_or_else(
+        || format::NO_VALUE.to_string(),
+        |l| {
+            format!(
+                "{} mean, {} p99",
+                format::latency_us(l.mean_us),
+                format::latency_us(l.p99_us)
+            )
+        },
+    )
+}
+
+/// A bar of `value` against `top`, and its figure.
+fn bar(value: f64, top: f64, text: String) -> impl IntoView {
+    let pct = if top > 0.0 {
+        (FULL_BAR_PCT * value / top).clamp(0.0, FULL_BAR_PCT)
+    } else {
+        0.0
+    };
+    view! {
+        <span class="bar" aria-hidden="true" style:width=format!("{pct:.1}%")></span>
+        <span class="bar-value">{text}</span>
+    }
+}
+
+/// Each drive's data rate and busy time as bars, and its latency per direction.
+#[component]
+fn TraceTable(labels: Vec<String>, found: ReplayFound) -> impl IntoView {
+    let top = |f: fn(&DriveReplay) -> f64| found.drives.iter().map(f).fold(0.0, f64::max);
+    let (top_rate, top_busy) = (top(|d| d.data_rate_mb_s), top(|d| d.busy_s));
+    let rows = found
+        .drives
+        .iter()
+        .zip(&labels)
+        .map(|(d, label)| {
+            view! {
+                <tr>
+                    <th scope="row">{label.clone()}</th>
+                    <td class="bar-cell">{bar(d.data_rate_mb_s, top_rate, format::mb_per_s(d.data_rate_mb_s))}</td>
+                    <td class="bar-cell">{bar(d.busy_s, top_busy, format!("{:.1} s", d.busy_s))}</td>
+                    <td>{latency_text(d.read)}</td>
+                    <td>{latency_text(d.write)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let verdict = verdict(&labels, &found);
+    let requests = found.drives.first().map_or(0, |d| d.requests);
+    let elapsed = found.drives.first().map_or(0.0, |d| d.elapsed_s);
+    view! {
+        <table class="trace-table" id="trace-table">
+            <caption>
+                {format!(
+                    "Model: {} requests over {:.0} s of the trace's time, on each drive",
+                    format::grouped(requests as f64),
+                    elapsed
+                )}
+            </caption>
+            <thead>
+                <tr>
+                    <th scope="col">"Drive"</th>
+                    <th scope="col">"Data rate"</th>
+                    <th scope="col">"Busy time"</th>
+                    <th scope="col">"Reads"</th>
+                    <th scope="col">"Writes"</th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
+        {verdict.map(|v| view! { <p class="trace-verdict" id="trace-verdict">{v}</p> })}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::presets;
+    use crate::ui::state::LoadKind;
+
+    fn octane() -> LabState {
+        let mut s = LabState::default();
+        s.drive.set_preset(presets::find("octane").unwrap());
+        s.workload.set_load(LoadKind::Trace);
+        s
+    }
+
+    #[test]
+    fn the_trace_replays_on_the_drives_the_charts_compare() {
+        let s = octane();
+        let d = drives(&s);
+        let caps: Vec<u32> = d
+            .iter()
+            .map(|(r, _)| r.drive.drive.capacity_gb(s.drive.preset()).round() as u32)
+            .collect();
+        assert_eq!(caps.first(), Some(&128));
+        assert_eq!(caps.last(), Some(&512));
+        assert_eq!(ask(&s).workload, "desktop-light");
+    }
+
+    #[test]
+    fn the_verdict_compares_the_first_drive_with_the_last() {
+        let drive = |rate| DriveReplay {
+            data_rate_mb_s: rate,
+            busy_s: 1.0,
+            elapsed_s: 2.0,
+            read: None,
+            write: None,
+            energy_j: 1.0,
+            requests: 10,
+        };
+        let found = ReplayFound {
+            drives: vec![drive(184.0), drive(200.0)],
+        };
+        let labels = vec!["128 GB".to_string(), "512 GB".to_string()];
+        assert_eq!(
+            verdict(&labels, &found).unwrap(),
+            "128 GB keeps 92% of the data rate of 512 GB (184 MB/s against 200 MB/s)."
+        );
+        let one = ReplayFound {
+            drives: vec![drive(1.0)],
+        };
+        assert_eq!(verdict(&labels, &one), None);
+    }
+}
