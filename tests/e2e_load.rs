@@ -373,3 +373,156 @@ async fn e2e_the_desktop_trace_shows_the_octane_verdict_and_a_replay_can_be_canc
     browser.assert_clean_console();
     browser.close().await;
 }
+
+/// A scratch file for the trace tests.
+fn trace_file(name: &str, text: &str) -> PathBuf {
+    let path = common::fio::scratch("e2e-traces", name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// fio's own version 3 iolog of a small rate-limited mixed job, written by the real fio.
+fn real_fio_iolog() -> PathBuf {
+    let log = common::fio::scratch("e2e-traces", "fio.iolog");
+    // fio appends to an iolog that is already there.
+    let _ = std::fs::remove_file(&log);
+    let job = format!(
+        "[replay]\nfilename={}\nsize=4M\nrw=randrw\nrwmixread=60\nbs=4k\nioengine=psync\n\
+         number_ios=200\nrate_iops=2000\nwrite_iolog={}\n",
+        common::fio::scratch("e2e-traces", "fio.bin").display(),
+        log.display()
+    );
+    common::fio::run_fio("e2e-traces", "iolog", &job);
+    log
+}
+
+/// Chooses `path` in the trace view's file input and waits for its replay's table.
+async fn replay_file(browser: &Browser, path: &std::path::Path) -> String {
+    browser
+        .press("trace-upload", &path.display().to_string())
+        .await;
+    let name = path.file_name().unwrap().to_string_lossy().to_string();
+    browser
+        .wait_for("the file's replay", || async {
+            let title = text_of(browser, "#figure-trace h2").await;
+            let rows = browser
+                .js(
+                    "return document.querySelectorAll('#trace-table tbody tr').length;",
+                    vec![],
+                )
+                .await;
+            (title.contains(&name) && rows == serde_json::json!(3)).then_some(title)
+        })
+        .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_a_trace_file_of_each_format_replays_and_a_bad_one_names_its_lines() {
+    let files = [
+        // MQSim: arrival ns, device, start sector, sectors, 0 write / 1 read.
+        trace_file(
+            "mqsim.trace",
+            &(0..400)
+                .map(|i| format!("{} 1 {} 8 {}\n", i * 50_000, i * 64, i % 2))
+                .collect::<String>(),
+        ),
+        // blkparse's default output: device, cpu, sequence, seconds, pid, action, rwbs,
+        // sector + count [process].
+        trace_file(
+            "blkparse.txt",
+            &(0..400)
+                .map(|i| {
+                    format!(
+                        "8,0 1 {} {}.{:09} 4162 Q {} {} + 8 [app]\n",
+                        i + 1,
+                        i / 10_000,
+                        (i % 10_000) * 100_000,
+                        if i % 3 == 0 { "W" } else { "R" },
+                        i * 8
+                    )
+                })
+                .collect::<String>(),
+        ),
+        // The SNIA/MSR Cambridge CSV: Windows filetime, host, disk, type, offset, size, response.
+        trace_file(
+            "msr.csv",
+            &(0..400)
+                .map(|i| {
+                    format!(
+                        "{},hm,1,{},{},4096,100\n",
+                        128_166_372_003_061_629u64 + i * 1_000,
+                        if i % 4 == 0 { "Write" } else { "Read" },
+                        i * 4096
+                    )
+                })
+                .collect::<String>(),
+        ),
+        real_fio_iolog(),
+    ];
+    let browser = Browser::start().await;
+    let link = "?preset=e18dc&cap=480&workload=trace&trace=file";
+    browser.open(link, "#figure-trace").await;
+    let status = text_of(&browser, "#trace-status").await;
+    assert!(status.contains("choose one in the controls"), "{status}");
+    for file in &files {
+        replay_file(&browser, file).await;
+    }
+    // A malformed file says which lines and why, and the lab keeps its state.
+    let bad = trace_file("bad.trace", "0 1 0 8 1\n5 1 x 8 1\n6 1 0 8 7\n");
+    let before = browser.location_search().await;
+    browser
+        .press("trace-upload", &bad.display().to_string())
+        .await;
+    let error = browser
+        .wait_for("the bad file's message", || async {
+            let t = text_of(&browser, "#trace-error").await;
+            (!t.is_empty()).then_some(t)
+        })
+        .await;
+    assert!(
+        error.contains("line 2") && error.contains("line 3"),
+        "{error}"
+    );
+    assert_eq!(browser.location_search().await, before);
+    // A file over 100 MB is refused before it is read.
+    let huge = common::fio::scratch("e2e-traces", "huge.trace");
+    let f = std::fs::File::create(&huge).unwrap();
+    f.set_len(101 << 20).unwrap();
+    browser
+        .press("trace-upload", &huge.display().to_string())
+        .await;
+    let refused = browser
+        .wait_for("the size refusal", || async {
+            let t = text_of(&browser, "#trace-upload-refused").await;
+            (!t.is_empty()).then_some(t)
+        })
+        .await;
+    assert!(refused.contains("up to 100 MB"), "{refused}");
+    let _ = std::fs::remove_file(&huge);
+    // A long trace can be cancelled while it is read or replayed.
+    let long = trace_file(
+        "long.trace",
+        &(0..300_000u64)
+            .map(|i| format!("{} 1 {} 8 1\n", i * 20_000, (i * 7919 % 1_000_000) * 8))
+            .collect::<String>(),
+    );
+    browser
+        .press("trace-upload", &long.display().to_string())
+        .await;
+    browser
+        .wait_for("the long replay to be under way", || async {
+            browser.attr("#trace-cancel", "id").await
+        })
+        .await;
+    browser.click("trace-cancel").await;
+    browser
+        .wait_for("the replay to stop", || async {
+            text_of(&browser, "#trace-status")
+                .await
+                .contains("stopped")
+                .then_some(())
+        })
+        .await;
+    browser.assert_clean_console();
+    browser.close().await;
+}

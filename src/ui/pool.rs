@@ -36,7 +36,7 @@ use parallelism_work::fit::{FitAsk, FitFound};
 use parallelism_work::jobs::{JobsAsk, JobsFound, JobsProgress};
 use parallelism_work::pool::{pool_size, Dispatch};
 use parallelism_work::protocol::{Reply, Request};
-use parallelism_work::replay::{ReplayAsk, ReplayFound, ReplayProgress};
+use parallelism_work::replay::{ReplayAsk, ReplayFound, ReplayProgress, ReplaySource};
 use parallelism_work::teach::{TeachCommand, TeachNews};
 use parallelism_work::time::{TimeResults, MAX_CACHED_DRIVES};
 use parallelism_work::DriveKey;
@@ -93,17 +93,26 @@ struct Slot {
     worker: Worker,
     ready: bool,
     /// The latest request of each kind, held until the worker is ready.
-    waiting: Vec<(Kind, String)>,
+    waiting: Vec<(Kind, JsValue)>,
 }
 
 impl Slot {
     fn send(&mut self, kind: Kind, request: &Request) {
-        let text = request.encode();
+        self.send_value(kind, JsValue::from_str(&request.encode()));
+    }
+
+    /// Sends `request` with `file` beside it (a two-item array: the worker reads the file).
+    fn send_with_file(&mut self, kind: Kind, request: &Request, file: &web_sys::File) {
+        let pair = js_sys::Array::of2(&JsValue::from_str(&request.encode()), file);
+        self.send_value(kind, pair.into());
+    }
+
+    fn send_value(&mut self, kind: Kind, message: JsValue) {
         if self.ready {
-            post(&self.worker, &text);
+            post(&self.worker, &message);
         } else {
             self.waiting.retain(|(k, _)| *k != kind);
-            self.waiting.push((kind, text));
+            self.waiting.push((kind, message));
         }
     }
 }
@@ -123,6 +132,8 @@ struct Inner {
     jobs: TaskBook<JobsAsk, JobsProgress, JobsFound>,
     /// The last replay asked, and the replays already done.
     replay: TaskBook<ReplayAsk, ReplayProgress, ReplayFound>,
+    /// The reader's trace file, and what tells it apart (never in the state or the link).
+    trace_file: Option<(ReplaySource, web_sys::File)>,
     /// Teaching mode's point (ids grow with every point) and who hears its news.
     teach_id: u64,
     on_teach: Option<Rc<dyn Fn(TeachNews)>>,
@@ -144,7 +155,34 @@ fn replay_request(id: u64, ask: Option<ReplayAsk>) -> Request {
     Request::Replay { id, ask }
 }
 
+/// What a task asks that may name the reader's trace file.
+trait NamesFile {
+    /// The file source it names, if it names one.
+    fn file_source(&self) -> Option<&ReplaySource>;
+}
+
+impl NamesFile for JobsAsk {
+    fn file_source(&self) -> Option<&ReplaySource> {
+        None
+    }
+}
+
+impl NamesFile for ReplayAsk {
+    fn file_source(&self) -> Option<&ReplaySource> {
+        matches!(self.source, ReplaySource::File { .. }).then_some(&self.source)
+    }
+}
+
 impl Inner {
+    /// The held trace file, when `ask` names it.
+    fn file_for(&self, ask: &impl NamesFile) -> Option<web_sys::File> {
+        let wanted = ask.file_source()?;
+        self.trace_file
+            .as_ref()
+            .filter(|(source, _)| source == wanted)
+            .map(|(_, file)| file.clone())
+    }
+
     /// Sends `request` to the worker that carries the views' own work.
     fn send_lane(&mut self, kind: Kind, request: &Request) {
         if let Some(slot) = self.slots.get_mut(LANE_WORKER) {
@@ -287,6 +325,7 @@ impl Pool {
                 fit: None,
                 jobs: TaskBook::default(),
                 replay: TaskBook::default(),
+                trace_file: None,
                 teach_id: 0,
                 on_teach: None,
             }),
@@ -418,7 +457,8 @@ impl Pool {
         self.replay.revision.get()
     }
 
-    /// Replays `ask`, dropping the replay before; one already done is shown at once.
+    /// Replays `ask`, dropping the replay before; one already done is shown at once. A replay
+    /// of the reader's file takes the file [`Self::set_trace_file`] holds along.
     pub fn start_replay(&self, ask: ReplayAsk) {
         self.start_task(
             ask,
@@ -427,6 +467,30 @@ impl Pool {
             replay_request,
             self.replay,
         );
+    }
+
+    /// Holds `file` as the reader's trace file (replacing the one before) and says what tells
+    /// it apart; the replays that name it take it along.
+    pub fn set_trace_file(&self, file: web_sys::File) -> ReplaySource {
+        let source = ReplaySource::File {
+            name: file.name(),
+            bytes: file.size() as u64,
+            modified_ms: file.last_modified() as u64,
+            format: None,
+        };
+        let held = source.clone();
+        let _ = self
+            .inner
+            .try_update_value(|i| i.trace_file = Some((held, file)));
+        self.replay.bump_soon();
+        source
+    }
+
+    /// What tells the reader's trace file apart, if one is held.
+    pub fn trace_file(&self) -> Option<ReplaySource> {
+        self.inner
+            .try_with_value(|i| i.trace_file.as_ref().map(|(s, _)| s.clone()))
+            .flatten()
     }
 
     /// Drops the replay under way, if any.
@@ -443,7 +507,7 @@ impl Pool {
 
     /// Asks the lane worker for `ask` (dropping the task before), or shows what it found
     /// before at once.
-    fn start_task<A: Clone + PartialEq, P: Copy + Default, F: Clone>(
+    fn start_task<A: Clone + PartialEq + NamesFile, P: Copy + Default, F: Clone>(
         &self,
         ask: A,
         book: fn(&mut Inner) -> &mut TaskBook<A, P, F>,
@@ -465,7 +529,13 @@ impl Pool {
                 }
                 None => Some(ask),
             };
-            inner.send_lane(kind, &request(id, sent));
+            let file = sent.as_ref().and_then(|ask| inner.file_for(ask));
+            let request = request(id, sent);
+            match (file, inner.slots.get_mut(LANE_WORKER)) {
+                (Some(file), Some(slot)) => slot.send_with_file(kind, &request, &file),
+                (None, _) => inner.send_lane(kind, &request),
+                (Some(_), None) => {}
+            }
         });
         revision.bump_soon();
     }
@@ -603,8 +673,8 @@ impl Pool {
                 let _ = self.inner.try_update_value(|inner| {
                     if let Some(slot) = inner.slots.get_mut(index) {
                         slot.ready = true;
-                        for (_, text) in std::mem::take(&mut slot.waiting) {
-                            post(&slot.worker, &text);
+                        for (_, message) in std::mem::take(&mut slot.waiting) {
+                            post(&slot.worker, &message);
                         }
                     }
                 });
@@ -707,8 +777,8 @@ fn spawn(pool: Pool, index: usize, url: &'static str) -> Result<Worker, String> 
     Ok(worker)
 }
 
-fn post(worker: &Worker, text: &str) {
-    if let Err(e) = worker.post_message(&JsValue::from_str(text)) {
+fn post(worker: &Worker, message: &JsValue) {
+    if let Err(e) = worker.post_message(message) {
         panic!(
             "the page could not message its model worker: {}",
             describe(&e)

@@ -25,7 +25,8 @@ use crate::model::workload::Spacing;
 
 use super::format;
 use super::state::{
-    DriveChoice, Hold, LabState, LoadKind, View, DEFAULT_RATE_IOPS, DEFAULT_SPACING, DEFAULT_TRACE,
+    DriveChoice, Hold, LabState, LoadKind, TraceSource, View, DEFAULT_RATE_IOPS, DEFAULT_SPACING,
+    DEFAULT_TRACE,
 };
 
 /// Mean die utilisation from which the explainer says "every die is busy".
@@ -312,7 +313,7 @@ impl Setup {
         match (self.trace, self.rate_iops) {
             (Some(trace), _) => {
                 s.workload.set_load(LoadKind::Trace);
-                s.workload.set_trace(trace);
+                s.workload.set_trace(TraceSource::of_desktop(trace));
             }
             (None, None) => s.workload.set_load(LoadKind::Depth),
             (None, Some(iops)) => {
@@ -889,10 +890,10 @@ mod tests {
             let mut s = LabState::default();
             steps[i].setup.apply(&mut s);
             assert_eq!(s.workload.load(), LoadKind::Trace);
-            let mut ask = trace::ask(&s);
+            let mut ask = trace::ask(&s, None).unwrap();
             // The first drive (128 GB) against the last (512 GB).
             ask.drives = vec![ask.drives[0], *ask.drives.last().unwrap()];
-            let mut run = ReplayRun::start(ask).unwrap();
+            let mut run = ReplayRun::start(ask, None).unwrap();
             let found = loop {
                 if let Some(f) = run.work(&mut || false) {
                     break f.unwrap();

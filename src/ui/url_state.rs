@@ -56,9 +56,8 @@ use super::state::{
     DEFAULT_BURST_GB, DEFAULT_IDLE_S, DEFAULT_RATE_IOPS, DEFAULT_SPACING, DEFAULT_SPEED_US_PER_S,
     DIE_DENSITIES_GBIT, READ_SHARE_STEP, SPEEDS_US_PER_S,
 };
-use super::state::{Jobs, DEFAULT_TRACE};
+use super::state::{Jobs, TraceSource, DEFAULT_TRACE};
 use crate::model::config::format_block_size;
-use crate::model::workload::desktop::Desktop;
 use crate::model::workload::Spacing;
 
 /// Every parameter the lab reads, in the order it writes them.
@@ -278,7 +277,7 @@ impl Parser {
         if let Some(s) = get("arrivals").and_then(|v| self.named::<Spacing>("arrivals", v)) {
             self.state.workload.set_spacing(s);
         }
-        if let Some(t) = get("trace").and_then(|v| self.named::<Desktop>("trace", v)) {
+        if let Some(t) = get("trace").and_then(|v| self.named::<TraceSource>("trace", v)) {
             self.state.workload.set_trace(t);
         }
         if let Some(v) = get("jobs") {
@@ -904,7 +903,9 @@ mod tests {
         states.push(odd.clone());
         odd.workload.set_load(LoadKind::Trace);
         states.push(odd.clone());
-        odd.workload.set_trace(Desktop::Heavy);
+        odd.workload.set_trace(TraceSource::DesktopHeavy);
+        states.push(odd.clone());
+        odd.workload.set_trace(TraceSource::File);
         states.push(odd.clone());
         odd.workload.set_load(LoadKind::Depth);
         states.push(odd);

@@ -19,6 +19,7 @@ use parallelism_model::power::PowerLimit;
 use parallelism_model::prepare::Preparation;
 use parallelism_model::stats::{LatencySummary, RunResult};
 use parallelism_model::workload::desktop::Desktop;
+use parallelism_model::workload::trace::{Trace, TraceFormat, TraceParser};
 use parallelism_model::workload::{Arrival, Stream, StreamsSpec};
 use parallelism_model::{DriveState, Simulation};
 use serde::{Deserialize, Serialize};
@@ -46,9 +47,29 @@ pub struct ReplayDrive {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ReplayAsk {
     pub drives: Vec<ReplayDrive>,
-    /// The generated desktop workload's name (`desktop-light`, `desktop-heavy`).
-    pub workload: String,
+    pub source: ReplaySource,
 }
+
+/// The workload a replay runs.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ReplaySource {
+    /// A generated desktop workload, by its name (`desktop-light`, `desktop-heavy`).
+    Desktop(String),
+    /// A trace file of the reader's, whose text comes beside the request (it is never in a
+    /// message of the protocol). Its name, size and time stamp tell one file from another.
+    File {
+        name: String,
+        bytes: u64,
+        modified_ms: u64,
+        /// The trace's format when the reader named it; `None` tells it from the text.
+        format: Option<String>,
+    },
+}
+
+/// The largest trace file a replay reads (the page refuses bigger ones before sending them).
+pub const MAX_TRACE_FILE_BYTES: u64 = 100 << 20;
+/// Lines of a trace file read per step (about a millisecond in a browser).
+pub const LINES_PER_STEP: usize = 2_000;
 
 /// One direction's latency as the page shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -104,11 +125,14 @@ pub struct ReplayFound {
     pub drives: Vec<DriveReplay>,
 }
 
-/// How far a [`ReplayRun`] is: requests replayed of all (over every drive).
+/// How far a [`ReplayRun`] is: requests replayed of all (over every drive), after the file's
+/// bytes read of all while a trace file is still being read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ReplayProgress {
     pub done: u64,
     pub total: u64,
+    /// A trace file being read: bytes read, and its size.
+    pub reading: Option<(u64, u64)>,
 }
 
 /// Checks drive `d` in its state and power state, as cheaply as the model allows (a trace is
@@ -138,23 +162,55 @@ enum Current {
     Running(Box<Simulation>, u64),
 }
 
+/// Where each drive's trace comes from.
+enum Source {
+    /// Generated for each drive's size.
+    Desktop(Desktop),
+    /// A file still being read.
+    Reading(Box<TraceParser>),
+    /// A file read: one trace for every drive (its addresses wrap onto each).
+    Read(Arc<Trace>),
+}
+
 /// The replays under way.
 pub struct ReplayRun {
     ask: ReplayAsk,
-    workload: Desktop,
+    source: Source,
     found: Vec<DriveReplay>,
     current: Option<Current>,
-    /// Requests of each drive's trace (the same count on every drive).
+    /// Requests of each drive's trace (the same count on every drive; 0 until a file is read).
     per_drive: u64,
 }
 
 impl ReplayRun {
-    /// The replays for `ask`, every drive checked before the first starts.
-    pub fn start(ask: ReplayAsk) -> Result<ReplayRun, String> {
-        let workload: Desktop = ask
-            .workload
-            .parse()
-            .map_err(|e: ConfigError| e.to_string())?;
+    /// The replays for `ask`, every drive checked before the first starts; `file` is the
+    /// text of the trace file a [`ReplaySource::File`] names.
+    pub fn start(ask: ReplayAsk, file: Option<String>) -> Result<ReplayRun, String> {
+        let (source, per_drive) = match (&ask.source, file) {
+            (ReplaySource::Desktop(name), _) => {
+                let workload: Desktop = name.parse().map_err(|e: ConfigError| e.to_string())?;
+                let recipe = workload.recipe();
+                (Source::Desktop(workload), recipe.reads + recipe.writes)
+            }
+            (ReplaySource::File { .. }, None) => {
+                return Err(
+                    "the trace file did not reach the model's worker; choose it again".into(),
+                )
+            }
+            (ReplaySource::File { format, .. }, Some(text)) => {
+                if text.len() as u64 > MAX_TRACE_FILE_BYTES {
+                    return Err(format!(
+                        "the file is larger than {} MB; cut the trace into parts",
+                        MAX_TRACE_FILE_BYTES >> 20
+                    ));
+                }
+                let format = match format {
+                    Some(f) => Some(f.parse::<TraceFormat>().map_err(|e| e.to_string())?),
+                    None => None,
+                };
+                (Source::Reading(Box::new(TraceParser::new(text, format))), 0)
+            }
+        };
         if ask.drives.is_empty() || ask.drives.len() > MAX_REPLAY_DRIVES {
             return Err(format!(
                 "a replay covers 1 to {MAX_REPLAY_DRIVES} drives, not {}",
@@ -164,13 +220,12 @@ impl ReplayRun {
         for d in &ask.drives {
             check_drive(d).map_err(|e| e.to_string())?;
         }
-        let recipe = workload.recipe();
         Ok(ReplayRun {
             ask,
-            workload,
+            source,
             found: Vec::new(),
             current: None,
-            per_drive: recipe.reads + recipe.writes,
+            per_drive,
         })
     }
 
@@ -179,21 +234,41 @@ impl ReplayRun {
             Some(Current::Running(sim, _)) => sim.activity().completed,
             _ => 0,
         };
+        let reading = match &self.source {
+            Source::Reading(p) => {
+                let (at, len) = p.progress();
+                Some((at as u64, len as u64))
+            }
+            _ => None,
+        };
         ReplayProgress {
             done: self.found.len() as u64 * self.per_drive + now,
             total: self.ask.drives.len() as u64 * self.per_drive,
+            reading,
         }
     }
 
     /// The run of the workload on drive `d`, ready to be prepared.
     fn prepared(&self, d: &ReplayDrive) -> Result<(Preparation, u64), ConfigError> {
         let drive = d.drive.spec();
-        let trace = Arc::new(self.workload.trace(drive.user_bytes() as u64, 1.0, SEED));
+        let trace = match &self.source {
+            Source::Desktop(w) => Arc::new(w.trace(drive.user_bytes() as u64, 1.0, SEED)),
+            Source::Read(t) => Arc::clone(t),
+            Source::Reading(_) => unreachable!("no replay starts before its trace is read"),
+        };
         let requests = trace.requests.len() as u64;
-        let arrival = Arrival::Timed {
-            speed: 1.0,
-            max_idle: None,
-            iodepth: DEVICE_DEPTH,
+        // A trace without times (a version 2 iolog without waits) runs as fast as the drive
+        // allows, at the same depth.
+        let arrival = if trace.timed {
+            Arrival::Timed {
+                speed: 1.0,
+                max_idle: None,
+                iodepth: DEVICE_DEPTH,
+            }
+        } else {
+            Arrival::Closed {
+                iodepth: DEVICE_DEPTH,
+            }
         };
         let mut run = StreamsSpec {
             drive,
@@ -217,6 +292,20 @@ impl ReplayRun {
         &mut self,
         time_is_up: &mut dyn FnMut() -> bool,
     ) -> Option<Result<ReplayFound, String>> {
+        if let Source::Reading(parser) = &mut self.source {
+            loop {
+                match parser.step(LINES_PER_STEP) {
+                    None if time_is_up() => return None,
+                    None => {}
+                    Some(Err(e)) => return Some(Err(e.to_string())),
+                    Some(Ok(trace)) => {
+                        self.per_drive = trace.requests.len() as u64;
+                        self.source = Source::Read(Arc::new(trace));
+                        break;
+                    }
+                }
+            }
+        }
         loop {
             if self.found.len() == self.ask.drives.len() {
                 return Some(Ok(ReplayFound {
@@ -277,7 +366,7 @@ mod tests {
     }
 
     fn replay(ask: ReplayAsk) -> (ReplayFound, usize) {
-        let mut run = ReplayRun::start(ask).unwrap();
+        let mut run = ReplayRun::start(ask, None).unwrap();
         let mut slices = 0;
         loop {
             slices += 1;
@@ -297,7 +386,7 @@ mod tests {
         // The review's verdict: the 128 GB "does quite well" on the Light suite.
         let ask = ReplayAsk {
             drives: vec![octane(128.0), octane(512.0)],
-            workload: "desktop-light".into(),
+            source: ReplaySource::Desktop("desktop-light".into()),
         };
         let (found, slices) = replay(ask);
         assert!(slices > 100, "{slices} slices: the replay is sliced");
@@ -314,9 +403,9 @@ mod tests {
         // `lab replay --workload desktop-light` runs the same streams unsliced.
         let ask = ReplayAsk {
             drives: vec![octane(128.0)],
-            workload: "desktop-light".into(),
+            source: ReplaySource::Desktop("desktop-light".into()),
         };
-        let run = ReplayRun::start(ask.clone()).unwrap();
+        let run = ReplayRun::start(ask.clone(), None).unwrap();
         let (prep, n) = run.prepared(&ask.drives[0]).unwrap();
         let mut prep = prep;
         let checked = prep.work_until(&mut || false).unwrap().unwrap().clone();
@@ -325,19 +414,76 @@ mod tests {
         assert_eq!(found.drives[0], DriveReplay::of(&direct, n));
     }
 
+    fn file(name: &str) -> ReplaySource {
+        ReplaySource::File {
+            name: name.into(),
+            bytes: 0,
+            modified_ms: 0,
+            format: None,
+        }
+    }
+
+    #[test]
+    fn a_trace_file_is_read_in_slices_then_replayed_on_each_drive() {
+        // 2,000 timed 4 KiB writes, one every 100 µs (MQSim: time ns, device, lba, sectors, type).
+        let text: String = (0..2_000)
+            .map(|i| format!("{} 1 {} 8 0\n", i * 100_000, i * 8))
+            .collect();
+        let ask = ReplayAsk {
+            drives: vec![octane(128.0), octane(512.0)],
+            source: file("writes.trace"),
+        };
+        let mut run = ReplayRun::start(ask, Some(text)).unwrap();
+        let mut read_steps = 0;
+        let found = loop {
+            if run.progress().reading.is_some() {
+                read_steps += 1;
+            }
+            if let Some(f) = run.work(&mut || true) {
+                break f.unwrap();
+            }
+        };
+        assert!(read_steps > 0, "the file is read in slices first");
+        assert_eq!(found.drives.len(), 2);
+        for d in &found.drives {
+            assert_eq!(d.requests, 2_000);
+            assert!(d.read.is_none() && d.write.is_some());
+            // 0.2 s of trace: the drive keeps up, so the replay lasts as long as the trace.
+            assert!((d.elapsed_s - 0.2).abs() < 0.01, "{}", d.elapsed_s);
+        }
+    }
+
+    #[test]
+    fn a_malformed_file_is_refused_with_its_line_numbers_and_a_missing_one_says_so() {
+        let ask = ReplayAsk {
+            drives: vec![octane(128.0)],
+            source: file("bad.trace"),
+        };
+        let text = "0 1 0 8 1\n5 1 x 8 1\n6 1 0 8 7\n".to_string();
+        let mut run = ReplayRun::start(ask.clone(), Some(text)).unwrap();
+        let why = loop {
+            if let Some(f) = run.work(&mut || true) {
+                break f.unwrap_err();
+            }
+        };
+        assert!(why.contains("line 2") && why.contains("line 3"), "{why}");
+        let missing = ReplayRun::start(ask, None).err().unwrap();
+        assert!(missing.contains("choose it again"), "{missing}");
+    }
+
     #[test]
     fn an_unknown_workload_or_too_many_drives_is_refused_with_the_reason() {
         let bad = ReplayAsk {
             drives: vec![octane(128.0)],
-            workload: "desktop-medium".into(),
+            source: ReplaySource::Desktop("desktop-medium".into()),
         };
-        let why = ReplayRun::start(bad).err().unwrap();
+        let why = ReplayRun::start(bad, None).err().unwrap();
         assert!(why.contains("desktop-heavy, desktop-light"), "{why}");
         let many = ReplayAsk {
             drives: vec![octane(128.0); 6],
-            workload: "desktop-light".into(),
+            source: ReplaySource::Desktop("desktop-light".into()),
         };
-        assert!(ReplayRun::start(many)
+        assert!(ReplayRun::start(many, None)
             .err()
             .unwrap()
             .contains("1 to 5 drives"));

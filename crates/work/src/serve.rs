@@ -42,6 +42,8 @@ pub struct Server {
     jobs: Option<(u64, JobsRun)>,
     /// The replay under way, and its id.
     replay: Option<(u64, ReplayRun)>,
+    /// The text of a trace file that came with the message being read.
+    file: Option<String>,
     /// Teaching mode's point, and its id.
     teacher: Teacher,
     teach_id: u64,
@@ -117,11 +119,12 @@ impl Task for JobsRun {
 }
 
 impl Task for ReplayRun {
-    type Ask = crate::replay::ReplayAsk;
+    /// The replay, and the text of the trace file it names (if it names one).
+    type Ask = (crate::replay::ReplayAsk, Option<String>);
     type Progress = ReplayProgress;
     type Found = crate::replay::ReplayFound;
     fn start(ask: Self::Ask) -> Result<Self, String> {
-        ReplayRun::start(ask)
+        ReplayRun::start(ask.0, ask.1)
     }
     fn progress(&self) -> ReplayProgress {
         ReplayRun::progress(self)
@@ -211,7 +214,10 @@ impl Server {
                 }
             }
             Ok(Request::Jobs { id, ask }) => start_task(&mut self.jobs, id, ask),
-            Ok(Request::Replay { id, ask }) => start_task(&mut self.replay, id, ask),
+            Ok(Request::Replay { id, ask }) => {
+                let file = self.file.take();
+                start_task(&mut self.replay, id, ask.map(|a| (a, file)))
+            }
             Ok(Request::Teach { id, command }) => {
                 self.teach_id = id;
                 let news = self.teacher.command(command)?;
@@ -219,6 +225,15 @@ impl Server {
             }
             Err(e) => Some(Reply::Refused { why: e.to_string() }),
         }
+    }
+
+    /// Reads one message that came with the text of a trace file (a replay of the reader's
+    /// file: the text is handed to that replay, never parsed as a message).
+    pub fn receive_with_file(&mut self, text: &str, file: String) -> Option<Reply> {
+        self.file = Some(file);
+        let reply = self.receive(text);
+        self.file = None;
+        reply
     }
 
     /// Whether there is work to do (a slice is due).

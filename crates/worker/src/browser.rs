@@ -7,7 +7,9 @@ use parallelism_work::protocol::Reply;
 use parallelism_work::serve::Server;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent, Performance};
+use web_sys::{
+    Blob, DedicatedWorkerGlobalScope, FileReaderSync, MessageChannel, MessageEvent, Performance,
+};
 
 /// Longest stretch of model work per task, in milliseconds: how long a plan the page has
 /// replaced may still be worked on, and how often results reach the page at most.
@@ -40,13 +42,23 @@ impl Worker {
     }
 
     fn receive(&self, event: &MessageEvent) {
-        let Some(text) = event.data().as_string() else {
-            self.post(&Reply::Refused {
-                why: "a message that is not text".to_string(),
-            });
-            return;
+        let data = event.data();
+        let reply = if let Some(text) = data.as_string() {
+            self.server.borrow_mut().receive(&text)
+        } else if let Some((text, file)) = with_file(&data) {
+            // A replay of the reader's trace file: the page posts the file itself (a handle,
+            // cheap to send), and it is read here, off the page's thread. A file that cannot
+            // be read reaches the replay as none, which says so.
+            match FileReaderSync::new().and_then(|r| r.read_as_text(&file)) {
+                Ok(contents) => self.server.borrow_mut().receive_with_file(&text, contents),
+                Err(_) => self.server.borrow_mut().receive(&text),
+            }
+        } else {
+            Some(Reply::Refused {
+                why: "a message that is neither text nor text with a file".to_string(),
+            })
         };
-        if let Some(reply) = self.server.borrow_mut().receive(&text) {
+        if let Some(reply) = reply {
             self.post(&reply);
         }
         self.schedule();
@@ -66,6 +78,15 @@ impl Worker {
             self.schedule();
         }
     }
+}
+
+/// A message of text and a file, as the page posts a replay of the reader's trace file: a
+/// two-item array.
+fn with_file(data: &JsValue) -> Option<(String, Blob)> {
+    let pair = data.dyn_ref::<js_sys::Array>()?;
+    let text = pair.get(0).as_string()?;
+    let file = pair.get(1).dyn_into::<Blob>().ok()?;
+    Some((text, file))
 }
 
 /// Installs the panic report and the message loop, then tells the page it is ready.

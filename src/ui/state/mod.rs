@@ -46,9 +46,9 @@ pub use views::{
 };
 pub use workload::{
     block_size_ladder, is_sweep_rate, qd_ladder, rate_ladder, read_share_ladder, LoadKind,
-    WorkloadSetup, ALL_READS_PCT, BLOCK_SIZES, DEFAULT_BS_BYTES, DEFAULT_DRIVE_STATE, DEFAULT_QD,
-    DEFAULT_RATE_IOPS, DEFAULT_READ_PCT, DEFAULT_SPACING, DEFAULT_TRACE, READ_SHARE_STEP,
-    THROUGHPUT_IN_MB_FROM_BYTES,
+    TraceSource, WorkloadSetup, ALL_READS_PCT, BLOCK_SIZES, DEFAULT_BS_BYTES, DEFAULT_DRIVE_STATE,
+    DEFAULT_QD, DEFAULT_RATE_IOPS, DEFAULT_READ_PCT, DEFAULT_SPACING, DEFAULT_TRACE,
+    READ_SHARE_STEP, THROUGHPUT_IN_MB_FROM_BYTES,
 };
 
 /// Everything the reader has set, one value per part. See the module documentation.

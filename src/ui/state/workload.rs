@@ -60,7 +60,42 @@ const RATE_COARSE_PER_MILLE: [u32; 3] = [1000, 2000, 5000];
 
 /// The trace a fresh trace view replays: the reviews' Light desktop workload, the one whose
 /// verdict on the 128 GB Octane the lab reproduces.
-pub const DEFAULT_TRACE: Desktop = Desktop::Light;
+pub const DEFAULT_TRACE: TraceSource = TraceSource::DesktopLight;
+
+/// What the trace view replays: a desktop workload of the reviews, or a trace file of the
+/// reader's (the file itself is the reader's data, never in the state or the link: a link
+/// says only that its view needs one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TraceSource {
+    DesktopLight,
+    DesktopHeavy,
+    File,
+}
+
+crate::model::named_enum!(TraceSource, "trace", id, {
+    DesktopLight => "desktop-light",
+    DesktopHeavy => "desktop-heavy",
+    File => "file",
+});
+
+impl TraceSource {
+    /// The generated desktop workload, if this is one.
+    pub fn desktop(self) -> Option<Desktop> {
+        match self {
+            TraceSource::DesktopLight => Some(Desktop::Light),
+            TraceSource::DesktopHeavy => Some(Desktop::Heavy),
+            TraceSource::File => None,
+        }
+    }
+
+    /// The source of a desktop workload.
+    pub fn of_desktop(d: Desktop) -> TraceSource {
+        match d {
+            Desktop::Light => TraceSource::DesktopLight,
+            Desktop::Heavy => TraceSource::DesktopHeavy,
+        }
+    }
+}
 
 /// How requests arrive: the reader's workload choice.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -172,7 +207,7 @@ pub fn read_share_ladder() -> Ladder {
 pub struct WorkloadSetup {
     load: LoadKind,
     jobs: Jobs,
-    trace: Desktop,
+    trace: TraceSource,
     rate_iops: u32,
     spacing: Spacing,
     qd: u32,
@@ -205,10 +240,10 @@ impl WorkloadSetup {
         self.load
     }
     /// The trace of the trace view.
-    pub fn trace(&self) -> Desktop {
+    pub fn trace(&self) -> TraceSource {
         self.trace
     }
-    pub fn set_trace(&mut self, trace: Desktop) {
+    pub fn set_trace(&mut self, trace: TraceSource) {
         self.trace = trace;
     }
     /// The jobs of the several-jobs view.

@@ -11,28 +11,33 @@
 
 use leptos::prelude::*;
 
-use crate::model::workload::desktop::Desktop;
 use crate::ui::charts::compared;
 use crate::ui::controls::locked;
 use crate::ui::controls::radio::{Choice, RadioGroup};
 use crate::ui::embed::Control;
 use crate::ui::format;
 use crate::ui::pool::Pool;
-use crate::ui::state::{Lab, LabState};
+use crate::ui::state::{Lab, LabState, TraceSource};
 use parallelism_work::replay::{
-    DriveReplay, Latency, ReplayAsk, ReplayDrive, ReplayFound, MAX_REPLAY_DRIVES,
+    DriveReplay, Latency, ReplayAsk, ReplayDrive, ReplayFound, ReplaySource, MAX_REPLAY_DRIVES,
+    MAX_TRACE_FILE_BYTES,
 };
 
 /// What each bar of a row is drawn against: the largest value of its column, as a percentage.
 const FULL_BAR_PCT: f64 = 100.0;
 
-/// What the workload choice says of a desktop workload.
-pub fn trace_label(t: Desktop) -> &'static str {
+/// What the trace choice says of a trace.
+pub fn trace_label(t: TraceSource) -> &'static str {
     match t {
-        Desktop::Light => "Light: a day of office work (Storage Bench 2011)",
-        Desktop::Heavy => "Heavy: a day of heavy desktop work (Storage Bench 2011)",
+        TraceSource::DesktopLight => "Light: a day of office work (Storage Bench 2011)",
+        TraceSource::DesktopHeavy => "Heavy: a day of heavy desktop work (Storage Bench 2011)",
+        TraceSource::File => "your trace file",
     }
 }
+
+/// The trace file formats the model reads, for the file choice's hint.
+pub const FILE_FORMATS: &str =
+    "MQSim, blkparse, fio iolog (version 2 or 3) or the SNIA/MSR CSV, up to 100 MB";
 
 /// The drives the state's trace replays on, in the charts' order, with their labels.
 pub fn drives(state: &LabState) -> Vec<(ReplayDrive, String)> {
@@ -53,12 +58,17 @@ pub fn drives(state: &LabState) -> Vec<(ReplayDrive, String)> {
         .collect()
 }
 
-/// What the worker is asked for the state's trace.
-pub fn ask(state: &LabState) -> ReplayAsk {
-    ReplayAsk {
+/// What the worker is asked for the state's trace, given the reader's file if one is held;
+/// `None` for a file view without a file.
+pub fn ask(state: &LabState, file: Option<ReplaySource>) -> Option<ReplayAsk> {
+    let source = match state.workload.trace().desktop() {
+        Some(d) => ReplaySource::Desktop(d.id().to_string()),
+        None => file?,
+    };
+    Some(ReplayAsk {
         drives: drives(state).into_iter().map(|(d, _)| d).collect(),
-        workload: state.workload.trace().id().to_string(),
-    }
+        source,
+    })
 }
 
 /// The first drive against the last in one sentence (the smallest capacity against the
@@ -82,13 +92,46 @@ pub fn verdict(labels: &[String], found: &ReplayFound) -> Option<String> {
 #[component]
 pub fn TraceControls() -> impl IntoView {
     let lab = Lab::expect();
-    let choices = Desktop::ALL
+    let pool = Pool::expect();
+    let choices = TraceSource::ALL
         .iter()
         .map(|t| Choice {
             value: t.id(),
             label: trace_label(*t).to_string(),
         })
         .collect();
+    let refused = RwSignal::new(None::<String>);
+    let on_file = move |ev: leptos::ev::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        if file.size() > MAX_TRACE_FILE_BYTES as f64 {
+            refused.set(Some(format!(
+                "{} is {:.0} MB; the lab replays files up to {} MB. Cut the trace into parts.",
+                file.name(),
+                file.size() / 1e6,
+                MAX_TRACE_FILE_BYTES >> 20
+            )));
+            return;
+        }
+        refused.set(None);
+        pool.set_trace_file(file);
+        lab.workload.update(|w| w.set_trace(TraceSource::File));
+    };
+    let held = move || {
+        pool.replay_revision();
+        match pool.trace_file() {
+            Some(ReplaySource::File { name, bytes, .. }) => {
+                format!(
+                    "Holding {name} ({}).",
+                    format::grouped(bytes as f64) + " bytes"
+                )
+            }
+            _ => "No file chosen yet.".to_string(),
+        }
+    };
+    let file_view = move || lab.workload.with(|w| w.trace() == TraceSource::File);
     view! {
         <RadioGroup
             name="trace"
@@ -96,15 +139,32 @@ pub fn TraceControls() -> impl IntoView {
             choices=choices
             selected=Signal::derive(move || lab.workload.with(|w| w.trace().id()))
             on_change=Callback::new(move |v: &'static str| {
-                if let Ok(t) = v.parse::<Desktop>() {
+                if let Ok(t) = v.parse::<TraceSource>() {
                     lab.workload.update(|w| w.set_trace(t));
                 }
             })
             locked=locked(Control::Trace)
         />
-        <p class="hint">
-            "The reviews' desktop tests, generated from their published description (the traces were never published): lone 4 KiB requests and bursts of 128 KiB transfers at the trace's own times, idle gaps capped at 25 ms, at most 32 at the drive. The drive state below applies."
-        </p>
+        <div class="control">
+            <label for="trace-upload">"Your trace file"</label>
+            <input
+                type="file"
+                id="trace-upload"
+                aria-describedby="trace-upload-hint"
+                on:change=on_file
+                prop:disabled=locked(Control::Trace)
+            />
+            <p class="hint" id="trace-upload-hint">
+                {format!("{FILE_FORMATS}; read and replayed in the model's worker, never uploaded. ")}
+                <span id="trace-upload-held">{held}</span>
+            </p>
+            {move || refused.get().map(|r| view! { <p class="error" role="alert" id="trace-upload-refused">{r}</p> })}
+        </div>
+        <Show when=move || !file_view()>
+            <p class="hint">
+                "The reviews' desktop tests, generated from their published description (the traces were never published): lone 4 KiB requests and bursts of 128 KiB transfers at the trace's own times, idle gaps capped at 25 ms, at most 32 at the drive. The drive state below applies."
+            </p>
+        </Show>
     }
 }
 
@@ -113,8 +173,14 @@ pub fn TraceControls() -> impl IntoView {
 pub fn TraceFigure() -> impl IntoView {
     let lab = Lab::expect();
     let pool = Pool::expect();
-    let asked = Memo::new(move |_| ask(&lab.state()));
-    Effect::new(move |_| pool.start_replay(asked.get()));
+    let asked = Memo::new(move |_| {
+        pool.replay_revision();
+        ask(&lab.state(), pool.trace_file())
+    });
+    Effect::new(move |_| match asked.get() {
+        Some(a) => pool.start_replay(a),
+        None => pool.cancel_replay(),
+    });
     on_cleanup(move || pool.cancel_replay());
     let state = Memo::new(move |_| {
         pool.replay_revision();
@@ -122,12 +188,21 @@ pub fn TraceFigure() -> impl IntoView {
     });
     let progress = move || {
         state.with(|s| match s {
+            None if asked.with(Option::is_none) => format!(
+                "This view replays a trace file of yours: choose one in the controls ({FILE_FORMATS})."
+            ),
             None => "Model: stopped.".to_string(),
             Some(s) if s.outcome.is_some() => String::new(),
-            Some(s) => format!(
-                "Model: replaying on each drive, {:.0}% …",
-                100.0 * s.progress.done as f64 / s.progress.total.max(1) as f64
-            ),
+            Some(s) => match s.progress.reading {
+                Some((at, len)) => format!(
+                    "Model: reading the file, {:.0}% …",
+                    100.0 * at as f64 / len.max(1) as f64
+                ),
+                None => format!(
+                    "Model: replaying on each drive, {:.0}% …",
+                    100.0 * s.progress.done as f64 / s.progress.total.max(1) as f64
+                ),
+            },
         })
     };
     let running = move || state.with(|s| s.as_ref().is_some_and(|s| s.outcome.is_none()));
@@ -136,15 +211,19 @@ pub fn TraceFigure() -> impl IntoView {
         state.with(|s| match s.as_ref().and_then(|s| s.outcome.clone()) {
             Some(Ok(found)) => view! { <TraceTable labels=labels found=found /> }.into_any(),
             Some(Err(why)) => view! {
-                <p class="error" role="alert">{format!("The model cannot replay this: {why}.")}</p>
+                <p class="error" role="alert" id="trace-error">{format!("The model cannot replay this: {why}.")}</p>
             }
             .into_any(),
             None => ().into_any(),
         })
     };
     let title = move || {
-        lab.workload
-            .with(|w| format!("{} on each drive", trace_label(w.trace())))
+        pool.replay_revision();
+        let name = match (lab.workload.with(|w| w.trace()), pool.trace_file()) {
+            (TraceSource::File, Some(ReplaySource::File { name, .. })) => name,
+            (t, _) => trace_label(t).to_string(),
+        };
+        format!("{name} on each drive")
     };
     view! {
         <figure class="chart trace-figure" id="figure-trace">
@@ -155,9 +234,19 @@ pub fn TraceFigure() -> impl IntoView {
                     " "
                     <button type="button" id="trace-cancel" on:click=move |_| pool.cancel_replay()>"Cancel"</button>
                 </Show>
-                <Show when=move || state.with(Option::is_none)>
+                <Show when=move || state.with(Option::is_none) && asked.with(Option::is_some)>
                     " "
-                    <button type="button" id="trace-run" on:click=move |_| pool.start_replay(asked.get_untracked())>"Run"</button>
+                    <button
+                        type="button"
+                        id="trace-run"
+                        on:click=move |_| {
+                            if let Some(a) = asked.get_untracked() {
+                                pool.start_replay(a);
+                            }
+                        }
+                    >
+                        "Run"
+                    </button>
                 </Show>
             </p>
             {table}
@@ -266,7 +355,17 @@ mod tests {
             .collect();
         assert_eq!(caps.first(), Some(&128));
         assert_eq!(caps.last(), Some(&512));
-        assert_eq!(ask(&s).workload, "desktop-light");
+        assert_eq!(
+            ask(&s, None).unwrap().source,
+            ReplaySource::Desktop("desktop-light".into())
+        );
+        let mut f = s.clone();
+        f.workload.set_trace(TraceSource::File);
+        assert_eq!(
+            ask(&f, None),
+            None,
+            "a file view without a file asks for nothing"
+        );
     }
 
     #[test]

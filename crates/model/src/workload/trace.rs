@@ -24,6 +24,7 @@
 //!   [`MAX_TRACE_REQUESTS`] each get one clear line; nothing panics.
 
 use std::io::BufRead;
+use std::ops::ControlFlow;
 
 use crate::config::{MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES};
 
@@ -136,18 +137,8 @@ enum Line {
 /// assert_eq!(t.requests[1].bytes(), 4096, "a 512-byte read covers one 4 KiB unit");
 /// ```
 pub fn read(mut input: impl BufRead, format: Option<TraceFormat>) -> Result<Trace, FileError> {
-    let mut reader = Reader {
-        format,
-        requests: Vec::new(),
-        skipped: 0,
-        problems: FileError::new(WHAT),
-        wait_ns: 0,
-        waits: false,
-        blk_dispatch: Vec::new(),
-        blk_queued: false,
-    };
+    let mut reader = Reader::new(format);
     let mut buf = Vec::new();
-    let mut n = 0;
     loop {
         buf.clear();
         match input.read_until(b'\n', &mut buf) {
@@ -155,27 +146,72 @@ pub fn read(mut input: impl BufRead, format: Option<TraceFormat>) -> Result<Trac
             Ok(_) => {}
             Err(e) => return Err(FileError::whole(WHAT, format!("cannot read it: {e}"))),
         }
-        n += 1;
-        if buf.contains(&0) {
-            return Err(FileError::whole(
-                WHAT,
-                "binary data, not a text trace (mqsim, blkparse, iolog2, iolog3 or msr)",
-            ));
-        }
-        let text = String::from_utf8_lossy(&buf);
-        reader.line(n, text.trim());
-        if reader.requests.len() > MAX_TRACE_REQUESTS {
-            return Err(FileError::whole(
-                WHAT,
-                format!("more than {MAX_TRACE_REQUESTS} requests; cut the trace into parts"),
-            ));
-        }
-        if reader.problems.is_full() && n > 1000 {
-            // Enough is known to refuse it; count no further.
+        if reader.take(&buf)?.is_break() {
             break;
         }
     }
     reader.finish()
+}
+
+/// A trace read from text the caller holds, a few lines at a time, so a worker can read a
+/// large file in slices and stay responsive (to a Cancel, say). [`read`] reads a stream at
+/// once; both read each line the same way.
+///
+/// ```
+/// use parallelism_model::workload::trace::TraceParser;
+/// let text = "4851300 1 524288 16 0\n4864300 1 8 1 1\n".to_string();
+/// let mut p = TraceParser::new(text, None);
+/// assert!(p.step(1).is_none(), "one line read, one to go");
+/// assert_eq!(p.progress(), (22, 38));
+/// let t = p.step(1).unwrap().unwrap();
+/// assert_eq!(t.requests.len(), 2);
+/// ```
+pub struct TraceParser {
+    text: String,
+    /// Bytes of `text` read so far.
+    at: usize,
+    reader: Reader,
+}
+
+impl TraceParser {
+    /// A parser of `text`; `format` `None` tells it from the first line that says.
+    pub fn new(text: String, format: Option<TraceFormat>) -> TraceParser {
+        TraceParser {
+            text,
+            at: 0,
+            reader: Reader::new(format),
+        }
+    }
+
+    /// Reads at most `max_lines` more lines; the trace (or why it is refused) once the text is
+    /// read.
+    pub fn step(&mut self, max_lines: usize) -> Option<Result<Trace, FileError>> {
+        for _ in 0..max_lines {
+            let rest = &self.text.as_bytes()[self.at..];
+            if rest.is_empty() {
+                break;
+            }
+            let end = rest
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(rest.len(), |i| i + 1);
+            self.at += end;
+            match self.reader.take(&rest[..end]) {
+                Err(e) => return Some(Err(e)),
+                Ok(ControlFlow::Break(())) => self.at = self.text.len(),
+                Ok(ControlFlow::Continue(())) => {}
+            }
+        }
+        (self.at >= self.text.len()).then(|| {
+            let reader = std::mem::replace(&mut self.reader, Reader::new(None));
+            reader.finish()
+        })
+    }
+
+    /// Bytes read, and the text's length.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.at, self.text.len())
+    }
 }
 
 struct Reader {
@@ -189,9 +225,51 @@ struct Reader {
     /// blkparse: the driver's (`D`) requests, kept in case the trace has no queue events.
     blk_dispatch: Vec<Raw>,
     blk_queued: bool,
+    /// Lines read so far.
+    lines: usize,
 }
 
 impl Reader {
+    fn new(format: Option<TraceFormat>) -> Reader {
+        Reader {
+            format,
+            requests: Vec::new(),
+            skipped: 0,
+            problems: FileError::new(WHAT),
+            wait_ns: 0,
+            waits: false,
+            blk_dispatch: Vec::new(),
+            blk_queued: false,
+            lines: 0,
+        }
+    }
+
+    /// Reads the next line (its bytes, with or without the line break): `Break` once enough is
+    /// known to refuse the trace, an error for a trace refused as a whole.
+    fn take(&mut self, bytes: &[u8]) -> Result<ControlFlow<()>, FileError> {
+        self.lines += 1;
+        if bytes.contains(&0) {
+            return Err(FileError::whole(
+                WHAT,
+                "binary data, not a text trace (mqsim, blkparse, iolog2, iolog3 or msr)",
+            ));
+        }
+        let text = String::from_utf8_lossy(bytes);
+        self.line(self.lines, text.trim());
+        if self.requests.len() > MAX_TRACE_REQUESTS {
+            return Err(FileError::whole(
+                WHAT,
+                format!("more than {MAX_TRACE_REQUESTS} requests; cut the trace into parts"),
+            ));
+        }
+        // Enough is known to refuse it; count no further.
+        Ok(if self.problems.is_full() && self.lines > 1000 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        })
+    }
+
     fn problem(&mut self, n: usize, why: String) {
         self.problems.add(n, why);
     }
@@ -547,6 +625,30 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("no reads"));
+    }
+
+    #[test]
+    fn read_in_slices_a_trace_is_the_trace_read_at_once() {
+        // Every format, a refused file and one without a final line break, one line a step.
+        let texts = [
+            "4851300 1 524288 16 0\n4864300 1 524304 16 1\n",
+            "8,0 3 1 0.000000000 4162 Q W 223490 + 8 [cp]\n8,0 3 2 0.000100000 4162 Q R 8 + 8 [cp]",
+            "fio version 2 iolog\nf add\nf open\nf write 0 4096\nf wait 100 0\nf read 4096 4096\n",
+            "fio version 3 iolog\n0 f add\n10 f write 0 4096\n20 f read 4096 8192\n",
+            "128166372003061629,hm,1,Read,3154265088,4096,1285\n128166372003061630,hm,1,Write,0,512,5\n",
+            "0 1 0 8 1\n5 1 x 8 1\n6 1 0 8 7\n",
+        ];
+        for text in texts {
+            let whole = read(text.as_bytes(), None);
+            let mut p = TraceParser::new(text.to_string(), None);
+            let sliced = loop {
+                if let Some(t) = p.step(1) {
+                    break t;
+                }
+            };
+            assert_eq!(sliced, whole, "{text}");
+            assert_eq!(p.progress().0, text.len());
+        }
     }
 
     #[test]
