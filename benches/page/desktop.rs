@@ -32,9 +32,10 @@ const LOAD_TIMEOUT: Duration = Duration::from_secs(120);
 /// Poll interval between presses (short: each press waits for the previous one).
 const PRESS_POLL: Duration = Duration::from_millis(25);
 
-/// Records the time of every keydown on the slider (capture: before the page's handler).
-const KEY_STAMP: &str = r#"
-    document.getElementById("qd").addEventListener(
+/// Records the time of every keydown on the slider `arguments[0]` (capture: before the page's
+/// handler).
+pub const KEY_STAMP: &str = r#"
+    document.getElementById(arguments[0]).addEventListener(
         "keydown", () => { window.__bench.keyAt = performance.now(); }, { capture: true });
 "#;
 
@@ -105,10 +106,19 @@ async fn run(build: &Build) -> DesktopRun {
     chrome.goto(&server.url("?qd=1")).await;
     let what = format!("desktop load of {}", build.name);
     let load = lab::wait_for_load(&chrome, DEFAULT_CHARTS, &what, LOAD_TIMEOUT).await;
-    chrome.js(KEY_STAMP, vec![]).await;
+    chrome.js(KEY_STAMP, vec![json!("qd")]).await;
 
     let presses_from = now(&chrome).await;
-    let (on_screen, redrawn, estimated) = press_the_slider(&chrome).await;
+    let right = Key::Right.to_string();
+    let left = Key::Left.to_string();
+    let shift_right = format!("{}{}", Key::Shift, Key::Right);
+    let legs = [
+        (right.as_str(), "up"),
+        (left.as_str(), "down"),
+        (shift_right.as_str(), "fine up"),
+    ];
+    let (on_screen, redrawn, estimated) =
+        press_the_slider(&chrome, "qd", &legs, PRESSES_PER_LEG, DEFAULT_CHARTS).await;
     let tasks = lab::long_tasks(&chrome).await;
     let notes = chrome.js(PAGE_NOTES, vec![json!(DEFAULT_CHARTS)]).await;
 
@@ -151,35 +161,42 @@ async fn run(build: &Build) -> DesktopRun {
     }
 }
 
-async fn now(chrome: &Chrome) -> f64 {
+pub async fn now(chrome: &Chrome) -> f64 {
     let v = chrome.js("return performance.now();", vec![]).await;
     v.as_f64().expect("performance.now()")
 }
 
-/// The three legs of presses; returns the "on screen", "redrawn" and "estimated" delay of each
+/// Presses the slider `id` `presses` times in each leg (its keys, its name) after
+/// [`KEY_STAMP`] is installed on it, each press waiting until `charts` are drawn for it with
+/// every point estimated; returns the "on screen", "redrawn" and "estimated" delay of each
 /// press.
-async fn press_the_slider(chrome: &Chrome) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
-    let right = Key::Right.to_string();
-    let left = Key::Left.to_string();
-    let shift_right = format!("{}{}", Key::Shift, Key::Right);
-    let legs = [(&right, "up"), (&left, "down"), (&shift_right, "fine up")];
+pub async fn press_the_slider(
+    chrome: &Chrome,
+    id: &str,
+    legs: &[(&str, &str)],
+    presses: usize,
+    charts: &[&str],
+) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
     let slider = chrome
         .client
-        .find(Locator::Id("qd"))
+        .find(Locator::Id(id))
         .await
-        .expect("the #qd slider");
+        .unwrap_or_else(|e| panic!("the #{id} slider: {e}"));
     let (mut on_screen, mut redrawn, mut estimated) = (Vec::new(), Vec::new(), Vec::new());
-    for (keys, leg) in legs {
-        for i in 0..PRESSES_PER_LEG {
+    for &(keys, leg) in legs {
+        for i in 0..presses {
             let before = location_search(chrome).await;
-            slider.send_keys(keys).await.expect("key press on #qd");
-            let what = format!("press {i} ({leg}) to be drawn with every point estimated");
+            slider
+                .send_keys(keys)
+                .await
+                .expect("key press on the slider");
+            let what = format!("press {i} ({leg}) on #{id} to be drawn with every point estimated");
             let times = chrome
                 .wait_for(&what, PRESS_TIMEOUT, PRESS_POLL, || async {
                     if location_search(chrome).await == before {
                         return None;
                     }
-                    let v = chrome.js(PRESS_PROBE, vec![json!(DEFAULT_CHARTS)]).await;
+                    let v = chrome.js(PRESS_PROBE, vec![json!(charts)]).await;
                     (!v.is_null()).then_some(v)
                 })
                 .await;

@@ -12,6 +12,8 @@
 //! - [`article`]: an article on one port framing three one-chart embeds of the app on
 //!   another, on the phone at 4x: each frame's time to estimated and computed, and the
 //!   article's own long tasks;
+//! - [`workloads`]: the rate slider's key presses to redrawn charts (median, p95) and the
+//!   Light desktop workload's replay on one drive, with the long tasks meanwhile;
 //! - [`lighthouse`]: Lighthouse 12's scores and load metrics.
 //!
 //! Times are taken inside the page (the stamps the page writes, see [`lab`]), so WebDriver's
@@ -21,7 +23,7 @@
 //! - `PAGE_BENCH_BEFORE=/path/to/other/dist`: also measure that build, run for run
 //!   interleaved with this one (the machine's speed drifts by a third from minute to minute),
 //!   and print the two side by side, "before" and "after";
-//! - `PAGE_BENCH_ONLY=phone,desktop,article,lighthouse`: only those sections (`phone` includes
+//! - `PAGE_BENCH_ONLY=phone,desktop,workloads,article,lighthouse`: only those sections (`phone` includes
 //!   the download).
 //!
 //! Run with `cargo bench --bench page` after `trunk build --release` (`./dev.sh bench` does
@@ -46,6 +48,8 @@ mod lighthouse;
 mod phone;
 #[cfg(not(target_arch = "wasm32"))]
 mod report;
+#[cfg(not(target_arch = "wasm32"))]
+mod workloads;
 
 fn main() {
     #[cfg(not(target_arch = "wasm32"))]
@@ -94,7 +98,7 @@ fn builds() -> Vec<Build> {
 /// Whether `PAGE_BENCH_ONLY` (unset: everything) names `section`.
 #[cfg(not(target_arch = "wasm32"))]
 fn wanted(section: &str) -> bool {
-    const KNOWN: &[&str] = &["phone", "desktop", "article", "lighthouse"];
+    const KNOWN: &[&str] = &["phone", "desktop", "workloads", "article", "lighthouse"];
     match std::env::var("PAGE_BENCH_ONLY") {
         Ok(list) if !list.trim().is_empty() => {
             for name in list.split(',').map(str::trim) {
@@ -134,6 +138,10 @@ async fn run() {
     if wanted("desktop") {
         let runs = desktop::measure(&builds).await;
         desktop::section(&builds, &runs).print(&builds);
+    }
+    if wanted("workloads") {
+        let runs = workloads::measure(&builds).await;
+        workloads::section(&builds, &runs).print(&builds);
     }
     if wanted("article") {
         let runs = article::measure(&builds).await;

@@ -177,8 +177,16 @@ pub fn TraceFigure() -> impl IntoView {
         pool.replay_revision();
         ask(&lab.state(), pool.trace_file())
     });
+    // When the replay was asked and when its result arrived (`performance.now()`), stamped on
+    // the figure for the page benchmark.
+    let started_at = RwSignal::new(None::<f64>);
+    let done_at = RwSignal::new(None::<f64>);
     Effect::new(move |_| match asked.get() {
-        Some(a) => pool.start_replay(a),
+        Some(a) => {
+            started_at.set(Some(now_ms()));
+            done_at.set(None);
+            pool.start_replay(a);
+        }
         None => pool.cancel_replay(),
     });
     on_cleanup(move || pool.cancel_replay());
@@ -206,6 +214,12 @@ pub fn TraceFigure() -> impl IntoView {
         })
     };
     let running = move || state.with(|s| s.as_ref().is_some_and(|s| s.outcome.is_none()));
+    Effect::new(move |_| {
+        let done = state.with(|s| s.as_ref().is_some_and(|s| s.outcome.is_some()));
+        if done && done_at.get_untracked().is_none() {
+            done_at.set(Some(now_ms()));
+        }
+    });
     let table = move || {
         let labels: Vec<String> = drives(&lab.state()).into_iter().map(|(_, l)| l).collect();
         state.with(|s| match s.as_ref().and_then(|s| s.outcome.clone()) {
@@ -226,7 +240,12 @@ pub fn TraceFigure() -> impl IntoView {
         format!("{name} on each drive")
     };
     view! {
-        <figure class="chart trace-figure" id="figure-trace">
+        <figure
+            class="chart trace-figure"
+            id="figure-trace"
+            data-started-at=move || started_at.get()
+            data-done-at=move || done_at.get()
+        >
             <h2>{title}</h2>
             <p class="status" id="trace-status" role="status">
                 {progress}
@@ -255,6 +274,11 @@ pub fn TraceFigure() -> impl IntoView {
             </figcaption>
         </figure>
     }
+}
+
+/// The page's clock (`performance.now()`), in ms.
+fn now_ms() -> f64 {
+    window().performance().map_or(f64::NAN, |p| p.now())
 }
 
 /// One direction's latency in a cell.
