@@ -341,6 +341,16 @@ async fn e2e_the_desktop_trace_shows_the_octane_verdict_and_a_replay_can_be_canc
         )
         .await;
     assert_eq!(rows, serde_json::json!(3), "128, 256 and 512 GB");
+    // Throughput and queue depth over the trace, one curve per drive.
+    for chart in ["#chart-trace-rate", "#chart-trace-depth"] {
+        let drawn = browser
+            .wait_for("the chart over the trace", || async {
+                let h = browser.canvas_hash(chart).await;
+                (!h.ends_with(":0") && !h.is_empty()).then_some(h)
+            })
+            .await;
+        assert!(!drawn.is_empty(), "{chart}");
+    }
     // Heavy takes seconds: Cancel stops it, Run starts it again, and the page keeps its state.
     browser.click("trace-desktop-heavy").await;
     browser

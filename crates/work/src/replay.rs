@@ -18,6 +18,7 @@ use parallelism_model::config::{ConfigError, RunOptions, RunSpec, Rw, Workload};
 use parallelism_model::power::PowerLimit;
 use parallelism_model::prepare::Preparation;
 use parallelism_model::stats::{LatencySummary, RunResult};
+use parallelism_model::time::Nanos;
 use parallelism_model::workload::desktop::Desktop;
 use parallelism_model::workload::trace::{Trace, TraceFormat, TraceParser};
 use parallelism_model::workload::{Arrival, Stream, StreamsSpec};
@@ -103,6 +104,9 @@ pub struct DriveReplay {
     pub write: Option<Latency>,
     pub energy_j: f64,
     pub requests: u64,
+    /// Over the trace, [`SERIES_POINTS`] buckets: (start in s, MB/s, mean requests in the
+    /// system).
+    pub series: Vec<(f64, f64, f64)>,
 }
 
 impl DriveReplay {
@@ -115,9 +119,20 @@ impl DriveReplay {
             write: r.write_latency.as_ref().map(Latency::of),
             energy_j: r.energy_j(),
             requests,
+            series: r
+                .series
+                .iter()
+                .map(|p| (p.start_s, p.mb_s, p.mean_in_system))
+                .collect(),
         }
     }
 }
+
+/// Buckets of a replay's figures over time: enough for a chart's width, few enough to cross
+/// to the page in a moment.
+pub const SERIES_POINTS: u64 = 150;
+/// The shortest bucket (a millisecond: finer shows single requests, not a rate).
+const MIN_BUCKET_NS: u64 = 1_000_000;
 
 /// What the worker found: one result per asked drive, in the asked order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -158,7 +173,8 @@ fn check_drive(d: &ReplayDrive) -> Result<(), ConfigError> {
 
 /// The replay being advanced on one drive.
 enum Current {
-    Preparing(Box<Preparation>, u64),
+    /// The run being made ready, its trace's requests and its series' bucket.
+    Preparing(Box<Preparation>, u64, Nanos),
     Running(Box<Simulation>, u64),
 }
 
@@ -249,7 +265,7 @@ impl ReplayRun {
     }
 
     /// The run of the workload on drive `d`, ready to be prepared.
-    fn prepared(&self, d: &ReplayDrive) -> Result<(Preparation, u64), ConfigError> {
+    fn prepared(&self, d: &ReplayDrive) -> Result<(Preparation, u64, Nanos), ConfigError> {
         let drive = d.drive.spec();
         let trace = match &self.source {
             Source::Desktop(w) => Arc::new(w.trace(drive.user_bytes() as u64, 1.0, SEED)),
@@ -257,6 +273,7 @@ impl ReplayRun {
             Source::Reading(_) => unreachable!("no replay starts before its trace is read"),
         };
         let requests = trace.requests.len() as u64;
+        let bucket = Nanos((trace.span_ns() / SERIES_POINTS).max(MIN_BUCKET_NS));
         // A trace without times (a version 2 iolog without waits) runs as fast as the drive
         // allows, at the same depth.
         let arrival = if trace.timed {
@@ -283,7 +300,7 @@ impl ReplayRun {
         if d.power_state > 0 {
             run = run.with_power_limit(PowerLimit::State(d.power_state))?;
         }
-        Ok((Preparation::checked(run)?, requests))
+        Ok((Preparation::checked(run)?, requests, bucket))
     }
 
     /// Works until `time_is_up` or every drive is done; what was found once it is, or why a
@@ -317,15 +334,19 @@ impl ReplayRun {
                 None => {
                     let d = self.ask.drives[self.found.len()];
                     match self.prepared(&d) {
-                        Ok((prep, n)) => Current::Preparing(Box::new(prep), n),
+                        Ok((prep, n, bucket)) => Current::Preparing(Box::new(prep), n, bucket),
                         Err(e) => return Some(Err(e.to_string())),
                     }
                 }
             };
             self.current = match current {
-                Current::Preparing(mut prep, n) => match prep.work_until(time_is_up) {
-                    Ok(Some(run)) => Some(Current::Running(Box::new(Simulation::new(run)), n)),
-                    Ok(None) => Some(Current::Preparing(prep, n)),
+                Current::Preparing(mut prep, n, bucket) => match prep.work_until(time_is_up) {
+                    Ok(Some(run)) => {
+                        let mut sim = Simulation::new(run);
+                        sim.record_series(bucket);
+                        Some(Current::Running(Box::new(sim), n))
+                    }
+                    Ok(None) => Some(Current::Preparing(prep, n, bucket)),
                     Err(e) => return Some(Err(e.to_string())),
                 },
                 Current::Running(mut sim, n) => {
@@ -406,12 +427,19 @@ mod tests {
             source: ReplaySource::Desktop("desktop-light".into()),
         };
         let run = ReplayRun::start(ask.clone(), None).unwrap();
-        let (prep, n) = run.prepared(&ask.drives[0]).unwrap();
-        let mut prep = prep;
+        let (mut prep, n, bucket) = run.prepared(&ask.drives[0]).unwrap();
         let checked = prep.work_until(&mut || false).unwrap().unwrap().clone();
-        let direct = Simulation::run(&checked);
+        let mut direct = Simulation::new(&checked);
+        direct.record_series(bucket);
+        while !direct.step(u64::MAX) {}
         let (found, _) = replay(ask);
-        assert_eq!(found.drives[0], DriveReplay::of(&direct, n));
+        assert_eq!(found.drives[0], DriveReplay::of(&direct.result(), n));
+        // The figures over time cover the trace in about SERIES_POINTS buckets.
+        let points = found.drives[0].series.len() as u64;
+        assert!(
+            (SERIES_POINTS - 2..=SERIES_POINTS + 2).contains(&points),
+            "{points}"
+        );
     }
 
     fn file(name: &str) -> ReplaySource {

@@ -48,6 +48,8 @@ pub struct Dot {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TimeChartData {
     pub x_title: &'static str,
+    /// The value axis' title; `None`: [`Y_TITLE`].
+    pub y_title: Option<&'static str>,
     /// The x axis counts whole things (bursts): ticks only at whole numbers.
     pub x_whole: bool,
     /// Model curves; x in the chart's unit, y in MB/s.
@@ -132,7 +134,7 @@ pub fn draw<DB: DrawingBackend>(
             lo: 0.0,
             hi: y_top,
             ticks: y_ticks,
-            title: Y_TITLE,
+            title: data.y_title.unwrap_or(Y_TITLE),
             label: &y_label,
         },
     )?;
@@ -162,6 +164,7 @@ mod tests {
 
     fn data() -> TimeChartData {
         TimeChartData {
+            y_title: None,
             x_title: "GB written",
             x_whole: false,
             curves: vec![Curve {

@@ -61,7 +61,7 @@ pub fn QueueCharts(
                 <JobsFigure />
             </Show>
             <Show when=move || load() == LoadKind::Trace && shows(ChartId::Trace)>
-                <TraceFigure />
+                <TraceFigure palette=palette />
             </Show>
         </div>
     }

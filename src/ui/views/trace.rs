@@ -11,7 +11,9 @@
 
 use leptos::prelude::*;
 
-use crate::ui::charts::compared;
+use crate::ui::charts::canvas::ChartCanvas;
+use crate::ui::charts::time_chart::{self, TimeChartData};
+use crate::ui::charts::{self, compared, Curve, Dash, Palette, SeriesColour, Stamp};
 use crate::ui::controls::locked;
 use crate::ui::controls::radio::{Choice, RadioGroup};
 use crate::ui::embed::Control;
@@ -39,23 +41,61 @@ pub fn trace_label(t: TraceSource) -> &'static str {
 pub const FILE_FORMATS: &str =
     "MQSim, blkparse, fio iolog (version 2 or 3) or the SNIA/MSR CSV, up to 100 MB";
 
-/// The drives the state's trace replays on, in the charts' order, with their labels.
-pub fn drives(state: &LabState) -> Vec<(ReplayDrive, String)> {
+/// One drive a trace replays on, as the charts compare it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceDrive {
+    pub replay: ReplayDrive,
+    pub label: String,
+    pub colour: SeriesColour,
+    /// The drive the reader set (drawn heavier).
+    pub current: bool,
+}
+
+/// The drives the state's trace replays on, in the charts' order.
+pub fn drives(state: &LabState) -> Vec<TraceDrive> {
     compared(state)
         .into_iter()
         .take(MAX_REPLAY_DRIVES)
-        .map(|c| {
-            let drive = ReplayDrive {
+        .map(|c| TraceDrive {
+            replay: ReplayDrive {
                 drive: crate::ui::compute::DriveKey {
                     preset: crate::model::presets::PresetKey(c.config.drive.preset()),
                     drive: c.drive,
                 },
                 state: c.config.workload.drive_state(),
                 power_state: c.config.drive.power_state(),
-            };
-            (drive, c.label)
+            },
+            label: c.label,
+            colour: c.colour,
+            current: c.current,
         })
         .collect()
+}
+
+/// The figures over the trace as a chart: one curve per drive of `pick` (MB/s, or requests
+/// in the system) against seconds of the trace.
+pub fn over_time(
+    drives: &[TraceDrive],
+    found: &ReplayFound,
+    y_title: &'static str,
+    pick: fn(&(f64, f64, f64)) -> f64,
+) -> TimeChartData {
+    TimeChartData {
+        x_title: "seconds of the trace",
+        y_title: Some(y_title),
+        curves: drives
+            .iter()
+            .zip(&found.drives)
+            .map(|(d, r)| Curve {
+                label: d.label.clone(),
+                colour: d.colour,
+                emphasis: d.current,
+                dash: Dash::Solid,
+                points: r.series.iter().map(|p| (p.0, pick(p))).collect(),
+            })
+            .collect(),
+        ..TimeChartData::default()
+    }
 }
 
 /// What the worker is asked for the state's trace, given the reader's file if one is held;
@@ -66,7 +106,7 @@ pub fn ask(state: &LabState, file: Option<ReplaySource>) -> Option<ReplayAsk> {
         None => file?,
     };
     Some(ReplayAsk {
-        drives: drives(state).into_iter().map(|(d, _)| d).collect(),
+        drives: drives(state).into_iter().map(|d| d.replay).collect(),
         source,
     })
 }
@@ -170,7 +210,10 @@ pub fn TraceControls() -> impl IntoView {
 
 /// The replays' results, computed in a worker whenever the trace or the drives change.
 #[component]
-pub fn TraceFigure() -> impl IntoView {
+pub fn TraceFigure(
+    /// The charts' colours.
+    palette: RwSignal<Palette>,
+) -> impl IntoView {
     let lab = Lab::expect();
     let pool = Pool::expect();
     let asked = Memo::new(move |_| {
@@ -221,9 +264,11 @@ pub fn TraceFigure() -> impl IntoView {
         }
     });
     let table = move || {
-        let labels: Vec<String> = drives(&lab.state()).into_iter().map(|(_, l)| l).collect();
+        let drives = drives(&lab.state());
         state.with(|s| match s.as_ref().and_then(|s| s.outcome.clone()) {
-            Some(Ok(found)) => view! { <TraceTable labels=labels found=found /> }.into_any(),
+            Some(Ok(found)) => {
+                view! { <TraceResults drives=drives found=found palette=palette /> }.into_any()
+            }
             Some(Err(why)) => view! {
                 <p class="error" role="alert" id="trace-error">{format!("The model cannot replay this: {why}.")}</p>
             }
@@ -308,6 +353,48 @@ fn bar(value: f64, top: f64, text: String) -> impl IntoView {
     }
 }
 
+/// The table, and the figures over the trace as two charts.
+#[component]
+fn TraceResults(
+    drives: Vec<TraceDrive>,
+    found: ReplayFound,
+    palette: RwSignal<Palette>,
+) -> impl IntoView {
+    let labels: Vec<String> = drives.iter().map(|d| d.label.clone()).collect();
+    let rate = over_time(&drives, &found, "data rate (MB/s)", |p| p.1);
+    let depth = over_time(&drives, &found, "requests in the system", |p| p.2);
+    let describe = |title: &str, d: &TimeChartData| {
+        charts::describe(title, &d.curves, "seconds of the trace", &format::grouped)
+    };
+    let rate_label = describe("Data rate over the trace", &rate);
+    let depth_label = describe("Requests in the system over the trace", &depth);
+    view! {
+        <TraceTable labels=labels found=found />
+        <h3 class="chart-sub-title">"Data rate over the trace"</h3>
+        <ChartCanvas
+            id="chart-trace-rate"
+            label=rate_label
+            data=Signal::stored(rate)
+            stamp=time_stamp
+            palette=palette
+            draw=time_chart::draw
+        />
+        <h3 class="chart-sub-title">"Requests in the system over the trace (queue depth)"</h3>
+        <ChartCanvas
+            id="chart-trace-depth"
+            label=depth_label
+            data=Signal::stored(depth)
+            stamp=time_stamp
+            palette=palette
+            draw=time_chart::draw
+        />
+    }
+}
+
+fn time_stamp(d: &TimeChartData) -> &Stamp {
+    &d.stamp
+}
+
 /// Each drive's data rate and busy time as bars, and its latency per direction.
 #[component]
 fn TraceTable(labels: Vec<String>, found: ReplayFound) -> impl IntoView {
@@ -375,7 +462,7 @@ mod tests {
         let d = drives(&s);
         let caps: Vec<u32> = d
             .iter()
-            .map(|(r, _)| r.drive.drive.capacity_gb(s.drive.preset()).round() as u32)
+            .map(|d| d.replay.drive.drive.capacity_gb(s.drive.preset()).round() as u32)
             .collect();
         assert_eq!(caps.first(), Some(&128));
         assert_eq!(caps.last(), Some(&512));
@@ -393,6 +480,32 @@ mod tests {
     }
 
     #[test]
+    fn the_charts_over_the_trace_draw_one_curve_per_drive_in_its_colour() {
+        let s = octane();
+        let d = drives(&s);
+        let replay = |mb_s: f64| DriveReplay {
+            data_rate_mb_s: mb_s,
+            busy_s: 1.0,
+            elapsed_s: 2.0,
+            read: None,
+            write: None,
+            energy_j: 1.0,
+            requests: 10,
+            series: vec![(0.0, mb_s, 1.5), (1.0, 2.0 * mb_s, 3.0)],
+        };
+        let found = ReplayFound {
+            drives: d.iter().map(|_| replay(100.0)).collect(),
+        };
+        let rate = over_time(&d, &found, "data rate (MB/s)", |p| p.1);
+        let depth = over_time(&d, &found, "requests in the system", |p| p.2);
+        assert_eq!(rate.curves.len(), d.len());
+        assert_eq!(rate.curves[0].points, vec![(0.0, 100.0), (1.0, 200.0)]);
+        assert_eq!(depth.curves[0].points, vec![(0.0, 1.5), (1.0, 3.0)]);
+        assert_eq!(rate.curves[0].colour, d[0].colour);
+        assert!(rate.curves.iter().filter(|c| c.emphasis).count() == 1);
+    }
+
+    #[test]
     fn the_verdict_compares_the_first_drive_with_the_last() {
         let drive = |rate| DriveReplay {
             data_rate_mb_s: rate,
@@ -402,6 +515,7 @@ mod tests {
             write: None,
             energy_j: 1.0,
             requests: 10,
+            series: Vec::new(),
         };
         let found = ReplayFound {
             drives: vec![drive(184.0), drive(200.0)],
