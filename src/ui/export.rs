@@ -14,6 +14,8 @@ use super::charts::{
 use super::embed::{ChartId, ChartsShown};
 use super::reference;
 use super::state::{LabState, LoadKind};
+use parallelism_work::jobs::JobsFound;
+use parallelism_work::replay::{Latency, ReplayFound};
 
 /// File name of the CSV download.
 pub const CSV_FILE: &str = "parallelism-lab.csv";
@@ -28,6 +30,113 @@ pub const SOURCE_MODEL: &str = "model";
 pub const SOURCE_PUBLISHED: &str = "published measurement";
 /// `source` of an imported fio result.
 pub const SOURCE_FIO: &str = "your drive (fio)";
+
+/// The columns of the several-jobs view's CSV, units in the names.
+pub const JOBS_CSV_HEADER: &str = "job,rw,read_percent,block_bytes,queue_depth,rate_iops,source,iops,mb_per_s,latency_mean_us,latency_p99_us,latency_p99_alone_us";
+/// The columns of the trace view's CSV: a summary row per drive, then its figures over time.
+pub const TRACE_CSV_HEADER: &str = "drive,row,source,data_rate_mb_s,busy_s,elapsed_s,read_mean_us,read_p99_us,write_mean_us,write_p99_us,energy_j,time_s,mb_per_s,in_system";
+
+/// The comment lines every CSV of the page opens with: the view's link, and what its rows are.
+fn opening(state: &LabState, rows: &str) -> String {
+    format!(
+        "# Parallelism Lab export: {}\n# {rows}\n",
+        super::url_state::to_query(state)
+    )
+}
+
+/// The several-jobs view's figures as CSV: a row per job (its settings, then its figures with
+/// every job running and its p99 alone), and the drive's total.
+pub fn jobs_csv(state: &LabState, found: &JobsFound) -> String {
+    let mut out = opening(
+        state,
+        &format!("Rows with source '{SOURCE_MODEL}' are results of the lab's simulation model, not measurements."),
+    );
+    out.push_str(JOBS_CSV_HEADER);
+    out.push('\n');
+    let jobs = state.workload.jobs().as_slice();
+    for (i, (j, f)) in jobs.iter().zip(&found.together).enumerate() {
+        let rw = j.rw();
+        let alone = found
+            .alone
+            .get(i)
+            .map_or_else(String::new, |a| number(a.p99_us));
+        out.push_str(
+            &[
+                (i + 1).to_string(),
+                rw.fio_name().to_string(),
+                rw.fixed_read_percent().unwrap_or(j.read_pct()).to_string(),
+                j.bs_bytes().to_string(),
+                j.qd().to_string(),
+                j.rate_iops().map_or_else(String::new, |r| r.to_string()),
+                SOURCE_MODEL.to_string(),
+                number(f.iops),
+                number(f.mb_s),
+                number(f.mean_us),
+                number(f.p99_us),
+                alone,
+            ]
+            .join(","),
+        );
+        out.push('\n');
+    }
+    let t = &found.total;
+    out.push_str(&format!(
+        "all,,,,,,{SOURCE_MODEL},{},{},{},{},\n",
+        number(t.iops),
+        number(t.mb_s),
+        number(t.mean_us),
+        number(t.p99_us)
+    ));
+    out
+}
+
+/// The trace view's figures as CSV: per drive (its legend label) a summary row, then a row
+/// per bucket of its figures over the trace.
+pub fn trace_csv(state: &LabState, labels: &[String], found: &ReplayFound) -> String {
+    let mut out = opening(
+        state,
+        &format!("Rows with source '{SOURCE_MODEL}' are results of the lab's simulation model, not measurements."),
+    );
+    out.push_str(TRACE_CSV_HEADER);
+    out.push('\n');
+    let lat = |l: Option<Latency>, p99: bool| {
+        l.map_or_else(String::new, |l| {
+            number(if p99 { l.p99_us } else { l.mean_us })
+        })
+    };
+    for (label, d) in labels.iter().zip(&found.drives) {
+        out.push_str(
+            &[
+                cell(label),
+                "summary".into(),
+                SOURCE_MODEL.into(),
+                number(d.data_rate_mb_s),
+                number(d.busy_s),
+                number(d.elapsed_s),
+                lat(d.read, false),
+                lat(d.read, true),
+                lat(d.write, false),
+                lat(d.write, true),
+                number(d.energy_j),
+                String::new(),
+                String::new(),
+                String::new(),
+            ]
+            .join(","),
+        );
+        out.push('\n');
+        for &(at, mb_s, in_system) in &d.series {
+            out.push_str(&format!(
+                "{},over time,{SOURCE_MODEL},,,,,,,,,{},{},{}\n",
+                cell(label),
+                number(at),
+                number(mb_s),
+                number(in_system)
+            ));
+        }
+    }
+    out
+}
 
 /// The PNG file name of a chart.
 pub fn png_file(chart: ChartId) -> String {
@@ -373,6 +482,83 @@ mod tests {
         assert!(rows.iter().any(|r| r
             .starts_with("carried,\"1,920 GB (32 dies), capacity\",model,,,32000,")
             && r.ends_with(",32000,")));
+    }
+
+    #[test]
+    fn several_jobs_export_a_row_per_job_with_its_p99_alone_and_the_drives_total() {
+        use parallelism_work::jobs::{JobFigures, JobsRun};
+        let mut s = LabState::default();
+        s.workload.set_load(LoadKind::Jobs);
+        let ask = crate::ui::views::jobs::ask(&s);
+        let mut run = JobsRun::start(ask).unwrap();
+        let found = loop {
+            if let Some(f) = run.work(&mut || false) {
+                break f.unwrap();
+            }
+        };
+        let text = jobs_csv(&s, &found);
+        let rows: Vec<&str> = text
+            .lines()
+            .skip_while(|l| *l != JOBS_CSV_HEADER)
+            .skip(1)
+            .collect();
+        assert_eq!(rows.len(), 3, "two jobs and the total: {text}");
+        assert!(
+            rows[0].starts_with("1,randread,100,4096,1,,model,"),
+            "{}",
+            rows[0]
+        );
+        assert!(
+            rows[1].starts_with("2,write,0,131072,8,,model,"),
+            "{}",
+            rows[1]
+        );
+        assert!(rows[2].starts_with("all,,,,,,model,"));
+        let p99_alone = |r: &str| r.rsplit(',').next().unwrap().parse::<f64>().unwrap();
+        let alone: &JobFigures = &found.alone[0];
+        assert_eq!(p99_alone(rows[0]), (alone.p99_us * 1000.0).round() / 1000.0);
+        assert!(text.starts_with("# Parallelism Lab export: "));
+    }
+
+    #[test]
+    fn a_trace_exports_each_drives_summary_then_its_figures_over_time() {
+        use parallelism_work::replay::DriveReplay;
+        let mut s = LabState::default();
+        s.workload.set_load(LoadKind::Trace);
+        let drive = DriveReplay {
+            data_rate_mb_s: 186.0,
+            busy_s: 74.5,
+            elapsed_s: 1507.5,
+            read: Some(Latency {
+                mean_us: 402.5,
+                p99_us: 2000.0,
+                p999_us: 3000.0,
+            }),
+            write: None,
+            energy_j: 900.0,
+            requests: 832_339,
+            series: vec![(0.0, 150.0, 1.25), (10.0, 200.0, 2.5)],
+        };
+        let found = ReplayFound {
+            drives: vec![drive],
+        };
+        let text = trace_csv(&s, &["128 GB (16 dies)".into()], &found);
+        let rows: Vec<&str> = text
+            .lines()
+            .skip_while(|l| *l != TRACE_CSV_HEADER)
+            .skip(1)
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                "128 GB (16 dies),summary,model,186,74.5,1507.5,402.5,2000,,,900,,,",
+                "128 GB (16 dies),over time,model,,,,,,,,,0,150,1.25",
+                "128 GB (16 dies),over time,model,,,,,,,,,10,200,2.5",
+            ]
+        );
+        assert!(rows
+            .iter()
+            .all(|r| r.split(',').count() == TRACE_CSV_HEADER.split(',').count()));
     }
 
     #[test]

@@ -18,9 +18,11 @@ use crate::ui::charts::ChartSet;
 use crate::ui::compute;
 use crate::ui::embed::ChartId;
 use crate::ui::export;
+use crate::ui::pool::Pool;
 use crate::ui::snippet;
 use crate::ui::state::{Lab, LabState, LoadKind};
 use crate::ui::url_state;
+use crate::ui::views::trace;
 
 /// The page's address for `state` (origin and path of this page, query from the state).
 pub fn page_url(state: &LabState) -> String {
@@ -87,9 +89,25 @@ pub fn ShareBar(
             fixed: snippet::fixed_height(&url, s.embedding.charts, s.workload.load()),
         }));
     };
+    let pool = Pool::expect();
     let csv = move |_| {
         let state = lab.state_untracked();
-        let text = charts.with_untracked(|c| export::csv(&state, c));
+        let text = match state.workload.load() {
+            // Several jobs and a trace export what their tables show (nothing before it is).
+            LoadKind::Jobs => match pool.jobs_state().and_then(|s| s.outcome) {
+                Some(Ok(found)) => export::jobs_csv(&state, &found),
+                _ => return,
+            },
+            LoadKind::Trace => match pool.replay_state().and_then(|s| s.outcome) {
+                Some(Ok(found)) => {
+                    let labels: Vec<String> =
+                        trace::drives(&state).into_iter().map(|d| d.label).collect();
+                    export::trace_csv(&state, &labels, &found)
+                }
+                _ => return,
+            },
+            LoadKind::Depth | LoadKind::Rate => charts.with_untracked(|c| export::csv(&state, c)),
+        };
         download::text(export::CSV_FILE, "text/csv;charset=utf-8", &text);
     };
     let fio_job = move |_| {
