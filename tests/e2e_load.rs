@@ -536,3 +536,58 @@ async fn e2e_a_trace_file_of_each_format_replays_and_a_bad_one_names_its_lines()
     browser.assert_clean_console();
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_on_a_phone_the_workload_views_never_scroll_sideways_and_their_controls_are_44_px() {
+    let browser = Browser::start().await;
+    browser.cdp(
+        "Emulation.setDeviceMetricsOverride",
+        serde_json::json!({"width": 360, "height": 800, "deviceScaleFactor": 2, "mobile": true}),
+    );
+    let views = [
+        (
+            "?preset=e18dc&cap=480&workload=rate&rate=100000&qd=64",
+            "#chart-load",
+        ),
+        ("?preset=e18dc&cap=480&workload=jobs", "#jobs-table"),
+        (
+            "?preset=octane&cap=128&workload=trace&trace=desktop-light&state=fob",
+            "#trace-table",
+        ),
+    ];
+    for (link, ready) in views {
+        browser.open(link, "#controls").await;
+        browser
+            .wait_for("the view's results", || async {
+                browser.attr(ready, "id").await
+            })
+            .await;
+        let overflow = browser
+            .js(
+                "return document.documentElement.scrollWidth - window.innerWidth;",
+                vec![],
+            )
+            .await;
+        assert!(
+            overflow.as_i64().unwrap() <= 0,
+            "{link}: {overflow} px of sideways scrolling at 360 px"
+        );
+        let small = browser
+            .js(
+                "return [...document.querySelectorAll('#controls input, #controls select, #controls button, .radio')]
+                     .filter((e) => e.type !== 'file' && e.type !== 'radio' && e.type !== 'checkbox')
+                     .filter((e) => e.getBoundingClientRect().height > 0)
+                     .filter((e) => e.getBoundingClientRect().height < 44)
+                     .map((e) => e.id || e.className);",
+                vec![],
+            )
+            .await;
+        assert_eq!(
+            small,
+            serde_json::json!([]),
+            "{link}: touch targets under 44 px"
+        );
+    }
+    browser.assert_clean_console();
+    browser.close().await;
+}

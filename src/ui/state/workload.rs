@@ -12,7 +12,7 @@ use crate::model::config::{DriveState, Rw, Workload, MAX_IODEPTH};
 use crate::model::workload::desktop::Desktop;
 use crate::model::workload::Spacing;
 
-use super::jobs::Jobs;
+use super::jobs::{JobSetup, Jobs};
 
 use crate::ui::ladder::Ladder;
 
@@ -210,10 +210,9 @@ pub struct WorkloadSetup {
     trace: TraceSource,
     rate_iops: u32,
     spacing: Spacing,
-    qd: u32,
-    random: bool,
-    read_pct: u8,
-    bs_bytes: u32,
+    /// The one job of the depth and rate views (its own rate unused: the view's rate is the
+    /// rate).
+    job: JobSetup,
     drive_state: DriveState,
 }
 
@@ -225,10 +224,7 @@ impl Default for WorkloadSetup {
             trace: DEFAULT_TRACE,
             rate_iops: DEFAULT_RATE_IOPS,
             spacing: DEFAULT_SPACING,
-            qd: DEFAULT_QD,
-            random: true,
-            read_pct: DEFAULT_READ_PCT,
-            bs_bytes: DEFAULT_BS_BYTES,
+            job: JobSetup::new(Rw::RandRead, DEFAULT_READ_PCT, DEFAULT_BS_BYTES, DEFAULT_QD),
             drive_state: DEFAULT_DRIVE_STATE,
         }
     }
@@ -263,18 +259,18 @@ impl WorkloadSetup {
     }
     /// The queue depth kept full or, with a rate, the most requests at the drive at once.
     pub fn qd(&self) -> u32 {
-        self.qd
+        self.job.qd()
     }
     /// Random (true) or sequential (false) addresses.
     pub fn random(&self) -> bool {
-        self.random
+        self.job.random()
     }
     /// Percentage of reads.
     pub fn read_pct(&self) -> u8 {
-        self.read_pct
+        self.job.read_pct()
     }
     pub fn bs_bytes(&self) -> u32 {
-        self.bs_bytes
+        self.job.bs_bytes()
     }
     pub fn drive_state(&self) -> DriveState {
         self.drive_state
@@ -282,22 +278,22 @@ impl WorkloadSetup {
 
     /// fio's name for the current pattern and read share.
     pub fn rw(&self) -> Rw {
-        Rw::from_parts(self.random, self.read_pct)
+        self.job.rw()
     }
 
     /// The model's workload (the host side of the current point).
     pub fn spec(&self) -> Workload {
         Workload {
             rw: self.rw(),
-            rwmixread: self.read_pct,
-            bs_bytes: self.bs_bytes,
-            iodepth: self.qd,
+            rwmixread: self.read_pct(),
+            bs_bytes: self.bs_bytes(),
+            iodepth: self.qd(),
         }
     }
 
     /// Whether charts should speak MB/s rather than IOPS.
     pub fn throughput_in_mb(&self) -> bool {
-        self.bs_bytes >= THROUGHPUT_IN_MB_FROM_BYTES
+        self.bs_bytes() >= THROUGHPUT_IN_MB_FROM_BYTES
     }
 
     pub fn set_load(&mut self, load: LoadKind) {
@@ -315,22 +311,22 @@ impl WorkloadSetup {
 
     /// Sets the queue depth, snapped to the slider's steps.
     pub fn set_qd(&mut self, qd: u32) {
-        self.qd = qd_ladder().nearest(qd);
+        self.job.set_qd(qd);
     }
 
     /// Random (true) or sequential (false) addresses.
     pub fn set_random(&mut self, random: bool) {
-        self.random = random;
+        self.job.set_random(random);
     }
 
     /// Sets the read share, clamped to 0..=100 and snapped to [`READ_SHARE_STEP`].
     pub fn set_read_pct(&mut self, pct: u32) {
-        self.read_pct = u8::try_from(read_share_ladder().nearest(pct)).unwrap_or(ALL_READS_PCT);
+        self.job.set_read_pct(pct);
     }
 
     /// Sets the block size, snapped to [`BLOCK_SIZES`].
     pub fn set_bs_bytes(&mut self, bytes: u32) {
-        self.bs_bytes = block_size_ladder().nearest(bytes);
+        self.job.set_bs_bytes(bytes);
     }
 
     pub fn set_drive_state(&mut self, state: DriveState) {

@@ -17,6 +17,7 @@ use crate::ui::readout::pattern_words;
 use crate::ui::state::{
     block_size_ladder, qd_ladder, read_share_ladder, JobSetup, Jobs, Lab, LabState, MAX_JOBS,
 };
+use crate::ui::views::task_status::TaskStatus;
 use parallelism_work::jobs::{JobFigures, JobsAsk, JobsFound};
 
 /// Rates a job can be offered at, besides a closed loop: five a decade from 1,000 to 1,000,000.
@@ -304,17 +305,14 @@ pub fn JobsFigure() -> impl IntoView {
         <figure class="chart jobs-figure" id="figure-jobs" data-state=move || { pool.jobs_revision(); crate::ui::url_state::to_query(&lab.state()) }>
             <h2>"Several jobs on one drive"</h2>
             <p class="chart-sub">{move || lab.drive.with(|d| format!("{} {}, {}", d.preset().controller.name, format::gb(d.capacity_gb()), lab.workload.with(|w| w.drive_state().label())))}</p>
-            <p class="status" id="jobs-status" role="status">
-                {progress}
-                <Show when=running>
-                    " "
-                    <button type="button" id="jobs-cancel" on:click=move |_| pool.cancel_jobs()>"Cancel"</button>
-                </Show>
-                <Show when=move || state.with(Option::is_none)>
-                    " "
-                    <button type="button" id="jobs-run" on:click=move |_| pool.start_jobs(asked.get_untracked())>"Run"</button>
-                </Show>
-            </p>
+            <TaskStatus
+                id="jobs"
+                text=Signal::derive(progress)
+                running=Signal::derive(running)
+                stopped=Signal::derive(move || state.with(Option::is_none))
+                on_cancel=Callback::new(move |()| pool.cancel_jobs())
+                on_run=Callback::new(move |()| pool.start_jobs(asked.get_untracked()))
+            />
             {table}
             <figcaption>
                 "Model results: the jobs run together on the drive, as fio runs the jobs of one group, then each alone on the same drive. A job with a rate arrives on its own clock; one without keeps its depth in flight."

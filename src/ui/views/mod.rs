@@ -36,6 +36,7 @@ pub mod fit_drive;
 pub mod jobs;
 pub mod queue_charts;
 pub mod share;
+pub mod task_status;
 pub mod time_model;
 pub mod tours;
 pub mod trace;

@@ -20,6 +20,7 @@ use crate::ui::embed::Control;
 use crate::ui::format;
 use crate::ui::pool::Pool;
 use crate::ui::state::{Lab, LabState, TraceSource};
+use crate::ui::views::task_status::TaskStatus;
 use parallelism_work::replay::{
     DriveReplay, Latency, ReplayAsk, ReplayDrive, ReplayFound, ReplaySource, MAX_REPLAY_DRIVES,
     MAX_TRACE_FILE_BYTES,
@@ -292,27 +293,20 @@ pub fn TraceFigure(
             data-done-at=move || done_at.get()
         >
             <h2>{title}</h2>
-            <p class="status" id="trace-status" role="status">
-                {progress}
-                <Show when=running>
-                    " "
-                    <button type="button" id="trace-cancel" on:click=move |_| pool.cancel_replay()>"Cancel"</button>
-                </Show>
-                <Show when=move || state.with(Option::is_none) && asked.with(Option::is_some)>
-                    " "
-                    <button
-                        type="button"
-                        id="trace-run"
-                        on:click=move |_| {
-                            if let Some(a) = asked.get_untracked() {
-                                pool.start_replay(a);
-                            }
-                        }
-                    >
-                        "Run"
-                    </button>
-                </Show>
-            </p>
+            <TaskStatus
+                id="trace"
+                text=Signal::derive(progress)
+                running=Signal::derive(running)
+                stopped=Signal::derive(move || {
+                    state.with(Option::is_none) && asked.with(Option::is_some)
+                })
+                on_cancel=Callback::new(move |()| pool.cancel_replay())
+                on_run=Callback::new(move |()| {
+                    if let Some(a) = asked.get_untracked() {
+                        pool.start_replay(a);
+                    }
+                })
+            />
             {table}
             <figcaption>
                 "Model results. Data rate: the bytes moved over the time the drive had something to do, as the reviews average their trace tests; busy time: that time. Bars are drawn against the largest of each column. The reviews' own figures for these tests are not in the lab's reference data, so these are predictions."
