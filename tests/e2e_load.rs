@@ -82,6 +82,22 @@ async fn text_of(browser: &Browser, css: &str) -> String {
         .to_string()
 }
 
+/// Clicks `#{id}` as soon as it is there, in the page's own task (a click sent over WebDriver
+/// after the button was seen could come after the work it cancels has finished).
+async fn click_when_there(browser: &Browser, id: &str, what: &str) {
+    browser
+        .wait_for(what, || async {
+            let clicked = browser
+                .js(
+                    "const b = document.getElementById(arguments[0]); if (b) b.click(); return !!b;",
+                    vec![serde_json::json!(id)],
+                )
+                .await;
+            (clicked == serde_json::json!(true)).then_some(())
+        })
+        .await;
+}
+
 /// Waits until every point of the plan has its full result and the load chart has been drawn
 /// for the state in the URL.
 async fn wait_for_final_load_chart(browser: &Browser) {
@@ -356,12 +372,7 @@ async fn e2e_the_desktop_trace_shows_the_octane_verdict_and_a_replay_can_be_canc
     browser
         .wait_for_query("the Heavy trace in the link", &["trace=desktop-heavy"])
         .await;
-    browser
-        .wait_for("the replay to be under way", || async {
-            browser.attr("#trace-cancel", "id").await
-        })
-        .await;
-    browser.click("trace-cancel").await;
+    click_when_there(&browser, "trace-cancel", "Cancel while the replay runs").await;
     browser
         .wait_for("the replay to stop", || async {
             text_of(&browser, "#trace-status")
@@ -512,19 +523,14 @@ async fn e2e_a_trace_file_of_each_format_replays_and_a_bad_one_names_its_lines()
     // A long trace can be cancelled while it is read or replayed.
     let long = trace_file(
         "long.trace",
-        &(0..300_000u64)
+        &(0..600_000u64)
             .map(|i| format!("{} 1 {} 8 1\n", i * 20_000, (i * 7919 % 1_000_000) * 8))
             .collect::<String>(),
     );
     browser
         .press("trace-upload", &long.display().to_string())
         .await;
-    browser
-        .wait_for("the long replay to be under way", || async {
-            browser.attr("#trace-cancel", "id").await
-        })
-        .await;
-    browser.click("trace-cancel").await;
+    click_when_there(&browser, "trace-cancel", "Cancel while the long trace runs").await;
     browser
         .wait_for("the replay to stop", || async {
             text_of(&browser, "#trace-status")
