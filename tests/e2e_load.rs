@@ -273,6 +273,37 @@ async fn e2e_several_jobs_show_what_a_write_job_does_to_a_read_jobs_p99_and_roun
         .await;
     browser.open(&q, "#job-3").await;
     assert_eq!(browser.location_search().await, q);
+    // A fio job file's first group becomes the jobs, with a line for what is left out.
+    let job_file = trace_file(
+        "two-groups.fio",
+        "[global]\nbs=4k\n[reader]\nrw=randread\niodepth=1\n[writer]\nrw=randwrite\n\
+         iodepth=16\nnumjobs=2\n[later]\nstonewall\nrw=read\n",
+    );
+    browser
+        .press("jobs-file", &job_file.display().to_string())
+        .await;
+    browser
+        .wait_for_query(
+            "the file's jobs in the link",
+            &["jobs=randread.4k.qd1,randwrite.4k.qd16,randwrite.4k.qd16"],
+        )
+        .await;
+    let notes = text_of(&browser, "#jobs-file-notes").await;
+    assert!(notes.contains("2 groups"), "{notes}");
+    let bad = trace_file("bad.fio", "[a]\nbs=3k\niodepth=0\n");
+    let before = browser.location_search().await;
+    browser.press("jobs-file", &bad.display().to_string()).await;
+    let refused = browser
+        .wait_for("the bad job file's message", || async {
+            let t = text_of(&browser, "#jobs-file-refused").await;
+            (!t.is_empty()).then_some(t)
+        })
+        .await;
+    assert!(
+        refused.contains("line 2") && refused.contains("unchanged"),
+        "{refused}"
+    );
+    assert_eq!(browser.location_search().await, before);
     // A bad job in a link is named, and the others still run.
     browser
         .open(

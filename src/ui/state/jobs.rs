@@ -14,6 +14,8 @@
 use std::fmt;
 
 use crate::model::config::{format_block_size, parse_block_size, Rw};
+use crate::model::workload::jobfile::{Amount, JobFile};
+use crate::model::workload::Spacing;
 
 use super::workload::{
     block_size_ladder, qd_ladder, rate_ladder, read_share_ladder, ALL_READS_PCT,
@@ -274,6 +276,73 @@ impl Jobs {
     }
 }
 
+impl Jobs {
+    /// The jobs of a fio job file's first group (each of a job's `numjobs` clones one job, up
+    /// to [`MAX_JOBS`]), how its rates are spaced, and a line for each thing the jobs view
+    /// cannot hold (the file's own warnings first). `Err` when the first group has no job.
+    pub fn of_job_file(file: &JobFile) -> Result<(Jobs, Option<Spacing>, Vec<String>), String> {
+        let mut notes = file.warnings.clone();
+        let Some(group) = file.groups.first() else {
+            return Err("the job file has no job to run".into());
+        };
+        if file.groups.len() > 1 {
+            notes.push(format!(
+                "the file has {} groups (stonewall); the jobs view runs the first, the jobs that run at once",
+                file.groups.len()
+            ));
+        }
+        let mut jobs = Jobs {
+            len: 0,
+            ..Jobs::default()
+        };
+        let mut spacing = None;
+        let clones = group
+            .jobs
+            .iter()
+            .flat_map(|j| (0..j.numjobs).map(move |_| j));
+        for (i, j) in clones.enumerate() {
+            if i == MAX_JOBS {
+                notes.push(format!(
+                    "at most {MAX_JOBS} jobs run at once here: the clones past the {MAX_JOBS}th are left out (lab run runs them all)"
+                ));
+                break;
+            }
+            let parts = j.sizes.parts();
+            let (bs, _) = parts
+                .iter()
+                .copied()
+                .max_by_key(|p| p.1)
+                .unwrap_or((4096, 100));
+            if parts.len() > 1 {
+                notes.push(format!(
+                    "[{}] (line {}): bssplit {}: the jobs view takes its commonest size, {}",
+                    j.name,
+                    j.line,
+                    j.sizes,
+                    format_block_size(bs)
+                ));
+            }
+            if j.size.is_some() || j.offset != Amount::Bytes(0) {
+                notes.push(format!(
+                    "[{}] (line {}): offset and size are left out: the job spans the drive",
+                    j.name, j.line
+                ));
+            }
+            let mut job = JobSetup::new(j.rw, j.read_percent(), bs, j.iodepth);
+            if let Some((iops, s)) = j.rate {
+                job.set_rate_iops(Some(iops.round() as u32));
+                spacing = spacing.or(Some(s));
+            }
+            jobs.list[jobs.len] = job;
+            jobs.len += 1;
+        }
+        if jobs.len == 0 {
+            return Err("the job file's first group has no job to run".into());
+        }
+        Ok((jobs, spacing, notes))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -325,6 +394,32 @@ mod tests {
         }
         assert!(!jobs.remove(0), "the last job stays");
         assert_eq!(jobs.as_slice().len(), 1);
+    }
+
+    #[test]
+    fn a_fio_job_files_first_group_becomes_the_jobs_with_a_line_for_what_is_left_out() {
+        use crate::model::workload::jobfile;
+        let text = "[global]\nbs=4k\n[reader]\nrw=randread\niodepth=1\n\
+                    [writer]\nrw=write\nbssplit=128k/80:4k/20\niodepth=8\nnumjobs=2\n\
+                    rate_iops=2000\nrate_process=poisson\nsize=10%\n\
+                    [later]\nstonewall\nrw=read\n";
+        let file = jobfile::parse(text).unwrap();
+        let (jobs, spacing, notes) = Jobs::of_job_file(&file).unwrap();
+        assert_eq!(
+            jobs.code(),
+            "randread.4k.qd1,write.128k.qd8.r2000,write.128k.qd8.r2000"
+        );
+        assert_eq!(spacing, Some(Spacing::Poisson));
+        let all = notes.join("\n");
+        assert!(all.contains("2 groups"), "{all}");
+        assert!(all.contains("commonest size, 128k"), "{all}");
+        assert!(all.contains("offset and size are left out"), "{all}");
+        let many = jobfile::parse("[a]\nrw=read\nnumjobs=6\n").unwrap();
+        let (jobs, _, notes) = Jobs::of_job_file(&many).unwrap();
+        assert_eq!(jobs.as_slice().len(), MAX_JOBS);
+        assert!(notes
+            .iter()
+            .any(|n| n.contains("left out (lab run runs them all)")));
     }
 
     #[test]

@@ -9,6 +9,7 @@
 use leptos::prelude::*;
 
 use crate::model::config::Rw;
+use crate::model::workload::jobfile::{self, MAX_JOB_FILE_BYTES};
 use crate::ui::controls::locked;
 use crate::ui::embed::Control;
 use crate::ui::format;
@@ -18,7 +19,9 @@ use crate::ui::state::{
     block_size_ladder, qd_ladder, read_share_ladder, JobSetup, Jobs, Lab, LabState, MAX_JOBS,
 };
 use crate::ui::views::task_status::TaskStatus;
+use leptos::task::spawn_local;
 use parallelism_work::jobs::{JobFigures, JobsAsk, JobsFound};
+use wasm_bindgen_futures::JsFuture;
 
 /// Rates a job can be offered at, besides a closed loop: five a decade from 1,000 to 1,000,000.
 const JOB_RATES: [u32; 16] = [
@@ -93,8 +96,77 @@ pub fn JobsControls() -> impl IntoView {
     let count = move || lab.workload.with(|w| w.jobs().as_slice().len());
     let locked = locked(Control::Jobs);
     let full = move || locked.get() || count() >= MAX_JOBS;
+    // What the last job file came to: the lines about what was left out, or why it was refused.
+    let loaded = RwSignal::new(None::<Result<Vec<String>, String>>);
+    let on_file = move |ev: leptos::ev::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        let name = file.name();
+        if file.size() > MAX_JOB_FILE_BYTES as f64 {
+            loaded.set(Some(Err(format!(
+                "{name} is larger than {} MiB: not a fio job file. The jobs are unchanged.",
+                MAX_JOB_FILE_BYTES >> 20
+            ))));
+            return;
+        }
+        spawn_local(async move {
+            let text = JsFuture::from(file.text())
+                .await
+                .ok()
+                .and_then(|v| v.as_string());
+            let outcome = match text.map(|t| jobfile::parse(&t)) {
+                None => Err(format!("{name} could not be read. The jobs are unchanged.")),
+                Some(Err(e)) => Err(format!("{name}: {e}. The jobs are unchanged.")),
+                Some(Ok(file)) => match Jobs::of_job_file(&file) {
+                    Err(why) => Err(format!("{name}: {why}. The jobs are unchanged.")),
+                    Ok((jobs, spacing, notes)) => {
+                        lab.workload.update(|w| {
+                            *w.jobs_mut() = jobs;
+                            if let Some(s) = spacing {
+                                w.set_spacing(s);
+                            }
+                        });
+                        Ok(notes)
+                    }
+                },
+            };
+            loaded.set(Some(outcome));
+        });
+    };
+    let report = move || {
+        loaded.get().map(|r| match r {
+            Ok(notes) => view! {
+                <div id="jobs-file-notes" role="status">
+                    <p class="hint">"Loaded the file's jobs."</p>
+                    <ul class="hint">
+                        {notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
+                    </ul>
+                </div>
+            }
+            .into_any(),
+            Err(why) => {
+                view! { <p class="error" role="alert" id="jobs-file-refused">{why}</p> }.into_any()
+            }
+        })
+    };
     view! {
         <div class="jobs-controls">
+            <div class="control">
+                <label for="jobs-file">"Load a fio job file"</label>
+                <input
+                    type="file"
+                    id="jobs-file"
+                    aria-describedby="jobs-file-hint"
+                    on:change=on_file
+                    prop:disabled=locked
+                />
+                <p class="hint" id="jobs-file-hint">
+                    "Its first group's jobs (each clone a job, up to four) become the jobs below; a line says what the jobs view leaves out. lab run runs the whole file."
+                </p>
+                {report}
+            </div>
             <For each=move || 0..count() key=|i| *i let:index>
                 <JobControls index=index />
             </For>

@@ -196,7 +196,7 @@ pub fn TraceControls() -> impl IntoView {
                 prop:disabled=locked(Control::Trace)
             />
             <p class="hint" id="trace-upload-hint">
-                {format!("{FILE_FORMATS}; read and replayed in the model's worker, never uploaded. ")}
+                {format!("{FILE_FORMATS}; read and replayed in the model's worker, never uploaded (a fio job file loads in the several-jobs view). ")}
                 <span id="trace-upload-held">{held}</span>
             </p>
             {move || refused.get().map(|r| view! { <p class="error" role="alert" id="trace-upload-refused">{r}</p> })}
