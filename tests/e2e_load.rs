@@ -388,6 +388,12 @@ async fn e2e_the_desktop_trace_shows_the_octane_verdict_and_a_replay_can_be_canc
         )
         .await;
     assert_eq!(rows, serde_json::json!(3), "128, 256 and 512 GB");
+    // Each direction's latency distribution, as percentiles.
+    let table = text_of(&browser, "#trace-table").await;
+    assert!(
+        table.contains("p50") && table.contains("p90") && table.contains("p99.9"),
+        "{table}"
+    );
     // Throughput and queue depth over the trace, one curve per drive.
     for chart in ["#chart-trace-rate", "#chart-trace-depth"] {
         let drawn = browser

@@ -531,6 +531,8 @@ mod tests {
             elapsed_s: 1507.5,
             read: Some(Latency {
                 mean_us: 402.5,
+                p50_us: 150.0,
+                p90_us: 800.0,
                 p99_us: 2000.0,
                 p999_us: 3000.0,
             }),

@@ -76,6 +76,10 @@ pub const LINES_PER_STEP: usize = 2_000;
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Latency {
     pub mean_us: f64,
+    /// The distribution's percentiles: half, nine in ten, 99 and 999 in 1,000 of the requests
+    /// took at most this long.
+    pub p50_us: f64,
+    pub p90_us: f64,
     pub p99_us: f64,
     pub p999_us: f64,
 }
@@ -84,6 +88,8 @@ impl Latency {
     fn of(l: &LatencySummary) -> Latency {
         Latency {
             mean_us: l.mean_us,
+            p50_us: l.p50_us,
+            p90_us: l.p90_us,
             p99_us: l.p99_us,
             p999_us: l.p999_us,
         }

@@ -326,9 +326,12 @@ fn latency_text(l: Option<Latency>) -> String {
         || format::NO_VALUE.to_string(),
         |l| {
             format!(
-                "{} mean, {} p99",
+                "{} mean; p50 {}, p90 {}, p99 {}, p99.9 {}",
                 format::latency_us(l.mean_us),
-                format::latency_us(l.p99_us)
+                format::latency_us(l.p50_us),
+                format::latency_us(l.p90_us),
+                format::latency_us(l.p99_us),
+                format::latency_us(l.p999_us)
             )
         },
     )
@@ -427,8 +430,8 @@ fn TraceTable(labels: Vec<String>, found: ReplayFound) -> impl IntoView {
                     <th scope="col">"Drive"</th>
                     <th scope="col">"Data rate"</th>
                     <th scope="col">"Busy time"</th>
-                    <th scope="col">"Reads"</th>
-                    <th scope="col">"Writes"</th>
+                    <th scope="col">"Reads' latency"</th>
+                    <th scope="col">"Writes' latency"</th>
                 </tr>
             </thead>
             <tbody>{rows}</tbody>
