@@ -129,6 +129,9 @@ pub struct ExplainContext {
     pub link: HostLink,
     /// The power state the drive is held to and its maximum (W), when the preset has a table.
     pub power: Option<(u8, f64)>,
+    /// Requests arrive at this rate (I/Os per second, open loop): `iodepth` is then the most
+    /// at the drive, and the load, not the depth, is what a drive with room is limited by.
+    pub rate_iops: Option<u32>,
 }
 
 impl ExplainContext {
@@ -141,6 +144,8 @@ impl ExplainContext {
                 .drive
                 .power_budget_w()
                 .map(|w| (state.drive.power_state(), w)),
+            rate_iops: (state.workload.load() == LoadKind::Rate)
+                .then(|| state.workload.rate_iops()),
         }
     }
 }
@@ -162,6 +167,25 @@ pub fn sentence(
 ) -> String {
     let busy_dies = (dies_busy_mean * f64::from(ctx.dies)).round() as u32;
     let idle = ctx.dies.saturating_sub(busy_dies.max(1).min(ctx.dies));
+    match (limit, ctx.rate_iops) {
+        (Bottleneck::QueueDepth, Some(rate)) => format!(
+            "The offered load, {} a second, is the limit: the dies are busy {} of the time and {idle} of {} are idle on average, so a request seldom waits",
+            format::grouped(f64::from(rate)),
+            format::percent(dies_busy_mean),
+            ctx.dies
+        ),
+        _ => sentence_at_depth(limit, dies_busy_mean, channels_max, ctx, idle),
+    }
+}
+
+/// [`sentence`] for a closed loop, or for a limit the load's own words do not change.
+fn sentence_at_depth(
+    limit: Bottleneck,
+    dies_busy_mean: f64,
+    channels_max: f64,
+    ctx: ExplainContext,
+    idle: u32,
+) -> String {
     match limit {
         Bottleneck::QueueDepth if idle > 0 => format!(
             "Only {} in flight: {idle} of {} dies are idle",
@@ -195,9 +219,19 @@ pub fn sentence(
     }
 }
 
-/// Little's law with the point's numbers: requests in flight = IOPS × mean latency.
-pub fn little(iodepth: u32, iops: f64, mean_latency_us: f64) -> String {
+/// Little's law with the point's numbers: requests in flight = IOPS × mean latency; at a rate,
+/// the requests in the system on average = the rate they arrive at × their time in it.
+pub fn little(ctx: ExplainContext, iops: f64, mean_latency_us: f64) -> String {
     let product = iops * mean_latency_us / 1e6;
+    if ctx.rate_iops.is_some() {
+        return format!(
+            "Little's law: requests in the system = arrival rate × time in the system. {} a second × {} = {product:.1} on average, at most {} of them at the drive.",
+            format::grouped(iops),
+            format::latency_us(mean_latency_us),
+            ctx.iodepth,
+        );
+    }
+    let iodepth = ctx.iodepth;
     format!(
         "Little's law: queue depth = IOPS × latency. {} in flight = {} IOPS × {} (= {product:.1}).",
         requests(iodepth),
@@ -244,7 +278,7 @@ pub fn explain(r: &RunFigures, ctx: ExplainContext) -> Explanation {
                 Bottleneck::Dies,
             ),
         ],
-        little: little(ctx.iodepth, r.iops, r.mean_latency_us),
+        little: little(ctx, r.iops, r.mean_latency_us),
     }
 }
 
@@ -627,6 +661,7 @@ mod tests {
             dies,
             link: HostLink::Pcie4x4,
             power: None,
+            rate_iops: None,
         }
     }
 
@@ -653,6 +688,24 @@ mod tests {
         s.workload.set_qd(qd);
         s.workload.set_drive_state(DriveState::Fob);
         s
+    }
+
+    #[test]
+    fn at_a_rate_the_explainer_speaks_of_the_load_and_littles_law_of_the_system() {
+        let c = ExplainContext {
+            rate_iops: Some(25_000),
+            ..ctx(64, 8)
+        };
+        assert_eq!(
+            sentence(Bottleneck::QueueDepth, 0.25, 0.1, c),
+            "The offered load, 25,000 a second, is the limit: the dies are busy 25% of the time and 6 of 8 are idle on average, so a request seldom waits"
+        );
+        assert!(sentence(Bottleneck::Dies, 0.95, 0.5, c).starts_with("Every die is busy"));
+        let l = little(c, 25_000.0, 85.0);
+        assert!(
+            l.contains("arrival rate × time in the system") && l.contains("= 2.1 on average"),
+            "{l}"
+        );
     }
 
     #[test]
@@ -716,7 +769,7 @@ mod tests {
 
     #[test]
     fn littles_law_uses_the_points_numbers() {
-        let s = little(32, 286_213.0, 111.8);
+        let s = little(ctx(32, 32), 286_213.0, 111.8);
         assert!(s.contains("32 requests in flight"), "{s}");
         assert!(s.contains("286,213 IOPS"), "{s}");
         assert!(s.contains("(= 32.0)"), "{s}");
