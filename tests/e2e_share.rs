@@ -661,14 +661,29 @@ async fn e2e_real_fio_output_imports_as_your_drive_and_a_truncated_file_changes_
     );
     browser.click("dismiss-fio-note").await;
 
-    // fio's normal report alone is refused with the option that writes JSON.
+    // fio's normal report alone imports too, and the status says how it was read.
     choose_file(&browser, &report_only).await;
-    let note = text_of(&browser, "fio-note", "the note about the normal report").await;
+    browser
+        .wait_for("the normal report in the legend", || async {
+            (legend_files(&browser).await == json!(2)).then_some(())
+        })
+        .await;
+    let status = browser.text("#fio-status").await;
     assert!(
-        note.contains("this is fio's normal output; run fio with --output-format=json"),
-        "{note}"
+        status.contains("report-only.txt") && status.contains("queue depth 2"),
+        "{status}"
     );
-    browser.click("dismiss-fio-note").await;
+    let files = browser.text("#fio-files").await;
+    assert!(
+        files.contains("Read as fio's normal text of fio-3.33"),
+        "{files}"
+    );
+    browser.click("fio-remove-1").await;
+    browser
+        .wait_for("the normal report to leave the legend", || async {
+            (legend_files(&browser).await == json!(1)).then_some(())
+        })
+        .await;
 
     // A second file, saved with --output-format=json,normal: drawn beside the first, in its
     // own shape, named in the legend; Remove takes it off again.
@@ -791,7 +806,9 @@ async fn e2e_downloads_are_real_files_and_the_job_file_runs_in_the_real_fio() {
         "downloaded",
         &fio::quick_job(&job, &scratch("data.bin")),
     );
-    let points = parallelism_lab::fio::parse_output(&out).expect("fio's JSON reads back");
+    let points = parallelism_lab::fio::parse_output(&out)
+        .expect("fio's JSON reads back")
+        .points;
     let depths: Vec<u32> = points.iter().map(|p| p.iodepth).collect();
     assert!(depths.contains(&1) && depths.contains(&4), "{depths:?}");
     assert!(points

@@ -28,7 +28,9 @@ fn the_exported_job_file_runs_in_fio_and_its_output_imports_as_one_point_per_dep
     };
     let job = quick_job(&job_file(&w, &[1, 8]), &scratch("data.bin"));
     let json = fio::run_fio(AREA, "randrw", &job);
-    let points = parse_output(&json).expect("fio's own output imports");
+    let points = parse_output(&json)
+        .expect("fio's own output imports")
+        .points;
     assert_eq!(points.len(), 2);
     assert_eq!(points.iter().map(|p| p.iodepth).collect::<Vec<_>>(), [1, 8]);
     for p in &points {
@@ -52,7 +54,7 @@ fn truncated_real_output_is_refused_with_a_reason() {
     };
     let job = quick_job(&job_file(&w, &[4]), &scratch("data2.bin"));
     let json = fio::run_fio(AREA, "randread", &job);
-    assert_eq!(parse_output(&json).unwrap().len(), 1);
+    assert_eq!(parse_output(&json).unwrap().points.len(), 1);
     for cut in [json.len() / 3, json.len() / 2, json.len() - 3] {
         let e = parse_output(&json[..cut]).unwrap_err().to_string();
         assert!(e.contains("fio output"), "{e}");
@@ -69,7 +71,7 @@ fn fio_output_imports_as_people_save_it_json_json_plus_and_json_with_the_normal_
     };
     let job = quick_job(&job_file(&w, &[1, 4]), &scratch("formats.bin"));
     let json = run_fio_as(AREA, "formats-json", &job, "json");
-    let plain = parse_output(&json).expect("json imports");
+    let plain = parse_output(&json).expect("json imports").points;
     let json_plus = run_fio_as(AREA, "formats-json-plus", &job, "json+");
     assert!(
         json_plus.contains("\"bins\""),
@@ -81,14 +83,18 @@ fn fio_output_imports_as_people_save_it_json_json_plus_and_json_with_the_normal_
         "the normal report is in the file"
     );
     let normal = run_fio_as(AREA, "formats-normal", &job, "normal");
+    let terse = run_fio_as(AREA, "formats-terse", &job, "terse");
     // The normal report first, then the JSON: two runs saved into one file.
     let normal_then_json = format!("{normal}\n{json}");
     for (format, text) in [
         ("json+", &json_plus),
         ("json,normal", &json_normal),
         ("normal, then json", &normal_then_json),
+        ("normal", &normal),
     ] {
-        let points = parse_output(text).unwrap_or_else(|e| panic!("{format}: {e}"));
+        let points = parse_output(text)
+            .unwrap_or_else(|e| panic!("{format}: {e}"))
+            .points;
         assert_eq!(
             points.iter().map(|p| p.iodepth).collect::<Vec<_>>(),
             plain.iter().map(|p| p.iodepth).collect::<Vec<_>>(),
@@ -98,10 +104,14 @@ fn fio_output_imports_as_people_save_it_json_json_plus_and_json_with_the_normal_
             .iter()
             .all(|p| p.rw == Some(Rw::RandRead) && p.iops > 0.0));
     }
-    let e = parse_output(&normal).unwrap_err().to_string();
-    assert!(
-        e.contains("this is fio's normal output; run fio with --output-format=json"),
-        "{e}"
+    // Terse lines hold no job options: the depth is reckoned, the pattern unknown.
+    let points = parse_output(&terse).expect("terse imports").points;
+    assert_eq!(
+        points
+            .iter()
+            .map(|p| (p.iodepth, p.depth_reckoned, p.bs_bytes))
+            .collect::<Vec<_>>(),
+        [(1, true, Some(4096)), (4, true, Some(4096))]
     );
 }
 
@@ -124,7 +134,7 @@ fn a_real_fio_run_on_this_machine_imports_and_fits_with_its_error_reported() {
         };
         let job = quick_job(&job_file(&w, depths), &scratch("fit.bin"));
         let json = fio::run_fio(AREA, &format!("fit-{rw}"), &job);
-        let got = custom::cells_from_fio(&parse_output(&json).unwrap(), DriveState::Fob);
+        let got = custom::cells_from_fio(&parse_output(&json).unwrap().points, DriveState::Fob);
         assert!(got.skipped.is_empty(), "{:?}", got.skipped);
         cells.extend(got.cells);
     }

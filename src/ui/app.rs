@@ -35,6 +35,7 @@ use super::notes::LinkNotes;
 use super::pool::{Pool, PoolStatus};
 use super::readout::{self, Readout};
 use super::state::{Display, Lab, LabState, LoadKind, Theme, View};
+use super::storage::{self, KeptNote};
 use super::url_state;
 use super::views::activity::TeachingMode;
 use super::views::chrome::{ControlsPanel, Footer, Masthead};
@@ -61,12 +62,27 @@ pub fn App(
     #[prop(optional)]
     worker: Option<&'static str>,
 ) -> impl IntoView {
+    // The page itself (not a test's mount, not an author's frame) keeps the reader's files and
+    // last view on their device.
+    let keeps = query.is_none() && !embed_frame::is_framed();
     let initial = query.unwrap_or_else(|| window().location().search().unwrap_or_default());
+    // Opening the lab without a link: the drive and pins the reader last looked at.
+    let initial = if keeps && initial.trim_start_matches('?').is_empty() {
+        storage::load_view()
+    } else {
+        initial
+    };
     let parsed = url_state::parse_query(&initial, LabState::default());
     let authored = parsed.state.clone();
     let embed = parsed.state.embedding.framed;
     let tour_at: TourAt = RwSignal::new(None);
     let lab = Lab::provide(parsed.state);
+    let kept = KeptNote::provide();
+    if keeps && !embed {
+        keep_on_device(lab, kept);
+    } else {
+        kept.keep_view.set(false);
+    }
     if embed || embed_frame::is_framed() {
         embed_frame::report_height();
     }
@@ -327,6 +343,33 @@ fn Legend(
             }}
         </ul>
     }
+}
+
+/// The reader's files from an earlier visit, then, from now on, their files, drive and pins
+/// kept for the next (see [`storage`]); a store that cannot keep them says so in the import
+/// panel.
+fn keep_on_device(lab: Lab, kept: KeptNote) {
+    match storage::load_imports() {
+        Ok(Some(imports)) => lab.imported.set(imports),
+        Ok(None) => {}
+        Err(note) => kept.note.set(Some(note)),
+    }
+    Effect::new(move |_| {
+        let saved = lab.imported.with(storage::save_imports);
+        kept.note.update(|n| match saved {
+            Err(note) => *n = Some(note),
+            Ok(()) if *n != Some(storage::StoreNote::Unreadable) => *n = None,
+            Ok(()) => {}
+        });
+    });
+    // Only the drive and pins, and only when they change (not on every slider step).
+    let view = Memo::new(move |_| storage::view_part(&url_state::to_query(&lab.state())));
+    Effect::new(move |_| {
+        let view = view.get();
+        if kept.keep_view.get() {
+            storage::save_view(&view);
+        }
+    });
 }
 
 /// Rewrites the query of the page's URL, without a new history entry, if it differs.

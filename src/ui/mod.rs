@@ -31,6 +31,7 @@ pub mod readout;
 pub mod reference;
 pub mod snippet;
 pub mod state;
+pub mod storage;
 pub mod teaching;
 pub mod url_state;
 pub mod views;

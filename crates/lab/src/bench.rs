@@ -212,7 +212,9 @@ fn fit_your_drive() -> serde_json::Value {
             depths,
         )
         .expect("the bench's sweep is valid");
-        let jobs = fio::parse_output(&fio::output_json(&workload, &points)).expect("fio JSON");
+        let jobs = fio::parse_output(&fio::output_json(&workload, &points))
+            .expect("fio JSON")
+            .points;
         cells.extend(custom::cells_from_fio(&jobs, DriveState::Fob).cells);
     }
     let dies = Some(truth.dies());

@@ -57,7 +57,7 @@ pub enum Command {
     Run(RunJobArgs),
     /// Replay a block trace (mqsim, blkparse, fio iolog, msr) at its own times or at a depth
     Replay(ReplayArgs),
-    /// Read fio's JSON output (--output-format=json) and print its points
+    /// Read fio's output (JSON, normal text or terse; fio 2.x to 3.x) and print its points
     Import(ImportArgs),
     /// QD1 latency after idle time, with and without autonomous power-state transitions (APST)
     Idle(IdleArgs),
@@ -287,7 +287,7 @@ pub struct FitArgs {
     /// reference data is built in
     #[arg(long, value_name = "FILE")]
     pub data: Option<PathBuf>,
-    /// fio JSON output files (--output-format=json) of your drive: the fit then chooses the
+    /// fio output files of your drive (JSON, normal text or terse): the fit then chooses the
     /// die count, read and program times, command cost, host stack and link efficiency of a
     /// drive on the preset's controller and flash, and prints a `drive=` link
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["data", "loo"])]
@@ -533,7 +533,9 @@ pub struct ReplayArgs {
 
 #[derive(Args)]
 pub struct ImportArgs {
-    /// fio's JSON output (fio --output-format=json)
+    /// fio's output as saved: JSON or JSON+, the normal report, terse lines, or a mix (fio 2.x
+    /// to 3.x); UTF-8 or UTF-16. Clones are one point at numjobs x iodepth; a job that gives no
+    /// point is listed with its line
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     #[command(flatten)]

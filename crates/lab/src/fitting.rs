@@ -220,9 +220,15 @@ fn fit_drive(a: &cli::FitArgs) -> Result<String, Fail> {
     let mut skipped = Vec::new();
     for file in &a.fio {
         let path = file.display();
-        let points = fio::parse_output(&crate::read_text(file, fio::MAX_OUTPUT_BYTES)?)
+        let output = fio::parse_output(&crate::read_text(file, fio::MAX_OUTPUT_BYTES)?)
             .map_err(|e| Fail(format!("{path}: {e}")))?;
-        let got = custom::cells_from_fio(&points, a.state);
+        skipped.extend(
+            output
+                .skipped
+                .iter()
+                .map(|s| (format!("{path}: line {}, {}", s.line, s.job), s.why.clone())),
+        );
+        let got = custom::cells_from_fio(&output.points, a.state);
         cells.extend(got.cells);
         skipped.extend(
             got.skipped
@@ -344,14 +350,8 @@ impl DriveFit {
             r.cells.len(),
             r.evaluations
         );
-        let misses = self.misses();
-        if !misses.is_empty() {
-            let _ = writeln!(
-                s,
-                "The model cannot explain these cells within {:.0}%: {}",
-                custom::EXPLAINS_WITHIN * 100.0,
-                misses.join("; ")
-            );
+        if let Some(outliers) = custom::outliers_text(r) {
+            let _ = writeln!(s, "{outliers}");
         }
         for (job, why) in &self.skipped {
             let _ = writeln!(s, "left out {job}: {why}");

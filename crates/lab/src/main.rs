@@ -65,13 +65,13 @@ fn open_capped(file: &std::path::Path, max_bytes: u64) -> Result<std::fs::File, 
     Ok(f)
 }
 
-/// A file's text (invalid UTF-8 replaced: every parser here names what it cannot read), at
+/// A file's text (UTF-8 or UTF-16, see [`parallelism_model::text::text_of`]), at
 /// most `max_bytes` of it (see [`open_capped`]).
 fn read_text(file: &std::path::Path, max_bytes: usize) -> Result<String, Fail> {
     let mut bytes = Vec::new();
     std::io::Read::read_to_end(&mut open_capped(file, max_bytes as u64)?, &mut bytes)
         .map_err(|e| Fail(format!("cannot read '{}': {e}", file.display())))?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    Ok(parallelism_model::text::text_of(&bytes))
 }
 
 fn main() -> ExitCode {

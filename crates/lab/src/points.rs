@@ -260,21 +260,27 @@ pub fn fio_job(a: &cli::WorkloadArgs) -> Result<String, Fail> {
 }
 
 pub fn import(file: &Path, format: Format) -> Result<String, Fail> {
-    let points = parallelism_model::fio::parse_output(&crate::read_text(
+    let output = parallelism_model::fio::parse_output(&crate::read_text(
         file,
         parallelism_model::fio::MAX_OUTPUT_BYTES,
     )?)?;
+    let points = &output.points;
     Ok(match format {
-        Format::Json => json(&points),
+        Format::Json => json(&output),
         Format::Csv => {
-            let mut s =
-                String::from("job,iodepth,read_percent,iops,bw_mb_s,lat_mean_us,lat_p99_us\n");
-            for p in &points {
+            let mut s = String::from(
+                "job,line,iodepth,processes,rate_iops,in_flight,read_percent,iops,bw_mb_s,lat_mean_us,lat_p99_us\n",
+            );
+            for p in points {
                 let _ = writeln!(
                     s,
-                    "{},{},{:.0},{:.0},{:.1},{:.1},{}",
+                    "{},{},{},{},{},{:.1},{:.0},{:.0},{:.1},{:.1},{}",
                     p.job.replace(',', " "),
+                    p.line,
                     p.iodepth,
+                    p.processes,
+                    p.rate_iops.map(|r| format!("{r:.0}")).unwrap_or_default(),
+                    p.in_flight(),
                     p.read_percent,
                     p.iops,
                     p.bw_mb_s,
@@ -285,16 +291,39 @@ pub fn import(file: &Path, format: Format) -> Result<String, Fail> {
             s
         }
         Format::Table => {
-            let mut s = format!(
-                "{:<16} {:>7} {:>6} {:>10} {:>9} {:>10}\n",
-                "job", "iodepth", "read%", "IOPS", "MB/s", "mean µs"
+            let version = output
+                .fio_version
+                .as_deref()
+                .map(|v| format!(" of {v}"))
+                .unwrap_or_default();
+            let mut s = format!("read as fio's {}{version}\n", output.format);
+            let _ = writeln!(
+                s,
+                "{:<16} {:>5} {:>7} {:>5} {:>9} {:>6} {:>10} {:>9} {:>10}",
+                "job", "line", "iodepth", "procs", "in flight", "read%", "IOPS", "MB/s", "mean µs"
             );
-            for p in &points {
+            for p in points {
+                let depth = match (p.rate_iops, p.depth_reckoned) {
+                    (Some(_), _) => format!("≤{}", p.iodepth),
+                    (None, true) => format!("~{}", p.iodepth),
+                    (None, false) => p.iodepth.to_string(),
+                };
                 let _ = writeln!(
                     s,
-                    "{:<16} {:>7} {:>6.0} {:>10.0} {:>9.1} {:>10.1}",
-                    p.job, p.iodepth, p.read_percent, p.iops, p.bw_mb_s, p.lat_mean_us
+                    "{:<16} {:>5} {:>7} {:>5} {:>9.1} {:>6.0} {:>10.0} {:>9.1} {:>10.1}",
+                    p.job,
+                    p.line,
+                    depth,
+                    p.processes,
+                    p.in_flight(),
+                    p.read_percent,
+                    p.iops,
+                    p.bw_mb_s,
+                    p.lat_mean_us
                 );
+            }
+            for skip in &output.skipped {
+                let _ = writeln!(s, "left out: {skip}");
             }
             s
         }

@@ -260,6 +260,20 @@ fn cells_of_job(p: &FioPoint, state: DriveState) -> Result<[Measurement; 2], Str
     let bs_bytes = p
         .bs_bytes
         .ok_or("its bs= is not a block size the lab models")?;
+    if let Some(rate) = p.rate_iops {
+        return Err(format!(
+            "it was held to {rate:.0} IOPS (rate_iops): an open loop, and the fit takes closed-loop jobs only"
+        ));
+    }
+    // Little's law: a job that kept far fewer requests in flight than its depth was held back
+    // by something the file does not state, so its depth is not what the drive saw.
+    if p.iodepth >= 2 && p.in_flight() < f64::from(p.iodepth) / 2.0 {
+        return Err(format!(
+            "it kept {:.1} of its {} requests in flight (IOPS x latency): a rate, a think time or a synchronous engine held it back",
+            p.in_flight(),
+            p.iodepth
+        ));
+    }
     if p.iodepth > MAX_IODEPTH {
         return Err(format!(
             "iodepth {} is deeper than the lab's {MAX_IODEPTH}",
@@ -320,7 +334,9 @@ pub fn evaluator(
         fitted,
         ..base.clone()
     };
-    Ok(Evaluator::starting_at(&space, start, cells, options)?.follow_valleys())
+    Ok(Evaluator::starting_at(&space, start, cells, options)?
+        .follow_valleys()
+        .robust())
 }
 
 /// The fit of a whole drive as a search ([`Evaluator::settle`] runs it to the end, a page in
@@ -342,8 +358,9 @@ pub fn fit(
     Ok(e.settle(try_fit))
 }
 
-/// Whether a fit explains its data: every cell within this error.
-pub const EXPLAINS_WITHIN: f64 = 0.15;
+/// Whether a fit explains a cell: within this error (the robust objective's own scale, so the
+/// cells the fit lets go are the ones it names).
+pub const EXPLAINS_WITHIN: f64 = crate::fit::ROBUST_SCALE;
 
 /// Whether a fit misses this cell by more than [`EXPLAINS_WITHIN`] (or could not run it).
 pub fn missed(c: &CellFit) -> bool {
@@ -353,6 +370,50 @@ pub fn missed(c: &CellFit) -> bool {
 /// The cells a fit misses (see [`missed`]).
 pub fn misses(report: &FitReport) -> Vec<&CellFit> {
     report.cells.iter().filter(|c| missed(c)).collect()
+}
+
+/// What a fit says of its misses, for `lab fit` and the page alike: how many cells it explains,
+/// then each outlier with its error (`None` when it explains every cell).
+///
+/// ```
+/// use parallelism_model::calibration::{Depth, Measurement, Metric};
+/// use parallelism_model::custom::outliers_text;
+/// use parallelism_model::fit::{CellFit, FitReport, ParamValues};
+/// use parallelism_model::{DriveState, Rw};
+/// let cell = |depth, value| Measurement {
+///     capacity_gb: None, state: DriveState::Fob, rw: Rw::RandRead, rwmixread: 100,
+///     bs_bytes: 4096, depth: Depth::Qd(depth), metric: Metric::Iops, value,
+/// };
+/// let report = FitReport {
+///     params: ParamValues::default(),
+///     cells: vec![
+///         CellFit { cell: cell(1, 10_000.0), model: 10_500.0 },
+///         CellFit { cell: cell(8, 50_000.0), model: 67_000.0 },
+///     ],
+///     max_err: 0.34, mean_err: 0.195, robust_err: 0.2,
+///     loo: None, identified: None, evaluations: 0,
+/// };
+/// assert_eq!(
+///     outliers_text(&report).unwrap(),
+///     "1 of 2 points within 15%; the fit lets go of randread 4 KiB QD8 IOPS (+34.0%)"
+/// );
+/// ```
+pub fn outliers_text(report: &FitReport) -> Option<String> {
+    let misses = misses(report);
+    if misses.is_empty() {
+        return None;
+    }
+    let named: Vec<String> = misses
+        .iter()
+        .map(|c| format!("{} ({:+.1}%)", c.cell.label(), c.err() * 100.0))
+        .collect();
+    Some(format!(
+        "{} of {} points within {:.0}%; the fit lets go of {}",
+        report.cells.len() - misses.len(),
+        report.cells.len(),
+        EXPLAINS_WITHIN * 100.0,
+        named.join("; ")
+    ))
 }
 
 #[cfg(test)]

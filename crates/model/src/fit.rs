@@ -7,8 +7,11 @@
 //! preset: the preset's value is what the search finds on the preset's reference data.
 //!
 //! Shape of the search, and why:
-//! - The objective is the largest absolute relative error over the cells, ties (within
-//!   [`TIE`]) broken by the mean: the lab promises a worst cell, so the fit minimises exactly that.
+//! - The objective of a preset's calibration is the largest absolute relative error over the
+//!   cells, ties (within [`TIE`]) broken by the mean: the lab promises a worst cell, so the fit
+//!   minimises exactly that. A fit of a reader's own fio results minimises a robust error
+//!   instead ([`Objective::Robust`]): real data has odd cells, and a minimax fit lets one of
+//!   them drag every parameter, where a robust one lets it go and names it.
 //! - Every value lives on a lattice, `lo + i * step` for whole `i`, so a point is a vector of
 //!   integers. The engine is deterministic for a seed, so a point's per-cell model values are
 //!   memoised by those integers and no point is ever run twice: the refinement revisits its
@@ -249,14 +252,23 @@ impl Default for FitOptions {
     }
 }
 
-/// The objective: worst and mean absolute relative error over the cells that count, and the
-/// mean square (a smooth stand-in a first search can follow down a valley).
+/// The objective: worst and mean absolute relative error over the cells that count, the mean
+/// square (a smooth stand-in a first search can follow down a valley), and the robust error.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Score {
     pub max_err: f64,
     pub mean_err: f64,
     pub mean_sq_err: f64,
+    /// The typical error under a Cauchy loss of the errors in log space: the error every cell
+    /// would have for the same total loss. Cells far beyond [`ROBUST_SCALE`] add little to it,
+    /// so a few odd cells cannot move a fit that minimises it.
+    pub robust_err: f64,
 }
+
+/// The scale of the robust loss: cells within it count about as squares do, cells far beyond
+/// it only logarithmically. 15%: what the lab asks of a fit of a reader's drive (most cells
+/// within 15%; see `custom::EXPLAINS_WITHIN`).
+pub const ROBUST_SCALE: f64 = 0.15;
 
 /// What a search minimises.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -265,17 +277,35 @@ pub enum Objective {
     Worst,
     /// The mean squared error, ties broken by the worst.
     Squares,
+    /// The robust error ([`Score::robust_err`]), ties broken by the worst.
+    Robust,
 }
 
 impl Score {
     /// The score of signed errors (a cell the model cannot run counts as infinitely wrong).
+    ///
+    /// ```
+    /// use parallelism_model::fit::Score;
+    /// // Nine cells 5% off and one 200% off: the worst is the odd cell, the mean 24.5%; the
+    /// // robust error stays within its 15% scale.
+    /// let s = Score::of([0.05; 9].into_iter().chain([2.0]));
+    /// assert_eq!(s.max_err, 2.0);
+    /// assert!((s.mean_err - 0.245).abs() < 1e-12);
+    /// assert!(s.robust_err < 0.15, "{}", s.robust_err);
+    /// // Every cell equally off: the robust error is that error.
+    /// assert!((Score::of([0.1, -0.1 / 1.1]).robust_err - 0.1).abs() < 1e-12);
+    /// ```
     pub fn of(errors: impl IntoIterator<Item = f64>) -> Score {
-        let (mut max, mut sum, mut sq, mut n) = (0.0f64, 0.0, 0.0, 0usize);
+        let (mut max, mut sum, mut sq, mut loss, mut n) = (0.0f64, 0.0, 0.0, 0.0, 0usize);
+        let scale = ROBUST_SCALE.ln_1p();
         for e in errors {
+            // In log space a cell at half the measured value is as wrong as one at twice it.
+            let log = if e > -1.0 { e.ln_1p() } else { f64::INFINITY };
             let e = if e.is_nan() { f64::INFINITY } else { e.abs() };
             max = max.max(e);
             sum += e;
             sq += e * e;
+            loss += (log / scale).powi(2).ln_1p();
             n += 1;
         }
         let per = |total: f64| if n == 0 { 0.0 } else { total / n as f64 };
@@ -283,20 +313,26 @@ impl Score {
             max_err: max,
             mean_err: per(sum),
             mean_sq_err: per(sq),
+            robust_err: (scale * per(loss).exp_m1().sqrt()).exp_m1(),
+        }
+    }
+
+    /// The figure `objective` minimises first.
+    pub fn primary(&self, objective: Objective) -> f64 {
+        match objective {
+            Objective::Worst => self.max_err,
+            Objective::Squares => self.mean_sq_err,
+            Objective::Robust => self.robust_err,
         }
     }
 
     /// Strictly better under `objective`: a smaller first figure, or (within [`TIE`]) the same
     /// first figure and a smaller second.
     pub fn better_than(&self, other: &Score, objective: Objective) -> bool {
-        let (a, b, a2, b2) = match objective {
-            Objective::Worst => (self.max_err, other.max_err, self.mean_err, other.mean_err),
-            Objective::Squares => (
-                self.mean_sq_err,
-                other.mean_sq_err,
-                self.max_err,
-                other.max_err,
-            ),
+        let (a, b) = (self.primary(objective), other.primary(objective));
+        let (a2, b2) = match objective {
+            Objective::Worst => (self.mean_err, other.mean_err),
+            Objective::Squares | Objective::Robust => (self.max_err, other.max_err),
         };
         if (a - b).abs() <= TIE {
             a2 < b2
@@ -316,11 +352,14 @@ struct Goal {
 }
 
 impl Goal {
-    const WORST: Goal = Goal {
-        skip: None,
-        objective: Objective::Worst,
-        held: None,
-    };
+    /// Every cell, by `objective`, nothing held.
+    fn all(objective: Objective) -> Goal {
+        Goal {
+            skip: None,
+            objective,
+            held: None,
+        }
+    }
 
     fn moves(&self, j: usize) -> bool {
         self.held != Some(j)
@@ -416,6 +455,8 @@ pub struct FitReport {
     pub cells: Vec<CellFit>,
     pub max_err: f64,
     pub mean_err: f64,
+    /// The robust error ([`Score::robust_err`]): what a fit of a reader's drive minimises.
+    pub robust_err: f64,
     /// Leave-one-out cross-validation, when asked for ([`fit_with_loo`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub loo: Option<LooReport>,
@@ -524,8 +565,9 @@ const COARSE_POINTS: i64 = 9;
 /// Each leave-one-out fold starts its pattern search with steps of this many lattice units.
 const LOO_FIRST_STEP: i64 = 2;
 /// A parameter is identified by the cells when holding it this fraction of its value (or one
-/// lattice step, if that is more) away either way, the others refitted, worsens the worst
-/// error by [`IDENTIFIED_RISE`] (see [`Evaluator::try_identified`]).
+/// lattice step, if that is more) away either way, the others refitted, worsens the objective's
+/// error (the worst cell's, or the robust error) by [`IDENTIFIED_RISE`] (see
+/// [`Evaluator::try_identified`]).
 pub const IDENTIFY_MOVE: f64 = 0.05;
 /// See [`IDENTIFY_MOVE`]: one percentage point, above the model's run-to-run noise.
 pub const IDENTIFIED_RISE: f64 = 0.01;
@@ -570,6 +612,8 @@ pub struct Evaluator {
     costs: Vec<f64>,
     /// Whether the pattern search also follows valleys ([`Evaluator::follow_valleys`]).
     valleys: bool,
+    /// What the search minimises: the worst cell unless [`Evaluator::robust`].
+    objective: Objective,
 }
 
 impl Evaluator {
@@ -617,6 +661,7 @@ impl Evaluator {
             memo: HashMap::new(),
             costs: Vec::new(),
             valleys: false,
+            objective: Objective::Worst,
         })
     }
 
@@ -627,6 +672,19 @@ impl Evaluator {
     pub fn follow_valleys(mut self) -> Evaluator {
         self.valleys = true;
         self
+    }
+
+    /// This evaluator minimising the robust error ([`Objective::Robust`]) in place of the
+    /// worst cell: for measurements that may hold odd cells (a reader's own fio runs), which
+    /// the report then names rather than fits.
+    pub fn robust(mut self) -> Evaluator {
+        self.objective = Objective::Robust;
+        self
+    }
+
+    /// What the search minimises.
+    pub fn objective(&self) -> Objective {
+        self.objective
     }
 
     pub fn fitted(&self) -> &'static [Fitted] {
@@ -847,14 +905,14 @@ impl Evaluator {
             // pay for another's; then the worst cell from there.
             let smooth = Goal {
                 objective: Objective::Squares,
-                ..Goal::WORST
+                ..Goal::all(self.objective)
             };
             let coarse = self.coarse_scan(start, smooth)?;
             self.pattern_search(coarse, smooth, first.clone(), true)?
         } else {
-            self.coarse_scan(start, Goal::WORST)?
+            self.coarse_scan(start, Goal::all(self.objective))?
         };
-        let best = self.pattern_search(from, Goal::WORST, first, true)?;
+        let best = self.pattern_search(from, Goal::all(self.objective), first, true)?;
         self.report(&best)
     }
 
@@ -873,6 +931,7 @@ impl Evaluator {
             cells,
             max_err: score.max_err,
             mean_err: score.mean_err,
+            robust_err: score.robust_err,
             loo: None,
             identified: None,
             evaluations: self.evaluations(),
@@ -880,13 +939,35 @@ impl Evaluator {
     }
 
     /// The fitted parameters the cells pin down at `report`'s values: those that, held
-    /// [`IDENTIFY_MOVE`] away either way while the others are refitted around them, cost at
-    /// least [`IDENTIFIED_RISE`] of worst error. (Moving one parameter alone is not enough: two
-    /// that trade off, such as the die count and the read time, each move the cells, yet
-    /// together they slide along a valley the cells cannot tell apart.)
+    /// [`IDENTIFY_MOVE`] away either way while the others are refitted around them (by the
+    /// search's own objective), cost at least [`IDENTIFIED_RISE`] of worst error over the cells
+    /// the fit explains (a robust fit's outliers, beyond [`ROBUST_SCALE`], pin nothing).
+    /// (Moving one parameter alone is not enough: two that trade off, such as the die count
+    /// and the read time, each move the cells, yet together they slide along a valley the
+    /// cells cannot tell apart.)
     pub fn try_identified(&self, report: &FitReport) -> Searched<Vec<Param>> {
         let at = self.point_of(&report.params);
-        let base = self.score(&at, None)?;
+        let explained: Vec<bool> = match self.objective {
+            Objective::Robust => report
+                .cells
+                .iter()
+                .map(|c| c.err().abs() <= ROBUST_SCALE)
+                .collect(),
+            Objective::Worst | Objective::Squares => vec![true; self.cells.len()],
+        };
+        let worst_explained = |point: &[i64]| -> Searched<f64> {
+            let values = self.known(point)?;
+            Ok(Score::of(
+                self.cells
+                    .iter()
+                    .zip(values)
+                    .zip(&explained)
+                    .filter(|(_, &e)| e)
+                    .map(|((c, &m), _)| error(m, c.value)),
+            )
+            .max_err)
+        };
+        let base = worst_explained(&at)?;
         let mut pinned = Vec::new();
         for (j, f) in self.fitted().iter().enumerate() {
             let value = f.value_at(at[j]);
@@ -901,11 +982,11 @@ impl Evaluator {
                 held[j] = i;
                 let goal = Goal {
                     held: Some(j),
-                    ..Goal::WORST
+                    ..Goal::all(self.objective)
                 };
                 let steps = vec![LOO_FIRST_STEP; at.len()];
                 let refit = self.pattern_search(held, goal, steps, false)?;
-                rises.push(self.score(&refit, None)?.max_err - base.max_err);
+                rises.push(worst_explained(&refit)? - base);
             }
             if !rises.is_empty() && rises.iter().all(|&r| r >= IDENTIFIED_RISE) {
                 pinned.push(f.param);
@@ -929,7 +1010,7 @@ impl Evaluator {
         for i in 0..self.cells.len() {
             let fold = Goal {
                 skip: Some(i),
-                ..Goal::WORST
+                ..Goal::all(self.objective)
             };
             let best = self.pattern_search(start.clone(), fold, vec![LOO_FIRST_STEP; k], false)?;
             let model = self.known(&best)?[i];

@@ -52,6 +52,7 @@ pub mod sliced_fit;
 pub mod spec_sheet;
 pub mod stats;
 pub mod sweep;
+pub mod text;
 pub mod time;
 pub mod workload;
 

@@ -102,6 +102,7 @@ pub struct FitFound {
     models: Vec<Option<f64>>,
     max_err: Option<f64>,
     mean_err: Option<f64>,
+    robust_err: Option<f64>,
     identified: Option<Vec<Param>>,
     evaluations: usize,
 }
@@ -113,6 +114,7 @@ impl FitFound {
             models: report.cells.iter().map(|c| carried(c.model)).collect(),
             max_err: carried(report.max_err),
             mean_err: carried(report.mean_err),
+            robust_err: carried(report.robust_err),
             identified: report.identified.clone(),
             evaluations: report.evaluations,
         }
@@ -133,6 +135,7 @@ impl FitFound {
                 .collect(),
             max_err: uncarried(self.max_err),
             mean_err: uncarried(self.mean_err),
+            robust_err: uncarried(self.robust_err),
             loo: None,
             identified: self.identified.clone(),
             evaluations: self.evaluations,
@@ -190,6 +193,7 @@ mod tests {
             }],
             max_err: f64::NAN,
             mean_err: f64::NAN,
+            robust_err: f64::NAN,
             loo: None,
             identified: None,
             evaluations: 3,

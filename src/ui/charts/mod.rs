@@ -751,7 +751,7 @@ fn add_imports(state: &LabState, unit: Unit, qd: &mut QdChartData, latency: &mut
         latency.max_qd = latency.max_qd.max(axis_end);
         let series = |y: &dyn Fn(&crate::fio::FioPoint) -> f64| YourSeries {
             shape: FioShape::of(index),
-            file_name: import.file_name().to_string(),
+            file_name: import.name(),
             points: finite_points(points.iter().map(|p| (f64::from(p.iodepth), y(p)))),
         };
         qd.depth.yours.push(series(&|p| match unit {
@@ -929,11 +929,12 @@ mod tests {
             )
         };
         for (name, text) in [("a.json", job(4, 5000.0)), ("b.json", job(8, 7000.0))] {
-            let drive = crate::ui::state::YourDrive::new(
+            let file = crate::ui::state::FioFile::new(
                 name.into(),
-                crate::fio::parse_output(&text).unwrap(),
+                "JSON".into(),
+                crate::fio::parse_output(&text).unwrap().points,
             );
-            s.imported.add(drive.unwrap()).unwrap();
+            s.imported.add(vec![file.unwrap()]).unwrap();
         }
         let set = build(&s, &fake);
         let iops: Vec<_> = set

@@ -35,7 +35,10 @@ pub mod workload;
 pub use display::{Display, Theme, View};
 pub use drive::{DriveChoice, DriveRefused, DriveSetup, Hold, DEFAULT_PRESET, DIE_DENSITIES_GBIT};
 pub use embedding::Embedding;
-pub use imported::{ImportRefused, Imports, YourDrive, FIO_MIX_TOLERANCE_PCT, MAX_IMPORTS};
+pub use imported::{
+    FioFile, ImportRefused, Imports, MoveTo, YourDrive, FIO_MIX_TOLERANCE_PCT, MAX_FILES,
+    MAX_IMPORTS,
+};
 pub use jobs::{JobRefused, JobSetup, Jobs, MAX_JOBS};
 pub use lab::Lab;
 pub use pins::{Pin, PinRefused, Pins, MAX_PINS};

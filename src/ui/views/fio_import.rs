@@ -1,12 +1,13 @@
-//! "Your drive": a file input that reads fio's output (`--output-format=json`, `json+` or
-//! `json,normal`, one or many jobs) with [`crate::fio::parse_output`] and adds the points to the
-//! lab's [`Imports`], where the charts draw them beside the model: up to four files at once,
-//! each in its own marker shape, each listed here with what it holds and a Remove button.
+//! "Your drive": a file input (and a drop target) that reads fio's output (JSON, the normal
+//! report or terse lines, of fio 2.x to 3.x, one or many jobs) with
+//! [`crate::fio::parse_output`] and adds it to the lab's [`Imports`]: the files chosen or dropped
+//! together are one drive (one marker shape on the charts, one fit), up to four drives, each
+//! listed here with what it holds, its files (how each was read, Move to, Remove), and Remove.
 //!
 //! What always holds: a file that does not import (malformed, truncated, too large, not
-//! readable, a fifth file) leaves the imports exactly as they were and shows a note saying why;
-//! a file with the name of one already imported replaces it; the file's name and content only
-//! ever reach the page as text.
+//! readable) is named with the reason and the rest of its batch imports; a batch that would be
+//! a fifth drive leaves the imports exactly as they were; a file with the name of one already
+//! imported replaces it; file names and contents only ever reach the page as text.
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -17,7 +18,10 @@ use web_sys::HtmlInputElement;
 use crate::fio;
 use crate::ui::charts::FioShape;
 use crate::ui::format;
-use crate::ui::state::{Imports, Lab, WorkloadSetup, YourDrive, MAX_IMPORTS};
+use crate::ui::state::{
+    FioFile, ImportRefused, Imports, Lab, MoveTo, WorkloadSetup, YourDrive, MAX_IMPORTS,
+};
+use crate::ui::storage::{self, KeptNote};
 use crate::ui::views::fit_drive::FitYourDrive;
 
 /// Longest file name kept for the legend and the CSV.
@@ -31,18 +35,27 @@ enum Outcome {
     Refused(String),
 }
 
-/// What an import holds, for the reader: its jobs, their workload and depths, and its marker.
+/// What a drive holds, for the reader: its files, jobs, their workload and depths, and its
+/// marker.
 pub fn summary(d: &YourDrive, shape: FioShape) -> String {
-    let jobs = d.points().len();
-    let depths: Vec<String> = d.points().iter().map(|p| p.iodepth.to_string()).collect();
-    let first = &d.points()[0];
+    let points: Vec<&fio::FioPoint> = d.points().collect();
+    let jobs = points.len();
+    let mut depths: Vec<u32> = points.iter().map(|p| p.iodepth).collect();
+    depths.sort_unstable();
+    depths.dedup();
+    let depths: Vec<String> = depths.iter().map(u32::to_string).collect();
+    let first = points[0];
     let what = match (first.rw, first.bs_bytes) {
         (Some(rw), Some(bs)) => format!("{} {}", rw.fio_name(), format::block_size(bs)),
         _ => "fio".to_string(),
     };
+    let files = match d.files().len() {
+        1 => String::new(),
+        n => format!(" in {n} files"),
+    };
     format!(
-        "{}: {jobs} {} ({what}, queue depth {}), drawn as {} on the IOPS and latency charts.",
-        d.file_name(),
+        "{}: {jobs} {}{files} ({what}, queue depth {}), drawn as {} on the IOPS and latency charts.",
+        d.name(),
         if jobs == 1 { "job" } else { "jobs" },
         depths.join(", "),
         shape.plural()
@@ -53,10 +66,9 @@ pub fn summary(d: &YourDrive, shape: FioShape) -> String {
 /// workload than the one the charts show, each with its workload (`None` when every job is
 /// drawn).
 pub fn hidden_text(drive: &YourDrive, workload: &WorkloadSetup) -> Option<String> {
-    let total = drive.points().len();
+    let total = drive.points().count();
     let hidden: Vec<String> = drive
         .points()
-        .iter()
         .filter(|p| !YourDrive::shows_on(p, workload))
         .map(|p| {
             let measured = match (p.rw, p.bs_bytes) {
@@ -72,7 +84,7 @@ pub fn hidden_text(drive: &YourDrive, workload: &WorkloadSetup) -> Option<String
     let n = hidden.len();
     Some(format!(
         "{}: {n} of its {total} {} {} not drawn, measured with another workload than the charts show ({} {}): {}. Set the controls to that workload to see {}.",
-        drive.file_name(),
+        drive.name(),
         if total == 1 { "job" } else { "jobs" },
         if n == 1 { "is" } else { "are" },
         workload.rw().fio_name(),
@@ -82,12 +94,14 @@ pub fn hidden_text(drive: &YourDrive, workload: &WorkloadSetup) -> Option<String
     ))
 }
 
-/// The import control, the imported files and the status of the last import.
+/// The import control, the imported drives and their files, the status of the last import and
+/// what the browser keeps.
 #[component]
 pub fn FioImport() -> impl IntoView {
     let Lab {
         imported, workload, ..
     } = Lab::expect();
+    let kept = KeptNote::expect();
     let outcome = RwSignal::new(Outcome::None);
     let on_change = move |ev: leptos::ev::Event| {
         let Some(input) = ev
@@ -96,15 +110,33 @@ pub fn FioImport() -> impl IntoView {
         else {
             return;
         };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else {
-            return;
-        };
-        // Let the same file be chosen again after it changed on disk.
+        let files = input.files().map(|f| list(&f)).unwrap_or_default();
+        // Let the same files be chosen again after they changed on disk.
         input.set_value("");
-        import(file, imported, outcome);
+        import(files, imported, outcome);
     };
-    let files = move || {
+    let on_drop = move |ev: leptos::ev::DragEvent| {
+        ev.prevent_default();
+        let files = ev
+            .data_transfer()
+            .and_then(|d| d.files())
+            .map(|f| list(&f))
+            .unwrap_or_default();
+        import(files, imported, outcome);
+    };
+    let forget = move |_| {
+        imported.set(Imports::default());
+        storage::forget();
+        kept.note.set(None);
+        kept.keep_view.set(false);
+        outcome.set(Outcome::Imported(
+            "Your files, your fitted drive's link and your pins are no longer kept in this browser."
+                .to_string(),
+        ));
+    };
+    let drives = move || {
         imported.with(|i| {
+            let names: Vec<String> = i.as_slice().iter().map(YourDrive::name).collect();
             i.as_slice()
                 .iter()
                 .enumerate()
@@ -112,19 +144,29 @@ pub fn FioImport() -> impl IntoView {
                     let shape = FioShape::of(index);
                     let text = summary(d, shape);
                     let hidden = workload.with(|w| hidden_text(d, w));
-                    view! { <ImportedFile index=index shape=shape text=text hidden=hidden imported=imported /> }
+                    let files: Vec<(String, String)> = d
+                        .files()
+                        .iter()
+                        .map(|f| (f.name.clone(), f.read_as.clone()))
+                        .collect();
+                    view! {
+                        <ImportedDrive index=index shape=shape text=text hidden=hidden
+                            files=files drives=names.clone() imported=imported outcome=outcome />
+                    }
                 })
                 .collect_view()
         })
     };
     view! {
-        <section id="fio-import" class="fio card" aria-labelledby="fio-title">
+        <section id="fio-import" class="fio card" aria-labelledby="fio-title"
+            on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default()
+            on:drop=on_drop>
             <h2 id="fio-title">"Your drive (fio)"</h2>
             <div class="control">
                 <label for="fio-file">
-                    {format!("Import fio output, up to {MAX_IMPORTS} files (fio --output-format=json, json+ or json,normal)")}
+                    {format!("Import fio output: the files you choose (or drop here) together are one drive, up to {MAX_IMPORTS} drives (JSON, normal text or terse, fio 2.x to 3.x)")}
                 </label>
-                <input id="fio-file" type="file" accept=".json,.txt,.log,application/json,text/plain" on:change=on_change />
+                <input id="fio-file" type="file" multiple accept=".json,.txt,.log,.out,application/json,text/plain" on:change=on_change />
             </div>
             {move || match outcome.get() {
                 Outcome::Refused(why) => Some(view! {
@@ -138,23 +180,78 @@ pub fn FioImport() -> impl IntoView {
                 Outcome::Imported(text) => Some(view! { <p id="fio-status" role="status">{text}</p> }.into_any()),
                 Outcome::None => None,
             }}
-            <ul class="fio-files" id="fio-files" aria-label="Imported fio files">{files}</ul>
+            {move || kept.note.get().map(|note| view! { <p id="fio-kept-note" class="notes" role="status">{note.to_string()}</p> })}
+            <ul class="fio-files" id="fio-files" aria-label="Your drives and their fio files">{drives}</ul>
+            <p class="hint">
+                "Your files stay in this browser (kept for your next visit, never sent anywhere). "
+                <button type="button" id="fio-forget" class="small" on:click=forget>"Forget my files"</button>
+            </p>
             <FitYourDrive />
         </section>
     }
 }
 
-/// One imported file: its marker, what it holds, the jobs the charts leave out, Remove.
+/// One drive: its marker, what it holds, the jobs the charts leave out, Remove, and its files
+/// (each with how it was read, Move to, Remove).
 #[component]
-fn ImportedFile(
+fn ImportedDrive(
     index: usize,
     shape: FioShape,
     text: String,
     hidden: Option<String>,
+    /// Each file's name and how it was read.
+    files: Vec<(String, String)>,
+    /// Every drive's name, for Move to.
+    drives: Vec<String>,
     imported: RwSignal<Imports>,
+    outcome: RwSignal<Outcome>,
 ) -> impl IntoView {
+    let file_rows = files
+        .into_iter()
+        .enumerate()
+        .map(|(f, (name, read_as))| {
+            let targets: Vec<(String, String)> = drives
+                .iter()
+                .enumerate()
+                .filter(|(d, _)| *d != index)
+                .map(|(d, n)| (d.to_string(), format!("drive {} ({n})", d + 1)))
+                .chain(std::iter::once(("new".to_string(), "a drive of its own".to_string())))
+                .collect();
+            let on_move = move |ev: leptos::ev::Event| {
+                let to = match event_target_value(&ev).as_str() {
+                    "new" => MoveTo::NewDrive,
+                    d => match d.parse() {
+                        Ok(d) => MoveTo::Drive(d),
+                        Err(_) => return,
+                    },
+                };
+                let mut refused = None;
+                imported.update(|i| refused = i.move_file(index, f, to).err());
+                if let Some(why) = refused {
+                    outcome.set(Outcome::Refused(format!("The file was not moved: {why}.")));
+                }
+            };
+            let label = format!("Move {name} to");
+            view! {
+                <li class="fio-file-row" id=format!("fio-file-{index}-{f}")>
+                    <span class="fio-file-name">{name.clone()}</span>
+                    " "<span class="hint">{read_as}</span>
+                    <label class="visually-hidden" for=format!("fio-move-{index}-{f}")>{label}</label>
+                    <select id=format!("fio-move-{index}-{f}") class="small" on:change=on_move>
+                        <option value="" selected>"Move to…"</option>
+                        {targets.into_iter().map(|(value, text)| view! { <option value=value>{text}</option> }).collect_view()}
+                    </select>
+                    <button type="button" class="small" id=format!("fio-remove-{index}-{f}")
+                        aria-label=format!("Remove {name}")
+                        on:click=move |_| imported.update(|i| i.remove_file(index, f))>
+                        "Remove"
+                    </button>
+                </li>
+            }
+        })
+        .collect_view();
     view! {
-        <li class="fio-file" id=format!("fio-file-{index}")>
+        <li class="fio-file" id=format!("fio-drive-{index}")>
             <span class=format!("swatch {}", shape.css_class()) aria-hidden="true"></span>
             <span class="fio-summary">{text}</span>
             {hidden.map(|h| view! { <span class="hint fio-hidden">{h}</span> })}
@@ -164,66 +261,109 @@ fn ImportedFile(
                 id=format!("fio-remove-{index}")
                 on:click=move |_| imported.update(|i| i.remove(index))
             >
-                "Remove"
+                "Remove drive"
             </button>
+            <ul class="fio-drive-files" aria-label=format!("Files of drive {}", index + 1)>{file_rows}</ul>
         </li>
     }
 }
 
-/// Reads the chosen file and, if fio's output is in it, adds it to the imports; says why not
-/// otherwise (the charts then stay as they were).
-fn import(file: web_sys::File, imported: RwSignal<Imports>, outcome: RwSignal<Outcome>) {
-    let name: String = file
-        .name()
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(MAX_NAME_CHARS)
-        .collect();
-    if file.size() > fio::MAX_OUTPUT_BYTES as f64 {
-        outcome.set(Outcome::Refused(format!(
-            "{name} was not imported: it is larger than {} MiB. The charts are unchanged.",
-            fio::MAX_OUTPUT_BYTES >> 20
-        )));
+/// The files of a file list, in order.
+fn list(files: &web_sys::FileList) -> Vec<web_sys::File> {
+    (0..files.length()).filter_map(|i| files.get(i)).collect()
+}
+
+/// Reads the chosen files and adds those holding fio's output as one drive; says which did not
+/// import and why (the imports then hold the rest; with none, they stay as they were).
+fn import(files: Vec<web_sys::File>, imported: RwSignal<Imports>, outcome: RwSignal<Outcome>) {
+    if files.is_empty() {
         return;
     }
     spawn_local(async move {
-        let text = JsFuture::from(file.text())
-            .await
-            .ok()
-            .and_then(|v| v.as_string());
-        let Some(text) = text else {
-            outcome.set(Outcome::Refused(format!(
-                "{name} could not be read. The charts are unchanged."
-            )));
-            return;
-        };
-        outcome.set(add_import(&name, &text, imported));
+        let mut read = Vec::new();
+        let mut refused = Vec::new();
+        for file in files {
+            let name: String = file
+                .name()
+                .chars()
+                .filter(|c| !c.is_control())
+                .take(MAX_NAME_CHARS)
+                .collect();
+            if file.size() > fio::MAX_OUTPUT_BYTES as f64 {
+                refused.push(format!(
+                    "{name} was not imported: it is larger than {} MiB.",
+                    fio::MAX_OUTPUT_BYTES >> 20
+                ));
+                continue;
+            }
+            // Bytes, not the browser's text: fio's output saved by PowerShell is UTF-16.
+            let text = JsFuture::from(file.array_buffer())
+                .await
+                .ok()
+                .map(|buffer| fio::text_of(&js_sys::Uint8Array::new(&buffer).to_vec()));
+            match text {
+                Some(text) => match read_file(&name, &text) {
+                    Ok(f) => read.push(f),
+                    Err(why) => refused.push(why),
+                },
+                None => refused.push(format!("{name} could not be read.")),
+            }
+        }
+        outcome.set(add_files(read, &refused, imported));
     });
 }
 
-/// Adds fio's output `text` of the file `name` to the imports, and says what happened.
-fn add_import(name: &str, text: &str, imported: RwSignal<Imports>) -> Outcome {
-    let points = match fio::parse_output(text) {
-        Ok(points) => points,
-        Err(e) => {
-            return Outcome::Refused(format!(
-                "{name} was not imported: {e}. The charts are unchanged."
-            ))
-        }
-    };
-    let Some(drive) = YourDrive::new(name.to_string(), points) else {
-        return Outcome::Refused(format!(
-            "{name} holds no fio job. The charts are unchanged."
-        ));
-    };
-    let mut added = Err(crate::ui::state::ImportRefused::Full);
-    imported.update(|i| added = i.add(drive.clone()));
-    match added {
-        Ok(index) => Outcome::Imported(summary(&drive, FioShape::of(index))),
-        Err(why) => Outcome::Refused(format!(
-            "{name} was not imported: {why}. The charts are unchanged."
-        )),
+/// The file `name` of `text` as an import, or why not.
+fn read_file(name: &str, text: &str) -> Result<FioFile, String> {
+    let output =
+        fio::parse_output(text).map_err(|e| sentence(format!("{name} was not imported: {e}")))?;
+    let read_as = read_as(&output);
+    FioFile::new(name.to_string(), read_as, output.points)
+        .ok_or_else(|| format!("{name} holds no fio job."))
+}
+
+/// Adds `files` as one drive and says what happened, naming the files `refused` before.
+fn add_files(files: Vec<FioFile>, refused: &[String], imported: RwSignal<Imports>) -> Outcome {
+    if files.is_empty() {
+        return Outcome::Refused(format!("{} The charts are unchanged.", refused.join(" ")));
     }
+    let mut added = Err(ImportRefused::Full);
+    imported.update(|i| added = i.add(files));
+    match added {
+        Ok(index) => {
+            let text = imported.with(|i| summary(&i.as_slice()[index], FioShape::of(index)));
+            if refused.is_empty() {
+                Outcome::Imported(text)
+            } else {
+                Outcome::Refused(format!("{text} {}", refused.join(" ")))
+            }
+        }
+        Err(why) => Outcome::Refused(format!("Not imported: {why}. The charts are unchanged.")),
+    }
+}
+
+/// `text` ending as a sentence (fio's messages may end in `?`).
+fn sentence(text: String) -> String {
+    if text.ends_with(['.', '?', '!']) {
+        text
+    } else {
+        text + "."
+    }
+}
+
+/// How the file was read: its format and fio's version, and the jobs that gave no point.
+fn read_as(output: &fio::FioOutput) -> String {
+    let version = output
+        .fio_version
+        .as_deref()
+        .map(|v| format!(" of {v}"))
+        .unwrap_or_default();
+    let mut text = format!("Read as fio's {}{version}.", output.format);
+    if !output.skipped.is_empty() {
+        let skipped: Vec<String> = output.skipped.iter().map(|s| s.to_string()).collect();
+        text.push_str(&format!(" Left out: {}.", skipped.join("; ")));
+    }
+    text
 }
 
 #[cfg(test)]
@@ -239,6 +379,10 @@ mod tests {
             rw: Some(rw),
             bs_bytes: Some(bs_bytes),
             iodepth,
+            line: 1,
+            processes: 1,
+            rate_iops: None,
+            depth_reckoned: false,
             read_percent,
             iops: 1000.0,
             bw_mb_s: 4.0,
@@ -251,7 +395,12 @@ mod tests {
     fn lab_with(points: Vec<FioPoint>) -> LabState {
         let mut s = LabState::default();
         s.imported
-            .add(YourDrive::new("mine.json".into(), points).unwrap())
+            .add(vec![FioFile::new(
+                "mine.json".into(),
+                "JSON".into(),
+                points,
+            )
+            .unwrap()])
             .unwrap();
         s
     }
@@ -293,6 +442,24 @@ mod tests {
         assert!(hidden(&s)
             .unwrap()
             .starts_with("mine.json: 3 of its 3 jobs are not drawn"));
+    }
+
+    #[test]
+    fn each_file_is_read_with_how_and_a_bad_one_says_why_in_one_sentence() {
+        let normal = "rr: (g=0): rw=randread, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=libaio, iodepth=8\n\
+                      rr: (groupid=0, jobs=1): err= 0: pid=1\n  read: IOPS=30.9k, BW=121MiB/s (126MB/s)(242MiB/2001msec)\n\
+                      \x20   clat (usec): min=50, max=2000, avg=250.12, stdev=30.00\n";
+        let f = read_file("rr.txt", normal).unwrap();
+        assert_eq!(f.read_as, "Read as fio's normal text.");
+        assert_eq!(f.points()[0].iodepth, 8);
+        let e = read_file("cut.json", "{\"jobs\": [").unwrap_err();
+        assert!(
+            e.starts_with("cut.json was not imported: cannot read fio output: not valid JSON"),
+            "{e}"
+        );
+        assert!(e.ends_with("is the file complete?"), "{e}");
+        let e = read_file("notes.txt", "hello").unwrap_err();
+        assert!(e.ends_with("is this fio's output?"), "{e}");
     }
 
     #[test]

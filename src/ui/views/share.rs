@@ -134,13 +134,33 @@ pub fn ShareBar(
         download::text(export::FIO_JOB_FILE, "text/plain;charset=utf-8", &text);
     };
     let no_fio = move || lab.workload.with(|w| w.load() == LoadKind::Trace);
+    // Several jobs and a trace export their results: until a run has them there is nothing.
+    let no_csv = move || match lab.workload.with(|w| w.load()) {
+        LoadKind::Jobs => {
+            pool.jobs_revision();
+            !matches!(pool.jobs_state().and_then(|s| s.outcome), Some(Ok(_)))
+        }
+        LoadKind::Trace => {
+            pool.replay_revision();
+            !matches!(pool.replay_state().and_then(|s| s.outcome), Some(Ok(_)))
+        }
+        LoadKind::Depth | LoadKind::Rate => false,
+    };
     view! {
         <section id="share" class="share card" aria-labelledby="share-title">
             <h2 id="share-title">"Share and export"</h2>
             <div class="buttons">
                 <button type="button" id="copy-link" on:click=copy>"Copy link"</button>
                 <button type="button" id="embed-button" on:click=embed>"Embed"</button>
-                <button type="button" id="export-csv" on:click=csv>"Download CSV"</button>
+                <button
+                    type="button"
+                    id="export-csv"
+                    on:click=csv
+                    prop:disabled=no_csv
+                    title=move || no_csv().then_some("The CSV holds the run's results: run the jobs or the trace first.")
+                >
+                    "Download CSV"
+                </button>
                 <button
                     type="button"
                     id="export-fio"

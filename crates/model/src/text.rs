@@ -1,0 +1,30 @@
+//! Files as text: the one decoding every reader of the reader's files shares (fio's output,
+//! job files, traces), so a file saved by another tool reads the same in `lab` and the page.
+//!
+//! What always holds: any bytes give text (never an error or a panic); what the decoding
+//! replaced shows as U+FFFD, which each parser then names by line.
+
+/// A file's bytes as text: UTF-8 (a byte-order mark dropped, invalid bytes replaced, since
+/// every reader here names what it cannot read), or UTF-16 with its byte-order mark (what
+/// Windows PowerShell's `>` writes).
+///
+/// ```
+/// use parallelism_model::text::text_of;
+/// let utf16: Vec<u8> = [0xFF, 0xFE].into_iter()
+///     .chain("fio-3.33\n".encode_utf16().flat_map(u16::to_le_bytes))
+///     .collect();
+/// assert_eq!(text_of(&utf16), "fio-3.33\n");
+/// assert_eq!(text_of(b"\xEF\xBB\xBFfio"), "fio");
+/// ```
+pub fn text_of(bytes: &[u8]) -> String {
+    let utf16 = |rest: &[u8], word: fn([u8; 2]) -> u16| {
+        let units: Vec<u16> = rest.chunks_exact(2).map(|c| word([c[0], c[1]])).collect();
+        String::from_utf16_lossy(&units)
+    };
+    match bytes {
+        [0xFF, 0xFE, rest @ ..] => utf16(rest, u16::from_le_bytes),
+        [0xFE, 0xFF, rest @ ..] => utf16(rest, u16::from_be_bytes),
+        [0xEF, 0xBB, 0xBF, rest @ ..] => String::from_utf8_lossy(rest).into_owned(),
+        _ => String::from_utf8_lossy(bytes).into_owned(),
+    }
+}
