@@ -291,12 +291,7 @@ pub fn import(file: &Path, format: Format) -> Result<String, Fail> {
             s
         }
         Format::Table => {
-            let version = output
-                .fio_version
-                .as_deref()
-                .map(|v| format!(" of {v}"))
-                .unwrap_or_default();
-            let mut s = format!("read as fio's {}{version}\n", output.format);
+            let mut s = format!("read as {}\n", output.kind());
             let _ = writeln!(
                 s,
                 "{:<16} {:>5} {:>7} {:>5} {:>9} {:>6} {:>10} {:>9} {:>10}",

@@ -3,7 +3,7 @@
 //! All the deciding is [`parallelism_work::serve::Server`]'s; this binary only puts the
 //! browser's message loop around it:
 //! - a message from the page is read at once (a new plan replaces the old one);
-//! - the work runs in slices of at most [`SLICE_MS`], each its own task, so a message that
+//! - the work runs in slices of at most `browser::SLICE_MS`, each its own task, so a message that
 //!   arrives mid-plan is read at the end of the slice in progress and the plan it replaces is
 //!   abandoned then;
 //! - the first message the page gets is `Ready` (messages it sent before the module loaded

@@ -353,12 +353,7 @@ fn sentence(text: String) -> String {
 
 /// How the file was read: its format and fio's version, and the jobs that gave no point.
 fn read_as(output: &fio::FioOutput) -> String {
-    let version = output
-        .fio_version
-        .as_deref()
-        .map(|v| format!(" of {v}"))
-        .unwrap_or_default();
-    let mut text = format!("Read as fio's {}{version}.", output.format);
+    let mut text = format!("Read as {}.", output.kind());
     if !output.skipped.is_empty() {
         let skipped: Vec<String> = output.skipped.iter().map(|s| s.to_string()).collect();
         text.push_str(&format!(" Left out: {}.", skipped.join("; ")));

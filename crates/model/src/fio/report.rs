@@ -169,6 +169,23 @@ pub struct FioOutput {
     pub skipped: Vec<Skipped>,
 }
 
+impl FioOutput {
+    /// What the file was, in words: `fio's normal text of fio-3.33` (`lab import` and the
+    /// page say it alike).
+    ///
+    /// ```
+    /// # use parallelism_model::fio::parse_output;
+    /// let out = parse_output("fio-3.33\nj: (groupid=0, jobs=1): err= 0: pid=1\n  read: IOPS=1000, BW=3.9MiB/s\n    clat (usec): min=1, max=9, avg=90.0, stdev=1\n").unwrap();
+    /// assert_eq!(out.kind(), "fio's normal text of fio-3.33");
+    /// ```
+    pub fn kind(&self) -> String {
+        match &self.fio_version {
+            Some(v) => format!("fio's {} of {v}", self.format),
+            None => format!("fio's {}", self.format),
+        }
+    }
+}
+
 /// Longest job name kept.
 const MAX_NAME_CHARS: usize = 64;
 /// Deepest depth a job may state (fio's own limit is 65,536 per process).
