@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use common::{fio, Browser};
 use fantoccini::Locator;
-use parallelism_lab::model::custom::CustomDrive;
+use parallelism_lab::model::custom::{self, CustomDrive};
 use parallelism_lab::model::{sweep, DriveState, RunOptions, Rw, Workload};
 use serde_json::{json, Value};
 
@@ -195,7 +195,7 @@ async fn e2e_a_fit_runs_in_slices_and_its_drive_is_in_the_link() {
         "return document.querySelectorAll('#fit-params tbody tr').length;",
     )
     .await;
-    assert_eq!(rows, json!(6));
+    assert_eq!(rows, json!(custom::DRIVE_FIT.len()));
     let cells = eval(
         &browser,
         "return document.querySelectorAll('#fit-cells tbody tr').length;",

@@ -318,14 +318,14 @@ impl DriveFit {
         let base = self.base.default_drive();
         let _ = writeln!(
             s,
-            "{:<18} {:>10} {:>10} {:>20}  pinned by the cells",
+            "{:<26} {:>10} {:>10} {:>20}  pinned by the cells",
             "parameter", "fit", "preset", "bounds / step"
         );
-        for f in &custom::DRIVE_FIT {
+        for f in &custom::plausible(self.base) {
             let fitted = r.value(f.param);
             let _ = writeln!(
                 s,
-                "{:<18} {:>10} {:>10} {:>20}  {}",
+                "{:<26} {:>10} {:>10} {:>20}  {}",
                 f.param.to_string(),
                 self.drive.value(f.param).unwrap_or(f64::NAN),
                 f.param.get(&base),

@@ -137,6 +137,10 @@ pub struct ControllerSpec {
     pub gc_unit_cost: Nanos,
     /// Host software stack and completion path time per I/O, spent outside the drive.
     pub host_stack: Nanos,
+    /// Host time per I/O on a path that serves one I/O at a time (one submitting core, one
+    /// interrupt handler), in series with the stack: it caps the host at one I/O per this
+    /// time however deep the queue. Zero where the host never limits the drive.
+    pub host_path: Nanos,
     pub mapping: Mapping,
     /// Write buffer that acknowledges writes once their data is in it.
     pub write_buffer_bytes: u64,

@@ -3,8 +3,11 @@
 //!
 //! What it owns:
 //! - [`DRIVE_FIT`], the parameters a fit of a whole drive chooses (the die count, the read and
-//!   program times, the controller's command cost, the host stack and the link efficiency) and
-//!   the bounds it searches them in. A published calibration fits a preset's own list
+//!   program times, the controller's command cost, the host stack, the host's one-at-a-time
+//!   path and the link efficiency) and the widest values a link may give them; [`plausible`],
+//!   the part of those a fit searches on a given controller (die counts it addresses, the
+//!   link's protocol efficiency, the host stack's floor), so real data with odd cells cannot
+//!   land on a drive nobody would believe. A published calibration fits a preset's own list
 //!   (`Preset::fitted`) over cells that name their capacity; a user's fio jobs name no capacity,
 //!   so the die count joins the search.
 //! - [`CustomDrive`]: a base preset and one value per [`DRIVE_FIT`] parameter. It prints and
@@ -26,11 +29,13 @@ use crate::fio::FioPoint;
 use crate::fit::{CellFit, Evaluator, FitOptions, FitReport, Fitted, Param, ParamValues, Searched};
 use crate::presets::{self, Preset};
 
-/// What a fit of a whole drive chooses, in the order the search scans them. The bounds are
-/// assumptions wide enough for any NVMe TLC, QLC or SLC-class drive behind a PCIe link (tR 2 to
-/// 200 µs, tPROG 50 µs to 5 ms, a command cost up to 20 µs); the steps are finer than the
-/// model's 1% run-to-run noise at typical values.
-pub static DRIVE_FIT: [Fitted; 6] = [
+/// What a fit of a whole drive chooses, in the order the search scans them, and the widest
+/// values a `drive=` text may give each: what the model can run, for any NVMe TLC, QLC or
+/// SLC-class drive behind a PCIe link or SATA (tR 2 to 200 µs, tPROG 50 µs to 5 ms, a command
+/// cost up to 20 µs). A fit searches the narrower, physically plausible part of these for its
+/// base controller ([`plausible`]). The steps are finer than the model's 1% run-to-run noise at
+/// typical values.
+pub static DRIVE_FIT: [Fitted; 8] = [
     Fitted {
         param: Param::Dies,
         lo: 1.0,
@@ -62,6 +67,18 @@ pub static DRIVE_FIT: [Fitted; 6] = [
         step: 0.1,
     },
     Fitted {
+        param: Param::HostPathUs,
+        lo: 0.0,
+        hi: 100.0,
+        step: 0.1,
+    },
+    Fitted {
+        param: Param::MultiplaneReadMinQueue,
+        lo: 1.0,
+        hi: 64.0,
+        step: 1.0,
+    },
+    Fitted {
         param: Param::LinkEfficiency,
         lo: 0.3,
         hi: 1.0,
@@ -69,17 +86,79 @@ pub static DRIVE_FIT: [Fitted; 6] = [
     },
 ];
 
+/// Most dies one chip enable reaches: Phison's E12 sheet (the presets' \[REF2\]) addresses
+/// 8 TB through 32 chip enables, which with 512 Gbit dies is four dies a chip enable.
+const MAX_DIES_PER_CHIP_ENABLE: u32 = 4;
+
+/// The least random-read rate any controller here is specified for: the E8T's 120k IOPS
+/// (\[REF2\]), the slowest of Phison's sheets. A controller's time per command is at most its
+/// inverse.
+const SLOWEST_SPEC_READ_IOPS: f64 = 120_000.0;
+
+/// The least time the host's kernel spends on one I/O, submission to completion
+/// (assumption: no figure here pins it; the fastest round trip in the fio corpus, an Optane
+/// P4800X's 12.4 µs at QD1, bounds it from above).
+const HOST_STACK_FLOOR_US: f64 = 2.0;
+
+/// A bound as the lattice prints it (nine decimals, as `Fitted::value_at` rounds).
+fn on_lattice(v: f64) -> f64 {
+    (v * 1e9).round() / 1e9
+}
+
+/// [`DRIVE_FIT`] narrowed to what is physically plausible on `base`'s controller, the space a
+/// fit of a reader's drive searches:
+/// - dies: at least one a channel, at most four on each of its chip enables (the E12
+///   addresses 8 TB through 32 of them);
+/// - the controller's time per command: at most the inverse of the slowest spec-sheet
+///   random-read rate (the E8T's 120k IOPS: 8.34 µs);
+/// - the host stack: at least 2 µs (the kernel's own path, an assumption);
+/// - the link efficiency: what its protocol allows (`HostLink::efficiency_range`).
+///
+/// ```
+/// use parallelism_model::custom::plausible;
+/// use parallelism_model::fit::Param;
+/// use parallelism_model::presets;
+/// let e12 = plausible(presets::find("e12").unwrap());
+/// let dies = e12.iter().find(|f| f.param == Param::Dies).unwrap();
+/// assert_eq!((dies.lo, dies.hi), (8.0, 128.0)); // 8 channels, 32 chip enables
+/// ```
+pub fn plausible(base: &Preset) -> [Fitted; 8] {
+    let c = &base.controller;
+    let (link_lo, link_hi) = c.link.efficiency_range();
+    DRIVE_FIT.map(|f| {
+        let (lo, hi) = match f.param {
+            Param::Dies => (
+                f64::from(c.channels),
+                f64::from(c.chip_enables * MAX_DIES_PER_CHIP_ENABLE).min(f.hi),
+            ),
+            Param::CmdCostNs => (
+                f.lo,
+                (1e9 / SLOWEST_SPEC_READ_IOPS / f.step).ceil() * f.step,
+            ),
+            Param::HostStackUs => (HOST_STACK_FLOOR_US, f.hi),
+            Param::LinkEfficiency => (
+                on_lattice((link_lo / f.step).ceil() * f.step),
+                on_lattice((link_hi / f.step).floor() * f.step),
+            ),
+            _ => (f.lo, f.hi),
+        };
+        Fitted { lo, hi, ..f }
+    })
+}
+
 /// The one-letter key of each [`DRIVE_FIT`] parameter in a `drive=` text, and how many of the
 /// text's whole units make one of the parameter's own: times in nanoseconds (the model's unit),
 /// the link efficiency in thousandths. (A count, so the text's number is divided by it: 81100 /
 /// 1000 is exactly the 81.1 a fit lands on, where 81100 x 0.001 is not.) Whole numbers keep the text free of `.`, which
 /// separates the fields of a compare pin, and every value a fit lands on is one of them.
-pub const KEYS: [(Param, char, f64); 6] = [
+pub const KEYS: [(Param, char, f64); 8] = [
     (Param::Dies, 'd', 1.0),
     (Param::TReadUs, 'r', 1e3),
     (Param::TProgUs, 'p', 1e3),
     (Param::CmdCostNs, 'c', 1.0),
     (Param::HostStackUs, 'h', 1e3),
+    (Param::HostPathUs, 'u', 1e3),
+    (Param::MultiplaneReadMinQueue, 'm', 1.0),
     (Param::LinkEfficiency, 'l', 1e3),
 ];
 
@@ -323,18 +402,15 @@ pub fn evaluator(
     dies: Option<u32>,
 ) -> Result<Evaluator, ConfigError> {
     let mut start = base.default_drive();
-    let fitted: &'static [Fitted] = match dies {
+    let space = plausible(base);
+    let fitted: &[Fitted] = match dies {
         Some(n) => {
             start = base.drive_with_dies(n)?;
-            &DRIVE_FIT[1..]
+            &space[1..]
         }
-        None => &DRIVE_FIT,
+        None => &space,
     };
-    let space = Preset {
-        fitted,
-        ..base.clone()
-    };
-    Ok(Evaluator::starting_at(&space, start, cells, options)?
+    Ok(Evaluator::starting_at(fitted, start, cells, options)?
         .follow_valleys()
         .robust())
 }
@@ -428,9 +504,50 @@ mod tests {
         }
     }
 
+    /// Issue 24: a fit of real data must land on a drive an engineer would believe, and the
+    /// search starts at the base preset's own values, so each preset's drive is plausible on
+    /// its own controller; the narrowed bounds stay on the text's lattice, so every value a
+    /// fit lands on prints and parses back.
+    #[test]
+    fn every_presets_own_drive_is_plausible_on_its_controller() {
+        for base in presets::all() {
+            let drive = base.default_drive();
+            for (f, wide) in plausible(base).iter().zip(&DRIVE_FIT) {
+                let v = f.param.get(&drive);
+                assert!(
+                    f.lo <= v && v <= f.hi,
+                    "{} {}: {v} not in {f:?}",
+                    base.id,
+                    f.param
+                );
+                assert!(
+                    wide.lo <= f.lo && f.hi <= wide.hi,
+                    "{} {}",
+                    base.id,
+                    f.param
+                );
+                let steps = (f.lo - wide.lo) / f.step;
+                assert!(
+                    (steps - steps.round()).abs() < 1e-6,
+                    "{} {}",
+                    base.id,
+                    f.param
+                );
+            }
+        }
+        // The drives a fit once found on real sweeps fall outside: 2 dies on an 8-channel
+        // controller, a PCIe link at 30%, no host stack at all.
+        let e12 = plausible(presets::find("e12").unwrap());
+        let bound = |p: Param| *e12.iter().find(|f| f.param == p).unwrap();
+        assert_eq!(bound(Param::Dies).lo, 8.0);
+        assert!(bound(Param::LinkEfficiency).lo > 0.65);
+        assert_eq!(bound(Param::HostStackUs).lo, 2.0);
+        assert_eq!(bound(Param::CmdCostNs).hi, 8_340.0);
+    }
+
     #[test]
     fn a_drive_prints_and_parses_to_itself() {
-        let text = "e12_d24_r52500_p1400000_c900_h5200_l800";
+        let text = "e12_d24_r52500_p1400000_c900_h5200_u22000_m4_l800";
         let d: CustomDrive = text.parse().unwrap();
         assert_eq!(d.to_string(), text);
         assert_eq!(d.dies(), 24);

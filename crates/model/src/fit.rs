@@ -32,6 +32,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, SerializeStruct, Serializer};
@@ -54,6 +55,8 @@ pub enum Param {
     TProgUs,
     /// Host software stack per I/O (µs).
     HostStackUs,
+    /// Host time per I/O on its one-at-a-time path (µs).
+    HostPathUs,
     /// Controller time per host command (ns).
     CmdCostNs,
     /// Extra controller time per host write (ns).
@@ -72,10 +75,11 @@ pub enum Param {
 }
 
 /// One table for the names, so parsing and printing cannot drift apart.
-const NAMES: [(Param, &str); 10] = [
+const NAMES: [(Param, &str); 11] = [
     (Param::TReadUs, "t_read_us"),
     (Param::TProgUs, "t_prog_us"),
     (Param::HostStackUs, "host_stack_us"),
+    (Param::HostPathUs, "host_path_us"),
     (Param::CmdCostNs, "cmd_cost_ns"),
     (Param::WriteCmdCostNs, "write_cmd_cost_ns"),
     (Param::GcUnitCostNs, "gc_unit_cost_ns"),
@@ -130,6 +134,7 @@ impl Param {
             Param::TReadUs => "read time tR (µs)",
             Param::TProgUs => "program time tPROG (µs)",
             Param::HostStackUs => "host stack per I/O (µs)",
+            Param::HostPathUs => "host path, one I/O at a time (µs)",
             Param::CmdCostNs => "controller time per command (ns)",
             Param::WriteCmdCostNs => "extra controller time per write (ns)",
             Param::GcUnitCostNs => "controller time per 4 KiB collected (ns)",
@@ -147,6 +152,7 @@ impl Param {
             Param::TReadUs => n.t_read.0 as f64 / 1e3,
             Param::TProgUs => n.t_prog.0 as f64 / 1e3,
             Param::HostStackUs => c.host_stack.0 as f64 / 1e3,
+            Param::HostPathUs => c.host_path.0 as f64 / 1e3,
             Param::CmdCostNs => c.cmd_cost.0 as f64,
             Param::WriteCmdCostNs => c.write_cmd_cost.0 as f64,
             Param::GcUnitCostNs => c.gc_unit_cost.0 as f64,
@@ -166,6 +172,7 @@ impl Param {
             Param::TReadUs => n.t_read = ns(value * 1e3),
             Param::TProgUs => n.t_prog = ns(value * 1e3),
             Param::HostStackUs => c.host_stack = ns(value * 1e3),
+            Param::HostPathUs => c.host_path = ns(value * 1e3),
             Param::CmdCostNs => c.cmd_cost = ns(value),
             Param::WriteCmdCostNs => c.write_cmd_cost = ns(value),
             Param::GcUnitCostNs => c.gc_unit_cost = ns(value),
@@ -602,7 +609,8 @@ pub struct PointPlan {
 /// a time ([`plan`](Self::plan), then [`record`](Self::record)), and lands on the values `lab fit`
 /// prints, because both ask the same search the same questions.
 pub struct Evaluator {
-    preset: Preset,
+    /// The parameters searched, with their bounds.
+    fitted: Arc<[Fitted]>,
     /// The drive the search starts from, and whose die count cells without a capacity use.
     start: DriveSpec,
     cells: Vec<Measurement>,
@@ -623,14 +631,14 @@ impl Evaluator {
         cells: &[Measurement],
         options: FitOptions,
     ) -> Result<Evaluator, ConfigError> {
-        Self::starting_at(preset, preset.default_drive(), cells, options)
+        Self::starting_at(preset.fitted, preset.default_drive(), cells, options)
     }
 
     /// An evaluator whose search starts at `start` (its controller, flash and die count), with
-    /// `preset.fitted` as the parameters. Checks the bounds and that every cell is a run the
-    /// start drive can make.
+    /// `fitted` as the parameters. Checks the bounds and that every cell is a run the start
+    /// drive can make.
     pub fn starting_at(
-        preset: &Preset,
+        fitted: &[Fitted],
         start: DriveSpec,
         cells: &[Measurement],
         options: FitOptions,
@@ -642,7 +650,7 @@ impl Evaluator {
                 why: "no cells to fit".into(),
             });
         }
-        for f in preset.fitted {
+        for f in fitted {
             f.check()?;
         }
         for c in cells {
@@ -654,7 +662,7 @@ impl Evaluator {
                 })?;
         }
         Ok(Evaluator {
-            preset: preset.clone(),
+            fitted: fitted.into(),
             start,
             cells: cells.to_vec(),
             options,
@@ -687,8 +695,10 @@ impl Evaluator {
         self.objective
     }
 
-    pub fn fitted(&self) -> &'static [Fitted] {
-        self.preset.fitted
+    /// The parameters searched, with their bounds (shared, so a search holds them while it
+    /// records points).
+    pub fn fitted(&self) -> Arc<[Fitted]> {
+        Arc::clone(&self.fitted)
     }
 
     pub fn cells(&self) -> &[Measurement] {

@@ -10,6 +10,9 @@
 const TLP_OVERHEAD_BYTES: f64 = 24.0;
 /// The maximum payload per packet that hosts of these drives configure.
 const MAX_PAYLOAD_BYTES: f64 = 256.0;
+/// Share of the lanes the data-link packets (acknowledgements and flow-control updates) take
+/// (assumption: typical of hosts of 2018-2022).
+const DLLP_SHARE: f64 = 0.01;
 
 /// A host interface generation and width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -50,8 +53,32 @@ impl HostLink {
     /// updates) that share the lanes (assumption: typical of hosts of 2018-2022). SATA's
     /// efficiency is its controller's own (see the presets).
     pub const fn posted_efficiency(self) -> f64 {
-        const DLLP_SHARE: f64 = 0.01;
         MAX_PAYLOAD_BYTES / (MAX_PAYLOAD_BYTES + TLP_OVERHEAD_BYTES) * (1.0 - DLLP_SHARE)
+    }
+
+    /// The link efficiencies a drive on this link can plausibly have, lowest first: the range
+    /// a fit of a reader's drive searches.
+    ///
+    /// PCIe: at most what 512-byte payloads carry (512 / 536, less the data-link packets), the
+    /// largest maximum payload hosts of these drives configure (assumption); at least what the
+    /// slowest controller's spec sheet implies: the E7 reads 2,600 MB/s sequentially on PCIe
+    /// 3.0 x4's 3,940 (Phison's spec sheets), 66% (its own limit, which the lab counts as the link's).
+    /// SATA: 550 MB/s of 600 is what fast SATA drives reach (the SATA standard's usable rate, 0.92); a
+    /// data FIS of 8 KiB carries 99% of its bytes, less the command and status FISes of each
+    /// I/O, so at most 0.97, and at least 0.85 (assumptions).
+    pub fn efficiency_range(self) -> (f64, f64) {
+        const LARGEST_PAYLOAD_BYTES: f64 = 512.0;
+        const E7_SPEC_READ_BYTES_PER_S: f64 = 2.6e9;
+        const SATA: (f64, f64) = (0.85, 0.97);
+        let largest = LARGEST_PAYLOAD_BYTES / (LARGEST_PAYLOAD_BYTES + TLP_OVERHEAD_BYTES)
+            * (1.0 - DLLP_SHARE);
+        match self {
+            HostLink::Sata3 => SATA,
+            _ => (
+                E7_SPEC_READ_BYTES_PER_S / HostLink::Pcie3x4.raw_bytes_per_s(),
+                largest,
+            ),
+        }
     }
 
     /// How much of the device-to-host efficiency the host-to-device direction keeps.
@@ -112,6 +139,20 @@ mod tests {
         let f = HostLink::Pcie3x4.host_to_device_factor();
         assert!((f - 0.9211).abs() < 1e-4, "{f}");
         assert_eq!(HostLink::Sata3.host_to_device_factor(), 1.0);
+    }
+
+    #[test]
+    fn a_fit_searches_link_efficiencies_the_protocol_allows() {
+        // PCIe: 2,600 / 3,938 MB/s = 0.660 to 512 / 536 x 0.99 = 0.946, so the E18DC's own
+        // 256-byte figure (0.905) lies inside and the 0.3 a fit once found does not.
+        let (lo, hi) = HostLink::Pcie4x4.efficiency_range();
+        assert!((lo - 0.6602).abs() < 1e-4, "{lo}");
+        assert!((hi - 0.9457).abs() < 1e-4, "{hi}");
+        assert!(
+            lo < HostLink::Pcie4x4.posted_efficiency()
+                && HostLink::Pcie4x4.posted_efficiency() < hi
+        );
+        assert_eq!(HostLink::Sata3.efficiency_range(), (0.85, 0.97));
     }
 
     #[test]

@@ -186,6 +186,46 @@ fn sequential_reads_stop_at_the_host_link() {
     );
 }
 
+/// A host path that serves one I/O at a time (one core submitting, one interrupt handler) caps
+/// the host at one I/O per its time however many dies wait: a Samsung PM883 behind an HBA
+/// (fio corpus, issue 24) stops at 45.4k IOPS from QD16 on while its latency grows with the
+/// depth. At QD64 a 20 µs path gives 50k IOPS and, by Little's law, 64 x 20 µs in the system;
+/// at QD1 it only adds its 20 µs in series.
+#[test]
+fn a_host_path_of_20_us_caps_deep_reads_at_50k_iops() {
+    let with_path = |iodepth: u32, path: Nanos| {
+        let mut drive = presets::find("e18dc").unwrap().drive_with_dies(32).unwrap();
+        drive.controller.host_path = path;
+        let spec = RunSpec {
+            drive,
+            workload: Workload {
+                rw: Rw::RandRead,
+                rwmixread: 100,
+                bs_bytes: 4 * KIB,
+                iodepth,
+            },
+            state: DriveState::Fob,
+            options: RunOptions::default(),
+        };
+        Simulation::run(&spec.check().unwrap())
+    };
+    let deep = with_path(64, Nanos(20_000));
+    assert!((deep.iops / 50_000.0 - 1.0).abs() < 0.005, "{}", deep.iops);
+    assert!(
+        (deep.latency.mean_us / 1_280.0 - 1.0).abs() < 0.01,
+        "{}",
+        deep.latency.mean_us
+    );
+    let (one, free) = (with_path(1, Nanos(20_000)), with_path(1, Nanos::ZERO));
+    assert!(
+        (one.latency.mean_us - free.latency.mean_us - 20.0).abs() < 0.5,
+        "{} against {}",
+        one.latency.mean_us,
+        free.latency.mean_us
+    );
+    assert!(with_path(64, Nanos::ZERO).iops > 4.0 * deep.iops);
+}
+
 #[test]
 fn halving_the_octanes_dies_halves_random_writes_and_leaves_sequential_reads_unchanged() {
     // Reference §4: the 128 GB Octane (16 dies) has a quarter of the 512 GB model's dies;

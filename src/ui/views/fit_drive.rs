@@ -16,7 +16,7 @@ use leptos::prelude::*;
 use parallelism_work::fit::{FitAsk, FIT_IOS};
 
 use crate::model::calibration::{Measurement, Metric};
-use crate::model::custom::{self, CustomDrive, DRIVE_FIT};
+use crate::model::custom::{self, CustomDrive};
 use crate::model::fit::{FitReport, Param};
 use crate::model::presets::Preset;
 use crate::model::sliced_fit::FitProgress;
@@ -130,7 +130,7 @@ fn number(v: f64) -> String {
 pub fn param_rows(s: &FitSetup, report: &FitReport, drive: &CustomDrive) -> Vec<ParamRow> {
     let base = s.base.default_drive();
     let identified = report.identified.clone().unwrap_or_default();
-    DRIVE_FIT
+    custom::plausible(s.base)
         .iter()
         .map(|f| ParamRow {
             name: f.param.label(),

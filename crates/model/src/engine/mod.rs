@@ -372,6 +372,7 @@ struct Params {
     cmd_cost: Nanos,
     write_cmd_cost: Nanos,
     host_stack: Nanos,
+    host_path: Nanos,
     unit_bytes: u32,
     /// An SLC-mode program unit (one page per plane) and its program time.
     slc_unit_bytes: u32,
@@ -503,6 +504,7 @@ impl Params {
             cmd_cost: c.cmd_cost,
             write_cmd_cost: c.write_cmd_cost,
             host_stack: c.host_stack,
+            host_path: c.host_path,
             unit_bytes,
             slc_unit_bytes: n.page_bytes * n.planes,
             t_prog_slc: n.t_prog_slc,
@@ -591,6 +593,8 @@ pub struct Simulation {
     dies: Vec<Die>,
     channels: Vec<Server>,
     controller: Server,
+    /// The host's one-at-a-time path ([`ControllerSpec::host_path`](crate::config::ControllerSpec::host_path)).
+    host_path: Server,
     /// Host command work the controller finished inside the measured window.
     controller_busy_ns: u64,
     background: Background,
@@ -672,6 +676,7 @@ impl Simulation {
             dies,
             channels: vec![Server::default(); channels as usize],
             controller: Server::default(),
+            host_path: Server::default(),
             controller_busy_ns: 0,
             background: Background::default(),
             link: [Server::default(); 2],
@@ -911,11 +916,18 @@ impl Simulation {
     #[inline(always)]
     fn send(&mut self, slot: u32, at: SimTime) {
         let p = &self.p;
+        // A host that never limits books no path, so its runs are the same bit for bit.
+        let through = if p.host_path == Nanos::ZERO {
+            at
+        } else {
+            self.host_path.reserve(at, p.host_path)
+        };
+        let at_drive = through + p.host_stack;
         if p.direct_arrival {
-            self.arrive(slot, at + p.host_stack);
+            self.arrive(slot, at_drive);
         } else {
             self.queue
-                .push_in_lane(ARRIVAL_LANE, at + p.host_stack, Ev::CtrlArrive(slot));
+                .push_in_lane(ARRIVAL_LANE, at_drive, Ev::CtrlArrive(slot));
         }
     }
 
