@@ -189,7 +189,8 @@ fn fios_own_iolog_replays_as_the_requests_fio_made() {
     let writes = trace.requests.iter().filter(|r| r.write).count();
     assert!((10..70).contains(&writes), "{writes} writes of 100 at 40%");
     // fio holds each direction to rate_iops, so the 60/40 mix arrives at about 830 IOPS: 99
-    // gaps take about 120 ms on fio's clock (microseconds), not 120 s or 0.12 ms.
+    // gaps take about 120 ms on fio's clock (microseconds), not 120 s or 0.12 ms. On a busy
+    // machine fio falls behind its rate (325 ms seen while a build ran), never ahead of it.
     let span_ms = trace.span_ns() as f64 / 1e6;
-    assert!((90.0..260.0).contains(&span_ms), "{span_ms} ms");
+    assert!((90.0..1_000.0).contains(&span_ms), "{span_ms} ms");
 }

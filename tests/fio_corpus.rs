@@ -9,6 +9,7 @@
 use std::path::PathBuf;
 
 use parallelism_lab::fio::{parse_output, text_of, FioFormat, FioOutput};
+use parallelism_lab::model::calibration::{Depth, Metric};
 use parallelism_lab::model::custom::cells_from_fio;
 use parallelism_lab::model::DriveState;
 
@@ -293,9 +294,10 @@ fn four_clones_reported_apart_are_one_point_at_depth_32() {
     );
 }
 
-/// `rate_iops=2000` at `iodepth=16`: fio's JSON names the rate, an open loop; the normal
-/// report and terse lines do not, and their figures say what the drive saw (about one request
-/// in flight, which the fit's Little's-law check refuses to read as depth 16).
+/// `rate_iops=2000` at `iodepth=16`: fio's JSON names the rate, an open loop, and the fit takes
+/// its latency as a cell at that rate (its IOPS are the rate's, not the drive's); the normal
+/// report and terse lines do not name it, and their figures say what the drive saw (about one
+/// request in flight, which the fit's Little's-law check refuses to read as depth 16).
 #[test]
 fn a_rate_limited_job_names_its_rate_where_the_format_holds_it() {
     reads(
@@ -338,7 +340,18 @@ fn a_rate_limited_job_names_its_rate_where_the_format_holds_it() {
         };
         assert_eq!(p.rate_iops, rate, "{file}");
         let cells = cells_from_fio(&out.points, DriveState::Fob);
-        assert!(cells.cells.is_empty(), "{file}: {:?}", cells.skipped);
+        match rate {
+            Some(_) => {
+                assert!(cells.skipped.is_empty(), "{:?}", cells.skipped);
+                let [latency] = cells.cells.as_slice() else {
+                    panic!("{file}: {:?}", cells.cells);
+                };
+                assert_eq!(latency.depth, Depth::Rate { iops: 2000, qd: 16 });
+                assert_eq!(latency.metric, Metric::LatencyMs);
+                assert_eq!(latency.label(), "randread 4 KiB QD16 at 2000 IOPS ms");
+            }
+            None => assert!(cells.cells.is_empty(), "{file}: {:?}", cells.skipped),
+        }
     }
 }
 

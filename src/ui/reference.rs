@@ -35,7 +35,7 @@ impl Measured {
     /// The depths this figure stands for: one depth, or the range a "peak" was taken over.
     pub fn depths(&self) -> (u32, u32) {
         match self.cell.depth {
-            Depth::Qd(q) => (q, q),
+            Depth::Qd(q) | Depth::Rate { qd: q, .. } => (q, q),
             Depth::Peak => (PEAK_QDS[0], PEAK_QDS[PEAK_QDS.len() - 1]),
         }
     }
@@ -45,6 +45,8 @@ impl Measured {
         match self.cell.depth {
             Depth::Qd(q) => q == qd,
             Depth::Peak => PEAK_QDS.contains(&qd),
+            // An open loop's figure is not a point of a closed-loop depth sweep.
+            Depth::Rate { .. } => false,
         }
     }
 

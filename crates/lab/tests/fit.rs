@@ -22,6 +22,7 @@ fn lab_fit_prints_the_documented_json_and_loo_adds_the_cross_validation() {
         "rw",
         "bs",
         "iodepth",
+        "rate_iops",
         "rwmixread",
         "metric",
         "measured",

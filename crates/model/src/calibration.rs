@@ -19,12 +19,13 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use super::config::{
-    parse_block_size, CheckedRun, ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw,
-    Workload, MAX_IODEPTH,
+    parse_block_size, CheckedRun, ConfigError, DriveSpec, DriveState, RunOptions, Rw, Workload,
+    MAX_IODEPTH,
 };
 use super::engine::Simulation;
 use super::presets;
 use super::stats::RunResult;
+use super::workload::{Spacing, Stream, StreamsSpec};
 
 /// Where the reference figures come from, for every place that shows them.
 pub const SOURCE: &str = "SSD Benchmarking 201, Part 5: One Controller at Three Capacities \
@@ -89,12 +90,15 @@ impl Metric {
     }
 }
 
-/// The queue depth of a cell: a number, or "peak" (the best over deep queue depths).
+/// How a cell's requests arrived: a closed loop at a queue depth, "peak" (the best over deep
+/// queue depths), or an open loop at a rate (fio's `rate_iops`: evenly spaced arrivals, its
+/// default `rate_process`) with at most `qd` at the drive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Depth {
     Qd(u32),
     Peak,
+    Rate { iops: u32, qd: u32 },
 }
 
 /// Queue depths searched for a "peak" cell.
@@ -104,7 +108,7 @@ impl Depth {
     /// The queue depths the model runs for this cell.
     pub fn qds(&self) -> &[u32] {
         match self {
-            Depth::Qd(q) => std::slice::from_ref(q),
+            Depth::Qd(q) | Depth::Rate { qd: q, .. } => std::slice::from_ref(q),
             Depth::Peak => &PEAK_QDS,
         }
     }
@@ -273,6 +277,7 @@ impl Measurement {
         let depth = match self.depth {
             Depth::Qd(q) => format!("QD{q}"),
             Depth::Peak => "peak".to_string(),
+            Depth::Rate { iops, qd } => format!("QD{qd} at {iops} IOPS"),
         };
         let mix = match self.rw.fixed_read_percent() {
             Some(_) => String::new(),
@@ -299,7 +304,7 @@ impl Measurement {
         &self,
         drive: &DriveSpec,
         options: RunOptions,
-    ) -> Result<Vec<RunSpec>, ConfigError> {
+    ) -> Result<Vec<StreamsSpec>, ConfigError> {
         let drive = match self.capacity_gb {
             Some(gb) => drive.with_capacity_gb(f64::from(gb))?,
             None => drive.clone(),
@@ -315,7 +320,18 @@ impl Measurement {
                     bs_bytes: self.bs_bytes,
                     iodepth,
                 };
-                super::sweep::spec(&drive, workload, self.state, options)
+                let stream = match self.depth {
+                    Depth::Rate { iops, .. } => {
+                        Stream::at_rate(&workload, f64::from(iops), Spacing::Linear)
+                    }
+                    Depth::Qd(_) | Depth::Peak => Stream::closed(&workload),
+                };
+                StreamsSpec {
+                    drive: drive.clone(),
+                    streams: vec![stream],
+                    state: self.state,
+                    options,
+                }
             })
             .collect())
     }
@@ -328,7 +344,7 @@ impl Measurement {
     ) -> Result<Vec<CheckedRun>, ConfigError> {
         self.specs(drive, options)?
             .into_iter()
-            .map(RunSpec::check)
+            .map(StreamsSpec::check)
             .collect()
     }
 

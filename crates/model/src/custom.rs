@@ -320,42 +320,52 @@ pub struct FioCells {
 }
 
 /// Each fio job as two cells, its throughput (IOPS, or MB/s from [`MB_S_FROM_BYTES`]) and its
-/// mean total latency (completion latency where fio gave no total), measured in `state`. A job without a pattern or block size the lab
-/// models, or deeper than it runs, is skipped with the reason.
+/// mean total latency (completion latency where fio gave no total), measured in `state`. A job
+/// held to a rate (`rate_iops`) that kept it is an open loop ([`Depth::Rate`]) and gives its
+/// latency cell alone. A job without a pattern or block size the lab models, deeper than it
+/// runs, or a closed loop that kept under half its depth in flight, is skipped with the
+/// reason.
 pub fn cells_from_fio(points: &[FioPoint], state: DriveState) -> FioCells {
     let mut cells = Vec::new();
     let mut skipped = Vec::new();
     for p in points {
         match cells_of_job(p, state) {
-            Ok(two) => cells.extend(two),
+            Ok(of_job) => cells.extend(of_job),
             Err(why) => skipped.push((p.job.clone(), why)),
         }
     }
     FioCells { cells, skipped }
 }
 
-fn cells_of_job(p: &FioPoint, state: DriveState) -> Result<[Measurement; 2], String> {
+/// A job held to a rate that reached at least this share of it ran as an open loop; one that
+/// fell short was held back by the drive, so it ran as a closed loop at its depth.
+const RATE_KEPT: f64 = 0.95;
+
+fn cells_of_job(p: &FioPoint, state: DriveState) -> Result<Vec<Measurement>, String> {
     let rw = p.rw.ok_or("its rw= is not a pattern the lab models")?;
     let bs_bytes = p
         .bs_bytes
         .ok_or("its bs= is not a block size the lab models")?;
-    if let Some(rate) = p.rate_iops {
-        return Err(format!(
-            "it was held to {rate:.0} IOPS (rate_iops): an open loop, and the fit takes closed-loop jobs only"
-        ));
-    }
-    // Little's law: a job that kept far fewer requests in flight than its depth was held back
-    // by something the file does not state, so its depth is not what the drive saw.
-    if p.iodepth >= 2 && p.in_flight() < f64::from(p.iodepth) / 2.0 {
-        return Err(format!(
-            "it kept {:.1} of its {} requests in flight (IOPS x latency): a rate, a think time or a synchronous engine held it back",
-            p.in_flight(),
-            p.iodepth
-        ));
-    }
     if p.iodepth > MAX_IODEPTH {
         return Err(format!(
             "iodepth {} is deeper than the lab's {MAX_IODEPTH}",
+            p.iodepth
+        ));
+    }
+    let open_loop = match p.rate_iops {
+        Some(rate) if !(rate >= 1.0 && rate <= f64::from(u32::MAX)) => {
+            return Err(format!("its rate_iops {rate} is not a rate the lab runs"));
+        }
+        Some(rate) if p.iops >= RATE_KEPT * rate => Some(rate.round() as u32),
+        _ => None,
+    };
+    // Little's law: a closed-loop job that kept far fewer requests in flight than its depth
+    // was held back by something the file does not state, so its depth is not what the drive
+    // saw. (An open loop keeps what its rate brings.)
+    if open_loop.is_none() && p.iodepth >= 2 && p.in_flight() < f64::from(p.iodepth) / 2.0 {
+        return Err(format!(
+            "it kept {:.1} of its {} requests in flight (IOPS x latency): a rate, a think time or a synchronous engine held it back",
+            p.in_flight(),
             p.iodepth
         ));
     }
@@ -363,13 +373,20 @@ fn cells_of_job(p: &FioPoint, state: DriveState) -> Result<[Measurement; 2], Str
         Some(share) => share,
         None => p.read_percent.round().clamp(0.0, 100.0) as u8,
     };
+    let depth = match open_loop {
+        Some(iops) => Depth::Rate {
+            iops,
+            qd: p.iodepth,
+        },
+        None => Depth::Qd(p.iodepth),
+    };
     let cell = |metric: Metric, value: f64| Measurement {
         capacity_gb: None,
         state,
         rw,
         rwmixread,
         bs_bytes,
-        depth: Depth::Qd(p.iodepth),
+        depth,
         metric,
         value,
     };
@@ -387,7 +404,12 @@ fn cells_of_job(p: &FioPoint, state: DriveState) -> Result<[Measurement; 2], Str
     if !(throughput.value > 0.0 && latency.value > 0.0) {
         return Err("it reports no throughput or no latency".into());
     }
-    Ok([throughput, latency])
+    // An open loop's throughput is the rate it was given, whatever the drive: only its
+    // latency says something of the drive.
+    Ok(match open_loop {
+        Some(_) => vec![latency],
+        None => vec![throughput, latency],
+    })
 }
 
 /// The evaluator of a fit of [`DRIVE_FIT`] to `cells` on `base`'s controller and flash,

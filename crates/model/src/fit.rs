@@ -39,12 +39,13 @@ use serde::ser::{SerializeMap, SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
 
 use super::calibration::{Depth, Measurement};
-use super::config::{CheckedRun, ConfigError, DriveSpec, RunOptions, RunSpec, MAX_DIES};
+use super::config::{CheckedRun, ConfigError, DriveSpec, RunOptions, MAX_DIES};
 use super::engine::Simulation;
 use super::ftl::steady_write_amplification;
 use super::presets::Preset;
 use super::stats::RunResult;
 use super::time::Nanos;
+use super::workload::StreamsSpec;
 
 /// A model parameter the fit may choose.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -164,7 +165,7 @@ impl Param {
     }
 
     /// Set the parameter (in the unit its name gives; times round to whole nanoseconds, counts
-    /// to whole numbers). The result still goes through `RunSpec::check` before any run.
+    /// to whole numbers). The result still goes through a run's check before any run.
     pub fn set(self, d: &mut DriveSpec, value: f64) {
         let ns = |v: f64| Nanos(v.round().max(0.0) as u64);
         let (c, n) = (&mut d.controller, &mut d.nand);
@@ -434,18 +435,24 @@ impl CellFit {
 }
 
 /// The JSON shape `lab fit` documents: fio's names for the pattern, the block size in bytes,
-/// the depth as a number or "peak".
+/// the depth as a number or "peak", and the rate an open-loop cell's requests arrived at (fio's
+/// `rate_iops`; null for a closed loop).
 impl Serialize for CellFit {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let c = &self.cell;
-        let mut o = s.serialize_struct("CellFit", 9)?;
+        let mut o = s.serialize_struct("CellFit", 10)?;
         o.serialize_field("capacity_gb", &c.capacity_gb)?;
         o.serialize_field("rw", c.rw.fio_name())?;
         o.serialize_field("bs", &c.bs_bytes)?;
         match c.depth {
-            Depth::Qd(q) => o.serialize_field("iodepth", &q)?,
+            Depth::Qd(q) | Depth::Rate { qd: q, .. } => o.serialize_field("iodepth", &q)?,
             Depth::Peak => o.serialize_field("iodepth", "peak")?,
         }
+        let rate = match c.depth {
+            Depth::Rate { iops, .. } => Some(iops),
+            Depth::Qd(_) | Depth::Peak => None,
+        };
+        o.serialize_field("rate_iops", &rate)?;
         o.serialize_field("rwmixread", &c.rwmixread)?;
         o.serialize_field("metric", c.metric.id())?;
         o.serialize_field("measured", &c.value)?;
@@ -592,7 +599,7 @@ pub type Searched<T> = Result<T, Missing>;
 pub struct PointPlan {
     pub point: Vec<i64>,
     /// Distinct runs, in the order cells first use them.
-    pub runs: Vec<RunSpec>,
+    pub runs: Vec<StreamsSpec>,
     /// For each cell, its runs (indices into `runs`), or `None` when the drive at this point
     /// cannot make the cell at all.
     reads: Vec<Option<Vec<usize>>>,
@@ -754,7 +761,7 @@ impl Evaluator {
     /// The runs a point needs; nothing runs yet.
     pub fn plan(&self, point: &[i64]) -> PointPlan {
         let drive = self.drive_at(point);
-        let mut runs: Vec<RunSpec> = Vec::new();
+        let mut runs: Vec<StreamsSpec> = Vec::new();
         let reads = self
             .cells
             .iter()

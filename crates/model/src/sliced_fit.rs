@@ -116,7 +116,11 @@ impl SlicedFit {
             return;
         }
         match point.current.take() {
-            None => match Preparation::new(point.plan.runs[next].clone()) {
+            None => match point.plan.runs[next]
+                .clone()
+                .check()
+                .and_then(Preparation::checked)
+            {
                 Ok(p) => point.current = Some(Running::Preparing(Box::new(p))),
                 Err(_) => point.results.push(None),
             },

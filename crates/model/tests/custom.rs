@@ -3,13 +3,14 @@
 //! identify; a sliced fit lands where a fit in one go does.
 #![cfg(not(target_arch = "wasm32"))]
 
-use parallelism_model::calibration::Measurement;
+use parallelism_model::calibration::{Depth, Measurement, Metric};
 use parallelism_model::config::{DriveState, RunOptions, Rw, Workload};
 use parallelism_model::custom::{self, CustomDrive};
 use parallelism_model::fio;
 use parallelism_model::fit::{FitOptions, Param};
 use parallelism_model::sliced_fit::SlicedFit;
 use parallelism_model::sweep;
+use parallelism_model::workload::Spacing;
 
 /// Fewer measured I/Os than the default: the data and the fit use the same runs, so noise
 /// cannot hide the truth; it only makes the search slower.
@@ -101,11 +102,7 @@ fn one_odd_cell_does_not_move_the_fit_and_is_named() {
     let mut cells = cells_of(&truth, DriveState::Steady, options.run);
     let odd = cells
         .iter()
-        .position(|c| {
-            c.rw == Rw::RandRead
-                && c.depth == parallelism_model::calibration::Depth::Qd(16)
-                && c.metric == parallelism_model::calibration::Metric::Iops
-        })
+        .position(|c| c.rw == Rw::RandRead && c.depth == Depth::Qd(16) && c.metric == Metric::Iops)
         .unwrap();
     cells[odd].value *= 1.6;
     let report = custom::fit(truth.base, &cells, options, Some(truth.dies())).unwrap();
@@ -123,6 +120,87 @@ fn one_odd_cell_does_not_move_the_fit_and_is_named() {
     }
     let explained = report.cells.iter().filter(|c| !custom::missed(c));
     assert!(explained.clone().all(|c| c.err().abs() < 0.05));
+}
+
+/// Issue 24: a job held to a rate (fio's `rate_iops`) is an open loop; its cell is its mean
+/// latency at that rate, which the model gives from the same open-loop run `lab sweep
+/// --rate-iops` makes (evenly spaced arrivals, fio's default `rate_process`).
+#[test]
+fn a_rate_cell_is_the_latency_of_the_open_loop_run_at_its_rate() {
+    let truth: CustomDrive = TRUTH.parse().unwrap();
+    let drive = truth.drive();
+    let options = quick().run;
+    let w = Workload {
+        rw: Rw::RandRead,
+        rwmixread: 100,
+        bs_bytes: 4096,
+        iodepth: 32,
+    };
+    let cell = Measurement {
+        capacity_gb: None,
+        state: DriveState::Fob,
+        rw: Rw::RandRead,
+        rwmixread: 100,
+        bs_bytes: 4096,
+        depth: Depth::Rate {
+            iops: 100_000,
+            qd: 32,
+        },
+        metric: Metric::LatencyMs,
+        value: 1.0,
+    };
+    let points = sweep::over_offered_load(
+        &drive,
+        w,
+        DriveState::Fob,
+        options,
+        None,
+        &[100_000.0],
+        Spacing::Linear,
+    )
+    .unwrap();
+    assert!(!points[0].result.saturated);
+    assert_eq!(
+        cell.model_value(&drive, options).unwrap(),
+        points[0].result.latency.mean_us / 1e3
+    );
+}
+
+/// Latency at three rates and one QD1 job pin the read time and the host stack as well as a
+/// depth sweep does: the generated drive fits back from them within 5%.
+#[test]
+fn rate_cells_fit_a_drive_back() {
+    let truth: CustomDrive = TRUTH.parse().unwrap();
+    let drive = truth.drive();
+    let options = quick();
+    let mut cells: Vec<Measurement> = cells_of(&truth, DriveState::Fob, options.run)
+        .into_iter()
+        .filter(|c| c.rw == Rw::RandRead && c.depth == Depth::Qd(1))
+        .collect();
+    for iops in [20_000, 100_000, 200_000] {
+        let mut cell = Measurement {
+            capacity_gb: None,
+            state: DriveState::Fob,
+            rw: Rw::RandRead,
+            rwmixread: 100,
+            bs_bytes: 4096,
+            depth: Depth::Rate { iops, qd: 64 },
+            metric: Metric::LatencyMs,
+            value: 0.0,
+        };
+        cell.value = cell.model_value(&drive, options.run).unwrap();
+        cells.push(cell);
+    }
+    let report = custom::fit(truth.base, &cells, options, Some(truth.dies())).unwrap();
+    assert!(report.max_err < 0.05, "worst error {}", report.max_err);
+    let (want, got) = (
+        truth.value(Param::TReadUs).unwrap(),
+        report.value(Param::TReadUs).unwrap(),
+    );
+    assert!(
+        (got / want - 1.0).abs() <= 0.05,
+        "tR: fit {got}, truth {want}"
+    );
 }
 
 #[test]

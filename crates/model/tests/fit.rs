@@ -59,6 +59,7 @@ fn a_fit_recovers_the_parameters_that_generated_its_data() {
         let qd = match c.depth {
             Depth::Qd(q) => q.to_string(),
             Depth::Peak => "peak".into(),
+            Depth::Rate { .. } => unreachable!("published cells are closed loops"),
         };
         let metrics = match c.metric {
             Metric::Iops => format!("{value},,"),

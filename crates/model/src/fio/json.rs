@@ -2,9 +2,11 @@
 //! gives nanosecond latencies (`clat_ns`, `lat_ns`) and bytes per second (`bw_bytes`); fio 2.x
 //! and the first 3.x releases give microseconds (`clat`, `lat`) and KiB/s (`bw`) only.
 //!
-//! What always holds: the document is the first object starting a line that holds a `jobs`
-//! list (fio writes its JSON from the start of a line; warnings or the normal report may come
-//! before or after it), and every job becomes a [`Report`] or a reason.
+//! What always holds: a document is an object starting a line that holds a `jobs` list (fio
+//! writes its JSON from the start of a line; warnings or the normal report may come before or
+//! after it); every such document is read, in file order, so runs appended to one file (`fio
+//! ... >> all.json`, a script's habit) all import; every job becomes a [`Report`] or a reason,
+//! and a document cut short after whole ones is named by line, not fatal.
 
 use serde_json::Value;
 
@@ -13,8 +15,9 @@ use super::units;
 
 /// What the search for fio's JSON found.
 pub(super) enum Found {
-    /// fio's document, and the line it starts on.
-    Doc(Value, usize),
+    /// fio's documents, each with the line it starts on, in file order; and each object after
+    /// the first document that would not parse (a run cut short): its line and why.
+    Docs(Vec<(Value, usize)>, Vec<(usize, String)>),
     /// A JSON object without a `jobs` list.
     Other,
     /// A JSON object that would not parse: where, and why.
@@ -26,19 +29,32 @@ pub(super) enum Found {
     Nothing,
 }
 
-/// fio's JSON document in `text`, if there is one: see the module documentation.
+/// fio's JSON documents in `text`, if there are any: see the module documentation.
 pub(super) fn find(text: &str) -> Found {
     let mut found = Found::Nothing;
+    let mut docs = Vec::new();
+    let mut cut = Vec::new();
+    // Objects that start a line inside a document already read belong to it.
+    let mut read_to = 0;
     let line_starts = text
         .match_indices('{')
         .map(|(at, _)| at)
         .filter(|&at| at == 0 || text[..at].ends_with('\n'));
     for at in line_starts {
+        if at < read_to {
+            continue;
+        }
         let mut values = serde_json::Deserializer::from_str(&text[at..]).into_iter::<Value>();
         let line = text[..at].lines().count() + 1;
         match values.next() {
-            Some(Ok(doc)) if doc.get("jobs").is_some() => return Found::Doc(doc, line),
-            Some(Ok(_)) => found = Found::Other,
+            Some(Ok(doc)) if doc.get("jobs").is_some() => {
+                read_to = at + values.byte_offset();
+                docs.push((doc, line));
+            }
+            Some(Ok(_)) if docs.is_empty() => found = Found::Other,
+            Some(Err(e)) if !docs.is_empty() => {
+                cut.push((line, format!("not valid JSON ({e}): a run cut short?")));
+            }
             Some(Err(e)) if matches!(found, Found::Nothing) => {
                 found = Found::Broken {
                     line: line - 1 + e.line(),
@@ -49,7 +65,11 @@ pub(super) fn find(text: &str) -> Found {
             _ => {}
         }
     }
-    found
+    if docs.is_empty() {
+        found
+    } else {
+        Found::Docs(docs, cut)
+    }
 }
 
 /// fio's version as the document names it.
@@ -201,7 +221,7 @@ mod tests {
     #[test]
     fn the_document_is_found_after_warnings_and_a_broken_one_says_where() {
         let text = "fio: warning\n{\"jobs\": []}\n";
-        assert!(matches!(find(text), Found::Doc(_, 2)));
+        assert!(matches!(find(text), Found::Docs(ref d, _) if d.len() == 1 && d[0].1 == 2));
         match find("note\n{\"jobs\": [\n") {
             Found::Broken { line, .. } => assert_eq!(line, 3),
             _ => panic!("a broken document"),

@@ -76,9 +76,34 @@ pub fn parse_output(text: &str) -> Result<FioOutput, ConfigError> {
     }
     let found = json::find(text);
     let (format, fio_version, reports, mut skipped) = match &found {
-        json::Found::Doc(doc, line) => {
-            let reports = json::reports(doc, *line, MAX_JOBS).map_err(malformed)?;
-            (FioFormat::Json, json::version(doc), reports, Vec::new())
+        json::Found::Docs(docs, cut) => {
+            // Appended runs: a document without jobs is named and the others read; a file
+            // whose every document is so says why its first is.
+            let mut reports = Vec::new();
+            let mut refused = Vec::new();
+            for (doc, line) in docs {
+                let most = MAX_JOBS - reports.len();
+                match json::reports(doc, *line, most) {
+                    Ok(more) => reports.extend(more),
+                    Err(why) => refused.push((*line, why)),
+                }
+            }
+            if reports.is_empty() {
+                if let Some((_, why)) = refused.first() {
+                    return Err(malformed(why.clone()));
+                }
+            }
+            let mut skipped: Vec<Skipped> = refused
+                .into_iter()
+                .chain(cut.iter().cloned())
+                .map(|(line, why)| Skipped {
+                    line,
+                    job: String::new(),
+                    why,
+                })
+                .collect();
+            skipped.sort_by_key(|s| s.line);
+            (FioFormat::Json, json::version(&docs[0].0), reports, skipped)
         }
         _ if normal::holds_report(text) => (
             FioFormat::Normal,
@@ -253,6 +278,30 @@ mod tests {
         );
         let e = parse_output(&format!("warning\n{}", &TWO_JOBS[..40])).unwrap_err();
         assert!(e.to_string().contains("at line 3"), "{e}");
+    }
+
+    /// Scripts append run after run to one file (`fio job.fio --output-format=json >>
+    /// all.json`): every run imports, in file order, and a last run cut short is named by its
+    /// line while the whole ones stay.
+    #[test]
+    fn runs_appended_to_one_file_all_import_and_a_cut_one_is_named() {
+        let text = format!("{TWO_JOBS}\n{TWO_JOBS}\n{}", &TWO_JOBS[..40]);
+        let out = parse_output(&text).unwrap();
+        assert_eq!(out.points.len(), 4);
+        assert!(out.points[0].line < out.points[2].line);
+        // Each run: a warning line, then its document; the runs are joined by a newline.
+        let n = TWO_JOBS.lines().count();
+        assert_eq!(out.points[2].line, n + 2, "the second run's document");
+        let [cut] = out.skipped.as_slice() else {
+            panic!("{:?}", out.skipped);
+        };
+        assert_eq!(cut.line, 2 * n + 2, "the third run's document");
+        assert!(cut.why.contains("not valid JSON"), "{}", cut.why);
+        let empty = format!("{{\"jobs\": []}}\n{TWO_JOBS}");
+        let out = parse_output(&empty).unwrap();
+        assert_eq!(out.points.len(), 2);
+        assert_eq!(out.skipped[0].line, 1);
+        assert!(parse_output("{\"jobs\": []}\n{\"jobs\": []}").is_err());
     }
 
     #[test]
