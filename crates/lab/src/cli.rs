@@ -61,6 +61,9 @@ pub enum Command {
     Import(ImportArgs),
     /// QD1 latency after idle time, with and without autonomous power-state transitions (APST)
     Idle(IdleArgs),
+    /// The E12 review's synthetic tests (bursts, sustained depths, mixes) on a drive: each
+    /// test's curve and score
+    Review(ReviewArgs),
     /// Print model speed figures as JSON
     Bench,
 }
@@ -131,6 +134,56 @@ impl DriveArgs {
                 preset.drive_for_capacity_gb(f64::from(preset.default_capacity_gb()))?
             }
         })
+    }
+}
+
+/// A review's test suite.
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+pub enum Suite {
+    /// The Phison E12 preview's tests (AnandTech, 2018)
+    E12,
+}
+
+/// The review's tests on a drive: the review's own sample unless told otherwise.
+#[derive(Args)]
+pub struct ReviewArgs {
+    /// The suite to run
+    #[arg(value_enum, default_value_t = Suite::E12)]
+    pub suite: Suite,
+    /// The preset (`lab presets` lists them)
+    #[arg(long, value_name = "ID", default_value = "e12", value_parser = presets::lookup)]
+    pub preset: &'static Preset,
+    /// Drive size in user GB [default: 960, the review's sample, for the E12; else the
+    /// preset's largest listed capacity]
+    #[arg(long, value_name = "GB", value_parser = number, allow_negative_numbers = true)]
+    pub capacity_gb: Option<f64>,
+    /// A drive of your own, as `lab fit --fio` prints it
+    #[arg(
+        long,
+        value_name = "TEXT",
+        conflicts_with_all = ["preset", "capacity_gb"],
+        value_parser = custom_drive
+    )]
+    pub drive: Option<CustomDrive>,
+    #[command(flatten)]
+    pub run: RunArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+impl ReviewArgs {
+    /// The review's sample size when the preset is the reviewed drive's.
+    const E12_SAMPLE_GB: f64 = 960.0;
+
+    pub fn drive(&self) -> Result<DriveSpec, Fail> {
+        let sample = (self.preset.id == "e12").then_some(Self::E12_SAMPLE_GB);
+        DriveArgs {
+            preset: self.preset,
+            capacity_gb: self.capacity_gb.or(sample),
+            dies: None,
+            drive: self.drive.clone(),
+        }
+        .drive()
     }
 }
 

@@ -9,7 +9,7 @@
 //!
 //! The other modules print one family of commands each (`points`: sweeps and fio; `drives`:
 //! presets and spec sheets; `fitting`: calibrate and fit; `drive_time`: fill, burst, torture;
-//! `idle`: QD1 latency after idle time; `jobs`: fio job files run; `replay`: block traces; `bench`); each asks the model and formats what it returns, nothing more.
+//! `idle`: QD1 latency after idle time; `jobs`: fio job files run; `replay`: block traces; `review`: a review's test suite; `bench`); each asks the model and formats what it returns, nothing more.
 //!
 //! Every bad argument ends in a one-line message on stderr and exit status 2; nothing panics.
 //! clap's errors are re-worded here to that one line, in the words `lab` used before clap, so
@@ -24,6 +24,7 @@ mod idle;
 mod jobs;
 mod points;
 mod replay;
+mod review;
 
 use std::process::ExitCode;
 
@@ -208,6 +209,7 @@ fn run(command: Command) -> Result<String, Fail> {
         Command::Replay(a) => replay::replay(&a),
         Command::Import(a) => points::import(&a.file, a.output.format),
         Command::Idle(a) => idle::idle(&a),
+        Command::Review(a) => review::review(&a),
         Command::Bench => Ok(bench::run()),
     }
 }

@@ -1125,3 +1125,46 @@ fn replay_generates_the_reviews_desktop_workloads() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn review_runs_the_e12_suite_on_the_reviews_sample_and_prints_each_test() {
+    let o = lab(&["review", "e12", "--ios", "2000", "--format", "json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let tests: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    let tests = tests.as_array().expect("an array");
+    assert_eq!(tests.len(), 10, "the review's ten synthetic tests");
+    assert_eq!(tests[0]["test"], "burst-random-read");
+    let sustained = &tests[2];
+    assert_eq!(sustained["test"], "sustained-random-read");
+    let qds: Vec<u64> = sustained["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["qd"].as_u64().unwrap())
+        .collect();
+    assert_eq!(qds, [1, 2, 4, 8, 16, 32]);
+    assert!(sustained["score_mb_s"].as_f64().unwrap() > 0.0);
+    assert!(sustained["review_says"]
+        .as_str()
+        .unwrap()
+        .contains("scales up"));
+
+    let table = stdout(&lab(&["review", "--ios", "2000"]));
+    assert!(
+        table.contains("on the model's Phison PS5012-E12, 32 dies (960 GB)"),
+        "{table}"
+    );
+    let other = lab(&[
+        "review", "--preset", "e8t", "--ios", "2000", "--format", "csv",
+    ]);
+    assert!(
+        other.status.success(),
+        "{}",
+        String::from_utf8_lossy(&other.stderr)
+    );
+    assert!(stdout(&other).starts_with("test,qd,read_percent,mb_s,slc_read_share\n"));
+
+    let bad = lab(&["review", "--preset", "e12", "--capacity-gb", "30"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("test span (GB)"));
+}

@@ -563,6 +563,90 @@ pub fn bursts_with(
     Ok(out)
 }
 
+/// How a test of the E12 review \[REF3\] paces one phase (one queue depth or one mix): it runs
+/// for `phase_s` seconds or until it has moved `phase_gb` GB, whichever comes first, then the
+/// drive idles as long as the phase ran, at most `idle_s` seconds (a 50% duty cycle, cut short).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Phases {
+    pub phase_s: f64,
+    pub phase_gb: f64,
+    pub idle_s: f64,
+}
+
+/// Chunks a phase is written in: the cache may fill in the middle of one.
+const PHASE_CHUNKS: u32 = 64;
+
+/// A drive holding `held` bytes of test data, its SLC cache carried from phase to phase: the
+/// state behind a sustained or mixed test, where one phase's writes and idle time decide what
+/// the next phase finds.
+pub(crate) struct CachedDrive {
+    cache: Cache,
+    held: f64,
+    rates: Rates,
+}
+
+impl CachedDrive {
+    /// The drive right after the test data was written to it: the cache holds what fit.
+    pub(crate) fn just_written(drive: &DriveSpec, held_bytes: f64) -> CachedDrive {
+        let mut d = CachedDrive::idled(drive, held_bytes);
+        d.cache.used = held_bytes.min(d.cache.capacity(held_bytes));
+        d
+    }
+
+    /// The drive after long enough idle that its cache is empty.
+    pub(crate) fn idled(drive: &DriveSpec, held_bytes: f64) -> CachedDrive {
+        CachedDrive {
+            cache: Cache::new(drive),
+            held: held_bytes,
+            rates: Rates::new(drive),
+        }
+    }
+
+    /// Share of the test data that sits in SLC-mode blocks (cached, not yet folded).
+    pub(crate) fn share_in_cache(&self) -> f64 {
+        if self.held <= 0.0 {
+            return 0.0;
+        }
+        (self.cache.used / self.held).clamp(0.0, 1.0)
+    }
+
+    /// Whether a write now lands in the cache.
+    pub(crate) fn cache_has_room(&self) -> bool {
+        self.cache.capacity(self.held) > self.cache.used
+    }
+
+    /// Writes of `rw` in `bs` at `qd` for one phase; returns (bytes, seconds). Data goes to the
+    /// cache while it has room, straight to native cells after, at the engine's rates for this
+    /// size and depth.
+    pub(crate) fn write_phase(&mut self, rw: Rw, bs: u32, qd: u32, phases: Phases) -> (f64, f64) {
+        let rates = CacheRates {
+            slc_mb_s: self.rates.write_mb_s(rw, bs, qd, 1.0, true),
+            native_mb_s: self.rates.write_mb_s(rw, bs, qd, 1.0, false),
+            fold_mb_s: self.rates.fold_mb_s(),
+        };
+        let chunk = phases.phase_gb * 1e9 / f64::from(PHASE_CHUNKS);
+        let (mut bytes, mut seconds) = (0.0, 0.0);
+        while bytes < phases.phase_gb * 1e9 && seconds < phases.phase_s {
+            seconds += write_chunk(&mut self.cache, &rates, self.held, chunk, false).0;
+            bytes += chunk;
+        }
+        (bytes, seconds)
+    }
+
+    /// `bytes` written by a mixed phase: into the cache as far as it has room.
+    pub(crate) fn absorb(&mut self, bytes: f64) {
+        let room = (self.cache.capacity(self.held) - self.cache.used).max(0.0);
+        self.cache.used += bytes.min(room);
+    }
+
+    /// The idle after a phase of `ran_s` seconds: the dies fold cached data.
+    pub(crate) fn idle_after(&mut self, ran_s: f64, phases: Phases) {
+        let idle = ran_s.min(phases.idle_s);
+        let fold = self.rates.fold_mb_s() * 1e6;
+        self.cache.used = (self.cache.used - idle * fold).max(0.0);
+    }
+}
+
 /// The torture's length in the OCZ Octane review \[REF4\], in minutes.
 pub const REVIEW_TORTURE_MINUTES: f64 = 20.0;
 /// Shortest and longest torture, in minutes.

@@ -24,6 +24,7 @@
 //! - [`sliced_fit`]: a fit run in slices, so a page never blocks on one.
 //! - [`spec_sheet`]: the consumer controllers' spec-sheet peaks and the fresh model against them.
 //! - [`prepare`]: a run made ready for the engine in steps, so a page never blocks.
+//! - [`review`]: the E12 review's synthetic tests (bursts, sustained depths, mixes) on any drive.
 //! - [`sweep`]: runs over queue depth or read share, as the charts and the CLI draw them.
 //! - [`names`]: one table of stable names per enum ([`named_enum!`]), for `FromStr` and `Display`.
 //! - [`ring`]: the first-in first-out ring the hot queues use.
@@ -46,6 +47,7 @@ pub mod names;
 pub mod power;
 pub mod prepare;
 pub mod presets;
+pub mod review;
 pub mod ring;
 pub mod rng;
 pub mod sliced_fit;

@@ -1,0 +1,88 @@
+//! `lab review`: a review's synthetic tests on a drive, each test's curve and score. The tests,
+//! their procedures and the review's words come from `parallelism_model::review`; this module
+//! only prints them.
+
+use std::fmt::Write as _;
+
+use parallelism_model::review::{self, Shape, TestResult, TestSpec, E12_SUITE};
+
+use crate::cli::{self, Format, Suite};
+use crate::Fail;
+
+/// One test as the JSON prints it.
+#[derive(serde::Serialize)]
+struct TestJson<'a> {
+    test: &'a str,
+    title: &'a str,
+    review_says: &'a str,
+    score_mb_s: f64,
+    points: &'a [review::ReviewPoint],
+}
+
+pub fn review(a: &cli::ReviewArgs) -> Result<String, Fail> {
+    let suite: &[TestSpec] = match a.suite {
+        Suite::E12 => &E12_SUITE,
+    };
+    let drive = a.drive()?;
+    let results = review::run(&drive, suite, a.run.options())?;
+    Ok(match a.output.format {
+        Format::Json => crate::json(
+            &suite
+                .iter()
+                .zip(&results)
+                .map(|(t, r)| TestJson {
+                    test: t.test.name(),
+                    title: t.title,
+                    review_says: t.review_says,
+                    score_mb_s: r.score_mb_s,
+                    points: &r.points,
+                })
+                .collect::<Vec<_>>(),
+        ),
+        Format::Csv => csv(&results),
+        Format::Table => {
+            let name = format!(
+                "{}, {} dies ({:.0} GB)",
+                drive.controller.name,
+                drive.dies,
+                drive.user_gb()
+            );
+            table(&name, suite, &results)
+        }
+    })
+}
+
+fn csv(results: &[TestResult]) -> String {
+    let mut s = String::from("test,qd,read_percent,mb_s,slc_read_share\n");
+    for r in results {
+        for p in &r.points {
+            let _ = writeln!(
+                s,
+                "{},{},{},{:.1},{:.3}",
+                r.test, p.qd, p.read_percent, p.mb_s, p.slc_read_share
+            );
+        }
+    }
+    s
+}
+
+fn table(drive: &str, suite: &[TestSpec], results: &[TestResult]) -> String {
+    let mut s = format!(
+        "The E12 review's tests (The Phison E12 Reference Design Preview, AnandTech, 2018) on \
+         the model's {drive}; MB/s are model results.\n"
+    );
+    for (t, r) in suite.iter().zip(results) {
+        let _ = writeln!(s, "\n{}: score {:.0} MB/s", t.title, r.score_mb_s);
+        let _ = writeln!(s, "  the review on its E12: \"{}\"", t.review_says);
+        let points: Vec<String> = r
+            .points
+            .iter()
+            .map(|p| match t.shape {
+                Shape::Mixed => format!("{}% {:.0}", p.read_percent, p.mb_s),
+                Shape::Burst | Shape::Sustained => format!("QD{} {:.0}", p.qd, p.mb_s),
+            })
+            .collect();
+        let _ = writeln!(s, "  {}", points.join("  "));
+    }
+    s
+}

@@ -1,0 +1,427 @@
+//! The E12 review's synthetic tests \[REF3\] as workloads on any drive: burst tests at QD1,
+//! sustained tests over queue depth with the SLC cache carried from depth to depth, and the
+//! mixed sweeps from pure reads to pure writes.
+//!
+//! Each test is data ([`TestSpec`]): what it moves, at which depths or mixes, on a drive
+//! holding how much. Every rate comes from the I/O-level [`engine`] on the same drive; between
+//! phases the SLC cache fills and folds at the grain of [`drive_state`], so one phase's writes
+//! and idle time decide what the next finds (the sustained sequential writes "bounce around"
+//! in the review for that reason). What always holds: a test's points are in the review's
+//! order, and its score is computed from them as the review computes it (the average of QD1,
+//! QD2 and QD4 for a sustained test, of every mix for a mixed one).
+//!
+//! Two start states, each an assumption the review's text supports: a read test reads data
+//! written just before it, so the cache holds as much of it as fit; a write or mixed test
+//! starts after the drive idled long enough to empty its cache.
+//!
+//! [`engine`]: crate::engine
+//! [`drive_state`]: crate::drive_state
+
+use serde::Serialize;
+
+use crate::config::{ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, SlcRoom};
+use crate::drive_state::{CachedDrive, Phases};
+use crate::engine::Simulation;
+use crate::Workload;
+
+/// The tests of the E12 review \[REF3\], in its order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Test {
+    BurstRandomRead,
+    BurstRandomWrite,
+    SustainedRandomRead,
+    SustainedRandomWrite,
+    BurstSequentialRead,
+    SustainedSequentialRead,
+    BurstSequentialWrite,
+    SustainedSequentialWrite,
+    MixedRandom,
+    MixedSequential,
+}
+
+crate::named_enum!(Test, "review test", name, {
+    BurstRandomRead => "burst-random-read",
+    BurstRandomWrite => "burst-random-write",
+    SustainedRandomRead => "sustained-random-read",
+    SustainedRandomWrite => "sustained-random-write",
+    BurstSequentialRead => "burst-sequential-read",
+    SustainedSequentialRead => "sustained-sequential-read",
+    BurstSequentialWrite => "burst-sequential-write",
+    SustainedSequentialWrite => "sustained-sequential-write",
+    MixedRandom => "mixed-random",
+    MixedSequential => "mixed-sequential",
+});
+
+/// How a test walks its phases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Shape {
+    /// QD1 bursts with idle time between them (a 20% duty cycle): small enough that every
+    /// burst meets an empty cache.
+    Burst,
+    /// One phase per queue depth, each a minute or 32 GB, then idle.
+    Sustained,
+    /// One phase per read share, from 100% reads to none, at one depth.
+    Mixed,
+}
+
+/// One test of the suite.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct TestSpec {
+    pub test: Test,
+    pub title: &'static str,
+    pub shape: Shape,
+    /// The pattern; a mixed test's mixes are `rwmixread` of its random or sequential mix.
+    pub rw: Rw,
+    pub bs_bytes: u32,
+    /// The depths a sustained test sweeps; a burst test's one depth; a mixed test's depth.
+    pub qds: &'static [u32],
+    /// Test data on the drive (GB): the span it reads or writes.
+    pub held_gb: f64,
+    /// Data a burst test moves in all (GB).
+    pub burst_total_gb: f64,
+    /// What the review saw on its E12 sample, in its words.
+    pub review_says: &'static str,
+}
+
+/// \[REF3\]: the sustained tests' depths, QD1 to QD32.
+pub const SUSTAINED_QDS: [u32; 6] = [1, 2, 4, 8, 16, 32];
+/// \[REF3\]: burst tests run at QD1.
+const BURST_QD: [u32; 1] = [1];
+/// \[REF3\]: the mixed random test runs at QD4, the mixed sequential one at QD1.
+const MIXED_RANDOM_QD: [u32; 1] = [4];
+const MIXED_SEQUENTIAL_QD: [u32; 1] = [1];
+/// \[REF3\]: the mixes, 100% reads down to 0% in 10% steps.
+pub const MIX_READ_PERCENTS: [u8; 11] = [100, 90, 80, 70, 60, 50, 40, 30, 20, 10, 0];
+/// \[REF3\]: a sustained test's depth or a mix runs a minute or 32 GB; up to a minute of idle
+/// follows (a mix's idle equals its run: a 50% duty cycle).
+pub const REVIEW_PHASES: Phases = Phases {
+    phase_s: 60.0,
+    phase_gb: 32.0,
+    idle_s: 60.0,
+};
+/// \[REF3\]: the burst tests' span (16 GB) and the sustained and mixed tests' (64 GB).
+const BURST_SPAN_GB: f64 = 16.0;
+const SUSTAINED_SPAN_GB: f64 = 64.0;
+/// \[REF3\]: the sustained score averages these depths.
+const SCORED_QDS: [u32; 3] = [1, 2, 4];
+const KIB: u32 = 1024;
+const RANDOM_BS: u32 = 4 * KIB;
+const SEQUENTIAL_BS: u32 = 128 * KIB;
+
+/// The E12 review's synthetic tests \[REF3\], in its order, each with the review's words about
+/// the E12 itself.
+pub const E12_SUITE: [TestSpec; 10] = [
+    TestSpec {
+        test: Test::BurstRandomRead,
+        title: "Burst random read (4 KiB, QD1)",
+        shape: Shape::Burst,
+        rw: Rw::RandRead,
+        bs_bytes: RANDOM_BS,
+        qds: &BURST_QD,
+        held_gb: BURST_SPAN_GB,
+        burst_total_gb: 1.0,
+        review_says: "very good",
+    },
+    TestSpec {
+        test: Test::BurstRandomWrite,
+        title: "Burst random write (4 KiB, QD1)",
+        shape: Shape::Burst,
+        rw: Rw::RandWrite,
+        bs_bytes: RANDOM_BS,
+        qds: &BURST_QD,
+        held_gb: BURST_SPAN_GB,
+        burst_total_gb: 0.128,
+        review_says: "a new record",
+    },
+    TestSpec {
+        test: Test::SustainedRandomRead,
+        title: "Sustained random read (4 KiB, QD1 to QD32)",
+        shape: Shape::Sustained,
+        rw: Rw::RandRead,
+        bs_bytes: RANDOM_BS,
+        qds: &SUSTAINED_QDS,
+        held_gb: SUSTAINED_SPAN_GB,
+        burst_total_gb: 0.0,
+        review_says: "scales up nicely as queue depths increase",
+    },
+    TestSpec {
+        test: Test::SustainedRandomWrite,
+        title: "Sustained random write (4 KiB, QD1 to QD32)",
+        shape: Shape::Sustained,
+        rw: Rw::RandWrite,
+        bs_bytes: RANDOM_BS,
+        qds: &SUSTAINED_QDS,
+        held_gb: SUSTAINED_SPAN_GB,
+        burst_total_gb: 0.0,
+        review_says: "very good at QD1 and QD2, but at higher queue depths many drives overtake \
+                      it and saturate at a much higher speed",
+    },
+    TestSpec {
+        test: Test::BurstSequentialRead,
+        title: "Burst sequential read (128 KiB, QD1)",
+        shape: Shape::Burst,
+        rw: Rw::Read,
+        bs_bytes: SEQUENTIAL_BS,
+        qds: &BURST_QD,
+        held_gb: BURST_SPAN_GB,
+        burst_total_gb: 1.0,
+        review_says: "just shy of 2 GB/s",
+    },
+    TestSpec {
+        test: Test::SustainedSequentialRead,
+        title: "Sustained sequential read (128 KiB, QD1 to QD32)",
+        shape: Shape::Sustained,
+        rw: Rw::Read,
+        bs_bytes: SEQUENTIAL_BS,
+        qds: &SUSTAINED_QDS,
+        held_gb: SUSTAINED_SPAN_GB,
+        burst_total_gb: 0.0,
+        review_says: "mostly flat at low queue depths, and then jumps up toward saturation \
+                      between QD4 and QD16",
+    },
+    TestSpec {
+        test: Test::BurstSequentialWrite,
+        title: "Burst sequential write (128 KiB, QD1)",
+        shape: Shape::Burst,
+        rw: Rw::Write,
+        bs_bytes: SEQUENTIAL_BS,
+        qds: &BURST_QD,
+        held_gb: BURST_SPAN_GB,
+        burst_total_gb: 1.0,
+        review_says: "a record",
+    },
+    TestSpec {
+        test: Test::SustainedSequentialWrite,
+        title: "Sustained sequential write (128 KiB, QD1 to QD32)",
+        shape: Shape::Sustained,
+        rw: Rw::Write,
+        bs_bytes: SEQUENTIAL_BS,
+        qds: &SUSTAINED_QDS,
+        held_gb: SUSTAINED_SPAN_GB,
+        burst_total_gb: 0.0,
+        review_says: "excellent at QD2, but then bounces around; above 1 GB/s throughout",
+    },
+    TestSpec {
+        test: Test::MixedRandom,
+        title: "Mixed random (4 KiB, QD4, 100% to 0% reads)",
+        shape: Shape::Mixed,
+        rw: Rw::RandRw,
+        bs_bytes: RANDOM_BS,
+        qds: &MIXED_RANDOM_QD,
+        held_gb: SUSTAINED_SPAN_GB,
+        burst_total_gb: 0.0,
+        review_says: "gains performance slowly as the test progresses from pure reads toward \
+                      write-heavy workloads",
+    },
+    TestSpec {
+        test: Test::MixedSequential,
+        title: "Mixed sequential (128 KiB, QD1, 100% to 0% reads)",
+        shape: Shape::Mixed,
+        rw: Rw::Rw,
+        bs_bytes: SEQUENTIAL_BS,
+        qds: &MIXED_SEQUENTIAL_QD,
+        held_gb: SUSTAINED_SPAN_GB,
+        burst_total_gb: 0.0,
+        review_says: "barely loses any performance when writes are added to the mix",
+    },
+];
+
+/// One measured phase of a test.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ReviewPoint {
+    pub qd: u32,
+    pub read_percent: u8,
+    pub mb_s: f64,
+    /// Share of the reads served from SLC-mode blocks (cached data not yet folded).
+    pub slc_read_share: f64,
+}
+
+/// A test's curve and its score, as the review reports them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TestResult {
+    pub test: Test,
+    pub points: Vec<ReviewPoint>,
+    pub score_mb_s: f64,
+}
+
+impl TestResult {
+    /// The point at depth `qd`, if the test ran it.
+    pub fn at_qd(&self, qd: u32) -> Option<&ReviewPoint> {
+        self.points.iter().find(|p| p.qd == qd)
+    }
+
+    /// The point at `read_percent` reads, if the test ran it.
+    pub fn at_read_percent(&self, read_percent: u8) -> Option<&ReviewPoint> {
+        self.points.iter().find(|p| p.read_percent == read_percent)
+    }
+}
+
+/// Run every test of `suite` on `drive`, in order.
+///
+/// ```
+/// use parallelism_model::presets;
+/// use parallelism_model::review::{self, Test, E12_SUITE};
+/// use parallelism_model::RunOptions;
+///
+/// let drive = presets::find("e12").unwrap().drive_for_capacity_gb(960.0).unwrap();
+/// let options = RunOptions { seed: 1, measured_ios: 2_000 };
+/// let results = review::run(&drive, &E12_SUITE[..1], options).unwrap();
+/// assert_eq!(results[0].test, Test::BurstRandomRead);
+/// assert!(results[0].score_mb_s > 0.0);
+/// ```
+pub fn run(
+    drive: &DriveSpec,
+    suite: &[TestSpec],
+    options: RunOptions,
+) -> Result<Vec<TestResult>, ConfigError> {
+    suite.iter().map(|t| run_test(drive, t, options)).collect()
+}
+
+/// Run one test on `drive`.
+pub fn run_test(
+    drive: &DriveSpec,
+    spec: &TestSpec,
+    options: RunOptions,
+) -> Result<TestResult, ConfigError> {
+    if spec.held_gb > drive.user_gb() {
+        return Err(ConfigError::OutOfRange {
+            what: "test span (GB)",
+            value: spec.held_gb.to_string(),
+            allowed: format!("up to the drive's {:.0} GB", drive.user_gb()),
+        });
+    }
+    let held = spec.held_gb * 1e9;
+    let reads_only = spec.rw.fixed_read_percent() == Some(100);
+    let points = match spec.shape {
+        Shape::Mixed => mixed_points(drive, spec, options)?,
+        _ if reads_only => {
+            let d = CachedDrive::just_written(drive, held);
+            spec.qds
+                .iter()
+                .map(|&qd| read_point(drive, spec, qd, &d, options))
+                .collect::<Result<Vec<_>, _>>()?
+        }
+        _ => write_points(drive, spec),
+    };
+    let score_mb_s = score(spec.shape, &points);
+    Ok(TestResult {
+        test: spec.test,
+        points,
+        score_mb_s,
+    })
+}
+
+fn read_point(
+    drive: &DriveSpec,
+    spec: &TestSpec,
+    qd: u32,
+    d: &CachedDrive,
+    options: RunOptions,
+) -> Result<ReviewPoint, ConfigError> {
+    let share = d.share_in_cache();
+    let mb_s = engine_mb_s(drive, spec, qd, 100, SlcRoom::Bytes(0), options)?;
+    Ok(ReviewPoint {
+        qd,
+        read_percent: 100,
+        mb_s,
+        slc_read_share: share,
+    })
+}
+
+fn write_points(drive: &DriveSpec, spec: &TestSpec) -> Vec<ReviewPoint> {
+    let mut d = CachedDrive::idled(drive, spec.held_gb * 1e9);
+    let phases = match spec.shape {
+        Shape::Burst => Phases {
+            phase_s: f64::INFINITY,
+            phase_gb: spec.burst_total_gb,
+            idle_s: 0.0,
+        },
+        _ => REVIEW_PHASES,
+    };
+    spec.qds
+        .iter()
+        .map(|&qd| {
+            let (bytes, seconds) = d.write_phase(spec.rw, spec.bs_bytes, qd, phases);
+            d.idle_after(seconds, phases);
+            ReviewPoint {
+                qd,
+                read_percent: 0,
+                mb_s: bytes / seconds.max(f64::MIN_POSITIVE) / 1e6,
+                slc_read_share: 0.0,
+            }
+        })
+        .collect()
+}
+
+/// Each mix runs a minute or 32 GB; its writes fill the cache, and the idle after it (as long as
+/// the mix ran) folds it.
+fn mixed_points(
+    drive: &DriveSpec,
+    spec: &TestSpec,
+    options: RunOptions,
+) -> Result<Vec<ReviewPoint>, ConfigError> {
+    let qd = spec.qds[0];
+    let mut d = CachedDrive::idled(drive, spec.held_gb * 1e9);
+    let phases = REVIEW_PHASES;
+    MIX_READ_PERCENTS
+        .iter()
+        .map(|&read_percent| {
+            let room = if d.cache_has_room() {
+                SlcRoom::Unlimited
+            } else {
+                SlcRoom::Bytes(0)
+            };
+            let share = d.share_in_cache();
+            let mb_s = engine_mb_s(drive, spec, qd, read_percent, room, options)?;
+            let seconds = (phases.phase_gb * 1e3 / mb_s.max(f64::MIN_POSITIVE)).min(phases.phase_s);
+            let written = mb_s * 1e6 * seconds * f64::from(100 - read_percent) / 100.0;
+            d.absorb(written);
+            d.idle_after(seconds, phases);
+            Ok(ReviewPoint {
+                qd,
+                read_percent,
+                mb_s,
+                slc_read_share: share,
+            })
+        })
+        .collect()
+}
+
+fn engine_mb_s(
+    drive: &DriveSpec,
+    spec: &TestSpec,
+    qd: u32,
+    read_percent: u8,
+    room: SlcRoom,
+    options: RunOptions,
+) -> Result<f64, ConfigError> {
+    let run = RunSpec {
+        drive: drive.clone(),
+        workload: Workload {
+            rw: Rw::from_parts(spec.rw.is_random(), read_percent),
+            rwmixread: read_percent,
+            bs_bytes: spec.bs_bytes,
+            iodepth: qd,
+        },
+        state: DriveState::Fob,
+        options,
+    }
+    .check()?
+    .with_slc_room(room);
+    Ok(Simulation::run(&run).bw_mb_s)
+}
+
+fn score(shape: Shape, points: &[ReviewPoint]) -> f64 {
+    let scored: Vec<f64> = match shape {
+        Shape::Sustained => points
+            .iter()
+            .filter(|p| SCORED_QDS.contains(&p.qd))
+            .map(|p| p.mb_s)
+            .collect(),
+        Shape::Burst | Shape::Mixed => points.iter().map(|p| p.mb_s).collect(),
+    };
+    if scored.is_empty() {
+        return 0.0;
+    }
+    scored.iter().sum::<f64>() / scored.len() as f64
+}

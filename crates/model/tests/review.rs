@@ -1,0 +1,136 @@
+//! The E12 review's tests on the E12 preset at the review's 960 GB (*The Phison E12 Reference
+//! Design Preview*, AnandTech, 2018): each test states the review's words and checks the shape
+//! the model gives, and the suite's own bookkeeping (order, scores, cache carried between
+//! phases) is checked on exact figures.
+#![cfg(not(target_arch = "wasm32"))]
+
+use parallelism_model::presets;
+use parallelism_model::review::{self, Test, TestResult, TestSpec, E12_SUITE, MIX_READ_PERCENTS};
+use parallelism_model::{DriveSpec, RunOptions};
+
+fn e12_sample() -> DriveSpec {
+    presets::find("e12")
+        .unwrap()
+        .drive_for_capacity_gb(960.0)
+        .unwrap()
+}
+
+fn options() -> RunOptions {
+    RunOptions {
+        seed: 1,
+        measured_ios: 20_000,
+    }
+}
+
+fn spec(test: Test) -> &'static TestSpec {
+    E12_SUITE.iter().find(|t| t.test == test).unwrap()
+}
+
+fn run(test: Test) -> TestResult {
+    review::run_test(&e12_sample(), spec(test), options()).unwrap()
+}
+
+fn mb_s_at_qd(r: &TestResult, qd: u32) -> f64 {
+    r.at_qd(qd).unwrap().mb_s
+}
+
+#[test]
+fn the_suite_runs_in_the_reviews_order_and_scores_as_it_does() {
+    let results = review::run(&e12_sample(), &E12_SUITE, options()).unwrap();
+    let order: Vec<Test> = results.iter().map(|r| r.test).collect();
+    assert_eq!(order, Test::ALL.to_vec());
+    for r in &results {
+        let mean = |ps: Vec<f64>| ps.iter().sum::<f64>() / ps.len() as f64;
+        let expected = match spec(r.test).shape {
+            // "score = average of QD1, QD2 and QD4"
+            review::Shape::Sustained => mean([1, 2, 4].iter().map(|&q| mb_s_at_qd(r, q)).collect()),
+            _ => mean(r.points.iter().map(|p| p.mb_s).collect()),
+        };
+        assert_eq!(r.score_mb_s, expected, "{}", r.test);
+        assert!(r.points.iter().all(|p| p.mb_s > 0.0), "{}", r.test);
+    }
+    let mixed = results
+        .iter()
+        .find(|r| r.test == Test::MixedRandom)
+        .unwrap();
+    let mixes: Vec<u8> = mixed.points.iter().map(|p| p.read_percent).collect();
+    assert_eq!(mixes, MIX_READ_PERCENTS.to_vec(), "100% reads down to 0%");
+}
+
+#[test]
+fn a_test_wider_than_the_drive_is_refused_with_its_span() {
+    let small = presets::find("e12").unwrap().drive_with_dies(2).unwrap();
+    let err = review::run_test(&small, spec(Test::SustainedRandomRead), options()).unwrap_err();
+    assert!(err.to_string().contains("test span (GB)"), "{err}");
+}
+
+#[test]
+fn test_names_parse_back() {
+    for t in Test::ALL {
+        assert_eq!(t.to_string().parse::<Test>(), Ok(t));
+    }
+    assert!("burst".parse::<Test>().is_err());
+}
+
+/// "Sustained sequential writes ... bounce around ... yet it stays above 1 GB/s."
+#[test]
+fn sustained_sequential_writes_stay_above_1_gb_s_at_every_depth() {
+    let r = run(Test::SustainedSequentialWrite);
+    for p in &r.points {
+        assert!(p.mb_s > 1000.0, "QD{}: {:.0} MB/s", p.qd, p.mb_s);
+    }
+}
+
+/// "Bounce around": the cache cannot be emptied in the idle gaps, so a later depth meets a
+/// fuller cache and writes slower than an earlier one, although deeper queues never slow the
+/// dies themselves.
+#[test]
+fn sustained_sequential_writes_slow_once_the_idle_gaps_cannot_empty_the_cache() {
+    let r = run(Test::SustainedSequentialWrite);
+    let first = r.points[0].mb_s;
+    let slowest = r
+        .points
+        .iter()
+        .map(|p| p.mb_s)
+        .fold(f64::INFINITY, f64::min);
+    assert!(
+        slowest < 0.9 * first,
+        "every depth as fast as QD1: {:?}",
+        r.points
+    );
+}
+
+/// "Gains performance slowly as the test progresses from pure reads toward write-heavy
+/// workloads."
+#[test]
+fn mixed_random_rises_toward_the_write_heavy_end() {
+    let r = run(Test::MixedRandom);
+    let reads = r.at_read_percent(100).unwrap().mb_s;
+    let writes = r.at_read_percent(0).unwrap().mb_s;
+    assert!(writes > reads, "{reads:.0} -> {writes:.0} MB/s");
+    let half = r.at_read_percent(50).unwrap().mb_s;
+    assert!(
+        reads < half && half < writes,
+        "{reads:.0}, {half:.0}, {writes:.0}"
+    );
+}
+
+/// "Barely loses any performance when writes are added to the mix."
+#[test]
+fn mixed_sequential_loses_at_most_a_tenth_as_writes_are_added_up_to_half() {
+    let r = run(Test::MixedSequential);
+    let reads = r.at_read_percent(100).unwrap().mb_s;
+    for pct in [90, 80, 70, 60, 50] {
+        let p = r.at_read_percent(pct).unwrap().mb_s;
+        assert!(p >= 0.9 * reads, "{pct}% reads: {p:.0} against {reads:.0}");
+    }
+}
+
+/// "Random reads scale up nicely with queue depth."
+#[test]
+fn sustained_random_reads_scale_with_depth() {
+    let r = run(Test::SustainedRandomRead);
+    let qd1 = mb_s_at_qd(&r, 1);
+    let qd32 = mb_s_at_qd(&r, 32);
+    assert!(qd32 > 8.0 * qd1, "QD1 {qd1:.0}, QD32 {qd32:.0}");
+}
