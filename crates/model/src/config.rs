@@ -26,6 +26,11 @@ pub const MIN_BLOCK_BYTES: u32 = 4096;
 pub const MAX_BLOCK_BYTES: u32 = 1 << 20;
 /// Largest queue depth the lab accepts (fio's iodepth).
 pub const MAX_IODEPTH: u32 = 1024;
+/// Sequential reads in a row after which a read-ahead controller starts prefetching (the
+/// trigger of SimpleSSD's read-ahead, `ReadPrefetchCount = 3`: *SimpleSSD: Modeling Solid
+/// State Drives for Holistic System Simulation*, Jung et al., IEEE Computer Architecture
+/// Letters, 2017).
+pub const READ_AHEAD_TRIGGER: u32 = 3;
 /// Most dies the engine will build (a 256-die drive is already a 16 TB+ enterprise part).
 pub const MAX_DIES: u32 = 256;
 
@@ -71,6 +76,9 @@ pub struct NandSpec {
     pub pages_per_block: u32,
     /// Array read time (tR) of one page, or of one page per plane in a multi-plane read.
     pub t_read: Nanos,
+    /// Array read time of a page in SLC-mode cells (the SLC cache's blocks): one read level
+    /// instead of the several a multi-bit page needs.
+    pub t_read_slc: Nanos,
     /// Program time of one program unit: `program_pages` pages on every plane at once.
     pub t_prog: Nanos,
     /// Block erase time.
@@ -150,6 +158,10 @@ pub struct ControllerSpec {
     pub read_burst_limit: u32,
     /// Times the firmware suspends one program or erase step for arriving reads (0: never).
     pub max_suspends: u32,
+    /// Sequential read-ahead: once a stream's reads have followed one another
+    /// [`READ_AHEAD_TRIGGER`] times, the controller keeps one page per die prefetched ahead
+    /// of the stream in its DRAM, and reads that find their data there only cross the link.
+    pub read_ahead: bool,
     /// User capacity per raw flash byte (the rest is spare area).
     pub user_fraction: f64,
     /// Share of the nominal spare area garbage collection can actually use.
@@ -399,6 +411,7 @@ pub struct CheckedRun {
     streams: Vec<Stream>,
     write_amplification: Option<f64>,
     slc_room: Option<SlcRoom>,
+    slc_read_share: f64,
     power: PowerBudget,
 }
 
@@ -479,6 +492,7 @@ impl CheckedRun {
             streams,
             write_amplification: None,
             slc_room: None,
+            slc_read_share: 0.0,
             power,
         })
     }
@@ -531,6 +545,27 @@ impl CheckedRun {
     pub fn with_slc_room(mut self, room: SlcRoom) -> CheckedRun {
         self.slc_room = Some(room);
         self
+    }
+
+    /// The same run with `share` (0 to 1) of its reads finding their data in SLC-mode blocks
+    /// (written recently, not yet folded): they sense at the SLC read time, and data read in
+    /// order lies as the cache wrote it, one page per plane on each die in turn. None do
+    /// unless a caller that knows the drive's history says so (the review's tests do).
+    pub fn with_slc_read_share(mut self, share: f64) -> Result<CheckedRun, ConfigError> {
+        if !(share.is_finite() && (0.0..=1.0).contains(&share)) {
+            return Err(out_of_range(
+                "share of reads from the SLC cache",
+                share,
+                "0..=1",
+            ));
+        }
+        self.slc_read_share = share;
+        Ok(self)
+    }
+
+    /// Share of the reads whose data sits in SLC-mode blocks.
+    pub fn slc_read_share(&self) -> f64 {
+        self.slc_read_share
     }
 
     /// Room in the SLC cache at the start of the run: a fresh drive's whole cache (an empty
@@ -759,6 +794,7 @@ fn check_nand(n: &NandSpec) -> Result<(), ConfigError> {
     check_positive("channel rate (bytes/s)", n.bus_bytes_per_s)?;
     for (what, t) in [
         ("tR", n.t_read),
+        ("SLC tR", n.t_read_slc),
         ("tPROG", n.t_prog),
         ("SLC tPROG", n.t_prog_slc),
         ("tBERS", n.t_erase),

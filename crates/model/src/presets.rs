@@ -20,6 +20,11 @@
 //! - \[REF6\] what \[REF1\]'s cells demand of a model, worked out from them: the mechanisms
 //!   (multi-plane reads at depth, cache read, a shared command budget, greedy collection, a link
 //!   efficiency below 1) without which some cell misses by 10% or more.
+//! - \[REF7\] *Solid State Drive Technology Differences between SLC, MLC and TLC NAND* (HP
+//!   technical white paper), Table 1: read, program and erase times by cell type.
+//! - \[REF8\] *SimpleSSD: Modeling Solid State Drives for Holistic System Simulation* (Jung et
+//!   al., IEEE Computer Architecture Letters, 2017) and its published configuration: the
+//!   read-ahead of a simulated SSD controller.
 
 use super::config::{
     check_dies, CellType, ConfigError, ControllerSpec, DriveSpec, Mapping, NandSpec, SlcCache,
@@ -113,6 +118,12 @@ const RESUME_3D: Nanos = Nanos::from_us(10);
 const SUSPEND_PLANAR: Nanos = Nanos::from_us(30);
 const RESUME_PLANAR: Nanos = Nanos::from_us(15);
 
+/// [REF7]: an SLC page reads in 25 µs, an MLC page in 50 µs and a TLC page in about 75 µs.
+/// Cells run in SLC mode sense one read level as SLC cells do, so the SLC cache's pages read in
+/// SLC time; the presets' own TLC and MLC tR (60-65 µs and 45-50 µs) sit close to the table's.
+const SLC_READ_3D_TLC: Nanos = Nanos::from_us(25);
+const SLC_READ_MLC: Nanos = Nanos::from_us(25);
+
 /// assumption: one die's array operation (sense, program or erase) draws VCC 3.3 V x 25 mA, the
 /// typical ICC that NAND datasheets of these generations give for all three; a channel
 /// transferring draws VCCQ 1.2 V x 25 mA (3D parts' Toggle / ONFI interfaces).
@@ -177,6 +188,7 @@ const TLC_512GBIT: NandSpec = NandSpec {
     // fitted by `lab fit` (E18DC_FITTED): the QD1 reads, and the QD32 and QD256 reads of the
     // 480 GB drive, where the dies are the limit [REF1].
     t_read: Nanos::from_us(60),
+    t_read_slc: SLC_READ_3D_TLC,
     // fitted by `lab fit`: 128 KiB sequential writes, 368 MB/s at 8 dies and 1.6 GB/s at 32
     // [REF1]: one 96 KiB one-shot unit per die every ~2 ms.
     t_prog: Nanos::from_us(1_930),
@@ -205,6 +217,7 @@ const BICS3_TLC_256GBIT: NandSpec = NandSpec {
     pages_per_block: 768,
     // assumption: one generation older than the E18DC part, a little slower to sense.
     t_read: Nanos::from_us(65),
+    t_read_slc: SLC_READ_3D_TLC,
     // fitted to a fact of [REF3]: the E12's sequential writes stay above 1 GB/s once the SLC
     // cache is full (32 dies); tested by the E12 fill test.
     t_prog: Nanos::from_us(2_400),
@@ -239,6 +252,7 @@ const PLANAR_MLC_15NM: NandSpec = NandSpec {
     pages_per_block: 256,
     // assumption: planar MLC datasheet-typical tR and tBERS.
     t_read: Nanos::from_us(45),
+    t_read_slc: SLC_READ_MLC,
     // fitted to [REF2]: the E7's 1,300 MB/s sequential-write spec peak, which its MLC program
     // rate sets (no SLC cache); 1.5 ms is within the 15 nm MLC datasheet range.
     t_prog: Nanos::from_us(1_500),
@@ -266,6 +280,7 @@ const IMFT_MLC_25NM: NandSpec = NandSpec {
     // assumption: 50 µs tR, 1.6 ms average program (lower and upper pages), 3 ms erase;
     // gives the "about 160 MB/s" sequential write of the 128 GB model [REF4].
     t_read: Nanos::from_us(50),
+    t_read_slc: SLC_READ_MLC,
     t_prog: Nanos::from_us(1_600),
     t_erase: Nanos::from_us(3_000),
     // assumption: MLC lower-page (SLC-like) program.
@@ -316,6 +331,10 @@ const PHISON_E18DC: ControllerSpec = ControllerSpec {
     // assumption: enterprise firmware suspends a program or erase for arriving reads,
     // up to four times per step, so a read never waits out a whole ~2 ms TLC program.
     max_suspends: 4,
+    // assumption: Phison's read-ahead, as in the E12 ([REF3]). Its own cells cannot tell:
+    // they read 16 MiB deep [REF1], where a buffer of one page per die changes nothing (+0.0%
+    // at 480 GB QD128 and at the 1,920 GB peak, with or without it).
+    read_ahead: true,
     user_fraction: USER_FRACTION_ENTERPRISE,
     // fitted by `lab fit`: the random writes at both capacities; the usable spare is a little
     // smaller than raw minus user [REF6].
@@ -362,6 +381,10 @@ const PHISON_E12: ControllerSpec = ControllerSpec {
     // assumption: 3D-TLC firmware of 2018 suspends programs and erases for reads, up to four
     // times per step.
     max_suspends: 4,
+    // [REF3]: burst sequential reads at QD1 "just shy of 2 GB/s", twice what one 128 KiB
+    // request at a time gets from the dies: the controller reads ahead. Trigger and window are
+    // SimpleSSD's ([REF8]: three sequential reads, one page from every die).
+    read_ahead: true,
     // [REF3]: 960 GB usable from 1 TB.
     user_fraction: USER_FRACTION_ENTERPRISE,
     spare_efficiency: PHISON_E18DC.spare_efficiency,
@@ -627,6 +650,9 @@ pub static PRESETS: [Preset; 7] = [
             read_burst_limit: 8,
             // assumption: a 2011 MLC controller does not suspend programs.
             max_suspends: 0,
+            // assumption: no read-ahead; [REF4] measures sequential reads only where the SATA
+            // link is the limit.
+            read_ahead: false,
             // [REF4]: 128 GB sold from sixteen 8 GiB dies.
             user_fraction: 128e9 / (128.0 * 1073741824.0),
             // fitted to a fact of [REF4]: the torture test ends below a tenth of fresh speed

@@ -10,9 +10,11 @@
 //! order, and its score is computed from them as the review computes it (the average of QD1,
 //! QD2 and QD4 for a sustained test, of every mix for a mixed one).
 //!
-//! Two start states, each an assumption the review's text supports: a read test reads data
-//! written just before it, so the cache holds as much of it as fit; a write or mixed test
-//! starts after the drive idled long enough to empty its cache.
+//! Two start states, each an assumption the review's text supports: a burst read test reads
+//! a file written just before it, so the cache holds as much of it as fit (recently written
+//! data reads at the SLC read time); every other test starts after the drive idled long enough
+//! to fold its cache, since the drive empties the cache in idle time and the review idles
+//! between phases.
 //!
 //! [`engine`]: crate::engine
 //! [`drive_state`]: crate::drive_state
@@ -295,7 +297,10 @@ pub fn run_test(
     let points = match spec.shape {
         Shape::Mixed => mixed_points(drive, spec, options)?,
         _ if reads_only => {
-            let d = CachedDrive::just_written(drive, held);
+            let d = match spec.shape {
+                Shape::Burst => CachedDrive::just_written(drive, held),
+                _ => CachedDrive::idled(drive, held),
+            };
             spec.qds
                 .iter()
                 .map(|&qd| read_point(drive, spec, qd, &d, options))
@@ -319,7 +324,7 @@ fn read_point(
     options: RunOptions,
 ) -> Result<ReviewPoint, ConfigError> {
     let share = d.share_in_cache();
-    let mb_s = engine_mb_s(drive, spec, qd, 100, SlcRoom::Bytes(0), options)?;
+    let mb_s = engine_mb_s(drive, spec, qd, 100, SlcRoom::Bytes(0), share, options)?;
     Ok(ReviewPoint {
         qd,
         read_percent: 100,
@@ -372,7 +377,7 @@ fn mixed_points(
                 SlcRoom::Bytes(0)
             };
             let share = d.share_in_cache();
-            let mb_s = engine_mb_s(drive, spec, qd, read_percent, room, options)?;
+            let mb_s = engine_mb_s(drive, spec, qd, read_percent, room, share, options)?;
             let seconds = (phases.phase_gb * 1e3 / mb_s.max(f64::MIN_POSITIVE)).min(phases.phase_s);
             let written = mb_s * 1e6 * seconds * f64::from(100 - read_percent) / 100.0;
             d.absorb(written);
@@ -393,6 +398,7 @@ fn engine_mb_s(
     qd: u32,
     read_percent: u8,
     room: SlcRoom,
+    slc_read_share: f64,
     options: RunOptions,
 ) -> Result<f64, ConfigError> {
     let run = RunSpec {
@@ -407,7 +413,8 @@ fn engine_mb_s(
         options,
     }
     .check()?
-    .with_slc_room(room);
+    .with_slc_room(room)
+    .with_slc_read_share(slc_read_share)?;
     Ok(Simulation::run(&run).bw_mb_s)
 }
 

@@ -134,3 +134,21 @@ fn sustained_random_reads_scale_with_depth() {
     let qd32 = mb_s_at_qd(&r, 32);
     assert!(qd32 > 8.0 * qd1, "QD1 {qd1:.0}, QD32 {qd32:.0}");
 }
+
+/// "Mostly flat at low queue depths, and then jumps up toward saturation between QD4 and
+/// QD16": the prefetch buffer serves QD1 to QD4 alike; deeper reads reach past it.
+#[test]
+fn sustained_sequential_reads_are_flat_to_qd4_then_jump_by_qd16() {
+    let r = run(Test::SustainedSequentialRead);
+    let low: Vec<f64> = [1, 2, 4].iter().map(|&q| mb_s_at_qd(&r, q)).collect();
+    let (min, max) = low
+        .iter()
+        .fold((f64::INFINITY, 0.0f64), |(a, b), &x| (a.min(x), b.max(x)));
+    assert!(max <= 1.2 * min, "QD1..QD4 {low:?}");
+    let qd16 = mb_s_at_qd(&r, 16);
+    assert!(
+        qd16 >= 1.5 * mb_s_at_qd(&r, 1),
+        "QD1 {:.0}, QD16 {qd16:.0}",
+        low[0]
+    );
+}

@@ -176,6 +176,12 @@ impl StreamParams {
         }
     }
 
+    /// Whether the stream walks its span in order (a trace counts as random: its data was
+    /// written wherever it was).
+    pub fn sequential(&self) -> bool {
+        !self.random
+    }
+
     /// A cursor at the start of the stream's span.
     fn cursor(&self) -> Cursor {
         Cursor {

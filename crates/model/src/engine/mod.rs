@@ -23,6 +23,12 @@
 //! starving programs; several queued reads to different planes in one sense), so each die keeps
 //! real queues and the engine wakes it with events.
 //!
+//! Reads follow the data's layout: written at random, a read's pages spread over the dies page
+//! by page; written in order, they lie a program unit per die in turn. A controller that reads
+//! ahead (`read_ahead.rs`) prefetches a sequential stream's next requests into its DRAM with
+//! reads of its own, in internal slots that never count as host requests, and a host read that
+//! finds its data there only crosses the link.
+//!
 //! # What always holds
 //! - Events at equal times run in a fixed order (see [`EventQueue`]), and one seeded [`Rng`]
 //!   makes every choice: the same [`CheckedRun`] gives the same result, natively and in wasm.
@@ -62,8 +68,10 @@ use super::time::{Nanos, SimTime};
 use super::workload::Stream;
 
 mod host;
+mod read_ahead;
 mod series;
 use host::{Arrivals, HostStream, StreamParams};
+use read_ahead::{Arrived, Claim, ReadAhead};
 use series::Series;
 
 /// Most planes a die may have (bounded so a die's in-flight read batch is a fixed array).
@@ -180,6 +188,8 @@ struct PageRead {
     bytes: u32,
     /// A mapping-table read (DRAM-less miss), not user data.
     map: bool,
+    /// The page sits in SLC-mode cells (the SLC cache).
+    slc: bool,
 }
 
 #[derive(Debug, Default)]
@@ -268,6 +278,10 @@ struct Slot {
     offset: u64,
     pages_left: u32,
     data_done: SimTime,
+    /// The controller's own read ahead of a sequential stream, not a host request.
+    prefetch: bool,
+    /// The request's data sits in SLC-mode cells.
+    slc: bool,
 }
 
 /// Take the read at the front of `queue` into `batch[0]` and, when `deep`, the first other read
@@ -358,6 +372,20 @@ struct Params {
     /// The mean request size over the streams (for the warm-up's buffer turnovers).
     mean_bytes: u64,
     t_read: Nanos,
+    t_read_slc: Nanos,
+    /// Reads in a million whose data sits in SLC-mode cells (0: none, and nothing is drawn).
+    slc_read_ppm: u64,
+    /// Some stream reads in order: its data lies as it was written, a program unit per die
+    /// in turn (an SLC-mode unit when it sits in the cache), not page by page.
+    sequential_reads: bool,
+    /// Pages of one die's native and SLC-mode program units.
+    unit_pages: u64,
+    slc_unit_pages: u64,
+    /// The controller reads ahead of sequential streams, up to `read_ahead_window` bytes
+    /// (one page per die) past the newest read, within the drive's `user_bytes`.
+    read_ahead: bool,
+    read_ahead_window: u64,
+    user_bytes: u64,
     t_prog: Nanos,
     t_erase: Nanos,
     cache_read: bool,
@@ -473,6 +501,7 @@ impl Params {
             })
             .unwrap_or(1.0);
         let unit_bytes = n.program_unit_bytes();
+        let sequential_reads = streams.iter().any(|s| s.sequential() && s.read_percent > 0);
         Params {
             dies: d.dies,
             planes: n.planes,
@@ -490,6 +519,14 @@ impl Params {
             split_figures: (reads && writes) || streams.len() > 1 || open,
             mean_bytes: (mean_bytes.round() as u64).max(1),
             t_read: n.t_read,
+            t_read_slc: n.t_read_slc,
+            slc_read_ppm: (run.slc_read_share() * 1e6).round() as u64,
+            sequential_reads,
+            unit_pages: u64::from(n.program_pages * n.planes),
+            slc_unit_pages: u64::from(n.planes),
+            read_ahead: c.read_ahead && sequential_reads,
+            read_ahead_window: u64::from(n.page_bytes) * u64::from(d.dies),
+            user_bytes: d.user_bytes() as u64,
             t_prog: n.t_prog,
             t_erase: n.t_erase,
             cache_read: n.cache_read,
@@ -620,6 +657,11 @@ pub struct Simulation {
     /// waiting for a slot, first come first served.
     active_dies: u32,
     power_waiters: VecDeque<u32>,
+    /// Each stream's read-ahead (empty unless the controller reads ahead), the internal slots
+    /// free for prefetches, and a scratch list of slots a read-ahead frees.
+    ahead: Vec<ReadAhead>,
+    prefetch_free: Vec<u32>,
+    freed: Vec<u32>,
 }
 
 impl Simulation {
@@ -705,8 +747,14 @@ impl Simulation {
             events: 0,
             active_dies: 0,
             power_waiters: VecDeque::new(),
+            ahead: Vec::new(),
+            prefetch_free: Vec::new(),
+            freed: Vec::new(),
             p,
         };
+        if sim.p.read_ahead {
+            sim.ahead = (0..streams.len()).map(|_| ReadAhead::default()).collect();
+        }
         sim.streams = streams.into_iter().map(HostStream::new).collect();
         // Closed-loop streams own their slots for the whole run; open-loop ones take a slot
         // per arrival and give it back on completion.
@@ -909,6 +957,8 @@ impl Simulation {
             offset: r.offset,
             pages_left: 0,
             data_done: SimTime::ZERO,
+            prefetch: false,
+            slc: false,
         };
     }
 
@@ -1041,7 +1091,13 @@ impl Simulation {
         // served): its part inside the window is the controller's work.
         let cost = self.command_cost(write);
         self.controller_busy_ns += cost.0.min(self.now.since(self.meter.util_start).0);
+        if !write && self.p.slc_read_ppm > 0 {
+            self.slots[slot as usize].slc = self.draw_slc();
+        }
         if write {
+            if self.p.read_ahead {
+                self.drop_stale_chunks(slot);
+            }
             if self.buffer_waiters.is_empty() && self.buffer_fits(slot) {
                 self.admit_write(slot);
             } else {
@@ -1058,10 +1114,94 @@ impl Simulation {
                     plane: 0,
                     bytes: MAPPING_UNIT_BYTES,
                     map: true,
+                    slc: false,
                 },
             );
+        } else if self.p.read_ahead {
+            self.read_with_read_ahead(slot);
         } else {
             self.dispatch_pages(slot);
+        }
+    }
+
+    /// Whether a read's data sits in SLC-mode cells, drawn at the run's share.
+    fn draw_slc(&mut self) -> bool {
+        self.p.slc_read_ppm >= 1_000_000 || self.rng.below(1_000_000) < self.p.slc_read_ppm
+    }
+
+    /// A host read on a controller that reads ahead: served from DRAM when prefetched, else
+    /// from the flash; then the stream's window is topped up.
+    #[inline(never)]
+    fn read_with_read_ahead(&mut self, slot: u32) {
+        let s = self.slots[slot as usize];
+        let i = s.stream as usize;
+        if !self.streams[i].params.sequential() {
+            self.dispatch_pages(slot);
+            return;
+        }
+        let mut freed = std::mem::take(&mut self.freed);
+        match self.ahead[i].claim(s.offset, s.bytes, slot, &mut freed) {
+            Claim::Ready { chunk_slot } => {
+                freed.push(chunk_slot);
+                self.serve_from_dram(slot);
+            }
+            Claim::Pending => {}
+            Claim::Miss => self.dispatch_pages(slot),
+        }
+        self.prefetch_free.append(&mut freed);
+        self.freed = freed;
+        let (window, limit) = (self.p.read_ahead_window, self.p.user_bytes);
+        while let Some(offset) = self.ahead[i].wants(s.bytes, window, limit) {
+            let chunk = match self.prefetch_free.pop() {
+                Some(free) => free,
+                None => {
+                    self.slots.push(Slot::default());
+                    self.slots.len() as u32 - 1
+                }
+            };
+            let slc = self.p.slc_read_ppm > 0 && self.draw_slc();
+            self.slots[chunk as usize] = Slot {
+                stream: s.stream,
+                submitted: self.now,
+                bytes: s.bytes,
+                offset,
+                prefetch: true,
+                slc,
+                ..Slot::default()
+            };
+            self.ahead[i].fetching(offset, s.bytes, chunk);
+            self.dispatch_pages(chunk);
+        }
+    }
+
+    /// A write makes any chunk prefetched over its range stale, in every stream.
+    fn drop_stale_chunks(&mut self, slot: u32) {
+        let s = self.slots[slot as usize];
+        let mut freed = std::mem::take(&mut self.freed);
+        for ra in &mut self.ahead {
+            ra.written(s.offset, s.bytes, &mut freed);
+        }
+        self.prefetch_free.append(&mut freed);
+        self.freed = freed;
+    }
+
+    /// A host read whose data is in the controller's DRAM: it only crosses the link.
+    fn serve_from_dram(&mut self, slot: u32) {
+        let bytes = self.slots[slot as usize].bytes;
+        let done = self.link[0].reserve(self.now, self.p.link(bytes));
+        self.finish(slot, done);
+    }
+
+    /// A prefetched chunk read by internal slot `chunk` is in DRAM.
+    fn chunk_arrived(&mut self, chunk: u32) {
+        let i = self.slots[chunk as usize].stream as usize;
+        match self.ahead[i].arrived(chunk) {
+            Arrived::Serve(host) => {
+                self.prefetch_free.push(chunk);
+                self.serve_from_dram(host);
+            }
+            Arrived::Kept => {}
+            Arrived::Dropped => self.prefetch_free.push(chunk),
         }
     }
 
@@ -1076,9 +1216,14 @@ impl Simulation {
         ppm > 0 && self.rng.below(1_000_000) < ppm
     }
 
-    /// Split a read into flash pages, striped page by page over dies, then planes.
+    /// Split a read into flash pages, striped page by page over dies, then planes (data
+    /// written at random addresses lands anywhere, so any even spread is as good).
     fn dispatch_pages(&mut self, slot: u32) {
         let s = self.slots[slot as usize];
+        if self.p.sequential_reads && self.streams[s.stream as usize].params.sequential() {
+            self.dispatch_unit_pages(slot);
+            return;
+        }
         let (page, dies, planes) = (self.p.page_bytes, self.p.dies, self.p.planes);
         let end = s.offset + u64::from(s.bytes);
         let (first, within) = self.p.page_div.div_rem(s.offset);
@@ -1105,6 +1250,7 @@ impl Simulation {
                     plane: plane as u8,
                     bytes: (stop - start) as u32,
                     map: false,
+                    slc: s.slc,
                 },
             );
             start = stop;
@@ -1116,6 +1262,41 @@ impl Simulation {
                     plane = 0;
                 }
             }
+        }
+    }
+
+    /// Split a read of sequentially written data into flash pages as the writes laid them
+    /// out: a program unit's pages (`unit_pages`, or `slc_unit_pages` in the SLC cache) on one
+    /// die, plane after plane, then the next die.
+    #[inline(never)]
+    fn dispatch_unit_pages(&mut self, slot: u32) {
+        let s = self.slots[slot as usize];
+        let p = &self.p;
+        let unit = if s.slc {
+            p.slc_unit_pages
+        } else {
+            p.unit_pages
+        };
+        let (page, dies, planes) = (p.page_bytes, u64::from(p.dies), u64::from(p.planes));
+        let end = s.offset + u64::from(s.bytes);
+        let (first, last) = (s.offset / page, (end - 1) / page);
+        self.slots[slot as usize].pages_left = (last - first + 1) as u32;
+        let mut start = s.offset;
+        for lpn in first..=last {
+            let stop = ((lpn + 1) * page).min(end);
+            let die = (lpn / unit) % dies;
+            let plane = (lpn % unit) % planes;
+            self.enqueue_read(
+                die as u32,
+                PageRead {
+                    slot,
+                    plane: plane as u8,
+                    bytes: (stop - start) as u32,
+                    map: false,
+                    slc: s.slc,
+                },
+            );
+            start = stop;
         }
     }
 
@@ -1277,7 +1458,12 @@ impl Simulation {
         die.op = DieOp::Read;
         // The sensed data needs the data register, still held by the previous page until it
         // has streamed out (cache read overlaps the two; the register cannot).
-        let done = (self.now + p.t_read).max(die.register_free);
+        let t_read = if p.slc_read_ppm > 0 && die.sensing[..die.n_sensing].iter().all(|r| r.slc) {
+            p.t_read_slc
+        } else {
+            p.t_read
+        };
+        let done = (self.now + t_read).max(die.register_free);
         die.book(self.now, done);
         self.queue
             .push_in_lane(SENSE_LANE, done, Ev::SenseDone(die_idx));
@@ -1312,6 +1498,14 @@ impl Simulation {
     fn page_out(&mut self, slot: u32, bytes: u32, map: bool) {
         if map {
             self.dispatch_pages(slot);
+            return;
+        }
+        if self.slots[slot as usize].prefetch {
+            let s = &mut self.slots[slot as usize];
+            s.pages_left -= 1;
+            if s.pages_left == 0 {
+                self.chunk_arrived(slot);
+            }
             return;
         }
         let done = self.link[0].reserve(self.now, self.p.link(bytes));
