@@ -1,6 +1,6 @@
-//! End-to-end tests of workloads in the page (issue #23), first part: load at a rate. The
-//! release build in `dist/` in headless Chromium, driven over WebDriver like `tests/e2e.rs`,
-//! checked against the real `lab` binary.
+//! End-to-end tests of workloads in the page: load at a rate (issue #23) and the E12 review's
+//! tests (issue #25). The release build in `dist/` in headless Chromium, driven over WebDriver
+//! like `tests/e2e.rs`, checked against the real `lab` binary.
 //!
 //! Needs `dist/`, `/usr/bin/chromedriver` and the `lab` binary (`LAB_BIN`, which
 //! `tests/run-all.sh` sets, or `target/debug/lab`); fails, never skips, without them.
@@ -631,6 +631,62 @@ async fn e2e_on_a_phone_the_workload_views_never_scroll_sideways_and_their_contr
             "{link}: touch targets under 44 px"
         );
     }
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+/// The E12 review's tests as a workload in the page: `view=review` runs the suite in the
+/// worker on the drive the controls set and shows one chart a test in the review's order,
+/// each under the review's words; every score is the one `lab review` prints.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_the_reviews_tests_run_in_the_worker_and_match_lab_review() {
+    let browser = Browser::start().await;
+    browser
+        .open("?preset=e12&cap=960&view=review", "#review-tests")
+        .await;
+    let status = browser
+        .wait_for("the review's tests to run", || async {
+            let s = text_of(&browser, "#review-status").await;
+            s.contains("every test").then_some(s)
+        })
+        .await;
+    assert!(status.starts_with("Model"), "{status}");
+    let captions: Vec<String> = serde_json::from_value(
+        browser
+            .js(
+                "return [...document.querySelectorAll('#review-tests figcaption')].map(f => f.textContent);",
+                vec![],
+            )
+            .await,
+    )
+    .expect("captions");
+    assert_eq!(captions.len(), 10, "{captions:?}");
+    let out = Command::new(lab_binary())
+        .args(["review", "e12", "--format", "json"])
+        .output()
+        .expect("run lab");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lab: Vec<Value> = serde_json::from_slice(&out.stdout).expect("lab's JSON");
+    for (caption, test) in captions.iter().zip(&lab) {
+        let title = test["title"].as_str().unwrap();
+        assert!(caption.starts_with(title), "{caption} against {title}");
+        let score = test["score_mb_s"].as_f64().unwrap();
+        let shown = parallelism_lab::ui::format::mb_per_s(score);
+        assert!(
+            caption.contains(&format!("score {shown} (model)")),
+            "{caption}: {shown}"
+        );
+    }
+    let says = text_of(&browser, "#review-tests .review-says").await;
+    assert!(says.contains("“very good”"), "{says}");
+    assert!(
+        browser.location_search().await.contains("view=review"),
+        "the URL carries the view"
+    );
     browser.assert_clean_console();
     browser.close().await;
 }

@@ -43,6 +43,7 @@ use super::views::compare::{CompareBar, PinRemove};
 use super::views::embed_frame;
 use super::views::fio_import::FioImport;
 use super::views::queue_charts::{has_markers, QueueCharts};
+use super::views::review::ReviewTestsView;
 use super::views::share::ShareBar;
 use super::views::tours::{TourAt, Tours};
 use super::views::{DriveTimeView, ViewSwitch};
@@ -120,7 +121,9 @@ pub fn App(
                     // The drive over time has its own figures; teaching mode plays this point.
                     <Later>
                         // Several jobs have their own table instead of one point.
-                        <Show when=move || !view_is(View::Time) && !own_table()>
+                        <Show when=move || {
+                            !view_is(View::Time) && !view_is(View::Review) && !own_table()
+                        }>
                             <Readout data=readout_data heading=readout_heading(lab.display) />
                         </Show>
                     </Later>
@@ -151,6 +154,7 @@ pub fn App(
                     </Later>
                     <QueueCharts charts=charts palette=palette embed=embed />
                     <DriveTimeView palette=palette />
+                    <ReviewTestsView />
                     {(!embed)
                         .then(|| {
                             view! {
@@ -232,7 +236,7 @@ fn write_url(url: Rc<RefCell<UrlWriter>>) {
 fn readout_heading(display: RwSignal<Display>) -> Signal<&'static str> {
     Signal::derive(move || match display.with(|d| d.view) {
         View::Activity => "The point teaching mode plays:",
-        View::Queue | View::Time => "This point",
+        View::Queue | View::Time | View::Review => "This point",
     })
 }
 

@@ -199,7 +199,7 @@ mod tests {
 
     #[test]
     fn other_views_plan_only_the_readout_point() {
-        for view in [View::Time, View::Activity] {
+        for view in [View::Time, View::Activity, View::Review] {
             let mut s = LabState::default();
             s.display.view = view;
             assert_eq!(plan(&s), vec![current_key(&s)], "{view:?}");

@@ -37,6 +37,7 @@ use parallelism_work::jobs::{JobsAsk, JobsFound, JobsProgress};
 use parallelism_work::pool::{pool_size, Dispatch};
 use parallelism_work::protocol::{Reply, Request};
 use parallelism_work::replay::{ReplayAsk, ReplayFound, ReplayProgress, ReplaySource};
+use parallelism_work::review::{ReviewAsk, ReviewFound, ReviewProgress};
 use parallelism_work::teach::{TeachCommand, TeachNews};
 use parallelism_work::time::{TimeResults, MAX_CACHED_DRIVES};
 use parallelism_work::DriveKey;
@@ -78,6 +79,7 @@ enum Kind {
     Fit,
     Jobs,
     Replay,
+    Review,
     Teach,
 }
 
@@ -132,6 +134,8 @@ struct Inner {
     jobs: TaskBook<JobsAsk, JobsProgress, JobsFound>,
     /// The last replay asked, and the replays already done.
     replay: TaskBook<ReplayAsk, ReplayProgress, ReplayFound>,
+    /// The last review suite asked, and the drives already done.
+    review: TaskBook<ReviewAsk, ReviewProgress, ReviewFound>,
     /// The reader's trace file, and what tells it apart (never in the state or the link).
     trace_file: Option<(ReplaySource, web_sys::File)>,
     /// Teaching mode's point (ids grow with every point) and who hears its news.
@@ -155,6 +159,10 @@ fn replay_request(id: u64, ask: Option<ReplayAsk>) -> Request {
     Request::Replay { id, ask }
 }
 
+fn review_request(id: u64, ask: Option<ReviewAsk>) -> Request {
+    Request::Review { id, ask }
+}
+
 /// What a task asks that may name the reader's trace file.
 trait NamesFile {
     /// The file source it names, if it names one.
@@ -162,6 +170,12 @@ trait NamesFile {
 }
 
 impl NamesFile for JobsAsk {
+    fn file_source(&self) -> Option<&ReplaySource> {
+        None
+    }
+}
+
+impl NamesFile for ReviewAsk {
     fn file_source(&self) -> Option<&ReplaySource> {
         None
     }
@@ -204,6 +218,8 @@ pub struct TaskState<A, P, F> {
 pub type JobsState = TaskState<JobsAsk, JobsProgress, JobsFound>;
 /// What the page knows of the replay it asked for.
 pub type ReplayState = TaskState<ReplayAsk, ReplayProgress, ReplayFound>;
+/// What the page knows of the review suite it asked for.
+pub type ReviewState = TaskState<ReviewAsk, ReviewProgress, ReviewFound>;
 
 /// One kind of task: the last asked (ids grow; a cancel takes one too), what is known of it,
 /// and the ones already done.
@@ -307,6 +323,7 @@ pub struct Pool {
     fit: Coalesced,
     jobs: Coalesced,
     replay: Coalesced,
+    review: Coalesced,
 }
 
 impl Pool {
@@ -325,6 +342,7 @@ impl Pool {
                 fit: None,
                 jobs: TaskBook::default(),
                 replay: TaskBook::default(),
+                review: TaskBook::default(),
                 trace_file: None,
                 teach_id: 0,
                 on_teach: None,
@@ -334,6 +352,7 @@ impl Pool {
             fit: Coalesced::new(),
             jobs: Coalesced::new(),
             replay: Coalesced::new(),
+            review: Coalesced::new(),
         };
         for index in 0..workers {
             let worker = spawn(pool, index, url)
@@ -502,6 +521,35 @@ impl Pool {
     pub fn replay_state(&self) -> Option<ReplayState> {
         self.inner
             .try_with_value(|i| i.replay.state.clone())
+            .flatten()
+    }
+
+    /// Changes whenever the review suite may have moved (once per [`REVISION_MS`] at most).
+    pub fn review_revision(&self) -> u64 {
+        self.review.revision.get()
+    }
+
+    /// Runs the E12 review's suite for `ask`, dropping the one before; a drive already done
+    /// is shown at once.
+    pub fn start_review(&self, ask: ReviewAsk) {
+        self.start_task(
+            ask,
+            |i| &mut i.review,
+            Kind::Review,
+            review_request,
+            self.review,
+        );
+    }
+
+    /// Drops the review suite under way, if any.
+    pub fn cancel_review(&self) {
+        self.cancel_task(|i| &mut i.review, Kind::Review, review_request, self.review);
+    }
+
+    /// What is known of the suite last started (not tracked: track [`Self::review_revision`]).
+    pub fn review_state(&self) -> Option<ReviewState> {
+        self.inner
+            .try_with_value(|i| i.review.state.clone())
             .flatten()
     }
 
@@ -732,6 +780,16 @@ impl Pool {
                     .inner
                     .try_update_value(|i| i.replay.receive(id, progress, outcome));
                 self.replay.bump_soon();
+            }
+            Reply::Review {
+                id,
+                progress,
+                outcome,
+            } => {
+                let _ = self
+                    .inner
+                    .try_update_value(|i| i.review.receive(id, progress, outcome));
+                self.review.bump_soon();
             }
             Reply::Teach { id, news } => {
                 let listener = self

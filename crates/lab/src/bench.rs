@@ -5,6 +5,7 @@ use std::time::Instant;
 use parallelism_model::custom::{self, CustomDrive};
 use parallelism_model::fio;
 use parallelism_model::fit::FitOptions;
+use parallelism_model::review::{self, ReviewRun, E12_SUITE};
 use parallelism_model::sliced_fit::SlicedFit;
 use parallelism_model::sweep::{self, REVIEW_QDS};
 use std::fmt::Write as _;
@@ -91,9 +92,40 @@ pub fn run() -> String {
         "drive_time_octane_128gb": drive_time(),
         "replay": replay(&drive),
         "fit_your_drive": fit_your_drive(),
-        "note": "medians of 7 runs; 4 KiB random reads, E18DC 32 dies; sweep at 20000 measured I/Os per point; fill: E12 with 64 dies, from empty; drive_time: the page's sliced runs, one step per budget; replay: a generated trace of 1M 4 KiB random reads (MQSim text), parsed, then replayed on the same drive at QD32 and at its own times (10 µs apart); fit_your_drive: the page's fit (4000 measured I/Os, one thread) of fio output the model wrote for e12_d16_r50000_c2000 (4 KiB random reads at QD 1, 8, 64; 128 KiB reads at QD 16), 480 GB given, one step at a time",
+        "review_e12": review_suite(),
+        "note": "medians of 7 runs; 4 KiB random reads, E18DC 32 dies; sweep at 20000 measured I/Os per point; fill: E12 with 64 dies, from empty; drive_time: the page's sliced runs, one step per budget; replay: a generated trace of 1M 4 KiB random reads (MQSim text), parsed, then replayed on the same drive at QD32 and at its own times (10 µs apart); review_e12: the E12 review's ten tests on the E12 at 960 GB (the page's and lab review's runs), in one go and its slowest phase (the page's worker stops between phases); fit_your_drive: the page's fit (4000 measured I/Os, one thread) of fio output the model wrote for e12_d16_r50000_c2000 (4 KiB random reads at QD 1, 8, 64; 128 KiB reads at QD 16), 480 GB given, one step at a time",
     });
     serde_json::to_string_pretty(&out).expect("plain JSON values") + "\n"
+}
+
+/// The E12 review's suite on its 960 GB sample: the whole suite, and the longest single phase
+/// (one depth or one mix, the step the page's worker takes before it looks for new messages).
+fn review_suite() -> serde_json::Value {
+    let drive = presets::find("e12")
+        .expect("e12 preset")
+        .drive_for_capacity_gb(960.0)
+        .expect("960 GB is listed");
+    let options = RunOptions::default();
+    let total_ms = median_ms(|| {
+        let _ = review::run(&drive, &E12_SUITE, options);
+    });
+    let slowest_phase_ms = median_of(|| {
+        let mut run = ReviewRun::new(&drive, &E12_SUITE, options).expect("the suite fits");
+        let mut slowest: f64 = 0.0;
+        loop {
+            let t = Instant::now();
+            let done = run.step().expect("the suite runs");
+            slowest = slowest.max(t.elapsed().as_secs_f64() * 1e3);
+            if done.is_some() {
+                return slowest;
+            }
+        }
+    });
+    serde_json::json!({
+        "phases": ReviewRun::new(&drive, &E12_SUITE, options).expect("the suite fits").progress().1,
+        "total_ms": round2(total_ms),
+        "slowest_phase_ms": round2(slowest_phase_ms),
+    })
 }
 
 /// Requests in the replay benchmark's generated trace.

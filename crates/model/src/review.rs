@@ -19,7 +19,7 @@
 //! [`engine`]: crate::engine
 //! [`drive_state`]: crate::drive_state
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::config::{ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, SlcRoom};
 use crate::drive_state::{CachedDrive, Phases};
@@ -27,7 +27,7 @@ use crate::engine::Simulation;
 use crate::Workload;
 
 /// The tests of the E12 review \[REF3\], in its order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Test {
     BurstRandomRead,
     BurstRandomWrite,
@@ -229,7 +229,7 @@ pub const E12_SUITE: [TestSpec; 10] = [
 ];
 
 /// One measured phase of a test.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReviewPoint {
     pub qd: u32,
     pub read_percent: u8,
@@ -239,7 +239,7 @@ pub struct ReviewPoint {
 }
 
 /// A test's curve and its score, as the review reports them.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TestResult {
     pub test: Test,
     pub points: Vec<ReviewPoint>,
@@ -255,6 +255,14 @@ impl TestResult {
     /// The point at `read_percent` reads, if the test ran it.
     pub fn at_read_percent(&self, read_percent: u8) -> Option<&ReviewPoint> {
         self.points.iter().find(|p| p.read_percent == read_percent)
+    }
+}
+
+impl TestSpec {
+    /// The E12 suite's spec of `test`.
+    pub fn of(test: Test) -> &'static TestSpec {
+        // The suite holds every test once, in `Test::ALL`'s order.
+        &E12_SUITE[test as usize]
     }
 }
 
@@ -276,7 +284,12 @@ pub fn run(
     suite: &[TestSpec],
     options: RunOptions,
 ) -> Result<Vec<TestResult>, ConfigError> {
-    suite.iter().map(|t| run_test(drive, t, options)).collect()
+    let mut run = ReviewRun::new(drive, suite, options)?;
+    loop {
+        if let Some(results) = run.step()? {
+            return Ok(results);
+        }
+    }
 }
 
 /// Run one test on `drive`.
@@ -285,35 +298,119 @@ pub fn run_test(
     spec: &TestSpec,
     options: RunOptions,
 ) -> Result<TestResult, ConfigError> {
-    if spec.held_gb > drive.user_gb() {
-        return Err(ConfigError::OutOfRange {
-            what: "test span (GB)",
-            value: spec.held_gb.to_string(),
-            allowed: format!("up to the drive's {:.0} GB", drive.user_gb()),
-        });
-    }
-    let held = spec.held_gb * 1e9;
-    let reads_only = spec.rw.fixed_read_percent() == Some(100);
-    let points = match spec.shape {
-        Shape::Mixed => mixed_points(drive, spec, options)?,
-        _ if reads_only => {
-            let d = match spec.shape {
-                Shape::Burst => CachedDrive::just_written(drive, held),
-                _ => CachedDrive::idled(drive, held),
-            };
-            spec.qds
-                .iter()
-                .map(|&qd| read_point(drive, spec, qd, &d, options))
-                .collect::<Result<Vec<_>, _>>()?
+    let mut results = run(drive, std::slice::from_ref(spec), options)?;
+    Ok(results.remove(0))
+}
+
+/// A suite run in steps, one phase (one depth or one mix of one test) a step, so a page's
+/// worker can stop between any two; [`run`] is this run stepped to its end, so the two give the
+/// same results bit for bit.
+pub struct ReviewRun {
+    drive: DriveSpec,
+    suite: Vec<TestSpec>,
+    options: RunOptions,
+    done: Vec<TestResult>,
+    /// The test under way: its drive state and the points so far.
+    current: Option<(CachedDrive, Vec<ReviewPoint>)>,
+}
+
+impl ReviewRun {
+    /// The suite on `drive`, every test's span checked against the drive before any runs.
+    pub fn new(
+        drive: &DriveSpec,
+        suite: &[TestSpec],
+        options: RunOptions,
+    ) -> Result<ReviewRun, ConfigError> {
+        for spec in suite {
+            if spec.held_gb > drive.user_gb() {
+                return Err(ConfigError::OutOfRange {
+                    what: "test span (GB)",
+                    value: spec.held_gb.to_string(),
+                    allowed: format!("up to the drive's {:.0} GB", drive.user_gb()),
+                });
+            }
         }
-        _ => write_points(drive, spec),
-    };
-    let score_mb_s = score(spec.shape, &points);
-    Ok(TestResult {
-        test: spec.test,
-        points,
-        score_mb_s,
-    })
+        Ok(ReviewRun {
+            drive: drive.clone(),
+            suite: suite.to_vec(),
+            options,
+            done: Vec::new(),
+            current: None,
+        })
+    }
+
+    /// Phases done and phases in all.
+    pub fn progress(&self) -> (usize, usize) {
+        let total = self.suite.iter().map(phases_of).sum();
+        let finished: usize = self.suite[..self.done.len()].iter().map(phases_of).sum();
+        let under_way = self.current.as_ref().map_or(0, |(_, p)| p.len());
+        (finished + under_way, total)
+    }
+
+    /// Computes one phase; every test's result once the last is done.
+    pub fn step(&mut self) -> Result<Option<Vec<TestResult>>, ConfigError> {
+        let Some(&spec) = self.suite.get(self.done.len()) else {
+            return Ok(Some(self.done.clone()));
+        };
+        let (mut d, mut points) = self
+            .current
+            .take()
+            .unwrap_or_else(|| (start_state(&self.drive, &spec), Vec::new()));
+        points.push(phase(
+            &self.drive,
+            &spec,
+            points.len(),
+            &mut d,
+            self.options,
+        )?);
+        if points.len() < phases_of(&spec) {
+            self.current = Some((d, points));
+        } else {
+            let score_mb_s = score(spec.shape, &points);
+            self.done.push(TestResult {
+                test: spec.test,
+                points,
+                score_mb_s,
+            });
+        }
+        Ok((self.done.len() == self.suite.len()).then(|| self.done.clone()))
+    }
+}
+
+fn reads_only(spec: &TestSpec) -> bool {
+    spec.rw.fixed_read_percent() == Some(100)
+}
+
+/// Phases of a test: one per depth, or one per mix.
+fn phases_of(spec: &TestSpec) -> usize {
+    match spec.shape {
+        Shape::Mixed => MIX_READ_PERCENTS.len(),
+        Shape::Burst | Shape::Sustained => spec.qds.len(),
+    }
+}
+
+/// The drive a test starts on (see the module docs).
+fn start_state(drive: &DriveSpec, spec: &TestSpec) -> CachedDrive {
+    let held = spec.held_gb * 1e9;
+    match (spec.shape, reads_only(spec)) {
+        (Shape::Burst, true) => CachedDrive::just_written(drive, held),
+        _ => CachedDrive::idled(drive, held),
+    }
+}
+
+/// Phase `i` of a test on drive state `d`.
+fn phase(
+    drive: &DriveSpec,
+    spec: &TestSpec,
+    i: usize,
+    d: &mut CachedDrive,
+    options: RunOptions,
+) -> Result<ReviewPoint, ConfigError> {
+    match spec.shape {
+        Shape::Mixed => mixed_point(drive, spec, MIX_READ_PERCENTS[i], d, options),
+        _ if reads_only(spec) => read_point(drive, spec, spec.qds[i], d, options),
+        _ => Ok(write_point(spec, spec.qds[i], d)),
+    }
 }
 
 fn read_point(
@@ -333,9 +430,9 @@ fn read_point(
     })
 }
 
-fn write_points(drive: &DriveSpec, spec: &TestSpec) -> Vec<ReviewPoint> {
-    let mut d = CachedDrive::idled(drive, spec.held_gb * 1e9);
+fn write_point(spec: &TestSpec, qd: u32, d: &mut CachedDrive) -> ReviewPoint {
     let phases = match spec.shape {
+        // Bursts small enough to land in an empty cache, run back to back.
         Shape::Burst => Phases {
             phase_s: f64::INFINITY,
             phase_gb: spec.burst_total_gb,
@@ -343,53 +440,44 @@ fn write_points(drive: &DriveSpec, spec: &TestSpec) -> Vec<ReviewPoint> {
         },
         _ => REVIEW_PHASES,
     };
-    spec.qds
-        .iter()
-        .map(|&qd| {
-            let (bytes, seconds) = d.write_phase(spec.rw, spec.bs_bytes, qd, phases);
-            d.idle_after(seconds, phases);
-            ReviewPoint {
-                qd,
-                read_percent: 0,
-                mb_s: bytes / seconds.max(f64::MIN_POSITIVE) / 1e6,
-                slc_read_share: 0.0,
-            }
-        })
-        .collect()
+    let (bytes, seconds) = d.write_phase(spec.rw, spec.bs_bytes, qd, phases);
+    d.idle_after(seconds, phases);
+    ReviewPoint {
+        qd,
+        read_percent: 0,
+        mb_s: bytes / seconds.max(f64::MIN_POSITIVE) / 1e6,
+        slc_read_share: 0.0,
+    }
 }
 
-/// Each mix runs a minute or 32 GB; its writes fill the cache, and the idle after it (as long as
+/// A mix runs a minute or 32 GB; its writes fill the cache, and the idle after it (as long as
 /// the mix ran) folds it.
-fn mixed_points(
+fn mixed_point(
     drive: &DriveSpec,
     spec: &TestSpec,
+    read_percent: u8,
+    d: &mut CachedDrive,
     options: RunOptions,
-) -> Result<Vec<ReviewPoint>, ConfigError> {
+) -> Result<ReviewPoint, ConfigError> {
     let qd = spec.qds[0];
-    let mut d = CachedDrive::idled(drive, spec.held_gb * 1e9);
     let phases = REVIEW_PHASES;
-    MIX_READ_PERCENTS
-        .iter()
-        .map(|&read_percent| {
-            let room = if d.cache_has_room() {
-                SlcRoom::Unlimited
-            } else {
-                SlcRoom::Bytes(0)
-            };
-            let share = d.share_in_cache();
-            let mb_s = engine_mb_s(drive, spec, qd, read_percent, room, share, options)?;
-            let seconds = (phases.phase_gb * 1e3 / mb_s.max(f64::MIN_POSITIVE)).min(phases.phase_s);
-            let written = mb_s * 1e6 * seconds * f64::from(100 - read_percent) / 100.0;
-            d.absorb(written);
-            d.idle_after(seconds, phases);
-            Ok(ReviewPoint {
-                qd,
-                read_percent,
-                mb_s,
-                slc_read_share: share,
-            })
-        })
-        .collect()
+    let room = if d.cache_has_room() {
+        SlcRoom::Unlimited
+    } else {
+        SlcRoom::Bytes(0)
+    };
+    let share = d.share_in_cache();
+    let mb_s = engine_mb_s(drive, spec, qd, read_percent, room, share, options)?;
+    let seconds = (phases.phase_gb * 1e3 / mb_s.max(f64::MIN_POSITIVE)).min(phases.phase_s);
+    let written = mb_s * 1e6 * seconds * f64::from(100 - read_percent) / 100.0;
+    d.absorb(written);
+    d.idle_after(seconds, phases);
+    Ok(ReviewPoint {
+        qd,
+        read_percent,
+        mb_s,
+        slc_read_share: share,
+    })
 }
 
 fn engine_mb_s(

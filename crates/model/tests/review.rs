@@ -152,3 +152,29 @@ fn sustained_sequential_reads_are_flat_to_qd4_then_jump_by_qd16() {
         low[0]
     );
 }
+
+/// A suite in steps (one phase a step, as the page's worker runs it) ends where a run in one go
+/// ends, bit for bit, after one step per phase: 4 bursts, 4 sustained tests of 6 depths, 2 mixed
+/// sweeps of 11 mixes.
+#[test]
+fn a_suite_in_steps_ends_where_a_run_in_one_go_ends() {
+    let drive = e12_sample();
+    let options = RunOptions {
+        seed: 1,
+        measured_ios: 2_000,
+    };
+    let whole = review::run(&drive, &E12_SUITE, options).unwrap();
+    let mut run = review::ReviewRun::new(&drive, &E12_SUITE, options).unwrap();
+    assert_eq!(run.progress(), (0, 4 + 4 * 6 + 2 * 11));
+    let mut steps = 0;
+    let stepped = loop {
+        steps += 1;
+        let before = run.progress().0;
+        if let Some(r) = run.step().unwrap() {
+            break r;
+        }
+        assert_eq!(run.progress().0, before + 1, "one phase a step");
+    };
+    assert_eq!(steps, 4 + 4 * 6 + 2 * 11);
+    assert_eq!(stepped, whole);
+}

@@ -7,6 +7,7 @@
 //! - [`engine`]: the [`Engine`] that works a plan of runs in slices, estimates first.
 //! - [`fit`]: a fit of the model to the reader's measurements.
 //! - [`teach`]: teaching mode's player and explainer.
+//! - [`review`]: the E12 review's tests on one drive.
 //! - [`time`]: the drive over time (cache rates, fill, torture) for one drive at a time.
 //! - [`protocol`]: the messages between the page and a worker, and their one text form.
 //! - [`serve`]: a worker's side: reads requests, works slices, replies.
@@ -24,6 +25,7 @@ pub mod key;
 pub mod pool;
 pub mod protocol;
 pub mod replay;
+pub mod review;
 pub mod serve;
 pub mod teach;
 #[cfg(test)]

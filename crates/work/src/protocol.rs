@@ -18,6 +18,7 @@ use crate::fit::{FitAsk, FitFound};
 use crate::jobs::{JobsAsk, JobsFound, JobsProgress};
 use crate::key::{DriveKey, Outcome, RunKey};
 use crate::replay::{ReplayAsk, ReplayFound, ReplayProgress};
+use crate::review::{ReviewAsk, ReviewFound, ReviewProgress};
 use crate::teach::{TeachCommand, TeachNews};
 use crate::time::TimeResults;
 
@@ -41,6 +42,9 @@ pub enum Request {
     /// Replay this workload on these drives, and drop the replay before (`None`: just drop
     /// it). `id` names the replay in the replies.
     Replay { id: u64, ask: Option<ReplayAsk> },
+    /// Run the E12 review's tests on this drive, and drop the suite before (`None`: just drop
+    /// it). `id` names the suite in the replies.
+    Review { id: u64, ask: Option<ReviewAsk> },
 }
 
 /// What a worker tells the page.
@@ -85,6 +89,12 @@ pub enum Reply {
         id: u64,
         progress: ReplayProgress,
         outcome: Option<Result<ReplayFound, String>>,
+    },
+    /// How far review suite `id` is, and once done every test's curve or why it could not run.
+    Review {
+        id: u64,
+        progress: ReviewProgress,
+        outcome: Option<Result<ReviewFound, String>>,
     },
     /// A message the worker could not read, and why.
     Refused { why: String },

@@ -20,6 +20,7 @@ use crate::jobs::{JobsProgress, JobsRun};
 use crate::key::{Outcome, RunKey};
 use crate::protocol::{Reply, Request};
 use crate::replay::{ReplayProgress, ReplayRun};
+use crate::review::{ReviewProgress, ReviewTask};
 use crate::teach::Teacher;
 use crate::time::TimeEngine;
 
@@ -42,6 +43,8 @@ pub struct Server {
     jobs: Option<(u64, JobsRun)>,
     /// The replay under way, and its id.
     replay: Option<(u64, ReplayRun)>,
+    /// The review's suite under way, and its id.
+    review: Option<(u64, ReviewTask)>,
     /// The text of a trace file that came with the message being read.
     file: Option<String>,
     /// Teaching mode's point, and its id.
@@ -59,20 +62,22 @@ enum Lane {
     Fit,
     Jobs,
     Replay,
+    Review,
     Teach,
 }
 
-const LANES: [Lane; 6] = [
+const LANES: [Lane; 7] = [
     Lane::Plan,
     Lane::Time,
     Lane::Fit,
     Lane::Jobs,
     Lane::Replay,
+    Lane::Review,
     Lane::Teach,
 ];
 
 /// Work the page asks for by id, that moves in slices and ends in what it found (or why it
-/// could not run): several jobs, a replay.
+/// could not run): several jobs, a replay, a review's suite.
 trait Task: Sized {
     type Ask;
     type Progress: Copy + Default + PartialEq;
@@ -141,6 +146,35 @@ impl Task for ReplayRun {
         outcome: Option<Result<Self::Found, String>>,
     ) -> Reply {
         Reply::Replay {
+            id,
+            progress,
+            outcome,
+        }
+    }
+}
+
+impl Task for ReviewTask {
+    type Ask = crate::review::ReviewAsk;
+    type Progress = ReviewProgress;
+    type Found = crate::review::ReviewFound;
+    fn start(ask: Self::Ask) -> Result<Self, String> {
+        ReviewTask::start(ask)
+    }
+    fn progress(&self) -> ReviewProgress {
+        ReviewTask::progress(self)
+    }
+    fn work(
+        &mut self,
+        time_is_up: &mut dyn FnMut() -> bool,
+    ) -> Option<Result<Self::Found, String>> {
+        ReviewTask::work(self, time_is_up)
+    }
+    fn reply(
+        id: u64,
+        progress: ReviewProgress,
+        outcome: Option<Result<Self::Found, String>>,
+    ) -> Reply {
+        Reply::Review {
             id,
             progress,
             outcome,
@@ -218,6 +252,7 @@ impl Server {
                 let file = self.file.take();
                 start_task(&mut self.replay, id, ask.map(|a| (a, file)))
             }
+            Ok(Request::Review { id, ask }) => start_task(&mut self.review, id, ask),
             Ok(Request::Teach { id, command }) => {
                 self.teach_id = id;
                 let news = self.teacher.command(command)?;
@@ -248,6 +283,7 @@ impl Server {
             Lane::Fit => self.fit.is_some(),
             Lane::Jobs => self.jobs.is_some(),
             Lane::Replay => self.replay.is_some(),
+            Lane::Review => self.review.is_some(),
             Lane::Teach => self.teacher.busy(),
         }
     }
@@ -268,6 +304,7 @@ impl Server {
             Lane::Fit => self.work_fit(time_is_up),
             Lane::Jobs => work_task(&mut self.jobs, time_is_up),
             Lane::Replay => work_task(&mut self.replay, time_is_up),
+            Lane::Review => work_task(&mut self.review, time_is_up),
             Lane::Teach => {
                 let id = self.teach_id;
                 let news = self.teacher.work(time_is_up);

@@ -12,12 +12,15 @@ pub enum View {
     Time,
     /// Teaching mode: the drive at work, the bottleneck explainer, the guided tours.
     Activity,
+    /// The E12 review's tests on the drive, in the review's order.
+    Review,
 }
 
 crate::model::named_enum!(View, "view", id, {
     Queue => "qd",
     Time => "time",
     Activity => "activity",
+    Review => "review",
 });
 
 impl View {
@@ -27,6 +30,7 @@ impl View {
             View::Queue => "against the load",
             View::Time => "drive over time",
             View::Activity => "teaching mode",
+            View::Review => "the E12 review's tests",
         }
     }
 }

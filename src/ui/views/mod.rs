@@ -7,6 +7,7 @@
 //!   part: the sliced model runs, the chart data and the texts, tested natively).
 //! - [`activity`]: teaching mode (the drive at work, the bottleneck explainer), on
 //!   [`super::teaching`] (its pure part).
+//! - [`review`]: the E12 review's tests on the drive, one bar chart a test in its order.
 //! - [`tours`]: the guided tours' panel, shown in every view (one tour leads from one view
 //!   to another).
 //!
@@ -35,6 +36,7 @@ pub mod fio_import;
 pub mod fit_drive;
 pub mod jobs;
 pub mod queue_charts;
+pub mod review;
 pub mod share;
 pub mod task_status;
 pub mod time_model;
