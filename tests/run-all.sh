@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Runs every check in order and stops at the first failure (called by `./dev.sh test`):
 #   1 cargo fmt --check
-#   2 cargo clippy -D warnings: native --all-targets, then wasm32 for the lib, the app binary
-#     and the browser test files
-#   3 native cargo test (the e2e_* tests wait for step 6)
+#   2 cargo clippy -D warnings: native, every member and target, then wasm32 for the lib, the
+#     app binary and the browser test files
+#   3 native cargo test (the default members: everything that needs only Rust)
 #   4 trunk build --release into dist/
 #   5 wasm tests in headless Chromium (wasm-bindgen-test-runner; the lab they mount runs its
 #     model in dist/'s worker, so dist/ is built first)
-#   6 end-to-end tests (tests/e2e*.rs) against dist/ (and the `lab` binary, for the tests that
-#     check the page against the command line)
+#   6 the parallelism-e2e crate: end-to-end tests (crates/e2e/tests/e2e*.rs) against dist/ (and
+#     the `lab` binary, for the tests that check the page against the command line), and the
+#     tests that run the real fio (crates/e2e/tests/fio.rs)
 # then prints the gzipped size of the bundle. Starts no long-lived process itself: the wasm
 # runner and the end-to-end tests start and stop their own servers and chromedriver.
 set -euo pipefail
@@ -48,20 +49,20 @@ on_exit() {
 trap on_exit EXIT
 trap 'exit 130' INT TERM
 
-# Test files by kind (see tests/common/mod.rs): browser-only files carry
-# #![cfg(target_arch = "wasm32")]; end-to-end files are tests/e2e*.rs with e2e_* tests.
+# Test files by kind: browser-only files (tests/*.rs) carry #![cfg(target_arch = "wasm32")];
+# end-to-end files are crates/e2e/tests/e2e*.rs (see crates/e2e/tests/common/mod.rs).
 target_args() { # target_args FILE... -> --test NAME ...
   local f
   for f in "$@"; do printf -- '--test %s ' "$(basename "$f" .rs)"; done
 }
 mapfile -t WASM_TESTS < <(grep -l '^#!\[cfg(target_arch = "wasm32")\]' tests/*.rs || true)
-mapfile -t E2E_TESTS < <(ls tests/e2e*.rs 2>/dev/null || true)
+mapfile -t E2E_TESTS < <(ls crates/e2e/tests/e2e*.rs 2>/dev/null || true)
 
 step "1/6 cargo fmt --check"
 cargo fmt --all --check
 
-step "2/6 cargo clippy --all-targets -- -D warnings (native, then wasm32 for the browser code), and the docs"
-cargo clippy --all-targets -- -D warnings
+step "2/6 cargo clippy --workspace --all-targets -- -D warnings (native, then wasm32 for the browser code), and the docs"
+cargo clippy --workspace --all-targets -- -D warnings
 # The module docs are part of the product: a broken intra-doc link fails like a lint.
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib --quiet
 # The browser test files are empty natively: lint them, the lib and the app as wasm too.
@@ -70,8 +71,8 @@ cargo clippy --target wasm32-unknown-unknown --lib --bin parallelism-lab $(targe
 # The model's Web Worker is a wasm binary of its own.
 cargo clippy --target wasm32-unknown-unknown -p parallelism-worker -- -D warnings
 
-step "3/6 native tests (cargo test; end-to-end tests run in step 6)"
-cargo test -- --skip e2e_
+step "3/6 native tests (cargo test: the default members; the browser and fio suites run in step 6)"
+cargo test
 
 step "4/6 trunk build --release"
 trunk build --release
@@ -86,12 +87,11 @@ if [ "${#WASM_TESTS[@]}" -gt 0 ]; then
     cargo test --target wasm32-unknown-unknown $(target_args "${WASM_TESTS[@]}")
 fi
 
-step "6/6 end-to-end tests against dist/: ${E2E_TESTS[*]}"
-[ "${#E2E_TESTS[@]}" -gt 0 ] || { echo "no tests/e2e*.rs found" >&2; exit 1; }
+step "6/6 end-to-end tests against dist/ and real fio (parallelism-e2e): ${E2E_TESTS[*]} crates/e2e/tests/fio.rs"
+[ "${#E2E_TESTS[@]}" -gt 0 ] || { echo "no crates/e2e/tests/e2e*.rs found" >&2; exit 1; }
 # Some check the page against the command-line twin: the same build of `lab` the native tests ran.
 cargo build -p lab
-# shellcheck disable=SC2046
-LAB_BIN="$ROOT/target/debug/lab" cargo test $(target_args "${E2E_TESTS[@]}")
+LAB_BIN="$ROOT/target/debug/lab" cargo test -p parallelism-e2e
 
 step "bundle size"
 total_raw=0

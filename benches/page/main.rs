@@ -31,7 +31,7 @@
 
 // WebDriver and a local server only exist natively; a wasm build of this target does nothing.
 #[cfg(not(target_arch = "wasm32"))]
-#[path = "../../tests/common/mod.rs"]
+#[path = "../../crates/e2e/tests/common/mod.rs"]
 mod common;
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -2,7 +2,7 @@
 //! headless Chromium, driven over WebDriver like a teacher at the keyboard.
 //!
 //! Needs `dist/` (`trunk build --release`) and `/usr/bin/chromedriver`; fails, never skips,
-//! without them. `tests/run-all.sh` builds `dist/` first and runs `tests/e2e*.rs` last.
+//! without them. `tests/run-all.sh` builds `dist/` first and runs this crate last.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;

@@ -2,7 +2,7 @@
 //! happened and offers a way back, not a dead page (issue 7).
 //!
 //! `?debug=panic` makes the release build panic on purpose once it has mounted. Needs `dist/`
-//! and `/usr/bin/chromedriver`, like tests/e2e.rs.
+//! and `/usr/bin/chromedriver`, like e2e.rs.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;

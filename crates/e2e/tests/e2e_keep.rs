@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 /// A file of the fio corpus (real output of fio 3.33 on this project's machine).
 fn corpus(file: &str) -> String {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+    common::repo_root()
         .join("tests/fixtures/fio/local")
         .join(file)
         .display()

@@ -1,6 +1,6 @@
 //! End-to-end tests of sharing, embedding, compare and fio import (issue #6) and of the
 //! page's network isolation (issue #7): the release build in `dist/` in headless Chromium,
-//! driven over WebDriver like `tests/e2e.rs`.
+//! driven over WebDriver like `e2e.rs`.
 //!
 //! Needs `dist/`, `/usr/bin/chromedriver` and Debian's `fio`; fails, never skips, without them.
 #![cfg(not(target_arch = "wasm32"))]

@@ -8,7 +8,7 @@
 //!   state of the burst would have cost.
 //! - A worker that cannot start shows the page's error screen with the reason.
 //!
-//! Needs `dist/` and `/usr/bin/chromedriver`, like tests/e2e.rs.
+//! Needs `dist/` and `/usr/bin/chromedriver`, like e2e.rs.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;

@@ -1,6 +1,6 @@
 //! End-to-end tests of workloads in the page: load at a rate (issue #23) and the E12 review's
 //! tests (issue #25). The release build in `dist/` in headless Chromium, driven over WebDriver
-//! like `tests/e2e.rs`, checked against the real `lab` binary.
+//! like `e2e.rs`, checked against the real `lab` binary.
 //!
 //! Needs `dist/`, `/usr/bin/chromedriver` and the `lab` binary (`LAB_BIN`, which
 //! `tests/run-all.sh` sets, or `target/debug/lab`); fails, never skips, without them.
@@ -26,7 +26,7 @@ const RATE_VIEW: &str =
 /// The command-line twin, built by the workspace.
 fn lab_binary() -> PathBuf {
     let path = std::env::var_os("LAB_BIN").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/debug/lab"),
+        || common::repo_root().join("target/debug/lab"),
         PathBuf::from,
     );
     assert!(

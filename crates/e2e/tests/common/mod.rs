@@ -1,12 +1,13 @@
-//! Shared helpers for the native end-to-end tests (`tests/e2e*.rs`).
+//! Shared helpers for the end-to-end tests (`crates/e2e/tests/e2e*.rs`), the real-fio tests
+//! and the page benchmark (`benches/page/`, which includes this module by path).
 //!
 //! [`Browser::start`] serves the built `dist/` under a sub-path with [`StaticServer`], starts
 //! `chromedriver` ([`ChromeDriver`]) and opens a headless Chromium session through fantoccini.
 //! Everything it starts is stopped again when it is dropped, also when a test panics.
 //!
-//! Conventions for end-to-end tests: files are named `tests/e2e*.rs`, start with
+//! Conventions for end-to-end tests: files are named `crates/e2e/tests/e2e*.rs`, start with
 //! `#![cfg(not(target_arch = "wasm32"))]` and name their tests `e2e_*`. `tests/run-all.sh`
-//! skips `e2e_*` in the plain `cargo test` step and runs those files once `dist/` is built.
+//! runs the crate once `dist/` is built; a plain `cargo test` at the root leaves it out.
 #![allow(dead_code)] // each test binary uses a different subset of the helpers
 
 mod browser;
@@ -23,9 +24,15 @@ pub use server::StaticServer;
 
 use std::path::PathBuf;
 
-/// The repository root (where `Cargo.toml` and `dist/` are).
+/// The repository root (where `Trunk.toml` and `dist/` are): the manifest's folder or the
+/// first above it, so the e2e crate and the root package's benchmark find the same root.
 pub fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .ancestors()
+        .find(|dir| dir.join("Trunk.toml").is_file())
+        .unwrap_or(&manifest)
+        .to_path_buf()
 }
 
 /// The built app. Panics (never skips) when it has not been built, so a missing build can not
