@@ -13,8 +13,10 @@ use std::str::FromStr;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use parallelism_model::config::{parse_block_size, MAX_IODEPTH};
 use parallelism_model::custom::CustomDrive;
+use parallelism_model::drive_state::REVIEW_TORTURE_MINUTES;
 use parallelism_model::power::PowerLimit;
 use parallelism_model::presets::{self, Preset};
+use parallelism_model::review::{E12_SAMPLE_GB, E12_SAMPLE_PRESET, REVIEW_PHASES, SUSTAINED_QDS};
 use parallelism_model::sweep::REVIEW_QDS;
 use parallelism_model::workload::desktop::Desktop;
 use parallelism_model::workload::trace::TraceFormat;
@@ -172,11 +174,9 @@ pub struct ReviewArgs {
 }
 
 impl ReviewArgs {
-    /// The review's sample size when the preset is the reviewed drive's.
-    const E12_SAMPLE_GB: f64 = 960.0;
-
     pub fn drive(&self) -> Result<DriveSpec, Fail> {
-        let sample = (self.preset.id == "e12").then_some(Self::E12_SAMPLE_GB);
+        // The review's own sample size when the preset is the reviewed drive's.
+        let sample = (self.preset.id == E12_SAMPLE_PRESET).then_some(E12_SAMPLE_GB);
         DriveArgs {
             preset: self.preset,
             capacity_gb: self.capacity_gb.or(sample),
@@ -394,14 +394,14 @@ pub struct FillArgs {
 
 #[derive(Args)]
 pub struct BurstArgs {
-    /// GB written in each burst
-    #[arg(long, value_name = "GB", default_value_t = 32.0, value_parser = finite, allow_negative_numbers = true)]
+    /// GB written in each burst (by default the E12 review's 32 GB a depth)
+    #[arg(long, value_name = "GB", default_value_t = REVIEW_PHASES.phase_gb, value_parser = finite, allow_negative_numbers = true)]
     pub burst_gb: f64,
-    /// Idle seconds between bursts
-    #[arg(long, value_name = "S", default_value_t = 60.0, value_parser = finite, allow_negative_numbers = true)]
+    /// Idle seconds between bursts (by default the review's minute between depths)
+    #[arg(long, value_name = "S", default_value_t = REVIEW_PHASES.idle_s, value_parser = finite, allow_negative_numbers = true)]
     pub idle_s: f64,
-    /// Number of bursts
-    #[arg(long, value_name = "N", default_value_t = 6, value_parser = whole::<u32>, allow_negative_numbers = true)]
+    /// Number of bursts (by default one a depth of the review's sustained tests, QD1 to QD32)
+    #[arg(long, value_name = "N", default_value_t = SUSTAINED_QDS.len() as u32, value_parser = whole::<u32>, allow_negative_numbers = true)]
     pub bursts: u32,
     #[command(flatten)]
     pub drive: DriveArgs,
@@ -411,8 +411,8 @@ pub struct BurstArgs {
 
 #[derive(Args)]
 pub struct TortureArgs {
-    /// Minutes of 4 KiB random writes at QD32 over every LBA
-    #[arg(long, value_name = "N", default_value_t = 20.0, value_parser = finite, allow_negative_numbers = true)]
+    /// Minutes of 4 KiB random writes at QD32 over every LBA (by default the Octane review's 20)
+    #[arg(long, value_name = "N", default_value_t = REVIEW_TORTURE_MINUTES, value_parser = finite, allow_negative_numbers = true)]
     pub minutes: f64,
     #[command(flatten)]
     pub drive: DriveArgs,

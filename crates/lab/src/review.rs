@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use parallelism_model::review::{self, Shape, TestResult, TestSpec, E12_SUITE};
+use parallelism_model::review::{self, Shape, TestResult, TestSpec, E12_SOURCE, E12_SUITE};
 
 use crate::cli::{self, Format, Suite};
 use crate::Fail;
@@ -68,8 +68,7 @@ fn csv(results: &[TestResult]) -> String {
 
 fn table(drive: &str, suite: &[TestSpec], results: &[TestResult]) -> String {
     let mut s = format!(
-        "The E12 review's tests (The Phison E12 Reference Design Preview, AnandTech, 2018) on \
-         the model's {drive}; MB/s are model results.\n"
+        "The E12 review's tests ({E12_SOURCE}) on the model's {drive}; MB/s are model results.\n"
     );
     for (t, r) in suite.iter().zip(results) {
         let _ = writeln!(s, "\n{}: score {:.0} MB/s", t.title, r.score_mb_s);

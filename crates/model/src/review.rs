@@ -26,6 +26,16 @@ use crate::drive_state::{CachedDrive, Phases};
 use crate::engine::Simulation;
 use crate::Workload;
 
+/// \[REF3\], as the page, `lab` and the README cite it.
+pub const E12_SOURCE: &str = "The Phison E12 Reference Design Preview: A Next-Gen NVMe SSD Controller, Billy Tallis, AnandTech, July 18, 2018";
+/// \[REF3\]'s sample, the only drive its words and figures belong to: the E12 at 960 GB.
+pub const E12_SAMPLE_PRESET: &str = "e12";
+pub const E12_SAMPLE_GB: f64 = 960.0;
+/// \[REF3\]: the sample's sustained sequential writes stayed above this (MB/s)...
+pub const E12_SUSTAINED_FLOOR_MB_S: f64 = 1000.0;
+/// ...and what the review said of them and of the bursts.
+pub const E12_SUSTAINED_WRITES_SAID: &str = "Sustained sequential writes (QD1 to QD32, 32 GB or one minute per depth, up to one minute idle between depths) bounced around between depths because the drive could not finish emptying its SLC cache in the idle gaps, yet stayed above 1 GB/s; bursts landing in the cache set records.";
+
 /// The tests of the E12 review \[REF3\], in its order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Test {
@@ -94,12 +104,17 @@ const MIXED_RANDOM_QD: [u32; 1] = [4];
 const MIXED_SEQUENTIAL_QD: [u32; 1] = [1];
 /// \[REF3\]: the mixes, 100% reads down to 0% in 10% steps.
 pub const MIX_READ_PERCENTS: [u8; 11] = [100, 90, 80, 70, 60, 50, 40, 30, 20, 10, 0];
-/// \[REF3\]: a sustained test's depth or a mix runs a minute or 32 GB; up to a minute of idle
-/// follows (a mix's idle equals its run: a 50% duty cycle).
+/// \[REF3\]: a sustained test's depth or a mix moves at most 32 GB...
+pub const REVIEW_PHASE_GB: u32 = 32;
+/// ...in at most a minute, and up to a minute of idle follows (a mix's idle equals its run: a
+/// 50% duty cycle).
+pub const REVIEW_PHASE_S: u32 = 60;
+pub const REVIEW_IDLE_S: u32 = 60;
+/// The three as one pacing.
 pub const REVIEW_PHASES: Phases = Phases {
-    phase_s: 60.0,
-    phase_gb: 32.0,
-    idle_s: 60.0,
+    phase_s: REVIEW_PHASE_S as f64,
+    phase_gb: REVIEW_PHASE_GB as f64,
+    idle_s: REVIEW_IDLE_S as f64,
 };
 /// \[REF3\]: the burst tests' span (16 GB) and the sustained and mixed tests' (64 GB).
 const BURST_SPAN_GB: f64 = 16.0;

@@ -12,11 +12,11 @@ use crate::ui::ladder::Ladder;
 /// minute between depths, and long enough for a large cache to fold completely.
 pub const IDLE_STEPS_S: [u32; 10] = [0, 5, 10, 20, 30, 60, 120, 300, 600, 1800];
 /// Idle time a fresh page shows: the E12 review's "up to 1 minute idle between depths".
-pub const DEFAULT_IDLE_S: u32 = 60;
+pub const DEFAULT_IDLE_S: u32 = crate::model::review::REVIEW_IDLE_S;
 /// Burst sizes (GB) the burst chart offers.
 pub const BURST_SIZES_GB: [u32; 6] = [4, 8, 16, 32, 64, 128];
 /// Burst size a fresh page shows: the E12 review's "32 GB per depth".
-pub const DEFAULT_BURST_GB: u32 = 32;
+pub const DEFAULT_BURST_GB: u32 = crate::model::review::REVIEW_PHASE_GB;
 /// Simulated microseconds per wall-clock second teaching mode's speed control offers.
 pub const SPEEDS_US_PER_S: [u32; 10] = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
 /// The speed a fresh page plays at: a 4 KiB read's sense (tens of µs) takes a few seconds.

@@ -10,14 +10,11 @@
 use leptos::prelude::*;
 use parallelism_work::review::{ReviewAsk, ReviewFound, ReviewProgress};
 
-use crate::model::review::{Shape, TestSpec};
+use crate::model::review::{Shape, TestSpec, E12_SOURCE};
 use crate::ui::compute::{drive_key, DriveKey};
 use crate::ui::format;
 use crate::ui::pool::{Pool, ReviewState};
 use crate::ui::state::{Lab, View};
-
-/// The review, as the page cites it.
-pub const SOURCE: &str = "The Phison E12 Reference Design Preview: A Next-Gen NVMe SSD Controller, Billy Tallis, AnandTech, July 18, 2018";
 
 /// One bar: what it stands for, its figure, and its length against the test's longest.
 #[derive(Clone, Debug, PartialEq)]
@@ -144,7 +141,7 @@ pub fn ReviewTestsView() -> impl IntoView {
                 <h2 id="review-title">"The E12 review's tests: " {drive}</h2>
                 <p class="chart-sub">
                     "Bars are results of the model for the drive set in the controls, run through the procedures of "
-                    <cite>{SOURCE}</cite>
+                    <cite>{E12_SOURCE}</cite>
                     ": burst tests at QD1, sustained tests from QD1 to QD32 (a minute or 32 GB a depth, then idle), mixed sweeps from 100% to 0% reads. Quoted words are the review's about its own 960 GB E12 sample."
                 </p>
                 <p class="model-status" id="review-status" role="status">

@@ -17,6 +17,11 @@ use crate::model::drive_state::{
 use crate::model::presets::{self, Preset};
 pub use parallelism_work::time::TimeResults;
 
+use crate::model::review::{
+    E12_SAMPLE_GB, E12_SAMPLE_PRESET, E12_SOURCE, E12_SUSTAINED_FLOOR_MB_S,
+    E12_SUSTAINED_WRITES_SAID, SUSTAINED_QDS,
+};
+
 use super::super::charts::time_chart::{Dot, Level, LevelKind, TimeChartData};
 use super::super::charts::{Curve, Dash, SeriesColour, Stamp};
 use super::super::format;
@@ -24,19 +29,10 @@ use super::super::state::{DriveChoice, LabState};
 use super::super::url_state;
 
 /// Bursts on the burst chart: the six queue depths (1 to 32) of the E12 review's sustained test.
-pub const BURSTS: u32 = 6;
+pub const BURSTS: u32 = SUSTAINED_QDS.len() as u32;
 /// Points of the fill curve drawn (the model computes more; the curve is flat between them).
 pub const FILL_POINTS_DRAWN: usize = 100;
 
-/// The E12 review's sample: the only drive its published figures belong to.
-pub const E12_PRESET: &str = "e12";
-pub const E12_CAPACITY_GB: f64 = 960.0;
-/// Published: the E12 sample's sustained sequential writes stayed above this (MB/s).
-pub const E12_SUSTAINED_FLOOR_MB_S: f64 = 1000.0;
-/// Where the E12 figures come from.
-pub const E12_SOURCE: &str = "The Phison E12 Reference Design Preview: A Next-Gen NVMe SSD Controller, Billy Tallis, AnandTech, July 18, 2018 (960 GB sample)";
-/// What the E12 review reported, in words.
-pub const E12_FACT: &str = "Sustained sequential writes (QD1 to QD32, 32 GB or one minute per depth, up to one minute idle between depths) bounced around between depths because the drive could not finish emptying its SLC cache in the idle gaps, yet stayed above 1 GB/s; bursts landing in the cache set records.";
 /// The Octane review's drive: the only one its torture figures belong to.
 pub const OCTANE_PRESET: &str = "octane";
 pub const OCTANE_CAPACITY_GB: f64 = 128.0;
@@ -88,8 +84,8 @@ pub struct TimeView {
 /// The drive the view offers when the current one has no SLC cache: the E12 review's sample,
 /// whose published bursts and sustained writes the charts then show beside the model.
 pub fn cache_example() -> Option<(&'static Preset, DriveChoice)> {
-    let preset = presets::find(E12_PRESET)?;
-    let dies = preset.dies_for_capacity_gb(E12_CAPACITY_GB).ok()?;
+    let preset = presets::find(E12_SAMPLE_PRESET)?;
+    let dies = preset.dies_for_capacity_gb(E12_SAMPLE_GB).ok()?;
     Some((
         preset,
         DriveChoice {
@@ -306,16 +302,20 @@ fn burst_chart(
             Err(e) => v.burst_text = format!("The model refused these bursts: {e}"),
         }
     }
-    if is_sample(state, E12_PRESET, E12_CAPACITY_GB) {
+    if is_sample(state, E12_SAMPLE_PRESET, E12_SAMPLE_GB) {
         v.burst.levels.push(Level {
             y_mb_s: E12_SUSTAINED_FLOOR_MB_S,
             kind: LevelKind::Published,
             label: format!(
-                "published: sustained writes stayed above {} ({E12_SOURCE})",
-                format::mb_per_s(E12_SUSTAINED_FLOOR_MB_S)
+                "published: sustained writes stayed above {} ({E12_SOURCE}, {} sample)",
+                format::mb_per_s(E12_SUSTAINED_FLOOR_MB_S),
+                format::gb(E12_SAMPLE_GB)
             ),
         });
-        v.burst_published = Some(format!("Published ({E12_SOURCE}): {E12_FACT}"));
+        v.burst_published = Some(format!(
+            "Published ({E12_SOURCE}, {} sample): {E12_SUSTAINED_WRITES_SAID}",
+            format::gb(E12_SAMPLE_GB)
+        ));
     }
     v.burst_legend = legend(&v.burst.curves, &v.burst.levels, &[]);
 }
@@ -502,7 +502,7 @@ mod tests {
         s.drive.set_preset(preset);
         s.drive.set_choice(choice).unwrap();
         assert!(
-            is_sample(&s, E12_PRESET, E12_CAPACITY_GB),
+            is_sample(&s, E12_SAMPLE_PRESET, E12_SAMPLE_GB),
             "the review's 960 GB drive"
         );
         assert_eq!(build(&s, None).no_cache, None);
