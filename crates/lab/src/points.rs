@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use parallelism_model::power::per_watt;
 use parallelism_model::sweep::{self, LoadPoint, SweepPoint};
 
 use crate::cli::{self, Format};
@@ -63,8 +64,8 @@ fn points_json(points: &[SweepPoint]) -> String {
                 "lat_max_us": r.latency.max_us,
                 "bottleneck": r.bottleneck.id(),
                 "watts": r.power.average_w,
-                "mb_s_per_w": mb_s_per_w(r),
-                "iops_per_w": r.iops / r.power.average_w,
+                "mb_s_per_w": per_watt(r.bw_mb_s, r.power.average_w),
+                "iops_per_w": per_watt(r.iops, r.power.average_w),
                 "power_budget_w": r.power.budget_w,
                 "peak_w": r.power.peak_w,
                 "write_amplification": r.write_amplification,
@@ -100,7 +101,7 @@ fn points_csv(points: &[SweepPoint]) -> String {
             r.bottleneck.id(),
             r.write_amplification,
             r.power.average_w,
-            mb_s_per_w(r)
+            per_watt(r.bw_mb_s, r.power.average_w)
         );
     }
     s
@@ -133,7 +134,7 @@ fn points_table(points: &[SweepPoint]) -> String {
             r.latency.p99_us,
             r.latency.p999_us,
             r.power.average_w,
-            mb_s_per_w(r),
+            per_watt(r.bw_mb_s, r.power.average_w),
             r.bottleneck.label()
         );
     }
@@ -245,11 +246,6 @@ fn knee_line(knee: Option<f64>, capacity: f64) -> String {
         ),
         None => "knee: not within these rates (list lower and higher ones)\n".to_string(),
     }
-}
-
-/// Throughput per watt of a run.
-fn mb_s_per_w(r: &parallelism_model::RunResult) -> f64 {
-    r.bw_mb_s / r.power.average_w
 }
 
 pub fn fio_job(a: &cli::WorkloadArgs) -> Result<String, Fail> {

@@ -112,6 +112,16 @@ fn unknown(s: &str) -> ConfigError {
     }
 }
 
+/// Efficiency as reviews quote it: a rate (IOPS or MB/s) per watt of average power, the one
+/// definition the charts, the readout and `lab` use.
+///
+/// ```
+/// assert_eq!(parallelism_model::power::per_watt(3000.0, 6.0), 500.0);
+/// ```
+pub fn per_watt(rate: f64, average_w: f64) -> f64 {
+    rate / average_w
+}
+
 /// The drive's average power over a run with utilisation `u`: idle, plus each resource's
 /// active power for the share of the time it was busy.
 pub fn average_w(drive: &DriveSpec, u: &Utilisation) -> f64 {

@@ -127,7 +127,7 @@ impl Measure {
         match self {
             Measure::Throughput(u) => u.pick(p),
             Measure::Watts => p.watts,
-            Measure::PerWatt(u) => u.pick(p) / p.watts,
+            Measure::PerWatt(u) => crate::model::power::per_watt(u.pick(p), p.watts),
         }
     }
 

@@ -1,10 +1,10 @@
-//! The pure half of the drive-over-time view: the published facts the view may cite, and
-//! [`build`], which turns state and the model's results (computed in a worker by
+//! The pure half of the drive-over-time view: the Octane review's published facts the view may
+//! cite (the E12 review's live in the model's [`crate::model::review`]), and [`build`], which turns state and the model's results (computed in a worker by
 //! [`parallelism_work::time`]) into the three charts' data and their texts.
 //!
 //! What always holds:
 //! - every number is labelled: the texts say "model" for the model's results, and published
-//!   figures appear only in [`E12_FACT`] / [`OCTANE_FACT`] with their source, and as levels
+//!   figures appear only in [`E12_SUSTAINED_WRITES_SAID`] / [`OCTANE_FACT`] with their source, and as levels
 //!   of kind [`LevelKind::Published`], only for the drive they were measured on;
 //! - results are per drive ([`DriveKey`](parallelism_work::DriveKey)): coming back to a drive reuses them; the burst chart
 //!   needs only the drive's three cache rates, so moving its sliders never waits for the model;
