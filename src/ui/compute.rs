@@ -1,12 +1,12 @@
 //! Which model runs the page needs for a state: the [`plan`], most important first, made of
 //! [`RunKey`]s. The runs themselves are computed off the main thread by the page's worker pool
-//! ([`super::pool`]); a key, a point and the engine that computes them live in the
+//! ([`super::pool`]); a key, a point and the runner that computes them live in the
 //! `parallelism-work` crate, which the page and its workers share.
 //!
 //! What always holds: a key is built from a state only here ([`drive_key`], [`run_key`],
 //! [`current_key`]), so
 //! equal runs get equal keys and the pool's cache finds them; nothing here touches the browser
-//! or the engine, so all of it is tested natively.
+//! or the runners, so all of it is tested natively.
 
 use std::collections::HashSet;
 

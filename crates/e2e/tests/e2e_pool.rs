@@ -20,7 +20,7 @@ use fantoccini::key::Key;
 use parallelism_lab::model::presets::{self, PresetKey};
 use parallelism_lab::model::{DriveState, Rw};
 use parallelism_work::protocol::{Reply, Request};
-use parallelism_work::{DriveChoice, Engine, Outcome, RunKey};
+use parallelism_work::{DriveChoice, Outcome, PlanRunner, RunKey};
 use serde_json::{json, Value};
 
 /// A run of `preset` at its default capacity.
@@ -118,7 +118,7 @@ async fn e2e_the_worker_computes_the_native_engines_numbers() {
         };
         from_worker.extend(results);
     }
-    let mut native = Engine::new();
+    let mut native = PlanRunner::new();
     native.set_plan(keys.clone());
     while !native.work(&mut || false).idle {}
     for key in &keys {

@@ -20,8 +20,8 @@ use parallelism_model::workload::{Spacing, Stream, StreamsSpec};
 use parallelism_model::{DriveState, Simulation};
 use serde::{Deserialize, Serialize};
 
-use crate::engine::EVENTS_PER_STEP;
 use crate::key::{DriveKey, SEED};
+use crate::plan::EVENTS_PER_STEP;
 
 /// The most jobs the page runs on one drive at once.
 pub const MAX_JOBS: usize = 4;

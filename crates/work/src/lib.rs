@@ -4,7 +4,7 @@
 //! - [`key`]: a run's identity ([`RunKey`], which travels as text) and what the page keeps of
 //!   it ([`Point`], [`Outcome`]).
 //! - [`drives`]: drives by id, built-in presets and drives of the reader's own alike.
-//! - [`engine`]: the [`Engine`] that works a plan of runs in slices, estimates first.
+//! - [`plan`]: the [`PlanRunner`] that works a plan of runs in slices, estimates first.
 //! - [`fit`]: a fit of the model to the reader's measurements.
 //! - [`teach`]: teaching mode's player and explainer.
 //! - [`review`]: the E12 review's tests on one drive.
@@ -18,10 +18,10 @@
 #![forbid(unsafe_code)]
 
 pub mod drives;
-pub mod engine;
 pub mod fit;
 pub mod jobs;
 pub mod key;
+pub mod plan;
 pub mod pool;
 pub mod protocol;
 pub mod replay;
@@ -32,5 +32,5 @@ pub mod teach;
 mod testing;
 pub mod time;
 
-pub use engine::{Engine, Progress};
 pub use key::{DriveChoice, DriveKey, Fidelity, Load, Outcome, Point, RunKey, ESTIMATE_IOS, SEED};
+pub use plan::{PlanRunner, Progress};

@@ -16,8 +16,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::engine::{Progress, MAX_CACHED};
 use crate::key::{Outcome, Point, RunKey};
+use crate::plan::{Progress, MAX_CACHED};
 use crate::protocol::{Reply, Request};
 
 /// Most workers a page starts: the default view has about sixty runs, so four workers get
@@ -187,8 +187,8 @@ impl Dispatch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Engine;
     use crate::key::{Fidelity, Point};
+    use crate::plan::PlanRunner;
     use crate::serve::Server;
     use crate::testing::key_at;
     use parallelism_model::DriveState;
@@ -298,7 +298,7 @@ mod tests {
     }
 
     #[test]
-    fn a_pool_of_servers_computes_what_one_engine_computes() {
+    fn a_pool_of_servers_computes_what_one_runner_computes() {
         // The page's promise: the same numbers whichever worker ran a point.
         let plan: Vec<RunKey> = [1, 2, 8, 32]
             .into_iter()
@@ -322,7 +322,7 @@ mod tests {
                 }
             }
         }
-        let mut one = Engine::new();
+        let mut one = PlanRunner::new();
         one.set_plan(plan.clone());
         while !one.work(&mut || false).idle {}
         for k in &plan {

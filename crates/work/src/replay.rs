@@ -25,8 +25,8 @@ use parallelism_model::workload::{Arrival, Stream, StreamsSpec};
 use parallelism_model::{DriveState, Simulation};
 use serde::{Deserialize, Serialize};
 
-use crate::engine::EVENTS_PER_STEP;
 use crate::key::{DriveKey, SEED};
+use crate::plan::EVENTS_PER_STEP;
 
 /// The most requests at the device at once during a replay (the rest wait in the host), as
 /// `lab replay`'s default.

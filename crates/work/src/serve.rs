@@ -6,7 +6,7 @@
 //! What always holds:
 //! - the server works only on the plan of the last request it read, so a plan the page has
 //!   replaced is abandoned at the end of the slice in progress (its run set aside by the
-//!   [`Engine`], resumed if a later plan wants it again); the same holds for the drive over
+//!   [`PlanRunner`], resumed if a later plan wants it again); the same holds for the drive over
 //!   time's target, the fit and teaching mode's point;
 //! - slices take turns between the kinds that have work, so none waits for another;
 //! - the drive over time reports a part as soon as it arrives and its progress at most once
@@ -14,27 +14,27 @@
 //!
 //! Everything here is plain Rust; the worker binary only adds the browser's message loop.
 
-use crate::engine::Engine;
 use crate::fit::FitRun;
 use crate::jobs::{JobsProgress, JobsRun};
 use crate::key::{Outcome, RunKey};
+use crate::plan::PlanRunner;
 use crate::protocol::{Reply, Request};
 use crate::replay::{ReplayProgress, ReplayRun};
 use crate::review::{ReviewProgress, ReviewTask};
 use crate::teach::Teacher;
-use crate::time::TimeEngine;
+use crate::time::TimeRuns;
 
 /// Progress of the drive over time the page is told of, at the finest.
 pub const PROGRESS_STEP: f64 = 0.01;
 
-/// One worker's engines and what it serves.
+/// One worker's runners and what it serves.
 #[derive(Default)]
 pub struct Server {
-    engine: Engine,
+    plans: PlanRunner,
     generation: u64,
     /// Whether the last plan still has work.
     busy: bool,
-    time: TimeEngine,
+    time: TimeRuns,
     /// The drive over time's progress last reported.
     time_reported: f64,
     /// The fit under way, and its id.
@@ -223,7 +223,7 @@ impl Server {
         match Request::decode(text) {
             Ok(Request::Plan { generation, keys }) => {
                 self.generation = generation;
-                self.engine.set_plan(keys);
+                self.plans.set_plan(keys);
                 self.busy = true;
                 None
             }
@@ -356,7 +356,7 @@ impl Server {
         if !self.busy {
             return None;
         }
-        let slice = self.engine.work(time_is_up);
+        let slice = self.plans.work(time_is_up);
         self.busy = !slice.idle;
         if slice.completed.is_empty() && !slice.idle {
             return None;
@@ -366,7 +366,7 @@ impl Server {
         let mut results: Vec<(RunKey, Outcome)> = Vec::new();
         for key in slice.completed {
             if results.iter().all(|(k, _)| *k != key) {
-                if let Some(outcome) = self.engine.outcome(&key) {
+                if let Some(outcome) = self.plans.outcome(&key) {
                     results.push((key, outcome.clone()));
                 }
             }
@@ -374,8 +374,8 @@ impl Server {
         Some(Reply::Results {
             generation: self.generation,
             results,
-            working_on: self.engine.active(),
-            runs_started: self.engine.runs_started(),
+            working_on: self.plans.active(),
+            runs_started: self.plans.runs_started(),
             idle: slice.idle,
         })
     }
@@ -398,7 +398,7 @@ mod tests {
         .encode()
     }
 
-    /// Works to idle, one engine step per slice; every reply, in order.
+    /// Works to idle, one step per slice; every reply, in order.
     fn replies(server: &mut Server) -> Vec<Reply> {
         let mut out = Vec::new();
         let mut slices = 0;

@@ -1,10 +1,10 @@
 //! The drive over time, computed for one drive at a time: the three cache rates (and the
 //! whole-drive fill they give) and the review's random-write torture, as the page's
-//! drive-over-time view needs them. A worker runs the [`TimeEngine`]; the page keeps the
+//! drive-over-time view needs them. A worker runs the [`TimeRuns`]; the page keeps the
 //! [`TimeResults`] it is sent.
 //!
 //! What always holds:
-//! - the engine never blocks: [`TimeEngine::work`] advances the model's sliced runs
+//! - the runs never block: [`TimeRuns::work`] advances the model's sliced runs
 //!   ([`CacheRatesRun`], [`TortureRun`]) [`WORK_UNITS_PER_STEP`] units at a time and checks the
 //!   caller's clock between steps;
 //! - only the target drive is worked on; a run for another drive is dropped when the target
@@ -53,7 +53,7 @@ enum Job {
     Torture(Box<TortureRun>),
 }
 
-/// What one call to [`TimeEngine::work`] did.
+/// What one call to [`TimeRuns::work`] did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TimeSlice {
     /// A result or a failure arrived in this slice.
@@ -64,15 +64,15 @@ pub struct TimeSlice {
 
 /// Runs the drive-over-time computations for one target drive. See the module documentation.
 #[derive(Default)]
-pub struct TimeEngine {
+pub struct TimeRuns {
     target: Option<DriveKey>,
     results: HashMap<DriveKey, TimeResults>,
     job: Option<(DriveKey, DriveSpec, Job)>,
 }
 
-impl TimeEngine {
-    pub fn new() -> TimeEngine {
-        TimeEngine::default()
+impl TimeRuns {
+    pub fn new() -> TimeRuns {
+        TimeRuns::default()
     }
 
     /// The drive to compute for (`None`: stop working). A run for another drive is dropped;
@@ -188,15 +188,15 @@ mod tests {
         text.parse().unwrap()
     }
 
-    fn compute(engine: &mut TimeEngine, key: DriveKey) -> usize {
-        engine.set_target(Some(key));
-        engine.work_to_end()
+    fn compute(runs: &mut TimeRuns, key: DriveKey) -> usize {
+        runs.set_target(Some(key));
+        runs.work_to_end()
     }
 
     #[test]
     fn a_drive_gets_its_rates_fill_and_torture_in_many_short_slices() {
         let e12 = drive("e12/32x256");
-        let mut e = TimeEngine::new();
+        let mut e = TimeRuns::new();
         assert!(compute(&mut e, e12) > 100, "the work was cut up");
         let r = e.results(&e12).unwrap();
         assert!(r.is_done() && r.failure.is_none());
@@ -208,7 +208,7 @@ mod tests {
 
     #[test]
     fn a_new_target_drops_the_old_run_and_no_target_means_no_work() {
-        let mut e = TimeEngine::new();
+        let mut e = TimeRuns::new();
         assert!(e.work(&mut || false).idle, "nothing asked");
         let (e12, octane) = (drive("e12/32x256"), drive("octane/16x64"));
         e.set_target(Some(e12));
@@ -225,7 +225,7 @@ mod tests {
     #[test]
     fn results_cross_to_the_page_unchanged() {
         let e12 = drive("e12/32x256");
-        let mut e = TimeEngine::new();
+        let mut e = TimeRuns::new();
         compute(&mut e, e12);
         let r = e.results(&e12).unwrap();
         let text = serde_json::to_string(r).unwrap();

@@ -485,7 +485,7 @@ mod tests {
     use crate::model::presets;
     use crate::ui::compute::drive_key;
     use crate::ui::state::View;
-    use parallelism_work::time::TimeEngine;
+    use parallelism_work::time::TimeRuns;
 
     #[test]
     fn a_drive_without_an_slc_cache_says_so_and_offers_the_reviews_e12() {
@@ -515,16 +515,16 @@ mod tests {
         s
     }
 
-    /// Runs the engine for `s`'s drive until idle; returns the number of slices.
-    fn compute(engine: &mut TimeEngine, s: &LabState) -> usize {
-        engine.set_target(Some(drive_key(&s.drive)));
-        engine.work_to_end()
+    /// Runs the drive over time for `s`'s drive until idle; returns the number of slices.
+    fn compute(runs: &mut TimeRuns, s: &LabState) -> usize {
+        runs.set_target(Some(drive_key(&s.drive)));
+        runs.work_to_end()
     }
 
     #[test]
     fn the_e12_view_shows_three_fill_phases_bursts_and_the_published_floor() {
         let s = state("e12");
-        let mut e = TimeEngine::new();
+        let mut e = TimeRuns::new();
         let slices = compute(&mut e, &s);
         assert!(slices > 100, "{slices} slices: the work was cut up");
         let v = build(&s, e.results(&drive_key(&s.drive)));
@@ -562,7 +562,7 @@ mod tests {
     #[test]
     fn idle_time_changes_the_bursts_without_new_model_work() {
         let mut s = state("e12");
-        let mut e = TimeEngine::new();
+        let mut e = TimeRuns::new();
         compute(&mut e, &s);
         s.views.set_idle_s(0);
         let none = build(&s, e.results(&drive_key(&s.drive)));
@@ -585,7 +585,7 @@ mod tests {
         let mut s = state("octane");
         s.drive.set_dies(16); // the review's 128 GB model
         assert!((s.drive.capacity_gb() - OCTANE_CAPACITY_GB).abs() < 0.5);
-        let mut e = TimeEngine::new();
+        let mut e = TimeRuns::new();
         compute(&mut e, &s);
         let v = build(&s, e.results(&drive_key(&s.drive)));
         assert!(v
@@ -618,7 +618,7 @@ mod tests {
 
     #[test]
     fn a_hidden_view_does_no_work_and_a_tiny_drive_caps_the_burst() {
-        let mut e = TimeEngine::new();
+        let mut e = TimeRuns::new();
         e.set_target(None);
         assert!(e.work(&mut || false).idle);
         let mut s = state("e12");

@@ -1,9 +1,9 @@
-//! An [`Engine`] that runs a plan of model runs in short slices, with a cache.
+//! An [`PlanRunner`] that runs a plan of model runs in short slices, with a cache.
 //!
 //! A full run costs 5-50 ms and the page's default view needs about sixty, so whoever runs the
-//! engine (a Web Worker of the page, or a native test) must be able to stop at any moment to
-//! take a newer plan. So the engine owns a *plan* (the runs wanted now, most important first)
-//! and [`Engine::work`] advances it until its caller says time is up. Every run first goes only
+//! runner (a Web Worker of the page, or a native test) must be able to stop at any moment to
+//! take a newer plan. So the runner owns a *plan* (the runs wanted now, most important first)
+//! and [`PlanRunner::work`] advances it until its caller says time is up. Every run first goes only
 //! as far as a quick [`Fidelity::Estimate`] (its provisional result once [`ESTIMATE_IOS`]
 //! requests are measured) and is then set aside; once every point of the plan has an estimate,
 //! the runs are resumed to their end ([`Fidelity::Full`]). So the charts fill in at once and
@@ -13,7 +13,7 @@
 //! - a cached result is reused whenever the plan comes back to a key (a [`RunKey`] fully
 //!   identifies a result);
 //! - a result is never downgraded: a full result is kept over a later estimate;
-//! - [`Engine::set_plan`] sets the run in progress aside unless the new plan still needs it
+//! - [`PlanRunner::set_plan`] sets the run in progress aside unless the new plan still needs it
 //!   now, so stale work stops at the next step (and resumes if the plan comes back to it);
 //! - at most [`MAX_PARKED`] runs are set aside; beyond that, those the plan does not need go;
 //! - no step blocks for long: even the drive's garbage-collection model is computed in slices
@@ -64,7 +64,7 @@ impl Progress {
     }
 }
 
-/// What one call to [`Engine::work`] did.
+/// What one call to [`PlanRunner::work`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Slice {
     /// The runs that reached a result (an estimate, a full result or a refusal) in this slice.
@@ -82,7 +82,7 @@ struct Active {
 
 /// The sliced runner and its cache. See the module documentation.
 #[derive(Default)]
-pub struct Engine {
+pub struct PlanRunner {
     cache: HashMap<RunKey, Outcome>,
     plan: Vec<RunKey>,
     active: Option<Active>,
@@ -95,9 +95,9 @@ pub struct Engine {
     runs_started: u64,
 }
 
-impl Engine {
-    pub fn new() -> Engine {
-        Engine::default()
+impl PlanRunner {
+    pub fn new() -> PlanRunner {
+        PlanRunner::default()
     }
 
     /// Replaces the plan. The run in progress continues only if the new plan needs it at the
@@ -159,7 +159,7 @@ impl Engine {
         self.active.as_ref().map(|a| a.key)
     }
 
-    /// Runs started since the engine was made (for tests and diagnostics).
+    /// Runs started since the runner was made (for tests and diagnostics).
     pub fn runs_started(&self) -> u64 {
         self.runs_started
     }
@@ -287,7 +287,7 @@ impl Engine {
     }
 }
 
-/// What [`Engine::start`] came to.
+/// What [`PlanRunner::start`] came to.
 enum Start {
     Running(Box<Simulation>),
     Refused(String),
@@ -302,11 +302,11 @@ mod tests {
     use parallelism_model::DriveState;
 
     /// Works until idle, one step per slice, and returns how many slices it took.
-    fn run_to_idle(engine: &mut Engine) -> usize {
+    fn run_to_idle(runner: &mut PlanRunner) -> usize {
         let mut slices = 0;
-        while !engine.work(&mut || true).idle {
+        while !runner.work(&mut || true).idle {
             slices += 1;
-            assert!(slices < 10_000_000, "the engine never went idle");
+            assert!(slices < 10_000_000, "the runner never went idle");
         }
         slices
     }
@@ -316,7 +316,7 @@ mod tests {
         let keys: Vec<RunKey> = [1, 4, 16]
             .map(|qd| key_at(DriveState::Fob, qd, 100))
             .to_vec();
-        let mut e = Engine::new();
+        let mut e = PlanRunner::new();
         e.set_plan(keys.clone());
         let mut fidelities = Vec::new();
         loop {
@@ -348,7 +348,7 @@ mod tests {
             key_at(DriveState::Fob, 64, 100),
             key_at(DriveState::Fob, 1, 100),
         ];
-        let mut e = Engine::new();
+        let mut e = PlanRunner::new();
         e.set_plan(a.clone());
         run_to_idle(&mut e);
         let started = e.runs_started();
@@ -364,7 +364,7 @@ mod tests {
     fn a_new_plan_sets_the_stale_run_aside_and_resumes_it_on_return() {
         let old = key_at(DriveState::Fob, 32, 100);
         let new = key_at(DriveState::Fob, 4, 100);
-        let mut e = Engine::new();
+        let mut e = PlanRunner::new();
         e.set_plan(vec![old]);
         e.work(&mut || true); // starts the run, one step
         assert_eq!(e.active(), Some(old));
@@ -383,7 +383,7 @@ mod tests {
     #[test]
     fn a_run_still_needed_survives_a_new_plan() {
         let k = key_at(DriveState::Fob, 32, 100);
-        let mut e = Engine::new();
+        let mut e = PlanRunner::new();
         e.set_plan(vec![k]);
         e.work(&mut || true);
         e.set_plan(vec![k, key_at(DriveState::Fob, 4, 100)]);
@@ -394,7 +394,7 @@ mod tests {
     fn the_garbage_collection_model_is_computed_in_slices() {
         let k = key_at(DriveState::Steady, 32, 0); // steady-state random writes pay it
         let ratio = k.spec().drive.effective_spare_ratio();
-        let mut e = Engine::new();
+        let mut e = PlanRunner::new();
         e.set_plan(vec![k]);
         let first = e.work(&mut || true);
         assert!(first.completed.is_empty() && !first.idle);
@@ -412,7 +412,7 @@ mod tests {
     fn an_estimate_and_its_refinement_are_one_run() {
         // The model measures writes for longer than reads: both still run once.
         let keys = vec![key(), key_at(DriveState::Steady, 32, 0)];
-        let mut e = Engine::new();
+        let mut e = PlanRunner::new();
         e.set_plan(keys.clone());
         run_to_idle(&mut e);
         assert_eq!(e.runs_started(), 2);
@@ -425,7 +425,7 @@ mod tests {
     #[test]
     fn a_run_the_model_refuses_is_reported_not_retried() {
         let bad = RunKey { qd: 0, ..key() };
-        let mut e = Engine::new();
+        let mut e = PlanRunner::new();
         e.set_plan(vec![bad]);
         run_to_idle(&mut e);
         assert!(e.failure(&bad).unwrap().contains("iodepth 0"));
@@ -435,7 +435,7 @@ mod tests {
 
     #[test]
     fn a_slice_stops_when_time_is_up() {
-        let mut e = Engine::new();
+        let mut e = PlanRunner::new();
         e.set_plan(vec![key_at(DriveState::Fob, 32, 100)]);
         let slice = e.work(&mut || true);
         assert!(slice.completed.is_empty(), "one step is not a whole run");
@@ -445,7 +445,7 @@ mod tests {
     #[test]
     fn estimates_agree_with_full_runs_to_within_a_few_percent() {
         let k = key();
-        let mut e = Engine::new();
+        let mut e = PlanRunner::new();
         e.set_plan(vec![k]);
         let mut estimate = None;
         while !e.work(&mut || true).idle {
@@ -488,7 +488,7 @@ mod tests {
                 ..closed
             })
             .to_vec();
-        let mut e = Engine::new();
+        let mut e = PlanRunner::new();
         e.set_plan(keys.clone());
         run_to_idle(&mut e);
         let s = closed.spec();
