@@ -647,6 +647,17 @@ impl CachedDrive {
     }
 }
 
+/// \[REF4\]'s drive, the only one its torture figures belong to: the Octane at 128 GB.
+pub const OCTANE_PRESET: &str = "octane";
+pub const OCTANE_CAPACITY_GB: f64 = 128.0;
+/// \[REF4\]: after the torture, sequential writes fell below this fraction of fresh...
+pub const OCTANE_TORTURED_FRACTION: f64 = 0.1;
+/// ...as the page cites it...
+pub const OCTANE_SOURCE: &str =
+    "An SSD State of the Union Update, AnandTech, 2011 (OCZ Octane review, 128 GB model)";
+/// ...and in the review's words.
+pub const OCTANE_FACT: &str = "After filling the drive and 20 minutes of 4 KB random writes at QD32 across all LBAs, 128 KB sequential writes fell below a tenth of their fresh speed; a TRIM of all user LBAs restored full performance.";
+
 /// The torture's length in the OCZ Octane review \[REF4\], in minutes.
 pub const REVIEW_TORTURE_MINUTES: f64 = 20.0;
 /// Shortest and longest torture, in minutes.

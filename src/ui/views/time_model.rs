@@ -1,10 +1,10 @@
-//! The pure half of the drive-over-time view: the Octane review's published facts the view may
-//! cite (the E12 review's live in the model's [`crate::model::review`]), and [`build`], which turns state and the model's results (computed in a worker by
+//! The pure half of the drive-over-time view: [`build`], which turns state and the model's results (computed in a worker by
 //! [`parallelism_work::time`]) into the three charts' data and their texts.
 //!
 //! What always holds:
 //! - every number is labelled: the texts say "model" for the model's results, and published
-//!   figures appear only in [`E12_SUSTAINED_WRITES_SAID`] / [`OCTANE_FACT`] with their source, and as levels
+//!   figures (the reviews' own, from the model: [`E12_SUSTAINED_WRITES_SAID`],
+//!   [`OCTANE_FACT`]) appear only with their source, and as levels
 //!   of kind [`LevelKind::Published`], only for the drive they were measured on;
 //! - results are per drive ([`DriveKey`](parallelism_work::DriveKey)): coming back to a drive reuses them; the burst chart
 //!   needs only the drive's three cache rates, so moving its sliders never waits for the model;
@@ -17,6 +17,9 @@ use crate::model::drive_state::{
 use crate::model::presets::{self, Preset};
 pub use parallelism_work::time::TimeResults;
 
+use crate::model::drive_state::{
+    OCTANE_CAPACITY_GB, OCTANE_FACT, OCTANE_PRESET, OCTANE_SOURCE, OCTANE_TORTURED_FRACTION,
+};
 use crate::model::review::{
     E12_SAMPLE_GB, E12_SAMPLE_PRESET, E12_SOURCE, E12_SUSTAINED_FLOOR_MB_S,
     E12_SUSTAINED_WRITES_SAID, SUSTAINED_QDS,
@@ -33,16 +36,6 @@ pub const BURSTS: u32 = SUSTAINED_QDS.len() as u32;
 /// Points of the fill curve drawn (the model computes more; the curve is flat between them).
 pub const FILL_POINTS_DRAWN: usize = 100;
 
-/// The Octane review's drive: the only one its torture figures belong to.
-pub const OCTANE_PRESET: &str = "octane";
-pub const OCTANE_CAPACITY_GB: f64 = 128.0;
-/// Published: after the torture, sequential writes fell below this fraction of fresh.
-pub const OCTANE_TORTURED_FRACTION: f64 = 0.1;
-/// Where the Octane figures come from.
-pub const OCTANE_SOURCE: &str =
-    "An SSD State of the Union Update, AnandTech, 2011 (OCZ Octane review, 128 GB model)";
-/// What the Octane review reported, in words.
-pub const OCTANE_FACT: &str = "After filling the drive and 20 minutes of 4 KB random writes at QD32 across all LBAs, 128 KB sequential writes fell below a tenth of their fresh speed; a TRIM of all user LBAs restored full performance.";
 /// MB in a GB (decimal, as drives are sold).
 const MB_PER_GB: f64 = 1e3;
 /// A capacity matches a published sample when it is this close (GB).
