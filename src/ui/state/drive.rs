@@ -131,6 +131,17 @@ impl DriveSetup {
         self.choice.drive(self.preset)
     }
 
+    /// The drive as the views' headings name it: "Phison E12 (consumer, PCIe 3.0), 960 GB (32
+    /// dies)".
+    pub fn label(&self) -> String {
+        format!(
+            "{}, {} ({} dies)",
+            self.preset().name,
+            crate::ui::format::gb(self.capacity_gb()),
+            self.dies()
+        )
+    }
+
     /// User capacity in GB.
     pub fn capacity_gb(&self) -> f64 {
         self.choice.capacity_gb(self.preset)

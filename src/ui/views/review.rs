@@ -120,16 +120,7 @@ pub fn ReviewTestsView() -> impl IntoView {
         pool.review_revision();
         build(pool.review_state().as_ref(), &key.get())
     });
-    let drive = move || {
-        lab.drive.with(|d| {
-            format!(
-                "{}, {} ({} dies)",
-                d.preset().name,
-                format::gb(d.capacity_gb()),
-                d.dies()
-            )
-        })
-    };
+    let drive = move || lab.drive.with(|d| d.label());
     view! {
         <section
             id="review-tests"

@@ -121,12 +121,7 @@ pub fn build(state: &LabState, results: Option<&TimeResults>) -> TimeView {
     let preset = state.drive.preset();
     let drive = state.drive.spec();
     let mut v = TimeView {
-        drive: format!(
-            "{}, {} ({} dies)",
-            preset.name,
-            format::gb(state.drive.capacity_gb()),
-            state.drive.dies()
-        ),
+        drive: state.drive.label(),
         ..TimeView::default()
     };
     let empty = TimeResults::default();
