@@ -9,8 +9,9 @@
 use std::path::PathBuf;
 
 use parallelism_lab::fio::{parse_output, text_of};
+use parallelism_lab::model::config::Param;
 use parallelism_lab::model::custom::{self, cells_from_fio};
-use parallelism_lab::model::fit::{FitOptions, FitReport, Param};
+use parallelism_lab::model::fit::{FitOptions, FitReport};
 use parallelism_lab::model::{presets, DriveState};
 
 /// The cells of one sweep's files, as `lab fit --fio` reads them.

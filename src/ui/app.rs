@@ -339,7 +339,7 @@ fn Legend(
                         view! {
                             <li class="legend-yours">
                                 <span class=format!("swatch {}", s.shape.css_class()) aria-hidden="true"></span>
-                                {format!("your drive: {} (fio)", s.file_name)}
+                                {format!("your measurements: {} (fio)", s.file_name)}
                             </li>
                         }
                     })

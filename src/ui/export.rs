@@ -29,7 +29,7 @@ pub const SOURCE_MODEL: &str = "model";
 /// `source` of a published measurement.
 pub const SOURCE_PUBLISHED: &str = "published measurement";
 /// `source` of an imported fio result.
-pub const SOURCE_FIO: &str = "your drive (fio)";
+pub const SOURCE_FIO: &str = "your measurements (fio)";
 
 /// The columns of the several-jobs view's CSV, units in the names.
 pub const JOBS_CSV_HEADER: &str = "job,rw,read_percent,block_bytes,queue_depth,rate_iops,source,iops,mb_per_s,latency_mean_us,latency_p99_us,latency_p99_alone_us";
@@ -351,7 +351,7 @@ impl Rows<'_> {
 
     fn yours(&mut self, chart: ChartId, series: &[YourSeries], y: Column) {
         for s in series {
-            let name = format!("your drive ({})", s.file_name);
+            let name = format!("your measurements ({})", s.file_name);
             for &(px, py) in &s.points {
                 self.row(chart, &name, SOURCE_FIO, (XColumn::QueueDepth, px), (y, py));
             }

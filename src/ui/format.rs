@@ -140,7 +140,7 @@ pub fn axis_latency_us(us: f64) -> String {
     format!("{} {unit}", axis_count(v))
 }
 
-/// A capacity: `1,920 GB`, or `3.75 GB` for a small custom drive.
+/// A capacity: `1,920 GB`, or `3.75 GB` for a small unlisted capacity.
 pub fn gb(v: f64) -> String {
     if !v.is_finite() {
         return NO_VALUE.into();

@@ -79,9 +79,9 @@ pub fn build(
     sweep: Option<&LoadSweep>,
 ) -> ReadoutData {
     let preset = state.drive.preset();
-    let custom = if state.drive.is_custom() {
+    let dies_text = if state.drive.is_unlisted() {
         format!(
-            ", custom: {} dies of {} Gbit",
+            ", unlisted capacity: {} dies of {} Gbit",
             state.drive.dies(),
             state.drive.die_gbit()
         )
@@ -112,7 +112,7 @@ pub fn build(
         "{} {}{} · {} {} · {load} · {}{power}",
         preset.controller.name,
         format::gb(state.drive.capacity_gb()),
-        custom,
+        dies_text,
         format::block_size(w.bs_bytes()),
         pattern_words(w.rw(), w.read_pct()),
         w.drive_state().label(),

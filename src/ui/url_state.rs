@@ -42,8 +42,8 @@
 
 use std::str::FromStr;
 
+use crate::model::config::PowerLimit;
 use crate::model::config::{parse_block_size, ConfigError, DriveState, Rw, MAX_DIES, MAX_IODEPTH};
-use crate::model::power::PowerLimit;
 use crate::model::presets;
 
 use super::compare::{Pin, MAX_PINS, PIN_SEPARATOR};

@@ -700,8 +700,8 @@ async fn e2e_real_fio_output_imports_as_your_drive_and_a_truncated_file_changes_
     );
     let legend = browser.text(".legend").await;
     assert!(
-        legend.contains("your drive: lab.json (fio)")
-            && legend.contains("your drive: lab-with-report.txt (fio)"),
+        legend.contains("your measurements: lab.json (fio)")
+            && legend.contains("your measurements: lab-with-report.txt (fio)"),
         "{legend}"
     );
     browser.click("fio-remove-1").await;

@@ -19,11 +19,11 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use super::config::{
-    parse_block_size, CheckedRun, ConfigError, DriveSpec, DriveState, RunOptions, Rw, Workload,
-    MAX_IODEPTH,
+    parse_block_size, ConfigError, DriveSpec, DriveState, RunOptions, Rw, Workload, MAX_IODEPTH,
 };
 use super::engine::Simulation;
 use super::presets;
+use super::run::CheckedRun;
 use super::stats::RunResult;
 use super::workload::{Spacing, Stream, StreamsSpec};
 

@@ -25,8 +25,9 @@ use std::str::FromStr;
 
 use crate::calibration::{Depth, Measurement, Metric};
 use crate::config::{ConfigError, DriveSpec, DriveState, MAX_IODEPTH};
+use crate::config::{Fitted, Param};
 use crate::fio::FioPoint;
-use crate::fit::{CellFit, Evaluator, FitOptions, FitReport, Fitted, Param, ParamValues, Searched};
+use crate::fit::{CellFit, Evaluator, FitOptions, FitReport, ParamValues, Searched};
 use crate::presets::{self, Preset};
 
 /// What a fit of a whole drive chooses, in the order the search scans them, and the widest
@@ -116,7 +117,7 @@ fn on_lattice(v: f64) -> f64 {
 ///
 /// ```
 /// use parallelism_model::custom::plausible;
-/// use parallelism_model::fit::Param;
+/// use parallelism_model::config::Param;
 /// use parallelism_model::presets;
 /// let e12 = plausible(presets::find("e12").unwrap());
 /// let dies = e12.iter().find(|f| f.param == Param::Dies).unwrap();

@@ -16,7 +16,7 @@
 //! result: the one-shot functions are those runs stepped without a budget, so the two paths
 //! cannot drift apart, and the engine's runs are deterministic however they are cut.
 //!
-//! [`engine`]: super::engine
+//! [`engine`]: crate::Simulation
 //! [`ftl`]: super::ftl
 
 use std::collections::HashMap;
@@ -24,12 +24,12 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use super::config::{
-    CheckedRun, ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, SlcCache, SlcRoom,
-    Workload,
+    ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, SlcCache, Workload,
 };
 use super::engine::Simulation;
 use super::ftl::{scaled_drive, ScaledFtl};
 use super::rng::Rng;
+use super::run::{CheckedRun, SlcRoom};
 
 /// Model work a caller of the sliced runs does between two looks at its clock: engine events or
 /// scaled-drive writes (about 0.3 ms natively, 1 ms in a browser). The page and `lab bench`

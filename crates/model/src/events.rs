@@ -226,6 +226,8 @@ impl<E: Copy, const LANES: usize> EventQueue<E, LANES> {
     }
 }
 
+/// The queue's length, which only the tests observe.
+#[cfg(test)]
 impl<E, const LANES: usize> EventQueue<E, LANES> {
     pub fn len(&self) -> usize {
         self.heap.len() + self.lanes.iter().map(Ring::len).sum::<usize>()

@@ -4,32 +4,81 @@
 //! only call this crate; its dependencies are serde and serde_json alone, so nothing but the
 //! model's own code can reach the engine, and the compiler keeps the web stack out.
 //!
-//! Parts, each owning one piece of the drive:
-//! - [`config`]: what a run is made of, and the one validation step ([`RunSpec::check`]).
-//! - [`presets`]: the controllers and NAND parts the lab knows, each value sourced.
-//! - [`workload`]: the streams of requests a run puts on a drive (closed loop, load at a rate,
-//!   block-size splits, address ranges) and their validation ([`workload::StreamsSpec::check`]).
-//! - [`engine`]: the discrete-event engine (host stack, controller, channels, dies).
+//! # A first run
+//!
+//! A preset's drive at one capacity, a workload in fio's terms, checked once, then run:
+//!
+//! ```
+//! use parallelism_model::{presets, DriveState, RunOptions, RunSpec, Rw, Workload};
+//!
+//! let drive = presets::find("e18dc").unwrap().drive_with_dies(8)?;
+//! let workload = Workload { rw: Rw::RandRead, rwmixread: 100, bs_bytes: 4096, iodepth: 1 };
+//! let spec = RunSpec { drive, workload, state: DriveState::Fob, options: RunOptions::default() };
+//! let result = parallelism_model::run(spec)?;
+//! // One read at a time: IOPS is one over the latency (Little's law with L = 1).
+//! let mean_s = result.latency.mean_us * 1e-6;
+//! assert!((result.iops * mean_s - 1.0).abs() < 0.01);
+//! # Ok::<(), parallelism_model::ConfigError>(())
+//! ```
+//!
+//! A bad input never reaches the engine; the error says which input and why:
+//!
+//! ```
+//! use parallelism_model::{presets, ConfigError};
+//!
+//! let err = presets::find("e18dc").unwrap().drive_with_dies(0).unwrap_err();
+//! assert!(matches!(err, ConfigError::OutOfRange { what: "dies", .. }));
+//! assert_eq!(err.to_string(), "dies 0 is out of range (allowed: 1..=256)");
+//! ```
+//!
+//! # Layers
+//!
+//! Each module imports only modules of the layers below it, or those listed before it in its
+//! own layer; `tests/layers.rs` reads this list and the sources and fails on any other import,
+//! so there is no import circle. Modules in `code` without a link are the crate's internals.
+//!
+//! 0. foundations: [`time`], [`rng`], `ring`, [`text`], [`link`], `events`
+//! 1. specification: [`config`], `names`
+//! 2. parts: [`activity`], [`stats`], [`ftl`], [`workload`], [`power`]
+//! 3. checked runs: [`run`](mod@run)
+//! 4. engine: `engine`, [`prepare`]
+//! 5. runs of the engine: [`sweep`], [`fio`], [`drive_state`], [`review`]
+//! 6. presets and their published data: [`presets`], [`calibration`], [`spec_sheet`]
+//! 7. fitting: [`fit`], [`sliced_fit`], [`custom`]
+//!
+//! # The public face
+//!
+//! - [`time`]: [`Nanos`](time::Nanos) and [`SimTime`](time::SimTime), simulated nanoseconds.
+//! - [`rng`]: [`Rng`](rng::Rng), the run's one seeded generator.
+//! - [`text`]: a file's bytes as text (UTF-8 or UTF-16).
+//! - [`link`]: [`HostLink`](link::HostLink), host link generations and their rates.
+//! - [`config`]: what a drive and a run are made of: [`DriveSpec`], [`NandSpec`](config::NandSpec),
+//!   [`ControllerSpec`](config::ControllerSpec), the power tables, [`Param`](config::Param) and
+//!   [`Fitted`](config::Fitted), [`SpecPeaks`](config::SpecPeaks), [`Rw`], [`DriveState`],
+//!   [`Workload`], [`RunOptions`], [`RunSpec`], [`ConfigError`], block sizes in fio's spelling.
 //! - [`activity`]: a read-only snapshot of what every part of the drive does at one instant.
-//! - [`events`]: the time-ordered event queue with deterministic ties.
-//! - [`link`]: host link generations and their rates.
-//! - [`ftl`]: garbage collection and write amplification.
-//! - [`drive_state`]: the drive over time: SLC cache fill and folding, torture, TRIM.
-//! - [`stats`]: latency histogram, utilisation, the limiting resource.
-//! - [`power`]: what each resource draws, the power states, the budget and idle states.
-//! - [`calibration`]: the published measurements and the model's error against them.
-//! - [`fit`]: the parameters a preset marks as fitted, and the search that chooses them.
-//! - [`custom`]: a user's own drive (a preset with fitted values, `drive=` in a link), fitted
-//!   to their fio jobs.
-//! - [`sliced_fit`]: a fit run in slices, so a page never blocks on one.
-//! - [`spec_sheet`]: the consumer controllers' spec-sheet peaks and the fresh model against them.
+//! - [`stats`]: [`RunResult`], latency summaries, utilisation, the [`Bottleneck`].
+//! - [`ftl`]: garbage collection and write amplification, computed at once or in slices.
+//! - [`workload`]: streams of requests (closed loop, load at a rate, block-size splits, address
+//!   ranges), fio job files, block traces and the desktop workloads.
+//! - [`power`]: what each part draws, power states, budgets, idle states, per watt.
+//! - [`run`](mod@run): [`CheckedRun`], the only thing the engine runs, and the power budget it keeps.
+//! - [`Simulation`]: the discrete-event engine (host stack, controller, channels, dies), run to
+//!   the end or stepped.
 //! - [`prepare`]: a run made ready for the engine in steps, so a page never blocks.
+//! - [`sweep`]: runs over queue depth or read share, as the charts and `lab` draw them.
+//! - [`fio`]: fio's output read (normal, terse, JSON) and written.
+//! - [`drive_state`]: the drive over time: SLC cache fill and folding, torture, TRIM.
 //! - [`review`]: the E12 review's synthetic tests (bursts, sustained depths, mixes) on any drive.
-//! - [`sweep`]: runs over queue depth or read share, as the charts and the CLI draw them.
-//! - [`names`]: one table of stable names per enum ([`named_enum!`]), for `FromStr` and `Display`.
-//! - [`ring`]: the first-in first-out ring the hot queues use.
-//! - [`fio`]: fio job files out, fio's JSON output in.
-//! - [`time`] and [`rng`]: simulated nanoseconds and the run's one random generator.
+//! - [`presets`]: the controllers and NAND parts the lab knows, each value sourced.
+//! - [`calibration`]: the published measurements and the model's error against them.
+//! - [`spec_sheet`]: the consumer controllers' spec-sheet peaks and the fresh model against them.
+//! - [`fit`]: the search that chooses a preset's fitted values, and leave-one-out.
+//! - [`sliced_fit`]: a fit run in slices, so a page never blocks on one.
+//! - [`custom`]: a reader's own drive (a preset with fitted values, `drive=` in a link), fitted
+//!   to their fio results.
+//! - [`named_enum!`]: one table of stable names per enum, for `FromStr` and `Display`.
+//! - [`run()`](fn@run): check and run one configuration.
 #![forbid(unsafe_code)]
 
 pub mod activity;
@@ -37,19 +86,20 @@ pub mod calibration;
 pub mod config;
 pub mod custom;
 pub mod drive_state;
-pub mod engine;
-pub mod events;
+mod engine;
+mod events;
 pub mod fio;
 pub mod fit;
 pub mod ftl;
 pub mod link;
-pub mod names;
+mod names;
 pub mod power;
 pub mod prepare;
 pub mod presets;
 pub mod review;
-pub mod ring;
+mod ring;
 pub mod rng;
+pub mod run;
 pub mod sliced_fit;
 pub mod spec_sheet;
 pub mod stats;
@@ -58,10 +108,9 @@ pub mod text;
 pub mod time;
 pub mod workload;
 
-pub use config::{
-    CheckedRun, ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, Workload,
-};
+pub use config::{ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, Workload};
 pub use engine::Simulation;
+pub use run::CheckedRun;
 pub use stats::{Bottleneck, RunResult};
 
 /// Check and run one configuration to the end.

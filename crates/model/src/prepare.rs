@@ -13,9 +13,10 @@
 //! spec never becomes one), and [`Preparation::work`] hands out the run exactly when nothing is
 //! left to compute, so a caller cannot start an unprepared run.
 
-use super::config::{CheckedRun, ConfigError, RunSpec};
+use super::config::PowerLimit;
+use super::config::{ConfigError, RunSpec};
 use super::ftl::{cached_steady_write_amplification, SteadyWa};
-use super::power::PowerLimit;
+use super::run::CheckedRun;
 
 /// Scaled-drive writes per step of a [`Preparation`]: about 1 ms in a browser.
 pub const WA_WRITES_PER_STEP: usize = 5_000;

@@ -26,13 +26,13 @@
 //!   al., IEEE Computer Architecture Letters, 2017) and its published configuration: the
 //!   read-ahead of a simulated SSD controller.
 
+use super::config::SpecPeaks;
 use super::config::{
     check_dies, CellType, ConfigError, ControllerSpec, DriveSpec, Mapping, NandSpec, SlcCache,
 };
-use super::fit::{Fitted, Param};
+use super::config::{ControllerPower, IdleLatency, NandPower, PowerState};
+use super::config::{Fitted, Param};
 use super::link::HostLink;
-use super::power::{ControllerPower, IdleLatency, NandPower, PowerState};
-use super::spec_sheet::SpecPeaks;
 use super::time::Nanos;
 
 const KIB: u32 = 1024;

@@ -16,14 +16,15 @@
 //! to fold its cache, since the drive empties the cache in idle time and the review idles
 //! between phases.
 //!
-//! [`engine`]: crate::engine
+//! [`engine`]: crate::Simulation
 //! [`drive_state`]: crate::drive_state
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::{ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, SlcRoom};
+use crate::config::{ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw};
 use crate::drive_state::{CachedDrive, Phases};
 use crate::engine::Simulation;
+use crate::run::SlcRoom;
 use crate::Workload;
 
 /// \[REF3\], as the page, `lab` and the README cite it.

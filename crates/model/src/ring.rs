@@ -31,6 +31,7 @@ impl<T> Default for Ring<T> {
 }
 
 impl<T> Ring<T> {
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.len
     }

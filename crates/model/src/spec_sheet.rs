@@ -8,11 +8,9 @@
 //! unreachable and why that part is right; a test holds both, so an explanation cannot outlive
 //! the miss it explains.
 
-use std::fmt;
-
 use serde::Serialize;
 
-use super::config::{DriveState, RunOptions, RunSpec, Rw, Workload};
+use super::config::{DriveState, Figure, RunOptions, RunSpec, Workload};
 use super::engine::Simulation;
 use super::presets::Preset;
 
@@ -23,72 +21,6 @@ pub const PEAK_QDS: [u32; 4] = [32, 64, 128, 256];
 const SEQ_QD: u32 = 32;
 const SEQ_BS: u32 = 128 * 1024;
 const RANDOM_BS: u32 = 4096;
-
-/// One of the four figures a spec sheet gives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Figure {
-    SeqRead,
-    SeqWrite,
-    RandRead,
-    RandWrite,
-}
-
-impl Figure {
-    pub const ALL: [Figure; 4] = [
-        Figure::SeqRead,
-        Figure::SeqWrite,
-        Figure::RandRead,
-        Figure::RandWrite,
-    ];
-
-    fn rw(self) -> Rw {
-        match self {
-            Figure::SeqRead => Rw::Read,
-            Figure::SeqWrite => Rw::Write,
-            Figure::RandRead => Rw::RandRead,
-            Figure::RandWrite => Rw::RandWrite,
-        }
-    }
-
-    pub fn unit(self) -> &'static str {
-        match self {
-            Figure::SeqRead | Figure::SeqWrite => "MB/s",
-            Figure::RandRead | Figure::RandWrite => "IOPS",
-        }
-    }
-}
-
-impl fmt::Display for Figure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Figure::SeqRead => "128 KiB sequential read, QD32",
-            Figure::SeqWrite => "128 KiB sequential write, QD32",
-            Figure::RandRead => "4 KiB random read, best QD",
-            Figure::RandWrite => "4 KiB random write, best QD",
-        })
-    }
-}
-
-/// A controller's spec-sheet peaks (Phison's spec sheets, \[REF2\] in [`super::presets`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SpecPeaks {
-    pub seq_read_mb_s: f64,
-    pub seq_write_mb_s: f64,
-    pub rand_read_iops: f64,
-    pub rand_write_iops: f64,
-}
-
-impl SpecPeaks {
-    pub fn get(&self, figure: Figure) -> f64 {
-        match figure {
-            Figure::SeqRead => self.seq_read_mb_s,
-            Figure::SeqWrite => self.seq_write_mb_s,
-            Figure::RandRead => self.rand_read_iops,
-            Figure::RandWrite => self.rand_write_iops,
-        }
-    }
-}
 
 /// Spec figures the model does not reach, with the modelled part responsible and why it stays.
 pub const BEYOND_THE_MODEL: [(&str, Figure, &str); 1] = [(

@@ -4,11 +4,10 @@
 
 use serde::Serialize;
 
-use super::config::{
-    CheckedRun, ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, Workload,
-};
+use super::config::PowerLimit;
+use super::config::{ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, Workload};
 use super::engine::Simulation;
-use super::power::PowerLimit;
+use super::run::CheckedRun;
 use super::stats::RunResult;
 use super::workload::{Spacing, Stream, StreamsSpec};
 

@@ -4,10 +4,11 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use parallelism_model::calibration::{Depth, Measurement, Metric};
+use parallelism_model::config::Param;
 use parallelism_model::config::{DriveState, RunOptions, Rw, Workload};
 use parallelism_model::custom::{self, CustomDrive};
 use parallelism_model::fio;
-use parallelism_model::fit::{FitOptions, Param};
+use parallelism_model::fit::FitOptions;
 use parallelism_model::sliced_fit::SlicedFit;
 use parallelism_model::sweep;
 use parallelism_model::workload::Spacing;

@@ -6,7 +6,8 @@
 use std::fmt::Write as _;
 
 use parallelism_model::calibration::{self, Depth, Metric, HEADER};
-use parallelism_model::fit::{self, Evaluator, FitOptions, Fitted, Param};
+use parallelism_model::config::{Fitted, Param};
+use parallelism_model::fit::{self, Evaluator, FitOptions};
 use parallelism_model::presets::{self, Preset};
 use parallelism_model::RunOptions;
 

@@ -3,7 +3,7 @@
 //! firmware keeps by letting fewer dies work at once.
 #![cfg(not(target_arch = "wasm32"))]
 
-use parallelism_model::power::PowerLimit;
+use parallelism_model::config::PowerLimit;
 use parallelism_model::presets;
 use parallelism_model::{DriveState, RunOptions, RunResult, RunSpec, Rw, Simulation, Workload};
 

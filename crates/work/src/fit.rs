@@ -11,8 +11,9 @@
 //!   bit for bit (the model's "could not run" NaN included).
 
 use parallelism_model::calibration::Measurement;
+use parallelism_model::config::Param;
 use parallelism_model::custom;
-use parallelism_model::fit::{CellFit, FitOptions, FitReport, Param, ParamValues};
+use parallelism_model::fit::{CellFit, FitOptions, FitReport, ParamValues};
 use parallelism_model::presets::{self, Preset};
 use parallelism_model::sliced_fit::{FitProgress, SlicedFit};
 use parallelism_model::RunOptions;

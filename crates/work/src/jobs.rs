@@ -12,9 +12,10 @@
 //!   seed [`SEED`], [`JOBS_MEASURED_IOS`] measured I/Os), so the page and the command line agree;
 //! - no step blocks for long: each run is prepared and advanced in slices.
 
-use parallelism_model::config::{CheckedRun, ConfigError, RunOptions, Rw, Workload};
-use parallelism_model::power::PowerLimit;
+use parallelism_model::config::PowerLimit;
+use parallelism_model::config::{ConfigError, RunOptions, Rw, Workload};
 use parallelism_model::prepare::Preparation;
+use parallelism_model::run::CheckedRun;
 use parallelism_model::stats::{RunResult, StreamResult};
 use parallelism_model::workload::{Spacing, Stream, StreamsSpec};
 use parallelism_model::{DriveState, Simulation};

@@ -11,12 +11,13 @@
 use std::fmt;
 use std::str::FromStr;
 
+use parallelism_model::config::PowerLimit;
 use parallelism_model::config::{
-    CheckedRun, ConfigError, DriveSpec, NandSpec, RunOptions, RunSpec, Rw, Workload,
+    ConfigError, DriveSpec, NandSpec, RunOptions, RunSpec, Rw, Workload,
 };
-use parallelism_model::power::PowerLimit;
 use parallelism_model::prepare::Preparation;
 use parallelism_model::presets::{Preset, PresetKey};
+use parallelism_model::run::CheckedRun;
 use parallelism_model::stats::{Bottleneck, ProgramWait};
 use parallelism_model::workload::{Spacing, Stream, StreamsSpec};
 use serde::{Deserialize, Serialize};

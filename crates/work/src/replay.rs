@@ -14,8 +14,8 @@
 
 use std::sync::Arc;
 
+use parallelism_model::config::PowerLimit;
 use parallelism_model::config::{ConfigError, RunOptions, RunSpec, Rw, Workload};
-use parallelism_model::power::PowerLimit;
 use parallelism_model::prepare::Preparation;
 use parallelism_model::stats::{LatencySummary, RunResult};
 use parallelism_model::time::Nanos;

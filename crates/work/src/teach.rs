@@ -16,9 +16,10 @@
 //!   panic; a command before the point is ready is answered with nothing.
 
 use parallelism_model::activity::Activity;
-use parallelism_model::config::{CheckedRun, DriveSpec};
+use parallelism_model::config::DriveSpec;
 use parallelism_model::power;
 use parallelism_model::prepare::Preparation;
+use parallelism_model::run::CheckedRun;
 use parallelism_model::stats::{Bottleneck, RunResult};
 use parallelism_model::time::{Nanos, SimTime};
 use parallelism_model::Simulation;

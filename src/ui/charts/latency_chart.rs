@@ -156,7 +156,7 @@ mod tests {
                 x: 256.0,
                 x_to: None,
                 y: 0.0,
-                colour: SeriesColour::Custom,
+                colour: SeriesColour::Configured,
             }],
             ..LatencyChartData::default()
         };

@@ -306,13 +306,13 @@ mod tests {
             current_x: -1.0,
             latency: vec![Curve {
                 label: "x".into(),
-                colour: SeriesColour::Custom,
+                colour: SeriesColour::Configured,
                 emphasis: false,
                 dash: Dash::Solid,
                 points: vec![(0.0, 1.0), (f64::INFINITY, 2.0), (10.0, -3.0)],
             }],
             limits: vec![DriveLimits {
-                colour: SeriesColour::Custom,
+                colour: SeriesColour::Configured,
                 emphasis: true,
                 knee: Some((f64::NAN, 1.0)),
                 capacity: Some(0.0),

@@ -7,7 +7,7 @@
 //! - curves are model results and markers are published measurements; the two are never mixed
 //!   in one series, and the page's legend and captions say which is which;
 //! - every drive keeps its colour across all three charts and the legend (the preset's listed
-//!   capacities take the series colours smallest first, a custom drive the custom colour);
+//!   capacities take the series colours smallest first, an unlisted capacity the configured colour);
 //! - chart data holds only finite numbers: a result that is not finite (or not positive on a
 //!   log axis) is left out rather than drawn.
 
@@ -48,8 +48,9 @@ pub use style::{ChartStyle, Palette};
 pub enum SeriesColour {
     /// One of the palette's series colours (by the drive's place in the comparison).
     Series(usize),
-    /// The reader's custom drive.
-    Custom,
+    /// The drive the reader configured, when it is none of the preset's listed capacities
+    /// (an unlisted capacity), or beside pins.
+    Configured,
 }
 
 impl SeriesColour {
@@ -57,7 +58,7 @@ impl SeriesColour {
     pub fn css_class(self) -> String {
         match self {
             SeriesColour::Series(i) => format!("swatch s{}", i % style::SERIES_COLOURS + 1),
-            SeriesColour::Custom => "swatch custom".into(),
+            SeriesColour::Configured => "swatch configured".into(),
         }
     }
 }
@@ -197,7 +198,7 @@ pub struct DepthSeries {
     pub current: Option<(f64, f64)>,
     /// Published measurements.
     pub markers: Vec<Marker>,
-    /// The reader's imported fio results ("your drive"), one series per file, same
+    /// The reader's imported fio results ("your measurements"), one series per file, same
     /// coordinates as the curves.
     pub yours: Vec<YourSeries>,
     pub stamp: Stamp,
@@ -314,8 +315,8 @@ pub(crate) struct Compared {
     pub(crate) pin: Option<usize>,
 }
 
-/// Without pins: the preset's capacities (and the reader's custom drive). With pins: the
-/// reader's configuration in the custom colour, then each pin in a series colour (a pin equal
+/// Without pins: the preset's capacities (and the reader's unlisted capacity). With pins: the
+/// reader's configuration in the configured colour, then each pin in a series colour (a pin equal
 /// to the reader's configuration stands for it, so nothing is drawn twice).
 pub(crate) fn compared(state: &LabState) -> Vec<Compared> {
     if !state.pins.as_slice().is_empty() {
@@ -337,9 +338,9 @@ pub(crate) fn compared(state: &LabState) -> Vec<Compared> {
                 )
             } else {
                 (
-                    SeriesColour::Custom,
+                    SeriesColour::Configured,
                     format!(
-                        "custom: {cap} ({} dies of {} Gbit)",
+                        "unlisted capacity: {cap} ({} dies of {} Gbit)",
                         drive.dies, drive.die_gbit
                     ),
                 )
@@ -363,7 +364,7 @@ fn compared_with_pins(state: &LabState) -> Vec<Compared> {
         out.push(Compared {
             config: state.clone(),
             drive: state.drive.choice(),
-            colour: SeriesColour::Custom,
+            colour: SeriesColour::Configured,
             current: true,
             label: format!("now: {}", now.label()),
             pin: None,
@@ -676,7 +677,7 @@ fn add_published(
         drives
             .iter()
             .find(|c| c.drive == d && c.config.drive.preset().id == state.drive.preset().id)
-            .map_or(SeriesColour::Custom, |c| c.colour)
+            .map_or(SeriesColour::Configured, |c| c.colour)
     };
     let in_mb = unit == Unit::MbPerS;
     let [qd, latency, mix] = charts;
@@ -887,12 +888,17 @@ mod tests {
         let mut s = LabState::default();
         s.drive.set_dies(12);
         let set = build(&s, &fake);
-        assert_eq!(set.legend.last().unwrap().colour, SeriesColour::Custom);
-        assert!(set.legend.last().unwrap().label.starts_with("custom"));
+        assert_eq!(set.legend.last().unwrap().colour, SeriesColour::Configured);
+        assert!(set
+            .legend
+            .last()
+            .unwrap()
+            .label
+            .starts_with("unlisted capacity"));
     }
 
     #[test]
-    fn pins_replace_the_family_and_the_reader_keeps_the_custom_colour() {
+    fn pins_replace_the_family_and_the_reader_keeps_the_configured_colour() {
         let mut s = LabState::default();
         s.pins.add(Pin::of(&s)).unwrap();
         let set = build(&s, &fake);
@@ -908,7 +914,7 @@ mod tests {
         assert_eq!(set.legend.len(), 5, "the view and four pins");
         assert_eq!(set.qd.depth.curves.len(), 5);
         assert_eq!(set.mix.curves.len(), 5);
-        assert_eq!(set.legend[0].colour, SeriesColour::Custom);
+        assert_eq!(set.legend[0].colour, SeriesColour::Configured);
         assert!(set.legend[0].label.starts_with("now: "));
         assert_eq!(set.legend[4].colour, SeriesColour::Series(3));
         assert!(

@@ -74,7 +74,7 @@ const CURRENT_CURVE_CSS: f64 = 3.0;
 const POINT_CSS: f64 = 2.5;
 const CURRENT_POINT_CSS: f64 = 6.0;
 const MARKER_CSS: f64 = 6.0;
-/// Half the side of a "your drive" square.
+/// Half the side of a "your measurements" square.
 const YOURS_CSS: f64 = 5.0;
 const GUIDE_DASH_CSS: f64 = 4.0;
 const CURVE_DASH_CSS: f64 = 7.0;
@@ -263,7 +263,7 @@ pub fn markers<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Draws the reader's imported fio results ("your drive"), each file in its shape, filled in
+/// Draws the reader's imported fio results ("your measurements"), each file in its shape, filled in
 /// the text colour with a ring of the background, distinct from model curves (lines) and
 /// published measurements (diamonds).
 pub fn yours<DB: DrawingBackend>(

@@ -18,7 +18,7 @@ pub const CSS_VARS: [(&str, RGBColor); 9 + SERIES_COLOURS] = [
     ("--chart-muted", RGBColor(0x4b, 0x55, 0x63)),
     ("--chart-grid", RGBColor(0xe5, 0xe7, 0xeb)),
     ("--chart-axis", RGBColor(0x6b, 0x72, 0x80)),
-    ("--chart-custom", RGBColor(0xc0, 0x26, 0xd3)),
+    ("--chart-configured", RGBColor(0xc0, 0x26, 0xd3)),
     ("--chart-measured", RGBColor(0x11, 0x18, 0x27)),
     ("--chart-current", RGBColor(0xdc, 0x26, 0x26)),
     ("--chart-band", RGBColor(0xf3, 0xf4, 0xf6)),
@@ -36,8 +36,8 @@ pub struct Palette {
     pub muted: RGBColor,
     pub grid: RGBColor,
     pub axis: RGBColor,
-    /// The reader's own (custom) drive when it is not one of the preset's capacities.
-    pub custom: RGBColor,
+    /// The reader's configured drive when it is none of the preset's listed capacities.
+    pub configured: RGBColor,
     /// Outline of published-measurement markers.
     pub measured: RGBColor,
     /// The current-depth guide line.
@@ -70,7 +70,7 @@ impl Palette {
             muted: c[2],
             grid: c[3],
             axis: c[4],
-            custom: c[5],
+            configured: c[5],
             measured: c[6],
             current: c[7],
             band: c[8],
@@ -82,7 +82,7 @@ impl Palette {
     pub fn colour(&self, c: super::SeriesColour) -> RGBColor {
         match c {
             super::SeriesColour::Series(i) => self.series[i % SERIES_COLOURS],
-            super::SeriesColour::Custom => self.custom,
+            super::SeriesColour::Configured => self.configured,
         }
     }
 }

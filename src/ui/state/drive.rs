@@ -12,8 +12,8 @@
 //! the model. [`Hold`] says which of the three stays put, so a reader can hold the capacity and
 //! vary the die count (the density follows) to isolate what parallelism alone does.
 
+use crate::model::config::PowerLimit;
 use crate::model::config::{DriveSpec, MAX_DIES};
-use crate::model::power::PowerLimit;
 use crate::model::presets::{self, Preset};
 
 use crate::ui::ladder::Ladder;
@@ -147,8 +147,8 @@ impl DriveSetup {
         self.choice.capacity_gb(self.preset)
     }
 
-    /// Whether the drive differs from every capacity the preset lists (the "custom drive").
-    pub fn is_custom(&self) -> bool {
+    /// Whether the drive differs from every capacity the preset lists (an "unlisted capacity").
+    pub fn is_unlisted(&self) -> bool {
         !self.choice.is_listed(self.preset)
     }
 

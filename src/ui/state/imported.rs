@@ -1,4 +1,4 @@
-//! [`Imports`]: the reader's own fio results, as drives of imported files ("your drive"). Never
+//! [`Imports`]: the reader's own fio results, as drives of imported files ("your measurements"). Never
 //! in the URL (a link cannot carry a file); kept on the reader's device only
 //! ([`crate::ui::storage`]); reset and the author's view keep them.
 //!

@@ -114,7 +114,7 @@ mod tests {
         assert_eq!(s.workload.rw(), Rw::RandRead);
         assert_eq!(s.workload.bs_bytes(), 4096);
         assert_eq!(s.workload.drive_state(), DriveState::Steady);
-        assert!(!s.drive.is_custom());
+        assert!(!s.drive.is_unlisted());
     }
 
     #[test]
@@ -159,7 +159,7 @@ mod tests {
         s.drive.set_dies(64);
         assert_eq!((s.drive.dies(), s.drive.die_gbit()), (64, 256));
         assert!((s.drive.capacity_gb() - 1920.0).abs() < 0.5);
-        assert!(s.drive.is_custom());
+        assert!(s.drive.is_unlisted());
         s.drive.set_dies(100); // not a count that keeps 1,920 GB: snaps to the nearest that does
         assert_eq!(s.drive.dies(), 128);
         s.drive.set_raw_gbit(1); // capacity is held

@@ -1,4 +1,4 @@
-//! "Your drive": a file input (and a drop target) that reads fio's output (JSON, the normal
+//! "Your measurements": a file input (and a drop target) that reads fio's output (JSON, the normal
 //! report or terse lines, of fio 2.x to 3.x, one or many jobs) with
 //! [`crate::fio::parse_output`] and adds it to the lab's [`Imports`]: the files chosen or dropped
 //! together are one drive (one marker shape on the charts, one fit), up to four drives, each
@@ -161,7 +161,7 @@ pub fn FioImport() -> impl IntoView {
         <section id="fio-import" class="fio card" aria-labelledby="fio-title"
             on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default()
             on:drop=on_drop>
-            <h2 id="fio-title">"Your drive (fio)"</h2>
+            <h2 id="fio-title">"Your measurements (fio)"</h2>
             <div class="control">
                 <label for="fio-file">
                     {format!("Import fio output: the files you choose (or drop here) together are one drive, up to {MAX_IMPORTS} drives (JSON, normal text or terse, fio 2.x to 3.x)")}
@@ -181,7 +181,7 @@ pub fn FioImport() -> impl IntoView {
                 Outcome::None => None,
             }}
             {move || kept.note.get().map(|note| view! { <p id="fio-kept-note" class="notes" role="status">{note.to_string()}</p> })}
-            <ul class="fio-files" id="fio-files" aria-label="Your drives and their fio files">{drives}</ul>
+            <ul class="fio-files" id="fio-files" aria-label="Your measured drives and their fio files">{drives}</ul>
             <p class="hint">
                 "Your files stay in this browser (kept for your next visit, never sent anywhere). "
                 <button type="button" id="fio-forget" class="small" on:click=forget>"Forget my files"</button>

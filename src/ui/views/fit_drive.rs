@@ -16,8 +16,9 @@ use leptos::prelude::*;
 use parallelism_work::fit::{FitAsk, FIT_IOS};
 
 use crate::model::calibration::{Measurement, Metric};
+use crate::model::config::Param;
 use crate::model::custom::{self, CustomDrive};
-use crate::model::fit::{FitReport, Param};
+use crate::model::fit::FitReport;
 use crate::model::presets::Preset;
 use crate::model::sliced_fit::FitProgress;
 use crate::model::DriveState;

@@ -18,7 +18,7 @@
 //! Around them, [`chrome`]: the masthead, the controls panel and the footer.
 //!
 //! Beside them, the page's sharing parts (browser only): [`share`] (Copy link, Embed snippet,
-//! CSV, PNG and fio job file downloads), [`fio_import`] (the reader's fio JSON as "your drive"),
+//! CSV, PNG and fio job file downloads), [`fio_import`] (the reader's fio JSON as "your measurements"),
 //! [`compare`] (pin, family, remove), [`embed_frame`] (the compact chrome's height reported
 //! to the embedding page) and [`download`] (text and images to files).
 //!

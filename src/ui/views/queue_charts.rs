@@ -435,7 +435,7 @@ fn your_drive_note(yours: &[YourSeries]) -> Option<String> {
         .map(|s| format!("{} from {}", s.shape.plural(), s.file_name))
         .collect();
     Some(format!(
-        " Your drive (fio, measured on your machine): {}.",
+        " Your measurements (fio, on your machine): {}.",
         files.join(", ")
     ))
 }

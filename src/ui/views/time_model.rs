@@ -90,7 +90,7 @@ pub fn cache_example() -> Option<(&'static Preset, DriveChoice)> {
 
 fn is_sample(state: &LabState, preset: &str, capacity_gb: f64) -> bool {
     state.drive.preset().id == preset
-        && !state.drive.is_custom()
+        && !state.drive.is_unlisted()
         && (state.drive.capacity_gb() - capacity_gb).abs() < CAPACITY_MATCH_GB
 }
 

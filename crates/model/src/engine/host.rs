@@ -10,8 +10,9 @@
 
 use std::collections::VecDeque;
 
-use crate::config::{CheckedRun, Mapping, MAPPING_UNIT_BYTES};
+use crate::config::{Mapping, MAPPING_UNIT_BYTES};
 use crate::rng::Rng;
+use crate::run::CheckedRun;
 use crate::time::SimTime;
 use std::sync::Arc;
 

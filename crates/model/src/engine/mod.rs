@@ -55,12 +55,13 @@
 use std::collections::VecDeque;
 
 use super::activity::{die_state, Activity, DieActivity, DieOp, DieView};
-use super::config::{CheckedRun, DriveSpec, SlcRoom, MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES};
+use super::config::{DriveSpec, MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES};
 use super::events::EventQueue;
 use super::ftl::steady_write_amplification;
 use super::power;
 use super::ring::Ring;
 use super::rng::Rng;
+use super::run::{CheckedRun, SlcRoom};
 use super::stats::{
     Bottleneck, Histogram, LatencySummary, PowerReading, RunResult, StreamResult, Utilisation,
 };

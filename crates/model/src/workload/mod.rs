@@ -34,8 +34,8 @@ pub mod trace;
 pub use file_error::FileError;
 
 use crate::config::{
-    self, CheckedRun, ConfigError, DriveSpec, DriveState, RunOptions, Rw, Workload,
-    MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES, MAX_IODEPTH, MIN_BLOCK_BYTES,
+    self, ConfigError, DriveSpec, DriveState, RunOptions, Rw, Workload, MAPPING_UNIT_BYTES,
+    MAX_BLOCK_BYTES, MAX_IODEPTH, MIN_BLOCK_BYTES,
 };
 use crate::time::Nanos;
 use trace::Trace;
@@ -460,13 +460,6 @@ pub struct StreamsSpec {
     pub streams: Vec<Stream>,
     pub state: DriveState,
     pub options: RunOptions,
-}
-
-impl StreamsSpec {
-    /// Validate the drive, the options and every stream; the result is what the engine runs.
-    pub fn check(self) -> Result<CheckedRun, ConfigError> {
-        CheckedRun::of_streams(self.drive, self.streams, self.state, self.options)
-    }
 }
 
 #[cfg(test)]
