@@ -858,7 +858,7 @@ mod tests {
             steps[i].setup.apply(&mut s);
             let mut prep = compute::current_key(&s).prepare(3_000).unwrap();
             let run = prep.work_until(&mut || false).unwrap().cloned().unwrap();
-            Simulation::run(&run)
+            Simulation::run(&run).unwrap()
         };
         let (qd1, deep, deep_ps2, qd1_ps2) = (run(0), run(1), run(2), run(3));
         assert!(qd1.power.average_w < 1.0, "{:?}", qd1.power);
@@ -884,7 +884,7 @@ mod tests {
             let key = compute::current_key(&s);
             let mut prep = key.prepare(RunOptions::DEFAULT_MEASURED_IOS).unwrap();
             let run = prep.work_until(&mut || false).unwrap().cloned().unwrap();
-            Simulation::run(&run)
+            Simulation::run(&run).unwrap()
         };
         let (light, knee, heavy, over) = (run(0), run(1), run(2), run(3));
         let near = |v: f64, want: f64, tol: f64| (v / want - 1.0).abs() < tol;
@@ -926,7 +926,8 @@ mod tests {
                 .spec()
                 .check()
                 .unwrap(),
-        );
+        )
+        .unwrap();
         assert!(near(capacity.iops, 178_000.0, 0.02), "{}", capacity.iops);
         assert!(near(160_000.0 / capacity.iops, 0.9, 0.02));
     }

@@ -58,7 +58,7 @@ pub fn run() -> String {
         .expect("bench run is valid");
     let rate = median_of(|| {
         let t = Instant::now();
-        let r = parallelism_model::Simulation::run(&run);
+        let r = parallelism_model::Simulation::run(&run).expect("the bench run runs to its end");
         let ios = r.measured_ios as f64 + 2_000.0;
         ios / t.elapsed().as_secs_f64()
     });
@@ -159,7 +159,7 @@ fn replay(drive: &DriveSpec) -> serde_json::Value {
         .expect("the replay is valid");
         median_of(|| {
             let t = Instant::now();
-            let r = Simulation::run(&run);
+            let r = Simulation::run(&run).expect("the replay runs to its end");
             r.measured_ios as f64 / t.elapsed().as_secs_f64()
         })
     };
@@ -181,9 +181,10 @@ fn drive_time() -> serde_json::Value {
     let mut torture = drive_state::TortureRun::new(&octane, drive_state::REVIEW_TORTURE_MINUTES)
         .expect("the torture run is valid");
     let (torture_steps, torture_step_ms, torture_ms) =
-        steps(&mut || torture.step(budget).is_some());
+        steps(&mut || torture.step(budget).expect("the torture runs").is_some());
     let mut rates = drive_state::CacheRatesRun::new(&octane).expect("the rates run is valid");
-    let (rates_steps, rates_step_ms, rates_ms) = steps(&mut || rates.step(budget).is_some());
+    let (rates_steps, rates_step_ms, rates_ms) =
+        steps(&mut || rates.step(budget).expect("the rates run").is_some());
     serde_json::json!({
         "work_units_per_step": budget,
         "torture_steps": torture_steps,

@@ -48,7 +48,7 @@ pub fn idle(a: &cli::IdleArgs) -> Result<String, Fail> {
         state: DriveState::Fob,
         options: a.run.options(),
     };
-    let service_us = Simulation::run(&spec.check()?).latency.mean_us;
+    let service_us = Simulation::run(&spec.check()?)?.latency.mean_us;
     let service = Nanos((service_us * 1e3).round() as u64);
     let mean_us =
         |lat: &[Nanos]| lat.iter().map(|l| l.as_us()).sum::<f64>() / lat.len().max(1) as f64;

@@ -55,7 +55,7 @@ pub fn run(a: &cli::RunJobArgs) -> Result<String, Fail> {
             sim.stop_at(SimTime(runtime.0));
         }
         while !sim.step(u64::MAX) {}
-        rows.extend(rows_of(g + 1, group, &sim.result()));
+        rows.extend(rows_of(g + 1, group, &sim.result()?));
     }
     if a.as_fio {
         return Ok(as_fio(&rows));

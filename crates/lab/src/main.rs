@@ -30,7 +30,7 @@ use std::process::ExitCode;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::Parser as _;
-use parallelism_model::ConfigError;
+use parallelism_model::{ConfigError, RunError, Stalled};
 
 use cli::{Cli, Command};
 
@@ -39,6 +39,18 @@ struct Fail(String);
 
 impl From<ConfigError> for Fail {
     fn from(e: ConfigError) -> Fail {
+        Fail(e.to_string())
+    }
+}
+
+impl From<RunError> for Fail {
+    fn from(e: RunError) -> Fail {
+        Fail(e.to_string())
+    }
+}
+
+impl From<Stalled> for Fail {
+    fn from(e: Stalled) -> Fail {
         Fail(e.to_string())
     }
 }

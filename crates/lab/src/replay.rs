@@ -79,7 +79,7 @@ pub fn replay(a: &cli::ReplayArgs) -> Result<String, Fail> {
         sim.record_series(Nanos((ms * 1e6) as u64));
     }
     while !sim.step(u64::MAX) {}
-    Ok(render(&trace, &sim.result(), a.output.format))
+    Ok(render(&trace, &sim.result()?, a.output.format))
 }
 
 fn read_trace(path: &Path, a: &cli::ReplayArgs) -> Result<Trace, Fail> {

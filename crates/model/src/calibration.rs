@@ -23,7 +23,7 @@ use super::config::{
 };
 use super::engine::Simulation;
 use super::presets;
-use super::run::CheckedRun;
+use super::run::{CheckedRun, RunError};
 use super::stats::RunResult;
 use super::workload::{Spacing, Stream, StreamsSpec};
 
@@ -358,12 +358,12 @@ impl Measurement {
     }
 
     /// What the model gives for this cell on `drive` (see [`specs`](Self::specs)).
-    pub fn model_value(&self, drive: &DriveSpec, options: RunOptions) -> Result<f64, ConfigError> {
-        let results: Vec<RunResult> = self
+    pub fn model_value(&self, drive: &DriveSpec, options: RunOptions) -> Result<f64, RunError> {
+        let results = self
             .runs(drive, options)?
             .iter()
             .map(Simulation::run)
-            .collect();
+            .collect::<Result<Vec<RunResult>, _>>()?;
         Ok(self.value_of(&results))
     }
 }
@@ -383,7 +383,7 @@ pub fn table_for(
     drive: &DriveSpec,
     cells: &[Measurement],
     options: RunOptions,
-) -> Result<Vec<Row>, ConfigError> {
+) -> Result<Vec<Row>, RunError> {
     cells
         .iter()
         .map(|m| {
@@ -402,7 +402,7 @@ pub fn table_for(
 pub fn table(options: RunOptions) -> Vec<Row> {
     let preset = presets::find("e18dc").expect("the E18DC preset exists");
     table_for(&preset.default_drive(), e18dc(), options)
-        .expect("the E18DC cells are valid runs of its preset")
+        .expect("the E18DC cells are valid runs of its preset, and the engine runs them to the end")
 }
 
 #[cfg(test)]

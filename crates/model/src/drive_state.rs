@@ -29,7 +29,7 @@ use super::config::{
 use super::engine::Simulation;
 use super::ftl::{scaled_drive, ScaledFtl};
 use super::rng::Rng;
-use super::run::{CheckedRun, SlcRoom};
+use super::run::{CheckedRun, RunError, SlcRoom, Stalled};
 
 /// Model work a caller of the sliced runs does between two looks at its clock: engine events or
 /// scaled-drive writes (about 0.3 ms natively, 1 ms in a browser). The page and `lab bench`
@@ -132,6 +132,9 @@ pub struct Rates {
     memo: HashMap<RateKey, f64>,
     /// The engine run in progress, if a slice ran out of budget in the middle of one.
     running: Option<(RateKey, Simulation)>,
+    /// The first engine run that stalled: the computations that use these rates report it
+    /// instead of a result.
+    stalled: Option<Stalled>,
 }
 
 impl Rates {
@@ -140,6 +143,7 @@ impl Rates {
             drive: drive.clone(),
             memo: HashMap::new(),
             running: None,
+            stalled: None,
         }
     }
 
@@ -202,7 +206,13 @@ impl Rates {
             if !finished {
                 return false;
             }
-            let mb_s = sim.result().bw_mb_s;
+            let mb_s = match sim.result() {
+                Ok(r) => r.bw_mb_s,
+                Err(e) => {
+                    self.stalled.get_or_insert(e);
+                    0.0
+                }
+            };
             self.memo.insert(key, mb_s);
             self.running = None;
         }
@@ -330,11 +340,13 @@ impl CacheRatesRun {
     }
 
     /// Works for at most about `budget` engine events; the rates once all runs are done.
-    pub fn step(&mut self, budget: usize) -> Option<CacheRates> {
+    pub fn step(&mut self, budget: usize) -> Result<Option<CacheRates>, Stalled> {
         let mut budget = budget;
-        self.rates
-            .prepare(&self.keys, &mut budget)
-            .then(|| CacheRates::from_rates(&mut self.rates))
+        let done = self.rates.prepare(&self.keys, &mut budget);
+        match self.rates.stalled {
+            Some(e) => Err(e),
+            None => Ok(done.then(|| CacheRates::from_rates(&mut self.rates))),
+        }
     }
 
     /// How far the computation is, from 0 to 1.
@@ -349,10 +361,10 @@ impl CacheRatesRun {
 }
 
 /// The SLC, native and folding rates of `drive`, in one go.
-pub fn cache_rates(drive: &DriveSpec) -> Result<CacheRates, ConfigError> {
+pub fn cache_rates(drive: &DriveSpec) -> Result<CacheRates, RunError> {
     let mut run = CacheRatesRun::new(drive)?;
     loop {
-        if let Some(r) = run.step(usize::MAX) {
+        if let Some(r) = run.step(usize::MAX)? {
             return Ok(r);
         }
     }
@@ -443,7 +455,7 @@ fn write_chunk(
 }
 
 /// A whole-drive sequential fill from empty (128 KiB, QD32), chunk by chunk.
-pub fn fill(drive: &DriveSpec) -> Result<FillReport, ConfigError> {
+pub fn fill(drive: &DriveSpec) -> Result<FillReport, RunError> {
     Ok(fill_with(drive, &cache_rates(drive)?))
 }
 
@@ -488,10 +500,16 @@ pub fn bursts(
     burst_gb: f64,
     idle_s: f64,
     count: u32,
-) -> Result<Vec<BurstPoint>, ConfigError> {
+) -> Result<Vec<BurstPoint>, RunError> {
     check(drive)?;
     check_bursts(drive, burst_gb, idle_s, count)?;
-    bursts_with(drive, &cache_rates(drive)?, burst_gb, idle_s, count)
+    Ok(bursts_with(
+        drive,
+        &cache_rates(drive)?,
+        burst_gb,
+        idle_s,
+        count,
+    )?)
 }
 
 fn check_bursts(
@@ -671,10 +689,10 @@ const PROBE_DIVISOR: usize = 100;
 
 /// The OCZ Octane review's torture test \[REF4\]: a full drive, `minutes` of 4 KiB random writes
 /// at QD32 over every LBA, then a 128 KiB QD1 sequential write; then TRIM and the same again.
-pub fn torture(drive: &DriveSpec, minutes: f64) -> Result<TortureReport, ConfigError> {
+pub fn torture(drive: &DriveSpec, minutes: f64) -> Result<TortureReport, RunError> {
     let mut run = TortureRun::new(drive, minutes)?;
     loop {
-        if let Some(r) = run.step(usize::MAX) {
+        if let Some(r) = run.step(usize::MAX)? {
             return Ok(r);
         }
     }
@@ -809,14 +827,18 @@ impl TortureRun {
     }
 
     /// Works for at most about `budget` units (see the type's documentation); the report once
-    /// finished.
-    pub fn step(&mut self, budget: usize) -> Option<TortureReport> {
+    /// finished, or why there is none: an engine run behind a rate stalled.
+    pub fn step(&mut self, budget: usize) -> Result<Option<TortureReport>, Stalled> {
         let mut budget = budget;
         loop {
-            match self.advance(&mut budget) {
+            let flow = self.advance(&mut budget);
+            if let Some(e) = self.rates.stalled {
+                return Err(e);
+            }
+            match flow {
                 Flow::Next => {}
-                Flow::OutOfBudget => return None,
-                Flow::Finished(report) => return Some(report),
+                Flow::OutOfBudget => return Ok(None),
+                Flow::Finished(report) => return Ok(Some(report)),
             }
         }
     }

@@ -637,7 +637,7 @@ impl Evaluator {
             let mut results = self.run_jobs(&ready).into_iter();
             let results: Vec<Option<RunResult>> = checked
                 .iter()
-                .map(|c| c.as_ref().and_then(|_| results.next()))
+                .map(|c| c.as_ref().and_then(|_| results.next().flatten()))
                 .collect();
             self.record(&plan, &results);
         }
@@ -647,10 +647,10 @@ impl Evaluator {
     /// Run every job, spreading them over the threads longest first (by the last evaluation's
     /// times: a peak cell is four runs and deep write queues run longest, so a fixed split
     /// would leave one core idle).
-    fn run_jobs(&mut self, jobs: &[CheckedRun]) -> Vec<RunResult> {
+    fn run_jobs(&mut self, jobs: &[CheckedRun]) -> Vec<Option<RunResult>> {
         let threads = self.options.threads.clamp(1, jobs.len().max(1));
         if threads == 1 {
-            return jobs.iter().map(Simulation::run).collect();
+            return jobs.iter().map(|j| Simulation::run(j).ok()).collect();
         }
         let mut order: Vec<usize> = (0..jobs.len()).collect();
         if self.costs.len() == jobs.len() {
@@ -665,7 +665,7 @@ impl Evaluator {
                     return done;
                 };
                 let t = std::time::Instant::now();
-                let r = Simulation::run(&jobs[j]);
+                let r = Simulation::run(&jobs[j]).ok();
                 done.push((j, r, t.elapsed().as_secs_f64()));
             }
         };

@@ -18,7 +18,7 @@
 //! // One read at a time: IOPS is one over the latency (Little's law with L = 1).
 //! let mean_s = result.latency.mean_us * 1e-6;
 //! assert!((result.iops * mean_s - 1.0).abs() < 0.01);
-//! # Ok::<(), parallelism_model::ConfigError>(())
+//! # Ok::<(), parallelism_model::RunError>(())
 //! ```
 //!
 //! A bad input never reaches the engine; the error says which input and why:
@@ -110,10 +110,10 @@ pub mod workload;
 
 pub use config::{ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, Workload};
 pub use engine::Simulation;
-pub use run::CheckedRun;
+pub use run::{CheckedRun, RunError, Stalled};
 pub use stats::{Bottleneck, RunResult};
 
 /// Check and run one configuration to the end.
-pub fn run(spec: RunSpec) -> Result<RunResult, ConfigError> {
-    Ok(Simulation::run(&spec.check()?))
+pub fn run(spec: RunSpec) -> Result<RunResult, RunError> {
+    Ok(Simulation::run(&spec.check()?)?)
 }

@@ -136,7 +136,10 @@ mod tests {
             .write_amplification_override()
             .is_some_and(|wa| wa > 1.0));
         let direct = spec(DriveState::Steady, 0.613).check().unwrap();
-        assert_eq!(Simulation::run(&run), Simulation::run(&direct));
+        assert_eq!(
+            Simulation::run(&run).unwrap(),
+            Simulation::run(&direct).unwrap()
+        );
     }
 
     #[test]

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::{ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw};
 use crate::drive_state::{CachedDrive, Phases};
 use crate::engine::Simulation;
-use crate::run::SlcRoom;
+use crate::run::{RunError, SlcRoom};
 use crate::Workload;
 
 /// \[REF3\], as the page, `lab` and the README cite it.
@@ -299,7 +299,7 @@ pub fn run(
     drive: &DriveSpec,
     suite: &[TestSpec],
     options: RunOptions,
-) -> Result<Vec<TestResult>, ConfigError> {
+) -> Result<Vec<TestResult>, RunError> {
     let mut run = ReviewRun::new(drive, suite, options)?;
     loop {
         if let Some(results) = run.step()? {
@@ -313,7 +313,7 @@ pub fn run_test(
     drive: &DriveSpec,
     spec: &TestSpec,
     options: RunOptions,
-) -> Result<TestResult, ConfigError> {
+) -> Result<TestResult, RunError> {
     let mut results = run(drive, std::slice::from_ref(spec), options)?;
     Ok(results.remove(0))
 }
@@ -364,7 +364,7 @@ impl ReviewRun {
     }
 
     /// Computes one phase; every test's result once the last is done.
-    pub fn step(&mut self) -> Result<Option<Vec<TestResult>>, ConfigError> {
+    pub fn step(&mut self) -> Result<Option<Vec<TestResult>>, RunError> {
         let Some(&spec) = self.suite.get(self.done.len()) else {
             return Ok(Some(self.done.clone()));
         };
@@ -421,7 +421,7 @@ fn phase(
     i: usize,
     d: &mut CachedDrive,
     options: RunOptions,
-) -> Result<ReviewPoint, ConfigError> {
+) -> Result<ReviewPoint, RunError> {
     match spec.shape {
         Shape::Mixed => mixed_point(drive, spec, MIX_READ_PERCENTS[i], d, options),
         _ if reads_only(spec) => read_point(drive, spec, spec.qds[i], d, options),
@@ -435,7 +435,7 @@ fn read_point(
     qd: u32,
     d: &CachedDrive,
     options: RunOptions,
-) -> Result<ReviewPoint, ConfigError> {
+) -> Result<ReviewPoint, RunError> {
     let share = d.share_in_cache();
     let mb_s = engine_mb_s(drive, spec, qd, 100, SlcRoom::Bytes(0), share, options)?;
     Ok(ReviewPoint {
@@ -474,7 +474,7 @@ fn mixed_point(
     read_percent: u8,
     d: &mut CachedDrive,
     options: RunOptions,
-) -> Result<ReviewPoint, ConfigError> {
+) -> Result<ReviewPoint, RunError> {
     let qd = spec.qds[0];
     let phases = REVIEW_PHASES;
     let room = if d.cache_has_room() {
@@ -504,7 +504,7 @@ fn engine_mb_s(
     room: SlcRoom,
     slc_read_share: f64,
     options: RunOptions,
-) -> Result<f64, ConfigError> {
+) -> Result<f64, RunError> {
     let run = RunSpec {
         drive: drive.clone(),
         workload: Workload {
@@ -519,7 +519,7 @@ fn engine_mb_s(
     .check()?
     .with_slc_room(room)
     .with_slc_read_share(slc_read_share)?;
-    Ok(Simulation::run(&run).bw_mb_s)
+    Ok(Simulation::run(&run)?.bw_mb_s)
 }
 
 fn score(shape: Shape, points: &[ReviewPoint]) -> f64 {

@@ -6,10 +6,13 @@
 //! and every stream passed their checks; its power budget is one the drive can keep (PS0 unless
 //! a caller sets a limit).
 
+use std::fmt;
+
 use crate::config::{
     check_range, out_of_range, ConfigError, DriveSpec, DriveState, PowerLimit, RunOptions, RunSpec,
 };
 use crate::power;
+use crate::time::SimTime;
 use crate::workload::{Stream, StreamsSpec, MAX_STREAMS};
 
 impl RunSpec {
@@ -216,5 +219,60 @@ impl CheckedRun {
             DriveState::Steady => true,
         };
         pays.then(|| self.drive.effective_spare_ratio())
+    }
+}
+
+/// The engine ran out of events before a run's I/Os were done. A checked run always has work
+/// (a closed loop keeps its depth, an open loop its arrivals), so this is a fault of the model,
+/// never of the inputs: it is reported as an error rather than passed off as a result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stalled {
+    /// When the last event ran.
+    pub at: SimTime,
+    /// I/Os completed by then, warm-up included, of the `expected`.
+    pub completed: u64,
+    pub expected: u64,
+}
+
+impl fmt::Display for Stalled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the model stalled at {} ns with {} of {} I/Os done (a fault of the model, not of \
+             the inputs)",
+            self.at.0, self.completed, self.expected
+        )
+    }
+}
+
+impl std::error::Error for Stalled {}
+
+/// Why a run gave no result: its inputs were refused, or the engine stalled.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunError {
+    Config(ConfigError),
+    Stalled(Stalled),
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::Config(e) => e.fmt(f),
+            RunError::Stalled(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+impl From<ConfigError> for RunError {
+    fn from(e: ConfigError) -> RunError {
+        RunError::Config(e)
+    }
+}
+
+impl From<Stalled> for RunError {
+    fn from(e: Stalled) -> RunError {
+        RunError::Stalled(e)
     }
 }

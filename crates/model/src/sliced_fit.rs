@@ -133,7 +133,8 @@ impl SlicedFit {
             },
             Some(Running::Simulating(mut sim)) => {
                 if sim.step(EVENTS_PER_STEP) {
-                    point.results.push(Some(sim.result()));
+                    // A stalled run is a cell the model cannot run at this point, like a refused one.
+                    point.results.push(sim.result().ok());
                 } else {
                     point.current = Some(Running::Simulating(sim));
                 }

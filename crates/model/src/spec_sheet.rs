@@ -77,7 +77,8 @@ pub fn compare(preset: &Preset, options: RunOptions) -> Option<Vec<SpecRow>> {
                     }
                     .check()
                     .ok()?;
-                    let r = Simulation::run(&run);
+                    // A stalled run gives no figure, as a refused one does.
+                    let r = Simulation::run(&run).ok()?;
                     Some(if rw.is_random() { r.iops } else { r.bw_mb_s })
                 })
                 .fold(0.0, f64::max);

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::config::PowerLimit;
 use super::config::{ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, Workload};
 use super::engine::Simulation;
-use super::run::CheckedRun;
+use super::run::{CheckedRun, RunError};
 use super::stats::RunResult;
 use super::workload::{Spacing, Stream, StreamsSpec};
 
@@ -47,7 +47,7 @@ pub fn over_queue_depth(
     options: RunOptions,
     power: Option<PowerLimit>,
     qds: &[u32],
-) -> Result<Vec<SweepPoint>, ConfigError> {
+) -> Result<Vec<SweepPoint>, RunError> {
     qds.iter()
         .map(|&iodepth| {
             let w = Workload {
@@ -58,7 +58,7 @@ pub fn over_queue_depth(
             Ok(SweepPoint {
                 iodepth,
                 read_percent: w.read_percent(),
-                result: Simulation::run(&run),
+                result: Simulation::run(&run)?,
             })
         })
         .collect()
@@ -72,7 +72,7 @@ pub fn over_read_share(
     options: RunOptions,
     power: Option<PowerLimit>,
     mixes: &[u8],
-) -> Result<Vec<SweepPoint>, ConfigError> {
+) -> Result<Vec<SweepPoint>, RunError> {
     mixes
         .iter()
         .map(|&pct| {
@@ -85,7 +85,7 @@ pub fn over_read_share(
             Ok(SweepPoint {
                 iodepth: w.iodepth,
                 read_percent: pct,
-                result: Simulation::run(&run),
+                result: Simulation::run(&run)?,
             })
         })
         .collect()
@@ -125,7 +125,7 @@ pub fn over_offered_load(
     power: Option<PowerLimit>,
     rates: &[f64],
     spacing: Spacing,
-) -> Result<Vec<LoadPoint>, ConfigError> {
+) -> Result<Vec<LoadPoint>, RunError> {
     rates
         .iter()
         .map(|&iops| {
@@ -140,7 +140,7 @@ pub fn over_offered_load(
                 offered_iops: iops,
                 iodepth: workload.iodepth,
                 read_percent: workload.read_percent(),
-                result: Simulation::run(&run),
+                result: Simulation::run(&run)?,
             })
         })
         .collect()

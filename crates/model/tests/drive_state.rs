@@ -25,7 +25,7 @@ fn io_level_mb_s(preset: &str, gb: f64, rw: Rw, bs: u32, qd: u32, state: DriveSt
         state,
         options: RunOptions::default(),
     };
-    Simulation::run(&spec.check().unwrap()).bw_mb_s
+    Simulation::run(&spec.check().unwrap()).unwrap().bw_mb_s
 }
 
 #[test]
@@ -183,7 +183,7 @@ fn interpolated_rates_match_the_engine_between_grid_points() {
                 },
             };
             let run = spec.check().unwrap().with_write_amplification(wa).unwrap();
-            let direct = Simulation::run(&run).bw_mb_s;
+            let direct = Simulation::run(&run).unwrap().bw_mb_s;
             assert!(
                 (interpolated / direct - 1.0).abs() < 0.04,
                 "{preset} {gb} WA {wa}: {interpolated} vs {direct}"
@@ -206,7 +206,7 @@ fn the_sliced_torture_gives_exactly_the_one_shot_report() {
         let mut last_progress = 0.0;
         let sliced = loop {
             slices += 1;
-            if let Some(r) = run.step(TEST_BUDGET) {
+            if let Some(r) = run.step(TEST_BUDGET).unwrap() {
                 break r;
             }
             let p = run.progress();
@@ -218,7 +218,7 @@ fn the_sliced_torture_gives_exactly_the_one_shot_report() {
         assert_eq!(run.progress(), 1.0);
         assert_eq!(
             run.step(TEST_BUDGET),
-            Some(one_shot),
+            Ok(Some(one_shot)),
             "a finished run keeps its report"
         );
     }
@@ -231,7 +231,7 @@ fn sliced_cache_rates_give_exactly_the_one_shot_fill_and_bursts() {
     let mut slices = 0usize;
     let rates = loop {
         slices += 1;
-        if let Some(r) = run.step(TEST_BUDGET) {
+        if let Some(r) = run.step(TEST_BUDGET).unwrap() {
             break r;
         }
         assert!(run.progress() < 1.0);
@@ -312,7 +312,7 @@ fn a_run_that_outlasts_the_slc_cache_drops_to_the_native_rate() {
             measured_ios: (4 << 30) / bs,
         },
     };
-    let long = Simulation::run(&spec.check().unwrap());
+    let long = Simulation::run(&spec.check().unwrap()).unwrap();
     let slc = io_level_mb_s(
         "e12",
         960.0,

@@ -36,7 +36,7 @@ fn fingerprint() -> String {
                             measured_ios: 1_000,
                         },
                     };
-                    let r = Simulation::run(&spec.check().expect("a valid run"));
+                    let r = Simulation::run(&spec.check().expect("a valid run")).unwrap();
                     let _ = writeln!(
                         out,
                         "{} {dies} {} qd{iodepth} {} iops={:016x} mbs={:016x} mean={:016x} \

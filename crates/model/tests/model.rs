@@ -36,7 +36,7 @@ fn run_with(
         state,
         options,
     };
-    Simulation::run(&spec.check().expect("valid run"))
+    Simulation::run(&spec.check().expect("valid run")).unwrap()
 }
 
 fn run(
@@ -207,7 +207,7 @@ fn a_host_path_of_20_us_caps_deep_reads_at_50k_iops() {
             state: DriveState::Fob,
             options: RunOptions::default(),
         };
-        Simulation::run(&spec.check().unwrap())
+        Simulation::run(&spec.check().unwrap()).unwrap()
     };
     let deep = with_path(64, Nanos(20_000));
     assert!((deep.iops / 50_000.0 - 1.0).abs() < 0.005, "{}", deep.iops);
@@ -405,16 +405,16 @@ fn mixed_steady_run() -> CheckedRun {
 #[test]
 fn a_run_in_slices_ends_exactly_where_a_run_in_one_go_ends() {
     let spec = mixed_steady_run();
-    let whole = Simulation::run(&spec);
+    let whole = Simulation::run(&spec).unwrap();
     let mut sim = Simulation::new(&spec);
     let mut slices = 0;
     while !sim.step(1_000) {
         slices += 1;
-        let provisional = sim.result();
+        let provisional = sim.result().unwrap();
         assert!(!provisional.finished && provisional.iops.is_finite());
     }
     assert!(slices > 10);
-    assert_eq!(sim.result(), whole);
+    assert_eq!(sim.result().unwrap(), whole);
 }
 
 #[test]
@@ -423,7 +423,7 @@ fn a_run_to_deadlines_runs_exactly_the_events_due_and_ends_where_a_run_in_one_go
     // the first event after its deadline, a budget stops it sooner, and the result is bit for
     // bit the one-shot run's.
     let spec = mixed_steady_run();
-    let whole = Simulation::run(&spec);
+    let whole = Simulation::run(&spec).unwrap();
     let mut sim = Simulation::new(&spec);
     assert_eq!(
         sim.step_until(SimTime(u64::MAX), 5),
@@ -450,7 +450,7 @@ fn a_run_to_deadlines_runs_exactly_the_events_due_and_ends_where_a_run_in_one_go
         0,
         "a finished run does nothing"
     );
-    assert_eq!(sim.result(), whole);
+    assert_eq!(sim.result().unwrap(), whole);
 }
 
 #[test]
@@ -511,10 +511,10 @@ fn a_watched_run_measures_what_a_direct_run_measures_with_an_event_fewer_per_req
         }
         .check()
         .unwrap();
-        let direct = Simulation::run(&spec);
+        let direct = Simulation::run(&spec).unwrap();
         let mut watched = Simulation::watched(&spec);
         while !watched.step(u64::MAX) {}
-        let watched = watched.result();
+        let watched = watched.result().unwrap();
         let what = format!("{dies} dies at QD{iodepth}");
         let off = |a: f64, b: f64| (ratio(a, b) - 1.0).abs();
         assert!(off(direct.iops, watched.iops) < 0.02, "{what}");
@@ -546,7 +546,7 @@ fn mixed_with_suspends(dies: u32, iodepth: u32, max_suspends: u32) -> RunResult 
         state: DriveState::Steady,
         options: RunOptions::default(),
     };
-    Simulation::run(&spec.check().unwrap())
+    Simulation::run(&spec.check().unwrap()).unwrap()
 }
 
 #[test]
@@ -610,7 +610,7 @@ fn dies_with_reads_waiting_are_never_left_idle_at_depth() {
         state: DriveState::Steady,
         options: RunOptions::default(),
     };
-    let r = Simulation::run(&spec.check().unwrap());
+    let r = Simulation::run(&spec.check().unwrap()).unwrap();
     assert!(
         r.utilisation.dies_mean() > 0.97,
         "{}",

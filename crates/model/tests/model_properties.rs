@@ -70,12 +70,12 @@ fn random_configurations_never_panic_and_keep_every_invariant() {
         // passed, in a provisional result half way through as in the final one.
         let mut sim = Simulation::new(&run);
         sim.step(2_000);
-        assert_busy_at_most_elapsed(&sim.result().utilisation, &label);
+        assert_busy_at_most_elapsed(&sim.result().unwrap().utilisation, &label);
         while !sim.step(u64::MAX) {}
-        let r = sim.result();
+        let r = sim.result().unwrap();
         assert_eq!(
             r,
-            Simulation::run(&run),
+            Simulation::run(&run).unwrap(),
             "{label}: a run in slices ends as one"
         );
         let numbers = [
@@ -130,7 +130,7 @@ fn more_dies_never_lower_deep_queue_read_iops() {
                     ..RunOptions::default()
                 },
             };
-            let iops = Simulation::run(&spec.check().unwrap()).iops;
+            let iops = Simulation::run(&spec.check().unwrap()).unwrap().iops;
             assert!(iops >= last * 0.98, "{} {dies} dies: {iops} < {last}", p.id);
             last = last.max(iops);
         }

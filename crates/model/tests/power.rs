@@ -40,7 +40,7 @@ fn run(
             .with_power_limit(limit)
             .expect("a budget the drive can keep");
     }
-    Simulation::run(&run)
+    Simulation::run(&run).unwrap()
 }
 
 /// Workloads that keep the dies busy in different ways: senses, programs, a mix.

@@ -39,7 +39,7 @@ fn checked(drive: DriveSpec, rw: Rw, bs_bytes: u32, iodepth: u32) -> CheckedRun 
 }
 
 fn run(drive: DriveSpec, rw: Rw, bs_bytes: u32, iodepth: u32) -> RunResult {
-    Simulation::run(&checked(drive, rw, bs_bytes, iodepth))
+    Simulation::run(&checked(drive, rw, bs_bytes, iodepth)).unwrap()
 }
 
 const SEQ: u32 = 128 * 1024;
@@ -55,6 +55,7 @@ fn read_ahead_serves_a_qd1_sequential_stream_from_dram() {
                 .with_slc_read_share(1.0)
                 .unwrap(),
         )
+        .unwrap()
     };
     let (without, with) = (qd1(false), qd1(true));
     assert!(
@@ -116,12 +117,13 @@ fn a_read_from_the_slc_cache_saves_the_difference_in_sense_time() {
     let d = e12_960(true);
     let saved_us = d.nand.t_read.as_us() - d.nand.t_read_slc.as_us();
     assert_eq!(saved_us, 40.0);
-    let tlc = Simulation::run(&checked(d.clone(), Rw::RandRead, 4096, 1));
+    let tlc = Simulation::run(&checked(d.clone(), Rw::RandRead, 4096, 1)).unwrap();
     let slc = Simulation::run(
         &checked(d, Rw::RandRead, 4096, 1)
             .with_slc_read_share(1.0)
             .unwrap(),
-    );
+    )
+    .unwrap();
     let drop = tlc.latency.mean_us - slc.latency.mean_us;
     assert!((drop - saved_us).abs() < 0.5, "{drop:.2} µs");
 }
@@ -136,6 +138,7 @@ fn a_share_of_reads_from_the_cache_lands_between_none_and_all() {
                 .with_slc_read_share(share)
                 .unwrap(),
         )
+        .unwrap()
         .latency
         .mean_us
     };

@@ -38,7 +38,7 @@ fn closed(drive: &DriveSpec, w: Workload) -> RunResult {
         state: DriveState::SeqFilled,
         options: RunOptions::default(),
     };
-    Simulation::run(&spec.check().unwrap())
+    Simulation::run(&spec.check().unwrap()).unwrap()
 }
 
 fn streams(drive: &DriveSpec, streams: Vec<Stream>) -> RunResult {
@@ -48,7 +48,7 @@ fn streams(drive: &DriveSpec, streams: Vec<Stream>) -> RunResult {
         state: DriveState::SeqFilled,
         options: RunOptions::default(),
     };
-    Simulation::run(&spec.check().unwrap())
+    Simulation::run(&spec.check().unwrap()).unwrap()
 }
 
 fn at_rate(iops: f64, spacing: Spacing) -> RunResult {
@@ -483,7 +483,7 @@ fn octane_desktop(workload: Desktop, gb: f64) -> RunResult {
         state: DriveState::Fob,
         options: RunOptions::default(),
     };
-    Simulation::run(&spec.check().unwrap())
+    Simulation::run(&spec.check().unwrap()).unwrap()
 }
 
 #[test]
@@ -541,7 +541,7 @@ fn a_replays_series_adds_up_to_its_totals_and_follows_the_traces_load() {
     let mut sim = Simulation::new(&spec.check().unwrap());
     sim.record_series(Nanos::from_ms(100));
     while !sim.step(u64::MAX) {}
-    let r = sim.result();
+    let r = sim.result().unwrap();
     assert_eq!(r.series.len(), 20, "two seconds in 100 ms buckets");
     let ios: f64 = r.series.iter().map(|p| p.iops * 0.1).sum();
     assert!((ios - 11_000.0).abs() < 0.5, "{ios}");

@@ -231,7 +231,10 @@ impl JobsRun {
                 },
                 Current::Running(mut sim) => {
                     if sim.step(EVENTS_PER_STEP) {
-                        self.results.push(sim.result());
+                        match sim.result() {
+                            Ok(r) => self.results.push(r),
+                            Err(e) => return Some(Err(e.to_string())),
+                        }
                         self.current = None;
                         continue;
                     }
@@ -327,7 +330,7 @@ mod tests {
         // The same streams through the model in one go give the same figures, bit for bit.
         let a = ask(vec![READER, WRITER]);
         let found = run(a.clone());
-        let direct = Simulation::run(&a.checked(&a.jobs).unwrap());
+        let direct = Simulation::run(&a.checked(&a.jobs).unwrap()).unwrap();
         assert_eq!(found.total, JobFigures::of_run(&direct));
         assert_eq!(found.together[1], JobFigures::of_stream(&direct.streams[1]));
     }

@@ -228,12 +228,23 @@ impl PlanRunner {
         // due.
         let reached = finished
             || (active.goal == Fidelity::Estimate
-                && active.sim.result().measured_ios >= ESTIMATE_IOS);
+                && active
+                    .sim
+                    .result()
+                    .is_ok_and(|r| r.measured_ios >= ESTIMATE_IOS));
         if !reached {
             return None;
         }
         let key = active.key;
-        let r = active.sim.result();
+        let r = match active.sim.result() {
+            Ok(r) => r,
+            Err(stalled) => {
+                // A stalled run is finished: its failure is its outcome.
+                self.cache.insert(key, Outcome::Failed(stalled.to_string()));
+                self.active = None;
+                return Some(key);
+            }
+        };
         let outcome = Outcome::Done(Point {
             iops: r.iops,
             mb_s: r.bw_mb_s,

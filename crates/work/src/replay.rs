@@ -357,7 +357,10 @@ impl ReplayRun {
                 },
                 Current::Running(mut sim, n) => {
                     if sim.step(EVENTS_PER_STEP) {
-                        self.found.push(DriveReplay::of(&sim.result(), n));
+                        match sim.result() {
+                            Ok(r) => self.found.push(DriveReplay::of(&r, n)),
+                            Err(e) => return Some(Err(e.to_string())),
+                        }
                         None
                     } else {
                         Some(Current::Running(sim, n))
@@ -439,7 +442,10 @@ mod tests {
         direct.record_series(bucket);
         while !direct.step(u64::MAX) {}
         let (found, _) = replay(ask);
-        assert_eq!(found.drives[0], DriveReplay::of(&direct.result(), n));
+        assert_eq!(
+            found.drives[0],
+            DriveReplay::of(&direct.result().unwrap(), n)
+        );
         // The figures over time cover the trace in about SERIES_POINTS buckets.
         let points = found.drives[0].series.len() as u64;
         assert!(

@@ -297,7 +297,10 @@ impl Teacher {
                 },
                 Stage::Explaining(mut sim) => {
                     if sim.step(EXPLAIN_EVENTS_PER_SLICE) {
-                        news.push(TeachNews::Explained(RunFigures::of(&sim.result())));
+                        news.push(match sim.result() {
+                            Ok(r) => TeachNews::Explained(RunFigures::of(&r)),
+                            Err(e) => TeachNews::Failed(e.to_string()),
+                        });
                         Stage::Done
                     } else {
                         Stage::Explaining(sim)

@@ -151,7 +151,14 @@ impl TimeRuns {
             if let Some((_, drive, job)) = &mut self.job {
                 match job {
                     Job::Rates(run) => {
-                        if let Some(rates) = run.step(WORK_UNITS_PER_STEP) {
+                        let step = run.step(WORK_UNITS_PER_STEP);
+                        if let Err(stalled) = &step {
+                            entry.failure = Some(stalled.to_string());
+                            self.job = None;
+                            slice.changed = true;
+                            continue;
+                        }
+                        if let Ok(Some(rates)) = step {
                             entry.fill = Some(fill_with(drive, &rates));
                             entry.rates = Some(rates);
                             entry.progress = RATES_SHARE;
@@ -162,7 +169,14 @@ impl TimeRuns {
                         }
                     }
                     Job::Torture(run) => {
-                        if let Some(report) = run.step(WORK_UNITS_PER_STEP) {
+                        let step = run.step(WORK_UNITS_PER_STEP);
+                        if let Err(stalled) = &step {
+                            entry.failure = Some(stalled.to_string());
+                            self.job = None;
+                            slice.changed = true;
+                            continue;
+                        }
+                        if let Ok(Some(report)) = step {
                             entry.torture = Some(report);
                             entry.progress = 1.0;
                             self.job = None;

@@ -61,7 +61,7 @@ use super::ftl::steady_write_amplification;
 use super::power;
 use super::ring::Ring;
 use super::rng::Rng;
-use super::run::{CheckedRun, SlcRoom};
+use super::run::{CheckedRun, SlcRoom, Stalled};
 use super::stats::{
     Bottleneck, Histogram, LatencySummary, PowerReading, RunResult, StreamResult, Utilisation,
 };
@@ -654,6 +654,8 @@ pub struct Simulation {
     host_backlog: usize,
     meter: Meter,
     events: u64,
+    /// The event queue ran dry before the run was done (see [`Stalled`]).
+    stalled: bool,
     /// Dies running an array operation under a binding power budget, and the dies with work
     /// waiting for a slot, first come first served.
     active_dies: u32,
@@ -746,6 +748,7 @@ impl Simulation {
                 ..Meter::default()
             },
             events: 0,
+            stalled: false,
             active_dies: 0,
             power_waiters: VecDeque::new(),
             ahead: Vec::new(),
@@ -791,7 +794,7 @@ impl Simulation {
     }
 
     /// Run to the end and return the final result.
-    pub fn run(run: &CheckedRun) -> RunResult {
+    pub fn run(run: &CheckedRun) -> Result<RunResult, Stalled> {
         let mut sim = Simulation::new(run);
         while !sim.step(u64::MAX) {}
         sim.result()
@@ -862,8 +865,9 @@ impl Simulation {
         }
     }
 
+    /// Whether the run is over: its I/Os are done, or it stalled.
     pub fn is_finished(&self) -> bool {
-        self.meter.completed >= self.meter.end
+        self.meter.completed >= self.meter.end || self.stalled
     }
 
     /// Fraction of the run's I/Os completed so far (warm-up included).
@@ -876,10 +880,9 @@ impl Simulation {
         let mut budget = max_events;
         while budget > 0 && !self.is_finished() {
             let Some((at, ev)) = self.queue.pop() else {
-                // Unreachable for a checked run (a closed loop always has work), but a stalled
-                // run must end rather than spin.
-                debug_assert!(false, "event queue ran dry");
-                self.meter.completed = self.meter.end;
+                // A checked run always has work; if it ever has none, the run ends rather than
+                // spins, and its result is the error [`Stalled`].
+                self.stalled = true;
                 break;
             };
             self.now = at;
@@ -1836,8 +1839,20 @@ impl Simulation {
             .for_each(|d| d.busy_ns = d.busy_until.since(now).0);
     }
 
-    /// The result so far (final once [`is_finished`](Self::is_finished)).
-    pub fn result(&self) -> RunResult {
+    /// The result so far (final once [`is_finished`](Self::is_finished)), or why there is
+    /// none: the run stalled.
+    pub fn result(&self) -> Result<RunResult, Stalled> {
+        if self.stalled {
+            return Err(Stalled {
+                at: self.now,
+                completed: self.meter.completed,
+                expected: self.meter.end,
+            });
+        }
+        Ok(self.figures())
+    }
+
+    fn figures(&self) -> RunResult {
         let m = &self.meter;
         let window = m.window_end.since(m.window_start).0.max(1) as f64;
         let measured = m.hist.count();
@@ -2034,6 +2049,47 @@ impl Simulation {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_whose_events_run_out_is_an_error_not_a_result() {
+        // A checked run always has work, so the only way to see the path is to take its
+        // events away: the run must end (not spin) and say it stalled, with what was done.
+        let drive = crate::presets::find("e12")
+            .unwrap()
+            .drive_for_capacity_gb(960.0)
+            .unwrap();
+        let spec = crate::RunSpec {
+            drive,
+            workload: crate::Workload {
+                rw: crate::Rw::RandRead,
+                rwmixread: 100,
+                bs_bytes: 4096,
+                iodepth: 4,
+            },
+            state: crate::DriveState::Fob,
+            options: crate::RunOptions::default(),
+        };
+        let mut sim = Simulation::new(&spec.check().unwrap());
+        assert!(!sim.step(1_000));
+        assert!(sim.result().is_ok(), "a run in progress has figures so far");
+        let (at, done) = (sim.now(), sim.meter.completed);
+        sim.queue = EventQueue::default();
+        assert!(sim.step(1), "a run with no events left is over");
+        assert_eq!(
+            sim.result(),
+            Err(Stalled {
+                at,
+                completed: done,
+                expected: sim.meter.end,
+            })
+        );
+        assert!(done < sim.meter.end);
+        assert!(sim
+            .result()
+            .unwrap_err()
+            .to_string()
+            .starts_with("the model stalled at "));
+    }
 
     #[test]
     fn a_divisor_divides_exactly_with_or_without_a_power_of_two() {
