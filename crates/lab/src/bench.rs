@@ -6,6 +6,7 @@ use parallelism_model::custom::{self, CustomDrive};
 use parallelism_model::fio;
 use parallelism_model::fit::FitOptions;
 use parallelism_model::review::{self, ReviewRun, E12_SUITE};
+use parallelism_model::sliced::Sliced;
 use parallelism_model::sliced_fit::SlicedFit;
 use parallelism_model::sweep::{self, REVIEW_QDS};
 use std::fmt::Write as _;
@@ -114,7 +115,7 @@ fn review_suite() -> serde_json::Value {
         let mut slowest: f64 = 0.0;
         loop {
             let t = Instant::now();
-            let done = run.step().expect("the suite runs");
+            let done = run.step(1).expect("the suite runs");
             slowest = slowest.max(t.elapsed().as_secs_f64() * 1e3);
             if done.is_some() {
                 return slowest;
@@ -122,7 +123,7 @@ fn review_suite() -> serde_json::Value {
         }
     });
     serde_json::json!({
-        "phases": ReviewRun::new(&drive, &E12_SUITE, options).expect("the suite fits").progress().1,
+        "phases": ReviewRun::new(&drive, &E12_SUITE, options).expect("the suite fits").phases().1,
         "total_ms": round2(total_ms),
         "slowest_phase_ms": round2(slowest_phase_ms),
     })

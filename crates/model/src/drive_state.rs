@@ -30,6 +30,7 @@ use super::engine::Simulation;
 use super::ftl::{scaled_drive, ScaledFtl};
 use super::rng::Rng;
 use super::run::{CheckedRun, RunError, SlcRoom, Stalled};
+use super::sliced::Sliced;
 
 /// Model work a caller of the sliced runs does between two looks at its clock: engine events or
 /// scaled-drive writes (about 0.3 ms natively, 1 ms in a browser). The page and `lab bench`
@@ -338,9 +339,14 @@ impl CacheRatesRun {
             keys: CacheRates::keys(),
         })
     }
+}
+
+impl Sliced for CacheRatesRun {
+    type Output = CacheRates;
+    type Error = Stalled;
 
     /// Works for at most about `budget` engine events; the rates once all runs are done.
-    pub fn step(&mut self, budget: usize) -> Result<Option<CacheRates>, Stalled> {
+    fn step(&mut self, budget: usize) -> Result<Option<CacheRates>, Stalled> {
         let mut budget = budget;
         let done = self.rates.prepare(&self.keys, &mut budget);
         match self.rates.stalled {
@@ -350,7 +356,7 @@ impl CacheRatesRun {
     }
 
     /// How far the computation is, from 0 to 1.
-    pub fn progress(&self) -> f64 {
+    fn progress(&self) -> f64 {
         let done = self
             .keys
             .iter()
@@ -362,12 +368,7 @@ impl CacheRatesRun {
 
 /// The SLC, native and folding rates of `drive`, in one go.
 pub fn cache_rates(drive: &DriveSpec) -> Result<CacheRates, RunError> {
-    let mut run = CacheRatesRun::new(drive)?;
-    loop {
-        if let Some(r) = run.step(usize::MAX)? {
-            return Ok(r);
-        }
-    }
+    Ok(CacheRatesRun::new(drive)?.finish()?)
 }
 
 fn check(drive: &DriveSpec) -> Result<(), ConfigError> {
@@ -690,12 +691,7 @@ const PROBE_DIVISOR: usize = 100;
 /// The OCZ Octane review's torture test \[REF4\]: a full drive, `minutes` of 4 KiB random writes
 /// at QD32 over every LBA, then a 128 KiB QD1 sequential write; then TRIM and the same again.
 pub fn torture(drive: &DriveSpec, minutes: f64) -> Result<TortureReport, RunError> {
-    let mut run = TortureRun::new(drive, minutes)?;
-    loop {
-        if let Some(r) = run.step(usize::MAX)? {
-            return Ok(r);
-        }
-    }
+    Ok(TortureRun::new(drive, minutes)?.finish()?)
 }
 
 /// Where a [`TortureRun`] is.
@@ -755,6 +751,45 @@ pub struct TortureRun {
     series: Vec<TorturePoint>,
 }
 
+impl Sliced for TortureRun {
+    type Output = TortureReport;
+    type Error = Stalled;
+
+    /// Works for at most about `budget` units (see the type's documentation); the report once
+    /// finished, or why there is none: an engine run behind a rate stalled.
+    fn step(&mut self, budget: usize) -> Result<Option<TortureReport>, Stalled> {
+        let mut budget = budget;
+        loop {
+            let flow = self.advance(&mut budget);
+            if let Some(e) = self.rates.stalled {
+                return Err(e);
+            }
+            match flow {
+                Flow::Next => {}
+                Flow::OutOfBudget => return Ok(None),
+                Flow::Finished(report) => return Ok(Some(report)),
+            }
+        }
+    }
+
+    /// How far the run is, from 0 to 1 (by stage: the fill, each window, the two probes).
+    fn progress(&self) -> f64 {
+        let steps = (TORTURE_POINTS + 3) as f64;
+        let done = match self.stage {
+            Stage::Fresh => 0.0,
+            Stage::Fill(next) => next as f64 / self.user_pages.max(1) as f64,
+            Stage::WindowRate | Stage::Window(_) | Stage::WindowResult => {
+                1.0 + self.series.len() as f64
+            }
+            Stage::Probe { trimmed, .. } | Stage::ProbeRate { trimmed } => {
+                1.0 + TORTURE_POINTS as f64 + f64::from(u8::from(trimmed))
+            }
+            Stage::Done => steps,
+        };
+        (done / steps).min(1.0)
+    }
+}
+
 impl TortureRun {
     pub fn new(drive: &DriveSpec, minutes: f64) -> Result<TortureRun, ConfigError> {
         check(drive)?;
@@ -785,23 +820,6 @@ impl TortureRun {
         })
     }
 
-    /// How far the run is, from 0 to 1 (by stage: the fill, each window, the two probes).
-    pub fn progress(&self) -> f64 {
-        let steps = (TORTURE_POINTS + 3) as f64;
-        let done = match self.stage {
-            Stage::Fresh => 0.0,
-            Stage::Fill(next) => next as f64 / self.user_pages.max(1) as f64,
-            Stage::WindowRate | Stage::Window(_) | Stage::WindowResult => {
-                1.0 + self.series.len() as f64
-            }
-            Stage::Probe { trimmed, .. } | Stage::ProbeRate { trimmed } => {
-                1.0 + TORTURE_POINTS as f64 + f64::from(u8::from(trimmed))
-            }
-            Stage::Done => steps,
-        };
-        (done / steps).min(1.0)
-    }
-
     /// Sequential write keys at `wa` (128 KiB, QD1, native cells).
     fn seq_keys(wa: f64) -> [RateKey; 2] {
         Rates::grid(Rw::Write, FILL_BS, SEQ_PROBE_QD, wa, false).0
@@ -824,23 +842,6 @@ impl TortureRun {
     fn next_probe_lpn(&mut self) -> u32 {
         self.probe_lpn = (self.probe_lpn + 1) % self.user_pages as u32;
         self.probe_lpn
-    }
-
-    /// Works for at most about `budget` units (see the type's documentation); the report once
-    /// finished, or why there is none: an engine run behind a rate stalled.
-    pub fn step(&mut self, budget: usize) -> Result<Option<TortureReport>, Stalled> {
-        let mut budget = budget;
-        loop {
-            let flow = self.advance(&mut budget);
-            if let Some(e) = self.rates.stalled {
-                return Err(e);
-            }
-            match flow {
-                Flow::Next => {}
-                Flow::OutOfBudget => return Ok(None),
-                Flow::Finished(report) => return Ok(Some(report)),
-            }
-        }
     }
 
     /// One stage's worth of work, taken from `budget`.

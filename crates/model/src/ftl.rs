@@ -13,8 +13,10 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::convert::Infallible;
 
 use super::rng::Rng;
+use super::sliced::Sliced;
 
 /// Pages per block of the scaled drive. Greedy WA converges as blocks grow; 256 is within 1% of
 /// the large-block limit for the spare ratios drives use (checked by a test).
@@ -170,11 +172,9 @@ pub fn steady_write_amplification(spare_ratio: f64) -> f64 {
     if let Some(wa) = cached_steady_write_amplification(spare_ratio) {
         return wa;
     }
-    let mut run = SteadyWa::new(spare_ratio);
-    loop {
-        if let Some(wa) = run.step(usize::MAX) {
-            return wa;
-        }
+    match SteadyWa::new(spare_ratio).finish() {
+        Ok(wa) => wa,
+        Err(never) => match never {},
     }
 }
 
@@ -229,9 +229,15 @@ impl SteadyWa {
     pub fn total_writes(&self) -> usize {
         self.ftl.user_pages() * (1 + WARM_DRIVE_WRITES + MEASURED_DRIVE_WRITES)
     }
+}
+
+/// Its unit is one host write of the scaled drive; it cannot fail.
+impl Sliced for SteadyWa {
+    type Output = f64;
+    type Error = Infallible;
 
     /// Do at most `max_writes` more host writes; the write amplification once finished.
-    pub fn step(&mut self, max_writes: usize) -> Option<f64> {
+    fn step(&mut self, max_writes: usize) -> Result<Option<f64>, Infallible> {
         let user = self.ftl.user_pages();
         let warm_end = user * (1 + WARM_DRIVE_WRITES);
         let end = self.total_writes();
@@ -248,11 +254,15 @@ impl SteadyWa {
             self.done += 1;
         }
         if self.done < end {
-            return None;
+            return Ok(None);
         }
         let wa = self.ftl.write_amplification();
         WA_CACHE.with(|c| c.borrow_mut().insert(self.spare_ratio.to_bits(), wa));
-        Some(wa)
+        Ok(Some(wa))
+    }
+
+    fn progress(&self) -> f64 {
+        self.done as f64 / self.total_writes() as f64
     }
 }
 
@@ -318,7 +328,7 @@ mod tests {
         let mut run = SteadyWa::new(spare);
         let mut slices = 0;
         let wa = loop {
-            if let Some(wa) = run.step(10_000) {
+            if let Ok(Some(wa)) = run.step(10_000) {
                 break wa;
             }
             slices += 1;

@@ -37,7 +37,7 @@
 //! own layer; `tests/layers.rs` reads this list and the sources and fails on any other import,
 //! so there is no import circle. Modules in `code` without a link are the crate's internals.
 //!
-//! 0. foundations: [`time`], [`rng`], `ring`, [`text`], [`link`], `events`
+//! 0. foundations: [`time`], [`rng`], `ring`, [`text`], [`link`], `events`, [`sliced`]
 //! 1. specification: [`config`], `names`
 //! 2. parts: [`activity`], [`stats`], [`ftl`], [`workload`], [`power`]
 //! 3. checked runs: [`run`](mod@run)
@@ -52,6 +52,7 @@
 //! - [`rng`]: [`Rng`](rng::Rng), the run's one seeded generator.
 //! - [`text`]: a file's bytes as text (UTF-8 or UTF-16).
 //! - [`link`]: [`HostLink`](link::HostLink), host link generations and their rates.
+//! - [`sliced`]: [`Sliced`](sliced::Sliced), one shape for work done in slices.
 //! - [`config`]: what a drive and a run are made of: [`DriveSpec`], [`NandSpec`](config::NandSpec),
 //!   [`ControllerSpec`](config::ControllerSpec), the power tables, [`Param`](config::Param) and
 //!   [`Fitted`](config::Fitted), [`SpecPeaks`](config::SpecPeaks), [`Rw`], [`DriveState`],
@@ -100,6 +101,7 @@ pub mod review;
 mod ring;
 pub mod rng;
 pub mod run;
+pub mod sliced;
 pub mod sliced_fit;
 pub mod spec_sheet;
 pub mod stats;

@@ -17,6 +17,7 @@ use super::config::PowerLimit;
 use super::config::{ConfigError, RunSpec};
 use super::ftl::{cached_steady_write_amplification, SteadyWa};
 use super::run::CheckedRun;
+use super::sliced::Sliced;
 
 /// Scaled-drive writes per step of a [`Preparation`]: about 1 ms in a browser.
 pub const WA_WRITES_PER_STEP: usize = 5_000;
@@ -64,7 +65,7 @@ impl Preparation {
     /// Advances the garbage-collection model by at most `max_writes` and hands out the run once
     /// it is ready (at once if it was). An amplification the run refuses ends it with an error.
     pub fn work(&mut self, max_writes: usize) -> Result<Option<&CheckedRun>, ConfigError> {
-        Ok(self.step(max_writes)?.then_some(&self.run))
+        Ok(self.advance(max_writes)?.then_some(&self.run))
     }
 
     /// Works in steps of [`WA_WRITES_PER_STEP`] until the run is ready or `time_is_up`.
@@ -72,7 +73,7 @@ impl Preparation {
         &mut self,
         time_is_up: &mut dyn FnMut() -> bool,
     ) -> Result<Option<&CheckedRun>, ConfigError> {
-        while !self.step(WA_WRITES_PER_STEP)? {
+        while !self.advance(WA_WRITES_PER_STEP)? {
             if time_is_up() {
                 return Ok(None);
             }
@@ -81,16 +82,31 @@ impl Preparation {
     }
 
     /// One step of at most `max_writes`; true once the run is ready.
-    fn step(&mut self, max_writes: usize) -> Result<bool, ConfigError> {
+    fn advance(&mut self, max_writes: usize) -> Result<bool, ConfigError> {
         let Some(collecting) = self.collecting.as_mut() else {
             return Ok(true);
         };
-        let Some(wa) = collecting.step(max_writes) else {
+        let Ok(Some(wa)) = collecting.step(max_writes) else {
             return Ok(false);
         };
         self.run = self.run.clone().with_write_amplification(wa)?;
         self.collecting = None;
         Ok(true)
+    }
+}
+
+/// Its unit is one write of the garbage-collection model's scaled drive; the output is the run
+/// ready for the engine.
+impl Sliced for Preparation {
+    type Output = CheckedRun;
+    type Error = ConfigError;
+
+    fn step(&mut self, budget: usize) -> Result<Option<CheckedRun>, ConfigError> {
+        Ok(self.advance(budget)?.then(|| self.run.clone()))
+    }
+
+    fn progress(&self) -> f64 {
+        self.collecting.as_ref().map_or(1.0, |c| c.progress())
     }
 }
 

@@ -25,6 +25,7 @@ use crate::config::{ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw}
 use crate::drive_state::{CachedDrive, Phases};
 use crate::engine::Simulation;
 use crate::run::{RunError, SlcRoom};
+use crate::sliced::Sliced;
 use crate::Workload;
 
 /// \[REF3\], as the page, `lab` and the README cite it.
@@ -300,12 +301,7 @@ pub fn run(
     suite: &[TestSpec],
     options: RunOptions,
 ) -> Result<Vec<TestResult>, RunError> {
-    let mut run = ReviewRun::new(drive, suite, options)?;
-    loop {
-        if let Some(results) = run.step()? {
-            return Ok(results);
-        }
-    }
+    ReviewRun::new(drive, suite, options)?.finish()
 }
 
 /// Run one test on `drive`.
@@ -356,7 +352,7 @@ impl ReviewRun {
     }
 
     /// Phases done and phases in all.
-    pub fn progress(&self) -> (usize, usize) {
+    pub fn phases(&self) -> (usize, usize) {
         let total = self.suite.iter().map(phases_of).sum();
         let finished: usize = self.suite[..self.done.len()].iter().map(phases_of).sum();
         let under_way = self.current.as_ref().map_or(0, |(_, p)| p.len());
@@ -364,7 +360,7 @@ impl ReviewRun {
     }
 
     /// Computes one phase; every test's result once the last is done.
-    pub fn step(&mut self) -> Result<Option<Vec<TestResult>>, RunError> {
+    fn phase(&mut self) -> Result<Option<Vec<TestResult>>, RunError> {
         let Some(&spec) = self.suite.get(self.done.len()) else {
             return Ok(Some(self.done.clone()));
         };
@@ -390,6 +386,27 @@ impl ReviewRun {
             });
         }
         Ok((self.done.len() == self.suite.len()).then(|| self.done.clone()))
+    }
+}
+
+/// Its unit is one phase (a depth, or a mix: at most a few milliseconds of engine work); a
+/// step computes at least one.
+impl Sliced for ReviewRun {
+    type Output = Vec<TestResult>;
+    type Error = RunError;
+
+    fn step(&mut self, budget: usize) -> Result<Option<Vec<TestResult>>, RunError> {
+        for _ in 1..budget.max(1) {
+            if let Some(done) = self.phase()? {
+                return Ok(Some(done));
+            }
+        }
+        self.phase()
+    }
+
+    fn progress(&self) -> f64 {
+        let (done, total) = self.phases();
+        done as f64 / total.max(1) as f64
     }
 }
 

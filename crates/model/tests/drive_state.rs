@@ -4,6 +4,7 @@
 
 use parallelism_model::drive_state::{self, FillPhase};
 use parallelism_model::presets;
+use parallelism_model::sliced::Sliced;
 use parallelism_model::{DriveState, RunOptions, RunSpec, Rw, Simulation, Workload};
 
 fn drive(preset: &str, gb: f64) -> parallelism_model::DriveSpec {

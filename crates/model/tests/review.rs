@@ -6,6 +6,7 @@
 
 use parallelism_model::presets;
 use parallelism_model::review::{self, Test, TestResult, TestSpec, E12_SUITE, MIX_READ_PERCENTS};
+use parallelism_model::sliced::Sliced;
 use parallelism_model::{DriveSpec, RunOptions};
 
 fn e12_sample() -> DriveSpec {
@@ -165,15 +166,15 @@ fn a_suite_in_steps_ends_where_a_run_in_one_go_ends() {
     };
     let whole = review::run(&drive, &E12_SUITE, options).unwrap();
     let mut run = review::ReviewRun::new(&drive, &E12_SUITE, options).unwrap();
-    assert_eq!(run.progress(), (0, 4 + 4 * 6 + 2 * 11));
+    assert_eq!(run.phases(), (0, 4 + 4 * 6 + 2 * 11));
     let mut steps = 0;
     let stepped = loop {
         steps += 1;
-        let before = run.progress().0;
-        if let Some(r) = run.step().unwrap() {
+        let before = run.phases().0;
+        if let Some(r) = run.step(1).unwrap() {
             break r;
         }
-        assert_eq!(run.progress().0, before + 1, "one phase a step");
+        assert_eq!(run.phases().0, before + 1, "one phase a step");
     };
     assert_eq!(steps, 4 + 4 * 6 + 2 * 11);
     assert_eq!(stepped, whole);

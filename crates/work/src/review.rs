@@ -10,6 +10,7 @@
 //! - no step blocks for long: one phase (one depth or one mix) a step.
 
 use parallelism_model::review::{ReviewRun, TestResult, E12_SUITE};
+use parallelism_model::sliced::Sliced;
 use parallelism_model::RunOptions;
 use serde::{Deserialize, Serialize};
 
@@ -48,7 +49,7 @@ impl ReviewTask {
     }
 
     pub fn progress(&self) -> ReviewProgress {
-        let (done, total) = self.run.progress();
+        let (done, total) = self.run.phases();
         ReviewProgress { done, total }
     }
 
@@ -58,7 +59,7 @@ impl ReviewTask {
         time_is_up: &mut dyn FnMut() -> bool,
     ) -> Option<Result<ReviewFound, String>> {
         loop {
-            match self.run.step() {
+            match self.run.step(1) {
                 Ok(Some(results)) => return Some(Ok(ReviewFound { results })),
                 Ok(None) => {}
                 Err(e) => return Some(Err(e.to_string())),

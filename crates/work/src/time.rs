@@ -18,6 +18,7 @@ use parallelism_model::drive_state::{
     fill_with, CacheRates, CacheRatesRun, FillReport, TortureReport, TortureRun,
     REVIEW_TORTURE_MINUTES, WORK_UNITS_PER_STEP,
 };
+use parallelism_model::sliced::Sliced;
 use parallelism_model::DriveSpec;
 use serde::{Deserialize, Serialize};
 
@@ -149,42 +150,42 @@ impl TimeRuns {
                 }
             }
             if let Some((_, drive, job)) = &mut self.job {
-                match job {
-                    Job::Rates(run) => {
-                        let step = run.step(WORK_UNITS_PER_STEP);
-                        if let Err(stalled) = &step {
-                            entry.failure = Some(stalled.to_string());
-                            self.job = None;
-                            slice.changed = true;
-                            continue;
-                        }
-                        if let Ok(Some(rates)) = step {
+                let done = match job {
+                    Job::Rates(run) => match run.step(WORK_UNITS_PER_STEP) {
+                        Ok(Some(rates)) => {
                             entry.fill = Some(fill_with(drive, &rates));
                             entry.rates = Some(rates);
                             entry.progress = RATES_SHARE;
-                            self.job = None;
-                            slice.changed = true;
-                        } else {
+                            true
+                        }
+                        Ok(None) => {
                             entry.progress = RATES_SHARE * run.progress();
+                            false
                         }
-                    }
-                    Job::Torture(run) => {
-                        let step = run.step(WORK_UNITS_PER_STEP);
-                        if let Err(stalled) = &step {
+                        Err(stalled) => {
                             entry.failure = Some(stalled.to_string());
-                            self.job = None;
-                            slice.changed = true;
-                            continue;
+                            true
                         }
-                        if let Ok(Some(report)) = step {
+                    },
+                    Job::Torture(run) => match run.step(WORK_UNITS_PER_STEP) {
+                        Ok(Some(report)) => {
                             entry.torture = Some(report);
                             entry.progress = 1.0;
-                            self.job = None;
-                            slice.changed = true;
-                        } else {
-                            entry.progress = RATES_SHARE + (1.0 - RATES_SHARE) * run.progress();
+                            true
                         }
-                    }
+                        Ok(None) => {
+                            entry.progress = RATES_SHARE + (1.0 - RATES_SHARE) * run.progress();
+                            false
+                        }
+                        Err(stalled) => {
+                            entry.failure = Some(stalled.to_string());
+                            true
+                        }
+                    },
+                };
+                if done {
+                    self.job = None;
+                    slice.changed = true;
                 }
             }
             if time_is_up() {
