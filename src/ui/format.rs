@@ -81,7 +81,7 @@ pub fn rate_iops(v: u32) -> String {
 }
 
 /// Throughput: `1,077 MB/s`, `9.5 MB/s`.
-pub fn mb_per_s(v: f64) -> String {
+pub fn mb_s(v: f64) -> String {
     if !v.is_finite() {
         return NO_VALUE.into();
     }
@@ -218,7 +218,7 @@ mod tests {
         assert_eq!(gb(3.75), "3.75 GB");
         assert_eq!(block_size(4096), "4 KiB");
         assert_eq!(block_size(1 << 20), "1 MiB");
-        assert_eq!(mb_per_s(7118.4), "7,118 MB/s");
+        assert_eq!(mb_s(7118.4), "7,118 MB/s");
         assert_eq!(percent(0.853), "85%");
     }
 
@@ -227,7 +227,7 @@ mod tests {
         for f in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
             assert_eq!(compact(f), NO_VALUE);
             assert_eq!(latency_us(f), NO_VALUE);
-            assert_eq!(mb_per_s(f), NO_VALUE);
+            assert_eq!(mb_s(f), NO_VALUE);
             assert_eq!(axis_count(f), NO_VALUE);
             assert_eq!(gb(f), NO_VALUE);
         }

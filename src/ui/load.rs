@@ -74,7 +74,7 @@ fn samples(points: &[(u32, Point)]) -> Vec<LoadSample> {
 pub fn offered(unit: Unit, iops: f64, bs_bytes: u32) -> f64 {
     match unit {
         Unit::Iops => iops,
-        Unit::MbPerS => iops * f64::from(bs_bytes) / BYTES_PER_MB,
+        Unit::MbS => iops * f64::from(bs_bytes) / BYTES_PER_MB,
     }
 }
 
@@ -148,6 +148,6 @@ mod tests {
     #[test]
     fn large_blocks_offer_megabytes_per_second() {
         assert_eq!(offered(Unit::Iops, 1000.0, 131_072), 1000.0);
-        assert!((offered(Unit::MbPerS, 1000.0, 131_072) - 131.072).abs() < 1e-9);
+        assert!((offered(Unit::MbS, 1000.0, 131_072) - 131.072).abs() < 1e-9);
     }
 }

@@ -128,7 +128,7 @@ pub fn build(
                 format!("best of queue depths {lo} to {hi}")
             };
             let value = match (m.throughput(in_mb), m.latency_us()) {
-                (Some(v), _) if in_mb => format::mb_per_s(v),
+                (Some(v), _) if in_mb => format::mb_s(v),
                 (Some(v), _) => format!("{} IOPS", format::grouped(v)),
                 (None, Some(us)) => format!("{} mean latency", format::latency_us(us)),
                 (None, None) => return None,
@@ -263,7 +263,7 @@ pub fn spoken_summary(data: &ReadoutData) -> String {
         Some(p) if p.fidelity == Fidelity::Full => format!(
             "Model: {}, {}, mean latency {}, {} on average, limited by {}.",
             format::iops(p.iops),
-            format::mb_per_s(p.mb_s),
+            format::mb_s(p.mb_s),
             format::latency_us(p.mean_us),
             format::watts(p.watts),
             limit_text(&p, data.open_loop)
@@ -296,7 +296,7 @@ fn limit_text(p: &Point, open_loop: bool) -> String {
 /// Throughput per watt in the readout's unit: MB/s per W for large blocks, IOPS per W else.
 pub fn efficiency_text(p: &Point, in_mb: bool) -> String {
     if in_mb {
-        let per_w = Measure::PerWatt(Unit::MbPerS).pick(p);
+        let per_w = Measure::PerWatt(Unit::MbS).pick(p);
         format!("{} MB/s per W", format::grouped(per_w))
     } else {
         let per_w = Measure::PerWatt(Unit::Iops).pick(p);
@@ -359,7 +359,7 @@ pub fn Readout(
                 </div>
                 <div>
                     <dt>"Throughput"</dt>
-                    <dd id="readout-mbs">{fig(|p| format::mb_per_s(p.mb_s))}</dd>
+                    <dd id="readout-mbs">{fig(|p| format::mb_s(p.mb_s))}</dd>
                 </div>
                 <div>
                     <dt>"Mean latency"</dt>

@@ -55,9 +55,9 @@ impl Measured {
     pub fn throughput(&self, in_mb: bool) -> Option<f64> {
         let bs_mb = f64::from(self.cell.bs_bytes) / 1e6;
         match (self.cell.metric, in_mb) {
-            (Metric::Iops, false) | (Metric::MbPerS, true) => Some(self.cell.value),
+            (Metric::Iops, false) | (Metric::MbS, true) => Some(self.cell.value),
             (Metric::Iops, true) => Some(self.cell.value * bs_mb),
-            (Metric::MbPerS, false) => Some(self.cell.value / bs_mb),
+            (Metric::MbS, false) => Some(self.cell.value / bs_mb),
             (Metric::LatencyMs, _) => None,
         }
     }

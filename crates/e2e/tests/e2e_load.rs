@@ -675,7 +675,7 @@ async fn e2e_the_reviews_tests_run_in_the_worker_and_match_lab_review() {
         let title = test["title"].as_str().unwrap();
         assert!(caption.starts_with(title), "{caption} against {title}");
         let score = test["score_mb_s"].as_f64().unwrap();
-        let shown = parallelism_lab::ui::format::mb_per_s(score);
+        let shown = parallelism_lab::ui::format::mb_s(score);
         assert!(
             caption.contains(&format!("score {shown} (model)")),
             "{caption}: {shown}"

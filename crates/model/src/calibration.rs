@@ -25,7 +25,7 @@ use super::engine::Simulation;
 use super::presets;
 use super::run::{CheckedRun, RunError};
 use super::stats::RunResult;
-use super::workload::{Spacing, Stream, StreamsSpec};
+use super::workload::{FileError, Spacing, Stream, StreamsSpec};
 
 /// Where the reference figures come from, for every place that shows them.
 pub const SOURCE: &str = "SSD Benchmarking 201, Part 5: One Controller at Three Capacities \
@@ -42,7 +42,7 @@ pub const HEADER: &str = "capacity_gb,workload,block,read_pct,qd,iops,mb_s,lat_m
 #[serde(rename_all = "snake_case")]
 pub enum Metric {
     Iops,
-    MbPerS,
+    MbS,
     LatencyMs,
 }
 
@@ -50,14 +50,14 @@ impl Metric {
     /// The measurement file's columns, in its order.
     const COLUMNS: [(Metric, &'static str); 3] = [
         (Metric::Iops, "iops"),
-        (Metric::MbPerS, "mb_s"),
+        (Metric::MbS, "mb_s"),
         (Metric::LatencyMs, "lat_ms"),
     ];
 
     pub fn unit(self) -> &'static str {
         match self {
             Metric::Iops => "IOPS",
-            Metric::MbPerS => "MB/s",
+            Metric::MbS => "MB/s",
             Metric::LatencyMs => "ms",
         }
     }
@@ -66,7 +66,7 @@ impl Metric {
     pub fn id(self) -> &'static str {
         match self {
             Metric::Iops => "iops",
-            Metric::MbPerS => "mb_s",
+            Metric::MbS => "mb_s",
             Metric::LatencyMs => "latency_ms",
         }
     }
@@ -75,7 +75,7 @@ impl Metric {
     pub fn of(self, r: &RunResult) -> f64 {
         match self {
             Metric::Iops => r.iops,
-            Metric::MbPerS => r.bw_mb_s,
+            Metric::MbS => r.bw_mb_s,
             Metric::LatencyMs => r.latency.mean_us / 1e3,
         }
     }
@@ -85,7 +85,7 @@ impl Metric {
     fn best(self, a: f64, b: f64) -> f64 {
         match self {
             Metric::LatencyMs => a.min(b),
-            Metric::Iops | Metric::MbPerS => a.max(b),
+            Metric::Iops | Metric::MbS => a.max(b),
         }
     }
 }
@@ -159,17 +159,15 @@ pub fn reference_for(preset_id: &str) -> Option<Reference> {
 }
 
 /// A mistake in a measurement file, on line `line` (1-based).
-fn bad(line: usize, why: impl std::fmt::Display) -> ConfigError {
-    ConfigError::Malformed {
-        what: "measurements",
-        value: String::new(),
-        why: format!("line {line}: {why}"),
-    }
+fn bad(line: usize, why: impl std::fmt::Display) -> FileError {
+    let mut e = FileError::new("measurements");
+    e.add(line, why.to_string());
+    e
 }
 
 /// Read a measurement file: `#` comment lines, the [`HEADER`], then one row per measured
 /// point. Each non-empty metric column of a row is one cell.
-pub fn parse(text: &str) -> Result<Vec<Measurement>, ConfigError> {
+pub fn parse(text: &str) -> Result<Vec<Measurement>, FileError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut rows = text
         .lines()
@@ -197,7 +195,7 @@ pub fn parse(text: &str) -> Result<Vec<Measurement>, ConfigError> {
     Ok(cells)
 }
 
-fn parse_row(n: usize, row: &str) -> Result<Vec<Measurement>, ConfigError> {
+fn parse_row(n: usize, row: &str) -> Result<Vec<Measurement>, FileError> {
     let f: Vec<&str> = row.split(',').map(str::trim).collect();
     let columns = HEADER.split(',').count();
     if f.len() != columns {
@@ -209,7 +207,7 @@ fn parse_row(n: usize, row: &str) -> Result<Vec<Measurement>, ConfigError> {
             ),
         ));
     }
-    let whole = |i: usize, lo: u32, hi: u32| -> Result<u32, ConfigError> {
+    let whole = |i: usize, lo: u32, hi: u32| -> Result<u32, FileError> {
         f[i].parse::<u32>()
             .ok()
             .filter(|v| (lo..=hi).contains(v))
@@ -444,52 +442,53 @@ mod tests {
     fn mistakes_name_their_line() {
         let h = HEADER;
         for (text, says) in [
-            ("", "line 1: expected the header"),
-            ("# only a comment\n", "line 2: expected the header"),
-            ("capacity,workload\n", "line 1: expected the header"),
-            (&format!("{h}\n"), "line 2: no measurements"),
+            ("", (1, "expected the header")),
+            ("# only a comment\n", (2, "expected the header")),
+            ("capacity,workload\n", (1, "expected the header")),
+            (&format!("{h}\n"), (2, "no measurements")),
             (
                 &format!("# c\n{h}\n480,random,4KiB,100,1\n"),
-                "line 3: expected 8",
+                (3, "expected 8"),
             ),
             (
                 &format!("{h}\n480,rand,4KiB,100,1,1,,\n"),
-                "line 2: unknown workload 'rand'",
+                (2, "unknown workload 'rand'"),
             ),
             (
                 &format!("{h}\n480,random,3KiB,100,1,1,,\n"),
-                "line 2: block size",
+                (2, "block size"),
             ),
             (
                 &format!("{h}\n480,random,4KiB,101,1,1,,\n"),
-                "line 2: read_pct '101'",
+                (2, "read_pct '101'"),
             ),
-            (
-                &format!("{h}\n480,random,4KiB,100,0,1,,\n"),
-                "line 2: qd '0'",
-            ),
+            (&format!("{h}\n480,random,4KiB,100,0,1,,\n"), (2, "qd '0'")),
             (
                 &format!("{h}\n-1,random,4KiB,100,1,1,,\n"),
-                "line 2: capacity_gb '-1'",
+                (2, "capacity_gb '-1'"),
             ),
             (
                 &format!("{h}\n480,random,4KiB,100,1,1x,,\n"),
-                "line 2: iops '1x'",
+                (2, "iops '1x'"),
             ),
             (
                 &format!("{h}\n480,random,4KiB,100,1,,NaN,\n"),
-                "line 2: mb_s 'NaN'",
+                (2, "mb_s 'NaN'"),
             ),
             (
                 &format!("{h}\n480,random,4KiB,100,1,,,\n"),
-                "line 2: no measured value",
+                (2, "no measured value"),
             ),
         ] {
+            let (line, says) = says;
             let err = parse(text).unwrap_err();
-            assert!(matches!(err, ConfigError::Malformed { .. }), "{err:?}");
-            let msg = err.to_string();
-            assert!(msg.contains(says), "{text:?}: {msg}");
-            assert_eq!(msg.lines().count(), 1, "{msg}");
+            assert_eq!(err.problems.len(), 1, "{err:?}");
+            assert_eq!(err.problems[0].0, line, "{text:?}: {err:?}");
+            assert!(err.problems[0].1.starts_with(says), "{text:?}: {err:?}");
+            assert_eq!(
+                err.to_string(),
+                format!("measurements line {line}: {}", err.problems[0].1)
+            );
         }
     }
 }

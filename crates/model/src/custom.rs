@@ -392,7 +392,7 @@ fn cells_of_job(p: &FioPoint, state: DriveState) -> Result<Vec<Measurement>, Str
         value,
     };
     let throughput = if bs_bytes >= MB_S_FROM_BYTES {
-        cell(Metric::MbPerS, p.bw_mb_s)
+        cell(Metric::MbS, p.bw_mb_s)
     } else {
         cell(Metric::Iops, p.iops)
     };

@@ -64,7 +64,7 @@ fn a_fit_recovers_the_parameters_that_generated_its_data() {
         };
         let metrics = match c.metric {
             Metric::Iops => format!("{value},,"),
-            Metric::MbPerS => format!(",{value},"),
+            Metric::MbS => format!(",{value},"),
             Metric::LatencyMs => format!(",,{value}"),
         };
         let _ = writeln!(

@@ -100,7 +100,7 @@ fn offered_axis(data: &LoadChartData, style: &ChartStyle) -> (f64, f64, Vec<f64>
 fn x_title(unit: Unit) -> &'static str {
     match unit {
         Unit::Iops => "offered IOPS (log scale)",
-        Unit::MbPerS => "offered MB/s (log scale)",
+        Unit::MbS => "offered MB/s (log scale)",
     }
 }
 
@@ -193,7 +193,7 @@ pub fn draw_carried<DB: DrawingBackend>(
     let y_label = unit_label(data.unit);
     let y_title = match data.unit {
         Unit::Iops => "carried IOPS (log scale)",
-        Unit::MbPerS => "carried MB/s (log scale)",
+        Unit::MbS => "carried MB/s (log scale)",
     };
     let mut chart = paint::frame(
         root,

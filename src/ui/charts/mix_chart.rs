@@ -59,8 +59,8 @@ impl MixChartData {
     pub fn secondary(&self) -> (Unit, f64) {
         let mb_per_io = f64::from(self.bs_bytes) / BYTES_PER_MB;
         match self.unit {
-            Unit::Iops => (Unit::MbPerS, mb_per_io),
-            Unit::MbPerS => (Unit::Iops, 1.0 / mb_per_io),
+            Unit::Iops => (Unit::MbS, mb_per_io),
+            Unit::MbS => (Unit::Iops, 1.0 / mb_per_io),
         }
     }
 }
@@ -150,7 +150,7 @@ pub fn secondary_text(data: &MixChartData, v: f64) -> String {
     let (other, factor) = data.secondary();
     match other {
         Unit::Iops => format::iops(v * factor),
-        Unit::MbPerS => format::mb_per_s(v * factor),
+        Unit::MbS => format::mb_s(v * factor),
     }
 }
 

@@ -75,13 +75,13 @@ pub enum Dash {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Unit {
     Iops,
-    MbPerS,
+    MbS,
 }
 
 impl Unit {
     pub fn of(state: &LabState) -> Unit {
         if state.workload.throughput_in_mb() {
-            Unit::MbPerS
+            Unit::MbS
         } else {
             Unit::Iops
         }
@@ -91,7 +91,7 @@ impl Unit {
     pub fn pick(self, p: &Point) -> f64 {
         match self {
             Unit::Iops => p.iops,
-            Unit::MbPerS => p.mb_s,
+            Unit::MbS => p.mb_s,
         }
     }
 
@@ -99,7 +99,7 @@ impl Unit {
     pub fn title(self) -> &'static str {
         match self {
             Unit::Iops => "IOPS",
-            Unit::MbPerS => "MB/s",
+            Unit::MbS => "MB/s",
         }
     }
 
@@ -107,7 +107,7 @@ impl Unit {
     pub fn tick(self, v: f64) -> String {
         match self {
             Unit::Iops => format::axis_count(v),
-            Unit::MbPerS => format::grouped(v),
+            Unit::MbS => format::grouped(v),
         }
     }
 }
@@ -138,7 +138,7 @@ impl Measure {
             Measure::Throughput(u) => u.title(),
             Measure::Watts => "W",
             Measure::PerWatt(Unit::Iops) => "IOPS per W",
-            Measure::PerWatt(Unit::MbPerS) => "MB/s per W",
+            Measure::PerWatt(Unit::MbS) => "MB/s per W",
         }
     }
 
@@ -511,7 +511,7 @@ fn named_limits(sweep: &LoadSweep, unit: Unit, bs: u32, depth: u32) -> Option<St
     let capacity = sweep.capacity?;
     let amount = |iops: f64| match unit {
         Unit::Iops => format::iops(iops),
-        Unit::MbPerS => format::mb_per_s(load::offered(unit, iops, bs)),
+        Unit::MbS => format::mb_s(load::offered(unit, iops, bs)),
     };
     let limit = match capacity.bottleneck {
         // The closed loop at the allowed depth had room: the depth itself caps the rate.
@@ -679,7 +679,7 @@ fn add_published(
             .find(|c| c.drive == d && c.config.drive.preset().id == state.drive.preset().id)
             .map_or(SeriesColour::Configured, |c| c.colour)
     };
-    let in_mb = unit == Unit::MbPerS;
+    let in_mb = unit == Unit::MbS;
     let [qd, latency, mix] = charts;
     let pattern = reference::same_pattern(state);
     for m in &pattern {
@@ -756,7 +756,7 @@ fn add_imports(state: &LabState, unit: Unit, qd: &mut QdChartData, latency: &mut
             points: finite_points(points.iter().map(|p| (f64::from(p.iodepth), y(p)))),
         };
         qd.depth.yours.push(series(&|p| match unit {
-            Unit::MbPerS => p.bw_mb_s,
+            Unit::MbS => p.bw_mb_s,
             Unit::Iops => p.iops,
         }));
         latency.yours.push(series(&|p| p.lat_mean_us));
@@ -988,7 +988,7 @@ mod tests {
         s.workload.set_bs_bytes(128 << 10);
         s.workload.set_read_pct(0);
         let set = build(&s, &fake);
-        assert_eq!(set.qd.unit, Measure::Throughput(Unit::MbPerS));
+        assert_eq!(set.qd.unit, Measure::Throughput(Unit::MbS));
         let ys: Vec<f64> = set.qd.depth.markers.iter().map(|m| m.y).collect();
         assert!(ys.contains(&1600.8), "{ys:?}");
         assert_eq!(set.measured_state_differs, Some(DriveState::SeqFilled));

@@ -362,7 +362,7 @@ fn rate_text(iops: u32, bs_bytes: u32) -> String {
 
 /// A rate in MB/s at the block size.
 fn rate_mb_text(iops: u32, bs_bytes: u32) -> String {
-    format::mb_per_s(f64::from(iops) * f64::from(bs_bytes) / crate::model::config::BYTES_PER_MB)
+    format::mb_s(f64::from(iops) * f64::from(bs_bytes) / crate::model::config::BYTES_PER_MB)
 }
 
 /// Queue depth, access pattern, read share and block size.

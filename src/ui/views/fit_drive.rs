@@ -163,7 +163,7 @@ pub struct CellRow {
 fn figure(metric: Metric, v: f64) -> String {
     match metric {
         Metric::Iops => format!("{v:.0}"),
-        Metric::MbPerS => format!("{v:.1}"),
+        Metric::MbS => format!("{v:.1}"),
         Metric::LatencyMs => format!("{v:.4}"),
     }
 }

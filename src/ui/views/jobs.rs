@@ -399,7 +399,7 @@ fn JobsTable(jobs: Jobs, found: JobsFound) -> impl IntoView {
     let cells = |f: &JobFigures| {
         (
             format::compact(f.iops),
-            format::mb_per_s(f.mb_s),
+            format::mb_s(f.mb_s),
             format::latency_us(f.mean_us),
             format::latency_us(f.p99_us),
         )

@@ -414,7 +414,7 @@ fn mix_caption(d: &MixChartData, pinned: bool) -> String {
     let unit = d.unit.title();
     let per = match d.unit {
         charts::Unit::Iops => EXAMPLE_IOPS,
-        charts::Unit::MbPerS => EXAMPLE_MB_S,
+        charts::Unit::MbS => EXAMPLE_MB_S,
     };
     format!(
         "The reviewers' mixed sweep: one line per {}. Left axis {unit}; {} {unit} = {} at {}.",

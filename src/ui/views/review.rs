@@ -89,13 +89,13 @@ fn tests(found: &ReviewFound) -> Vec<TestView> {
                         Shape::Mixed => format!("{}% reads", p.read_percent),
                         Shape::Burst | Shape::Sustained => format!("QD{}", p.qd),
                     },
-                    value: format::mb_per_s(p.mb_s),
+                    value: format::mb_s(p.mb_s),
                     percent: if top > 0.0 { 100.0 * p.mb_s / top } else { 0.0 },
                 })
                 .collect();
             TestView {
                 title: spec.title,
-                score: format!("score {} (model)", format::mb_per_s(r.score_mb_s)),
+                score: format!("score {} (model)", format::mb_s(r.score_mb_s)),
                 review_says: spec.review_says,
                 bars,
             }

@@ -209,21 +209,21 @@ fn fill_chart(v: &mut TimeView, r: &TimeResults, cell: &str, tag: &str) {
         let mut text = format!(
             "Model: SLC cache on the empty drive {}; average speed over the whole fill {}.",
             format::gb(fill.slc_cache_gb),
-            format::mb_per_s(fill.average_mb_s)
+            format::mb_s(fill.average_mb_s)
         );
         if let Some(s) = phase_speed(FillPhase::Cache) {
-            text.push_str(&format!(" Into the cache: {}.", format::mb_per_s(s)));
+            text.push_str(&format!(" Into the cache: {}.", format::mb_s(s)));
         }
         if let Some(s) = phase_speed(FillPhase::PostCache) {
             text.push_str(&format!(
                 " Cache full, straight to {cell}: {}.",
-                format::mb_per_s(s)
+                format::mb_s(s)
             ));
         }
         if let Some(s) = phase_speed(FillPhase::Folding) {
             text.push_str(&format!(
                 " Near full, folding the cache out of the way: {} on average.",
-                format::mb_per_s(s)
+                format::mb_s(s)
             ));
         }
         if fill.slc_cache_gb <= 0.0 {
@@ -296,7 +296,7 @@ fn burst_chart(
             kind: LevelKind::Published,
             label: format!(
                 "published: sustained writes stayed above {} ({E12_SOURCE}, {} sample)",
-                format::mb_per_s(E12_SUSTAINED_FLOOR_MB_S),
+                format::mb_s(E12_SUSTAINED_FLOOR_MB_S),
                 format::gb(E12_SAMPLE_GB)
             ),
         });
@@ -316,7 +316,7 @@ fn rate_levels(rates: &CacheRates, has_cache: bool, cell: &str) -> Vec<Level> {
         kind: LevelKind::Model(SeriesColour::Series(2)),
         label: format!(
             "into the SLC cache: {} (model)",
-            format::mb_per_s(rates.slc_mb_s)
+            format::mb_s(rates.slc_mb_s)
         ),
     });
     let native = Level {
@@ -324,7 +324,7 @@ fn rate_levels(rates: &CacheRates, has_cache: bool, cell: &str) -> Vec<Level> {
         kind: LevelKind::Model(SeriesColour::Series(1)),
         label: format!(
             "sustained, straight to {cell}: {} (model)",
-            format::mb_per_s(rates.native_mb_s)
+            format::mb_s(rates.native_mb_s)
         ),
     };
     cache.into_iter().chain([native]).collect()
@@ -346,19 +346,19 @@ fn burst_summary(
             "Model, {BURSTS} bursts of {} with {} s idle between: the first at {} with {} of cache free, the last at {} with {} free. In idle time the drive folds its cache at {} ({} in {} s); the sustained rate straight to {cell} is {}.",
             format::gb(burst_gb),
             idle_s,
-            format::mb_per_s(f.mb_s),
+            format::mb_s(f.mb_s),
             format::gb(f.cache_free_gb),
-            format::mb_per_s(l.mb_s),
+            format::mb_s(l.mb_s),
             format::gb(l.cache_free_gb),
-            format::mb_per_s(rates.fold_mb_s),
+            format::mb_s(rates.fold_mb_s),
             format::gb(rates.fold_mb_s * f64::from(idle_s) / MB_PER_GB),
             idle_s,
-            format::mb_per_s(rates.native_mb_s),
+            format::mb_s(rates.native_mb_s),
         ),
         (Some(f), Some(_)) => format!(
             "Model: this drive has no SLC cache, so every burst of {} writes straight to {cell} at {} whatever the idle time.",
             format::gb(burst_gb),
-            format::mb_per_s(f.mb_s),
+            format::mb_s(f.mb_s),
         ),
         _ => String::new(),
     }
@@ -395,19 +395,19 @@ fn torture_chart(v: &mut TimeView, state: &LabState, r: &TimeResults, tag: &str)
         let (first, last) = (t.series.first(), t.series.last());
         v.torture_text = format!(
             "Model, 128 KiB QD1 sequential write: fresh {}; after {} minutes of 4 KiB QD32 random writes over the full drive {} ({} of fresh); after a TRIM of all user space {} ({} of fresh).",
-            format::mb_per_s(t.fresh_mb_s),
+            format::mb_s(t.fresh_mb_s),
             minutes,
-            format::mb_per_s(t.after_torture_mb_s),
+            format::mb_s(t.after_torture_mb_s),
             share(t.after_torture_mb_s),
-            format::mb_per_s(t.after_trim_mb_s),
+            format::mb_s(t.after_trim_mb_s),
             share(t.after_trim_mb_s),
         );
         if let (Some(f), Some(l)) = (first, last) {
             v.torture_text.push_str(&format!(
                 " During the torture, random writes went from {} (write amplification {:.1}) to {} (write amplification {:.1}).",
-                format::mb_per_s(f.mb_s),
+                format::mb_s(f.mb_s),
                 f.write_amplification,
-                format::mb_per_s(l.mb_s),
+                format::mb_s(l.mb_s),
                 l.write_amplification
             ));
         }
@@ -435,7 +435,7 @@ fn torture_dots(t: &TortureReport, minutes: f64) -> Vec<Dot> {
             colour: SeriesColour::Series(1),
             label: format!(
                 "128 KiB QD1 sequential write, fresh: {} (model)",
-                format::mb_per_s(t.fresh_mb_s)
+                format::mb_s(t.fresh_mb_s)
             ),
         },
         Dot {
@@ -443,7 +443,7 @@ fn torture_dots(t: &TortureReport, minutes: f64) -> Vec<Dot> {
             colour: SeriesColour::Series(3),
             label: format!(
                 "the same after the torture: {} (model)",
-                format::mb_per_s(t.after_torture_mb_s)
+                format::mb_s(t.after_torture_mb_s)
             ),
         },
         Dot {
@@ -451,7 +451,7 @@ fn torture_dots(t: &TortureReport, minutes: f64) -> Vec<Dot> {
             colour: SeriesColour::Series(2),
             label: format!(
                 "the same after TRIM of all user space: {} (model)",
-                format::mb_per_s(t.after_trim_mb_s)
+                format::mb_s(t.after_trim_mb_s)
             ),
         },
     ]

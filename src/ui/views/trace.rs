@@ -124,8 +124,8 @@ pub fn verdict(labels: &[String], found: &ReplayFound) -> Option<String> {
         labels.first()?,
         100.0 * first.data_rate_mb_s / last.data_rate_mb_s,
         labels.last()?,
-        format::mb_per_s(first.data_rate_mb_s),
-        format::mb_per_s(last.data_rate_mb_s),
+        format::mb_s(first.data_rate_mb_s),
+        format::mb_s(last.data_rate_mb_s),
     ))
 }
 
@@ -405,7 +405,7 @@ fn TraceTable(labels: Vec<String>, found: ReplayFound) -> impl IntoView {
             view! {
                 <tr>
                     <th scope="row">{label.clone()}</th>
-                    <td class="bar-cell">{bar(d.data_rate_mb_s, top_rate, format::mb_per_s(d.data_rate_mb_s))}</td>
+                    <td class="bar-cell">{bar(d.data_rate_mb_s, top_rate, format::mb_s(d.data_rate_mb_s))}</td>
                     <td class="bar-cell">{bar(d.busy_s, top_busy, format!("{:.1} s", d.busy_s))}</td>
                     <td>{latency_text(d.read)}</td>
                     <td>{latency_text(d.write)}</td>
