@@ -279,7 +279,7 @@ struct DriveFit {
 impl DriveFit {
     /// The page's query string that opens this drive in this state.
     fn query(&self) -> String {
-        format!("drive={}&state={}", self.drive, self.state)
+        self.drive.page_query(self.state)
     }
 
     fn misses(&self) -> Vec<String> {

@@ -232,6 +232,56 @@ impl CustomDrive {
 
 /// The base preset's id, then `_` and a key and a whole number for each value that differs
 /// from the base's (so a drive equal to its base prints as the base's id).
+/// Where a drive of your own goes next, in each front end's syntax, written once so the page
+/// and `lab` always agree: the page's query opens it, `lab fit` repeats the page's fit.
+impl CustomDrive {
+    /// The page's query (its own `drive=` and `state=` parameters) that opens this drive with
+    /// its runs in `state`.
+    ///
+    /// ```
+    /// use parallelism_model::custom::CustomDrive;
+    /// use parallelism_model::{presets, DriveState};
+    ///
+    /// let drive = CustomDrive::of(presets::find("e12").unwrap());
+    /// let query = drive.page_query(DriveState::Fob);
+    /// assert_eq!(query, format!("drive={drive}&state=fob"));
+    /// ```
+    pub fn page_query(&self, state: DriveState) -> String {
+        format!("drive={self}&state={state}")
+    }
+}
+
+/// The `lab fit` command line that runs the fit the page runs: on `base`'s controller, the fio
+/// runs taken in `state`, `ios` measured I/Os a run, the drive's capacity when the reader gave
+/// it, then the fio files.
+///
+/// ```
+/// use parallelism_model::{custom, presets, DriveState};
+///
+/// let e12 = presets::find("e12").unwrap();
+/// let files = ["mine.json".to_string()];
+/// assert_eq!(
+///     custom::fit_command_line(e12, DriveState::Fob, 4000, Some(960.0), &files),
+///     "lab fit --preset e12 --state fob --ios 4000 --capacity-gb 960 --fio mine.json"
+/// );
+/// ```
+pub fn fit_command_line(
+    base: &Preset,
+    state: DriveState,
+    ios: u64,
+    capacity_gb: Option<f64>,
+    files: &[String],
+) -> String {
+    let capacity = capacity_gb
+        .map(|gb| format!(" --capacity-gb {gb}"))
+        .unwrap_or_default();
+    format!(
+        "lab fit --preset {} --state {state} --ios {ios}{capacity} --fio {}",
+        base.id,
+        files.join(" ")
+    )
+}
+
 impl fmt::Display for CustomDrive {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.base.id)?;

@@ -95,16 +95,7 @@ pub fn setup(
 
 /// The same fit on the command line.
 pub fn command_line(s: &FitSetup) -> String {
-    let capacity = s
-        .capacity_gb
-        .map(|gb| format!(" --capacity-gb {gb}"))
-        .unwrap_or_default();
-    format!(
-        "lab fit --preset {} --state {} --ios {FIT_IOS}{capacity} --fio {}",
-        s.base.id,
-        s.state,
-        s.files.join(" ")
-    )
+    custom::fit_command_line(s.base, s.state, FIT_IOS, s.capacity_gb, &s.files)
 }
 
 /// One row of the fitted values' table.
