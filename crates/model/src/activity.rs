@@ -101,7 +101,7 @@ impl DieState {
     }
 
     /// Whether the die is working (anything but idle).
-    pub fn is_busy(self) -> bool {
+    pub(crate) fn is_busy(self) -> bool {
         self != DieState::Idle
     }
 }

@@ -347,7 +347,7 @@ impl Measurement {
     }
 
     /// The cell's figure from the results of its [`runs`](Self::runs), in the same order.
-    pub fn value_of<'r>(&self, results: impl IntoIterator<Item = &'r RunResult>) -> f64 {
+    pub(crate) fn value_of<'r>(&self, results: impl IntoIterator<Item = &'r RunResult>) -> f64 {
         results
             .into_iter()
             .map(|r| self.metric.of(r))

@@ -488,9 +488,9 @@ pub fn fill_with(drive: &DriveSpec, rates: &CacheRates) -> FillReport {
 }
 
 /// Longest idle time between bursts, in seconds (a day).
-pub const MAX_IDLE_S: f64 = 86_400.0;
+pub(crate) const MAX_IDLE_S: f64 = 86_400.0;
 /// Most bursts in one run.
-pub const MAX_BURSTS: u32 = 1000;
+pub(crate) const MAX_BURSTS: u32 = 1000;
 /// Chunks each burst is written in.
 const BURST_CHUNKS: u32 = 50;
 
@@ -680,8 +680,8 @@ pub const OCTANE_FACT: &str = "After filling the drive and 20 minutes of 4 KB ra
 /// The torture's length in the OCZ Octane review \[REF4\], in minutes.
 pub const REVIEW_TORTURE_MINUTES: f64 = 20.0;
 /// Shortest and longest torture, in minutes.
-pub const MIN_TORTURE_MINUTES: f64 = 0.1;
-pub const MAX_TORTURE_MINUTES: f64 = 1440.0;
+pub(crate) const MIN_TORTURE_MINUTES: f64 = 0.1;
+pub(crate) const MAX_TORTURE_MINUTES: f64 = 1440.0;
 /// The seed of the torture's random addresses.
 const TORTURE_SEED: u64 = 0x7027_0BE5;
 /// The sequential probe after the torture covers this fraction of the user pages (about the

@@ -70,7 +70,7 @@ impl<E> Entry<E> {
 /// A priority queue of `(SimTime, E)` with first-in first-out ties and `LANES` FIFO lanes for
 /// events that are usually scheduled in time order.
 #[derive(Debug)]
-pub struct EventQueue<E, const LANES: usize = 0> {
+pub(crate) struct EventQueue<E, const LANES: usize = 0> {
     /// A min-heap: every entry comes out no later than its children at `2i + 1` and `2i + 2`.
     heap: Vec<Entry<E>>,
     /// Each lane holds entries in nondecreasing `(time, sequence)` order.
@@ -125,7 +125,7 @@ impl<E: Copy, const LANES: usize> EventQueue<E, LANES> {
     /// than the last event ever scheduled in the lane. Comes out exactly when
     /// [`push`](Self::push) would have.
     #[inline(always)]
-    pub fn push_in_lane(&mut self, lane: usize, at: SimTime, ev: E) {
+    pub(crate) fn push_in_lane(&mut self, lane: usize, at: SimTime, ev: E) {
         let entry = self.entry(at, ev);
         if at < self.tails[lane] {
             self.heap_push(entry);
@@ -141,7 +141,7 @@ impl<E: Copy, const LANES: usize> EventQueue<E, LANES> {
     /// The earliest event; among equal times, the heap's (in scheduling order), then each
     /// lane's in lane order (see the module docs).
     #[inline]
-    pub fn pop(&mut self) -> Option<(SimTime, E)> {
+    pub(crate) fn pop(&mut self) -> Option<(SimTime, E)> {
         // Which source holds the next event is a coin toss: keep the earliest time with
         // selects rather than branches. `LANES` stands for the heap; a strict `<` keeps the
         // earlier source on a tie.
@@ -164,7 +164,7 @@ impl<E: Copy, const LANES: usize> EventQueue<E, LANES> {
     }
 
     /// When the earliest event is due, without taking it.
-    pub fn peek_time(&self) -> Option<SimTime> {
+    pub(crate) fn peek_time(&self) -> Option<SimTime> {
         let first = self.heads.iter().copied().fold(self.heap_top, u64::min);
         (first != EMPTY).then_some(SimTime(first))
     }

@@ -52,7 +52,7 @@ pub const TIE: f64 = 1e-9;
 
 /// Threads an evaluation uses unless told otherwise: this lab's machines have two cores, and a
 /// browser has no threads.
-pub const DEFAULT_THREADS: usize = if cfg!(target_arch = "wasm32") { 1 } else { 2 };
+pub(crate) const DEFAULT_THREADS: usize = if cfg!(target_arch = "wasm32") { 1 } else { 2 };
 
 /// How a fit runs the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,7 +148,7 @@ impl Score {
 
     /// Strictly better under `objective`: a smaller first figure, or (within [`TIE`]) the same
     /// first figure and a smaller second.
-    pub fn better_than(&self, other: &Score, objective: Objective) -> bool {
+    pub(crate) fn better_than(&self, other: &Score, objective: Objective) -> bool {
         let (a, b) = (self.primary(objective), other.primary(objective));
         let (a2, b2) = match objective {
             Objective::Worst => (self.mean_err, other.mean_err),
@@ -403,7 +403,7 @@ pub const IDENTIFIED_RISE: f64 = 0.01;
 pub struct Missing(pub Vec<i64>);
 
 /// What a search found, or the point it must see first.
-pub type Searched<T> = Result<T, Missing>;
+pub(crate) type Searched<T> = Result<T, Missing>;
 
 /// The engine runs one lattice point needs: each distinct run once, and which of them each cell
 /// reads (an IOPS cell and a latency cell of the same job share their run).
@@ -456,7 +456,7 @@ impl Evaluator {
     /// An evaluator whose search starts at `start` (its controller, flash and die count), with
     /// `fitted` as the parameters. Checks the bounds and that every cell is a run the start
     /// drive can make.
-    pub fn starting_at(
+    pub(crate) fn starting_at(
         fitted: &[Fitted],
         start: DriveSpec,
         cells: &[Measurement],
@@ -496,7 +496,7 @@ impl Evaluator {
     /// squared error down its valley, and every pattern search also makes Hooke and Jeeves's
     /// pattern moves (see `valley_move`). Off for the presets' calibrations, whose values are
     /// what the plain search finds.
-    pub fn follow_valleys(mut self) -> Evaluator {
+    pub(crate) fn follow_valleys(mut self) -> Evaluator {
         self.valleys = true;
         self
     }
@@ -504,14 +504,9 @@ impl Evaluator {
     /// This evaluator minimising the robust error ([`Objective::Robust`]) in place of the
     /// worst cell: for measurements that may hold odd cells (a reader's own fio runs), which
     /// the report then names rather than fits.
-    pub fn robust(mut self) -> Evaluator {
+    pub(crate) fn robust(mut self) -> Evaluator {
         self.objective = Objective::Robust;
         self
-    }
-
-    /// What the search minimises.
-    pub fn objective(&self) -> Objective {
-        self.objective
     }
 
     /// The parameters searched, with their bounds (shared, so a search holds them while it
@@ -538,7 +533,7 @@ impl Evaluator {
     }
 
     /// The lattice point nearest `values` (parameters they do not name: the start drive's).
-    pub fn point_of(&self, values: &ParamValues) -> Vec<i64> {
+    pub(crate) fn point_of(&self, values: &ParamValues) -> Vec<i64> {
         self.fitted()
             .iter()
             .map(|f| {
@@ -826,12 +821,12 @@ impl Evaluator {
 
     /// For every cell, a fit without it (a pattern search from the full fit's values; most of
     /// its points are already in the memo) and that fit's prediction of the cell.
-    pub fn leave_one_out(&mut self, full: &FitReport) -> LooReport {
+    pub(crate) fn leave_one_out(&mut self, full: &FitReport) -> LooReport {
         self.settle(|e| e.try_leave_one_out(full))
     }
 
     /// See [`leave_one_out`](Self::leave_one_out).
-    pub fn try_leave_one_out(&self, full: &FitReport) -> Searched<LooReport> {
+    pub(crate) fn try_leave_one_out(&self, full: &FitReport) -> Searched<LooReport> {
         let start = self.point_of(&full.params);
         let k = self.fitted().len();
         let mut cells = Vec::with_capacity(self.cells.len());

@@ -32,7 +32,7 @@ const WA_SEED: u64 = 0x05EE_DF71;
 const NONE: u32 = u32::MAX;
 
 /// A page-mapped, log-structured flash with a greedy garbage collector.
-pub struct ScaledFtl {
+pub(crate) struct ScaledFtl {
     pages_per_block: usize,
     /// Physical page -> logical page (or NONE if stale/erased).
     owner: Vec<u32>,
@@ -73,7 +73,7 @@ impl ScaledFtl {
         }
     }
 
-    pub fn user_pages(&self) -> usize {
+    pub(crate) fn user_pages(&self) -> usize {
         self.map.len()
     }
 
@@ -136,14 +136,15 @@ impl ScaledFtl {
     }
 
     /// TRIM every user page: nothing is valid any more, so the next collections copy nothing.
-    pub fn trim_all(&mut self) {
+    pub(crate) fn trim_all(&mut self) {
         self.map.iter_mut().for_each(|m| *m = NONE);
         self.owner.iter_mut().for_each(|o| *o = NONE);
         self.valid.iter_mut().for_each(|v| *v = 0);
     }
 
     /// Write amplification of `writes` host writes chosen by `next_lpn`, measured alone.
-    pub fn window_write_amplification(
+    #[cfg(test)]
+    fn window_write_amplification(
         &mut self,
         writes: usize,
         mut next_lpn: impl FnMut() -> u32,
@@ -155,7 +156,7 @@ impl ScaledFtl {
         self.write_amplification()
     }
 
-    pub fn reset_counters(&mut self) {
+    pub(crate) fn reset_counters(&mut self) {
         self.host_writes = 0;
         self.gc_copies = 0;
         self.erases = 0;
@@ -190,17 +191,8 @@ pub fn simulate_steady_wa_uncached(spare_ratio: f64) -> f64 {
 }
 
 /// An empty scaled drive of the standard size with this spare ratio.
-pub fn scaled_drive(spare_ratio: f64) -> ScaledFtl {
+pub(crate) fn scaled_drive(spare_ratio: f64) -> ScaledFtl {
     ScaledFtl::new(SCALED_BLOCKS, SCALED_PAGES_PER_BLOCK, spare_ratio)
-}
-
-/// A scaled drive of the standard size with this spare ratio, filled once in order.
-pub fn scaled_filled_drive(spare_ratio: f64) -> ScaledFtl {
-    let mut ftl = scaled_drive(spare_ratio);
-    for lpn in 0..ftl.user_pages() as u32 {
-        ftl.write(lpn);
-    }
-    ftl
 }
 
 /// The steady-state procedure in slices, so a browser can run it between frames: a sequential
@@ -226,7 +218,7 @@ impl SteadyWa {
     }
 
     /// Host writes the whole procedure takes.
-    pub fn total_writes(&self) -> usize {
+    pub(crate) fn total_writes(&self) -> usize {
         self.ftl.user_pages() * (1 + WARM_DRIVE_WRITES + MEASURED_DRIVE_WRITES)
     }
 }

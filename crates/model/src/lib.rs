@@ -35,7 +35,9 @@
 //!
 //! Each module imports only modules of the layers below it, or those listed before it in its
 //! own layer; `tests/layers.rs` reads this list and the sources and fails on any other import,
-//! so there is no import circle. Modules in `code` without a link are the crate's internals.
+//! so there is no import circle. Modules in `code` without a link are the crate's internals, and
+//! inside the public modules every item that only the model uses is `pub(crate)`, so the compiler
+//! names whatever nothing uses any more.
 //!
 //! 0. foundations: [`time`], [`rng`], `ring`, [`text`], [`link`], `events`, [`sliced`]
 //! 1. specification: [`config`], `names`

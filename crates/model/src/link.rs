@@ -66,7 +66,7 @@ impl HostLink {
     /// SATA: 550 MB/s of 600 is what fast SATA drives reach (the SATA standard's usable rate, 0.92); a
     /// data FIS of 8 KiB carries 99% of its bytes, less the command and status FISes of each
     /// I/O, so at most 0.97, and at least 0.85 (assumptions).
-    pub fn efficiency_range(self) -> (f64, f64) {
+    pub(crate) fn efficiency_range(self) -> (f64, f64) {
         const LARGEST_PAYLOAD_BYTES: f64 = 512.0;
         const E7_SPEC_READ_BYTES_PER_S: f64 = 2.6e9;
         const SATA: (f64, f64) = (0.85, 0.97);
@@ -90,7 +90,7 @@ impl HostLink {
     /// LCRC, so writes carry 128 / 152 where reads carry 256 / 280 (assumption: typical MPS,
     /// RCB and 3-DW headers, as PCIe hosts of 2018-2022 configure them). SATA has one shared
     /// direction and the same framing both ways.
-    pub fn host_to_device_factor(self) -> f64 {
+    pub(crate) fn host_to_device_factor(self) -> f64 {
         const READ_COMPLETION_BOUNDARY_BYTES: f64 = 128.0;
         let carried = |payload: f64| payload / (payload + TLP_OVERHEAD_BYTES);
         match self {
@@ -100,7 +100,7 @@ impl HostLink {
     }
 
     /// Whether reads and writes share one direction (SATA) or each have their own (PCIe).
-    pub fn half_duplex(self) -> bool {
+    pub(crate) fn half_duplex(self) -> bool {
         matches!(self, HostLink::Sata3)
     }
 

@@ -484,7 +484,7 @@ const E18DC_FITTED: [Fitted; 7] = [
 ];
 
 /// Every preset, in the order menus show them.
-pub static PRESETS: [Preset; 7] = [
+pub(crate) static PRESETS: [Preset; 7] = [
     Preset {
         id: "e18dc",
         name: "Phison E18DC (enterprise, PCIe 4.0)",

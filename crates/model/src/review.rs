@@ -110,7 +110,7 @@ pub const MIX_READ_PERCENTS: [u8; 11] = [100, 90, 80, 70, 60, 50, 40, 30, 20, 10
 pub const REVIEW_PHASE_GB: u32 = 32;
 /// ...in at most a minute, and up to a minute of idle follows (a mix's idle equals its run: a
 /// 50% duty cycle).
-pub const REVIEW_PHASE_S: u32 = 60;
+pub(crate) const REVIEW_PHASE_S: u32 = 60;
 pub const REVIEW_IDLE_S: u32 = 60;
 /// The three as one pacing.
 pub const REVIEW_PHASES: Phases = Phases {

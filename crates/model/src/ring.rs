@@ -14,7 +14,7 @@
 
 /// A FIFO ring of `Copy` items that can also take an item from anywhere (see the module docs).
 #[derive(Clone, Debug)]
-pub struct Ring<T> {
+pub(crate) struct Ring<T> {
     buf: Vec<T>,
     head: usize,
     len: usize,

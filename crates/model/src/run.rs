@@ -56,7 +56,7 @@ pub struct PowerBudget {
 
 /// How much the SLC cache takes of a run's writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SlcRoom {
+pub(crate) enum SlcRoom {
     /// The first this many bytes land in SLC-mode cells, the rest in native cells.
     Bytes(u64),
     /// Every write lands in the cache (the cache's own speed, however long the run).
@@ -160,7 +160,7 @@ impl CheckedRun {
     /// The same run with this much room in the SLC cache instead of what the drive state
     /// implies: how the drive-state-over-time model asks for the cache's rate
     /// ([`SlcRoom::Unlimited`]) or the native cells' rate (`SlcRoom::Bytes(0)`).
-    pub fn with_slc_room(mut self, room: SlcRoom) -> CheckedRun {
+    pub(crate) fn with_slc_room(mut self, room: SlcRoom) -> CheckedRun {
         self.slc_room = Some(room);
         self
     }
@@ -189,7 +189,7 @@ impl CheckedRun {
     /// Room in the SLC cache at the start of the run: a fresh drive's whole cache (an empty
     /// drive has its largest dynamic part), none once the drive has been written over (a
     /// preconditioning fills the cache and leaves no idle time to fold it).
-    pub fn slc_room(&self) -> SlcRoom {
+    pub(crate) fn slc_room(&self) -> SlcRoom {
         self.slc_room.unwrap_or(match self.state {
             DriveState::Fob => SlcRoom::Bytes(self.drive.slc_cache_bytes(0.0) as u64),
             DriveState::SeqFilled | DriveState::Steady => SlcRoom::Bytes(0),
@@ -197,7 +197,7 @@ impl CheckedRun {
     }
 
     /// The write amplification set by [`with_write_amplification`](Self::with_write_amplification).
-    pub fn write_amplification_override(&self) -> Option<f64> {
+    pub(crate) fn write_amplification_override(&self) -> Option<f64> {
         self.write_amplification
     }
 
@@ -210,7 +210,7 @@ impl CheckedRun {
     /// With several streams, one random writer is enough for a sequentially filled drive to
     /// pay: its writes invalidate pages all over the blocks the others fill (an assumption; the
     /// model keeps one write amplification per run).
-    pub fn steady_state_spare_ratio(&self) -> Option<f64> {
+    pub(crate) fn steady_state_spare_ratio(&self) -> Option<f64> {
         let writers = || self.streams.iter().filter(|s| s.read_percent() < 100);
         let pays = match self.state {
             _ if self.write_amplification.is_some() || writers().next().is_none() => false,

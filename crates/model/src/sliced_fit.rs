@@ -20,7 +20,7 @@ use crate::stats::RunResult;
 pub const EVENTS_PER_STEP: u64 = 2_000;
 
 /// The search a [`SlicedFit`] answers.
-pub type Search = fn(&Evaluator) -> Searched<FitReport>;
+pub(crate) type Search = fn(&Evaluator) -> Searched<FitReport>;
 
 /// One run of a point, on its way through the engine.
 enum Running {

@@ -15,7 +15,7 @@ const BUCKETS: usize = ((40 - SUB_BITS as usize) + 1) * SUB as usize;
 
 /// A fixed-size log-linear histogram of nanosecond latencies.
 #[derive(Clone, Debug)]
-pub struct Histogram {
+pub(crate) struct Histogram {
     counts: Vec<u64>,
     total: u64,
     sum_ns: u128,
@@ -109,7 +109,7 @@ pub struct LatencySummary {
 }
 
 impl LatencySummary {
-    pub fn from_histogram(h: &Histogram) -> LatencySummary {
+    pub(crate) fn from_histogram(h: &Histogram) -> LatencySummary {
         LatencySummary {
             mean_us: h.mean().as_us(),
             p50_us: h.quantile(0.50).as_us(),
@@ -179,7 +179,7 @@ const DIES_SATURATED: f64 = 0.70;
 
 impl Bottleneck {
     /// Names the limit from utilisations, most specific shared resource first.
-    pub fn classify(u: &Utilisation) -> Bottleneck {
+    pub(crate) fn classify(u: &Utilisation) -> Bottleneck {
         let shared = [
             (u.link_max(), Bottleneck::HostLink),
             (u.controller, Bottleneck::Controller),
@@ -208,7 +208,7 @@ impl Bottleneck {
     /// [`classify`](Self::classify) for a run whose power budget lets only `die_slots` dies
     /// work at once (`None`: the budget does not bind): where the dies would be the limit, or
     /// too few requests with the slots kept full, the budget is.
-    pub fn classify_within(u: &Utilisation, die_slots: Option<u32>) -> Bottleneck {
+    pub(crate) fn classify_within(u: &Utilisation, die_slots: Option<u32>) -> Bottleneck {
         let limit = Bottleneck::classify(u);
         let Some(slots) = die_slots else {
             return limit;

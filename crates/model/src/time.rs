@@ -35,7 +35,7 @@ impl Nanos {
     }
 
     /// The time `bytes` take at `bytes_per_s`, rounded up so a transfer never takes zero time.
-    pub fn for_bytes(bytes: u64, bytes_per_s: f64) -> Nanos {
+    pub(crate) fn for_bytes(bytes: u64, bytes_per_s: f64) -> Nanos {
         debug_assert!(bytes_per_s > 0.0);
         Nanos(((bytes as f64) * 1e9 / bytes_per_s).ceil().max(1.0) as u64)
     }
@@ -44,7 +44,7 @@ impl Nanos {
         self.0 as f64 / 1e3
     }
 
-    pub fn as_secs(self) -> f64 {
+    pub(crate) fn as_secs(self) -> f64 {
         self.0 as f64 / 1e9
     }
 }

@@ -162,13 +162,13 @@ pub struct Fitted {
 
 impl Fitted {
     /// The highest lattice index: the lattice is `lo, lo + step, ...` up to `hi`.
-    pub fn last_index(&self) -> i64 {
+    pub(crate) fn last_index(&self) -> i64 {
         ((self.hi - self.lo) / self.step + 1e-9).floor().max(0.0) as i64
     }
 
     /// The value at lattice index `i` (rounded to nine decimals, so 0.5 + 35 x 0.01 prints as
     /// 0.85).
-    pub fn value_at(&self, i: i64) -> f64 {
+    pub(crate) fn value_at(&self, i: i64) -> f64 {
         ((self.lo + i as f64 * self.step) * 1e9).round() / 1e9
     }
 

@@ -29,14 +29,14 @@ pub use peaks::{Figure, SpecPeaks};
 pub use power_tables::{ControllerPower, IdleLatency, NandPower, PowerLimit, PowerState};
 
 /// Bytes in one GB as drive vendors, Iometer and fio's "MB/s" count them (10^9).
-pub const BYTES_PER_GB: f64 = 1e9;
+pub(crate) const BYTES_PER_GB: f64 = 1e9;
 /// Bytes in a (decimal) megabyte, the MB of MB/s.
 pub const BYTES_PER_MB: f64 = 1e6;
 /// The mapping granularity of every FTL modelled here (4 KiB logical pages).
-pub const MAPPING_UNIT_BYTES: u32 = 4096;
+pub(crate) const MAPPING_UNIT_BYTES: u32 = 4096;
 /// Smallest and largest request size the lab accepts.
-pub const MIN_BLOCK_BYTES: u32 = 4096;
-pub const MAX_BLOCK_BYTES: u32 = 1 << 20;
+pub(crate) const MIN_BLOCK_BYTES: u32 = 4096;
+pub(crate) const MAX_BLOCK_BYTES: u32 = 1 << 20;
 /// Largest queue depth the lab accepts (fio's iodepth).
 pub const MAX_IODEPTH: u32 = 1024;
 /// Sequential reads in a row after which a read-ahead controller starts prefetching (the
@@ -114,12 +114,12 @@ pub struct NandSpec {
 
 impl NandSpec {
     /// Raw bytes one die stores.
-    pub fn die_bytes(&self) -> f64 {
+    pub(crate) fn die_bytes(&self) -> f64 {
         f64::from(self.die_gbit) * (1u64 << 30) as f64 / 8.0
     }
 
     /// Bytes written by one program operation over all planes.
-    pub fn program_unit_bytes(&self) -> u32 {
+    pub(crate) fn program_unit_bytes(&self) -> u32 {
         self.page_bytes * self.planes * self.program_pages
     }
 
@@ -195,7 +195,7 @@ pub struct SlcCache {
 }
 
 impl SlcCache {
-    pub const NONE: SlcCache = SlcCache {
+    pub(crate) const NONE: SlcCache = SlcCache {
         static_bytes: 0,
         dynamic_share: 0.0,
     };
@@ -207,7 +207,7 @@ impl SlcCache {
     /// Data bytes the cache holds on a drive of `user_bytes` with `written_bytes` of user data
     /// on it, for cells of `bits` bits: free space run in SLC mode holds a bits-per-cell
     /// fraction of what it would hold natively.
-    pub fn capacity_bytes(&self, user_bytes: f64, written_bytes: f64, bits: u32) -> f64 {
+    pub(crate) fn capacity_bytes(&self, user_bytes: f64, written_bytes: f64, bits: u32) -> f64 {
         let free = (user_bytes - written_bytes).max(0.0);
         self.static_bytes as f64 + self.dynamic_share * free / f64::from(bits)
     }
@@ -222,7 +222,7 @@ pub struct DriveSpec {
 }
 
 impl DriveSpec {
-    pub fn raw_bytes(&self) -> f64 {
+    pub(crate) fn raw_bytes(&self) -> f64 {
         self.nand.die_bytes() * f64::from(self.dies)
     }
 
@@ -259,7 +259,7 @@ impl DriveSpec {
     }
 
     /// The same controller and flash with the die count nearest `gb` of user capacity.
-    pub fn with_capacity_gb(&self, gb: f64) -> Result<DriveSpec, ConfigError> {
+    pub(crate) fn with_capacity_gb(&self, gb: f64) -> Result<DriveSpec, ConfigError> {
         Ok(DriveSpec {
             dies: self.dies_for_capacity_gb(gb)?,
             ..self.clone()
@@ -267,7 +267,7 @@ impl DriveSpec {
     }
 
     /// SLC cache bytes with `written_bytes` of user data on the drive.
-    pub fn slc_cache_bytes(&self, written_bytes: f64) -> f64 {
+    pub(crate) fn slc_cache_bytes(&self, written_bytes: f64) -> f64 {
         self.controller.slc_cache.capacity_bytes(
             self.user_bytes(),
             written_bytes,

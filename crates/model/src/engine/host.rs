@@ -79,12 +79,12 @@ impl HostStream {
 
     /// Open loop: when the arrival after the one now comes due (see
     /// [`StreamParams::next_arrival`]).
-    pub fn next_arrival(&mut self, rng: &mut Rng) -> Option<SimTime> {
+    pub(crate) fn next_arrival(&mut self, rng: &mut Rng) -> Option<SimTime> {
         self.params.next_arrival(&mut self.cursor, rng)
     }
 
     /// Whether a trace stream has made all its requests.
-    pub fn exhausted(&self) -> bool {
+    pub(crate) fn exhausted(&self) -> bool {
         self.params.exhausted(&self.cursor)
     }
 }
@@ -196,7 +196,7 @@ impl StreamParams {
     }
 
     /// The number of requests a trace stream makes (`None`: a generated stream never ends).
-    pub fn trace_len(&self) -> Option<u64> {
+    pub(crate) fn trace_len(&self) -> Option<u64> {
         match &self.source {
             Source::Trace(r) => Some(r.trace.requests.len() as u64),
             _ => None,

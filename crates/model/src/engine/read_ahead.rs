@@ -65,7 +65,13 @@ pub(super) struct ReadAhead {
 impl ReadAhead {
     /// A host read of `bytes` at `offset` reaches the controller (`slot` is its slot): what it
     /// finds. A read that breaks the run returns the slots of the chunks it drops in `freed`.
-    pub fn claim(&mut self, offset: u64, bytes: u32, slot: u32, freed: &mut Vec<u32>) -> Claim {
+    pub(crate) fn claim(
+        &mut self,
+        offset: u64,
+        bytes: u32,
+        slot: u32,
+        freed: &mut Vec<u32>,
+    ) -> Claim {
         let end = offset + u64::from(bytes);
         if offset == self.next {
             self.in_a_row = self.in_a_row.saturating_add(1);
@@ -122,7 +128,7 @@ impl ReadAhead {
     }
 
     /// The chunk at `offset` is being read by internal slot `slot`.
-    pub fn fetching(&mut self, offset: u64, bytes: u32, slot: u32) {
+    pub(crate) fn fetching(&mut self, offset: u64, bytes: u32, slot: u32) {
         self.ahead_to = offset + u64::from(bytes);
         self.chunks.push_back(Chunk {
             offset,

@@ -28,7 +28,7 @@ use crate::rng::Rng;
 use crate::workload::trace::{Trace, TraceFormat, TraceRequest};
 
 /// The reviews' cap on idle time between requests (AnandTech Storage Bench 2011).
-pub const MAX_IDLE_NS: u64 = 25_000_000;
+pub(crate) const MAX_IDLE_NS: u64 = 25_000_000;
 const SMALL_UNITS: u16 = 1;
 const LARGE_UNITS: u16 = 32;
 

@@ -53,7 +53,7 @@ impl FileError {
     }
 
     /// Whether as many problems are listed as will be.
-    pub fn is_full(&self) -> bool {
+    pub(crate) fn is_full(&self) -> bool {
         self.problems.len() == PROBLEMS_LISTED
     }
 

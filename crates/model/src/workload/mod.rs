@@ -45,10 +45,10 @@ use trace::Trace;
 pub const MAX_STREAMS: usize = 64;
 /// Highest rate one stream may ask for, in I/Os per second (an assumption: ten times the
 /// fastest drive the lab models, so any saturation point is reachable).
-pub const MAX_RATE_IOPS: f64 = 1e8;
+pub(crate) const MAX_RATE_IOPS: f64 = 1e8;
 /// Slowest and fastest a trace may be replayed against its own clock.
-pub const MIN_SPEED: f64 = 0.001;
-pub const MAX_SPEED: f64 = 1000.0;
+pub(crate) const MIN_SPEED: f64 = 0.001;
+pub(crate) const MAX_SPEED: f64 = 1000.0;
 
 /// How a stream's requests arrive.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -87,11 +87,6 @@ impl Arrival {
             Arrival::Rate { iops, .. } => Some(iops),
             Arrival::Closed { .. } | Arrival::Timed { .. } => None,
         }
-    }
-
-    /// Whether requests arrive on their own (open loop) rather than as others complete.
-    pub fn is_open(self) -> bool {
-        !matches!(self, Arrival::Closed { .. })
     }
 }
 
@@ -394,7 +389,7 @@ impl Stream {
 
     /// Whether its writes land at random addresses (a trace's are taken to: its addresses
     /// are whatever the application wrote).
-    pub fn writes_at_random(&self) -> bool {
+    pub(crate) fn writes_at_random(&self) -> bool {
         self.pattern().is_none_or(|p| p.rw.is_random()) && self.read_percent() < 100
     }
 
