@@ -56,7 +56,13 @@ async fn set_viewport(browser: &Browser, width: u32, height: u32) {
         .set_window_size(w as u32, h as u32)
         .await
         .unwrap();
-    assert_eq!(inner().await, (width.into(), height.into()), "the viewport");
+    // The browser resizes when it gets to it: wait for the viewport rather than read it once.
+    let want = (u64::from(width), u64::from(height));
+    browser
+        .wait_for(&format!("a {width} x {height} viewport"), || async {
+            (inner().await == want).then_some(())
+        })
+        .await;
 }
 
 /// Emulates a phone's viewport (CSS pixels, touch, a 3x screen) through DevTools.
