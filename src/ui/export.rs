@@ -23,7 +23,7 @@ pub const CSV_FILE: &str = "parallelism-lab.csv";
 pub const FIO_JOB_FILE: &str = "parallelism-lab.fio";
 /// The CSV's columns, units in the names.
 pub const CSV_HEADER: &str =
-    "chart,series,source,queue_depth,read_percent,iops,mb_s,latency_us,watts,per_watt,offered_iops,offered_mb_per_s";
+    "chart,series,source,queue_depth,read_percent,iops,mb_per_s,latency_us,watts,per_watt,offered_iops,offered_mb_per_s";
 /// `source` of a model point.
 pub const SOURCE_MODEL: &str = "model";
 /// `source` of a published measurement.
@@ -32,9 +32,9 @@ pub const SOURCE_PUBLISHED: &str = "published measurement";
 pub const SOURCE_FIO: &str = "your measurements (fio)";
 
 /// The columns of the several-jobs view's CSV, units in the names.
-pub const JOBS_CSV_HEADER: &str = "job,rw,read_percent,block_bytes,queue_depth,rate_iops,source,iops,mb_s,latency_mean_us,latency_p99_us,latency_p99_alone_us";
+pub const JOBS_CSV_HEADER: &str = "job,rw,read_percent,block_bytes,queue_depth,rate_iops,source,iops,mb_per_s,latency_mean_us,latency_p99_us,latency_p99_alone_us";
 /// The columns of the trace view's CSV: a summary row per drive, then its figures over time.
-pub const TRACE_CSV_HEADER: &str = "drive,row,source,data_rate_mb_s,busy_s,elapsed_s,read_mean_us,read_p99_us,write_mean_us,write_p99_us,energy_j,time_s,mb_s,in_system";
+pub const TRACE_CSV_HEADER: &str = "drive,row,source,data_rate_mb_s,busy_s,elapsed_s,read_mean_us,read_p99_us,write_mean_us,write_p99_us,energy_j,time_s,mb_per_s,in_system";
 
 /// The comment lines every CSV of the page opens with: the view's link, and what its rows are.
 fn opening(state: &LabState, rows: &str) -> String {
