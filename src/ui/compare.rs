@@ -41,7 +41,7 @@ impl Pin {
     /// The configuration `state` shows now.
     pub fn of(state: &LabState) -> Pin {
         Pin {
-            preset: state.drive.preset(),
+            preset: state.drive.preset().clone(),
             drive: state.drive.choice(),
             random: state.workload.random(),
             read_pct: state.workload.read_pct(),
@@ -53,7 +53,7 @@ impl Pin {
     /// `state` with this pin's configuration (queue depth and view settings stay `state`'s).
     pub fn apply(&self, state: &LabState) -> LabState {
         let mut s = state.clone();
-        s.drive.set_preset(self.preset);
+        s.drive.set_preset(self.preset.clone());
         let _ = s.drive.set_choice(self.drive);
         s.workload.set_random(self.random);
         s.workload.set_read_pct(u32::from(self.read_pct));
@@ -91,7 +91,7 @@ impl Pin {
 
     /// A short label for the legend, e.g. `E18DC 480 GB, randread 4 KiB, steady state`.
     pub fn label(&self) -> String {
-        let gb = self.drive.capacity_gb(self.preset);
+        let gb = self.drive.capacity_gb(&self.preset);
         let rw = self.rw();
         let mix = if rw.fixed_read_percent().is_none() {
             format!(" {}% reads", self.read_pct)
@@ -190,7 +190,7 @@ impl Pin {
             .iter()
             .filter_map(|&gb| preset.dies_for_capacity_gb(f64::from(gb)).ok())
             .map(|dies| Pin {
-                preset,
+                preset: preset.into(),
                 drive: DriveChoice {
                     dies,
                     die_gbit: preset.nand.die_gbit,
@@ -222,7 +222,7 @@ mod tests {
         });
         let p = Pin::of(&s);
         assert_eq!(p.code(), "e12.12x1024.rw70.128k.fob");
-        assert_eq!(Pin::parse(&p.code()), Ok(p));
+        assert_eq!(Pin::parse(&p.code()), Ok(p.clone()));
         assert_eq!(p.apply(&LabState::default()).drive.choice(), p.drive);
     }
 
@@ -256,7 +256,7 @@ mod tests {
         let fam = Pin::family(&s);
         let caps: Vec<u32> = fam
             .iter()
-            .map(|p| p.drive.capacity_gb(p.preset).round() as u32)
+            .map(|p| p.drive.capacity_gb(&p.preset).round() as u32)
             .collect();
         assert_eq!(caps, FAMILY_CAPACITIES_GB.to_vec());
         assert!(fam.iter().all(|p| p.rw() == Rw::RandWrite));

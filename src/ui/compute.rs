@@ -11,7 +11,6 @@
 use std::collections::HashSet;
 
 use crate::model::config::{Rw, BYTES_PER_MB};
-use crate::model::presets::PresetKey;
 use crate::model::sweep::{MIX_STEPS, REVIEW_QDS};
 
 pub use parallelism_work::{
@@ -27,7 +26,7 @@ pub const RATE_SWEEP_MB_S: (f64, f64) = (10.0, 16_000.0);
 /// The drive the controls set.
 pub fn drive_key(drive: &DriveSetup) -> DriveKey {
     DriveKey {
-        preset: PresetKey(drive.preset()),
+        preset: drive.preset().clone(),
         drive: drive.choice(),
     }
 }
@@ -37,7 +36,7 @@ pub fn drive_key(drive: &DriveSetup) -> DriveKey {
 pub fn run_key(state: &LabState, drive: DriveChoice, qd: u32, read_pct: u8) -> RunKey {
     let rw = Rw::from_parts(state.workload.random(), read_pct);
     RunKey {
-        preset: PresetKey(state.drive.preset()),
+        preset: state.drive.preset().clone(),
         drive,
         rw,
         read_pct: rw.fixed_read_percent().unwrap_or(read_pct),
@@ -176,7 +175,7 @@ pub fn plan(state: &LabState) -> Vec<RunKey> {
         keys.extend(sweeps(&pin.apply(state), pin.drive));
     }
     let mut seen = HashSet::new();
-    keys.retain(|k| seen.insert(*k));
+    keys.retain(|k| seen.insert(k.clone()));
     keys
 }
 
@@ -193,7 +192,7 @@ mod tests {
         assert_eq!(drives.len(), 3);
         // 3 drives x (9 depths + 11 shares), less the 100% share that is also the QD32 read.
         assert_eq!(p.len(), 3 * (9 + 11 - 1));
-        let unique: HashSet<RunKey> = p.iter().copied().collect();
+        let unique: HashSet<RunKey> = p.iter().cloned().collect();
         assert_eq!(unique.len(), p.len());
     }
 

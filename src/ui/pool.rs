@@ -409,7 +409,7 @@ impl Pool {
             if inner.stopped || inner.time_asked == drive {
                 return;
             }
-            inner.time_asked = drive;
+            inner.time_asked = drive.clone();
             if let Some(slot) = inner.slots.get_mut(LANE_WORKER) {
                 slot.send(Kind::Time, &Request::Time { drive });
             }
@@ -741,8 +741,8 @@ impl Pool {
                 let _ = self.inner.try_update_value(|i| {
                     if i.time.get(&drive).is_none_or(|r| !r.is_done()) {
                         if i.time.len() >= MAX_CACHED_DRIVES {
-                            let asked = i.time_asked;
-                            i.time.retain(|k, _| Some(*k) == asked);
+                            let asked = i.time_asked.clone();
+                            i.time.retain(|k, _| Some(k) == asked.as_ref());
                         }
                         i.time.insert(drive, results);
                     }

@@ -946,7 +946,7 @@ mod tests {
             assert_eq!(s.workload.load(), LoadKind::Trace);
             let mut ask = trace::ask(&s, None).unwrap();
             // The first drive (128 GB) against the last (512 GB).
-            ask.drives = vec![ask.drives[0], *ask.drives.last().unwrap()];
+            ask.drives = vec![ask.drives[0].clone(), ask.drives.last().unwrap().clone()];
             let mut run = ReplayRun::start(ask, None).unwrap();
             let found = loop {
                 if let Some(f) = run.work(&mut || false) {

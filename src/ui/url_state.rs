@@ -587,7 +587,7 @@ impl Parser {
     /// Both given: the die density that makes `gb` from `dies`, if the lab offers it; else the
     /// dies of the preset's own part, and a note.
     fn capacity_from_dies(&mut self, gb: f64, dies: u32) {
-        let preset = self.state.drive.preset();
+        let preset = self.state.drive.preset().clone();
         let native = preset.nand.die_gbit;
         let gb_per_gbit = preset.gb_per_die() / f64::from(native);
         let density = gb / f64::from(dies) / gb_per_gbit;
@@ -615,7 +615,7 @@ impl Parser {
     /// Capacity alone: the nearest die count of the preset's own part, with a note when it is
     /// not the capacity asked for.
     fn capacity_of_the_part(&mut self, gb: f64) {
-        let preset = self.state.drive.preset();
+        let preset = self.state.drive.preset().clone();
         let dies = match preset.dies_for_capacity_gb(gb) {
             Ok(dies) => dies,
             Err(e) => return self.note("cap", e.to_string()),

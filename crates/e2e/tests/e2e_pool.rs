@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use common::{dist_with, Browser};
 use fantoccini::key::Key;
-use parallelism_lab::model::presets::{self, PresetKey};
+use parallelism_lab::model::presets;
 use parallelism_lab::model::{DriveState, Rw};
 use parallelism_work::protocol::{Reply, Request};
 use parallelism_work::{DriveChoice, Outcome, PlanRunner, RunKey};
@@ -25,10 +25,10 @@ use serde_json::{json, Value};
 
 /// A run of `preset` at its default capacity.
 fn run(preset: &str, rw: Rw, read_pct: u8, bs_bytes: u32, qd: u32, state: DriveState) -> RunKey {
-    let p = parallelism_work::drives::lookup(preset).expect("a preset");
+    let p = parallelism_lab::model::custom::lookup(preset).expect("a preset");
     RunKey {
-        preset: PresetKey(p),
-        drive: DriveChoice::default_for(p),
+        drive: DriveChoice::default_for(&p),
+        preset: p,
         rw,
         read_pct,
         bs_bytes,

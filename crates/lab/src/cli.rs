@@ -517,7 +517,7 @@ fn watts(s: &str) -> Result<PowerLimit, String> {
 
 #[derive(Args)]
 pub struct RunJobArgs {
-    /// The fio job file: [global] and job sections; jobs without stonewall share the drive
+    /// The fio job file: `[global]` and job sections; jobs without stonewall share the drive
     #[arg(value_name = "JOBFILE")]
     pub file: PathBuf,
     /// Print the results as fio's JSON output (--output-format=json), which `lab import`, the

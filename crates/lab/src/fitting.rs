@@ -157,7 +157,7 @@ pub fn fit(a: &cli::FitArgs) -> Result<String, Fail> {
 /// The cells to fit and where they come from: `--data`, or the preset's built-in reference.
 fn measurements(a: &cli::FitArgs) -> Result<(String, Vec<Measurement>), Fail> {
     let Some(file) = &a.data else {
-        let r = calibration::reference_for(a.preset.id).ok_or_else(|| {
+        let r = calibration::reference_for(&a.preset.id).ok_or_else(|| {
             Fail(format!(
                 "preset '{}' has no built-in measurements; give --data FILE",
                 a.preset.id
@@ -291,7 +291,7 @@ impl DriveFit {
 
     fn json(&self) -> serde_json::Value {
         let mut v = serde_json::to_value(&self.report).expect("plain JSON values");
-        v["base"] = self.base.id.into();
+        v["base"] = self.base.id.clone().into();
         v["state"] = self.state.to_string().into();
         v["drive"] = self.drive.to_string().into();
         v["query"] = self.query().into();

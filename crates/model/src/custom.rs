@@ -28,7 +28,7 @@ use crate::config::{ConfigError, DriveSpec, DriveState, MAX_IODEPTH};
 use crate::config::{Fitted, Param};
 use crate::fio::FioPoint;
 use crate::fit::{CellFit, Evaluator, FitOptions, FitReport, ParamValues, Searched};
-use crate::presets::{self, Preset};
+use crate::presets::{self, Preset, PresetRef};
 
 /// What a fit of a whole drive chooses, in the order the search scans them, and the widest
 /// values a `drive=` text may give each: what the model can run, for any NVMe TLC, QLC or
@@ -228,10 +228,85 @@ impl CustomDrive {
     pub fn dies(&self) -> u32 {
         self.drive().dies
     }
+
+    /// The drive as a preset every view, pin, chart, export and worker message takes as it
+    /// takes a built-in one: the base itself when the drive changes nothing, else a preset
+    /// whose id is the drive's text (whole numbers and `_`: nothing a link, a pin, a CSV field
+    /// or a message treats specially), with this drive's controller and flash and its one
+    /// capacity. The same text always makes an equal preset, so a run key made from it means
+    /// one drive on the page and in its workers.
+    ///
+    /// ```
+    /// use parallelism_model::custom::CustomDrive;
+    /// use parallelism_model::presets;
+    ///
+    /// let e12 = presets::find("e12").unwrap();
+    /// assert!(CustomDrive::of(e12).preset().built_in().is_some());
+    /// let mine: CustomDrive = "e12_d24".parse().unwrap();
+    /// assert_eq!(mine.preset().id, "e12_d24");
+    /// assert_eq!(mine.preset().capacities_gb.len(), 1);
+    /// ```
+    pub fn preset(&self) -> PresetRef {
+        let id = self.to_string();
+        if id == self.base.id {
+            return PresetRef::from(self.base);
+        }
+        let spec = self.drive();
+        PresetRef::made(Preset {
+            id: id.into(),
+            name: format!("Your drive (on the {})", self.base.controller.name).into(),
+            summary: format!(
+                "A drive of your own: the {} with the values of a fit to your fio results (or of the link you opened)",
+                self.base.name
+            )
+            .into(),
+            capacities_gb: vec![whole_gb(spec.user_gb())].into(),
+            controller: spec.controller,
+            nand: spec.nand,
+            fitted: &[],
+            spec_peaks: None,
+        })
+    }
 }
 
-/// The base preset's id, then `_` and a key and a whole number for each value that differs
-/// from the base's (so a drive equal to its base prints as the base's id).
+/// The preset a link, a pin or a message names: a built-in id, or a drive's text (a built-in
+/// preset when the text changes nothing). A text [`CustomDrive`] refuses is refused with its
+/// reason, so a preset found here is always one the model can run.
+///
+/// ```
+/// use parallelism_model::custom;
+///
+/// assert_eq!(custom::lookup("e12").unwrap().id, "e12");
+/// assert_eq!(custom::lookup("e12_d24_r52500").unwrap().nand.t_read.0, 52_500);
+/// assert!(custom::lookup("e12_d999").is_err());
+/// ```
+pub fn lookup(id: &str) -> Result<PresetRef, ConfigError> {
+    match presets::find(id) {
+        Some(p) => Ok(PresetRef::from(p)),
+        None => Ok(id.parse::<CustomDrive>()?.preset()),
+    }
+}
+
+/// The drive of the reader's own a preset is, if it is not a built-in one.
+pub fn custom_of(preset: &Preset) -> Option<CustomDrive> {
+    if presets::find(&preset.id).is_some() {
+        return None;
+    }
+    preset.id.parse().ok()
+}
+
+/// The built-in preset a preset is, or is made from; `None` only for a preset made some other
+/// way than from a [`CustomDrive`].
+pub fn base_of(preset: &Preset) -> Option<&'static Preset> {
+    presets::find(&preset.id).or_else(|| custom_of(preset).map(|c| c.base))
+}
+
+/// A capacity as a listed one: the nearest whole GB, at least 1.
+fn whole_gb(user_gb: f64) -> u32 {
+    // A drive the model accepts holds far fewer than u32::MAX GB; the cast saturates anyway.
+    user_gb.round().max(1.0) as u32
+}
+
 /// Where a drive of your own goes next, in each front end's syntax, written once so the page
 /// and `lab` always agree: the page's query opens it, `lab fit` repeats the page's fit.
 impl CustomDrive {
@@ -282,9 +357,11 @@ pub fn fit_command_line(
     )
 }
 
+/// The base preset's id, then `_` and a key and a whole number for each value that differs
+/// from the base's (so a drive equal to its base prints as the base's id).
 impl fmt::Display for CustomDrive {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.base.id)?;
+        f.write_str(&self.base.id)?;
         let base = CustomDrive::of(self.base);
         for (param, key, per) in KEYS {
             let (Some(v), Some(b)) = (self.values.get(param), base.values.get(param)) else {
@@ -568,6 +645,34 @@ pub fn outliers_text(report: &FitReport) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_text_makes_equal_presets_and_a_text_equal_to_its_base_is_the_base() {
+        let a = lookup("e12_d24_r52500").unwrap();
+        assert_eq!(a, lookup("e12_d24_r52500").unwrap());
+        assert!(a.built_in().is_none());
+        assert_eq!(a.nand.t_read.0, 52_500);
+        assert_eq!(
+            a.dies_for_capacity_gb(f64::from(a.capacities_gb[0])),
+            Ok(24)
+        );
+        let e12 = presets::find("e12").unwrap();
+        assert!(std::ptr::eq(
+            lookup("e12").unwrap().built_in().unwrap(),
+            e12
+        ));
+        assert_eq!(custom_of(&a).unwrap().to_string(), "e12_d24_r52500");
+        assert!(custom_of(e12).is_none());
+        assert!(std::ptr::eq(base_of(&a).unwrap(), e12));
+        assert!(std::ptr::eq(base_of(e12).unwrap(), e12));
+    }
+
+    #[test]
+    fn a_text_that_is_no_drive_is_refused_with_the_reason() {
+        let e = lookup("e12_d999").unwrap_err().to_string();
+        assert!(e.contains("1..=256"), "{e}");
+        assert!(lookup("nothing").is_err());
+    }
 
     #[test]
     fn every_key_names_a_fitted_parameter_once() {

@@ -26,6 +26,9 @@
 //!   al., IEEE Computer Architecture Letters, 2017) and its published configuration: the
 //!   read-ahead of a simulated SSD controller.
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use super::config::SpecPeaks;
 use super::config::{
     check_dies, CellType, ConfigError, ControllerSpec, DriveSpec, Mapping, NandSpec, SlcCache,
@@ -39,17 +42,21 @@ const KIB: u32 = 1024;
 const MIB: u64 = 1024 * 1024;
 
 /// A named controller + NAND combination.
+///
+/// A preset owns its data: the built-in ones borrow it from the table ([`all`]), a preset made
+/// at run time (a drive of the reader's own, see [`PresetRef::made`]) owns its text, and callers
+/// hold either through a [`PresetRef`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Preset {
     /// Short stable name used in URLs and on the command line.
-    pub id: &'static str,
-    pub name: &'static str,
+    pub id: Cow<'static, str>,
+    pub name: Cow<'static, str>,
     /// One line on what this drive is and why it is in the lab.
-    pub summary: &'static str,
+    pub summary: Cow<'static, str>,
     pub controller: ControllerSpec,
     pub nand: NandSpec,
     /// Capacities (GB, user) that were sold or measured; any die count works.
-    pub capacities_gb: &'static [u32],
+    pub capacities_gb: Cow<'static, [u32]>,
     /// The parameters `lab fit` chooses for this preset, with their search bounds; the values in
     /// `controller` and `nand` are what the fit finds on the preset's reference data.
     pub fitted: &'static [Fitted],
@@ -486,22 +493,22 @@ const E18DC_FITTED: [Fitted; 7] = [
 /// Every preset, in the order menus show them.
 pub(crate) static PRESETS: [Preset; 7] = [
     Preset {
-        id: "e18dc",
-        name: "Phison E18DC (enterprise, PCIe 4.0)",
-        summary: "8 channels, 32 CE, PCIe 4.0 x4; measured at 480, 960 and 1,920 GB [REF1]",
+        id: Cow::Borrowed("e18dc"),
+        name: Cow::Borrowed("Phison E18DC (enterprise, PCIe 4.0)"),
+        summary: Cow::Borrowed("8 channels, 32 CE, PCIe 4.0 x4; measured at 480, 960 and 1,920 GB [REF1]"),
         controller: PHISON_E18DC,
         nand: TLC_512GBIT,
-        capacities_gb: &[480, 960, 1920],
+        capacities_gb: Cow::Borrowed(&[480, 960, 1920]),
         fitted: &E18DC_FITTED,
         spec_peaks: None,
     },
     Preset {
-        id: "e12",
-        name: "Phison E12 (consumer, PCIe 3.0)",
-        summary: "8 channels, 32 CE, PCIe 3.0 x4, DRAM; the 2018 reference design [REF2, REF3]",
+        id: Cow::Borrowed("e12"),
+        name: Cow::Borrowed("Phison E12 (consumer, PCIe 3.0)"),
+        summary: Cow::Borrowed("8 channels, 32 CE, PCIe 3.0 x4, DRAM; the 2018 reference design [REF2, REF3]"),
         controller: PHISON_E12,
         nand: BICS3_TLC_256GBIT,
-        capacities_gb: &[240, 480, 960],
+        capacities_gb: Cow::Borrowed(&[240, 480, 960]),
         fitted: &[],
         // [REF2]: spec-sheet peaks.
         spec_peaks: Some(SpecPeaks {
@@ -512,9 +519,9 @@ pub(crate) static PRESETS: [Preset; 7] = [
         }),
     },
     Preset {
-        id: "e12c",
-        name: "Phison E12C (4-channel, PCIe 3.0)",
-        summary: "4 channels, 16 CE, PCIe 3.0 x4: the E12 with half the back end [REF2]",
+        id: Cow::Borrowed("e12c"),
+        name: Cow::Borrowed("Phison E12C (4-channel, PCIe 3.0)"),
+        summary: Cow::Borrowed("4 channels, 16 CE, PCIe 3.0 x4: the E12 with half the back end [REF2]"),
         controller: ControllerSpec {
             name: "Phison PS5012-E12C",
             channels: 4,
@@ -525,7 +532,7 @@ pub(crate) static PRESETS: [Preset; 7] = [
             ..PHISON_E12
         },
         nand: BICS3_TLC_256GBIT_4CH,
-        capacities_gb: &[240, 480],
+        capacities_gb: Cow::Borrowed(&[240, 480]),
         fitted: &[],
         // [REF2]: spec-sheet peaks.
         spec_peaks: Some(SpecPeaks {
@@ -536,9 +543,9 @@ pub(crate) static PRESETS: [Preset; 7] = [
         }),
     },
     Preset {
-        id: "e8",
-        name: "Phison E8 (DRAM-less, PCIe 3.0 x2)",
-        summary: "4 channels, PCIe 3.0 x2, no DRAM: the mapping table is cached in host memory (HMB) [REF2]",
+        id: Cow::Borrowed("e8"),
+        name: Cow::Borrowed("Phison E8 (DRAM-less, PCIe 3.0 x2)"),
+        summary: Cow::Borrowed("4 channels, PCIe 3.0 x2, no DRAM: the mapping table is cached in host memory (HMB) [REF2]"),
         controller: ControllerSpec {
             name: "Phison PS5008-E8",
             // [REF2]: 240k IOPS random-read spec peak.
@@ -557,7 +564,7 @@ pub(crate) static PRESETS: [Preset; 7] = [
             ..PHISON_E8T
         },
         nand: BICS3_TLC_256GBIT,
-        capacities_gb: &[240, 480],
+        capacities_gb: Cow::Borrowed(&[240, 480]),
         fitted: &[],
         // [REF2]: spec-sheet peaks.
         spec_peaks: Some(SpecPeaks {
@@ -568,12 +575,12 @@ pub(crate) static PRESETS: [Preset; 7] = [
         }),
     },
     Preset {
-        id: "e8t",
-        name: "Phison E8T (DRAM, PCIe 3.0 x2)",
-        summary: "The E8 with a DDR3 mapping cache; lower spec-sheet IOPS [REF2]",
+        id: Cow::Borrowed("e8t"),
+        name: Cow::Borrowed("Phison E8T (DRAM, PCIe 3.0 x2)"),
+        summary: Cow::Borrowed("The E8 with a DDR3 mapping cache; lower spec-sheet IOPS [REF2]"),
         controller: PHISON_E8T,
         nand: BICS3_TLC_256GBIT,
-        capacities_gb: &[240, 480],
+        capacities_gb: Cow::Borrowed(&[240, 480]),
         fitted: &[],
         // [REF2]: spec-sheet peaks.
         spec_peaks: Some(SpecPeaks {
@@ -584,9 +591,9 @@ pub(crate) static PRESETS: [Preset; 7] = [
         }),
     },
     Preset {
-        id: "e7",
-        name: "Phison E7 (planar MLC, PCIe 3.0)",
-        summary: "Phison's first NVMe controller: 8 channels, 64 CE, 15 nm planar MLC [REF2]",
+        id: Cow::Borrowed("e7"),
+        name: Cow::Borrowed("Phison E7 (planar MLC, PCIe 3.0)"),
+        summary: Cow::Borrowed("Phison's first NVMe controller: 8 channels, 64 CE, 15 nm planar MLC [REF2]"),
         controller: ControllerSpec {
             name: "Phison PS5007-E7",
             chip_enables: 64,
@@ -611,7 +618,7 @@ pub(crate) static PRESETS: [Preset; 7] = [
             ..PHISON_E12
         },
         nand: PLANAR_MLC_15NM,
-        capacities_gb: &[240, 480, 960],
+        capacities_gb: Cow::Borrowed(&[240, 480, 960]),
         fitted: &[],
         // [REF2]: spec-sheet peaks.
         spec_peaks: Some(SpecPeaks {
@@ -622,9 +629,9 @@ pub(crate) static PRESETS: [Preset; 7] = [
         }),
     },
     Preset {
-        id: "octane",
-        name: "Indilinx Everest (OCZ Octane, SATA)",
-        summary: "8 channels, SATA 6 Gb/s; 128 GB has a quarter of the 512 GB model's dies [REF4]",
+        id: Cow::Borrowed("octane"),
+        name: Cow::Borrowed("Indilinx Everest (OCZ Octane, SATA)"),
+        summary: Cow::Borrowed("8 channels, SATA 6 Gb/s; 128 GB has a quarter of the 512 GB model's dies [REF4]"),
         controller: ControllerSpec {
             name: "Indilinx Everest",
             channels: 8,
@@ -671,28 +678,76 @@ pub(crate) static PRESETS: [Preset; 7] = [
             },
         },
         nand: IMFT_MLC_25NM,
-        capacities_gb: &[128, 256, 512],
+        capacities_gb: Cow::Borrowed(&[128, 256, 512]),
         fitted: &[],
         spec_peaks: None,
     },
 ];
 
-/// A preset held as a value where a key is needed: compared and hashed by its id, which names
-/// one preset, so two keys of the same drive match without a lookup by name.
-#[derive(Clone, Copy, Debug)]
-pub struct PresetKey(pub &'static Preset);
+/// A preset as callers hold it: a built-in one from the table, or one made at run time and
+/// shared. Cloning is cheap (a pointer, or a reference count); two handles are equal, and hash
+/// alike, when their ids are, since an id names one preset, so a handle serves as a key.
+///
+/// ```
+/// use parallelism_model::presets::{self, PresetRef};
+///
+/// let e12 = PresetRef::from(presets::find("e12").unwrap());
+/// assert_eq!(e12.id, "e12");
+/// assert_eq!(e12, PresetRef::from(presets::find("E12").unwrap()));
+/// assert!(e12.built_in().is_some());
+/// ```
+#[derive(Clone, Debug)]
+pub struct PresetRef(Held);
 
-impl PartialEq for PresetKey {
-    fn eq(&self, other: &PresetKey) -> bool {
-        self.0.id == other.0.id
+#[derive(Clone, Debug)]
+enum Held {
+    BuiltIn(&'static Preset),
+    Made(Arc<Preset>),
+}
+
+impl PresetRef {
+    /// A handle to a preset made at run time.
+    pub fn made(preset: Preset) -> PresetRef {
+        PresetRef(Held::Made(Arc::new(preset)))
+    }
+
+    /// The table's preset, when this is a built-in one.
+    pub fn built_in(&self) -> Option<&'static Preset> {
+        match self.0 {
+            Held::BuiltIn(p) => Some(p),
+            Held::Made(_) => None,
+        }
     }
 }
 
-impl Eq for PresetKey {}
+impl From<&'static Preset> for PresetRef {
+    fn from(preset: &'static Preset) -> PresetRef {
+        PresetRef(Held::BuiltIn(preset))
+    }
+}
 
-impl std::hash::Hash for PresetKey {
+impl std::ops::Deref for PresetRef {
+    type Target = Preset;
+
+    fn deref(&self) -> &Preset {
+        match &self.0 {
+            Held::BuiltIn(p) => p,
+            Held::Made(p) => p,
+        }
+    }
+}
+
+impl PartialEq for PresetRef {
+    fn eq(&self, other: &PresetRef) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for PresetRef {}
+
+impl std::hash::Hash for PresetRef {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.0.id.hash(state);
+        self.id.hash(state);
     }
 }
 
@@ -711,7 +766,11 @@ pub fn lookup(id: &str) -> Result<&'static Preset, ConfigError> {
     find(id).ok_or_else(|| ConfigError::Unknown {
         what: "preset",
         value: id.to_string(),
-        expected: PRESETS.iter().map(|p| p.id).collect::<Vec<_>>().join(", "),
+        expected: PRESETS
+            .iter()
+            .map(|p| &*p.id)
+            .collect::<Vec<_>>()
+            .join(", "),
     })
 }
 
@@ -752,7 +811,7 @@ mod tests {
     fn every_preset_builds_a_valid_drive_at_every_listed_capacity() {
         use crate::config::{DriveState, RunOptions, RunSpec, Rw, Workload};
         for p in all() {
-            for &gb in p.capacities_gb {
+            for &gb in p.capacities_gb.iter() {
                 let drive = p.drive_for_capacity_gb(f64::from(gb)).unwrap();
                 let spec = RunSpec {
                     drive,

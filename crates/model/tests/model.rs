@@ -264,7 +264,7 @@ fn grid() -> Vec<(String, RunResult, u32, f64)> {
                         measured_ios: 3_000.max(100 * u64::from(qd)),
                         ..RunOptions::default()
                     };
-                    let r = run_with(p.id, dies, rw, bs, qd, state, options);
+                    let r = run_with(&p.id, dies, rw, bs, qd, state, options);
                     let link = p.controller.link.raw_bytes_per_s() / 1e6;
                     out.push((
                         format!("{} {dies} dies {} bs={bs} qd={qd}", p.id, rw.fio_name()),

@@ -80,10 +80,10 @@ fn a_power_budget_is_never_exceeded_at_any_instant() {
 
 #[test]
 fn the_e12s_ps0_maximum_of_8_9_w_is_never_exceeded_in_any_sweep() {
-    for gb in presets::find("e12").unwrap().capacities_gb {
+    for &gb in presets::find("e12").unwrap().capacities_gb.iter() {
         let dies = presets::find("e12")
             .unwrap()
-            .dies_for_capacity_gb(f64::from(*gb))
+            .dies_for_capacity_gb(f64::from(gb))
             .unwrap();
         for (rw, bs) in WORKLOADS {
             for qd in [1, 2, 4, 8, 16, 32, 64, 128, 256] {

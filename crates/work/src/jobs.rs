@@ -263,13 +263,13 @@ impl JobsRun {
 mod tests {
     use super::*;
     use crate::key::DriveChoice;
-    use parallelism_model::presets::{self, PresetKey};
+    use parallelism_model::presets::{self, PresetRef};
 
     fn ask(jobs: Vec<JobAsk>) -> JobsAsk {
         let preset = presets::find("e18dc").unwrap();
         JobsAsk {
             drive: DriveKey {
-                preset: PresetKey(preset),
+                preset: PresetRef::from(preset),
                 drive: DriveChoice {
                     dies: 8,
                     die_gbit: preset.nand.die_gbit,

@@ -16,13 +16,13 @@ use parallelism_model::config::{
     ConfigError, DriveSpec, NandSpec, RunOptions, RunSpec, Rw, Workload,
 };
 use parallelism_model::prepare::Preparation;
-use parallelism_model::presets::{Preset, PresetKey};
+use parallelism_model::presets::{Preset, PresetRef};
 use parallelism_model::run::CheckedRun;
 use parallelism_model::stats::{Bottleneck, ProgramWait};
 use parallelism_model::workload::{Spacing, Stream, StreamsSpec};
 use serde::{Deserialize, Serialize};
 
-use crate::drives;
+use parallelism_model::custom;
 
 /// Measured I/Os of a quick estimate: a few percent of noise, a fraction of a full run's cost.
 pub const ESTIMATE_IOS: u64 = 1_500;
@@ -87,16 +87,16 @@ impl DriveChoice {
 /// One drive: a preset (built-in or the reader's own) and the die count and density behind
 /// it. Travels as text, `preset/dies x die Gbit` (e.g. `e18dc/32x512`), the first two fields
 /// of a [`RunKey`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct DriveKey {
-    pub preset: PresetKey,
+    pub preset: PresetRef,
     pub drive: DriveChoice,
 }
 
 impl DriveKey {
     /// The model's drive.
     pub fn spec(&self) -> DriveSpec {
-        self.drive.drive(self.preset.0)
+        self.drive.drive(&self.preset)
     }
 
     /// Reads the two fields `preset` and `dies x die Gbit`; `whole` is the text they came from,
@@ -106,7 +106,7 @@ impl DriveKey {
             .split_once('x')
             .ok_or_else(|| KeyError::Shape(whole.to_string()))?;
         Ok(DriveKey {
-            preset: PresetKey(drives::lookup(preset)?),
+            preset: custom::lookup(preset)?,
             drive: DriveChoice {
                 dies: number("dies", dies)?,
                 die_gbit: number("die Gbit", die_gbit)?,
@@ -120,7 +120,7 @@ impl fmt::Display for DriveKey {
         write!(
             f,
             "{}/{}x{}",
-            self.preset.0.id, self.drive.dies, self.drive.die_gbit
+            self.preset.id, self.drive.dies, self.drive.die_gbit
         )
     }
 }
@@ -210,9 +210,9 @@ impl FromStr for Load {
 }
 
 /// One model run, identified by everything that changes its result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RunKey {
-    pub preset: PresetKey,
+    pub preset: PresetRef,
     pub drive: DriveChoice,
     pub rw: Rw,
     /// Read percentage (0 or 100 for the pure patterns, so equal runs get equal keys).
@@ -230,7 +230,7 @@ impl RunKey {
     /// The drive this run is on.
     pub fn drive_key(&self) -> DriveKey {
         DriveKey {
-            preset: self.preset,
+            preset: self.preset.clone(),
             drive: self.drive,
         }
     }
@@ -272,7 +272,7 @@ impl RunKey {
     /// [`RunSpec`] is built from a key.
     pub fn spec_measuring(&self, measured_ios: u64) -> RunSpec {
         RunSpec {
-            drive: self.drive.drive(self.preset.0),
+            drive: self.drive.drive(&self.preset),
             workload: Workload {
                 rw: self.rw,
                 rwmixread: self.read_pct,
@@ -458,7 +458,7 @@ mod tests {
     fn key() -> RunKey {
         let preset = presets::find("e18dc").unwrap();
         RunKey {
-            preset: PresetKey(preset),
+            preset: PresetRef::from(preset),
             drive: DriveChoice::default_for(preset),
             rw: Rw::RandRead,
             read_pct: 100,
@@ -477,9 +477,9 @@ mod tests {
             k.to_string(),
             "e18dc/32x512/randread/100/4096/32/steady/0/depth"
         );
-        assert_eq!(k.to_string().parse::<RunKey>(), Ok(k));
+        assert_eq!(k.to_string().parse::<RunKey>(), Ok(k.clone()));
         let custom = RunKey {
-            preset: PresetKey(drives::lookup("e12_d24_r52500").unwrap()),
+            preset: custom::lookup("e12_d24_r52500").unwrap(),
             ..k
         };
         assert_eq!(custom.to_string().parse::<RunKey>(), Ok(custom));
@@ -488,7 +488,7 @@ mod tests {
                 iops: 250_000,
                 spacing: Spacing::Poisson,
             },
-            ..k
+            ..k.clone()
         };
         assert_eq!(
             rate.to_string(),
@@ -504,7 +504,7 @@ mod tests {
         let k = key();
         let drive = k.drive_key();
         assert_eq!(drive.to_string(), "e18dc/32x512");
-        assert_eq!("e18dc/32x512".parse::<DriveKey>(), Ok(drive));
+        assert_eq!("e18dc/32x512".parse::<DriveKey>(), Ok(drive.clone()));
         assert!(k.to_string().starts_with(&format!("{drive}/")));
         let refused = |text: &str| text.parse::<DriveKey>().unwrap_err().to_string();
         assert!(refused("e18dc").contains("drive key 'e18dc' is not preset/"));

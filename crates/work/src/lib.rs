@@ -3,7 +3,6 @@
 //!
 //! - [`key`]: a run's identity ([`RunKey`], which travels as text) and what the page keeps of
 //!   it ([`Point`], [`Outcome`]).
-//! - [`drives`]: drives by id, built-in presets and drives of the reader's own alike.
 //! - [`plan`]: the [`PlanRunner`] that works a plan of runs in slices, estimates first.
 //! - [`fit`]: a fit of the model to the reader's measurements.
 //! - [`teach`]: teaching mode's player and explainer.
@@ -17,7 +16,6 @@
 //! workers call the engine, so the main thread's WebAssembly does not carry it.
 #![forbid(unsafe_code)]
 
-pub mod drives;
 pub mod fit;
 pub mod jobs;
 pub mod key;

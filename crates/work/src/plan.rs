@@ -113,7 +113,7 @@ impl PlanRunner {
             }
         }
         if self.cache.len() > MAX_CACHED {
-            let keep: HashSet<RunKey> = self.plan.iter().copied().collect();
+            let keep: HashSet<RunKey> = self.plan.iter().cloned().collect();
             self.cache.retain(|k, _| keep.contains(k));
         }
         self.trim_parked();
@@ -128,7 +128,7 @@ impl PlanRunner {
     /// Keeps the set-aside runs within [`MAX_PARKED`], dropping those the plan does not need.
     fn trim_parked(&mut self) {
         if self.parked.len() > MAX_PARKED {
-            let keep: HashSet<RunKey> = self.plan.iter().copied().collect();
+            let keep: HashSet<RunKey> = self.plan.iter().cloned().collect();
             self.parked.retain(|k, _| keep.contains(k));
         }
     }
@@ -156,7 +156,7 @@ impl PlanRunner {
 
     /// The key of the run being advanced now, if any.
     pub fn active(&self) -> Option<RunKey> {
-        self.active.as_ref().map(|a| a.key)
+        self.active.as_ref().map(|a| a.key.clone())
     }
 
     /// Runs started since the runner was made (for tests and diagnostics).
@@ -172,12 +172,12 @@ impl PlanRunner {
     /// refine.
     fn next_job(&self) -> Option<(RunKey, Fidelity)> {
         if let Some(k) = self.plan.iter().find(|k| !self.cache.contains_key(k)) {
-            return Some((*k, Fidelity::Estimate));
+            return Some((k.clone(), Fidelity::Estimate));
         }
         self.plan
             .iter()
             .find(|k| self.cache.get(k).is_some_and(|o| !o.is_final()))
-            .map(|k| (*k, Fidelity::Full))
+            .map(|k| (k.clone(), Fidelity::Full))
     }
 
     /// Works on the plan until `time_is_up` returns true (checked after every
@@ -193,7 +193,7 @@ impl PlanRunner {
                 if let Some(sim) = self.parked.remove(&key) {
                     self.active = Some(Active { key, goal, sim });
                 } else {
-                    match self.start(key, time_is_up) {
+                    match self.start(key.clone(), time_is_up) {
                         Start::Running(sim) => {
                             self.runs_started += 1;
                             self.active = Some(Active {
@@ -203,7 +203,7 @@ impl PlanRunner {
                             });
                         }
                         Start::Refused(why) => {
-                            self.cache.insert(key, Outcome::Failed(why));
+                            self.cache.insert(key.clone(), Outcome::Failed(why));
                             slice.completed.push(key);
                             continue;
                         }
@@ -235,12 +235,13 @@ impl PlanRunner {
         if !reached {
             return None;
         }
-        let key = active.key;
+        let key = active.key.clone();
         let r = match active.sim.result() {
             Ok(r) => r,
             Err(stalled) => {
                 // A stalled run is finished: its failure is its outcome.
-                self.cache.insert(key, Outcome::Failed(stalled.to_string()));
+                self.cache
+                    .insert(key.clone(), Outcome::Failed(stalled.to_string()));
                 self.active = None;
                 return Some(key);
             }
@@ -264,7 +265,7 @@ impl PlanRunner {
             },
         });
         if outcome.improves_on(self.cache.get(&key)) {
-            self.cache.insert(key, outcome);
+            self.cache.insert(key.clone(), outcome);
         }
         if finished {
             self.active = None;
@@ -376,16 +377,16 @@ mod tests {
         let old = key_at(DriveState::Fob, 32, 100);
         let new = key_at(DriveState::Fob, 4, 100);
         let mut e = PlanRunner::new();
-        e.set_plan(vec![old]);
+        e.set_plan(vec![old.clone()]);
         e.work(&mut || true); // starts the run, one step
-        assert_eq!(e.active(), Some(old));
-        e.set_plan(vec![new]);
+        assert_eq!(e.active(), Some(old.clone()));
+        e.set_plan(vec![new.clone()]);
         assert_eq!(e.active(), None, "the old run was set aside");
         run_to_idle(&mut e);
         assert!(e.point(&old).is_none());
         assert!(e.point(&new).is_some());
         let started = e.runs_started();
-        e.set_plan(vec![old]);
+        e.set_plan(vec![old.clone()]);
         run_to_idle(&mut e);
         assert!(e.point(&old).is_some());
         assert_eq!(e.runs_started(), started, "the set-aside run was resumed");
@@ -395,9 +396,9 @@ mod tests {
     fn a_run_still_needed_survives_a_new_plan() {
         let k = key_at(DriveState::Fob, 32, 100);
         let mut e = PlanRunner::new();
-        e.set_plan(vec![k]);
+        e.set_plan(vec![k.clone()]);
         e.work(&mut || true);
-        e.set_plan(vec![k, key_at(DriveState::Fob, 4, 100)]);
+        e.set_plan(vec![k.clone(), key_at(DriveState::Fob, 4, 100)]);
         assert_eq!(e.active(), Some(k));
     }
 
@@ -406,7 +407,7 @@ mod tests {
         let k = key_at(DriveState::Steady, 32, 0); // steady-state random writes pay it
         let ratio = k.spec().drive.effective_spare_ratio();
         let mut e = PlanRunner::new();
-        e.set_plan(vec![k]);
+        e.set_plan(vec![k.clone()]);
         let first = e.work(&mut || true);
         assert!(first.completed.is_empty() && !first.idle);
         assert_eq!(
@@ -437,7 +438,7 @@ mod tests {
     fn a_run_the_model_refuses_is_reported_not_retried() {
         let bad = RunKey { qd: 0, ..key() };
         let mut e = PlanRunner::new();
-        e.set_plan(vec![bad]);
+        e.set_plan(vec![bad.clone()]);
         run_to_idle(&mut e);
         assert!(e.failure(&bad).unwrap().contains("iodepth 0"));
         assert_eq!(e.progress().finished, 1);
@@ -457,7 +458,7 @@ mod tests {
     fn estimates_agree_with_full_runs_to_within_a_few_percent() {
         let k = key();
         let mut e = PlanRunner::new();
-        e.set_plan(vec![k]);
+        e.set_plan(vec![k.clone()]);
         let mut estimate = None;
         while !e.work(&mut || true).idle {
             if estimate.is_none() {
@@ -496,7 +497,7 @@ mod tests {
                     iops,
                     spacing: Spacing::Poisson,
                 },
-                ..closed
+                ..closed.clone()
             })
             .to_vec();
         let mut e = PlanRunner::new();

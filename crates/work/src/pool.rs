@@ -32,7 +32,7 @@ pub fn pool_size(hardware_concurrency: usize) -> usize {
 }
 
 /// What one worker said last.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct WorkerReport {
     /// The plan it was working for.
     pub generation: u64,
@@ -82,7 +82,7 @@ impl Dispatch {
         self.generation += 1;
         self.plan = plan;
         if self.results.len() > MAX_CACHED {
-            let keep: HashSet<RunKey> = self.plan.iter().copied().collect();
+            let keep: HashSet<RunKey> = self.plan.iter().cloned().collect();
             self.results.retain(|k, _| keep.contains(k));
             self.home.retain(|k, _| keep.contains(k));
         }
@@ -96,7 +96,7 @@ impl Dispatch {
                     .min_by_key(|&w| shares[w].len())
                     .unwrap_or(0)
             });
-            shares[worker].push(*key);
+            shares[worker].push(key.clone());
         }
         shares
             .into_iter()
@@ -132,7 +132,7 @@ impl Dispatch {
             if outcome.is_final() {
                 self.home.remove(&key);
             } else {
-                self.home.insert(key, worker);
+                self.home.insert(key.clone(), worker);
             }
             if outcome.improves_on(self.results.get(&key)) {
                 self.results.insert(key, outcome);
@@ -154,7 +154,9 @@ impl Dispatch {
             .iter()
             .filter(|r| {
                 r.generation == self.generation
-                    && r.working_on.is_some_and(|k| !self.plan.contains(&k))
+                    && r.working_on
+                        .as_ref()
+                        .is_some_and(|k| !self.plan.contains(k))
             })
             .count()
     }
@@ -245,8 +247,11 @@ mod tests {
         let plan = keys(5);
         let mut d = Dispatch::new(2);
         let requests = d.set_plan(plan.clone());
-        assert_eq!(share(&requests[0]), [plan[0], plan[2], plan[4]]);
-        assert_eq!(share(&requests[1]), [plan[1], plan[3]]);
+        assert_eq!(
+            share(&requests[0]),
+            [plan[0].clone(), plan[2].clone(), plan[4].clone()]
+        );
+        assert_eq!(share(&requests[1]), [plan[1].clone(), plan[3].clone()]);
         assert_eq!(Dispatch::new(0).workers(), 1, "at least one worker");
     }
 
@@ -256,15 +261,21 @@ mod tests {
         let mut d = Dispatch::new(2);
         d.set_plan(plan.clone());
         // Worker 1 estimated the first run, worker 0 finished the second.
-        assert!(d.receive(1, results(1, vec![(plan[0], point(Fidelity::Estimate))])));
-        assert!(d.receive(0, results(1, vec![(plan[1], point(Fidelity::Full))])));
+        assert!(d.receive(
+            1,
+            results(1, vec![(plan[0].clone(), point(Fidelity::Estimate))])
+        ));
+        assert!(d.receive(
+            0,
+            results(1, vec![(plan[1].clone(), point(Fidelity::Full))])
+        ));
         let requests = d.set_plan(plan.clone());
         assert_eq!(
             share(&requests[1]),
-            [plan[0]],
+            [plan[0].clone()],
             "refined where it was estimated"
         );
-        assert_eq!(share(&requests[0]), [plan[2]]);
+        assert_eq!(share(&requests[0]), [plan[2].clone()]);
         assert_eq!(
             d.progress(),
             Progress {
@@ -277,11 +288,11 @@ mod tests {
 
     #[test]
     fn a_late_estimate_never_replaces_a_full_result() {
-        let k = keys(1)[0];
+        let k = keys(1)[0].clone();
         let mut d = Dispatch::new(1);
-        d.set_plan(vec![k]);
-        d.receive(0, results(1, vec![(k, point(Fidelity::Full))]));
-        assert!(!d.receive(0, results(1, vec![(k, point(Fidelity::Estimate))])));
+        d.set_plan(vec![k.clone()]);
+        d.receive(0, results(1, vec![(k.clone(), point(Fidelity::Full))]));
+        assert!(!d.receive(0, results(1, vec![(k.clone(), point(Fidelity::Estimate))])));
         assert_eq!(d.point(&k).unwrap().fidelity, Fidelity::Full);
     }
 

@@ -36,7 +36,7 @@ pub const DEVICE_DEPTH: u32 = 32;
 pub const MAX_REPLAY_DRIVES: usize = 5;
 
 /// One drive of a replay: the drive and the state it starts in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ReplayDrive {
     pub drive: DriveKey,
     pub state: DriveState,
@@ -338,7 +338,7 @@ impl ReplayRun {
             let current = match self.current.take() {
                 Some(c) => c,
                 None => {
-                    let d = self.ask.drives[self.found.len()];
+                    let d = self.ask.drives[self.found.len()].clone();
                     match self.prepared(&d) {
                         Ok((prep, n, bucket)) => Current::Preparing(Box::new(prep), n, bucket),
                         Err(e) => return Some(Err(e.to_string())),
@@ -378,13 +378,13 @@ impl ReplayRun {
 mod tests {
     use super::*;
     use crate::key::DriveChoice;
-    use parallelism_model::presets::{self, PresetKey};
+    use parallelism_model::presets::{self, PresetRef};
 
     fn octane(capacity_gb: f64) -> ReplayDrive {
         let preset = presets::find("octane").unwrap();
         ReplayDrive {
             drive: DriveKey {
-                preset: PresetKey(preset),
+                preset: PresetRef::from(preset),
                 drive: DriveChoice {
                     dies: preset.dies_for_capacity_gb(capacity_gb).unwrap(),
                     die_gbit: preset.nand.die_gbit,

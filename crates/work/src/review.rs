@@ -83,7 +83,7 @@ mod tests {
     #[test]
     fn the_worker_finds_what_lab_review_prints() {
         let key = e12_key(32); // the review's 960 GB sample
-        let mut task = ReviewTask::start(ReviewAsk { drive: key }).unwrap();
+        let mut task = ReviewTask::start(ReviewAsk { drive: key.clone() }).unwrap();
         let mut slices = 0;
         let found = loop {
             slices += 1;

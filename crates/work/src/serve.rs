@@ -340,14 +340,14 @@ impl Server {
     fn work_time(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> Option<Reply> {
         let slice = self.time.work(time_is_up);
         let drive = self.time.target()?;
-        let results = self.time.results(&drive)?;
+        let results = self.time.results(drive)?;
         let moved = results.progress - self.time_reported >= PROGRESS_STEP;
         if !(slice.changed || moved || results.is_done() && self.time_unreported()) {
             return None;
         }
         self.time_reported = results.progress;
         Some(Reply::Time {
-            drive,
+            drive: drive.clone(),
             results: results.clone(),
         })
     }
@@ -455,7 +455,7 @@ mod tests {
         else {
             panic!("no results")
         };
-        assert_eq!((*idle, *runs_started, *working_on), (true, 2, None));
+        assert_eq!((*idle, *runs_started, working_on.clone()), (true, 2, None));
         assert!(!s.busy());
         assert_eq!(s.work(&mut || false), [], "an idle server says nothing");
     }
@@ -479,7 +479,7 @@ mod tests {
         let mut s = Server::new();
         s.receive(&plan(1, &[old]));
         assert_eq!(s.work(&mut || true), [], "one step reaches nothing");
-        s.receive(&plan(2, &[new]));
+        s.receive(&plan(2, std::slice::from_ref(&new)));
         for reply in replies(&mut s) {
             let Reply::Results {
                 generation,
@@ -515,7 +515,12 @@ mod tests {
         let drive: DriveKey = "e12/32x256".parse().unwrap();
         let mut s = Server::new();
         s.receive(&plan(1, &[key_at(DriveState::Fob, 1, 100)]));
-        s.receive(&Request::Time { drive: Some(drive) }.encode());
+        s.receive(
+            &Request::Time {
+                drive: Some(drive.clone()),
+            }
+            .encode(),
+        );
         let out = replies(&mut s);
         let time: Vec<&TimeResults> = out
             .iter()
@@ -548,7 +553,12 @@ mod tests {
     fn coming_back_to_a_computed_drive_sends_its_results_at_once() {
         let drive: DriveKey = "e12/32x256".parse().unwrap();
         let mut s = Server::new();
-        s.receive(&Request::Time { drive: Some(drive) }.encode());
+        s.receive(
+            &Request::Time {
+                drive: Some(drive.clone()),
+            }
+            .encode(),
+        );
         replies(&mut s);
         s.receive(&Request::Time { drive: None }.encode());
         assert!(!s.busy());

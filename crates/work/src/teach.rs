@@ -371,7 +371,7 @@ mod tests {
     #[test]
     fn a_playing_drive_draws_between_idle_and_its_peak() {
         let key = small_drive(32);
-        let mut p = player(key);
+        let mut p = player(key.clone());
         p.advance(Nanos::from_us(500), 100_000);
         let a = p.activity();
         let w = p.power_w(&a);

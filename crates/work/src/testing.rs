@@ -2,7 +2,7 @@
 //! default capacity) with 4 KiB random I/O, and a small fit.
 
 use parallelism_model::calibration::{Depth, Measurement, Metric};
-use parallelism_model::presets::{self, PresetKey};
+use parallelism_model::presets::{self, PresetRef};
 use parallelism_model::{DriveState, Rw};
 
 use crate::fit::FitAsk;
@@ -18,7 +18,7 @@ pub fn key_at(state: DriveState, qd: u32, read_pct: u8) -> RunKey {
     let preset = presets::find("e18dc").expect("the E18DC preset");
     let rw = Rw::from_parts(true, read_pct);
     RunKey {
-        preset: PresetKey(preset),
+        preset: PresetRef::from(preset),
         drive: DriveChoice::default_for(preset),
         rw,
         read_pct: rw.fixed_read_percent().unwrap_or(read_pct),

@@ -79,22 +79,22 @@ impl TimeRuns {
     /// The drive to compute for (`None`: stop working). A run for another drive is dropped;
     /// its finished parts stay cached.
     pub fn set_target(&mut self, target: Option<DriveKey>) {
-        self.target = target;
         if self
             .job
             .as_ref()
-            .is_some_and(|(k, _, _)| Some(*k) != target)
+            .is_some_and(|(k, _, _)| Some(k) != target.as_ref())
         {
             self.job = None;
         }
         if self.results.len() > MAX_CACHED_DRIVES {
-            self.results.retain(|k, _| Some(*k) == target);
+            self.results.retain(|k, _| Some(k) == target.as_ref());
         }
+        self.target = target;
     }
 
     /// The drive worked for.
-    pub fn target(&self) -> Option<DriveKey> {
-        self.target
+    pub fn target(&self) -> Option<&DriveKey> {
+        self.target.as_ref()
     }
 
     /// What is known for `key`.
@@ -105,7 +105,8 @@ impl TimeRuns {
     /// Whether the target still has work.
     pub fn busy(&self) -> bool {
         self.target
-            .is_some_and(|k| self.results.get(&k).is_none_or(|r| !r.is_done()))
+            .as_ref()
+            .is_some_and(|k| self.results.get(k).is_none_or(|r| !r.is_done()))
     }
 
     /// Works one step per slice until the target's results are complete (a native caller that
@@ -123,11 +124,11 @@ impl TimeRuns {
     pub fn work(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> TimeSlice {
         let mut slice = TimeSlice::default();
         loop {
-            let Some(key) = self.target else {
+            let Some(key) = self.target.clone() else {
                 slice.idle = true;
                 return slice;
             };
-            let entry = self.results.entry(key).or_default();
+            let entry = self.results.entry(key.clone()).or_default();
             if entry.is_done() {
                 slice.idle = true;
                 return slice;
@@ -212,7 +213,7 @@ mod tests {
     fn a_drive_gets_its_rates_fill_and_torture_in_many_short_slices() {
         let e12 = drive("e12/32x256");
         let mut e = TimeRuns::new();
-        assert!(compute(&mut e, e12) > 100, "the work was cut up");
+        assert!(compute(&mut e, e12.clone()) > 100, "the work was cut up");
         let r = e.results(&e12).unwrap();
         assert!(r.is_done() && r.failure.is_none());
         assert!(r.rates.is_some() && r.fill.is_some() && r.torture.is_some());
@@ -226,11 +227,11 @@ mod tests {
         let mut e = TimeRuns::new();
         assert!(e.work(&mut || false).idle, "nothing asked");
         let (e12, octane) = (drive("e12/32x256"), drive("octane/16x64"));
-        e.set_target(Some(e12));
+        e.set_target(Some(e12.clone()));
         e.work(&mut || true);
         assert!(e.busy());
-        e.set_target(Some(octane));
-        compute(&mut e, octane);
+        e.set_target(Some(octane.clone()));
+        compute(&mut e, octane.clone());
         assert!(e.results(&e12).is_some_and(|r| !r.is_done()));
         assert!(e.results(&octane).is_some_and(TimeResults::is_done));
         e.set_target(None);
@@ -241,7 +242,7 @@ mod tests {
     fn results_cross_to_the_page_unchanged() {
         let e12 = drive("e12/32x256");
         let mut e = TimeRuns::new();
-        compute(&mut e, e12);
+        compute(&mut e, e12.clone());
         let r = e.results(&e12).unwrap();
         let text = serde_json::to_string(r).unwrap();
         assert_eq!(&serde_json::from_str::<TimeResults>(&text).unwrap(), r);

@@ -560,7 +560,7 @@ fn qd_results(
     let sweep = compute::qd_sweep(&d.config, d.drive);
     let results: Vec<(RunKey, Point)> = sweep
         .iter()
-        .filter_map(|k| lookup(k).map(|p| (*k, p)))
+        .filter_map(|k| lookup(k).map(|p| (k.clone(), p)))
         .collect();
     let missing = sweep.len() - results.len();
     (results, missing)

@@ -202,18 +202,20 @@ fn PresetSelect(
     let own = move || {
         drive.with(|d| {
             let p = d.preset();
-            custom::custom_of(p)
-                .map(|_| view! { <option value=p.id selected=true>{p.name}</option> })
+            custom::custom_of(p).map(
+                |_| view! { <option value=p.id.clone() selected=true>{p.name.clone()}</option> },
+            )
         })
     };
     let locked = locked(Control::Preset);
     let options = presets::all()
         .iter()
         .map(|p| {
-            let id = p.id;
+            let id = p.id.clone();
+            let value = id.to_string();
             view! {
-                <option value=id prop:selected=move || drive.with(|d| d.preset().id == id)>
-                    {p.name}
+                <option value=value prop:selected=move || drive.with(|d| d.preset().id == id)>
+                    {p.name.clone()}
                 </option>
             }
         })
@@ -232,7 +234,7 @@ fn PresetSelect(
             </select>
             <LockHint locked=locked />
             <p class="hint" id="preset-summary">
-                {move || drive.with(|d| plain_summary(d.preset().summary))}
+                {move || drive.with(|d| plain_summary(&d.preset().summary))}
             </p>
         </div>
     }

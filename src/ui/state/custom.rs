@@ -1,9 +1,9 @@
-//! Drives of the reader's own ([`crate::model::custom::CustomDrive`], the `drive=` text) as
-//! presets, so every view, pin, chart and export takes them as it takes a built-in preset.
-//! The page and its workers share one registry of them ([`parallelism_work::drives`]), so a
-//! run key names the same drive on both sides.
+//! Drives of the reader's own ([`crate::model::custom::CustomDrive`], the `drive=` text) in the
+//! page's state: the model makes each one a preset ([`lookup`]), so every view, pin, chart and
+//! export takes it as it takes a built-in preset, and the page and its workers make equal
+//! presets from the same text, so a run key names the same drive on both sides.
 
-pub use parallelism_work::drives::{base_of, custom_of, lookup, preset_of};
+pub use crate::model::custom::{base_of, custom_of, lookup};
 
 #[cfg(test)]
 mod tests {
@@ -13,7 +13,7 @@ mod tests {
     fn a_custom_drive_has_its_own_capacity_as_its_die_count() {
         let a = lookup("e12_d24_r52500").unwrap();
         assert_eq!(
-            crate::ui::state::DriveChoice::default_for(a).dies,
+            crate::ui::state::DriveChoice::default_for(&a).dies,
             24,
             "the custom drive's capacity is its die count"
         );

@@ -4,7 +4,7 @@
 //!
 //! What always holds (private fields; every setter clamps or snaps instead of failing):
 //! - the preset is one of [`presets::all`] or a drive of the reader's own made by
-//!   [`super::custom::preset_of`];
+//!   [`crate::model::custom::CustomDrive::preset`];
 //! - `dies` is within `1..=MAX_DIES` and `die_gbit` is one of [`DIE_DENSITIES_GBIT`], so the
 //!   drive always passes the model's checks.
 //!
@@ -14,7 +14,7 @@
 
 use crate::model::config::PowerLimit;
 use crate::model::config::{DriveSpec, MAX_DIES};
-use crate::model::presets::{self, Preset};
+use crate::model::presets::{self, PresetRef};
 
 use crate::ui::ladder::Ladder;
 
@@ -56,9 +56,9 @@ impl Hold {
 pub use parallelism_work::DriveChoice;
 
 /// The drive part of the state. See the module documentation for what always holds.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct DriveSetup {
-    preset: &'static Preset,
+    preset: PresetRef,
     choice: DriveChoice,
     hold: Hold,
     /// The active NVMe power state the drive is held to (0: PS0, the default).
@@ -69,7 +69,7 @@ impl Default for DriveSetup {
     fn default() -> Self {
         let preset = presets::find(DEFAULT_PRESET).unwrap_or(&presets::all()[0]);
         DriveSetup {
-            preset,
+            preset: PresetRef::from(preset),
             choice: DriveChoice::default_for(preset),
             hold: Hold::default(),
             power_state: 0,
@@ -78,8 +78,8 @@ impl Default for DriveSetup {
 }
 
 impl DriveSetup {
-    pub fn preset(&self) -> &'static Preset {
-        self.preset
+    pub fn preset(&self) -> &PresetRef {
+        &self.preset
     }
     pub fn choice(&self) -> DriveChoice {
         self.choice
@@ -128,7 +128,7 @@ impl DriveSetup {
 
     /// The model's drive.
     pub fn spec(&self) -> DriveSpec {
-        self.choice.drive(self.preset)
+        self.choice.drive(&self.preset)
     }
 
     /// The drive as the views' headings name it: "Phison E12 (consumer, PCIe 3.0), 960 GB (32
@@ -144,12 +144,12 @@ impl DriveSetup {
 
     /// User capacity in GB.
     pub fn capacity_gb(&self) -> f64 {
-        self.choice.capacity_gb(self.preset)
+        self.choice.capacity_gb(&self.preset)
     }
 
     /// Whether the drive differs from every capacity the preset lists (an "unlisted capacity").
     pub fn is_unlisted(&self) -> bool {
-        !self.choice.is_listed(self.preset)
+        !self.choice.is_listed(&self.preset)
     }
 
     /// The die counts the dies slider offers: any count, or with capacity held only the counts
@@ -206,10 +206,11 @@ impl DriveSetup {
     }
 
     /// Switches the controller; the drive becomes the preset's default capacity.
-    pub fn set_preset(&mut self, preset: &'static Preset) {
-        if self.preset.id != preset.id {
+    pub fn set_preset(&mut self, preset: impl Into<PresetRef>) {
+        let preset = preset.into();
+        if self.preset != preset {
+            self.choice = DriveChoice::default_for(&preset);
             self.preset = preset;
-            self.choice = DriveChoice::default_for(preset);
             self.power_state = 0;
         }
     }

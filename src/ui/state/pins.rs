@@ -5,7 +5,7 @@
 //! What always holds: at most [`MAX_PINS`] pins, no two equal, in the order they were pinned.
 
 use crate::model::config::DriveState;
-use crate::model::presets::Preset;
+use crate::model::presets::PresetRef;
 
 use super::drive::DriveChoice;
 
@@ -14,9 +14,9 @@ use super::drive::DriveChoice;
 pub const MAX_PINS: usize = 4;
 
 /// One pinned configuration: the drive and workload of a curve kept on the charts.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Pin {
-    pub preset: &'static Preset,
+    pub preset: PresetRef,
     pub drive: DriveChoice,
     pub random: bool,
     pub read_pct: u8,

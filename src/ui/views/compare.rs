@@ -35,7 +35,7 @@ pub fn CompareBar() -> impl IntoView {
                 .iter()
                 .chain(s.pins.as_slice().iter().filter(|p| !family.contains(p)))
             {
-                if let Err(e) = next.pins.add(*p) {
+                if let Err(e) = next.pins.add(p.clone()) {
                     refused = Some(e);
                 }
             }

@@ -19,7 +19,7 @@ use crate::model::calibration::{Measurement, Metric};
 use crate::model::config::Param;
 use crate::model::custom::{self, CustomDrive};
 use crate::model::fit::FitReport;
-use crate::model::presets::Preset;
+use crate::model::presets::{Preset, PresetRef};
 use crate::model::sliced_fit::FitProgress;
 use crate::model::DriveState;
 use crate::ui::pool::Pool;
@@ -47,7 +47,8 @@ pub fn setup(
     state: DriveState,
     capacity_text: &str,
 ) -> Result<FitSetup, String> {
-    let base = custom_presets::base_of(drive.preset());
+    let base = custom_presets::base_of(drive.preset())
+        .ok_or("This drive is made on no built-in controller, so the lab cannot fit it.")?;
     let capacity_text = capacity_text.trim();
     let capacity_gb = if capacity_text.is_empty() {
         None
@@ -209,7 +210,7 @@ struct Finished {
     report: FitReport,
     drive: CustomDrive,
     /// The drive before the fit, for "back".
-    before: &'static Preset,
+    before: PresetRef,
 }
 
 /// What the page asks its worker to fit for `s`.
@@ -271,8 +272,8 @@ impl FitSignals {
             };
             let report = found.report(&s.cells);
             let fitted = CustomDrive::fitted(s.base, s.dies, &report);
-            let before = drive.with_untracked(|d| d.preset());
-            drive.update(|d| d.set_preset(custom_presets::preset_of(&fitted)));
+            let before = drive.with_untracked(|d| d.preset().clone());
+            drive.update(|d| d.set_preset(fitted.preset()));
             self.finished.set(Some(Finished {
                 setup: s,
                 report,
@@ -426,14 +427,14 @@ fn FitResult(finished: Finished, drive: RwSignal<DriveSetup>) -> impl IntoView {
         .collect_view();
     let skipped =
         (!setup.skipped.is_empty()).then(|| format!("Left out: {}.", setup.skipped.join("; ")));
-    let base_name = setup.base.name;
+    let base_name = setup.base.name.clone();
     view! {
         <div id="fit-result" role="region" aria-label="Fit result">
             <p id="fit-verdict">{verdict(&report)}</p>
             <p>
                 {format!("The lab's drive is now your drive (fitted on the {base_name}), drive={fitted}. ")}
                 <button type="button" id="fit-back" class="small"
-                    on:click=move |_| drive.update(|d| d.set_preset(before))>
+                    on:click=move |_| drive.update(|d| d.set_preset(before.clone()))>
                     {format!("Back to the {}", before.name)}
                 </button>
             </p>

@@ -235,7 +235,7 @@ mod tests {
     fn progress_a_refusal_and_another_drive_each_say_so() {
         let key = e12_key();
         assert!(build(None, &key).status.contains("starting"));
-        let mut running = done(key);
+        let mut running = done(key.clone());
         running.outcome = None;
         running.progress = ReviewProgress {
             done: 12,
@@ -244,7 +244,7 @@ mod tests {
         assert!(build(Some(&running), &key)
             .status
             .contains("12 of 50 phases"));
-        let mut refused = done(key);
+        let mut refused = done(key.clone());
         refused.outcome = Some(Err("test span (GB) is 64".into()));
         let v = build(Some(&refused), &key);
         assert!(

@@ -60,7 +60,7 @@ pub fn drives(state: &LabState) -> Vec<TraceDrive> {
         .map(|c| TraceDrive {
             replay: ReplayDrive {
                 drive: crate::ui::compute::DriveKey {
-                    preset: crate::model::presets::PresetKey(c.config.drive.preset()),
+                    preset: c.config.drive.preset().clone(),
                     drive: c.drive,
                 },
                 state: c.config.workload.drive_state(),
