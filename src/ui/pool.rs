@@ -30,6 +30,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use crate::model::RunError;
 use leptos::prelude::*;
 use parallelism_model::sliced_fit::FitProgress;
 use parallelism_work::fit::{FitAsk, FitFound};
@@ -40,7 +41,7 @@ use parallelism_work::replay::{ReplayAsk, ReplayFound, ReplayProgress, ReplaySou
 use parallelism_work::review::{ReviewAsk, ReviewFound, ReviewProgress};
 use parallelism_work::teach::{TeachCommand, TeachNews};
 use parallelism_work::time::{TimeResults, MAX_CACHED_DRIVES};
-use parallelism_work::DriveKey;
+use parallelism_work::{DriveKey, WorkError};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
@@ -148,7 +149,7 @@ struct Inner {
 pub struct FitState {
     pub progress: FitProgress,
     /// What it found, or why it could not start, once it is done.
-    pub outcome: Option<Result<FitFound, String>>,
+    pub outcome: Option<Result<FitFound, WorkError>>,
 }
 
 fn jobs_request(id: u64, ask: Option<JobsAsk>) -> Request {
@@ -211,7 +212,7 @@ pub struct TaskState<A, P, F> {
     pub ask: A,
     pub progress: P,
     /// What the task came to, or why it could not run, once done.
-    pub outcome: Option<Result<F, String>>,
+    pub outcome: Option<Result<F, WorkError>>,
 }
 
 /// What the page knows of the jobs it asked for.
@@ -264,7 +265,7 @@ impl<A: Clone + PartialEq, P: Copy + Default, F: Clone> TaskBook<A, P, F> {
     }
 
     /// A reply for task `id`; one for a task no longer asked is dropped.
-    fn receive(&mut self, id: u64, progress: P, outcome: Option<Result<F, String>>) {
+    fn receive(&mut self, id: u64, progress: P, outcome: Option<Result<F, WorkError>>) {
         if id != self.id {
             return;
         }
@@ -662,10 +663,10 @@ impl Pool {
             .flatten()
     }
 
-    /// Why the model refused `key`, if it did.
-    pub fn failure(&self, key: &RunKey) -> Option<String> {
+    /// Why the model gave no result for `key`, if it gave none.
+    pub fn failure(&self, key: &RunKey) -> Option<RunError> {
         self.inner
-            .try_with_value(|i| i.dispatch.failure(key).map(str::to_string))
+            .try_with_value(|i| i.dispatch.failure(key).cloned())
             .flatten()
     }
 

@@ -11,6 +11,7 @@ use crate::model::config::Rw;
 use crate::model::power::{self, Apst};
 use crate::model::stats::Bottleneck;
 use crate::model::time::Nanos;
+use crate::model::RunError;
 
 use super::charts::{Measure, Unit};
 use super::compute::{Fidelity, Point, ESTIMATE_IOS};
@@ -38,8 +39,8 @@ pub struct ReadoutData {
     /// The point in words: drive, pattern, block size, depth and state.
     pub what: String,
     pub point: Option<Point>,
-    /// Why the model refused this point, if it did.
-    pub failure: Option<String>,
+    /// Why the model gave no result for this point (refused it, or stalled), if it gave none.
+    pub failure: Option<RunError>,
     pub measured: Vec<MeasuredLine>,
     /// The state's URL query (stamped on the card for tests).
     pub stamp: String,
@@ -75,7 +76,7 @@ pub fn pattern_words(rw: Rw, read_pct: u8) -> String {
 pub fn build(
     state: &LabState,
     point: Option<Point>,
-    failure: Option<String>,
+    failure: Option<RunError>,
     sweep: Option<&LoadSweep>,
 ) -> ReadoutData {
     let preset = state.drive.preset();
@@ -502,8 +503,16 @@ mod tests {
         let d = build(&s, None, None, None);
         assert_eq!(figure(&d, |p| format::compact(p.iops)), format::NO_VALUE);
         assert!(status_text(&d).contains("Computing"));
-        let d = build(&s, None, Some("iodepth 0 is out of range".into()), None);
-        assert!(status_text(&d).contains("cannot run this point: iodepth 0"));
+        let refused = crate::model::ConfigError::OutOfRange {
+            what: "iodepth".into(),
+            value: "0".into(),
+            allowed: "1..=256".into(),
+        };
+        let d = build(&s, None, Some(refused.into()), None);
+        assert_eq!(
+            status_text(&d),
+            "The model cannot run this point: iodepth 0 is out of range (allowed: 1..=256)."
+        );
     }
 
     #[test]

@@ -18,7 +18,7 @@ use std::time::Duration;
 use common::{dist_with, Browser};
 use fantoccini::key::Key;
 use parallelism_lab::model::presets;
-use parallelism_lab::model::{DriveState, Rw};
+use parallelism_lab::model::{ConfigError, DriveState, RunError, Rw};
 use parallelism_work::protocol::{Reply, Request};
 use parallelism_work::{DriveChoice, Outcome, PlanRunner, RunKey};
 use serde_json::{json, Value};
@@ -129,8 +129,12 @@ async fn e2e_the_worker_computes_the_native_engines_numbers() {
         assert!(worker.is_final(), "{key}: {worker:?}");
     }
     assert!(
-        matches!(from_worker.get(&keys[8]), Some(Outcome::Failed(why)) if why.contains("iodepth 0")),
-        "the refusal crosses too"
+        matches!(
+            from_worker.get(&keys[8]),
+            Some(Outcome::Failed(RunError::Config(ConfigError::OutOfRange { what, value, .. })))
+                if what == "iodepth" && value == "0"
+        ),
+        "the refusal crosses too, as itself"
     );
     browser.assert_clean_console();
     browser.close().await;

@@ -130,7 +130,7 @@ impl DriveArgs {
         Ok(match (self.dies, self.capacity_gb) {
             (Some(d), _) => preset
                 .drive_with_dies(d)
-                .map_err(|e| Fail(format!("--dies {d}: {e}")))?,
+                .map_err(|e| Fail::at(format_args!("--dies {d}"), e))?,
             (None, Some(gb)) => preset.drive_for_capacity_gb(gb)?,
             (None, None) => {
                 preset.drive_for_capacity_gb(f64::from(preset.default_capacity_gb()))?
@@ -501,7 +501,7 @@ fn power_state(s: &str) -> Result<PowerLimit, ConfigError> {
     match s.parse::<PowerLimit>() {
         Ok(limit @ PowerLimit::State(_)) => Ok(limit),
         _ => Err(ConfigError::Unknown {
-            what: "--power-state",
+            what: "--power-state".into(),
             value: s.to_string(),
             expected: "ps0, ps1 or ps2".into(),
         }),
@@ -684,7 +684,7 @@ fn for_option(option: &'static str, e: ConfigError) -> ConfigError {
         ConfigError::Unknown {
             value, expected, ..
         } => ConfigError::Unknown {
-            what: option,
+            what: option.into(),
             value,
             expected,
         },

@@ -57,7 +57,7 @@ pub fn spec(preset: Option<&'static Preset>, format: Format) -> Result<String, F
         })
         .collect();
     if rows.is_empty() {
-        return Err(Fail(
+        return Err(Fail::Refused(
             "no spec-sheet peaks for this preset (the E12, E12C, E8, E8T and E7 have them)".into(),
         ));
     }

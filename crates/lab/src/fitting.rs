@@ -147,7 +147,7 @@ pub fn fit(a: &cli::FitArgs) -> Result<String, Fail> {
     } else {
         fit::fit(preset, &cells, fit_options)
     }
-    .map_err(|e| Fail(format!("{source}: {e}")))?;
+    .map_err(|e| Fail::at(&source, e))?;
     Ok(match a.format {
         ReportFormat::Json => json(&report),
         ReportFormat::Table => fit_table(preset, &source, cells.len(), &report),
@@ -158,7 +158,7 @@ pub fn fit(a: &cli::FitArgs) -> Result<String, Fail> {
 fn measurements(a: &cli::FitArgs) -> Result<(String, Vec<Measurement>), Fail> {
     let Some(file) = &a.data else {
         let r = calibration::reference_for(&a.preset.id).ok_or_else(|| {
-            Fail(format!(
+            Fail::Refused(format!(
                 "preset '{}' has no built-in measurements; give --data FILE",
                 a.preset.id
             ))
@@ -167,7 +167,7 @@ fn measurements(a: &cli::FitArgs) -> Result<(String, Vec<Measurement>), Fail> {
     };
     let path = file.display();
     let cells = calibration::parse(&crate::read_text(file, crate::MAX_CSV_BYTES)?)
-        .map_err(|e| Fail(format!("{path}: {e}")))?;
+        .map_err(|e| Fail::at(&path, e))?;
     Ok((path.to_string(), cells))
 }
 
@@ -221,7 +221,7 @@ fn fit_drive(a: &cli::FitArgs) -> Result<String, Fail> {
     for file in &a.fio {
         let path = file.display();
         let output = fio::parse_output(&crate::read_text(file, fio::MAX_OUTPUT_BYTES)?)
-            .map_err(|e| Fail(format!("{path}: {e}")))?;
+            .map_err(|e| Fail::at(&path, e))?;
         skipped.extend(
             output
                 .skipped
@@ -238,7 +238,7 @@ fn fit_drive(a: &cli::FitArgs) -> Result<String, Fail> {
     }
     if cells.is_empty() {
         let why: Vec<String> = skipped.iter().map(|(j, w)| format!("{j}: {w}")).collect();
-        return Err(Fail(format!(
+        return Err(Fail::Refused(format!(
             "no fio job can be fitted ({})",
             why.join("; ")
         )));
@@ -247,7 +247,7 @@ fn fit_drive(a: &cli::FitArgs) -> Result<String, Fail> {
         .capacity_gb
         .map(|gb| base.dies_for_capacity_gb(gb))
         .transpose()
-        .map_err(|e| Fail(format!("--capacity-gb: {e}")))?;
+        .map_err(|e| Fail::at("--capacity-gb", e))?;
     let options = FitOptions {
         run: a.run.options(),
         ..FitOptions::default()

@@ -32,7 +32,7 @@ pub fn idle(a: &cli::IdleArgs) -> Result<String, Fail> {
     let states = drive.controller.power.states;
     let idle_w = |think, apst| power::idle_average_w(&drive, think, apst);
     if !states.iter().any(|s| s.idle.is_some()) {
-        return Err(Fail(format!(
+        return Err(Fail::Refused(format!(
             "the {} has no published idle power states (only the E12 family has a table)",
             drive.controller.name
         )));

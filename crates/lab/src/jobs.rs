@@ -38,7 +38,7 @@ struct Row {
 
 pub fn run(a: &cli::RunJobArgs) -> Result<String, Fail> {
     let text = crate::read_text(&a.file, jobfile::MAX_JOB_FILE_BYTES)?;
-    let file = jobfile::parse(&text).map_err(|e| Fail(e.to_string()))?;
+    let file = jobfile::parse(&text)?;
     for w in &file.warnings {
         eprintln!("lab: {}: {w}", a.file.display());
     }

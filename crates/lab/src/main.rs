@@ -26,32 +26,95 @@ mod points;
 mod replay;
 mod review;
 
+use std::fmt;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::Parser as _;
+use parallelism_model::workload::FileError;
 use parallelism_model::{ConfigError, RunError, Stalled};
 
 use cli::{Cli, Command};
 
-/// A command-line failure: the message to print and exit status 2.
-struct Fail(String);
+/// Why a command failed, as data until `main` prints it (`lab: …`, exit status 2): the model's
+/// own errors as they are, the file or option they concern, and what `lab` itself refuses.
+#[derive(Debug)]
+enum Fail {
+    /// The model refused an input, or a run stalled.
+    Model(RunError),
+    /// A file the model read and refused: its problems by line.
+    File(FileError),
+    /// A failure that concerns one option or one file, named first.
+    At(String, Box<Fail>),
+    /// A file the system could not open or read.
+    Io(PathBuf, std::io::Error),
+    /// A file larger than the command reads.
+    TooLarge {
+        path: PathBuf,
+        bytes: u64,
+        most_bytes: u64,
+    },
+    /// What the command line or the command itself refuses, in its words.
+    Refused(String),
+}
+
+impl Fail {
+    /// `why`, concerning `place` (an option with its value, or a file).
+    fn at(place: impl fmt::Display, why: impl Into<Fail>) -> Fail {
+        Fail::At(place.to_string(), Box::new(why.into()))
+    }
+}
+
+impl fmt::Display for Fail {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fail::Model(e) => e.fmt(f),
+            Fail::File(e) => e.fmt(f),
+            Fail::At(place, why) => write!(f, "{place}: {why}"),
+            Fail::Io(path, e) => write!(f, "cannot read '{}': {e}", path.display()),
+            Fail::TooLarge {
+                path,
+                bytes,
+                most_bytes,
+            } => {
+                let cap = match most_bytes >> 30 {
+                    0 => format!("{} MiB", most_bytes >> 20),
+                    gib => format!("{gib} GiB"),
+                };
+                write!(
+                    f,
+                    "'{}' is {:.1} MB; this command reads files up to {cap}",
+                    path.display(),
+                    *bytes as f64 / 1e6,
+                )
+            }
+            Fail::Refused(why) => f.write_str(why),
+        }
+    }
+}
 
 impl From<ConfigError> for Fail {
     fn from(e: ConfigError) -> Fail {
-        Fail(e.to_string())
+        Fail::Model(e.into())
     }
 }
 
 impl From<RunError> for Fail {
     fn from(e: RunError) -> Fail {
-        Fail(e.to_string())
+        Fail::Model(e)
     }
 }
 
 impl From<Stalled> for Fail {
     fn from(e: Stalled) -> Fail {
-        Fail(e.to_string())
+        Fail::Model(e.into())
+    }
+}
+
+impl From<FileError> for Fail {
+    fn from(e: FileError) -> Fail {
+        Fail::File(e)
     }
 }
 
@@ -61,19 +124,15 @@ const MAX_CSV_BYTES: usize = parallelism_model::fio::MAX_OUTPUT_BYTES;
 /// `file` opened for reading, refused before a byte is read when it is larger than
 /// `max_bytes`, so a stray multi-gigabyte file costs one line, not the machine's memory.
 fn open_capped(file: &std::path::Path, max_bytes: u64) -> Result<std::fs::File, Fail> {
-    let cannot = |e: std::io::Error| Fail(format!("cannot read '{}': {e}", file.display()));
+    let cannot = |e: std::io::Error| Fail::Io(file.to_path_buf(), e);
     let f = std::fs::File::open(file).map_err(cannot)?;
     let size = f.metadata().map_err(cannot)?.len();
     if size > max_bytes {
-        let cap = match max_bytes >> 30 {
-            0 => format!("{} MiB", max_bytes >> 20),
-            gib => format!("{gib} GiB"),
-        };
-        return Err(Fail(format!(
-            "'{}' is {:.1} MB; this command reads files up to {cap}",
-            file.display(),
-            size as f64 / 1e6,
-        )));
+        return Err(Fail::TooLarge {
+            path: file.to_path_buf(),
+            bytes: size,
+            most_bytes: max_bytes,
+        });
     }
     Ok(f)
 }
@@ -83,7 +142,7 @@ fn open_capped(file: &std::path::Path, max_bytes: u64) -> Result<std::fs::File, 
 fn read_text(file: &std::path::Path, max_bytes: usize) -> Result<String, Fail> {
     let mut bytes = Vec::new();
     std::io::Read::read_to_end(&mut open_capped(file, max_bytes as u64)?, &mut bytes)
-        .map_err(|e| Fail(format!("cannot read '{}': {e}", file.display())))?;
+        .map_err(|e| Fail::Io(file.to_path_buf(), e))?;
     Ok(parallelism_model::text::text_of(&bytes))
 }
 
@@ -95,7 +154,7 @@ fn main() -> ExitCode {
             let _ = e.print();
             return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
         }
-        Err(e) => return fail(&Fail(clap_message(&e))),
+        Err(e) => return fail(&Fail::Refused(clap_message(&e))),
     };
     match run(cli.command) {
         Ok(out) => {
@@ -106,8 +165,8 @@ fn main() -> ExitCode {
     }
 }
 
-fn fail(Fail(msg): &Fail) -> ExitCode {
-    eprintln!("lab: {msg}");
+fn fail(why: &Fail) -> ExitCode {
+    eprintln!("lab: {why}");
     eprintln!("Run `lab --help` for usage.");
     ExitCode::from(2)
 }

@@ -29,24 +29,24 @@ pub fn replay(a: &cli::ReplayArgs) -> Result<String, Fail> {
         (_, Some(workload)) => {
             let scale = a.scale.unwrap_or(1.0);
             if !(scale > 0.0 && scale <= 1.0) {
-                return Err(Fail(format!(
+                return Err(Fail::Refused(format!(
                     "--scale {scale} is out of range (allowed: above 0 and at most 1)"
                 )));
             }
             workload.trace(drive.user_bytes() as u64, scale, a.seed.unwrap_or(1))
         }
         (Some(_), None) if a.scale.is_some() || a.seed.is_some() => {
-            return Err(Fail(
+            return Err(Fail::Refused(
                 "--scale and --seed shape a generated --workload, not a trace file".into(),
             ))
         }
         (Some(file), None) => read_trace(file, a)?,
-        (None, None) => return Err(Fail("give a trace FILE or --workload NAME".into())),
+        (None, None) => return Err(Fail::Refused("give a trace FILE or --workload NAME".into())),
     };
     let arrival = match a.iodepth {
         Some(iodepth) => Arrival::Closed { iodepth },
         None if !trace.timed => {
-            return Err(Fail(
+            return Err(Fail::Refused(
                 "the trace has no times (a version 2 iolog without wait actions): replay it \
                  with --iodepth N"
                     .into(),
@@ -72,7 +72,7 @@ pub fn replay(a: &cli::ReplayArgs) -> Result<String, Fail> {
     let mut sim = Simulation::new(&run);
     if let Some(ms) = a.series_ms {
         if !(ms.is_finite() && ms >= MIN_SERIES_MS) {
-            return Err(Fail(format!(
+            return Err(Fail::Refused(format!(
                 "--series-ms {ms} is out of range (allowed: at least {MIN_SERIES_MS})"
             )));
         }
@@ -84,7 +84,7 @@ pub fn replay(a: &cli::ReplayArgs) -> Result<String, Fail> {
 
 fn read_trace(path: &Path, a: &cli::ReplayArgs) -> Result<Trace, Fail> {
     let file = crate::open_capped(path, MAX_TRACE_FILE_BYTES)?;
-    trace::read(BufReader::new(file), a.trace_format).map_err(|e| Fail(e.to_string()))
+    Ok(trace::read(BufReader::new(file), a.trace_format)?)
 }
 
 fn render(t: &Trace, r: &RunResult, format: Format) -> String {

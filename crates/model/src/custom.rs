@@ -378,7 +378,7 @@ impl fmt::Display for CustomDrive {
 
 fn refuse(text: &str, why: impl Into<String>) -> ConfigError {
     ConfigError::Malformed {
-        what: "drive",
+        what: "drive".into(),
         value: text.chars().take(60).collect(),
         why: why.into(),
     }

@@ -522,21 +522,21 @@ fn check_bursts(
     let user_gb = drive.user_gb();
     if !(burst_gb.is_finite() && burst_gb > 0.0 && burst_gb <= user_gb) {
         return Err(ConfigError::OutOfRange {
-            what: "burst size (GB)",
+            what: "burst size (GB)".into(),
             value: burst_gb.to_string(),
             allowed: format!("above 0 and up to the drive's {user_gb:.0} GB"),
         });
     }
     if !(idle_s.is_finite() && (0.0..=MAX_IDLE_S).contains(&idle_s)) {
         return Err(ConfigError::OutOfRange {
-            what: "idle time (s)",
+            what: "idle time (s)".into(),
             value: idle_s.to_string(),
             allowed: format!("0..={MAX_IDLE_S}"),
         });
     }
     if !(1..=MAX_BURSTS).contains(&count) {
         return Err(ConfigError::OutOfRange {
-            what: "bursts",
+            what: "bursts".into(),
             value: count.to_string(),
             allowed: format!("1..={MAX_BURSTS}"),
         });
@@ -796,7 +796,7 @@ impl TortureRun {
         if !(minutes.is_finite() && (MIN_TORTURE_MINUTES..=MAX_TORTURE_MINUTES).contains(&minutes))
         {
             return Err(ConfigError::OutOfRange {
-                what: "torture time (minutes)",
+                what: "torture time (minutes)".into(),
                 value: minutes.to_string(),
                 allowed: format!("{MIN_TORTURE_MINUTES}..={MAX_TORTURE_MINUTES}"),
             });

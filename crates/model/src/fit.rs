@@ -464,7 +464,7 @@ impl Evaluator {
     ) -> Result<Evaluator, ConfigError> {
         if cells.is_empty() {
             return Err(ConfigError::Malformed {
-                what: "measurements",
+                what: "measurements".into(),
                 value: String::new(),
                 why: "no cells to fit".into(),
             });
@@ -475,7 +475,7 @@ impl Evaluator {
         for c in cells {
             c.runs(&start, options.run)
                 .map_err(|e| ConfigError::Malformed {
-                    what: "measurement",
+                    what: "measurement".into(),
                     value: c.label(),
                     why: e.to_string(),
                 })?;

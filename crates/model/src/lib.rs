@@ -27,7 +27,7 @@
 //! use parallelism_model::{presets, ConfigError};
 //!
 //! let err = presets::find("e18dc").unwrap().drive_with_dies(0).unwrap_err();
-//! assert!(matches!(err, ConfigError::OutOfRange { what: "dies", .. }));
+//! assert!(matches!(&err, ConfigError::OutOfRange { what, .. } if what == "dies"));
 //! assert_eq!(err.to_string(), "dies 0 is out of range (allowed: 1..=256)");
 //! ```
 //!

@@ -38,7 +38,7 @@ macro_rules! named_enum {
                 match s {
                     $($name => Ok($ty::$variant),)+
                     _ => Err($crate::config::ConfigError::Unknown {
-                        what: $what,
+                        what: std::borrow::Cow::Borrowed($what),
                         value: s.to_string(),
                         expected: [$($name),+].join(", "),
                     }),

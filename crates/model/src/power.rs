@@ -87,7 +87,7 @@ pub fn die_slots(drive: &DriveSpec, budget_w: f64) -> Result<u32, ConfigError> {
     let slots = (spare / drive.nand.power.die_w).floor();
     if !budget_w.is_finite() || slots < 1.0 {
         return Err(ConfigError::OutOfRange {
-            what: "power budget (W)",
+            what: "power budget (W)".into(),
             value: format!("{budget_w}"),
             allowed: format!(
                 "at least {:.2} W for this drive (its controller, link and channels at full \
@@ -109,12 +109,12 @@ pub fn budget_w(drive: &DriveSpec, limit: PowerLimit) -> Result<f64, ConfigError
             match states.get(usize::from(n)) {
                 Some(s) if s.idle.is_none() => Ok(s.max_w),
                 Some(_) => Err(ConfigError::OutOfRange {
-                    what: "power state",
+                    what: "power state".into(),
                     value: format!("ps{n}"),
                     allowed: "an active (operational) state; the idle ones do no I/O".into(),
                 }),
                 None if states.is_empty() => Err(ConfigError::OutOfRange {
-                    what: "power state",
+                    what: "power state".into(),
                     value: format!("ps{n}"),
                     allowed: format!(
                         "a state of a published power-state table; the {} has none, so give \
@@ -123,7 +123,7 @@ pub fn budget_w(drive: &DriveSpec, limit: PowerLimit) -> Result<f64, ConfigError
                     ),
                 }),
                 None => Err(ConfigError::Unknown {
-                    what: "power state",
+                    what: "power state".into(),
                     value: format!("ps{n}"),
                     expected: format!("ps0..ps{}", states.len() - 1),
                 }),

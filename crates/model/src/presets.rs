@@ -764,7 +764,7 @@ pub fn find(id: &str) -> Option<&'static Preset> {
 /// The preset with this id, or an error listing the valid ones.
 pub fn lookup(id: &str) -> Result<&'static Preset, ConfigError> {
     find(id).ok_or_else(|| ConfigError::Unknown {
-        what: "preset",
+        what: "preset".into(),
         value: id.to_string(),
         expected: PRESETS
             .iter()

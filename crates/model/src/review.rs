@@ -336,7 +336,7 @@ impl ReviewRun {
         for spec in suite {
             if spec.held_gb > drive.user_gb() {
                 return Err(ConfigError::OutOfRange {
-                    what: "test span (GB)",
+                    what: "test span (GB)".into(),
                     value: spec.held_gb.to_string(),
                     allowed: format!("up to the drive's {:.0} GB", drive.user_gb()),
                 });

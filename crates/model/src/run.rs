@@ -8,6 +8,8 @@
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 use crate::config::{
     check_range, out_of_range, ConfigError, DriveSpec, DriveState, PowerLimit, RunOptions, RunSpec,
 };
@@ -225,7 +227,7 @@ impl CheckedRun {
 /// The engine ran out of events before a run's I/Os were done. A checked run always has work
 /// (a closed loop keeps its depth, an open loop its arrivals), so this is a fault of the model,
 /// never of the inputs: it is reported as an error rather than passed off as a result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stalled {
     /// When the last event ran.
     pub at: SimTime,
@@ -247,8 +249,9 @@ impl fmt::Display for Stalled {
 
 impl std::error::Error for Stalled {}
 
-/// Why a run gave no result: its inputs were refused, or the engine stalled.
-#[derive(Clone, Debug, PartialEq)]
+/// Why a run gave no result: its inputs were refused, or the engine stalled. Data, as its
+/// parts are: it crosses from a worker to the page as itself.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum RunError {
     Config(ConfigError),
     Stalled(Stalled),

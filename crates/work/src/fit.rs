@@ -19,6 +19,8 @@ use parallelism_model::sliced_fit::{FitProgress, SlicedFit};
 use parallelism_model::RunOptions;
 use serde::{Deserialize, Serialize};
 
+use crate::WorkError;
+
 /// Measured I/Os per run of a page fit: about a minute for a dozen jobs in a browser, and the
 /// model's noise (about 2%) stays below the 5% a value is judged identified by. An assumption
 /// about readers' patience, checked by the fit's own identification test.
@@ -45,18 +47,6 @@ pub struct FitAsk {
     pub cells: Vec<Measurement>,
 }
 
-/// Why a fit could not start.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FitRefused(String);
-
-impl std::fmt::Display for FitRefused {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}.", self.0)
-    }
-}
-
-impl std::error::Error for FitRefused {}
-
 /// A fit under way.
 pub struct FitRun {
     fit: SlicedFit,
@@ -64,12 +54,11 @@ pub struct FitRun {
 
 impl FitRun {
     /// The search for `ask`, ready to run.
-    pub fn start(ask: &FitAsk) -> Result<FitRun, FitRefused> {
-        let base: &'static Preset = presets::find(&ask.base).ok_or_else(|| {
-            FitRefused(format!("'{}' is not a built-in preset to fit on", ask.base))
+    pub fn start(ask: &FitAsk) -> Result<FitRun, WorkError> {
+        let base: &'static Preset = presets::find(&ask.base).ok_or_else(|| WorkError::NoBase {
+            base: ask.base.clone(),
         })?;
-        let evaluator = custom::evaluator(base, &ask.cells, options(), ask.dies)
-            .map_err(|e| FitRefused(e.to_string()))?;
+        let evaluator = custom::evaluator(base, &ask.cells, options(), ask.dies)?;
         Ok(FitRun {
             fit: SlicedFit::new(evaluator, custom::try_fit),
         })
@@ -149,6 +138,7 @@ mod tests {
     use super::*;
 
     use crate::testing::fit_ask as ask;
+    use parallelism_model::ConfigError;
 
     #[test]
     fn a_fit_in_a_worker_finds_what_the_fit_in_one_go_finds() {
@@ -171,17 +161,29 @@ mod tests {
 
     #[test]
     fn a_fit_that_cannot_start_says_why() {
-        let refused = |a: FitAsk| FitRun::start(&a).err().unwrap().to_string();
+        let refused = |a: FitAsk| FitRun::start(&a).err().unwrap();
         let why = refused(FitAsk {
             base: "nope".into(),
             ..ask()
         });
-        assert!(why.contains("'nope' is not a built-in preset"), "{why}");
+        assert_eq!(
+            why,
+            WorkError::NoBase {
+                base: "nope".into()
+            }
+        );
+        assert!(
+            why.to_string().contains("'nope' is not a built-in preset"),
+            "{why}"
+        );
         let why = refused(FitAsk {
             dies: Some(100_000),
             ..ask()
         });
-        assert!(why.ends_with('.') && why.len() > 1, "{why}");
+        assert!(
+            matches!(&why, WorkError::Refused(ConfigError::OutOfRange { what, .. }) if what == "dies"),
+            "{why:?}"
+        );
     }
 
     #[test]

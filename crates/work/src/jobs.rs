@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::key::{DriveKey, SEED};
 use crate::plan::EVENTS_PER_STEP;
+use crate::{Counted, WorkError};
 
 /// The most jobs the page runs on one drive at once.
 pub const MAX_JOBS: usize = 4;
@@ -176,16 +177,17 @@ pub struct JobsRun {
 
 impl JobsRun {
     /// The runs for `ask`, every one checked before the first starts.
-    pub fn start(ask: JobsAsk) -> Result<JobsRun, String> {
+    pub fn start(ask: JobsAsk) -> Result<JobsRun, WorkError> {
         if ask.jobs.is_empty() || ask.jobs.len() > MAX_JOBS {
-            return Err(format!(
-                "a workload of several jobs has 1 to {MAX_JOBS} jobs, not {}",
-                ask.jobs.len()
-            ));
+            return Err(WorkError::TooMany {
+                what: Counted::Jobs,
+                got: ask.jobs.len(),
+                most: MAX_JOBS,
+            });
         }
         let runs = ask.runs();
         for run in &runs {
-            ask.checked(run).map_err(|e| e.to_string())?;
+            ask.checked(run)?;
         }
         Ok(JobsRun {
             ask,
@@ -208,7 +210,7 @@ impl JobsRun {
     pub fn work(
         &mut self,
         time_is_up: &mut dyn FnMut() -> bool,
-    ) -> Option<Result<JobsFound, String>> {
+    ) -> Option<Result<JobsFound, WorkError>> {
         loop {
             if self.results.len() == self.runs.len() {
                 return Some(Ok(self.found()));
@@ -219,7 +221,7 @@ impl JobsRun {
                     let run = &self.runs[self.results.len()];
                     match self.ask.checked(run).and_then(Preparation::checked) {
                         Ok(prep) => Current::Preparing(Box::new(prep)),
-                        Err(e) => return Some(Err(e.to_string())),
+                        Err(e) => return Some(Err(e.into())),
                     }
                 }
             };
@@ -227,13 +229,13 @@ impl JobsRun {
                 Current::Preparing(mut prep) => match prep.work_until(time_is_up) {
                     Ok(Some(run)) => Current::Running(Box::new(Simulation::new(run))),
                     Ok(None) => Current::Preparing(prep),
-                    Err(e) => return Some(Err(e.to_string())),
+                    Err(e) => return Some(Err(e.into())),
                 },
                 Current::Running(mut sim) => {
                     if sim.step(EVENTS_PER_STEP) {
                         match sim.result() {
                             Ok(r) => self.results.push(r),
-                            Err(e) => return Some(Err(e.to_string())),
+                            Err(e) => return Some(Err(e.into())),
                         }
                         self.current = None;
                         continue;
@@ -339,9 +341,21 @@ mod tests {
     fn a_job_set_the_model_refuses_is_refused_with_the_reason() {
         let bad = JobAsk { qd: 0, ..READER };
         let why = JobsRun::start(ask(vec![READER, bad])).err().unwrap();
-        assert!(why.contains("iodepth"), "{why}");
+        assert!(
+            matches!(&why, WorkError::Refused(ConfigError::OutOfRange { what, value, .. })
+                if what == "iodepth" && value == "0"),
+            "{why:?}"
+        );
         let why = JobsRun::start(ask(vec![READER; 5])).err().unwrap();
-        assert!(why.contains("1 to 4 jobs"), "{why}");
+        assert_eq!(
+            why,
+            WorkError::TooMany {
+                what: Counted::Jobs,
+                got: 5,
+                most: MAX_JOBS
+            }
+        );
+        assert!(why.to_string().contains("1 to 4 jobs"), "{why}");
         assert!(JobsRun::start(ask(Vec::new())).is_err());
     }
 

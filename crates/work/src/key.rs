@@ -17,7 +17,7 @@ use parallelism_model::config::{
 };
 use parallelism_model::prepare::Preparation;
 use parallelism_model::presets::{Preset, PresetRef};
-use parallelism_model::run::CheckedRun;
+use parallelism_model::run::{CheckedRun, RunError};
 use parallelism_model::stats::{Bottleneck, ProgramWait};
 use parallelism_model::workload::{Spacing, Stream, StreamsSpec};
 use serde::{Deserialize, Serialize};
@@ -424,11 +424,12 @@ pub struct Point {
     pub fidelity: Fidelity,
 }
 
-/// A finished run: its point, or why the model refused it.
+/// A finished run: its point, or why the model gave none (its input refused, or its engine
+/// stalled).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Outcome {
     Done(Point),
-    Failed(String),
+    Failed(RunError),
 }
 
 impl Outcome {

@@ -8,6 +8,7 @@
 //! - [`teach`]: teaching mode's player and explainer.
 //! - [`review`]: the E12 review's tests on one drive.
 //! - [`time`]: the drive over time (cache rates, fill, torture) for one drive at a time.
+//! - [`WorkError`]: why work was not done, as data that crosses to the page.
 //! - [`protocol`]: the messages between the page and a worker, and their one text form.
 //! - [`serve`]: a worker's side: reads requests, works slices, replies.
 //! - [`pool`]: the page's side: which worker gets which run, and the results.
@@ -16,6 +17,7 @@
 //! workers call the engine, so the main thread's WebAssembly does not carry it.
 #![forbid(unsafe_code)]
 
+mod error;
 pub mod fit;
 pub mod jobs;
 pub mod key;
@@ -30,5 +32,6 @@ pub mod teach;
 mod testing;
 pub mod time;
 
+pub use error::{Counted, WorkError};
 pub use key::{DriveChoice, DriveKey, Fidelity, Load, Outcome, Point, RunKey, ESTIMATE_IOS, SEED};
 pub use plan::{PlanRunner, Progress};

@@ -23,7 +23,7 @@
 use std::collections::{HashMap, HashSet};
 
 use parallelism_model::prepare::Preparation;
-use parallelism_model::Simulation;
+use parallelism_model::{RunError, Simulation};
 
 use crate::key::{Fidelity, Outcome, Point, RunKey, ESTIMATE_IOS};
 
@@ -146,8 +146,8 @@ impl PlanRunner {
         }
     }
 
-    /// Why the model refused `key`, if it did.
-    pub fn failure(&self, key: &RunKey) -> Option<&str> {
+    /// Why the model gave no result for `key`, if it gave none.
+    pub fn failure(&self, key: &RunKey) -> Option<&RunError> {
         match self.cache.get(key) {
             Some(Outcome::Failed(why)) => Some(why),
             _ => None,
@@ -241,7 +241,7 @@ impl PlanRunner {
             Err(stalled) => {
                 // A stalled run is finished: its failure is its outcome.
                 self.cache
-                    .insert(key.clone(), Outcome::Failed(stalled.to_string()));
+                    .insert(key.clone(), Outcome::Failed(stalled.into()));
                 self.active = None;
                 return Some(key);
             }
@@ -286,13 +286,13 @@ impl PlanRunner {
             Some((k, prep)) if *k == key => prep,
             _ => match key.prepare(Fidelity::Full.measured_ios()) {
                 Ok(prep) => &mut self.preparing.insert((key, prep)).1,
-                Err(why) => return Start::Refused(why.to_string()),
+                Err(why) => return Start::Refused(why.into()),
             },
         };
         let start = match prep.work_until(time_is_up) {
             Ok(Some(run)) => Start::Running(Box::new(Simulation::new(run))),
             Ok(None) => return Start::OutOfTime,
-            Err(why) => Start::Refused(why.to_string()),
+            Err(why) => Start::Refused(why.into()),
         };
         self.preparing = None;
         start
@@ -302,7 +302,7 @@ impl PlanRunner {
 /// What [`PlanRunner::start`] came to.
 enum Start {
     Running(Box<Simulation>),
-    Refused(String),
+    Refused(RunError),
     /// Still computing the write amplification; try again next slice.
     OutOfTime,
 }
@@ -440,7 +440,11 @@ mod tests {
         let mut e = PlanRunner::new();
         e.set_plan(vec![bad.clone()]);
         run_to_idle(&mut e);
-        assert!(e.failure(&bad).unwrap().contains("iodepth 0"));
+        assert!(
+            matches!(e.failure(&bad), Some(RunError::Config(c)) if c.to_string().contains("iodepth 0")),
+            "{:?}",
+            e.failure(&bad)
+        );
         assert_eq!(e.progress().finished, 1);
         assert_eq!(e.runs_started(), 0);
     }

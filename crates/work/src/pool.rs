@@ -16,6 +16,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use parallelism_model::RunError;
+
 use crate::key::{Outcome, Point, RunKey};
 use crate::plan::{Progress, MAX_CACHED};
 use crate::protocol::{Reply, Request};
@@ -173,8 +175,8 @@ impl Dispatch {
         }
     }
 
-    /// Why the model refused `key`, if it did.
-    pub fn failure(&self, key: &RunKey) -> Option<&str> {
+    /// Why the model gave no result for `key`, if it gave none.
+    pub fn failure(&self, key: &RunKey) -> Option<&RunError> {
         match self.results.get(key) {
             Some(Outcome::Failed(why)) => Some(why),
             _ => None,

@@ -21,6 +21,7 @@ use crate::replay::{ReplayAsk, ReplayFound, ReplayProgress};
 use crate::review::{ReviewAsk, ReviewFound, ReviewProgress};
 use crate::teach::{TeachCommand, TeachNews};
 use crate::time::TimeResults;
+use crate::WorkError;
 
 /// What the page asks of a worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -74,7 +75,7 @@ pub enum Reply {
     Fit {
         id: u64,
         progress: FitProgress,
-        outcome: Option<Result<FitFound, String>>,
+        outcome: Option<Result<FitFound, WorkError>>,
     },
     /// What teaching mode's player or explainer has for point `id`.
     Teach { id: u64, news: TeachNews },
@@ -82,19 +83,19 @@ pub enum Reply {
     Jobs {
         id: u64,
         progress: JobsProgress,
-        outcome: Option<Result<JobsFound, String>>,
+        outcome: Option<Result<JobsFound, WorkError>>,
     },
     /// How far replay `id` is, and once done what each drive did or why it could not run.
     Replay {
         id: u64,
         progress: ReplayProgress,
-        outcome: Option<Result<ReplayFound, String>>,
+        outcome: Option<Result<ReplayFound, WorkError>>,
     },
     /// How far review suite `id` is, and once done every test's curve or why it could not run.
     Review {
         id: u64,
         progress: ReviewProgress,
-        outcome: Option<Result<ReviewFound, String>>,
+        outcome: Option<Result<ReviewFound, WorkError>>,
     },
     /// A message the worker could not read, and why.
     Refused { why: String },

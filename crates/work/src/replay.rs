@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::key::{DriveKey, SEED};
 use crate::plan::EVENTS_PER_STEP;
+use crate::{Counted, WorkError};
 
 /// The most requests at the device at once during a replay (the rest wait in the host), as
 /// `lab replay`'s default.
@@ -207,40 +208,36 @@ pub struct ReplayRun {
 impl ReplayRun {
     /// The replays for `ask`, every drive checked before the first starts; `file` is the
     /// text of the trace file a [`ReplaySource::File`] names.
-    pub fn start(ask: ReplayAsk, file: Option<String>) -> Result<ReplayRun, String> {
+    pub fn start(ask: ReplayAsk, file: Option<String>) -> Result<ReplayRun, WorkError> {
         let (source, per_drive) = match (&ask.source, file) {
             (ReplaySource::Desktop(name), _) => {
-                let workload: Desktop = name.parse().map_err(|e: ConfigError| e.to_string())?;
+                let workload: Desktop = name.parse()?;
                 let recipe = workload.recipe();
                 (Source::Desktop(workload), recipe.reads + recipe.writes)
             }
-            (ReplaySource::File { .. }, None) => {
-                return Err(
-                    "the trace file did not reach the model's worker; choose it again".into(),
-                )
-            }
+            (ReplaySource::File { .. }, None) => return Err(WorkError::FileMissing),
             (ReplaySource::File { format, .. }, Some(text)) => {
                 if text.len() as u64 > MAX_TRACE_FILE_BYTES {
-                    return Err(format!(
-                        "the file is larger than {} MB; cut the trace into parts",
-                        MAX_TRACE_FILE_BYTES >> 20
-                    ));
+                    return Err(WorkError::FileTooLarge {
+                        most_mb: MAX_TRACE_FILE_BYTES >> 20,
+                    });
                 }
                 let format = match format {
-                    Some(f) => Some(f.parse::<TraceFormat>().map_err(|e| e.to_string())?),
+                    Some(f) => Some(f.parse::<TraceFormat>()?),
                     None => None,
                 };
                 (Source::Reading(Box::new(TraceParser::new(text, format))), 0)
             }
         };
         if ask.drives.is_empty() || ask.drives.len() > MAX_REPLAY_DRIVES {
-            return Err(format!(
-                "a replay covers 1 to {MAX_REPLAY_DRIVES} drives, not {}",
-                ask.drives.len()
-            ));
+            return Err(WorkError::TooMany {
+                what: Counted::Drives,
+                got: ask.drives.len(),
+                most: MAX_REPLAY_DRIVES,
+            });
         }
         for d in &ask.drives {
-            check_drive(d).map_err(|e| e.to_string())?;
+            check_drive(d)?;
         }
         Ok(ReplayRun {
             ask,
@@ -314,13 +311,13 @@ impl ReplayRun {
     pub fn work(
         &mut self,
         time_is_up: &mut dyn FnMut() -> bool,
-    ) -> Option<Result<ReplayFound, String>> {
+    ) -> Option<Result<ReplayFound, WorkError>> {
         if let Source::Reading(parser) = &mut self.source {
             loop {
                 match parser.step(LINES_PER_STEP) {
                     None if time_is_up() => return None,
                     None => {}
-                    Some(Err(e)) => return Some(Err(e.to_string())),
+                    Some(Err(e)) => return Some(Err(e.into())),
                     Some(Ok(trace)) => {
                         self.per_drive = trace.requests.len() as u64;
                         self.source = Source::Read(Arc::new(trace));
@@ -341,7 +338,7 @@ impl ReplayRun {
                     let d = self.ask.drives[self.found.len()].clone();
                     match self.prepared(&d) {
                         Ok((prep, n, bucket)) => Current::Preparing(Box::new(prep), n, bucket),
-                        Err(e) => return Some(Err(e.to_string())),
+                        Err(e) => return Some(Err(e.into())),
                     }
                 }
             };
@@ -353,13 +350,13 @@ impl ReplayRun {
                         Some(Current::Running(Box::new(sim), n))
                     }
                     Ok(None) => Some(Current::Preparing(prep, n, bucket)),
-                    Err(e) => return Some(Err(e.to_string())),
+                    Err(e) => return Some(Err(e.into())),
                 },
                 Current::Running(mut sim, n) => {
                     if sim.step(EVENTS_PER_STEP) {
                         match sim.result() {
                             Ok(r) => self.found.push(DriveReplay::of(&r, n)),
-                            Err(e) => return Some(Err(e.to_string())),
+                            Err(e) => return Some(Err(e.into())),
                         }
                         None
                     } else {
@@ -506,9 +503,14 @@ mod tests {
                 break f.unwrap_err();
             }
         };
-        assert!(why.contains("line 2") && why.contains("line 3"), "{why}");
+        let WorkError::File(problems) = &why else {
+            panic!("a file's problems, by line: {why:?}");
+        };
+        let lines: Vec<usize> = problems.problems.iter().map(|(line, _)| *line).collect();
+        assert_eq!(lines, [2, 3], "{why}");
         let missing = ReplayRun::start(ask, None).err().unwrap();
-        assert!(missing.contains("choose it again"), "{missing}");
+        assert_eq!(missing, WorkError::FileMissing);
+        assert!(missing.to_string().contains("choose it again"), "{missing}");
     }
 
     #[test]
@@ -518,14 +520,25 @@ mod tests {
             source: ReplaySource::Desktop("desktop-medium".into()),
         };
         let why = ReplayRun::start(bad, None).err().unwrap();
-        assert!(why.contains("desktop-heavy, desktop-light"), "{why}");
+        assert!(
+            matches!(&why, WorkError::Refused(ConfigError::Unknown { value, .. }) if value == "desktop-medium"),
+            "{why:?}"
+        );
+        assert!(
+            why.to_string().contains("desktop-heavy, desktop-light"),
+            "{why}"
+        );
         let many = ReplayAsk {
             drives: vec![octane(128.0); 6],
             source: ReplaySource::Desktop("desktop-light".into()),
         };
-        assert!(ReplayRun::start(many, None)
-            .err()
-            .unwrap()
-            .contains("1 to 5 drives"));
+        assert_eq!(
+            ReplayRun::start(many, None).err(),
+            Some(WorkError::TooMany {
+                what: Counted::Drives,
+                got: 6,
+                most: MAX_REPLAY_DRIVES
+            })
+        );
     }
 }

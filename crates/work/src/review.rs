@@ -15,6 +15,7 @@ use parallelism_model::RunOptions;
 use serde::{Deserialize, Serialize};
 
 use crate::key::DriveKey;
+use crate::WorkError;
 
 /// What the page asks: the E12 review's suite on one drive.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -42,9 +43,8 @@ pub struct ReviewTask {
 
 impl ReviewTask {
     /// The suite on the asked drive, refused with the reason when the drive cannot hold it.
-    pub fn start(ask: ReviewAsk) -> Result<ReviewTask, String> {
-        let run = ReviewRun::new(&ask.drive.spec(), &E12_SUITE, RunOptions::default())
-            .map_err(|e| e.to_string())?;
+    pub fn start(ask: ReviewAsk) -> Result<ReviewTask, WorkError> {
+        let run = ReviewRun::new(&ask.drive.spec(), &E12_SUITE, RunOptions::default())?;
         Ok(ReviewTask { run })
     }
 
@@ -57,12 +57,12 @@ impl ReviewTask {
     pub fn work(
         &mut self,
         time_is_up: &mut dyn FnMut() -> bool,
-    ) -> Option<Result<ReviewFound, String>> {
+    ) -> Option<Result<ReviewFound, WorkError>> {
         loop {
             match self.run.step(1) {
                 Ok(Some(results)) => return Some(Ok(ReviewFound { results })),
                 Ok(None) => {}
-                Err(e) => return Some(Err(e.to_string())),
+                Err(e) => return Some(Err(e.into())),
             }
             if time_is_up() {
                 return None;
@@ -108,6 +108,9 @@ mod tests {
         let err = ReviewTask::start(ReviewAsk { drive: e12_key(2) })
             .err()
             .unwrap();
-        assert!(err.contains("test span (GB)"), "{err}");
+        assert!(
+            matches!(&err, WorkError::Refused(parallelism_model::ConfigError::OutOfRange { what, .. }) if what == "test span (GB)"),
+            "{err:?}"
+        );
     }
 }

@@ -23,6 +23,7 @@ use crate::replay::{ReplayProgress, ReplayRun};
 use crate::review::{ReviewProgress, ReviewTask};
 use crate::teach::Teacher;
 use crate::time::TimeRuns;
+use crate::WorkError;
 
 /// Progress of the drive over time the page is told of, at the finest.
 pub const PROGRESS_STEP: f64 = 0.01;
@@ -82,15 +83,17 @@ trait Task: Sized {
     type Ask;
     type Progress: Copy + Default + PartialEq;
     type Found;
-    fn start(ask: Self::Ask) -> Result<Self, String>;
+    fn start(ask: Self::Ask) -> Result<Self, WorkError>;
     fn progress(&self) -> Self::Progress;
-    fn work(&mut self, time_is_up: &mut dyn FnMut() -> bool)
-        -> Option<Result<Self::Found, String>>;
+    fn work(
+        &mut self,
+        time_is_up: &mut dyn FnMut() -> bool,
+    ) -> Option<Result<Self::Found, WorkError>>;
     /// The reply for task `id`.
     fn reply(
         id: u64,
         progress: Self::Progress,
-        outcome: Option<Result<Self::Found, String>>,
+        outcome: Option<Result<Self::Found, WorkError>>,
     ) -> Reply;
 }
 
@@ -98,7 +101,7 @@ impl Task for JobsRun {
     type Ask = crate::jobs::JobsAsk;
     type Progress = JobsProgress;
     type Found = crate::jobs::JobsFound;
-    fn start(ask: Self::Ask) -> Result<Self, String> {
+    fn start(ask: Self::Ask) -> Result<Self, WorkError> {
         JobsRun::start(ask)
     }
     fn progress(&self) -> JobsProgress {
@@ -107,13 +110,13 @@ impl Task for JobsRun {
     fn work(
         &mut self,
         time_is_up: &mut dyn FnMut() -> bool,
-    ) -> Option<Result<Self::Found, String>> {
+    ) -> Option<Result<Self::Found, WorkError>> {
         JobsRun::work(self, time_is_up)
     }
     fn reply(
         id: u64,
         progress: JobsProgress,
-        outcome: Option<Result<Self::Found, String>>,
+        outcome: Option<Result<Self::Found, WorkError>>,
     ) -> Reply {
         Reply::Jobs {
             id,
@@ -128,7 +131,7 @@ impl Task for ReplayRun {
     type Ask = (crate::replay::ReplayAsk, Option<String>);
     type Progress = ReplayProgress;
     type Found = crate::replay::ReplayFound;
-    fn start(ask: Self::Ask) -> Result<Self, String> {
+    fn start(ask: Self::Ask) -> Result<Self, WorkError> {
         ReplayRun::start(ask.0, ask.1)
     }
     fn progress(&self) -> ReplayProgress {
@@ -137,13 +140,13 @@ impl Task for ReplayRun {
     fn work(
         &mut self,
         time_is_up: &mut dyn FnMut() -> bool,
-    ) -> Option<Result<Self::Found, String>> {
+    ) -> Option<Result<Self::Found, WorkError>> {
         ReplayRun::work(self, time_is_up)
     }
     fn reply(
         id: u64,
         progress: ReplayProgress,
-        outcome: Option<Result<Self::Found, String>>,
+        outcome: Option<Result<Self::Found, WorkError>>,
     ) -> Reply {
         Reply::Replay {
             id,
@@ -157,7 +160,7 @@ impl Task for ReviewTask {
     type Ask = crate::review::ReviewAsk;
     type Progress = ReviewProgress;
     type Found = crate::review::ReviewFound;
-    fn start(ask: Self::Ask) -> Result<Self, String> {
+    fn start(ask: Self::Ask) -> Result<Self, WorkError> {
         ReviewTask::start(ask)
     }
     fn progress(&self) -> ReviewProgress {
@@ -166,13 +169,13 @@ impl Task for ReviewTask {
     fn work(
         &mut self,
         time_is_up: &mut dyn FnMut() -> bool,
-    ) -> Option<Result<Self::Found, String>> {
+    ) -> Option<Result<Self::Found, WorkError>> {
         ReviewTask::work(self, time_is_up)
     }
     fn reply(
         id: u64,
         progress: ReviewProgress,
-        outcome: Option<Result<Self::Found, String>>,
+        outcome: Option<Result<Self::Found, WorkError>>,
     ) -> Reply {
         Reply::Review {
             id,
@@ -243,7 +246,7 @@ impl Server {
                     Some(Err(why)) => Some(Reply::Fit {
                         id,
                         progress: Default::default(),
-                        outcome: Some(Err(why.to_string())),
+                        outcome: Some(Err(why)),
                     }),
                 }
             }
@@ -627,7 +630,7 @@ mod tests {
             .encode(),
         );
         assert!(
-            matches!(&refused, Some(Reply::Jobs { id: 2, outcome: Some(Err(why)), .. }) if why.contains("iodepth")),
+            matches!(&refused, Some(Reply::Jobs { id: 2, outcome: Some(Err(why)), .. }) if why.to_string().contains("iodepth")),
             "{refused:?}"
         );
     }
@@ -674,7 +677,7 @@ mod tests {
             .encode(),
         );
         assert!(
-            matches!(&refused, Some(Reply::Fit { id: 3, outcome: Some(Err(why)), .. }) if why.contains("nope")),
+            matches!(&refused, Some(Reply::Fit { id: 3, outcome: Some(Err(WorkError::NoBase { base })), .. }) if base == "nope"),
             "{refused:?}"
         );
         assert!(!s.busy());

@@ -22,7 +22,7 @@ use parallelism_model::prepare::Preparation;
 use parallelism_model::run::CheckedRun;
 use parallelism_model::stats::{Bottleneck, RunResult};
 use parallelism_model::time::{Nanos, SimTime};
-use parallelism_model::Simulation;
+use parallelism_model::{RunError, Simulation};
 use serde::{Deserialize, Serialize};
 
 use crate::key::RunKey;
@@ -189,8 +189,8 @@ pub enum TeachNews {
     Frame(Frame),
     /// The explainer's run has finished.
     Explained(RunFigures),
-    /// The model refused the point, and why.
-    Failed(String),
+    /// The model gave nothing for the point (refused it, or stalled), and why.
+    Failed(RunError),
 }
 
 /// Where the background work of a [`Teacher`] is.
@@ -230,7 +230,7 @@ impl Teacher {
                         self.stage = Stage::Player(Box::new(prep), key);
                         None
                     }
-                    Err(why) => Some(TeachNews::Failed(why.to_string())),
+                    Err(why) => Some(TeachNews::Failed(why.into())),
                 }
             }
             TeachCommand::Stop => {
@@ -283,7 +283,7 @@ impl Teacher {
                         }
                     }
                     Err(why) => {
-                        news.push(TeachNews::Failed(why.to_string()));
+                        news.push(TeachNews::Failed(why.into()));
                         return news;
                     }
                 },
@@ -299,7 +299,7 @@ impl Teacher {
                     if sim.step(EXPLAIN_EVENTS_PER_SLICE) {
                         news.push(match sim.result() {
                             Ok(r) => TeachNews::Explained(RunFigures::of(&r)),
-                            Err(e) => TeachNews::Failed(e.to_string()),
+                            Err(e) => TeachNews::Failed(e.into()),
                         });
                         Stage::Done
                     } else {
@@ -444,7 +444,7 @@ mod tests {
         };
         let refused = t.command(TeachCommand::Start(bad));
         assert!(
-            matches!(&refused, Some(TeachNews::Failed(why)) if why.contains("iodepth")),
+            matches!(&refused, Some(TeachNews::Failed(RunError::Config(why))) if why.to_string().contains("iodepth")),
             "{refused:?}"
         );
         assert!(!t.busy());

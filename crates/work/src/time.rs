@@ -19,7 +19,7 @@ use parallelism_model::drive_state::{
     REVIEW_TORTURE_MINUTES, WORK_UNITS_PER_STEP,
 };
 use parallelism_model::sliced::Sliced;
-use parallelism_model::DriveSpec;
+use parallelism_model::{DriveSpec, RunError};
 use serde::{Deserialize, Serialize};
 
 use crate::key::DriveKey;
@@ -35,8 +35,8 @@ pub struct TimeResults {
     pub rates: Option<CacheRates>,
     pub fill: Option<FillReport>,
     pub torture: Option<TortureReport>,
-    /// Why the model refused the drive, if it did.
-    pub failure: Option<String>,
+    /// Why the model gave nothing for the drive (refused it, or stalled), if it did.
+    pub failure: Option<RunError>,
     /// How far the computation for this drive is (0 to 1, both parts together).
     pub progress: f64,
 }
@@ -144,7 +144,7 @@ impl TimeRuns {
                 match started {
                     Ok(job) => self.job = Some((key, drive, job)),
                     Err(why) => {
-                        entry.failure = Some(why.to_string());
+                        entry.failure = Some(why.into());
                         slice.changed = true;
                         continue;
                     }
@@ -164,7 +164,7 @@ impl TimeRuns {
                             false
                         }
                         Err(stalled) => {
-                            entry.failure = Some(stalled.to_string());
+                            entry.failure = Some(stalled.into());
                             true
                         }
                     },
@@ -179,7 +179,7 @@ impl TimeRuns {
                             false
                         }
                         Err(stalled) => {
-                            entry.failure = Some(stalled.to_string());
+                            entry.failure = Some(stalled.into());
                             true
                         }
                     },

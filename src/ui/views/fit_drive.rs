@@ -266,7 +266,7 @@ impl FitSignals {
             let found = match outcome {
                 Ok(found) => found,
                 Err(why) => {
-                    self.refusal.set(Some(why));
+                    self.refusal.set(Some(format!("{why}.")));
                     return;
                 }
             };

@@ -186,8 +186,9 @@ mod tests {
     use super::*;
     use crate::model::presets;
     use crate::model::review::{self as model_review, E12_SUITE};
-    use crate::model::RunOptions;
+    use crate::model::{ConfigError, RunOptions};
     use crate::ui::pool::TaskState;
+    use parallelism_work::WorkError;
 
     fn e12_key() -> DriveKey {
         "e12/32x256".parse().unwrap()
@@ -245,7 +246,11 @@ mod tests {
             .status
             .contains("12 of 50 phases"));
         let mut refused = done(key.clone());
-        refused.outcome = Some(Err("test span (GB) is 64".into()));
+        refused.outcome = Some(Err(WorkError::Refused(ConfigError::OutOfRange {
+            what: "test span (GB)".into(),
+            value: "64".into(),
+            allowed: "at most the drive's capacity".into(),
+        })));
         let v = build(Some(&refused), &key);
         assert!(
             v.status.contains("cannot run") && v.tests.is_empty(),

@@ -4,26 +4,30 @@
 //! What always holds: a `ConfigError` names the input (`what`) and the value it refused, so a
 //! message can be shown as is, and a caller can match on the kind to react.
 
+use std::borrow::Cow;
 use std::fmt;
 
-/// Why an input was refused. One type for every input the lab takes.
-#[derive(Clone, Debug, PartialEq)]
+use serde::{Deserialize, Serialize};
+
+/// Why an input was refused. One type for every input the lab takes. It is data: it crosses
+/// from a worker to the page as itself (serde), and its text is made only here, in `Display`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ConfigError {
     /// A number outside what the lab models.
     OutOfRange {
-        what: &'static str,
+        what: Cow<'static, str>,
         value: String,
         allowed: String,
     },
     /// A value that is not one of the accepted names.
     Unknown {
-        what: &'static str,
+        what: Cow<'static, str>,
         value: String,
         expected: String,
     },
     /// A value that could not be read at all.
     Malformed {
-        what: &'static str,
+        what: Cow<'static, str>,
         value: String,
         why: String,
     },
@@ -60,7 +64,7 @@ pub(crate) fn out_of_range(
     allowed: &str,
 ) -> ConfigError {
     ConfigError::OutOfRange {
-        what,
+        what: what.into(),
         value: value.to_string(),
         allowed: allowed.to_string(),
     }

@@ -84,7 +84,7 @@ impl FromStr for Param {
             .find(|(_, n)| *n == s)
             .map(|(p, _)| *p)
             .ok_or_else(|| ConfigError::Unknown {
-                what: "fitted parameter",
+                what: "fitted parameter".into(),
                 value: s.to_string(),
                 expected: NAMES.map(|(_, n)| n).join(", "),
             })
@@ -187,7 +187,7 @@ impl Fitted {
             Ok(())
         } else {
             Err(ConfigError::OutOfRange {
-                what: "fitted bounds",
+                what: "fitted bounds".into(),
                 value: format!(
                     "{} {}..={} step {}",
                     self.param, self.lo, self.hi, self.step

@@ -247,7 +247,7 @@ impl DriveSpec {
         let max_gb = per_die * f64::from(MAX_DIES);
         if !gb.is_finite() || gb <= 0.0 || gb > max_gb * 1.001 {
             return Err(ConfigError::OutOfRange {
-                what: "capacity (GB)",
+                what: "capacity (GB)".into(),
                 value: format!("{gb}"),
                 allowed: format!(
                     "above 0 and up to {max_gb:.0} for the {} ({per_die:.0} GB per die)",
@@ -632,7 +632,7 @@ pub fn parse_block_size(s: &str) -> Result<u32, ConfigError> {
         _ => (t, 1),
     };
     let malformed = |why: &str| ConfigError::Malformed {
-        what: "block size",
+        what: "block size".into(),
         value: s.to_string(),
         why: why.to_string(),
     };

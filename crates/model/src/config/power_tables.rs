@@ -87,7 +87,7 @@ impl FromStr for PowerLimit {
 
 fn unknown(s: &str) -> ConfigError {
     ConfigError::Unknown {
-        what: "power limit",
+        what: "power limit".into(),
         value: s.to_string(),
         expected: "ps0..ps4 or watts (e.g. 2.3)".to_string(),
     }

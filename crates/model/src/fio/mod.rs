@@ -35,7 +35,7 @@ const SKIPS_NAMED: usize = 3;
 
 fn malformed(why: impl Into<String>) -> ConfigError {
     ConfigError::Malformed {
-        what: "fio output",
+        what: "fio output".into(),
         value: String::new(),
         why: why.into(),
     }

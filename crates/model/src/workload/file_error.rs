@@ -1,7 +1,10 @@
 //! Why a workload file (a job file, a trace) was refused: its first problems by line, then a
 //! count of the rest, so a reader fixes the first few and sees how far there is to go.
 
+use std::borrow::Cow;
 use std::fmt;
+
+use serde::{Deserialize, Serialize};
 
 /// Problems listed by line before the rest are only counted.
 const PROBLEMS_LISTED: usize = 5;
@@ -17,10 +20,10 @@ const PROBLEMS_LISTED: usize = 5;
 /// assert_eq!(e.problems.len(), 5);
 /// assert!(e.to_string().ends_with("... and 2 more problems"));
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FileError {
     /// What the file is ("job file", "trace"), for the message.
-    pub what: &'static str,
+    pub what: Cow<'static, str>,
     /// (line, what is wrong), at most five; line 0 is the file as a whole.
     pub problems: Vec<(usize, String)>,
     /// Every problem found, listed or not.
@@ -31,7 +34,7 @@ impl FileError {
     /// No problems yet.
     pub fn new(what: &'static str) -> FileError {
         FileError {
-            what,
+            what: Cow::Borrowed(what),
             problems: Vec::new(),
             total: 0,
         }

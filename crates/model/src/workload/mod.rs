@@ -137,7 +137,7 @@ impl BlockSizes {
     /// ```
     pub fn parse_bssplit(s: &str) -> Result<BlockSizes, ConfigError> {
         let malformed = |why: String| ConfigError::Malformed {
-            what: "bssplit",
+            what: "bssplit".into(),
             value: s.to_string(),
             why,
         };
@@ -203,7 +203,7 @@ impl BlockSizes {
     fn check(&self) -> Result<(), ConfigError> {
         if self.parts.is_empty() {
             return Err(ConfigError::Malformed {
-                what: "block sizes",
+                what: "block sizes".into(),
                 value: String::new(),
                 why: "a stream needs at least one block size".to_string(),
             });
@@ -213,7 +213,7 @@ impl BlockSizes {
                 || !bytes.is_multiple_of(MAPPING_UNIT_BYTES)
             {
                 return Err(ConfigError::OutOfRange {
-                    what: "block size (bytes)",
+                    what: "block size (bytes)".into(),
                     value: bytes.to_string(),
                     allowed: "4096..=1048576 in multiples of 4096".to_string(),
                 });
@@ -222,7 +222,7 @@ impl BlockSizes {
         let total: u32 = self.parts.iter().map(|&(_, w)| u32::from(w)).sum();
         if total != 100 || self.parts.iter().any(|&(_, w)| w == 0) {
             return Err(ConfigError::OutOfRange {
-                what: "block size weights (%)",
+                what: "block size weights (%)".into(),
                 value: total.to_string(),
                 allowed: "each above 0, adding up to 100".to_string(),
             });
@@ -288,14 +288,14 @@ impl Pattern {
         let unit = u64::from(MAPPING_UNIT_BYTES);
         if !offset.is_multiple_of(unit) || !size.is_multiple_of(unit) {
             return Err(ConfigError::OutOfRange {
-                what: "offset and size (bytes)",
+                what: "offset and size (bytes)".into(),
                 value: format!("{offset} and {size}"),
                 allowed: "multiples of 4096".to_string(),
             });
         }
         if size < u64::from(self.sizes.largest()) || offset.saturating_add(size) > user {
             return Err(ConfigError::OutOfRange {
-                what: "offset and size (bytes)",
+                what: "offset and size (bytes)".into(),
                 value: format!("{offset} and {size}"),
                 allowed: format!(
                     "a range inside the drive's {user} bytes that holds one {} request",
@@ -409,7 +409,7 @@ impl Stream {
         if let Some(iops) = self.arrival.rate_iops() {
             if !(iops.is_finite() && iops > 0.0 && iops <= MAX_RATE_IOPS) {
                 return Err(ConfigError::OutOfRange {
-                    what: "rate (IOPS)",
+                    what: "rate (IOPS)".into(),
                     value: iops.to_string(),
                     allowed: format!("above 0 and at most {MAX_RATE_IOPS:e}"),
                 });
@@ -419,7 +419,7 @@ impl Stream {
             (Requests::Pattern(p), Arrival::Timed { .. }) => {
                 p.check(drive)?;
                 Err(ConfigError::Malformed {
-                    what: "arrival",
+                    what: "arrival".into(),
                     value: "timed".to_string(),
                     why: "only a trace has times of its own to replay".to_string(),
                 })
@@ -428,7 +428,7 @@ impl Stream {
             (Requests::Trace(t), arrival) => {
                 if t.requests.is_empty() {
                     return Err(ConfigError::Malformed {
-                        what: "trace",
+                        what: "trace".into(),
                         value: String::new(),
                         why: "it has no requests".to_string(),
                     });
@@ -436,7 +436,7 @@ impl Stream {
                 if let Arrival::Timed { speed, .. } = arrival {
                     if !(speed.is_finite() && (MIN_SPEED..=MAX_SPEED).contains(&speed)) {
                         return Err(ConfigError::OutOfRange {
-                            what: "replay speed",
+                            what: "replay speed".into(),
                             value: speed.to_string(),
                             allowed: format!("{MIN_SPEED}..={MAX_SPEED}"),
                         });
