@@ -389,6 +389,7 @@ fn cell(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::sliced::Sliced;
     use crate::model::stats::{Bottleneck, ProgramWait};
     use crate::ui::charts;
     use crate::ui::compute::{Fidelity, Point, RunKey};
@@ -490,12 +491,7 @@ mod tests {
         let mut s = LabState::default();
         s.workload.set_load(LoadKind::Jobs);
         let ask = crate::ui::views::jobs::ask(&s);
-        let mut run = JobsRun::start(ask).unwrap();
-        let found = loop {
-            if let Some(f) = run.work(&mut || false) {
-                break f.unwrap();
-            }
-        };
+        let found = JobsRun::start(ask).unwrap().finish().unwrap();
         let text = jobs_csv(&s, &found);
         let rows: Vec<&str> = text
             .lines()

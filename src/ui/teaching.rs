@@ -650,6 +650,7 @@ pub fn sim_span(wall_ms: f64, us_per_s: u32) -> Nanos {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::sliced::Sliced;
     use crate::model::{RunOptions, Simulation};
     use crate::ui::compute;
     use crate::ui::url_state;
@@ -856,8 +857,8 @@ mod tests {
         let run = |i: usize| {
             let mut s = LabState::default();
             steps[i].setup.apply(&mut s);
-            let mut prep = compute::current_key(&s).prepare(3_000).unwrap();
-            let run = prep.work_until(&mut || false).unwrap().cloned().unwrap();
+            let prep = compute::current_key(&s).prepare(3_000).unwrap();
+            let run = prep.finish().unwrap();
             Simulation::run(&run).unwrap()
         };
         let (qd1, deep, deep_ps2, qd1_ps2) = (run(0), run(1), run(2), run(3));
@@ -882,8 +883,8 @@ mod tests {
             steps[i].setup.apply(&mut s);
             assert_eq!(s.workload.load(), LoadKind::Rate);
             let key = compute::current_key(&s);
-            let mut prep = key.prepare(RunOptions::DEFAULT_MEASURED_IOS).unwrap();
-            let run = prep.work_until(&mut || false).unwrap().cloned().unwrap();
+            let prep = key.prepare(RunOptions::DEFAULT_MEASURED_IOS).unwrap();
+            let run = prep.finish().unwrap();
             Simulation::run(&run).unwrap()
         };
         let (light, knee, heavy, over) = (run(0), run(1), run(2), run(3));
@@ -947,12 +948,7 @@ mod tests {
             let mut ask = trace::ask(&s, None).unwrap();
             // The first drive (128 GB) against the last (512 GB).
             ask.drives = vec![ask.drives[0].clone(), ask.drives.last().unwrap().clone()];
-            let mut run = ReplayRun::start(ask, None).unwrap();
-            let found = loop {
-                if let Some(f) = run.work(&mut || false) {
-                    break f.unwrap();
-                }
-            };
+            let found = ReplayRun::start(ask, None).unwrap().finish().unwrap();
             found.drives[0].data_rate_mb_s / found.drives[1].data_rate_mb_s
         };
         let (light, heavy) = (share(0), share(1));

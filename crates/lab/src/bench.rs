@@ -255,10 +255,10 @@ fn fit_your_drive() -> serde_json::Value {
     let evaluator =
         custom::evaluator(truth.base, &cells, options, dies).expect("the bench's cells are valid");
     let mut fit = SlicedFit::new(evaluator, custom::try_fit);
-    let (count, p99_ms, total_ms) = steps(&mut || fit.work(&mut || true).is_some());
+    let (count, p99_ms, total_ms) = steps(&mut || matches!(fit.step(1), Ok(Some(_))));
     serde_json::json!({
         "cells": cells.len(),
-        "points": fit.progress().points,
+        "points": fit.fit_progress().points,
         "steps": count,
         "p99_step_ms": (p99_ms * 1000.0).round() / 1000.0,
         "total_ms": total_ms.round(),

@@ -10,8 +10,9 @@
 //! straight to the engine, which then computes the amplification in one go.
 //!
 //! What always holds: a [`Preparation`] exists only for a run that passed its checks (a refused
-//! spec never becomes one), and [`Preparation::work`] hands out the run exactly when nothing is
-//! left to compute, so a caller cannot start an unprepared run.
+//! spec never becomes one), and its [`Sliced::step`] hands out the run exactly when nothing is
+//! left to compute, so a caller cannot start an unprepared run. A scheduler with a clock drives
+//! it with [`Sliced::work_until`] in steps of [`WA_WRITES_PER_STEP`].
 
 use super::config::PowerLimit;
 use super::config::{ConfigError, RunSpec};
@@ -60,25 +61,6 @@ impl Preparation {
     pub fn with_power_limit(mut self, limit: PowerLimit) -> Result<Preparation, ConfigError> {
         self.run = self.run.with_power_limit(limit)?;
         Ok(self)
-    }
-
-    /// Advances the garbage-collection model by at most `max_writes` and hands out the run once
-    /// it is ready (at once if it was). An amplification the run refuses ends it with an error.
-    pub fn work(&mut self, max_writes: usize) -> Result<Option<&CheckedRun>, ConfigError> {
-        Ok(self.advance(max_writes)?.then_some(&self.run))
-    }
-
-    /// Works in steps of [`WA_WRITES_PER_STEP`] until the run is ready or `time_is_up`.
-    pub fn work_until(
-        &mut self,
-        time_is_up: &mut dyn FnMut() -> bool,
-    ) -> Result<Option<&CheckedRun>, ConfigError> {
-        while !self.advance(WA_WRITES_PER_STEP)? {
-            if time_is_up() {
-                return Ok(None);
-            }
-        }
-        Ok(Some(&self.run))
     }
 
     /// One step of at most `max_writes`; true once the run is ready.
@@ -142,8 +124,8 @@ mod tests {
         let mut prep = Preparation::new(spec(DriveState::Steady, 0.613)).unwrap();
         let mut steps = 1;
         let run = loop {
-            if let Some(run) = prep.work(WA_WRITES_PER_STEP).unwrap() {
-                break run.clone();
+            if let Some(run) = prep.step(WA_WRITES_PER_STEP).unwrap() {
+                break run;
             }
             steps += 1;
         };
@@ -162,7 +144,7 @@ mod tests {
     fn work_until_stops_when_time_is_up_and_goes_on_where_it_stopped() {
         let mut prep = Preparation::new(spec(DriveState::Steady, 0.619)).unwrap();
         let mut looks = 0;
-        let stopped = prep.work_until(&mut || {
+        let stopped = prep.work_until(WA_WRITES_PER_STEP, &mut || {
             looks += 1;
             looks == 3
         });
@@ -171,7 +153,10 @@ mod tests {
             "three steps do not finish the collection"
         );
         assert_eq!(looks, 3);
-        let run = prep.work_until(&mut || false).unwrap().cloned().unwrap();
+        let run = prep
+            .work_until(WA_WRITES_PER_STEP, &mut || false)
+            .unwrap()
+            .unwrap();
         assert!(run
             .write_amplification_override()
             .is_some_and(|wa| wa > 1.0));
@@ -180,7 +165,7 @@ mod tests {
     #[test]
     fn a_run_that_pays_nothing_is_ready_at_once_and_a_bad_one_says_why() {
         let mut fresh = Preparation::new(spec(DriveState::Fob, 0.85)).unwrap();
-        assert!(fresh.work(0).unwrap().is_some());
+        assert!(fresh.step(0).unwrap().is_some());
         let mut bad = spec(DriveState::Steady, 0.85);
         bad.workload.iodepth = 0;
         let Err(e) = Preparation::new(bad) else {

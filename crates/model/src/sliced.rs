@@ -25,6 +25,21 @@
 //! # Ok::<(), parallelism_model::RunError>(())
 //! ```
 
+/// Up to `budget` calls of `one_step` (a computation's smallest step), stopping at the first
+/// that gives the output or an error: the [`Sliced::step`] of a computation whose unit is one
+/// such step.
+pub fn steps<T, E>(
+    budget: usize,
+    mut one_step: impl FnMut() -> Result<Option<T>, E>,
+) -> Result<Option<T>, E> {
+    for _ in 0..budget {
+        if let Some(done) = one_step()? {
+            return Ok(Some(done));
+        }
+    }
+    Ok(None)
+}
+
 /// A computation done a slice at a time.
 pub trait Sliced {
     /// What the computation gives once done.
@@ -37,6 +52,23 @@ pub trait Sliced {
 
     /// How far the work is, from 0 to 1.
     fn progress(&self) -> f64;
+
+    /// Steps of `unit` until the work is done or `time_is_up` (asked after every step that
+    /// left work): how a scheduler with a clock drives any computation, one slice at a time.
+    fn work_until(
+        &mut self,
+        unit: usize,
+        time_is_up: &mut dyn FnMut() -> bool,
+    ) -> Result<Option<Self::Output>, Self::Error> {
+        loop {
+            if let Some(done) = self.step(unit)? {
+                return Ok(Some(done));
+            }
+            if time_is_up() {
+                return Ok(None);
+            }
+        }
+    }
 
     /// The whole computation in one go (for a caller that may block: `lab`, tests).
     fn finish(mut self) -> Result<Self::Output, Self::Error>

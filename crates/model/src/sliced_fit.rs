@@ -6,14 +6,18 @@
 //! from the same search and the same runs as a fit in one go, so both print the same report
 //! (tested), and no step of it runs longer than one engine step or one preparation step.
 //!
-//! What always holds: between two calls of [`SlicedFit::work`] the fit is in a state the next
-//! call continues from, and dropping it cancels it with nothing left running.
+//! It is a [`Sliced`] computation whose unit is one step: a question to the search, one
+//! preparation step or one engine step of [`EVENTS_PER_STEP`] events.
+//!
+//! What always holds: between two steps the fit is in a state the next step continues from,
+//! and dropping it cancels it with nothing left running.
 
 use serde::{Deserialize, Serialize};
 
 use crate::engine::Simulation;
 use crate::fit::{Evaluator, FitReport, Missing, PointPlan, Searched};
 use crate::prepare::{Preparation, WA_WRITES_PER_STEP};
+use crate::sliced::{self, Sliced};
 use crate::stats::RunResult;
 
 /// Engine events per step between two looks at the clock (about a millisecond in a browser).
@@ -68,7 +72,9 @@ impl SlicedFit {
         self.report.as_ref()
     }
 
-    pub fn progress(&self) -> FitProgress {
+    /// How far the fit has come, counted (its [`Sliced::progress`] is only 0 or 1: a search's
+    /// length is not known before it ends).
+    pub fn fit_progress(&self) -> FitProgress {
         let (runs_done, runs) = self
             .point
             .as_ref()
@@ -81,21 +87,9 @@ impl SlicedFit {
         }
     }
 
-    /// Works until `time_is_up` says so (checked after every step) or the fit is done; the
-    /// report once it is.
-    pub fn work(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> Option<&FitReport> {
-        while self.report.is_none() {
-            self.step();
-            if self.report.is_none() && time_is_up() {
-                return None;
-            }
-        }
-        self.report.as_ref()
-    }
-
     /// One step: ask the search, or advance the point under way by one engine or preparation
     /// step.
-    fn step(&mut self) {
+    fn advance(&mut self) {
         let Some(point) = self.point.as_mut() else {
             match (self.search)(&self.evaluator) {
                 Ok(report) => self.report = Some(report),
@@ -124,9 +118,9 @@ impl SlicedFit {
                 Ok(p) => point.current = Some(Running::Preparing(Box::new(p))),
                 Err(_) => point.results.push(None),
             },
-            Some(Running::Preparing(mut p)) => match p.work(WA_WRITES_PER_STEP) {
+            Some(Running::Preparing(mut p)) => match p.step(WA_WRITES_PER_STEP) {
                 Ok(Some(run)) => {
-                    point.current = Some(Running::Simulating(Box::new(Simulation::new(run))))
+                    point.current = Some(Running::Simulating(Box::new(Simulation::new(&run))))
                 }
                 Ok(None) => point.current = Some(Running::Preparing(p)),
                 Err(_) => point.results.push(None),
@@ -139,6 +133,30 @@ impl SlicedFit {
                     point.current = Some(Running::Simulating(sim));
                 }
             }
+        }
+    }
+}
+
+/// Its unit is one step (see the module documentation); the output is the fit's report.
+impl Sliced for SlicedFit {
+    type Output = FitReport;
+    type Error = std::convert::Infallible;
+
+    fn step(&mut self, budget: usize) -> Result<Option<FitReport>, Self::Error> {
+        if self.report.is_some() {
+            return Ok(self.report.clone());
+        }
+        sliced::steps(budget, || {
+            self.advance();
+            Ok(self.report.clone())
+        })
+    }
+
+    fn progress(&self) -> f64 {
+        if self.report.is_some() {
+            1.0
+        } else {
+            0.0
         }
     }
 }

@@ -9,6 +9,7 @@ use parallelism_model::config::{DriveState, RunOptions, Rw, Workload};
 use parallelism_model::custom::{self, CustomDrive};
 use parallelism_model::fio;
 use parallelism_model::fit::FitOptions;
+use parallelism_model::sliced::Sliced;
 use parallelism_model::sliced_fit::SlicedFit;
 use parallelism_model::sweep;
 use parallelism_model::workload::Spacing;
@@ -230,15 +231,24 @@ fn a_fit_in_slices_lands_where_a_fit_in_one_go_does() {
         slices += 1;
         let mut looks = 0;
         // A slice ends at the third look at the clock: a few engine steps at most.
-        if let Some(r) = sliced.work(&mut || {
-            looks += 1;
-            looks >= 3
-        }) {
-            break r.clone();
+        if let Some(r) = sliced
+            .work_until(1, &mut || {
+                looks += 1;
+                looks >= 3
+            })
+            .unwrap()
+        {
+            break r;
         }
-        assert!(!sliced.progress().finished);
+        assert!(!sliced.fit_progress().finished);
     };
     assert!(slices > 100, "{slices} slices");
-    assert!(sliced.progress().finished);
+    assert!(sliced.fit_progress().finished);
+    assert_eq!(sliced.progress(), 1.0);
+    assert_eq!(
+        sliced.step(1).unwrap().as_ref(),
+        Some(&report),
+        "done stays done"
+    );
     assert_eq!(report, whole);
 }

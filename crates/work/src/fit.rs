@@ -15,6 +15,7 @@ use parallelism_model::config::Param;
 use parallelism_model::custom;
 use parallelism_model::fit::{CellFit, FitOptions, FitReport, ParamValues};
 use parallelism_model::presets::{self, Preset};
+use parallelism_model::sliced::Sliced;
 use parallelism_model::sliced_fit::{FitProgress, SlicedFit};
 use parallelism_model::RunOptions;
 use serde::{Deserialize, Serialize};
@@ -64,12 +65,23 @@ impl FitRun {
         })
     }
 
-    /// Works until `time_is_up` or the fit is done; what it found once it is.
-    pub fn work(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> Option<FitFound> {
-        self.fit.work(time_is_up).map(FitFound::of)
+    /// How far the fit has come, counted.
+    pub fn counts(&self) -> FitProgress {
+        self.fit.fit_progress()
+    }
+}
+
+/// Its unit is one step of the model's [`SlicedFit`]; the output is what the fit found.
+impl Sliced for FitRun {
+    type Output = FitFound;
+    type Error = WorkError;
+
+    fn step(&mut self, budget: usize) -> Result<Option<FitFound>, WorkError> {
+        let Ok(report) = self.fit.step(budget);
+        Ok(report.as_ref().map(FitFound::of))
     }
 
-    pub fn progress(&self) -> FitProgress {
+    fn progress(&self) -> f64 {
         self.fit.progress()
     }
 }
@@ -147,11 +159,11 @@ mod tests {
         let a: FitAsk = serde_json::from_str(&text).unwrap();
         let mut run = FitRun::start(&a).unwrap();
         let found = loop {
-            if let Some(found) = run.work(&mut || true) {
+            if let Some(found) = run.step(1).unwrap() {
                 break found;
             }
         };
-        assert!(run.progress().finished);
+        assert!(run.counts().finished);
         let crossed: FitFound =
             serde_json::from_str(&serde_json::to_string(&found).unwrap()).unwrap();
         let base = presets::find("e12").unwrap();

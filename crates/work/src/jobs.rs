@@ -14,8 +14,9 @@
 
 use parallelism_model::config::PowerLimit;
 use parallelism_model::config::{ConfigError, RunOptions, Rw, Workload};
-use parallelism_model::prepare::Preparation;
+use parallelism_model::prepare::{Preparation, WA_WRITES_PER_STEP};
 use parallelism_model::run::CheckedRun;
+use parallelism_model::sliced::{self, Sliced};
 use parallelism_model::stats::{RunResult, StreamResult};
 use parallelism_model::workload::{Spacing, Stream, StreamsSpec};
 use parallelism_model::{DriveState, Simulation};
@@ -197,56 +198,42 @@ impl JobsRun {
         })
     }
 
-    /// How far the runs are.
-    pub fn progress(&self) -> JobsProgress {
+    /// How far the runs are, counted.
+    pub fn counts(&self) -> JobsProgress {
         JobsProgress {
             done: self.results.len(),
             total: self.runs.len(),
         }
     }
 
-    /// Works until `time_is_up` or every run is done; what was found once it is, or why a run
-    /// failed.
-    pub fn work(
-        &mut self,
-        time_is_up: &mut dyn FnMut() -> bool,
-    ) -> Option<Result<JobsFound, WorkError>> {
-        loop {
-            if self.results.len() == self.runs.len() {
-                return Some(Ok(self.found()));
-            }
-            let current = match self.current.take() {
-                Some(c) => c,
-                None => {
-                    let run = &self.runs[self.results.len()];
-                    match self.ask.checked(run).and_then(Preparation::checked) {
-                        Ok(prep) => Current::Preparing(Box::new(prep)),
-                        Err(e) => return Some(Err(e.into())),
-                    }
-                }
-            };
-            self.current = Some(match current {
-                Current::Preparing(mut prep) => match prep.work_until(time_is_up) {
-                    Ok(Some(run)) => Current::Running(Box::new(Simulation::new(run))),
-                    Ok(None) => Current::Preparing(prep),
-                    Err(e) => return Some(Err(e.into())),
-                },
-                Current::Running(mut sim) => {
-                    if sim.step(EVENTS_PER_STEP) {
-                        match sim.result() {
-                            Ok(r) => self.results.push(r),
-                            Err(e) => return Some(Err(e.into())),
-                        }
-                        self.current = None;
-                        continue;
-                    }
-                    Current::Running(sim)
-                }
-            });
-            if time_is_up() {
-                return None;
-            }
+    /// One step: start the next run, or one preparation or engine step of the run under way;
+    /// what was found once every run is done, or why a run failed.
+    fn advance(&mut self) -> Result<Option<JobsFound>, WorkError> {
+        if self.results.len() == self.runs.len() {
+            return Ok(Some(self.found()));
         }
+        self.current = match self.current.take() {
+            None => {
+                let run = &self.runs[self.results.len()];
+                let prep = self.ask.checked(run).and_then(Preparation::checked)?;
+                Some(Current::Preparing(Box::new(prep)))
+            }
+            Some(Current::Preparing(mut prep)) => match prep.step(WA_WRITES_PER_STEP)? {
+                Some(run) => Some(Current::Running(Box::new(Simulation::new(&run)))),
+                None => Some(Current::Preparing(prep)),
+            },
+            Some(Current::Running(mut sim)) => {
+                if sim.step(EVENTS_PER_STEP) {
+                    self.results.push(sim.result()?);
+                    None
+                } else {
+                    Some(Current::Running(sim))
+                }
+            }
+        };
+        // The last run's end is the jobs' end, in the same step.
+        let done = self.current.is_none() && self.results.len() == self.runs.len();
+        Ok(done.then(|| self.found()))
     }
 
     fn found(&self) -> JobsFound {
@@ -258,6 +245,21 @@ impl JobsRun {
             limit: together.bottleneck.label().to_string(),
             watts: together.power.average_w,
         }
+    }
+}
+
+/// Its unit is one step: starting a run, one preparation step or one engine step of
+/// [`EVENTS_PER_STEP`] events; the output is what the jobs did.
+impl Sliced for JobsRun {
+    type Output = JobsFound;
+    type Error = WorkError;
+
+    fn step(&mut self, budget: usize) -> Result<Option<JobsFound>, WorkError> {
+        sliced::steps(budget, || self.advance())
+    }
+
+    fn progress(&self) -> f64 {
+        self.results.len() as f64 / self.runs.len().max(1) as f64
     }
 }
 
@@ -302,7 +304,7 @@ mod tests {
     fn run(ask: JobsAsk) -> JobsFound {
         let mut run = JobsRun::start(ask).unwrap();
         loop {
-            if let Some(found) = run.work(&mut || true) {
+            if let Some(found) = run.step(1).transpose() {
                 return found.unwrap();
             }
         }

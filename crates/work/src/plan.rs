@@ -22,7 +22,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use parallelism_model::prepare::Preparation;
+use parallelism_model::prepare::{Preparation, WA_WRITES_PER_STEP};
+use parallelism_model::sliced::Sliced;
 use parallelism_model::{RunError, Simulation};
 
 use crate::key::{Fidelity, Outcome, Point, RunKey, ESTIMATE_IOS};
@@ -289,8 +290,8 @@ impl PlanRunner {
                 Err(why) => return Start::Refused(why.into()),
             },
         };
-        let start = match prep.work_until(time_is_up) {
-            Ok(Some(run)) => Start::Running(Box::new(Simulation::new(run))),
+        let start = match prep.work_until(WA_WRITES_PER_STEP, time_is_up) {
+            Ok(Some(run)) => Start::Running(Box::new(Simulation::new(&run))),
             Ok(None) => return Start::OutOfTime,
             Err(why) => Start::Refused(why.into()),
         };

@@ -16,7 +16,8 @@ use std::sync::Arc;
 
 use parallelism_model::config::PowerLimit;
 use parallelism_model::config::{ConfigError, RunOptions, RunSpec, Rw, Workload};
-use parallelism_model::prepare::Preparation;
+use parallelism_model::prepare::{Preparation, WA_WRITES_PER_STEP};
+use parallelism_model::sliced::{self, Sliced};
 use parallelism_model::stats::{LatencySummary, RunResult};
 use parallelism_model::time::Nanos;
 use parallelism_model::workload::desktop::Desktop;
@@ -248,7 +249,8 @@ impl ReplayRun {
         })
     }
 
-    pub fn progress(&self) -> ReplayProgress {
+    /// How far the replays are, counted in requests (and in the file's bytes while it is read).
+    pub fn counts(&self) -> ReplayProgress {
         let now = match &self.current {
             Some(Current::Running(sim, _)) => sim.activity().completed,
             _ => 0,
@@ -306,67 +308,70 @@ impl ReplayRun {
         Ok((Preparation::checked(run)?, requests, bucket))
     }
 
-    /// Works until `time_is_up` or every drive is done; what was found once it is, or why a
-    /// replay failed.
-    pub fn work(
-        &mut self,
-        time_is_up: &mut dyn FnMut() -> bool,
-    ) -> Option<Result<ReplayFound, WorkError>> {
+    /// One step: read up to [`LINES_PER_STEP`] lines of the file, start the next drive's run,
+    /// or one preparation or engine step of the run under way; what was found once every drive
+    /// is done, or why a replay failed.
+    fn advance(&mut self) -> Result<Option<ReplayFound>, WorkError> {
         if let Source::Reading(parser) = &mut self.source {
-            loop {
-                match parser.step(LINES_PER_STEP) {
-                    None if time_is_up() => return None,
-                    None => {}
-                    Some(Err(e)) => return Some(Err(e.into())),
-                    Some(Ok(trace)) => {
-                        self.per_drive = trace.requests.len() as u64;
-                        self.source = Source::Read(Arc::new(trace));
-                        break;
-                    }
-                }
+            if let Some(trace) = parser.step(LINES_PER_STEP).transpose()? {
+                self.per_drive = trace.requests.len() as u64;
+                self.source = Source::Read(Arc::new(trace));
             }
+            return Ok(None);
         }
-        loop {
-            if self.found.len() == self.ask.drives.len() {
-                return Some(Ok(ReplayFound {
-                    drives: self.found.clone(),
-                }));
+        if self.found.len() == self.ask.drives.len() {
+            return Ok(Some(ReplayFound {
+                drives: self.found.clone(),
+            }));
+        }
+        self.current = match self.current.take() {
+            None => {
+                let d = self.ask.drives[self.found.len()].clone();
+                let (prep, n, bucket) = self.prepared(&d)?;
+                Some(Current::Preparing(Box::new(prep), n, bucket))
             }
-            let current = match self.current.take() {
-                Some(c) => c,
-                None => {
-                    let d = self.ask.drives[self.found.len()].clone();
-                    match self.prepared(&d) {
-                        Ok((prep, n, bucket)) => Current::Preparing(Box::new(prep), n, bucket),
-                        Err(e) => return Some(Err(e.into())),
-                    }
-                }
-            };
-            self.current = match current {
-                Current::Preparing(mut prep, n, bucket) => match prep.work_until(time_is_up) {
-                    Ok(Some(run)) => {
-                        let mut sim = Simulation::new(run);
+            Some(Current::Preparing(mut prep, n, bucket)) => {
+                match prep.step(WA_WRITES_PER_STEP)? {
+                    Some(run) => {
+                        let mut sim = Simulation::new(&run);
                         sim.record_series(bucket);
                         Some(Current::Running(Box::new(sim), n))
                     }
-                    Ok(None) => Some(Current::Preparing(prep, n, bucket)),
-                    Err(e) => return Some(Err(e.into())),
-                },
-                Current::Running(mut sim, n) => {
-                    if sim.step(EVENTS_PER_STEP) {
-                        match sim.result() {
-                            Ok(r) => self.found.push(DriveReplay::of(&r, n)),
-                            Err(e) => return Some(Err(e.into())),
-                        }
-                        None
-                    } else {
-                        Some(Current::Running(sim, n))
-                    }
+                    None => Some(Current::Preparing(prep, n, bucket)),
                 }
-            };
-            if time_is_up() {
-                return None;
             }
+            Some(Current::Running(mut sim, n)) => {
+                if sim.step(EVENTS_PER_STEP) {
+                    self.found.push(DriveReplay::of(&sim.result()?, n));
+                    None
+                } else {
+                    Some(Current::Running(sim, n))
+                }
+            }
+        };
+        // The last drive's end is the replay's end, in the same step.
+        let done = self.current.is_none() && self.found.len() == self.ask.drives.len();
+        Ok(done.then(|| ReplayFound {
+            drives: self.found.clone(),
+        }))
+    }
+}
+
+/// Its unit is one step: a part of the file read, starting a drive's run, one preparation step
+/// or one engine step of [`EVENTS_PER_STEP`] events; the output is every drive's replay.
+impl Sliced for ReplayRun {
+    type Output = ReplayFound;
+    type Error = WorkError;
+
+    fn step(&mut self, budget: usize) -> Result<Option<ReplayFound>, WorkError> {
+        sliced::steps(budget, || self.advance())
+    }
+
+    fn progress(&self) -> f64 {
+        let c = self.counts();
+        match c.reading {
+            Some(_) => 0.0,
+            None => c.done as f64 / c.total.max(1) as f64,
         }
     }
 }
@@ -397,14 +402,11 @@ mod tests {
         let mut slices = 0;
         loop {
             slices += 1;
-            let before = run.progress();
-            if let Some(found) = run.work(&mut || true) {
+            let before = run.counts();
+            if let Some(found) = run.step(1).transpose() {
                 return (found.unwrap(), slices);
             }
-            assert!(
-                run.progress().done >= before.done,
-                "progress never goes back"
-            );
+            assert!(run.counts().done >= before.done, "progress never goes back");
         }
     }
 
@@ -433,8 +435,8 @@ mod tests {
             source: ReplaySource::Desktop("desktop-light".into()),
         };
         let run = ReplayRun::start(ask.clone(), None).unwrap();
-        let (mut prep, n, bucket) = run.prepared(&ask.drives[0]).unwrap();
-        let checked = prep.work_until(&mut || false).unwrap().unwrap().clone();
+        let (prep, n, bucket) = run.prepared(&ask.drives[0]).unwrap();
+        let checked = prep.finish().unwrap();
         let mut direct = Simulation::new(&checked);
         direct.record_series(bucket);
         while !direct.step(u64::MAX) {}
@@ -473,10 +475,10 @@ mod tests {
         let mut run = ReplayRun::start(ask, Some(text)).unwrap();
         let mut read_steps = 0;
         let found = loop {
-            if run.progress().reading.is_some() {
+            if run.counts().reading.is_some() {
                 read_steps += 1;
             }
-            if let Some(f) = run.work(&mut || true) {
+            if let Some(f) = run.step(1).transpose() {
                 break f.unwrap();
             }
         };
@@ -499,7 +501,7 @@ mod tests {
         let text = "0 1 0 8 1\n5 1 x 8 1\n6 1 0 8 7\n".to_string();
         let mut run = ReplayRun::start(ask.clone(), Some(text)).unwrap();
         let why = loop {
-            if let Some(f) = run.work(&mut || true) {
+            if let Some(f) = run.step(1).transpose() {
                 break f.unwrap_err();
             }
         };

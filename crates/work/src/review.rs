@@ -48,26 +48,27 @@ impl ReviewTask {
         Ok(ReviewTask { run })
     }
 
-    pub fn progress(&self) -> ReviewProgress {
+    /// How far the suite is, counted in phases.
+    pub fn counts(&self) -> ReviewProgress {
         let (done, total) = self.run.phases();
         ReviewProgress { done, total }
     }
+}
 
-    /// Works until `time_is_up` (checked after every phase) or the suite is done.
-    pub fn work(
-        &mut self,
-        time_is_up: &mut dyn FnMut() -> bool,
-    ) -> Option<Result<ReviewFound, WorkError>> {
-        loop {
-            match self.run.step(1) {
-                Ok(Some(results)) => return Some(Ok(ReviewFound { results })),
-                Ok(None) => {}
-                Err(e) => return Some(Err(e.into())),
-            }
-            if time_is_up() {
-                return None;
-            }
-        }
+/// Its unit is one phase of the suite; the output is every test's result.
+impl Sliced for ReviewTask {
+    type Output = ReviewFound;
+    type Error = WorkError;
+
+    fn step(&mut self, budget: usize) -> Result<Option<ReviewFound>, WorkError> {
+        Ok(self
+            .run
+            .step(budget)?
+            .map(|results| ReviewFound { results }))
+    }
+
+    fn progress(&self) -> f64 {
+        self.run.progress()
     }
 }
 
@@ -87,7 +88,7 @@ mod tests {
         let mut slices = 0;
         let found = loop {
             slices += 1;
-            if let Some(found) = task.work(&mut || true) {
+            if let Some(found) = task.step(1).transpose() {
                 break found.unwrap();
             }
         };
@@ -95,7 +96,7 @@ mod tests {
         let direct = review::run(&key.spec(), &E12_SUITE, RunOptions::default()).unwrap();
         assert_eq!(found.results, direct);
         assert_eq!(
-            task.progress(),
+            task.counts(),
             ReviewProgress {
                 done: 50,
                 total: 50

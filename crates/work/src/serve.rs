@@ -14,13 +14,16 @@
 //!
 //! Everything here is plain Rust; the worker binary only adds the browser's message loop.
 
-use crate::fit::FitRun;
-use crate::jobs::{JobsProgress, JobsRun};
+use parallelism_model::sliced::Sliced;
+use parallelism_model::sliced_fit::FitProgress;
+
+use crate::fit::{FitAsk, FitRun};
+use crate::jobs::{JobsAsk, JobsProgress, JobsRun};
 use crate::key::{Outcome, RunKey};
 use crate::plan::PlanRunner;
 use crate::protocol::{Reply, Request};
-use crate::replay::{ReplayProgress, ReplayRun};
-use crate::review::{ReviewProgress, ReviewTask};
+use crate::replay::{ReplayAsk, ReplayProgress, ReplayRun};
+use crate::review::{ReviewAsk, ReviewProgress, ReviewTask};
 use crate::teach::Teacher;
 use crate::time::TimeRuns;
 use crate::WorkError;
@@ -77,113 +80,74 @@ const LANES: [Lane; 7] = [
     Lane::Teach,
 ];
 
-/// Work the page asks for by id, that moves in slices and ends in what it found (or why it
-/// could not run): several jobs, a replay, a review's suite.
-trait Task: Sized {
+/// Work the page asks for by id: a model computation in slices ([`Sliced`]) that ends in what
+/// it found or why it could not (a [`WorkError`]): a fit, several jobs, a replay, a review's
+/// suite. Every one is driven the same way ([`work_task`]); what differs is how it starts and
+/// how its reply is made.
+trait Task: Sliced<Error = WorkError> + Sized {
     type Ask;
-    type Progress: Copy + Default + PartialEq;
-    type Found;
+    /// How far it is, counted as the page shows it.
+    type Counts: Copy + Default + PartialEq;
     fn start(ask: Self::Ask) -> Result<Self, WorkError>;
-    fn progress(&self) -> Self::Progress;
-    fn work(
-        &mut self,
-        time_is_up: &mut dyn FnMut() -> bool,
-    ) -> Option<Result<Self::Found, WorkError>>;
+    fn counts(&self) -> Self::Counts;
     /// The reply for task `id`.
     fn reply(
         id: u64,
-        progress: Self::Progress,
-        outcome: Option<Result<Self::Found, WorkError>>,
+        counts: Self::Counts,
+        outcome: Option<Result<Self::Output, WorkError>>,
     ) -> Reply;
 }
 
-impl Task for JobsRun {
-    type Ask = crate::jobs::JobsAsk;
-    type Progress = JobsProgress;
-    type Found = crate::jobs::JobsFound;
-    fn start(ask: Self::Ask) -> Result<Self, WorkError> {
-        JobsRun::start(ask)
-    }
-    fn progress(&self) -> JobsProgress {
-        JobsRun::progress(self)
-    }
-    fn work(
-        &mut self,
-        time_is_up: &mut dyn FnMut() -> bool,
-    ) -> Option<Result<Self::Found, WorkError>> {
-        JobsRun::work(self, time_is_up)
-    }
-    fn reply(
-        id: u64,
-        progress: JobsProgress,
-        outcome: Option<Result<Self::Found, WorkError>>,
-    ) -> Reply {
-        Reply::Jobs {
-            id,
-            progress,
-            outcome,
+/// Declares a [`Task`]: its ask, its counts, how it starts and which reply carries it.
+macro_rules! task {
+    ($ty:ty, $ask:ty, $counts:ty, |$a:ident| $start:expr, $reply:ident) => {
+        impl Task for $ty {
+            type Ask = $ask;
+            type Counts = $counts;
+            fn start($a: Self::Ask) -> Result<Self, WorkError> {
+                $start
+            }
+            fn counts(&self) -> $counts {
+                <$ty>::counts(self)
+            }
+            fn reply(
+                id: u64,
+                progress: $counts,
+                outcome: Option<Result<Self::Output, WorkError>>,
+            ) -> Reply {
+                Reply::$reply {
+                    id,
+                    progress,
+                    outcome,
+                }
+            }
         }
-    }
+    };
 }
 
-impl Task for ReplayRun {
-    /// The replay, and the text of the trace file it names (if it names one).
-    type Ask = (crate::replay::ReplayAsk, Option<String>);
-    type Progress = ReplayProgress;
-    type Found = crate::replay::ReplayFound;
-    fn start(ask: Self::Ask) -> Result<Self, WorkError> {
-        ReplayRun::start(ask.0, ask.1)
-    }
-    fn progress(&self) -> ReplayProgress {
-        ReplayRun::progress(self)
-    }
-    fn work(
-        &mut self,
-        time_is_up: &mut dyn FnMut() -> bool,
-    ) -> Option<Result<Self::Found, WorkError>> {
-        ReplayRun::work(self, time_is_up)
-    }
-    fn reply(
-        id: u64,
-        progress: ReplayProgress,
-        outcome: Option<Result<Self::Found, WorkError>>,
-    ) -> Reply {
-        Reply::Replay {
-            id,
-            progress,
-            outcome,
-        }
-    }
-}
-
-impl Task for ReviewTask {
-    type Ask = crate::review::ReviewAsk;
-    type Progress = ReviewProgress;
-    type Found = crate::review::ReviewFound;
-    fn start(ask: Self::Ask) -> Result<Self, WorkError> {
-        ReviewTask::start(ask)
-    }
-    fn progress(&self) -> ReviewProgress {
-        ReviewTask::progress(self)
-    }
-    fn work(
-        &mut self,
-        time_is_up: &mut dyn FnMut() -> bool,
-    ) -> Option<Result<Self::Found, WorkError>> {
-        ReviewTask::work(self, time_is_up)
-    }
-    fn reply(
-        id: u64,
-        progress: ReviewProgress,
-        outcome: Option<Result<Self::Found, WorkError>>,
-    ) -> Reply {
-        Reply::Review {
-            id,
-            progress,
-            outcome,
-        }
-    }
-}
+task!(FitRun, FitAsk, FitProgress, |ask| FitRun::start(&ask), Fit);
+task!(
+    JobsRun,
+    JobsAsk,
+    JobsProgress,
+    |ask| JobsRun::start(ask),
+    Jobs
+);
+// The replay, and the text of the trace file it names (if it names one).
+task!(
+    ReplayRun,
+    (ReplayAsk, Option<String>),
+    ReplayProgress,
+    |ask| ReplayRun::start(ask.0, ask.1),
+    Replay
+);
+task!(
+    ReviewTask,
+    ReviewAsk,
+    ReviewProgress,
+    |ask| ReviewTask::start(ask),
+    Review
+);
 
 /// Replaces the task in `slot` by `ask`'s (or by none); a task that cannot start is answered
 /// at once with the reason.
@@ -194,7 +158,7 @@ fn start_task<T: Task>(slot: &mut Option<(u64, T)>, id: u64, ask: Option<T::Ask>
             *slot = Some((id, task));
             None
         }
-        Err(why) => Some(T::reply(id, T::Progress::default(), Some(Err(why)))),
+        Err(why) => Some(T::reply(id, T::Counts::default(), Some(Err(why)))),
     }
 }
 
@@ -205,15 +169,15 @@ fn work_task<T: Task>(
 ) -> Option<Reply> {
     let (id, task) = slot.as_mut()?;
     let id = *id;
-    let before = task.progress();
-    let outcome = task.work(time_is_up);
-    let progress = task.progress();
+    let before = task.counts();
+    let outcome = task.work_until(1, time_is_up).transpose();
+    let counts = task.counts();
     if outcome.is_some() {
         *slot = None;
-    } else if progress == before {
+    } else if counts == before {
         return None;
     }
-    Some(T::reply(id, progress, outcome))
+    Some(T::reply(id, counts, outcome))
 }
 
 impl Server {
@@ -235,21 +199,7 @@ impl Server {
                 self.time_reported = f64::NEG_INFINITY;
                 None
             }
-            Ok(Request::Fit { id, ask }) => {
-                self.fit = None;
-                match ask.map(|a| FitRun::start(&a)) {
-                    None => None,
-                    Some(Ok(run)) => {
-                        self.fit = Some((id, run));
-                        None
-                    }
-                    Some(Err(why)) => Some(Reply::Fit {
-                        id,
-                        progress: Default::default(),
-                        outcome: Some(Err(why)),
-                    }),
-                }
-            }
+            Ok(Request::Fit { id, ask }) => start_task(&mut self.fit, id, ask),
             Ok(Request::Jobs { id, ask }) => start_task(&mut self.jobs, id, ask),
             Ok(Request::Replay { id, ask }) => {
                 let file = self.file.take();
@@ -304,7 +254,7 @@ impl Server {
         let reply = match lane {
             Lane::Plan => self.work_plan(time_is_up),
             Lane::Time => self.work_time(time_is_up),
-            Lane::Fit => self.work_fit(time_is_up),
+            Lane::Fit => work_task(&mut self.fit, time_is_up),
             Lane::Jobs => work_task(&mut self.jobs, time_is_up),
             Lane::Replay => work_task(&mut self.replay, time_is_up),
             Lane::Review => work_task(&mut self.review, time_is_up),
@@ -318,21 +268,6 @@ impl Server {
             }
         };
         reply.into_iter().collect()
-    }
-
-    fn work_fit(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> Option<Reply> {
-        let (id, run) = self.fit.as_mut()?;
-        let id = *id;
-        let found = run.work(time_is_up);
-        let progress = run.progress();
-        if found.is_some() {
-            self.fit = None;
-        }
-        Some(Reply::Fit {
-            id,
-            progress,
-            outcome: found.map(Ok),
-        })
     }
 
     /// Whether the drive over time has a target whose results the page has not been sent.

@@ -18,8 +18,9 @@
 use parallelism_model::activity::Activity;
 use parallelism_model::config::DriveSpec;
 use parallelism_model::power;
-use parallelism_model::prepare::Preparation;
+use parallelism_model::prepare::{Preparation, WA_WRITES_PER_STEP};
 use parallelism_model::run::CheckedRun;
+use parallelism_model::sliced::Sliced;
 use parallelism_model::stats::{Bottleneck, RunResult};
 use parallelism_model::time::{Nanos, SimTime};
 use parallelism_model::{RunError, Simulation};
@@ -267,34 +268,38 @@ impl Teacher {
         loop {
             self.stage = match std::mem::take(&mut self.stage) {
                 Stage::Done => return news,
-                Stage::Player(mut prep, key) => match prep.work_until(time_is_up) {
-                    Ok(None) => {
-                        self.stage = Stage::Player(prep, key);
-                        return news;
-                    }
-                    Ok(Some(run)) => {
-                        let player = Player::new(run);
-                        news.push(TeachNews::Ready(player.frame(0)));
-                        self.run = Some(run.clone());
-                        self.player = Some(player);
-                        match key.prepare(EXPLAIN_MEASURED_IOS) {
-                            Ok(prep) => Stage::ExplainPreparing(Box::new(prep)),
-                            Err(_) => Stage::Done,
+                Stage::Player(mut prep, key) => {
+                    match prep.work_until(WA_WRITES_PER_STEP, time_is_up) {
+                        Ok(None) => {
+                            self.stage = Stage::Player(prep, key);
+                            return news;
+                        }
+                        Ok(Some(run)) => {
+                            let player = Player::new(&run);
+                            news.push(TeachNews::Ready(player.frame(0)));
+                            self.run = Some(run);
+                            self.player = Some(player);
+                            match key.prepare(EXPLAIN_MEASURED_IOS) {
+                                Ok(prep) => Stage::ExplainPreparing(Box::new(prep)),
+                                Err(_) => Stage::Done,
+                            }
+                        }
+                        Err(why) => {
+                            news.push(TeachNews::Failed(why.into()));
+                            return news;
                         }
                     }
-                    Err(why) => {
-                        news.push(TeachNews::Failed(why.into()));
-                        return news;
+                }
+                Stage::ExplainPreparing(mut prep) => {
+                    match prep.work_until(WA_WRITES_PER_STEP, time_is_up) {
+                        Ok(None) => {
+                            self.stage = Stage::ExplainPreparing(prep);
+                            return news;
+                        }
+                        Ok(Some(run)) => Stage::Explaining(Box::new(Simulation::new(&run))),
+                        Err(_) => Stage::Done,
                     }
-                },
-                Stage::ExplainPreparing(mut prep) => match prep.work_until(time_is_up) {
-                    Ok(None) => {
-                        self.stage = Stage::ExplainPreparing(prep);
-                        return news;
-                    }
-                    Ok(Some(run)) => Stage::Explaining(Box::new(Simulation::new(run))),
-                    Err(_) => Stage::Done,
-                },
+                }
                 Stage::Explaining(mut sim) => {
                     if sim.step(EXPLAIN_EVENTS_PER_SLICE) {
                         news.push(match sim.result() {
@@ -333,10 +338,10 @@ mod tests {
     fn player(key: RunKey) -> Player {
         let mut prep = key.prepare(PLAYER_MEASURED_IOS).unwrap();
         let run = prep
-            .work(0)
+            .step(0)
             .unwrap()
             .expect("a fresh drive needs no preparation");
-        Player::new(run)
+        Player::new(&run)
     }
 
     /// Works `t` until it is idle; everything it said.
