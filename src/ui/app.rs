@@ -37,7 +37,6 @@ use super::readout::{self, Readout};
 use super::state::{Display, Lab, LabState, LoadKind, Theme, View};
 use super::storage::{self, KeptNote};
 use super::url_state;
-use super::views::activity::TeachingMode;
 use super::views::chrome::{ControlsPanel, Footer, Masthead};
 use super::views::compare::{CompareBar, PinRemove};
 use super::views::embed_frame;
@@ -45,6 +44,7 @@ use super::views::fio_import::FioImport;
 use super::views::queue_charts::{has_markers, QueueCharts};
 use super::views::review::ReviewTestsView;
 use super::views::share::ShareBar;
+use super::views::teaching_mode::TeachingMode;
 use super::views::tours::{TourAt, Tours};
 use super::views::{DriveTimeView, ViewSwitch};
 

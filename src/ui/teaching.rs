@@ -2,7 +2,7 @@
 //! and Little's law, the power meter's trace, and the guided [`TOURS`] as data. The player and
 //! the explainer's run are the model's work, done in a worker ([`parallelism_work::teach`]).
 //! No web-sys here, so all of it is tested natively; the browser side is
-//! [`super::views::activity`].
+//! [`super::views::teaching_mode`].
 //!
 //! What always holds:
 //! - a tour is a table of [`TourStep`]s applied through [`LabState`]'s setters only, so a tour

@@ -26,7 +26,6 @@
 //! needs; only transient feedback (a "copied" confirmation, the
 //! note about a refused file) lives in the component.
 
-pub mod activity;
 pub mod chrome;
 pub mod compare;
 pub mod download;
@@ -39,6 +38,7 @@ pub mod queue_charts;
 pub mod review;
 pub mod share;
 pub mod task_status;
+pub mod teaching_mode;
 pub mod time_model;
 pub mod tours;
 pub mod trace;
