@@ -4,8 +4,8 @@
 //! - [`ViewSwitch`]: the radio buttons that choose the view.
 //! - [`queue_charts`]: the charts against queue depth and read share, one component a figure.
 //! - [`drive_time`]: the drive over time (browser components), on [`time_model`] (its pure
-//!   part: the sliced model runs, the chart data and the texts, tested natively).
-//! - [`activity`]: teaching mode (the drive at work, the bottleneck explainer), on
+//!   part: the chart data and the texts made from the worker's results, tested natively).
+//! - [`teaching_mode`]: teaching mode (the drive at work, the bottleneck explainer), on
 //!   [`super::teaching`] (its pure part).
 //! - [`review`]: the E12 review's tests on the drive, one bar chart a test in its order.
 //! - [`tours`]: the guided tours' panel, shown in every view (one tour leads from one view
