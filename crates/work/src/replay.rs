@@ -269,13 +269,14 @@ impl ReplayRun {
         }
     }
 
-    /// The run of the workload on drive `d`, ready to be prepared.
-    fn prepared(&self, d: &ReplayDrive) -> Result<(Preparation, u64, Nanos), ConfigError> {
+    /// The run of the workload on drive `d`, ready to be prepared; none while the file is
+    /// still being read (a drive's run needs the whole trace).
+    fn prepared(&self, d: &ReplayDrive) -> Result<Option<(Preparation, u64, Nanos)>, ConfigError> {
         let drive = d.drive.spec();
         let trace = match &self.source {
             Source::Desktop(w) => Arc::new(w.trace(drive.user_bytes() as u64, 1.0, SEED)),
             Source::Read(t) => Arc::clone(t),
-            Source::Reading(_) => unreachable!("no replay starts before its trace is read"),
+            Source::Reading(_) => return Ok(None),
         };
         let requests = trace.requests.len() as u64;
         let bucket = Nanos((trace.span_ns() / SERIES_POINTS).max(MIN_BUCKET_NS));
@@ -305,7 +306,7 @@ impl ReplayRun {
         if d.power_state > 0 {
             run = run.with_power_limit(PowerLimit::State(d.power_state))?;
         }
-        Ok((Preparation::checked(run)?, requests, bucket))
+        Ok(Some((Preparation::checked(run)?, requests, bucket)))
     }
 
     /// One step: read up to [`LINES_PER_STEP`] lines of the file, start the next drive's run,
@@ -327,8 +328,8 @@ impl ReplayRun {
         self.current = match self.current.take() {
             None => {
                 let d = self.ask.drives[self.found.len()].clone();
-                let (prep, n, bucket) = self.prepared(&d)?;
-                Some(Current::Preparing(Box::new(prep), n, bucket))
+                self.prepared(&d)?
+                    .map(|(prep, n, bucket)| Current::Preparing(Box::new(prep), n, bucket))
             }
             Some(Current::Preparing(mut prep, n, bucket)) => {
                 match prep.step(WA_WRITES_PER_STEP)? {
@@ -435,7 +436,7 @@ mod tests {
             source: ReplaySource::Desktop("desktop-light".into()),
         };
         let run = ReplayRun::start(ask.clone(), None).unwrap();
-        let (prep, n, bucket) = run.prepared(&ask.drives[0]).unwrap();
+        let (prep, n, bucket) = run.prepared(&ask.drives[0]).unwrap().unwrap();
         let checked = prep.finish().unwrap();
         let mut direct = Simulation::new(&checked);
         direct.record_series(bucket);
