@@ -82,6 +82,22 @@ fn sustained_sequential_writes_stay_above_1_gb_s_at_every_depth() {
     }
 }
 
+/// "Excellent ... at QD2": one 128 KiB write at a time waits out the host's round trip; two
+/// in flight hide it while the cache still has room, and deeper depths meet a fuller cache.
+#[test]
+fn sustained_sequential_writes_peak_at_qd2() {
+    let r = run(Test::SustainedSequentialWrite);
+    let qd2 = mb_s_at_qd(&r, 2);
+    for p in r.points.iter().filter(|p| p.qd != 2) {
+        assert!(
+            p.mb_s < qd2,
+            "QD{} {:.0} against QD2 {qd2:.0} MB/s",
+            p.qd,
+            p.mb_s
+        );
+    }
+}
+
 /// "Bounce around": the cache cannot be emptied in the idle gaps, so a later depth meets a
 /// fuller cache and writes slower than an earlier one, although deeper queues never slow the
 /// dies themselves.
