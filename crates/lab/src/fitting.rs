@@ -171,6 +171,14 @@ fn measurements(a: &cli::FitArgs) -> Result<(String, Vec<Measurement>), Fail> {
     Ok((path.to_string(), cells))
 }
 
+/// A preset's value as precisely as the fit's `step` resolves it, as the fit column prints its
+/// own (a derived value such as PCIe 4.0's link efficiency, 0.9051428..., prints 0.905).
+fn at_step(value: f64, step: f64) -> f64 {
+    let decimals = (-step.log10()).ceil().clamp(0.0, 9.0) as i32;
+    let scale = 10f64.powi(decimals);
+    (value * scale).round() / scale
+}
+
 fn fit_table(preset: &Preset, source: &str, n_cells: usize, report: &FitReport) -> String {
     let mut s = format!("Source: {source}\n");
     let _ = writeln!(s, "Fit of {} ({n_cells} cells)", preset.name);
@@ -185,7 +193,7 @@ fn fit_table(preset: &Preset, source: &str, n_cells: usize, report: &FitReport) 
             "{:<28} {:>10} {:>10} {:>18}",
             f.param.to_string(),
             report.value(f.param).unwrap_or(f64::NAN),
-            f.param.get(&preset.default_drive()),
+            at_step(f.param.get(&preset.default_drive()), f.step),
             format!("{}..={} / {}", f.lo, f.hi, f.step)
         );
     }
@@ -328,7 +336,7 @@ impl DriveFit {
                 "{:<26} {:>10} {:>10} {:>20}  {}",
                 f.param.to_string(),
                 self.drive.value(f.param).unwrap_or(f64::NAN),
-                f.param.get(&base),
+                at_step(f.param.get(&base), f.step),
                 format!("{}..={} / {}", f.lo, f.hi, f.step),
                 match fitted {
                     None => "given (--capacity-gb)",
@@ -358,5 +366,21 @@ impl DriveFit {
         }
         let _ = writeln!(s, "query: {}", self.query());
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::at_step;
+
+    /// The preset column shows what the fit column can: PCIe 4.0's derived link efficiency at
+    /// the fit's 0.005 step is 0.905, and values already on their step keep every digit.
+    #[test]
+    fn a_preset_value_prints_to_its_fit_step() {
+        assert_eq!(at_step(0.905_142_857_142_857_1, 0.005), 0.905);
+        assert_eq!(at_step(13.8, 0.1), 13.8);
+        assert_eq!(at_step(1_650.0, 10.0), 1_650.0);
+        assert_eq!(at_step(65.0, 0.5), 65.0);
+        assert_eq!(at_step(32.0, 1.0), 32.0);
     }
 }
