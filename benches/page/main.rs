@@ -47,6 +47,8 @@ mod lighthouse;
 #[cfg(not(target_arch = "wasm32"))]
 mod phone;
 #[cfg(not(target_arch = "wasm32"))]
+mod profile;
+#[cfg(not(target_arch = "wasm32"))]
 mod report;
 #[cfg(not(target_arch = "wasm32"))]
 mod workloads;
@@ -98,8 +100,17 @@ fn builds() -> Vec<Build> {
 /// Whether `PAGE_BENCH_ONLY` (unset: everything) names `section`.
 #[cfg(not(target_arch = "wasm32"))]
 fn wanted(section: &str) -> bool {
-    const KNOWN: &[&str] = &["phone", "desktop", "workloads", "article", "lighthouse"];
+    const KNOWN: &[&str] = &[
+        "phone",
+        "desktop",
+        "workloads",
+        "article",
+        "lighthouse",
+        "profile",
+    ];
     match std::env::var("PAGE_BENCH_ONLY") {
+        // A profile is a tool, not a figure: only when asked for.
+        _ if section == "profile" && std::env::var("PAGE_BENCH_ONLY").is_err() => false,
         Ok(list) if !list.trim().is_empty() => {
             for name in list.split(',').map(str::trim) {
                 assert!(
@@ -146,6 +157,10 @@ async fn run() {
     if wanted("article") {
         let runs = article::measure(&builds).await;
         article::section(&builds, &runs).print(&builds);
+    }
+    if wanted("profile") {
+        let windows = profile::measure(&builds).await;
+        profile::print(&builds, &windows);
     }
     if wanted("lighthouse") {
         let runs = lighthouse::measure(&builds);

@@ -26,7 +26,7 @@ pub const RUNS: usize = 3;
 /// DevTools' CPU slowdown.
 pub const CPU_SLOWDOWN: f64 = 4.0;
 /// Longest wait for a load to have every point computed (about 10 s at 4x on 2 cores).
-const LOAD_TIMEOUT: Duration = Duration::from_secs(240);
+pub const LOAD_TIMEOUT: Duration = Duration::from_secs(240);
 /// Longest wait for the burst's last state to have every point estimated.
 const BURST_TIMEOUT: Duration = Duration::from_secs(120);
 /// The burst: from the default QD 32, five presses up (to 1024, the top) then seven down,
@@ -109,7 +109,7 @@ async fn run(build: &Build, record_fetches: bool) -> PhoneRun {
 }
 
 /// The emulation took: the page saw the phone's width and pixel ratio.
-fn check_viewport(load: &Load) {
+pub fn check_viewport(load: &Load) {
     let (width, _, ratio) = PHONE_VIEWPORT;
     let (w, _, r) = load.viewport;
     assert!(
@@ -121,7 +121,7 @@ fn check_viewport(load: &Load) {
 /// Presses the queue-depth slider [`BURST_UP`] times up and [`BURST_DOWN`] times down in one
 /// go; returns when the presses began and when the last state had every point estimated
 /// (both ms since navigation).
-async fn burst(chrome: &Chrome) -> (f64, f64) {
+pub async fn burst(chrome: &Chrome) -> (f64, f64) {
     let keys = Key::Right.to_string().repeat(BURST_UP) + &Key::Left.to_string().repeat(BURST_DOWN);
     let slider = chrome
         .client
