@@ -671,6 +671,33 @@ async fn e2e_the_reviews_tests_run_in_the_worker_and_match_lab_review() {
         String::from_utf8_lossy(&out.stderr)
     );
     let lab: Vec<Value> = serde_json::from_slice(&out.stdout).expect("lab's JSON");
+    // The model's check of each test's shape against the review's words, as lab prints it.
+    let checks: Vec<Option<String>> = serde_json::from_value(
+        browser
+            .js(
+                "return [...document.querySelectorAll('#review-tests figure')].map(f => { const c = f.querySelector('.review-check'); return c ? c.textContent : null; });",
+                vec![],
+            )
+            .await,
+    )
+    .expect("checks");
+    assert_eq!(checks.len(), lab.len(), "{checks:?}");
+    for (shown, test) in checks.iter().zip(&lab) {
+        let check = &test["check"];
+        match (shown, check.is_null()) {
+            (None, true) => {}
+            (Some(text), false) => {
+                let verdict = if check["holds"].as_bool().unwrap() {
+                    "The model's curve has that shape: "
+                } else {
+                    "The model's curve misses that shape: "
+                };
+                let found = check["found"].as_str().unwrap();
+                assert_eq!(text, &format!("{verdict}{found}."), "{}", test["test"]);
+            }
+            _ => panic!("{}: the page shows {shown:?}, lab {check}", test["test"]),
+        }
+    }
     for (caption, test) in captions.iter().zip(&lab) {
         let title = test["title"].as_str().unwrap();
         assert!(caption.starts_with(title), "{caption} against {title}");

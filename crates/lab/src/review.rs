@@ -1,9 +1,11 @@
-//! `lab review`: a review's synthetic tests on a drive, each test's curve and score. The tests,
-//! their procedures and the review's words come from `parallelism_model::review`; this module
-//! only prints them.
+//! `lab review`: a review's synthetic tests on a drive, each test's curve and score, and
+//! whether the curve has the shape of the review's words. The tests, their procedures, the
+//! review's words and the checks come from `parallelism_model::review`; this module only prints
+//! them.
 
 use std::fmt::Write as _;
 
+use parallelism_model::review::check;
 use parallelism_model::review::{self, Shape, TestResult, TestSpec, E12_SOURCE, E12_SUITE};
 
 use crate::cli::{self, Format, Suite};
@@ -17,6 +19,16 @@ struct TestJson<'a> {
     review_says: &'a str,
     score_mb_s: f64,
     points: &'a [review::ReviewPoint],
+    /// Whether the curve has the shape of the review's words; absent for the records.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    check: Option<CheckJson>,
+}
+
+/// A test's check as the JSON prints it: the verdict, and the figures that decide in words.
+#[derive(serde::Serialize)]
+struct CheckJson {
+    holds: bool,
+    found: String,
 }
 
 pub fn review(a: &cli::ReviewArgs) -> Result<String, Fail> {
@@ -36,6 +48,10 @@ pub fn review(a: &cli::ReviewArgs) -> Result<String, Fail> {
                     review_says: t.review_says,
                     score_mb_s: r.score_mb_s,
                     points: &r.points,
+                    check: check::check(r).map(|c| CheckJson {
+                        holds: c.holds,
+                        found: c.found.to_string(),
+                    }),
                 })
                 .collect::<Vec<_>>(),
         ),
@@ -82,6 +98,9 @@ fn table(drive: &str, suite: &[TestSpec], results: &[TestResult]) -> String {
             })
             .collect();
         let _ = writeln!(s, "  {}", points.join("  "));
+        if let Some(c) = check::check(r) {
+            let _ = writeln!(s, "  against those words: {c}");
+        }
     }
     s
 }

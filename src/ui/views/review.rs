@@ -10,6 +10,7 @@
 use leptos::prelude::*;
 use parallelism_work::review::{ReviewAsk, ReviewFound, ReviewProgress};
 
+use crate::model::review::check::{self, Check};
 use crate::model::review::{Shape, TestSpec, E12_SOURCE};
 use crate::ui::compute::{drive_key, DriveKey};
 use crate::ui::format;
@@ -30,6 +31,9 @@ pub struct TestView {
     pub title: &'static str,
     pub score: String,
     pub review_says: &'static str,
+    /// Whether the model's curve has the shape of those words, with the figures that decide
+    /// (none for the records and the "very good", which came with no figure).
+    pub check: Option<Check>,
     pub bars: Vec<Bar>,
 }
 
@@ -97,6 +101,7 @@ fn tests(found: &ReviewFound) -> Vec<TestView> {
                 title: spec.title,
                 score: format!("score {} (model)", format::mb_s(r.score_mb_s)),
                 review_says: spec.review_says,
+                check: check::check(r),
                 bars,
             }
         })
@@ -160,6 +165,22 @@ fn TestFigure(test: TestView) -> impl IntoView {
                 {test.score}
             </figcaption>
             <p class="review-says">"The review, on its E12: “" {test.review_says} "”"</p>
+            {test
+                .check
+                .map(|c| {
+                    let verdict = if c.holds {
+                        "The model's curve has that shape: "
+                    } else {
+                        "The model's curve misses that shape: "
+                    };
+                    view! {
+                        <p class="review-check" class:misses=!c.holds>
+                            {verdict}
+                            {c.found.to_string()}
+                            "."
+                        </p>
+                    }
+                })}
             <ul class="review-bars">
                 {test
                     .bars
@@ -230,6 +251,21 @@ mod tests {
         let mixed = &v.tests[8];
         assert_eq!(mixed.bars[0].label, "100% reads");
         assert_eq!(mixed.bars[10].label, "0% reads");
+    }
+
+    /// Each test with words that describe a shape shows the model's check of it, the records
+    /// none; on the review's own drive the burst read's miss is shown as a miss.
+    #[test]
+    fn a_test_shows_whether_the_model_has_the_shape_of_the_reviews_words() {
+        let v = build(Some(&done(e12_key())), &e12_key());
+        let checked: Vec<bool> = v.tests.iter().map(|t| t.check.is_some()).collect();
+        assert_eq!(
+            checked,
+            [false, false, true, true, true, true, false, true, true, true]
+        );
+        let burst_read = v.tests[4].check.as_ref().unwrap();
+        assert!(!burst_read.holds);
+        assert!(burst_read.found.to_string().contains("the review's 1,950"));
     }
 
     #[test]

@@ -16,8 +16,12 @@
 //! to fold its cache, since the drive empties the cache in idle time and the review idles
 //! between phases.
 //!
+//! [`check`] reads the review's words as shapes and says whether a test's curve has them.
+//!
 //! [`engine`]: crate::Simulation
 //! [`drive_state`]: crate::drive_state
+
+pub mod check;
 
 use serde::{Deserialize, Serialize};
 

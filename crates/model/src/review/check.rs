@@ -1,0 +1,425 @@
+//! The review's words as checks: for each test whose words describe a shape (a rate, a flat
+//! stretch, a rise, a ceiling), whether the model's curve has it, with the figures that decide.
+//!
+//! One source for the E12 tests, `lab review` and the page's review view, so all three say the
+//! same of the same results. The thresholds read the review's words the way the lab's issue on
+//! the consumer drive wrote them down; each constant says which words it reads. What always
+//! holds: a check is computed from the test's own points only, so it applies to any drive the
+//! suite runs on (on another drive it says whether that drive has the E12's shape, not whether
+//! the model is right); the burst tests of random I/O and of sequential writes, which the
+//! review called records without a figure, have none.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Test, TestResult};
+
+/// "Just shy of 2 GB/s": the E12's burst sequential reads, read as 1,950 MB/s...
+pub const BURST_READ_SAID_MB_S: f64 = 1950.0;
+/// ...to within this share.
+pub const BURST_READ_WITHIN: f64 = 0.15;
+/// "Mostly flat at low queue depths": QD1 to QD4 within this share of each other...
+pub const FLAT_WITHIN: f64 = 0.2;
+/// ...and "then jumps up toward saturation between QD4 and QD16": QD16 at least this many
+/// times QD1.
+pub const JUMP_AT_LEAST: f64 = 1.5;
+/// "At higher queue depths many drives overtake it and saturate at a much higher speed": the
+/// E12 saturated early, QD32 at most this many times QD2.
+pub const SATURATED_AT_MOST: f64 = 2.0;
+/// "Yet it stays above 1 GB/s" (MB/s), at every depth of the sustained sequential writes.
+pub const SUSTAINED_FLOOR_MB_S: f64 = super::E12_SUSTAINED_FLOOR_MB_S;
+/// "Scales up nicely as queue depths increase": QD32 at least this many times QD1.
+pub const SCALES_AT_LEAST: f64 = 8.0;
+/// "Barely loses any performance when writes are added to the mix": no mix down to half
+/// reads below this share of pure reads.
+pub const BARELY_LOSES_WITHIN: f64 = 0.1;
+
+/// What the model's curve shows, against the review's words about the E12.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Check {
+    pub test: Test,
+    /// Whether the curve has the shape the words describe.
+    pub holds: bool,
+    /// The figures that decide.
+    pub found: Found,
+}
+
+/// The figures a check decides on, one kind per shape.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Found {
+    /// A rate near the review's: the model's and the review's (MB/s).
+    Near { model_mb_s: f64, said_mb_s: f64 },
+    /// Flat, then a jump: QD1..QD4's largest over their smallest, and QD16 over QD1.
+    FlatThenJump { spread: f64, jump: f64 },
+    /// Saturated early: QD32 over QD2.
+    SaturatesEarly { ratio: f64 },
+    /// Above a floor at every depth, at its best at one: the slowest depth (MB/s) and the
+    /// fastest depth.
+    AboveFloorBestAt { slowest_mb_s: f64, best_qd: u32 },
+    /// Scales with depth: QD32 over QD1.
+    Scales { ratio: f64 },
+    /// Rising from pure reads to pure writes: at 100%, 50% and 0% reads (MB/s).
+    Rises {
+        reads_mb_s: f64,
+        half_mb_s: f64,
+        writes_mb_s: f64,
+    },
+    /// Holding up as writes are added: the lowest mix down to half reads over pure reads.
+    HoldsUp { lowest_share: f64 },
+}
+
+/// The check of `result` against the review's words, if its test has one.
+///
+/// ```
+/// use parallelism_model::review::{check, ReviewPoint, Test, TestResult};
+///
+/// let point = |mb_s| ReviewPoint { qd: 1, read_percent: 100, mb_s, slc_read_share: 1.0 };
+/// let burst = TestResult { test: Test::BurstSequentialRead, points: vec![point(2_100.0)], score_mb_s: 2_100.0 };
+/// let c = check::check(&burst).unwrap();
+/// assert!(c.holds);
+/// assert_eq!(c.to_string(), "holds: 2,100 MB/s against the review's 1,950 (+8%; within 15%)");
+/// ```
+pub fn check(result: &TestResult) -> Option<Check> {
+    let at = |qd: u32| result.at_qd(qd).map(|p| p.mb_s);
+    let mix = |pct: u8| result.at_read_percent(pct).map(|p| p.mb_s);
+    let (holds, found) = match result.test {
+        Test::BurstSequentialRead => {
+            let model_mb_s = result.score_mb_s;
+            let off = model_mb_s / BURST_READ_SAID_MB_S - 1.0;
+            (
+                off.abs() <= BURST_READ_WITHIN,
+                Found::Near {
+                    model_mb_s,
+                    said_mb_s: BURST_READ_SAID_MB_S,
+                },
+            )
+        }
+        Test::SustainedSequentialRead => {
+            let low = [at(1)?, at(2)?, at(4)?];
+            let (min, max) = low
+                .iter()
+                .fold((f64::INFINITY, 0.0f64), |(a, b), &x| (a.min(x), b.max(x)));
+            let spread = max / min;
+            let jump = at(16)? / low[0];
+            (
+                spread <= 1.0 + FLAT_WITHIN && jump >= JUMP_AT_LEAST,
+                Found::FlatThenJump { spread, jump },
+            )
+        }
+        Test::SustainedRandomWrite => {
+            let ratio = at(32)? / at(2)?;
+            (ratio <= SATURATED_AT_MOST, Found::SaturatesEarly { ratio })
+        }
+        Test::SustainedSequentialWrite => {
+            let slowest = result
+                .points
+                .iter()
+                .min_by(|a, b| a.mb_s.total_cmp(&b.mb_s))?;
+            let best = result
+                .points
+                .iter()
+                .max_by(|a, b| a.mb_s.total_cmp(&b.mb_s))?;
+            (
+                slowest.mb_s > SUSTAINED_FLOOR_MB_S && best.qd == 2,
+                Found::AboveFloorBestAt {
+                    slowest_mb_s: slowest.mb_s,
+                    best_qd: best.qd,
+                },
+            )
+        }
+        Test::SustainedRandomRead => {
+            let ratio = at(32)? / at(1)?;
+            (ratio >= SCALES_AT_LEAST, Found::Scales { ratio })
+        }
+        Test::MixedRandom => {
+            let (reads_mb_s, half_mb_s, writes_mb_s) = (mix(100)?, mix(50)?, mix(0)?);
+            (
+                reads_mb_s < half_mb_s && half_mb_s < writes_mb_s,
+                Found::Rises {
+                    reads_mb_s,
+                    half_mb_s,
+                    writes_mb_s,
+                },
+            )
+        }
+        Test::MixedSequential => {
+            let reads = mix(100)?;
+            let lowest = [90, 80, 70, 60, 50]
+                .into_iter()
+                .map(mix)
+                .collect::<Option<Vec<f64>>>()?
+                .into_iter()
+                .fold(f64::INFINITY, f64::min);
+            let lowest_share = lowest / reads;
+            (
+                lowest_share >= 1.0 - BARELY_LOSES_WITHIN,
+                Found::HoldsUp { lowest_share },
+            )
+        }
+        Test::BurstRandomRead | Test::BurstRandomWrite | Test::BurstSequentialWrite => return None,
+    };
+    Some(Check {
+        test: result.test,
+        holds,
+        found,
+    })
+}
+
+/// `1234.5` as `1,235`.
+fn grouped(v: f64) -> String {
+    let digits = format!("{:.0}", v.abs());
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if v < -0.5 {
+        out.insert(0, '-');
+    }
+    out
+}
+
+fn percent(share: f64) -> String {
+    format!("{:.0}%", share * 100.0)
+}
+
+impl fmt::Display for Found {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Found::Near {
+                model_mb_s,
+                said_mb_s,
+            } => write!(
+                f,
+                "{} MB/s against the review's {} ({:+.0}%; within {})",
+                grouped(model_mb_s),
+                grouped(said_mb_s),
+                (model_mb_s / said_mb_s - 1.0) * 100.0,
+                percent(BURST_READ_WITHIN)
+            ),
+            Found::FlatThenJump { spread, jump } => write!(
+                f,
+                "QD1 to QD4 within {} of each other (at most {}), QD16 {jump:.1}x QD1 (at least \
+                 {JUMP_AT_LEAST}x)",
+                percent(spread - 1.0),
+                percent(FLAT_WITHIN)
+            ),
+            Found::SaturatesEarly { ratio } => write!(
+                f,
+                "QD32 {ratio:.1}x QD2 (saturated early: at most {SATURATED_AT_MOST}x)"
+            ),
+            Found::AboveFloorBestAt {
+                slowest_mb_s,
+                best_qd,
+            } => write!(
+                f,
+                "the slowest depth {} MB/s (above {}), the fastest QD{best_qd} (the review: QD2)",
+                grouped(slowest_mb_s),
+                grouped(SUSTAINED_FLOOR_MB_S)
+            ),
+            Found::Scales { ratio } => {
+                write!(f, "QD32 {ratio:.0}x QD1 (at least {SCALES_AT_LEAST}x)")
+            }
+            Found::Rises {
+                reads_mb_s,
+                half_mb_s,
+                writes_mb_s,
+            } => write!(
+                f,
+                "{} MB/s at 100% reads, {} at 50%, {} at 0%",
+                grouped(reads_mb_s),
+                grouped(half_mb_s),
+                grouped(writes_mb_s)
+            ),
+            Found::HoldsUp { lowest_share } => write!(
+                f,
+                "the slowest mix down to 50% reads at {} of pure reads (at least {})",
+                percent(lowest_share),
+                percent(1.0 - BARELY_LOSES_WITHIN)
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Check {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let verdict = if self.holds { "holds" } else { "misses" };
+        write!(f, "{verdict}: {}", self.found)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::review::ReviewPoint;
+
+    fn depths(test: Test, rates: [f64; 6]) -> TestResult {
+        let points = [1, 2, 4, 8, 16, 32]
+            .into_iter()
+            .zip(rates)
+            .map(|(qd, mb_s)| ReviewPoint {
+                qd,
+                read_percent: 0,
+                mb_s,
+                slc_read_share: 0.0,
+            })
+            .collect();
+        TestResult {
+            test,
+            points,
+            score_mb_s: 0.0,
+        }
+    }
+
+    fn mixes(test: Test, rates: [f64; 11]) -> TestResult {
+        let points = crate::review::MIX_READ_PERCENTS
+            .into_iter()
+            .zip(rates)
+            .map(|(read_percent, mb_s)| ReviewPoint {
+                qd: 1,
+                read_percent,
+                mb_s,
+                slc_read_share: 0.0,
+            })
+            .collect();
+        TestResult {
+            test,
+            points,
+            score_mb_s: 0.0,
+        }
+    }
+
+    fn burst(test: Test, mb_s: f64) -> TestResult {
+        TestResult {
+            test,
+            points: vec![ReviewPoint {
+                qd: 1,
+                read_percent: 100,
+                mb_s,
+                slc_read_share: 1.0,
+            }],
+            score_mb_s: mb_s,
+        }
+    }
+
+    /// "Just shy of 2 GB/s", read as 1,950 MB/s within 15%: 2,242 holds, 2,400 misses.
+    #[test]
+    fn the_burst_read_is_near_1950_mb_s() {
+        let c = check(&burst(Test::BurstSequentialRead, 2_242.0)).unwrap();
+        assert!(c.holds, "{c}");
+        let c = check(&burst(Test::BurstSequentialRead, 2_400.0)).unwrap();
+        assert!(!c.holds);
+        assert_eq!(
+            c.to_string(),
+            "misses: 2,400 MB/s against the review's 1,950 (+23%; within 15%)"
+        );
+    }
+
+    /// "Mostly flat at low queue depths, then jumps up between QD4 and QD16".
+    #[test]
+    fn sustained_reads_are_flat_then_jump() {
+        let flat = depths(
+            Test::SustainedSequentialRead,
+            [1000.0, 1000.0, 1190.0, 2000.0, 3000.0, 3000.0],
+        );
+        assert!(check(&flat).unwrap().holds);
+        let doubling = depths(
+            Test::SustainedSequentialRead,
+            [500.0, 1000.0, 2000.0, 3000.0, 3000.0, 3000.0],
+        );
+        let c = check(&doubling).unwrap();
+        assert!(!c.holds);
+        assert_eq!(
+            c.to_string(),
+            "misses: QD1 to QD4 within 300% of each other (at most 20%), QD16 6.0x QD1 (at \
+             least 1.5x)"
+        );
+    }
+
+    /// "Saturate[s]" early: QD32 at most twice QD2.
+    #[test]
+    fn random_writes_saturate_early() {
+        let early = depths(
+            Test::SustainedRandomWrite,
+            [300.0, 600.0, 1000.0, 1100.0, 1150.0, 1200.0],
+        );
+        assert!(check(&early).unwrap().holds);
+        let late = depths(
+            Test::SustainedRandomWrite,
+            [244.0, 488.0, 976.0, 1953.0, 2307.0, 1686.0],
+        );
+        let c = check(&late).unwrap();
+        assert_eq!(
+            c.to_string(),
+            "misses: QD32 3.5x QD2 (saturated early: at most 2x)"
+        );
+    }
+
+    /// "Excellent at QD2 ... above 1 GB/s": both, or it misses.
+    #[test]
+    fn sustained_writes_stay_above_1_gb_s_at_their_best_at_qd2() {
+        let good = depths(
+            Test::SustainedSequentialWrite,
+            [2260.0, 2472.0, 1747.0, 2100.0, 1885.0, 2007.0],
+        );
+        let c = check(&good).unwrap();
+        assert!(c.holds, "{c}");
+        assert_eq!(
+            c.to_string(),
+            "holds: the slowest depth 1,747 MB/s (above 1,000), the fastest QD2 (the review: QD2)"
+        );
+        let best_at_qd1 = depths(
+            Test::SustainedSequentialWrite,
+            [2500.0, 2472.0, 1747.0, 2100.0, 1885.0, 2007.0],
+        );
+        assert!(!check(&best_at_qd1).unwrap().holds);
+        let below = depths(
+            Test::SustainedSequentialWrite,
+            [2260.0, 2472.0, 999.0, 2100.0, 1885.0, 2007.0],
+        );
+        assert!(!check(&below).unwrap().holds);
+    }
+
+    /// The mixes: rising toward writes, and barely losing as writes come in.
+    #[test]
+    fn mixes_rise_or_hold_up() {
+        let rising = mixes(
+            Test::MixedRandom,
+            [
+                184.0, 199.0, 218.0, 242.0, 270.0, 307.0, 355.0, 420.0, 519.0, 672.0, 976.0,
+            ],
+        );
+        assert!(check(&rising).unwrap().holds);
+        let falling = mixes(
+            Test::MixedRandom,
+            [900.0, 0.0, 0.0, 0.0, 0.0, 500.0, 0.0, 0.0, 0.0, 0.0, 400.0],
+        );
+        assert!(!check(&falling).unwrap().holds);
+        let dips = mixes(
+            Test::MixedSequential,
+            [
+                1000.0, 950.0, 890.0, 1000.0, 1000.0, 1000.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+            ],
+        );
+        let c = check(&dips).unwrap();
+        assert_eq!(
+            c.to_string(),
+            "misses: the slowest mix down to 50% reads at 89% of pure reads (at least 90%)"
+        );
+    }
+
+    /// The records and the "very good" burst have no figure to check.
+    #[test]
+    fn the_records_have_no_check() {
+        for t in [
+            Test::BurstRandomRead,
+            Test::BurstRandomWrite,
+            Test::BurstSequentialWrite,
+        ] {
+            assert_eq!(check(&burst(t, 1000.0)), None);
+        }
+    }
+}
