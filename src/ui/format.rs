@@ -16,19 +16,7 @@ pub fn grouped(v: f64) -> String {
     if !v.is_finite() {
         return NO_VALUE.into();
     }
-    let n = v.round().abs() as u64;
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if v.round() < 0.0 {
-        out.insert(0, '-');
-    }
-    out
+    crate::model::text::grouped(v)
 }
 
 /// A count in a compact form: `9,876`, `13.1k`, `263.8k`, `1.25M`.

@@ -1,5 +1,6 @@
-//! Files as text: the one decoding every reader of the reader's files shares (fio's output,
-//! job files, traces), so a file saved by another tool reads the same in `lab` and the page.
+//! Text in and out: the one decoding every reader of the reader's files shares (fio's output,
+//! job files, traces), so a file saved by another tool reads the same in `lab` and the page; and
+//! the one way a figure's digits are grouped, for the words the model writes and the page's.
 //!
 //! What always holds: any bytes give text (never an error or a panic); what the decoding
 //! replaced shows as U+FFFD, which each parser then names by line.
@@ -27,4 +28,34 @@ pub fn text_of(bytes: &[u8]) -> String {
         [0xEF, 0xBB, 0xBF, rest @ ..] => String::from_utf8_lossy(rest).into_owned(),
         _ => String::from_utf8_lossy(bytes).into_owned(),
     }
+}
+
+/// A figure rounded to a whole number, its digits grouped by thousands: `263,839`. Whatever is
+/// not finite is written as Rust writes it (`NaN`, `inf`); the page shows a dash instead.
+///
+/// ```
+/// use parallelism_model::text::grouped;
+/// assert_eq!(grouped(2_399.6), "2,400");
+/// assert_eq!(grouped(-1_234_567.0), "-1,234,567");
+/// assert_eq!(grouped(999.4), "999");
+/// assert_eq!(grouped(1_234.5), "1,235");
+/// ```
+pub fn grouped(v: f64) -> String {
+    if !v.is_finite() {
+        return v.to_string();
+    }
+    // Rounded half away from zero, as `f64::round` does (formatting with `{:.0}` would round
+    // half to even).
+    let digits = (v.round().abs() as u64).to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if v.round() < 0.0 {
+        out.insert(0, '-');
+    }
+    out
 }

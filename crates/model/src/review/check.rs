@@ -14,6 +14,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::{Test, TestResult};
+use crate::text::grouped;
 
 /// "Just shy of 2 GB/s": the E12's burst sequential reads, read as 1,950 MB/s...
 pub const BURST_READ_SAID_MB_S: f64 = 1950.0;
@@ -166,22 +167,6 @@ pub fn check(result: &TestResult) -> Option<Check> {
     })
 }
 
-/// `1234.5` as `1,235`.
-fn grouped(v: f64) -> String {
-    let digits = format!("{:.0}", v.abs());
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if v < -0.5 {
-        out.insert(0, '-');
-    }
-    out
-}
-
 fn percent(share: f64) -> String {
     format!("{:.0}%", share * 100.0)
 }
@@ -256,13 +241,12 @@ mod tests {
     use super::*;
     use crate::review::ReviewPoint;
 
-    fn depths(test: Test, rates: [f64; 6]) -> TestResult {
-        let points = [1, 2, 4, 8, 16, 32]
-            .into_iter()
-            .zip(rates)
-            .map(|(qd, mb_s)| ReviewPoint {
+    /// A test's curve from (depth, read share, MB/s) points.
+    fn curve(test: Test, points: impl Iterator<Item = (u32, u8, f64)>) -> TestResult {
+        let points = points
+            .map(|(qd, read_percent, mb_s)| ReviewPoint {
                 qd,
-                read_percent: 0,
+                read_percent,
                 mb_s,
                 slc_read_share: 0.0,
             })
@@ -274,22 +258,14 @@ mod tests {
         }
     }
 
+    fn depths(test: Test, rates: [f64; 6]) -> TestResult {
+        let depths = crate::review::SUSTAINED_QDS.into_iter();
+        curve(test, depths.zip(rates).map(|(qd, mb_s)| (qd, 0, mb_s)))
+    }
+
     fn mixes(test: Test, rates: [f64; 11]) -> TestResult {
-        let points = crate::review::MIX_READ_PERCENTS
-            .into_iter()
-            .zip(rates)
-            .map(|(read_percent, mb_s)| ReviewPoint {
-                qd: 1,
-                read_percent,
-                mb_s,
-                slc_read_share: 0.0,
-            })
-            .collect();
-        TestResult {
-            test,
-            points,
-            score_mb_s: 0.0,
-        }
+        let mixes = crate::review::MIX_READ_PERCENTS.into_iter();
+        curve(test, mixes.zip(rates).map(|(pct, mb_s)| (1, pct, mb_s)))
     }
 
     fn burst(test: Test, mb_s: f64) -> TestResult {
