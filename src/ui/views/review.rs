@@ -265,7 +265,7 @@ mod tests {
         );
         let burst_read = v.tests[4].check.as_ref().unwrap();
         assert!(!burst_read.holds);
-        assert!(burst_read.found.to_string().contains("the review's 1,950"));
+        assert!(burst_read.found.to_string().contains("read as 1,950"));
     }
 
     #[test]

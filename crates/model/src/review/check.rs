@@ -49,7 +49,8 @@ pub struct Check {
 /// The figures a check decides on, one kind per shape.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Found {
-    /// A rate near the review's: the model's and the review's (MB/s).
+    /// A rate near the one the review's words give: the model's, and the words read as a
+    /// figure (MB/s).
     Near { model_mb_s: f64, said_mb_s: f64 },
     /// Flat, then a jump: QD1..QD4's largest over their smallest, and QD16 over QD1.
     FlatThenJump { spread: f64, jump: f64 },
@@ -79,7 +80,10 @@ pub enum Found {
 /// let burst = TestResult { test: Test::BurstSequentialRead, points: vec![point(2_100.0)], score_mb_s: 2_100.0 };
 /// let c = check::check(&burst).unwrap();
 /// assert!(c.holds);
-/// assert_eq!(c.to_string(), "holds: 2,100 MB/s against the review's 1,950 (+8%; within 15%)");
+/// assert_eq!(
+///     c.to_string(),
+///     "holds: 2,100 MB/s against “just shy of 2 GB/s”, read as 1,950 (+8%; within 15%)"
+/// );
 /// ```
 pub fn check(result: &TestResult) -> Option<Check> {
     let at = |qd: u32| result.at_qd(qd).map(|p| p.mb_s);
@@ -179,8 +183,9 @@ impl fmt::Display for Found {
                 said_mb_s,
             } => write!(
                 f,
-                "{} MB/s against the review's {} ({:+.0}%; within {})",
+                "{} MB/s against “{}”, read as {} ({:+.0}%; within {})",
                 grouped(model_mb_s),
+                super::TestSpec::of(Test::BurstSequentialRead).review_says,
                 grouped(said_mb_s),
                 (model_mb_s / said_mb_s - 1.0) * 100.0,
                 percent(BURST_READ_WITHIN)
@@ -290,7 +295,7 @@ mod tests {
         assert!(!c.holds);
         assert_eq!(
             c.to_string(),
-            "misses: 2,400 MB/s against the review's 1,950 (+23%; within 15%)"
+            "misses: 2,400 MB/s against “just shy of 2 GB/s”, read as 1,950 (+23%; within 15%)"
         );
     }
 
