@@ -13,7 +13,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Test, TestResult};
+use super::{Test, TestResult, E12_SUSTAINED_FLOOR_MB_S};
 use crate::text::grouped;
 
 /// "Just shy of 2 GB/s": the E12's burst sequential reads, read as 1,950 MB/s...
@@ -28,8 +28,6 @@ pub const JUMP_AT_LEAST: f64 = 1.5;
 /// "At higher queue depths many drives overtake it and saturate at a much higher speed": the
 /// E12 saturated early, QD32 at most this many times QD2.
 pub const SATURATED_AT_MOST: f64 = 2.0;
-/// "Yet it stays above 1 GB/s" (MB/s), at every depth of the sustained sequential writes.
-pub const SUSTAINED_FLOOR_MB_S: f64 = super::E12_SUSTAINED_FLOOR_MB_S;
 /// "Scales up nicely as queue depths increase": QD32 at least this many times QD1.
 pub const SCALES_AT_LEAST: f64 = 8.0;
 /// "Barely loses any performance when writes are added to the mix": no mix down to half
@@ -126,7 +124,7 @@ pub fn check(result: &TestResult) -> Option<Check> {
                 .iter()
                 .max_by(|a, b| a.mb_s.total_cmp(&b.mb_s))?;
             (
-                slowest.mb_s > SUSTAINED_FLOOR_MB_S && best.qd == 2,
+                slowest.mb_s > E12_SUSTAINED_FLOOR_MB_S && best.qd == 2,
                 Found::AboveFloorBestAt {
                     slowest_mb_s: slowest.mb_s,
                     best_qd: best.qd,
@@ -208,7 +206,7 @@ impl fmt::Display for Found {
                 f,
                 "the slowest depth {} MB/s (above {}), the fastest QD{best_qd} (the review: QD2)",
                 grouped(slowest_mb_s),
-                grouped(SUSTAINED_FLOOR_MB_S)
+                grouped(E12_SUSTAINED_FLOOR_MB_S)
             ),
             Found::Scales { ratio } => {
                 write!(f, "QD32 {ratio:.0}x QD1 (at least {SCALES_AT_LEAST}x)")
