@@ -1,5 +1,6 @@
 //! Browser entry point: Trunk builds this binary to wasm and the page loads it. It installs the
-//! crash screen's panic hook first, then mounts the app in the next task.
+//! crash screen's panic hook first, then mounts the app in the next task, which takes over
+//! from the opening chart (`src/bin/opening_chart.rs`) if it drew.
 //!
 //! The mount is wrapped in `performance` marks (`lab:mount` in the page's performance
 //! timeline), so the page benchmark can tell the app's start-up from the browser's.
@@ -18,6 +19,9 @@ fn mount() {
         let _ = p.mark("lab:mount-start");
     }
     leptos::mount::mount_to_body(|| view! { <parallelism_lab::ui::App /> });
+    // In the same task, so no frame shows both: the opening chart's drawing goes
+    // under the app's chart.
+    parallelism_lab::ui::opening_chart::hand_over();
     if let Some(p) = &performance {
         let _ = p.measure_with_start_mark("lab:mount", "lab:mount-start");
     }

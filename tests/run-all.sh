@@ -67,7 +67,7 @@ cargo clippy --workspace --all-targets -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib --quiet
 # The browser test files are empty natively: lint them, the lib and the app as wasm too.
 # shellcheck disable=SC2046
-cargo clippy --target wasm32-unknown-unknown --lib --bin parallelism-lab $(target_args "${WASM_TESTS[@]}") -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --lib --bin parallelism-lab --bin opening-chart $(target_args "${WASM_TESTS[@]}") -- -D warnings
 # The model's Web Worker is a wasm binary of its own.
 cargo clippy --target wasm32-unknown-unknown -p parallelism-worker -- -D warnings
 

@@ -1,6 +1,7 @@
 //! Download before the first chart: the gzip -9 size of the JS and wasm files the browser
 //! fetched before the first chart was drawn (what a reader on a slow link waits for), as
-//! "main" (the app's loader `boot-*.js`, its wasm-bindgen glue and wasm) and "worker" (any file
+//! "main" (the app's loader `boot-*.js`, the opening chart's and the app's wasm-bindgen glue and
+//! wasm, whichever were fetched by then) and "worker" (any file
 //! whose name starts with `worker`: a Web Worker's loader, glue and wasm), and their sum; plus,
 //! as before, every JS and wasm file in `dist/`.
 //!
@@ -135,7 +136,10 @@ pub fn section(builds: &[Build], fetched: &[Option<&Fetched>]) -> Section {
         "a file counts when its fetch started (resource timing) or reached the server before the \
          first chart; a worker that starts late fetches after it",
     );
-    s.row("main (boot.js, the app's JS and wasm)", main);
+    s.row(
+        "main (boot.js, the opening chart's and the app's JS and wasm)",
+        main,
+    );
     s.row("worker (files named worker*)", worker);
     s.row("sum", sum);
     s.row("every JS and wasm file in dist/", all);

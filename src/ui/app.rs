@@ -63,16 +63,10 @@ pub fn App(
     #[prop(optional)]
     worker: Option<&'static str>,
 ) -> impl IntoView {
-    // The page itself (not a test's mount, not an author's frame) keeps the reader's files and
-    // last view on their device.
-    let keeps = query.is_none() && !embed_frame::is_framed();
-    let initial = query.unwrap_or_else(|| window().location().search().unwrap_or_default());
-    // Opening the lab without a link: the drive and pins the reader last looked at.
-    let initial = if keeps && initial.trim_start_matches('?').is_empty() {
-        storage::load_view()
-    } else {
-        initial
-    };
+    let Opening {
+        query: initial,
+        keeps,
+    } = opening(query);
     let parsed = url_state::parse_query(&initial, LabState::default());
     let authored = parsed.state.clone();
     let embed = parsed.state.embedding.framed;
@@ -180,6 +174,28 @@ pub fn App(
             </Later>
         </div>
     }
+}
+
+/// The query the lab opens on, and whether it keeps the reader's things on their device.
+pub(crate) struct Opening {
+    pub(crate) query: String,
+    /// The page itself (not a test's mount, not an author's frame) keeps the reader's files
+    /// and last view on their device.
+    pub(crate) keeps: bool,
+}
+
+/// What the lab opens on: `query` (a test's), or the page's own URL; without a link, the drive
+/// and pins the reader last looked at. The opening chart ([`super::opening_chart`]) opens on
+/// the same.
+pub(crate) fn opening(query: Option<String>) -> Opening {
+    let keeps = query.is_none() && !embed_frame::is_framed();
+    let query = query.unwrap_or_else(|| window().location().search().unwrap_or_default());
+    let query = if keeps && query.trim_start_matches('?').is_empty() {
+        storage::load_view()
+    } else {
+        query
+    };
+    Opening { query, keeps }
 }
 
 /// The model runs the plan of the current state and the URL carries the state, from now until
@@ -421,14 +437,14 @@ fn themed_palette(display: RwSignal<Display>) -> RwSignal<Palette> {
 }
 
 /// Sets `data-theme` on `<html>` (the stylesheet picks the colours from it).
-fn apply_theme(theme: Theme) {
+pub(crate) fn apply_theme(theme: Theme) {
     if let Some(root) = document().document_element() {
         let _ = root.set_attribute("data-theme", theme.id());
     }
 }
 
 /// The palette from the page's CSS custom properties.
-fn read_palette() -> Palette {
+pub(crate) fn read_palette() -> Palette {
     let style = document()
         .document_element()
         .and_then(|root| window().get_computed_style(&root).ok().flatten());

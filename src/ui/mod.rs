@@ -26,6 +26,7 @@ pub mod ladder;
 pub mod later;
 pub mod load;
 pub mod notes;
+pub mod opening_chart;
 pub mod pool;
 pub mod readout;
 pub mod reference;

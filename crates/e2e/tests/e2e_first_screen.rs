@@ -10,7 +10,10 @@
 //! (plotters leaves the axes' labels around it), so a canvas on screen means a plot on screen.
 //!
 //! The masthead is drawn before the app has loaded: without the app's wasm, the title and
-//! the lede are on screen, and an embedded lab hides them from its first paint on.
+//! the lede are on screen, and an embedded lab hides them from its first paint on. So is the
+//! IOPS chart, with its axes, current depth and published measurements: the opening chart
+//! (`src/ui/opening_chart.rs`), a wasm of its own, draws it where the app's chart will be, and
+//! the app takes its place without a frame of blank chart.
 //!
 //! Needs `dist/` (`trunk build --release`) and `/usr/bin/chromedriver`; fails, never skips.
 #![cfg(not(target_arch = "wasm32"))]
@@ -261,7 +264,10 @@ async fn e2e_first_screen_the_masthead_is_drawn_before_the_app_has_loaded() {
         .contains("many flash dies working in parallel"));
     assert_eq!(
         browser
-            .js("return document.querySelector('.lab') === null;", vec![])
+            .js(
+                "return document.getElementById('controls') === null;",
+                vec![]
+            )
             .await,
         json!(true),
         "without its wasm the app never mounted: the masthead is the page's own"
@@ -286,4 +292,148 @@ async fn e2e_first_screen_the_masthead_is_drawn_before_the_app_has_loaded() {
     );
     browser.close().await;
     let _ = std::fs::remove_dir_all(&root);
+}
+
+/// Records, in every document before its scripts, where the opening chart's canvas was when it
+/// was drawn (a mutation observer's callback runs at the end of the task that drew it, before
+/// anything else can move it), and whether an opening chart appeared at all.
+const RECORD_OPENING_CHART: &str = r#"
+(() => {
+    const seen = { appeared: false, drawn: null };
+    Object.defineProperty(window, "__opening", { value: seen });
+    new MutationObserver(() => {
+        const c = document.getElementById("opening-chart");
+        if (!c) return;
+        seen.appeared = true;
+        if (seen.drawn === null && c.dataset.firstDrawnAt) {
+            const r = c.getBoundingClientRect();
+            seen.drawn = { top: r.top, left: r.left, width: r.width, height: r.height,
+                           state: c.dataset.state, at: Number(c.dataset.firstDrawnAt),
+                           marked: performance.getEntriesByName("lab:opening-chart").length };
+        }
+    }).observe(document, { subtree: true, childList: true, attributes: true });
+})();
+"#;
+
+/// Without the app's wasm (it never arrives here) the opening chart draws the IOPS chart of
+/// the URL's state: axes, the current depth and the published diamonds, as an image with the
+/// chart's text alternative, and nothing of it can be focused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_first_screen_the_opening_chart_is_drawn_before_the_app_has_loaded() {
+    let root = dist_with(
+        "no-app-wasm-opening",
+        |name| name.starts_with("parallelism-lab-") && name.ends_with("_bg.wasm"),
+        None,
+    );
+    let browser = Browser::start_serving(&root).await;
+    set_viewport(&browser, 1280, 800).await;
+    // The state as the page writes it (the stamp is the canonical query).
+    let query = "?preset=e18dc&cap=960&dies=16&qd=64&rw=randread&bs=4k&state=steady";
+    browser.client.goto(&browser.url(query)).await.unwrap();
+    browser
+        .wait_until(
+            "the opening chart to be drawn",
+            "const c = document.getElementById('opening-chart');
+             return !!c && !!c.dataset.firstDrawnAt;",
+        )
+        .await;
+    let canvas = "#opening-chart";
+    assert_eq!(
+        browser.attr(canvas, "data-state").await.as_deref(),
+        Some(&query[1..]),
+        "the opening chart draws the URL's state"
+    );
+    let hash = browser.canvas_hash(canvas).await;
+    let ink: u64 = hash.rsplit(':').next().unwrap().parse().unwrap();
+    assert!(ink > 0, "the opening chart is drawn on: {hash}");
+    assert_eq!(browser.attr(canvas, "role").await.as_deref(), Some("img"));
+    let label = browser.attr(canvas, "aria-label").await.unwrap_or_default();
+    assert!(
+        label.starts_with("IOPS against queue depth"),
+        "its text alternative: {label}"
+    );
+    let caption = browser.text("#opening-chart-page figcaption").await;
+    assert!(
+        caption.contains("The model is loading") && caption.contains("published measurements"),
+        "the caption says what is drawn and what follows: {caption}"
+    );
+    assert_eq!(
+        browser
+            .js(
+                "return [...document.querySelectorAll('#opening-chart-page *')]
+                     .filter((e) => e.tabIndex >= 0 && !e.disabled).length;",
+                vec![]
+            )
+            .await,
+        json!(0),
+        "nothing of the opening chart takes the keyboard's focus"
+    );
+    assert_on_first_screen(&browser, canvas, 1280, 800, "the opening chart").await;
+    browser.close().await;
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// The app takes the opening chart's place, on the desktop and on a phone: its IOPS chart lies
+/// exactly where the opening chart was drawn (the same classes, the same stylesheet), the
+/// opening chart is gone once
+/// the app has drawn, and a first screen that is not the IOPS chart gets no opening chart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_first_screen_the_app_takes_the_opening_chart_s_place() {
+    let browser = Browser::start().await;
+    browser.cdp(
+        "Page.addScriptToEvaluateOnNewDocument",
+        json!({ "source": RECORD_OPENING_CHART }),
+    );
+    for (width, height) in [(1280, 800), (1366, 768), (390, 844)] {
+        if width < 900 {
+            emulate_phone(&browser, width, height).await;
+        } else {
+            set_viewport(&browser, width, height).await;
+        }
+        open_drawn(&browser, "light").await;
+        let seen = browser.js("return window.__opening;", vec![]).await;
+        let drawn = &seen["drawn"];
+        assert!(
+            drawn.is_object(),
+            "{width} x {height}: an opening chart: {seen}"
+        );
+        assert_eq!(drawn["marked"], json!(1), "its performance mark");
+        let app = rect(&browser, "#chart-iops").await;
+        for side in ["top", "left", "width", "height"] {
+            assert!(
+                (f(drawn, side) - f(&app, side)).abs() <= 1.0,
+                "{width} x {height}: the app's chart is where the opening chart was \
+                 ({side}): {drawn} {app}"
+            );
+        }
+        let first = browser.attr("#chart-iops", "data-first-drawn-at").await;
+        let first: f64 = first.unwrap().parse().unwrap();
+        assert!(
+            f(drawn, "at") < first,
+            "the opening chart came first: {drawn} against {first}"
+        );
+        assert_eq!(
+            browser
+                .js(
+                    "return document.querySelectorAll(
+                         '#opening-chart-page, #opening-chart, .opening-chart-underlay').length;",
+                    vec![]
+                )
+                .await,
+            json!(0),
+            "{width} x {height}: nothing of the opening chart is left"
+        );
+    }
+    for query in ["?view=time", "?workload=rate"] {
+        browser.open(query, ".lab").await;
+        assert_eq!(
+            browser
+                .js("return window.__opening.appeared;", vec![])
+                .await,
+            json!(false),
+            "{query}: no opening chart"
+        );
+    }
+    browser.assert_clean_console();
+    browser.close().await;
 }

@@ -629,8 +629,7 @@ fn idle_prints_the_wake_up_once_per_idle_period() {
 
 #[test]
 fn a_sweep_printed_as_fio_output_imports_as_the_same_points() {
-    let dir = std::env::temp_dir().join(format!("lab-as-fio-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("as-fio");
     let file = dir.join("model.json");
     let sweep = [
         "sweep",
@@ -660,7 +659,6 @@ fn a_sweep_printed_as_fio_output_imports_as_the_same_points() {
         let (a, b) = (i["iops"].as_f64().unwrap(), s["iops"].as_f64().unwrap());
         assert!((a - b).abs() < 1e-6 * b, "{i} against {s}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -701,8 +699,7 @@ fn fit_reads_fio_output_and_prints_a_drive_link_that_sweeps_the_fitted_drive() {
     // Issue 17: fio output of a drive with known values (the model's own, through the fio
     // exporter), fitted back with its capacity known, prints every cell, the worst error and a
     // query whose drive= text `lab sweep --drive` takes.
-    let dir = std::env::temp_dir().join(format!("lab-fit-fio-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("fit-fio");
     let truth = "e12_d16_r50000_p1400000_c2000_h8000_l800";
     let mut files = Vec::new();
     for (rw, bs, depths) in [("randread", "4k", "1,8,64"), ("read", "128k", "16")] {
@@ -768,14 +765,30 @@ fn fit_reads_fio_output_and_prints_a_drive_link_that_sweeps_the_fitted_drive() {
         err.contains("line 1, job 'qd1': it completed no reads or writes"),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A scratch folder of this test process's own, for the files a test writes.
-fn scratch(name: &str) -> std::path::PathBuf {
+/// A folder of one test's own files under the system's temporary folder, removed with them
+/// when the test ends (also when it fails), so runs leave nothing behind.
+struct Scratch(std::path::PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("lab-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 #[test]

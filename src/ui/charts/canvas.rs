@@ -391,16 +391,7 @@ fn follow_box_size(box_ref: NodeRef<html::Div>) -> RwSignal<BoxSize> {
         let Some(div) = box_ref.get_untracked() else {
             return;
         };
-        let ratio = window().device_pixel_ratio();
-        let next = BoxSize {
-            width: f64::from(div.client_width()),
-            height: f64::from(div.client_height()),
-            ratio: if ratio.is_finite() && ratio > 0.0 {
-                ratio.min(MAX_BACKING_RATIO)
-            } else {
-                1.0
-            },
-        };
+        let next = box_size(&div);
         if size.get_untracked() != next {
             size.set(next);
         }
@@ -429,6 +420,52 @@ fn follow_box_size(box_ref: NodeRef<html::Div>) -> RwSignal<BoxSize> {
         }
     });
     size
+}
+
+/// The size of a chart's box now, and the pixel ratio its canvas draws at.
+fn box_size(div: &web_sys::Element) -> BoxSize {
+    let ratio = window().device_pixel_ratio();
+    BoxSize {
+        width: f64::from(div.client_width()),
+        height: f64::from(div.client_height()),
+        ratio: if ratio.is_finite() && ratio > 0.0 {
+            ratio.min(MAX_BACKING_RATIO)
+        } else {
+            1.0
+        },
+    }
+}
+
+/// Draws `data` once on `canvas`, sized to its parent box as laid out now, and stamps it as a
+/// [`ChartCanvas`] does: for the opening chart ([`crate::ui::opening_chart`]), which draws one
+/// chart before the app exists (measuring the box forces the layout its first paint needs
+/// anyway).
+pub fn draw_once<T: 'static>(
+    id: &'static str,
+    canvas: &HtmlCanvasElement,
+    data: &T,
+    stamp: fn(&T) -> &Stamp,
+    palette: Palette,
+    draw: DrawFn<T>,
+) {
+    let Some(div) = canvas.parent_element() else {
+        return;
+    };
+    let painter = Painter { id, stamp, draw };
+    painter.paint(canvas, box_size(&div), palette, data, &DrawLog::default());
+}
+
+/// The class of the opening chart's drawing once the app's chart has taken it in: it shows
+/// under the app's canvas until that canvas's first drawing covers it.
+pub const UNDERLAY_CLASS: &str = "opening-chart-underlay";
+
+/// Removes the opening chart's drawing under `canvas`, if any (see [`UNDERLAY_CLASS`]).
+fn remove_underlay(canvas: &HtmlCanvasElement) {
+    if let Some(under) = canvas.previous_element_sibling() {
+        if under.class_list().contains(UNDERLAY_CLASS) {
+            under.remove();
+        }
+    }
 }
 
 /// What a canvas has drawn so far, for the data attributes tests and the benchmark read, and
@@ -501,6 +538,7 @@ impl<T> Painter<T> {
             leptos::logging::warn!("drawing chart {} failed: {e}", self.id);
             return;
         }
+        remove_underlay(canvas);
         log.draws.set(log.draws.get() + 1);
         let took = performance
             .as_ref()

@@ -196,17 +196,8 @@ fn CarriedFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool
 fn IopsFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool) -> impl IntoView {
     let lab = Lab::expect();
     let data = Memo::new(move |_| charts.with(|c| c.qd.clone()));
-    let title = move || format!("{} against queue depth", data.with(|d| d.unit.title()));
-    let label = Signal::derive(move || {
-        data.with(|d| {
-            charts::describe(
-                &format!("{} against queue depth", d.unit.title()),
-                &d.depth.curves,
-                "queue depth",
-                &|v| d.unit.tick(v),
-            )
-        })
-    });
+    let title = move || data.with(iops_title);
+    let label = Signal::derive(move || data.with(iops_label));
     view! {
         <figure class="chart" id="figure-iops">
             <h2>{title}</h2>
@@ -373,8 +364,20 @@ fn power_caption(drive: &DriveSetup) -> String {
     )
 }
 
+/// The queue-depth chart's title.
+pub(crate) fn iops_title(d: &QdChartData) -> String {
+    format!("{} against queue depth", d.unit.title())
+}
+
+/// The queue-depth chart in words (its canvas's text alternative).
+pub(crate) fn iops_label(d: &QdChartData) -> String {
+    charts::describe(&iops_title(d), &d.depth.curves, "queue depth", &|v| {
+        d.unit.tick(v)
+    })
+}
+
 /// The block size and pattern the queue-depth charts show.
-fn pattern_text(w: &WorkloadSetup) -> String {
+pub(crate) fn pattern_text(w: &WorkloadSetup) -> String {
     format!(
         "{} {}",
         format::block_size(w.bs_bytes()),
@@ -449,7 +452,7 @@ fn lines_caption(pinned: bool) -> &'static str {
     }
 }
 
-fn qd_stamp(d: &QdChartData) -> &Stamp {
+pub(crate) fn qd_stamp(d: &QdChartData) -> &Stamp {
     &d.depth.stamp
 }
 fn latency_stamp(d: &LatencyChartData) -> &Stamp {
@@ -468,7 +471,7 @@ pub fn has_markers(c: &ChartSet) -> bool {
 }
 
 /// What the queue-depth chart's caption says about published measurements.
-fn measured_caption(drive: &DriveSetup, c: &ChartSet) -> String {
+pub(crate) fn measured_caption(drive: &DriveSetup, c: &ChartSet) -> String {
     if !has_markers(c) {
         return if drive.preset().id == reference::MEASURED_PRESET {
             "No published measurement matches this pattern and block size.".into()

@@ -1,0 +1,9 @@
+//! The opening chart's entry point: a wasm of its own, small beside the app's, that draws the
+//! IOPS chart before the app has arrived (see [`parallelism_lab::ui::opening_chart`]). Trunk
+//! builds it beside the app; `assets/boot.js` starts it, then the app.
+
+fn main() {
+    if let Err(why) = parallelism_lab::ui::opening_chart::show() {
+        web_sys::console::info_1(&format!("Parallelism Lab: no opening chart ({why})").into());
+    }
+}

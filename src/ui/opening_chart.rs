@@ -1,0 +1,236 @@
+//! The opening chart: the IOPS chart drawn by a wasm of its own before the app has arrived.
+//!
+//! The app's wasm (Leptos, every view, the fio and trace readers) is the largest download of
+//! the page, and a reader on a slow network would see only the masthead until all of it has
+//! come. The opening chart ([`show`], the whole of the `opening-chart` binary) reads the same
+//! URL as the app, lays out the first screen's frame in the app's own classes (so the stylesheet puts
+//! the chart where the app's will be) and draws the IOPS chart with the app's own chart code:
+//! axes, the current queue depth and the published measurements. The model's curves need the
+//! model, which comes with the app and its workers, so the opening chart says that they
+//! follow.
+//! `assets/boot.js` starts the app's wasm once the opening chart has drawn.
+//!
+//! What always holds:
+//! - the opening chart draws only what the app would draw for the same state before its first
+//!   result, from the same functions; where the app's first screen is something else (another
+//!   view, another load, an embed, which keeps its own layout) it draws nothing;
+//! - it never stands in the app's way: it draws nothing once the app has mounted, and the
+//!   app's mount ([`hand_over`]) takes its drawing into the app's IOPS chart, where it shows
+//!   until the app's first drawing of that chart covers it, and removes the rest, so the
+//!   chart is never blank between the two;
+//! - nothing of it can be focused or changed: its view switch is disabled and hidden from
+//!   assistive technology, and its chart is an image with the app's text alternative.
+//!
+//! Its drawing is marked `lab:opening-chart` in the page's performance timeline, and its
+//! canvas carries the same stamps as the app's charts, for the page benchmark and the tests.
+
+use std::fmt;
+
+use leptos::prelude::{document, window};
+use wasm_bindgen::JsCast;
+use web_sys::{Document, Element, HtmlCanvasElement};
+
+use super::app::{apply_theme, opening, read_palette};
+use super::charts::canvas::{draw_once, UNDERLAY_CLASS};
+use super::charts::{self, qd_chart};
+use super::embed::ChartId;
+use super::state::{LabState, LoadKind, View};
+use super::url_state;
+use super::views::embed_frame;
+use super::views::queue_charts::{
+    iops_label, iops_title, measured_caption, pattern_text, qd_stamp,
+};
+
+/// The opening chart's root element.
+pub const ROOT_ID: &str = "opening-chart-page";
+/// Its chart's canvas.
+pub const CANVAS_ID: &str = "opening-chart";
+/// The canvas id of the app's chart the opening chart stands in for.
+const APP_CHART_ID: &str = "chart-iops";
+/// The performance mark set once the chart is drawn.
+pub const DRAWN_MARK: &str = "lab:opening-chart";
+
+/// Why the opening chart drew nothing. Never an error the reader sees: the app follows anyway.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotShown {
+    /// The app has mounted already (its wasm came first, from a cache).
+    AppFirst,
+    /// The app's first screen is not the IOPS chart on the page itself.
+    OtherFirstScreen,
+    /// The browser refused to build the page's elements.
+    NoDocument,
+}
+
+impl fmt::Display for NotShown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NotShown::AppFirst => "the app has mounted already",
+            NotShown::OtherFirstScreen => "the first screen is not the IOPS chart",
+            NotShown::NoDocument => "the page's elements could not be built",
+        })
+    }
+}
+
+impl std::error::Error for NotShown {}
+
+/// Whether the app's first screen for `state` is the IOPS chart on the page itself.
+pub fn starts_with_the_iops_chart(state: &LabState, framed: bool) -> bool {
+    !framed
+        && !state.embedding.framed
+        && state.display.view == View::Queue
+        && state.workload.load() == LoadKind::Depth
+        && state.embedding.charts.shows(ChartId::Iops)
+}
+
+/// Lays out the first screen's frame and draws the IOPS chart for the page's URL.
+pub fn show() -> Result<(), NotShown> {
+    let doc = document();
+    if doc.query_selector(".page").ok().flatten().is_some() {
+        return Err(NotShown::AppFirst);
+    }
+    let state = url_state::parse_query(&opening(None).query, LabState::default()).state;
+    if !starts_with_the_iops_chart(&state, embed_frame::is_framed()) {
+        return Err(NotShown::OtherFirstScreen);
+    }
+    apply_theme(state.display.theme);
+    let set = charts::build(&state, &|_| None);
+    let data = &set.qd;
+    let canvas = frame(&doc, &state, &set).ok_or(NotShown::NoDocument)?;
+    draw_once(
+        CANVAS_ID,
+        &canvas,
+        data,
+        qd_stamp,
+        read_palette(),
+        qd_chart::draw,
+    );
+    if let Some(p) = window().performance() {
+        let _ = p.mark(DRAWN_MARK);
+    }
+    Ok(())
+}
+
+/// Builds the first screen's frame in the app's classes and returns its chart's canvas.
+fn frame(doc: &Document, state: &LabState, set: &charts::ChartSet) -> Option<HtmlCanvasElement> {
+    // A new element in `parent`, with its class and text.
+    let add = |parent: &Element, tag: &str, class: &str, words: Option<&str>| {
+        let e = doc.create_element(tag).ok()?;
+        if !class.is_empty() {
+            e.set_class_name(class);
+        }
+        e.set_text_content(words);
+        parent.append_child(&e).ok()?;
+        Some(e)
+    };
+
+    // Built whole, then put on the page: a frame that could not be built shows nothing.
+    let root = doc.create_element("div").ok()?;
+    root.set_class_name("page opening-chart");
+    root.set_id(ROOT_ID);
+    root.set_attribute("aria-busy", "true").ok()?;
+    let main = add(&root, "main", "lab", None)?;
+    add(&main, "div", "panel", None)?
+        .set_attribute("aria-hidden", "true")
+        .ok()?;
+    let results = add(&main, "div", "results", None)?;
+
+    // The view switch as the app draws it, so the chart below it sits where the app's will.
+    let switch = add(&results, "div", "view-switch card", None)?;
+    switch.set_attribute("aria-hidden", "true").ok()?;
+    let group = add(&switch, "fieldset", "radio-group", None)?;
+    add(&group, "legend", "", Some("Charts"))?;
+    for view in View::ALL {
+        let label = add(&group, "label", "radio", None)?;
+        let input = add(&label, "input", "", None)?;
+        input.set_attribute("type", "radio").ok()?;
+        input.set_attribute("disabled", "").ok()?;
+        if view == state.display.view {
+            input.set_attribute("checked", "").ok()?;
+        }
+        add(&label, "span", "", Some(view.label()))?;
+    }
+
+    let data = &set.qd;
+    let charts_div = add(&results, "div", "charts", None)?;
+    let figure = add(&charts_div, "figure", "chart", None)?;
+    add(&figure, "h2", "", Some(&iops_title(data)))?;
+    add(
+        &figure,
+        "p",
+        "chart-sub",
+        Some(&pattern_text(&state.workload)),
+    )?;
+    let chart_box = add(&figure, "div", "chart-box", None)?;
+    let canvas: HtmlCanvasElement = add(&chart_box, "canvas", "", None)?.dyn_into().ok()?;
+    canvas.set_id(CANVAS_ID);
+    canvas.set_attribute("role", "img").ok()?;
+    canvas.set_attribute("aria-label", &iops_label(data)).ok()?;
+    let caption = format!(
+        "The model is loading: its curves follow. Dashed red line: the current queue depth. {}",
+        measured_caption(&state.drive, set)
+    );
+    add(&figure, "figcaption", "", Some(&caption))?;
+    doc.body()?.append_child(&root).ok()?;
+    Some(canvas)
+}
+
+/// The app has mounted: its IOPS chart takes the opening chart's drawing under its own canvas
+/// (see [`UNDERLAY_CLASS`]) and the rest of the opening chart goes. Does nothing without an
+/// opening chart.
+pub fn hand_over() {
+    let doc = document();
+    let Some(root) = doc.get_element_by_id(ROOT_ID) else {
+        return;
+    };
+    if let (Some(drawn), Some(chart)) = (
+        doc.get_element_by_id(CANVAS_ID),
+        doc.get_element_by_id(APP_CHART_ID),
+    ) {
+        if let Some(chart_box) = chart.parent_element() {
+            drawn.remove_attribute("id").ok();
+            drawn.set_attribute("aria-hidden", "true").ok();
+            drawn.class_list().add_1(UNDERLAY_CLASS).ok();
+            chart_box.insert_before(&drawn, Some(&chart)).ok();
+        }
+    }
+    root.remove();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::url_state::parse_query;
+
+    fn state(query: &str) -> LabState {
+        parse_query(query, LabState::default()).state
+    }
+
+    /// The default view and any drive or depth on it open on the IOPS chart.
+    #[test]
+    fn the_default_view_starts_with_the_iops_chart() {
+        assert!(starts_with_the_iops_chart(&state(""), false));
+        assert!(starts_with_the_iops_chart(
+            &state("preset=e12&cap=960&qd=4"),
+            false
+        ));
+    }
+
+    /// Another view, another load, an embed or a frame keep their own first screen.
+    #[test]
+    fn other_first_screens_get_no_opening_chart() {
+        for query in [
+            "view=time",
+            "view=activity",
+            "view=review",
+            "workload=rate",
+            "workload=jobs",
+            "embed=1",
+        ] {
+            assert!(
+                !starts_with_the_iops_chart(&state(query), false),
+                "{query} opens on the IOPS chart"
+            );
+        }
+        assert!(!starts_with_the_iops_chart(&state(""), true));
+    }
+}
