@@ -238,17 +238,24 @@ async fn e2e_first_screen_a_phone_shows_the_chart_first_under_the_masthead() {
     browser.close().await;
 }
 
+/// A copy of the build without the app's wasm (named after `what`), served: the app never
+/// arrives, and what the page shows is what it shows before it.
+async fn without_the_app_wasm(what: &str) -> (PathBuf, Browser) {
+    let root = dist_with(
+        what,
+        |name| name.starts_with("parallelism-lab-") && name.ends_with("_bg.wasm"),
+        None,
+    );
+    let browser = Browser::start_serving(&root).await;
+    (root, browser)
+}
+
 /// The masthead is the page's own HTML, not the app's: a reader on a slow network sees the
 /// title and what the lab shows before the app's WebAssembly has arrived (here it never does),
 /// and an embedded lab hides it from the first paint on, before any app code runs.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_first_screen_the_masthead_is_drawn_before_the_app_has_loaded() {
-    let root = dist_with(
-        "no-app-wasm",
-        |name| name.starts_with("parallelism-lab-") && name.ends_with("_bg.wasm"),
-        None,
-    );
-    let browser = Browser::start_serving(&root).await;
+    let (root, browser) = without_the_app_wasm("no-app-wasm").await;
     browser.client.goto(&browser.url("")).await.unwrap();
     browser
         .wait_until(
@@ -320,12 +327,7 @@ const RECORD_OPENING_CHART: &str = r#"
 /// chart's text alternative, and nothing of it can be focused.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_first_screen_the_opening_chart_is_drawn_before_the_app_has_loaded() {
-    let root = dist_with(
-        "no-app-wasm-opening",
-        |name| name.starts_with("parallelism-lab-") && name.ends_with("_bg.wasm"),
-        None,
-    );
-    let browser = Browser::start_serving(&root).await;
+    let (root, browser) = without_the_app_wasm("no-app-wasm-opening").await;
     set_viewport(&browser, 1280, 800).await;
     // The state as the page writes it (the stamp is the canonical query).
     let query = "?preset=e18dc&cap=960&dies=16&qd=64&rw=randread&bs=4k&state=steady";
