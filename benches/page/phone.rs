@@ -58,6 +58,43 @@ pub struct PhoneRun {
     pub burst_settled: f64,
     /// The JS and wasm fetched before the first chart (first run of each build only).
     pub fetched: Option<Fetched>,
+    /// The load's long tasks among the page's own marks, in words (first run only).
+    pub timeline: Option<String>,
+}
+
+/// The page's own marks and measures (`lab:*`), as `[name, start, duration]`.
+const MARKS: &str = r#"
+    return performance.getEntries()
+        .filter((e) => (e.entryType === "mark" || e.entryType === "measure")
+            && e.name.startsWith("lab:"))
+        .map((e) => [e.name, e.startTime, e.duration]);
+"#;
+
+/// Where the load's long tasks fell among the page's marks (the opening chart drawn, the
+/// app's mount): "at START ms for DURATION ms", in order, each mark in its place.
+async fn timeline(chrome: &Chrome, tasks: &[lab::LongTask], until: f64) -> String {
+    let marks = chrome.js(MARKS, vec![]).await;
+    let mut events: Vec<(f64, String)> = tasks
+        .iter()
+        .filter(|t| t.start < until)
+        .map(|t| (t.start, format!("task {:.0}+{:.0}", t.start, t.duration)))
+        .collect();
+    for m in marks.as_array().into_iter().flatten() {
+        let (name, start, duration) = (
+            m[0].as_str().unwrap_or("?"),
+            m[1].as_f64().unwrap_or(f64::NAN),
+            m[2].as_f64().unwrap_or(0.0),
+        );
+        let text = if duration > 0.0 {
+            format!("{name} {start:.0}+{duration:.0}")
+        } else {
+            format!("{name} {start:.0}")
+        };
+        events.push((start, text));
+    }
+    events.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let words: Vec<String> = events.into_iter().map(|(_, w)| w).collect();
+    words.join(", ")
 }
 
 /// [`RUNS`] cold loads of each build, interleaved run by run so a drift in the machine's
@@ -92,6 +129,10 @@ async fn run(build: &Build, record_fetches: bool) -> PhoneRun {
     let load_tasks = tasks
         .as_ref()
         .map(|t| TaskSummary::of(t, f64::NEG_INFINITY, load.computed));
+    let timeline = match (&tasks, record_fetches) {
+        (Some(t), true) => Some(timeline(&chrome, t, load.computed).await),
+        _ => None,
+    };
 
     let (from, to) = burst(&chrome).await;
     let tasks = lab::long_tasks(&chrome).await;
@@ -105,6 +146,7 @@ async fn run(build: &Build, record_fetches: bool) -> PhoneRun {
         burst_tasks,
         burst_settled: to - from,
         fetched,
+        timeline,
     }
 }
 
@@ -195,6 +237,14 @@ pub fn section(builds: &[Build], runs: &[Vec<PhoneRun>]) -> Section {
     );
     s.row("  longest", figure(&|r| longest(r.burst_tasks), Unit::Ms));
     note_computed_source(&mut s, builds, runs);
+    for (build, build_runs) in builds.iter().zip(runs) {
+        if let Some(t) = build_runs.first().and_then(|r| r.timeline.as_ref()) {
+            s.note(format!(
+                "{}, first load: long tasks (start+duration, ms) and the page's marks: {t}",
+                build.name
+            ));
+        }
+    }
     s
 }
 
