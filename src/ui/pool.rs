@@ -719,6 +719,11 @@ impl Pool {
             });
         match reply {
             Reply::Ready => {
+                // In the page's performance timeline (`lab:worker-N-ready`), for the page
+                // benchmark's timeline of a load.
+                if let Some(p) = window().performance() {
+                    let _ = p.mark(&format!("lab:worker-{index}-ready"));
+                }
                 let _ = self.inner.try_update_value(|inner| {
                     if let Some(slot) = inner.slots.get_mut(index) {
                         slot.ready = true;
