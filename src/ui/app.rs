@@ -103,6 +103,7 @@ pub fn App(
         pool.revision();
         (pool.progress(), pool.status())
     });
+    mark_estimated(progress);
 
     view! {
         <div class="page" class:embedded=embed>
@@ -271,7 +272,7 @@ fn ModelStatus(
         let p = progress.get();
         if p.total == 0 || p.finished == p.total {
             format!("Model: all {} points computed.", p.total)
-        } else if p.estimated < p.total {
+        } else if estimating(&p) {
             format!("Model: estimating, {} of {} points…", p.estimated, p.total)
         } else {
             format!(
@@ -299,6 +300,25 @@ fn ModelStatus(
             <span>{text}</span>
         </p>
     }
+}
+
+/// Whether some point of the plan has no result yet, not even an estimate.
+fn estimating(p: &compute::Progress) -> bool {
+    p.total > 0 && p.finished < p.total && p.estimated < p.total
+}
+
+/// Marks `lab:model-estimated` in the page's performance timeline whenever the plan's last
+/// point gets its first result (the page benchmark's timeline of a load).
+fn mark_estimated(progress: Memo<(compute::Progress, PoolStatus)>) {
+    Effect::new(move |was: Option<bool>| {
+        let now = progress.with(|(p, _)| estimating(p));
+        if was == Some(true) && !now {
+            if let Some(p) = window().performance() {
+                let _ = p.mark("lab:model-estimated");
+            }
+        }
+        now
+    });
 }
 
 /// `performance.now()` once every point of the plan is computed, kept while that holds: the
