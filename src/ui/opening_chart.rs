@@ -18,6 +18,8 @@
 //!   app's mount ([`hand_over`]) takes its drawing into the app's IOPS chart, where it shows
 //!   until the app's first drawing of that chart covers it, and removes the rest, so the
 //!   chart is never blank between the two;
+//! - until the app takes it over, it is drawn again whenever the window's size changes (a
+//!   phone turned while a slow network still brings the app), never stretched;
 //! - nothing of it can be focused or changed: its view switch is disabled and hidden from
 //!   assistive technology, and its chart is an image with the app's text alternative.
 //!
@@ -27,12 +29,13 @@
 use std::fmt;
 
 use leptos::prelude::{document, window};
+use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{Document, Element, HtmlCanvasElement};
 
 use super::app::{apply_theme, opening, read_palette};
-use super::charts::canvas::{draw_once, UNDERLAY_CLASS};
-use super::charts::{self, qd_chart};
+use super::charts::canvas::{LoneChart, UNDERLAY_CLASS};
+use super::charts::{self, qd_chart, QdChartData};
 use super::embed::ChartId;
 use super::state::{LabState, LoadKind, View};
 use super::url_state;
@@ -94,20 +97,34 @@ pub fn show() -> Result<(), NotShown> {
     }
     apply_theme(state.display.theme);
     let set = charts::build(&state, &|_| None);
-    let data = &set.qd;
     let canvas = frame(&doc, &state, &set).ok_or(NotShown::NoDocument)?;
-    draw_once(
+    let chart = LoneChart::new(
         CANVAS_ID,
-        &canvas,
-        data,
+        canvas,
+        set.qd,
         qd_stamp,
         read_palette(),
         qd_chart::draw,
     );
+    chart.draw();
     if let Some(p) = window().performance() {
         let _ = p.mark(DRAWN_MARK);
     }
+    follow_resizes(chart);
     Ok(())
+}
+
+/// Draws `chart` again whenever the window's size changes (a phone turned on a slow network)
+/// until the app has taken it over (its canvas then no longer has the opening chart's id).
+fn follow_resizes(chart: LoneChart<QdChartData>) {
+    let redraw = Closure::<dyn FnMut()>::new(move || {
+        if chart.canvas().id() == CANVAS_ID {
+            chart.draw();
+        }
+    });
+    let _ = window().add_event_listener_with_callback("resize", redraw.as_ref().unchecked_ref());
+    // The listener lives as long as the page; after the hand-over it does nothing.
+    redraw.forget();
 }
 
 /// Builds the first screen's frame in the app's classes and returns its chart's canvas.

@@ -324,7 +324,8 @@ const RECORD_OPENING_CHART: &str = r#"
 
 /// Without the app's wasm (it never arrives here) the opening chart draws the IOPS chart of
 /// the URL's state: axes, the current depth and the published diamonds, as an image with the
-/// chart's text alternative, and nothing of it can be focused.
+/// chart's text alternative, and nothing of it can be focused; a resized window has it drawn
+/// again to its new size.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_first_screen_the_opening_chart_is_drawn_before_the_app_has_loaded() {
     let (root, browser) = without_the_app_wasm("no-app-wasm-opening").await;
@@ -371,6 +372,25 @@ async fn e2e_first_screen_the_opening_chart_is_drawn_before_the_app_has_loaded()
         "nothing of the opening chart takes the keyboard's focus"
     );
     assert_on_first_screen(&browser, canvas, 1280, 800, "the opening chart").await;
+    // A window resized while the app is still on its way (a phone turned): drawn again to the
+    // new size, not stretched.
+    let fits = "const c = document.getElementById('opening-chart');
+                const ratio = Math.min(devicePixelRatio, 2);
+                return c.width === Math.round(c.parentElement.clientWidth * ratio)
+                    && c.height === Math.round(c.parentElement.clientHeight * ratio);";
+    browser
+        .wait_until("the opening chart to fit its box", fits)
+        .await;
+    let before = browser.attr(canvas, "data-draws").await;
+    set_viewport(&browser, 1000, 800).await;
+    browser
+        .wait_until("the opening chart drawn again to its new box", fits)
+        .await;
+    assert_ne!(
+        browser.attr(canvas, "data-draws").await,
+        before,
+        "drawn again"
+    );
     browser.close().await;
     let _ = std::fs::remove_dir_all(&root);
 }

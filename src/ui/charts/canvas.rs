@@ -436,23 +436,46 @@ fn box_size(div: &web_sys::Element) -> BoxSize {
     }
 }
 
-/// Draws `data` once on `canvas`, sized to its parent box as laid out now, and stamps it as a
-/// [`ChartCanvas`] does: for the opening chart ([`crate::ui::opening_chart`]), which draws one
-/// chart before the app exists (measuring the box forces the layout its first paint needs
-/// anyway).
-pub fn draw_once<T: 'static>(
-    id: &'static str,
-    canvas: &HtmlCanvasElement,
-    data: &T,
-    stamp: fn(&T) -> &Stamp,
+/// A chart drawn outside the app, on a canvas of its own, for the opening chart
+/// ([`crate::ui::opening_chart`]), which draws one chart before the app exists.
+pub struct LoneChart<T: 'static> {
+    canvas: HtmlCanvasElement,
+    painter: Painter<T>,
+    data: T,
     palette: Palette,
-    draw: DrawFn<T>,
-) {
-    let Some(div) = canvas.parent_element() else {
-        return;
-    };
-    let painter = Painter { id, stamp, draw };
-    painter.paint(canvas, box_size(&div), palette, data, &DrawLog::default());
+    log: DrawLog,
+}
+
+impl<T: 'static> LoneChart<T> {
+    pub fn new(
+        id: &'static str,
+        canvas: HtmlCanvasElement,
+        data: T,
+        stamp: fn(&T) -> &Stamp,
+        palette: Palette,
+        draw: DrawFn<T>,
+    ) -> LoneChart<T> {
+        LoneChart {
+            canvas,
+            painter: Painter { id, stamp, draw },
+            data,
+            palette,
+            log: DrawLog::default(),
+        }
+    }
+
+    /// Draws the chart at its box's size as laid out now (measuring it forces the layout a
+    /// first paint needs anyway), and stamps the canvas as a [`ChartCanvas`] does.
+    pub fn draw(&self) {
+        if let Some(div) = self.canvas.parent_element() {
+            let size = box_size(&div);
+            (self.painter).paint(&self.canvas, size, self.palette, &self.data, &self.log);
+        }
+    }
+
+    pub fn canvas(&self) -> &HtmlCanvasElement {
+        &self.canvas
+    }
 }
 
 /// The class of the opening chart's drawing once the app's chart has taken it in: it shows
