@@ -3,12 +3,11 @@
 //! The app's wasm (Leptos, every view, the fio and trace readers) is the largest download of
 //! the page, and a reader on a slow network would see only the masthead until all of it has
 //! come. The opening chart ([`show`], the whole of the `opening-chart` binary) reads the same
-//! URL as the app, lays out the first screen's frame in the app's own classes (so the stylesheet puts
-//! the chart where the app's will be) and draws the IOPS chart with the app's own chart code:
-//! axes, the current queue depth and the published measurements. The model's curves need the
-//! model, which comes with the app and its workers, so the opening chart says that they
-//! follow.
-//! `assets/boot.js` starts the app's wasm once the opening chart has drawn.
+//! URL as the app, lays out the first screen's frame in the app's own classes (so the
+//! stylesheet puts the chart where the app's will be) and draws the IOPS chart with the app's
+//! own chart code: axes, the current queue depth and the published measurements. The model's
+//! curves need the model, which comes with the app and its workers, so the opening chart says
+//! that they follow. `assets/boot.js` starts the app's wasm once the opening chart has drawn.
 //!
 //! What always holds:
 //! - the opening chart draws only what the app would draw for the same state before its first
@@ -41,22 +40,20 @@ use super::state::{LabState, LoadKind, View};
 use super::url_state;
 use super::views::embed_frame;
 use super::views::queue_charts::{
-    iops_label, iops_title, measured_caption, pattern_text, qd_stamp,
+    iops_label, iops_title, measured_caption, pattern_text, qd_stamp, IOPS_CANVAS_ID,
 };
 
 /// The opening chart's root element.
 pub const ROOT_ID: &str = "opening-chart-page";
 /// Its chart's canvas.
 pub const CANVAS_ID: &str = "opening-chart";
-/// The canvas id of the app's chart the opening chart stands in for.
-const APP_CHART_ID: &str = "chart-iops";
 /// The performance mark set once the chart is drawn.
 pub const DRAWN_MARK: &str = "lab:opening-chart";
 
 /// Why the opening chart drew nothing. Never an error the reader sees: the app follows anyway.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NotShown {
-    /// The app has mounted already (its wasm came first, from a cache).
+    /// The page has its lab already (the app's, or an opening chart drawn before).
     AppFirst,
     /// The app's first screen is not the IOPS chart on the page itself.
     OtherFirstScreen,
@@ -67,7 +64,7 @@ pub enum NotShown {
 impl fmt::Display for NotShown {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            NotShown::AppFirst => "the app has mounted already",
+            NotShown::AppFirst => "the page has its lab already",
             NotShown::OtherFirstScreen => "the first screen is not the IOPS chart",
             NotShown::NoDocument => "the page's elements could not be built",
         })
@@ -201,7 +198,7 @@ pub fn hand_over() {
     };
     if let (Some(drawn), Some(chart)) = (
         doc.get_element_by_id(CANVAS_ID),
-        doc.get_element_by_id(APP_CHART_ID),
+        doc.get_element_by_id(IOPS_CANVAS_ID),
     ) {
         if let Some(chart_box) = chart.parent_element() {
             drawn.remove_attribute("id").ok();

@@ -25,6 +25,9 @@ use crate::ui::views::jobs::JobsFigure;
 use crate::ui::views::share::PngButton;
 use crate::ui::views::trace::TraceFigure;
 
+/// The IOPS chart's canvas (tests, the benchmark and the opening chart find it by it).
+pub(crate) const IOPS_CANVAS_ID: &str = "chart-iops";
+
 /// The round amounts the read-share caption converts between IOPS and MB/s.
 const EXAMPLE_IOPS: f64 = 1000.0;
 const EXAMPLE_MB_S: f64 = 100.0;
@@ -203,7 +206,7 @@ fn IopsFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool) -
             <h2>{title}</h2>
             <p class="chart-sub">{move || lab.workload.with(pattern_text)}</p>
             <ChartCanvas
-                id="chart-iops"
+                id=IOPS_CANVAS_ID
                 label=label
                 data=data
                 stamp=qd_stamp
