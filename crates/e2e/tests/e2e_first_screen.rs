@@ -406,26 +406,33 @@ async fn e2e_first_screen_the_app_takes_the_opening_chart_s_place() {
         "Page.addScriptToEvaluateOnNewDocument",
         json!({ "source": RECORD_OPENING_CHART }),
     );
-    for (width, height) in [(1280, 800), (1366, 768), (390, 844)] {
+    // The projector's large type lays the first screen out its own way.
+    let sizes = [
+        (1280, 800, "light"),
+        (1280, 800, "projector"),
+        (1366, 768, "dark"),
+        (390, 844, "light"),
+    ];
+    for (width, height, theme) in sizes {
         if width < 900 {
             emulate_phone(&browser, width, height).await;
         } else {
             set_viewport(&browser, width, height).await;
         }
-        open_drawn(&browser, "light").await;
+        open_drawn(&browser, theme).await;
         let seen = browser.js("return window.__opening;", vec![]).await;
         let drawn = &seen["drawn"];
         assert!(
             drawn.is_object(),
-            "{width} x {height}: an opening chart: {seen}"
+            "{width} x {height} {theme}: an opening chart: {seen}"
         );
         assert_eq!(drawn["marked"], json!(1), "its performance mark");
         let app = rect(&browser, "#chart-iops").await;
         for side in ["top", "left", "width", "height"] {
             assert!(
                 (f(drawn, side) - f(&app, side)).abs() <= 1.0,
-                "{width} x {height}: the app's chart is where the opening chart was \
-                 ({side}): {drawn} {app}"
+                "{width} x {height} {theme}: the app's chart is where the opening chart \
+                 was ({side}): {drawn} {app}"
             );
         }
         let first = browser.attr("#chart-iops", "data-first-drawn-at").await;
