@@ -270,9 +270,9 @@ fn ModelStatus(
     let progress = Memo::new(move |_| progress.get().0);
     let text = move || {
         let p = progress.get();
-        if p.total == 0 || p.finished == p.total {
+        if p.all_finished() {
             format!("Model: all {} points computed.", p.total)
-        } else if estimating(&p) {
+        } else if !p.all_estimated() {
             format!("Model: estimating, {} of {} points…", p.estimated, p.total)
         } else {
             format!(
@@ -302,16 +302,11 @@ fn ModelStatus(
     }
 }
 
-/// Whether some point of the plan has no result yet, not even an estimate.
-fn estimating(p: &compute::Progress) -> bool {
-    p.total > 0 && p.finished < p.total && p.estimated < p.total
-}
-
 /// Marks `lab:model-estimated` in the page's performance timeline whenever the plan's last
 /// point gets its first result (the page benchmark's timeline of a load).
 fn mark_estimated(progress: Memo<(compute::Progress, PoolStatus)>) {
     Effect::new(move |was: Option<bool>| {
-        let now = progress.with(|(p, _)| estimating(p));
+        let now = progress.with(|(p, _)| !p.all_estimated());
         if was == Some(true) && !now {
             if let Some(p) = window().performance() {
                 let _ = p.mark("lab:model-estimated");
@@ -325,7 +320,7 @@ fn mark_estimated(progress: Memo<(compute::Progress, PoolStatus)>) {
 /// page benchmark's stamp for "every point computed" (the charts stamp "every point
 /// estimated" themselves, see [`super::charts::canvas`]).
 fn computed_at(p: compute::Progress) -> Option<String> {
-    let done = p.total > 0 && p.finished == p.total;
+    let done = p.total > 0 && p.all_finished();
     done.then(|| window().performance().map(|perf| perf.now().to_string()))
         .flatten()
 }

@@ -300,6 +300,11 @@ impl Coalesced {
         }
     }
 
+    /// Bumps the revision now; a bump already due still follows.
+    fn bump_now(&self) {
+        let _ = self.revision.try_update(|r| *r += 1);
+    }
+
     /// Bumps the revision [`REVISION_MS`] from now, once however often it is asked meanwhile.
     fn bump_soon(&self) {
         if self.due.try_get_value().unwrap_or(true) {
@@ -738,10 +743,17 @@ impl Pool {
             // where a developer looks, and the worker goes on with the plan it had.
             Reply::Refused { why } => leptos::logging::error!("model worker {index}: {why}"),
             results @ Reply::Results { .. } => {
+                let before = self.progress();
                 let _ = self
                     .inner
                     .try_update_value(|i| i.dispatch.receive(index, results));
-                self.charts.bump_soon();
+                // The plan's last estimate or last full result is shown at once: it is what
+                // the reader waits for, and the charts redraw for it once either way.
+                if self.progress().completes(&before) {
+                    self.charts.bump_now();
+                } else {
+                    self.charts.bump_soon();
+                }
             }
             Reply::Time { drive, results } => {
                 let _ = self.inner.try_update_value(|i| {

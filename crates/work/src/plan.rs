@@ -63,6 +63,23 @@ impl Progress {
         }
         p
     }
+
+    /// Every point has at least an estimate (a plan of no points has none to wait for).
+    pub fn all_estimated(&self) -> bool {
+        self.estimated >= self.total
+    }
+
+    /// Every point has its full result.
+    pub fn all_finished(&self) -> bool {
+        self.finished >= self.total
+    }
+
+    /// Whether this progress, coming after `before` on the same plan, is a moment a reader
+    /// waits for: the plan's last point has its first result, or its last full one.
+    pub fn completes(&self, before: &Progress) -> bool {
+        (self.all_estimated() && !before.all_estimated())
+            || (self.all_finished() && !before.all_finished())
+    }
 }
 
 /// What one call to [`PlanRunner::work`] did.
@@ -311,6 +328,36 @@ enum Start {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn progress(total: usize, estimated: usize, finished: usize) -> Progress {
+        Progress {
+            total,
+            estimated,
+            finished,
+        }
+    }
+
+    /// The plan's last estimate and its last full result are the moments a reader waits for;
+    /// results before, between and after them are not.
+    #[test]
+    fn a_plan_completes_at_its_last_estimate_and_at_its_last_full_result() {
+        let (p, q) = (progress(57, 56, 0), progress(57, 57, 0));
+        assert!(q.completes(&p), "the last estimate");
+        assert!(
+            progress(57, 57, 57).completes(&progress(57, 57, 56)),
+            "the last result"
+        );
+        assert!(
+            !progress(57, 40, 0).completes(&progress(57, 30, 0)),
+            "before"
+        );
+        assert!(!progress(57, 57, 20).completes(&q), "between");
+        assert!(
+            !progress(57, 57, 57).completes(&progress(57, 57, 57)),
+            "after"
+        );
+        assert!(progress(0, 0, 0).all_estimated() && progress(0, 0, 0).all_finished());
+    }
     use crate::testing::{key, key_at};
     use parallelism_model::DriveState;
 
