@@ -22,7 +22,9 @@
 //!   over time) changes at most once per [`REVISION_MS`] however many results arrive, so the
 //!   charts and the readout are redrawn a few times a second while results stream in, not at
 //!   every frame (drawing five charts is the main thread's largest task), and a frame the
-//!   browser does not render (an embed below the fold) still takes in its results;
+//!   browser does not render (an embed below the fold) still takes in its results; the
+//!   charts' revision also changes at once when a reply brings the plan's last estimate or
+//!   its last full result, the moments a reader waits for;
 //! - a worker that cannot start, or that stops, shows the page's error screen with the
 //!   reason (it panics, which the crash screen catches), never a page that silently stops;
 //! - after [`Pool::stop`] the workers are ended and nothing more is sent.
