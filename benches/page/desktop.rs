@@ -87,6 +87,8 @@ pub struct DesktopRun {
     longest_draw: String,
     time_view: f64,
     time_view_tasks: Option<TaskSummary>,
+    /// The load's long tasks among the page's marks, in words.
+    timeline: String,
 }
 
 /// One run per build, in order.
@@ -121,6 +123,7 @@ async fn run(build: &Build) -> DesktopRun {
         press_the_slider(&chrome, "qd", &legs, PRESSES_PER_LEG, DEFAULT_CHARTS).await;
     let tasks = lab::long_tasks(&chrome).await;
     let notes = chrome.js(PAGE_NOTES, vec![json!(DEFAULT_CHARTS)]).await;
+    let timeline = lab::timeline(&chrome, tasks.as_deref().unwrap_or_default(), presses_from).await;
 
     let switched_at = now(&chrome).await;
     chrome
@@ -158,6 +161,7 @@ async fn run(build: &Build) -> DesktopRun {
         longest_draw: notes["draw"].as_str().unwrap_or("n/a").to_string(),
         time_view: done - switched_at,
         time_view_tasks: window(&time_tasks, switched_at, f64::INFINITY),
+        timeline,
     }
 }
 
@@ -260,6 +264,10 @@ pub fn section(builds: &[Build], runs: &[DesktopRun]) -> Section {
         s.note(format!(
             "{}: longest single chart drawing: {}",
             build.name, run.longest_draw
+        ));
+        s.note(format!(
+            "{}, the load: long tasks (start+duration, ms) and the page's marks: {}",
+            build.name, run.timeline
         ));
     }
     s

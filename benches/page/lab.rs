@@ -252,3 +252,41 @@ pub fn report_console(chrome: &Chrome, what: &str) {
         eprintln!("console ({what}): {} {}: {}", e.level, e.source, e.message);
     }
 }
+
+/// The page's own marks and measures (`lab:*`), as `[name, start, duration]`.
+const MARKS: &str = r#"
+    return performance.getEntries()
+        .filter((e) => (e.entryType === "mark" || e.entryType === "measure")
+            && e.name.startsWith("lab:"))
+        .map((e) => [e.name, e.startTime, e.duration]);
+"#;
+
+/// Where the long tasks before `until` fell among the page's marks (the opening chart drawn,
+/// the app's mount, the workers ready, the model's estimates): "task START+DURATION", in
+/// order, each mark in its place.
+pub async fn timeline(chrome: &Chrome, tasks: &[LongTask], until: f64) -> String {
+    let marks = chrome.js(MARKS, vec![]).await;
+    let mut events: Vec<(f64, String)> = tasks
+        .iter()
+        .filter(|t| t.start < until)
+        .map(|t| (t.start, format!("task {:.0}+{:.0}", t.start, t.duration)))
+        .collect();
+    for m in marks.as_array().into_iter().flatten() {
+        let (name, start, duration) = (
+            m[0].as_str().unwrap_or("?"),
+            m[1].as_f64().unwrap_or(f64::NAN),
+            m[2].as_f64().unwrap_or(0.0),
+        );
+        let text = if duration > 0.0 {
+            format!("{name} {start:.0}+{duration:.0}")
+        } else {
+            format!("{name} {start:.0}")
+        };
+        if start < until {
+            events.push((start, text));
+        }
+    }
+    events.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let words: Vec<String> = events.into_iter().map(|(_, w)| w).collect();
+    words.join(", ")
+}

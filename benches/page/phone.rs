@@ -62,41 +62,6 @@ pub struct PhoneRun {
     pub timeline: Option<String>,
 }
 
-/// The page's own marks and measures (`lab:*`), as `[name, start, duration]`.
-const MARKS: &str = r#"
-    return performance.getEntries()
-        .filter((e) => (e.entryType === "mark" || e.entryType === "measure")
-            && e.name.startsWith("lab:"))
-        .map((e) => [e.name, e.startTime, e.duration]);
-"#;
-
-/// Where the load's long tasks fell among the page's marks (the opening chart drawn, the
-/// app's mount): "at START ms for DURATION ms", in order, each mark in its place.
-async fn timeline(chrome: &Chrome, tasks: &[lab::LongTask], until: f64) -> String {
-    let marks = chrome.js(MARKS, vec![]).await;
-    let mut events: Vec<(f64, String)> = tasks
-        .iter()
-        .filter(|t| t.start < until)
-        .map(|t| (t.start, format!("task {:.0}+{:.0}", t.start, t.duration)))
-        .collect();
-    for m in marks.as_array().into_iter().flatten() {
-        let (name, start, duration) = (
-            m[0].as_str().unwrap_or("?"),
-            m[1].as_f64().unwrap_or(f64::NAN),
-            m[2].as_f64().unwrap_or(0.0),
-        );
-        let text = if duration > 0.0 {
-            format!("{name} {start:.0}+{duration:.0}")
-        } else {
-            format!("{name} {start:.0}")
-        };
-        events.push((start, text));
-    }
-    events.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let words: Vec<String> = events.into_iter().map(|(_, w)| w).collect();
-    words.join(", ")
-}
-
 /// [`RUNS`] cold loads of each build, interleaved run by run so a drift in the machine's
 /// speed hits every build alike. Returns the runs per build.
 pub async fn measure(builds: &[Build]) -> Vec<Vec<PhoneRun>> {
@@ -130,7 +95,7 @@ async fn run(build: &Build, record_fetches: bool) -> PhoneRun {
         .as_ref()
         .map(|t| TaskSummary::of(t, f64::NEG_INFINITY, load.computed));
     let timeline = match (&tasks, record_fetches) {
-        (Some(t), true) => Some(timeline(&chrome, t, load.computed).await),
+        (Some(t), true) => Some(lab::timeline(&chrome, t, load.computed).await),
         _ => None,
     };
 
