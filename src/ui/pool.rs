@@ -23,8 +23,9 @@
 //!   charts and the readout are redrawn a few times a second while results stream in, not at
 //!   every frame (drawing five charts is the main thread's largest task), and a frame the
 //!   browser does not render (an embed below the fold) still takes in its results; the
-//!   charts' revision also changes at once when a reply brings the plan's last estimate or
-//!   its last full result, the moments a reader waits for;
+//!   revision also changes at once for a reply that completes what the reader waits for: the
+//!   plan's last estimate or last full result, the drive over time, a fit, jobs, a replay,
+//!   the review's suite;
 //! - a worker that cannot start, or that stops, shows the page's error screen with the
 //!   reason (it panics, which the crash screen catches), never a page that silently stops;
 //! - after [`Pool::stop`] the workers are ended and nothing more is sent.
@@ -302,9 +303,14 @@ impl Coalesced {
         }
     }
 
-    /// Bumps the revision now; a bump already due still follows.
-    fn bump_now(&self) {
-        let _ = self.revision.try_update(|r| *r += 1);
+    /// Bumps the revision now if `at_once` (a reply that completes what the reader waits
+    /// for; a bump already due still follows), else [`REVISION_MS`] from now.
+    fn bump(&self, at_once: bool) {
+        if at_once {
+            let _ = self.revision.try_update(|r| *r += 1);
+        } else {
+            self.bump_soon();
+        }
     }
 
     /// Bumps the revision [`REVISION_MS`] from now, once however often it is asked meanwhile.
@@ -751,13 +757,10 @@ impl Pool {
                     .try_update_value(|i| i.dispatch.receive(index, results));
                 // The plan's last estimate or last full result is shown at once: it is what
                 // the reader waits for, and the charts redraw for it once either way.
-                if self.progress().completes(&before) {
-                    self.charts.bump_now();
-                } else {
-                    self.charts.bump_soon();
-                }
+                self.charts.bump(self.progress().completes(&before));
             }
             Reply::Time { drive, results } => {
+                let done = results.is_done();
                 let _ = self.inner.try_update_value(|i| {
                     if i.time.get(&drive).is_none_or(|r| !r.is_done()) {
                         if i.time.len() >= MAX_CACHED_DRIVES {
@@ -767,49 +770,53 @@ impl Pool {
                         i.time.insert(drive, results);
                     }
                 });
-                self.time.bump_soon();
+                self.time.bump(done);
             }
             Reply::Fit {
                 id,
                 progress,
                 outcome,
             } => {
+                let done = outcome.is_some();
                 let _ = self.inner.try_update_value(|i| {
                     if id == i.fit_id {
                         i.fit = Some(FitState { progress, outcome });
                     }
                 });
-                self.fit.bump_soon();
+                self.fit.bump(done);
             }
             Reply::Jobs {
                 id,
                 progress,
                 outcome,
             } => {
+                let done = outcome.is_some();
                 let _ = self
                     .inner
                     .try_update_value(|i| i.jobs.receive(id, progress, outcome));
-                self.jobs.bump_soon();
+                self.jobs.bump(done);
             }
             Reply::Replay {
                 id,
                 progress,
                 outcome,
             } => {
+                let done = outcome.is_some();
                 let _ = self
                     .inner
                     .try_update_value(|i| i.replay.receive(id, progress, outcome));
-                self.replay.bump_soon();
+                self.replay.bump(done);
             }
             Reply::Review {
                 id,
                 progress,
                 outcome,
             } => {
+                let done = outcome.is_some();
                 let _ = self
                     .inner
                     .try_update_value(|i| i.review.receive(id, progress, outcome));
-                self.review.bump_soon();
+                self.review.bump(done);
             }
             Reply::Teach { id, news } => {
                 let listener = self
