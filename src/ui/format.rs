@@ -156,7 +156,7 @@ pub fn percent(share: f64) -> String {
     if !share.is_finite() {
         return NO_VALUE.into();
     }
-    format!("{:.0}%", share * 100.0)
+    crate::model::text::percent(share)
 }
 
 #[cfg(test)]

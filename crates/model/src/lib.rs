@@ -52,7 +52,8 @@
 //!
 //! - [`time`]: [`Nanos`](time::Nanos) and [`SimTime`](time::SimTime), simulated nanoseconds.
 //! - [`rng`]: [`Rng`](rng::Rng), the run's one seeded generator.
-//! - [`text`]: a file's bytes as text (UTF-8 or UTF-16).
+//! - [`text`]: a file's bytes as text (UTF-8 or UTF-16); a figure's digits grouped, a share as
+//!   a percentage.
 //! - [`link`]: [`HostLink`](link::HostLink), host link generations and their rates.
 //! - [`sliced`]: [`Sliced`](sliced::Sliced), one shape for work done in slices.
 //! - [`config`]: what a drive and a run are made of: [`DriveSpec`], [`NandSpec`](config::NandSpec),

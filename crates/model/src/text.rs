@@ -1,6 +1,7 @@
 //! Text in and out: the one decoding every reader of the reader's files shares (fio's output,
 //! job files, traces), so a file saved by another tool reads the same in `lab` and the page; and
-//! the one way a figure's digits are grouped, for the words the model writes and the page's.
+//! the one way a figure's digits are grouped and a share is written as a percentage, for the
+//! words the model writes and the page's.
 //!
 //! What always holds: any bytes give text (never an error or a panic); what the decoding
 //! replaced shows as U+FFFD, which each parser then names by line.
@@ -58,4 +59,19 @@ pub fn grouped(v: f64) -> String {
         out.insert(0, '-');
     }
     out
+}
+
+/// A share (0.0 to 1.0) as a whole percentage: `85%`. Whatever is not finite is written as Rust
+/// writes it; the page shows a dash instead.
+///
+/// ```
+/// use parallelism_model::text::percent;
+/// assert_eq!(percent(0.853), "85%");
+/// assert_eq!(percent(3.0), "300%");
+/// ```
+pub fn percent(share: f64) -> String {
+    if !share.is_finite() {
+        return share.to_string();
+    }
+    format!("{:.0}%", share * 100.0)
 }

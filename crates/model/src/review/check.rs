@@ -14,7 +14,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::{Test, TestResult, E12_SUSTAINED_FLOOR_MB_S};
-use crate::text::grouped;
+use crate::text::{grouped, percent};
 
 /// "Just shy of 2 GB/s": the E12's burst sequential reads, read as 1,950 MB/s...
 pub const BURST_READ_SAID_MB_S: f64 = 1950.0;
@@ -167,10 +167,6 @@ pub fn check(result: &TestResult) -> Option<Check> {
         holds,
         found,
     })
-}
-
-fn percent(share: f64) -> String {
-    format!("{:.0}%", share * 100.0)
 }
 
 impl fmt::Display for Found {
