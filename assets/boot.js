@@ -4,23 +4,30 @@
 const app = document.querySelector('meta[name="trunk-app"]');
 const url = (name) => new URL(app.dataset[name], document.baseURI).href;
 const { default: init } = await import(url("js"));
-// The page's masthead is drawn first: the wasm (the largest download) is asked for once a frame
-// has been presented, not while the stylesheet the first paint waits for still loads. A page
-// the browser does not draw (a hidden tab, a cross-origin frame below an article's fold) runs
-// no animation frame: there it is asked for after a tenth of a second all the same.
+// Resolves once the page's current state has been drawn: after an animation frame, or after a
+// tenth of a second where the browser draws none (a hidden tab, a cross-origin frame below an
+// article's fold).
 const NO_FRAME_WAIT_MS = 100;
-await new Promise((drawn) => {
-  requestAnimationFrame(() => setTimeout(drawn));
-  setTimeout(drawn, NO_FRAME_WAIT_MS);
-});
+const shown = () =>
+  new Promise((drawn) => {
+    requestAnimationFrame(() => setTimeout(drawn));
+    setTimeout(drawn, NO_FRAME_WAIT_MS);
+  });
+// The page's masthead is drawn first: the wasm (the largest download) is asked for once a frame
+// has been presented, not while the stylesheet the first paint waits for still loads.
+await shown();
 // The opening chart (src/ui/opening_chart.rs) draws the IOPS chart from a wasm a quarter the
 // size of the app's, so a reader on a slow network sees the chart and its published measurements
 // before the app's download; the app's wasm is asked for once it has drawn, so the two do not
-// share the network. Never fatal: without it the app draws the chart itself, as before.
+// share the network. It lays out its frame as it starts and draws the chart in a task of its own
+// once that frame is shown, so neither task is long. Never fatal: without it the app draws the
+// chart itself, as before.
 const beside = (name) => new URL(name, document.baseURI).href;
 try {
-  const { default: openingChart } = await import(beside("opening-chart.js"));
-  await openingChart({ module_or_path: beside("opening-chart_bg.wasm") });
+  const openingChart = await import(beside("opening-chart.js"));
+  await openingChart.default({ module_or_path: beside("opening-chart_bg.wasm") });
+  await shown();
+  openingChart.draw();
 } catch (error) {
   console.info(`Parallelism Lab: no opening chart (${error && error.message})`);
 }
