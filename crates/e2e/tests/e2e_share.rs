@@ -298,6 +298,11 @@ async fn e2e_compare_draws_one_curve_per_configuration_and_refuses_a_fifth_pin()
             (legend_count(&browser).await == 4).then_some(())
         })
         .await;
+    // The legend follows the state at once, the URL a moment later: charts drawn for the URL's
+    // state are the new view's only once the URL carries the new block size.
+    browser
+        .wait_for_query("the new block size in the URL", &["bs=8k"])
+        .await;
     wait_for_visible_charts(&browser).await;
     let label = eval(
         &browser,
