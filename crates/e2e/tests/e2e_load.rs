@@ -16,7 +16,7 @@ use fantoccini::key::Key;
 use parallelism_lab::ui::compute::sweep_rates;
 use parallelism_lab::ui::state::LabState;
 use parallelism_lab::ui::url_state::parse_query;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// The 480 GB E18DC (8 dies) under random 4 KiB reads arriving at random, at most 64 at the
 /// drive: a drive small enough that its knee and capacity lie well inside the sweep.
@@ -637,13 +637,23 @@ async fn e2e_on_a_phone_the_workload_views_never_scroll_sideways_and_their_contr
 
 /// The E12 review's tests as a workload in the page: `view=review` runs the suite in the
 /// worker on the drive the controls set and shows one chart a test in the review's order,
-/// each under the review's words; every score is the one `lab review` prints.
+/// each under the review's words; every score is the one `lab review` prints. The view's
+/// contents are built when it is first chosen, not at start-up.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_the_reviews_tests_run_in_the_worker_and_match_lab_review() {
     let browser = Browser::start().await;
-    browser
-        .open("?preset=e12&cap=960&view=review", "#review-tests")
-        .await;
+    browser.open("?preset=e12&cap=960", "#view-review").await;
+    assert_eq!(
+        browser
+            .js(
+                "return document.querySelectorAll('#review-tests *').length;",
+                vec![]
+            )
+            .await,
+        json!(0),
+        "a view never shown is not built"
+    );
+    browser.click("view-review").await;
     let status = browser
         .wait_for("the review's tests to run", || async {
             let s = text_of(&browser, "#review-status").await;

@@ -110,7 +110,8 @@ fn tests(found: &ReviewFound) -> Vec<TestView> {
 
 /// The review's tests (hidden, and idle, unless the state's view is [`View::Review`]). Its
 /// suite is asked for whenever it is shown and the drive changes; hiding it drops a suite
-/// under way.
+/// under way. Its contents are built the first time it is shown and kept from then on, so the
+/// app's start-up (one task on a slow phone) does not build them for a view few open.
 #[component]
 pub fn ReviewTestsView() -> impl IntoView {
     let lab = Lab::expect();
@@ -121,11 +122,8 @@ pub fn ReviewTestsView() -> impl IntoView {
         true => pool.start_review(ReviewAsk { drive: key.get() }),
         false => pool.cancel_review(),
     });
-    let data = Memo::new(move |_| {
-        pool.review_revision();
-        build(pool.review_state().as_ref(), &key.get())
-    });
-    let drive = move || lab.drive.with(|d| d.label());
+    let opened =
+        Memo::new(move |before: Option<&bool>| before.copied().unwrap_or(false) || shown.get());
     view! {
         <section
             id="review-tests"
@@ -133,25 +131,42 @@ pub fn ReviewTestsView() -> impl IntoView {
             aria-labelledby="review-title"
             hidden=move || !shown.get()
         >
-            <div class="card time-head">
-                <h2 id="review-title">"The E12 review's tests: " {drive}</h2>
-                <p class="chart-sub">
-                    "Bars are results of the model for the drive set in the controls, run through the procedures of "
-                    <cite>{E12_SOURCE}</cite>
-                    ": burst tests at QD1, sustained tests from QD1 to QD32 (a minute or 32 GB a depth, then idle), mixed sweeps from 100% to 0% reads. Quoted words are the review's about its own 960 GB E12 sample."
-                </p>
-                <p class="model-status" id="review-status" role="status">
-                    {move || data.with(|v| v.status.clone())}
-                </p>
-            </div>
-            <div class="review-tests">
-                <For
-                    each=move || data.with(|v| v.tests.clone())
-                    key=|t| t.title
-                    children=|t| view! { <TestFigure test=t /> }
-                />
-            </div>
+            <Show when=move || opened.get()>
+                <ReviewTestsContents key=key />
+            </Show>
         </section>
+    }
+}
+
+/// What the view shows for the drive `key` names.
+#[component]
+fn ReviewTestsContents(key: Memo<DriveKey>) -> impl IntoView {
+    let lab = Lab::expect();
+    let pool = Pool::expect();
+    let data = Memo::new(move |_| {
+        pool.review_revision();
+        build(pool.review_state().as_ref(), &key.get())
+    });
+    let drive = move || lab.drive.with(|d| d.label());
+    view! {
+        <div class="card time-head">
+            <h2 id="review-title">"The E12 review's tests: " {drive}</h2>
+            <p class="chart-sub">
+                "Bars are results of the model for the drive set in the controls, run through the procedures of "
+                <cite>{E12_SOURCE}</cite>
+                ": burst tests at QD1, sustained tests from QD1 to QD32 (a minute or 32 GB a depth, then idle), mixed sweeps from 100% to 0% reads. Quoted words are the review's about its own 960 GB E12 sample."
+            </p>
+            <p class="model-status" id="review-status" role="status">
+                {move || data.with(|v| v.status.clone())}
+            </p>
+        </div>
+        <div class="review-tests">
+            <For
+                each=move || data.with(|v| v.tests.clone())
+                key=|t| t.title
+                children=|t| view! { <TestFigure test=t /> }
+            />
+        </div>
     }
 }
 
