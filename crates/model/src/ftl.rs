@@ -163,6 +163,19 @@ impl ScaledFtl {
     }
 }
 
+/// The steady-state amplification of every built-in preset's spare area, (spare ratio,
+/// amplification), exactly as [`steady_write_amplification`] computes it: neither a fit nor an
+/// assumption but its results written down, so that a browser's model worker does not spend
+/// its first tenth of a second on them for the default view. A test recomputes every preset's
+/// and fails with the list to write when a preset's spare area changes or a preset is added.
+const PRESETS_STEADY_WA: [(f64, f64); 2] = [
+    // The Octane.
+    (0.036_870_912_000_000_03, 15.059_951_270_063_523),
+    // Every Phison preset: the enterprise and consumer user fractions with their spare
+    // efficiencies give the same ratio.
+    (0.119_166_182_058_666_69, 4.948_973_231_439_184),
+];
+
 thread_local! {
     static WA_CACHE: RefCell<HashMap<u64, f64>> = RefCell::new(HashMap::new());
 }
@@ -182,7 +195,11 @@ pub fn steady_write_amplification(spare_ratio: f64) -> f64 {
 /// The memoised result for this ratio, if [`steady_write_amplification`] or a finished
 /// [`SteadyWa`] has computed it.
 pub fn cached_steady_write_amplification(spare_ratio: f64) -> Option<f64> {
-    WA_CACHE.with(|c| c.borrow().get(&spare_ratio.to_bits()).copied())
+    PRESETS_STEADY_WA
+        .iter()
+        .find(|(ratio, _)| ratio.to_bits() == spare_ratio.to_bits())
+        .map(|&(_, wa)| wa)
+        .or_else(|| WA_CACHE.with(|c| c.borrow().get(&spare_ratio.to_bits()).copied()))
 }
 
 /// [`steady_write_amplification`] without the memo, for benchmarks.
@@ -354,6 +371,40 @@ mod tests {
                 lpn - 1
             }),
             1.0
+        );
+    }
+
+    #[test]
+    fn the_presets_amplifications_are_written_down_exactly_as_the_procedure_computes_them() {
+        // Every capacity of a preset has its controller's spare area, so its default drive's
+        // ratio is all of them.
+        let mut ratios: Vec<u64> = crate::presets::all()
+            .iter()
+            .map(|p| p.default_drive().effective_spare_ratio().to_bits())
+            .collect();
+        ratios.sort_unstable();
+        ratios.dedup();
+        let computed: Vec<(f64, f64)> = ratios
+            .into_iter()
+            .map(f64::from_bits)
+            .map(|ratio| (ratio, simulate_steady_wa_uncached(ratio)))
+            .collect();
+        assert_eq!(
+            PRESETS_STEADY_WA.to_vec(),
+            computed,
+            "PRESETS_STEADY_WA should be {computed:?}"
+        );
+    }
+
+    #[test]
+    fn a_presets_amplification_is_known_before_any_run() {
+        let ratio = crate::presets::find("e18dc")
+            .unwrap()
+            .default_drive()
+            .effective_spare_ratio();
+        assert_eq!(
+            cached_steady_write_amplification(ratio),
+            Some(simulate_steady_wa_uncached(ratio))
         );
     }
 

@@ -2,7 +2,9 @@
 //! write amplification it pays already known.
 //!
 //! A run on a written-over drive pays the write amplification that the scaled FTL finds for its
-//! spare area (about 50 ms natively, half a second in a browser). [`Preparation`] computes it in
+//! spare area (about 50 ms natively, several times that in a browser; the built-in presets'
+//! are written down in [`crate::ftl`], so only a drive with another spare area pays it).
+//! [`Preparation`] computes it in
 //! steps of at most a given number of scaled-drive writes and then hands out a [`CheckedRun`]
 //! that carries it ([`CheckedRun::with_write_amplification`]), so `Simulation::new` on it never
 //! runs the FTL. Every caller that must not block (the page's charts, its teaching mode)
