@@ -452,7 +452,15 @@ mod tests {
 
     #[test]
     fn the_garbage_collection_model_is_computed_in_slices() {
-        let k = key_at(DriveState::Steady, 32, 0); // steady-state random writes pay it
+        // Steady-state random writes pay it, on a spare area no built-in preset has (theirs
+        // are known before any run).
+        let mut preset = parallelism_model::presets::find("e18dc").unwrap().clone();
+        preset.id = "e18dc-other-spare".into();
+        preset.controller.spare_efficiency = 0.57;
+        let k = RunKey {
+            preset: parallelism_model::presets::PresetRef::made(preset),
+            ..key_at(DriveState::Steady, 32, 0)
+        };
         let ratio = k.spec().drive.effective_spare_ratio();
         let mut e = PlanRunner::new();
         e.set_plan(vec![k.clone()]);
