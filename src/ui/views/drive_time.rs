@@ -69,8 +69,7 @@ pub fn DriveTimeView(
     let shown = Memo::new(move |_| lab.display.with(|d| d.view == View::Time));
     let key = Memo::new(move |_| lab.drive.with(drive_key));
     Effect::new(move |_| pool.set_time_target(shown.get().then(|| key.get())));
-    let opened =
-        Memo::new(move |before: Option<&bool>| before.copied().unwrap_or(false) || shown.get());
+    let opened = super::once_shown(shown);
     view! {
         <section
             id="drive-time"

@@ -82,3 +82,9 @@ pub fn ViewSwitch(
         </div>
     }
 }
+
+/// True from the first time `shown` is, and for good: a view whose contents are built when it
+/// is first shown and kept, so the app's start-up does not build them for a view few open.
+fn once_shown(shown: Memo<bool>) -> Memo<bool> {
+    Memo::new(move |before: Option<&bool>| before.copied().unwrap_or(false) || shown.get())
+}

@@ -122,8 +122,7 @@ pub fn ReviewTestsView() -> impl IntoView {
         true => pool.start_review(ReviewAsk { drive: key.get() }),
         false => pool.cancel_review(),
     });
-    let opened =
-        Memo::new(move |before: Option<&bool>| before.copied().unwrap_or(false) || shown.get());
+    let opened = super::once_shown(shown);
     view! {
         <section
             id="review-tests"
