@@ -192,8 +192,8 @@ pub fn steady_write_amplification(spare_ratio: f64) -> f64 {
     }
 }
 
-/// The memoised result for this ratio, if [`steady_write_amplification`] or a finished
-/// [`SteadyWa`] has computed it.
+/// The known result for this ratio: a built-in preset's, written down, or one that
+/// [`steady_write_amplification`] or a finished [`SteadyWa`] has computed and memoised.
 pub fn cached_steady_write_amplification(spare_ratio: f64) -> Option<f64> {
     PRESETS_STEADY_WA
         .iter()
