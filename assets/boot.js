@@ -34,10 +34,19 @@ try {
 const wasm = await init({ module_or_path: url("wasm") });
 dispatchEvent(new CustomEvent("TrunkApplicationStarted", { detail: { wasm } }));
 
-// The offline copy (README "Works offline"), asked for once the app runs, so its downloads do
-// not compete with the app's own. sw.js sits beside index.html, so its scope is this sub-path.
-// Never fatal: without it the lab works as before, only not offline. Browsers without service
-// workers skip it; a sandboxed frame throws on reading navigator.serviceWorker.
+// The offline copy (README "Works offline") downloads the whole build once more, so it is asked
+// for only once the first view's model work is done (the app's "lab:settled", src/ui/app.rs),
+// or at the latest OFFLINE_COPY_LATEST_MS after the app started (a view that never settles, an
+// error screen): before, it competed with the model worker's download and start, and on a slow
+// network with every file the first view needs. sw.js sits beside index.html, so its scope is
+// this sub-path. Never fatal: without it the lab works as before, only not offline. Browsers
+// without service workers skip it; a sandboxed frame throws on reading navigator.serviceWorker.
+const OFFLINE_COPY_LATEST_MS = 10000;
+await new Promise((settled) => {
+  if (document.documentElement.hasAttribute("data-settled")) settled();
+  addEventListener("lab:settled", settled, { once: true });
+  setTimeout(settled, OFFLINE_COPY_LATEST_MS);
+});
 const offlineCopyUnavailable = (error) =>
   console.info(`Parallelism Lab: no offline copy (${error && error.message})`);
 try {

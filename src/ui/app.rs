@@ -104,6 +104,7 @@ pub fn App(
         (pool.progress(), pool.status())
     });
     mark_estimated(progress);
+    announce_settled(progress);
 
     view! {
         <div class="page" class:embedded=embed>
@@ -313,6 +314,33 @@ fn mark_estimated(progress: Memo<(compute::Progress, PoolStatus)>) {
             }
         }
         now
+    });
+}
+
+/// The event on `window`, and the attribute on `<html>`, that say the first view's model work
+/// is done: `assets/boot.js` asks for the offline copy only then, so the copy's download of the
+/// whole build does not compete with the model worker's own download and start.
+const SETTLED: &str = "lab:settled";
+const SETTLED_ATTRIBUTE: &str = "data-settled";
+
+/// Once, the first time every point of a plan is computed: sets [`SETTLED_ATTRIBUTE`] on
+/// `<html>` (for a listener that comes later) and dispatches [`SETTLED`].
+fn announce_settled(progress: Memo<(compute::Progress, PoolStatus)>) {
+    Effect::new(move |announced: Option<bool>| {
+        if announced == Some(true) {
+            return true;
+        }
+        let settled = progress.with(|(p, _)| p.total > 0 && p.all_finished());
+        if settled {
+            let window = window();
+            if let Some(root) = window.document().and_then(|d| d.document_element()) {
+                let _ = root.set_attribute(SETTLED_ATTRIBUTE, "");
+            }
+            if let Ok(event) = web_sys::Event::new(SETTLED) {
+                let _ = window.dispatch_event(&event);
+            }
+        }
+        settled
     });
 }
 
