@@ -51,7 +51,8 @@ use super::views::{DriveTimeView, ViewSwitch};
 /// The media query whose changes re-read the palette (with `theme=auto`).
 const DARK_QUERY: &str = "(prefers-color-scheme: dark)";
 
-/// The lab.
+/// The lab, made and mounted in one go (the browser tests' mount; the page itself makes its
+/// state and mounts its views in two tasks, see [`Started`] and `src/main.rs`).
 #[component]
 pub fn App(
     /// The query to start from (as `location.search` gives it). Without it the app reads the
@@ -63,34 +64,94 @@ pub fn App(
     #[prop(optional)]
     worker: Option<&'static str>,
 ) -> impl IntoView {
-    let Opening {
-        query: initial,
-        keeps,
-    } = opening(query);
-    let parsed = url_state::parse_query(&initial, LabState::default());
-    let authored = parsed.state.clone();
-    let embed = parsed.state.embedding.framed;
-    let tour_at: TourAt = RwSignal::new(None);
-    let lab = Lab::provide(parsed.state);
-    let kept = KeptNote::provide();
-    if keeps && !embed {
-        keep_on_device(lab, kept);
-    } else {
-        kept.keep_view.set(false);
+    view! { <AppViews started=Started::new(query, worker) /> }
+}
+
+/// The lab's state and all that follows from it, made before any of its views: the parsed
+/// link, the state's parts in context, the model's workers at work on the first plan, the URL
+/// kept in step, the chart set. The page makes it in a task of its own and mounts
+/// [`AppViews`] in the next (`src/main.rs`): on a phone the two made one task of 125 ms at
+/// 4x CPU, most of it V8 compiling each function the first time it runs.
+#[derive(Clone)]
+pub struct Started {
+    lab: Lab,
+    /// The state the link opened on (the author's view).
+    authored: LabState,
+    embed: bool,
+    notes: RwSignal<Vec<url_state::Note>>,
+    tour_at: TourAt,
+    palette: RwSignal<Palette>,
+    charts: Memo<charts::ChartSet>,
+    readout_data: Memo<readout::ReadoutData>,
+    progress: Memo<(compute::Progress, PoolStatus)>,
+}
+
+impl Started {
+    /// Makes the lab's state from `query` (else the page's URL) and starts the model's workers
+    /// from `worker` (else the page's own). Runs under a reactive owner, which the views
+    /// mount under too (they find the state's parts in its context).
+    pub fn new(query: Option<String>, worker: Option<&'static str>) -> Started {
+        let Opening {
+            query: initial,
+            keeps,
+        } = opening(query);
+        let parsed = url_state::parse_query(&initial, LabState::default());
+        let authored = parsed.state.clone();
+        let embed = parsed.state.embedding.framed;
+        let lab = Lab::provide(parsed.state);
+        let kept = KeptNote::provide();
+        if keeps && !embed {
+            keep_on_device(lab, kept);
+        } else {
+            kept.keep_view.set(false);
+        }
+        if embed || embed_frame::is_framed() {
+            embed_frame::report_height();
+        }
+        let pool = follow_the_state(lab, worker.unwrap_or(super::pool::WORKER_URL));
+        let palette = themed_palette(lab.display);
+        let charts = Memo::new(move |_| {
+            pool.revision();
+            let state = lab.state();
+            pool.with_results(|lookup| charts::build(&state, lookup))
+        });
+        // Built now, not in the views' task: the IOPS chart reads it as it mounts.
+        charts.with_untracked(|_| ());
+        let progress = Memo::new(move |_| {
+            pool.revision();
+            (pool.progress(), pool.status())
+        });
+        mark_estimated(progress);
+        announce_settled(progress);
+        Started {
+            lab,
+            authored,
+            embed,
+            notes: RwSignal::new(parsed.notes),
+            tour_at: RwSignal::new(None),
+            palette,
+            charts,
+            readout_data: current_readout(lab, pool),
+            progress,
+        }
     }
-    if embed || embed_frame::is_framed() {
-        embed_frame::report_height();
-    }
-    let notes = RwSignal::new(parsed.notes);
-    let pool = follow_the_state(lab, worker.unwrap_or(super::pool::WORKER_URL));
-    let palette = themed_palette(lab.display);
-    let charts = Memo::new(move |_| {
-        pool.revision();
-        let state = lab.state();
-        pool.with_results(|lookup| charts::build(&state, lookup))
-    });
+}
+
+/// The lab's views, for the state [`Started::new`] made.
+#[component]
+pub fn AppViews(started: Started) -> impl IntoView {
+    let Started {
+        lab,
+        authored,
+        embed,
+        notes,
+        tour_at,
+        palette,
+        charts,
+        readout_data,
+        progress,
+    } = started;
     let legend = Memo::new(move |_| charts.with(|c| c.legend.clone()));
-    let readout_data = current_readout(lab, pool);
     let view_is = move |view: View| lab.display.with(|d| d.view == view);
     // Several jobs and a trace have their own tables instead of one point and its curves.
     let own_table = move || {
@@ -99,12 +160,6 @@ pub fn App(
                 .workload
                 .with(|w| matches!(w.load(), LoadKind::Jobs | LoadKind::Trace))
     };
-    let progress = Memo::new(move |_| {
-        pool.revision();
-        (pool.progress(), pool.status())
-    });
-    mark_estimated(progress);
-    announce_settled(progress);
 
     view! {
         <div class="page" class:embedded=embed>

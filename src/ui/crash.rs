@@ -36,21 +36,24 @@ pub fn install() {
     }));
 }
 
-/// Panic on the next turn of the event loop if the page's query asks for it.
-pub fn panic_if_asked() {
+/// Whether the page's query asks for a deliberate panic. Read before the app starts: the app
+/// rewrites the URL to its state's query, which has no `debug=`.
+pub fn panic_asked() -> bool {
     let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else {
-        return;
+        return false;
     };
-    let asked = web_sys::UrlSearchParams::new_with_str(&search)
+    web_sys::UrlSearchParams::new_with_str(&search)
         .ok()
         .and_then(|q| q.get(DEBUG_PARAM))
-        .is_some_and(|v| v == DEBUG_PANIC);
-    if asked {
-        gloo_timers::callback::Timeout::new(0, || {
-            panic!("a deliberate panic, asked for by ?{DEBUG_PARAM}={DEBUG_PANIC}")
-        })
-        .forget();
-    }
+        .is_some_and(|v| v == DEBUG_PANIC)
+}
+
+/// Panics on the next turn of the event loop (see [`panic_asked`]).
+pub fn panic_soon() {
+    gloo_timers::callback::Timeout::new(0, || {
+        panic!("a deliberate panic, asked for by ?{DEBUG_PARAM}={DEBUG_PANIC}")
+    })
+    .forget();
 }
 
 /// Build the screen over the page; a second panic leaves the first screen as it is.

@@ -7,7 +7,8 @@
 //! tours), [`embed`], [`compare`] and [`export`] (embed options, pinned configurations, CSV),
 //! [`format`](mod@format), [`ladder`] and [`views::time_model`] (the drive-over-time view's
 //! chart data).
-//! Browser parts: [`App`] (owns the state signal and wires everything), [`later`] (the parts
+//! Browser parts: [`App`] (owns the state signal and wires everything: [`Started`] makes the
+//! state, [`AppViews`] mounts the views), [`later`] (the parts
 //! below the first screen, mounted after it), [`pool`] (the Web
 //! Workers that run every model computation the page shows, off the thread that draws),
 //! [`charts::canvas`], [`controls`], [`readout`], [`notes`], [`views`] (the view switch, the
@@ -39,4 +40,4 @@ pub mod views;
 
 mod app;
 
-pub use app::App;
+pub use app::{App, AppViews, Started};
