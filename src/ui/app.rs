@@ -80,7 +80,6 @@ pub struct Started {
     embed: bool,
     notes: RwSignal<Vec<url_state::Note>>,
     tour_at: TourAt,
-    palette: RwSignal<Palette>,
     charts: Memo<charts::ChartSet>,
     readout_data: Memo<readout::ReadoutData>,
     progress: Memo<(compute::Progress, PoolStatus)>,
@@ -109,7 +108,6 @@ impl Started {
             embed_frame::report_height();
         }
         let pool = follow_the_state(lab, worker.unwrap_or(super::pool::WORKER_URL));
-        let palette = themed_palette(lab.display);
         let charts = Memo::new(move |_| {
             pool.revision();
             let state = lab.state();
@@ -129,7 +127,6 @@ impl Started {
             embed,
             notes: RwSignal::new(parsed.notes),
             tour_at: RwSignal::new(None),
-            palette,
             charts,
             readout_data: current_readout(lab, pool),
             progress,
@@ -146,11 +143,14 @@ pub fn AppViews(started: Started) -> impl IntoView {
         embed,
         notes,
         tour_at,
-        palette,
         charts,
         readout_data,
         progress,
     } = started;
+    // With the views, not the state: it sets `data-theme` on `<html>` and reads the computed
+    // style, which the state's task would force on the opening chart's page, and the views'
+    // task again on the app's.
+    let palette = themed_palette(lab.display);
     let legend = Memo::new(move |_| charts.with(|c| c.legend.clone()));
     let view_is = move |view: View| lab.display.with(|d| d.view == view);
     // Several jobs and a trace have their own tables instead of one point and its curves.
