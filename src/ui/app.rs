@@ -1,10 +1,12 @@
-//! [`App`]: the root component. It provides the lab's state ([`Lab`], one signal per part, in
-//! Leptos context) and owns everything that follows from it:
+//! [`App`]: the root component, in two halves the page runs a task apart: [`Started`] provides
+//! the lab's state ([`Lab`], one signal per part, in Leptos context) and owns everything that
+//! follows from it, and [`AppViews`] mounts the views on it:
 //! - the model plan (the worker [`Pool`] computes what the new state shows, cached results first);
 //! - the URL query, replaced (never pushed, so dragging a slider does not fill the back
 //!   button's history) when the state changes, at most every [`URL_REST_MS`] (the last
 //!   state always lands);
-//! - the colour scheme (`data-theme` on `<html>`) and the palette the charts read from CSS;
+//! - the colour scheme (`data-theme` on `<html>`) and the palette the charts read from CSS
+//!   (the views' half: it reads the page's style);
 //! - the chart set, the readout and the legend, derived from state and results;
 //! - the embed chrome (`embed=1`: the height reported to the parent page).
 //!
