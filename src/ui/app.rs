@@ -387,7 +387,7 @@ fn announce_settled(progress: Memo<(compute::Progress, PoolStatus)>) {
         if announced == Some(true) {
             return true;
         }
-        let settled = progress.with(|(p, _)| p.total > 0 && p.all_finished());
+        let settled = progress.with(|(p, _)| plan_computed(*p));
         if settled {
             let window = window();
             if let Some(root) = window.document().and_then(|d| d.document_element()) {
@@ -405,9 +405,15 @@ fn announce_settled(progress: Memo<(compute::Progress, PoolStatus)>) {
 /// page benchmark's stamp for "every point computed" (the charts stamp "every point
 /// estimated" themselves, see [`super::charts::canvas`]).
 fn computed_at(p: compute::Progress) -> Option<String> {
-    let done = p.total > 0 && p.all_finished();
-    done.then(|| window().performance().map(|perf| perf.now().to_string()))
+    plan_computed(p)
+        .then(|| window().performance().map(|perf| perf.now().to_string()))
         .flatten()
+}
+
+/// A plan of some points has every one computed in full (before the first plan, or for a view
+/// with none, nothing has been computed: neither the stamp nor the settling follow).
+fn plan_computed(p: compute::Progress) -> bool {
+    p.total > 0 && p.all_finished()
 }
 
 /// The drives compared on the charts, in their colours.
