@@ -14,6 +14,8 @@
 //!   article's own long tasks;
 //! - [`workloads`]: the rate slider's key presses to redrawn charts (median, p95) and the
 //!   Light desktop workload's replay on one drive, with the long tasks meanwhile;
+//! - [`teaching`]: teaching mode playing on the phone at 4x, at its slowest, default and
+//!   fastest speed on two drives: snapshots drawn per second, its pace, the long tasks;
 //! - [`lighthouse`]: Lighthouse 12's scores and load metrics.
 //!
 //! Times are taken inside the page (the stamps the page writes, see [`lab`]), so WebDriver's
@@ -23,7 +25,7 @@
 //! - `PAGE_BENCH_BEFORE=/path/to/other/dist`: also measure that build, run for run
 //!   interleaved with this one (the machine's speed drifts by a third from minute to minute),
 //!   and print the two side by side, "before" and "after";
-//! - `PAGE_BENCH_ONLY=phone,desktop,workloads,article,lighthouse`: only those sections (`phone` includes
+//! - `PAGE_BENCH_ONLY=phone,desktop,workloads,article,teaching,lighthouse`: only those sections (`phone` includes
 //!   the download).
 //!
 //! Run with `cargo bench --bench page` after `trunk build --release` (`./dev.sh bench` does
@@ -50,6 +52,8 @@ mod phone;
 mod profile;
 #[cfg(not(target_arch = "wasm32"))]
 mod report;
+#[cfg(not(target_arch = "wasm32"))]
+mod teaching;
 #[cfg(not(target_arch = "wasm32"))]
 mod workloads;
 
@@ -105,6 +109,7 @@ fn wanted(section: &str) -> bool {
         "desktop",
         "workloads",
         "article",
+        "teaching",
         "lighthouse",
         "profile",
     ];
@@ -157,6 +162,10 @@ async fn run() {
     if wanted("article") {
         let runs = article::measure(&builds).await;
         article::section(&builds, &runs).print(&builds);
+    }
+    if wanted("teaching") {
+        let runs = teaching::measure(&builds).await;
+        teaching::section(&builds, &runs).print(&builds);
     }
     if wanted("profile") {
         let windows = profile::measure(&builds).await;
