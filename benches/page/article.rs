@@ -58,12 +58,7 @@ pub struct ArticleRun {
 
 /// One run per build, in order.
 pub async fn measure(builds: &[Build]) -> Vec<ArticleRun> {
-    let mut runs = Vec::new();
-    for build in builds {
-        eprintln!("article with 3 embeds: {}", build.name);
-        runs.push(run(build).await);
-    }
-    runs
+    lab::one_run_each(builds, "article with 3 embeds", run).await
 }
 
 async fn run(build: &Build) -> ArticleRun {

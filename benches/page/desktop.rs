@@ -95,12 +95,7 @@ pub struct DesktopRun {
 
 /// One run per build, in order.
 pub async fn measure(builds: &[Build]) -> Vec<DesktopRun> {
-    let mut runs = Vec::new();
-    for build in builds {
-        eprintln!("desktop: {}", build.name);
-        runs.push(run(build).await);
-    }
-    runs
+    lab::one_run_each(builds, "desktop", run).await
 }
 
 async fn run(build: &Build) -> DesktopRun {

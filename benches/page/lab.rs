@@ -4,7 +4,8 @@
 //!   without the page's own;
 //! - [`wait_for_load`]: the stamps of a first view (first chart drawn, every point estimated,
 //!   every point computed), in ms since the document's navigation;
-//! - [`long_tasks`] and [`TaskSummary`]: the main thread's long tasks (over 50 ms) in a window.
+//! - [`long_tasks`] and [`TaskSummary`]: the main thread's long tasks (over 50 ms) in a window;
+//! - [`one_run_each`]: a section's run of each build, in order.
 //!
 //! The stamps are the page's own, taken with `performance.now()` where the work happens, so
 //! WebDriver's polling latency never counts:
@@ -18,6 +19,7 @@
 //!   point estimated", for frames whose charts are not drawn).
 
 use crate::common::cdp::Chrome;
+use crate::Build;
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -189,6 +191,20 @@ pub async fn wait_for_load(
     chrome
         .wait_for(&what, timeout, POLL, || probe_load(chrome, charts))
         .await
+}
+
+/// Runs `run` once for each build, in order, saying on stderr which section and build it is at.
+pub async fn one_run_each<R>(
+    builds: &[Build],
+    section: &str,
+    run: impl AsyncFn(&Build) -> R,
+) -> Vec<R> {
+    let mut runs = Vec::with_capacity(builds.len());
+    for build in builds {
+        eprintln!("{section}: {}", build.name);
+        runs.push(run(build).await);
+    }
+    runs
 }
 
 /// One main-thread long task, as the `longtask` observer saw it.

@@ -15,13 +15,11 @@ use crate::phone::{report_failed_requests, CPU_SLOWDOWN};
 use crate::report::{self, Section, Unit};
 use crate::{Build, MOUNT};
 use parallelism_lab::model::config::MAX_DIES;
+use parallelism_lab::ui::state::{speed_ladder, DEFAULT_SPEED_US_PER_S};
 use parallelism_work::teach::MAX_EVENTS_PER_ADVANCE;
 use serde_json::json;
 use std::time::Duration;
 
-/// Simulated microseconds per second: the speed control's slowest, its default and its
-/// fastest (`src/ui/state`'s speed ladder).
-const SPEEDS_US_PER_S: [u32; 3] = [1, 20, 1000];
 /// How long each case plays.
 const PLAY: Duration = Duration::from_secs(4);
 /// Longest wait for the player's point to be ready.
@@ -59,11 +57,18 @@ struct Case {
 }
 
 impl Case {
+    /// The speed control's slowest speed, its default and its fastest, on each drive.
     fn all() -> Vec<Case> {
+        let ladder = speed_ladder();
+        let speeds = [
+            ladder.nearest(0),
+            DEFAULT_SPEED_US_PER_S,
+            ladder.nearest(u32::MAX),
+        ];
         [None, Some(MAX_DIES)]
             .into_iter()
             .flat_map(|dies| {
-                SPEEDS_US_PER_S.map(|speed_us_per_s| Case {
+                speeds.map(|speed_us_per_s| Case {
                     speed_us_per_s,
                     dies,
                 })
@@ -100,12 +105,7 @@ pub struct TeachingRun {
 
 /// One run per build, in order.
 pub async fn measure(builds: &[Build]) -> Vec<TeachingRun> {
-    let mut runs = Vec::new();
-    for build in builds {
-        eprintln!("teaching mode: {}", build.name);
-        runs.push(run(build).await);
-    }
-    runs
+    lab::one_run_each(builds, "teaching mode", run).await
 }
 
 async fn run(build: &Build) -> TeachingRun {

@@ -61,12 +61,7 @@ struct LightFigures {
 
 /// One run per build, in order.
 pub async fn measure(builds: &[Build]) -> Vec<WorkloadsRun> {
-    let mut runs = Vec::new();
-    for build in builds {
-        eprintln!("workloads: {}", build.name);
-        runs.push(run(build).await);
-    }
-    runs
+    lab::one_run_each(builds, "workloads", run).await
 }
 
 async fn has(chrome: &Chrome, id: &str) -> bool {
