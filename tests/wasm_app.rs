@@ -339,3 +339,58 @@ async fn bad_view_parameters_are_noted_and_the_default_view_stays() {
     assert_eq!(text(&root, "#idle-value"), "60 s", "the default idle time");
     drop(app);
 }
+
+/// Lets the microtasks queued so far run (and those they queue, `rounds` deep), without
+/// ending the task: no timer, no animation frame runs meanwhile.
+async fn microtasks(rounds: usize) {
+    for _ in 0..rounds {
+        let resolved = js_sys::Promise::resolve(&wasm_bindgen::JsValue::NULL);
+        wasm_bindgen_futures::JsFuture::from(resolved)
+            .await
+            .unwrap();
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_chart_asked_for_while_an_input_is_handled_is_drawn_in_that_inputs_task() {
+    use parallelism_lab::ui::charts::turns;
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    // Outside any input a chart waits for the next animation frame (changes within one frame
+    // are drawn together).
+    let drawn = Rc::new(Cell::new(0));
+    let count = drawn.clone();
+    turns::ask("test-quiet", Rc::new(Cell::new(true)), move || {
+        count.set(count.get() + 1)
+    });
+    microtasks(8).await;
+    assert_eq!(drawn.get(), 0, "drawn before any frame");
+    eventually("the next frame's drawing", || drawn.get() == 1).await;
+
+    // Asked for by a control's handler: drawn right after it, before the task ends.
+    let input: HtmlInputElement = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .create_element("input")
+        .unwrap()
+        .unchecked_into();
+    container().append_child(&input).unwrap();
+    let count = drawn.clone();
+    let on_input = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+        let count = count.clone();
+        turns::ask("test-input", Rc::new(Cell::new(true)), move || {
+            count.set(count.get() + 1)
+        });
+    });
+    input
+        .add_event_listener_with_callback("input", on_input.as_ref().unchecked_ref())
+        .unwrap();
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let ev = web_sys::Event::new_with_event_init_dict("input", &init).unwrap();
+    input.dispatch_event(&ev).unwrap();
+    microtasks(8).await;
+    assert_eq!(drawn.get(), 2, "not drawn within the input's task");
+}

@@ -269,10 +269,12 @@ fn follow_the_state(lab: Lab, worker: &'static str) -> Pool {
         let resting = {
             let mut w = url.borrow_mut();
             w.wanted = Some(query);
-            w.resting
+            std::mem::replace(&mut w.resting, true)
         };
         if !resting {
-            write_url(url.clone());
+            // In a task of its own: the input's task draws the charts first.
+            let url = url.clone();
+            set_timeout(move || write_url(url), std::time::Duration::ZERO);
         }
     });
     pool
@@ -280,11 +282,12 @@ fn follow_the_state(lab: Lab, worker: &'static str) -> Pool {
 
 /// Shortest time between two rewrites of the page's URL. Rewriting it is among the largest
 /// costs of a key press on the slider (the page benchmark's profile at 4x: `replaceState` took
-/// more time than any chart's drawing code): a slider held down rewrites it a few times a
-/// second, and the last state always lands.
+/// more time than any chart's drawing code; a trace of desktop key presses: a tenth of the
+/// key press's task): a slider held down rewrites it a few times a second, each time in a
+/// task after the one that handled the input, and the last state always lands.
 const URL_REST_MS: u64 = 200;
 
-/// The query the URL should carry, and whether a rewrite happened less than
+/// The query the URL should carry, and whether a rewrite is asked for or happened less than
 /// [`URL_REST_MS`] ago.
 #[derive(Default)]
 struct UrlWriter {
