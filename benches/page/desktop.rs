@@ -7,6 +7,7 @@
 //! - the first redraw in which every point of every chart has at least a model estimate
 //!   ("estimated"),
 //!
+//! and, at each press, the sum of every chart's last drawing's time (all of them drawn once),
 //! plus the long tasks while pressing and while loading, the app's start-up, the longest single
 //! chart drawing, the time from navigation to the first view with every point estimated; then
 //! it switches to the drive over time and times its three charts to complete (each model run
@@ -41,7 +42,8 @@ pub const KEY_STAMP: &str = r#"
 
 /// `arguments[0]`: chart ids. Null until every chart shows the URL's state with every point
 /// estimated; then the delays since the last keydown: to the charts on the screen redrawn, to
-/// every chart redrawn, and to every point estimated.
+/// every chart redrawn, and to every point estimated; and the sum of each chart's last
+/// drawing's time (all of them drawn once for the state).
 const PRESS_PROBE: &str = r#"
     const state = location.search.slice(1);
     const charts = arguments[0].map((id) => document.getElementById(id));
@@ -55,6 +57,7 @@ const PRESS_PROBE: &str = r#"
         redrawn: Math.max(...charts.map((c) => Number(c.dataset.firstDrawnAt))) - t0,
         onScreen: Math.max(...seen.map((c) => Number(c.dataset.firstDrawnAt))) - t0,
         estimated: Math.max(...charts.map((c) => Number(c.dataset.completeAt))) - t0,
+        drawing: charts.reduce((sum, c) => sum + Number(c.dataset.drawMs), 0),
     };
 "#;
 
@@ -79,9 +82,7 @@ const PAGE_NOTES: &str = r#"
 
 /// One desktop run's figures.
 pub struct DesktopRun {
-    on_screen: Vec<f64>,
-    redrawn: Vec<f64>,
-    estimated: Vec<f64>,
+    presses: Presses,
     pressing: Option<TaskSummary>,
     loading: Option<TaskSummary>,
     load_estimated: f64,
@@ -116,8 +117,7 @@ async fn run(build: &Build) -> DesktopRun {
         (left.as_str(), "down"),
         (shift_right.as_str(), "fine up"),
     ];
-    let (on_screen, redrawn, estimated) =
-        press_the_slider(&chrome, "qd", &legs, PRESSES_PER_LEG, DEFAULT_CHARTS).await;
+    let presses = press_the_slider(&chrome, "qd", &legs, PRESSES_PER_LEG, DEFAULT_CHARTS).await;
     let tasks = lab::long_tasks(&chrome).await;
     let notes = chrome.js(PAGE_NOTES, vec![json!(DEFAULT_CHARTS)]).await;
     let timeline = lab::timeline(&chrome, tasks.as_deref().unwrap_or_default(), presses_from).await;
@@ -148,9 +148,7 @@ async fn run(build: &Build) -> DesktopRun {
         t.as_ref().map(|t| TaskSummary::of(t, from, to))
     };
     DesktopRun {
-        on_screen,
-        redrawn,
-        estimated,
+        presses,
         pressing: window(&tasks, presses_from, f64::INFINITY),
         loading: window(&tasks, f64::NEG_INFINITY, presses_from),
         load_estimated: load.estimated,
@@ -167,23 +165,33 @@ pub async fn now(chrome: &Chrome) -> f64 {
     v.as_f64().expect("performance.now()")
 }
 
+/// Each press's figures, in ms: the delays from the key press to the charts on the screen
+/// redrawn, to every chart redrawn and to every point estimated, and the time all the charts
+/// took to draw once (the sum of each one's last drawing).
+#[derive(Default)]
+pub struct Presses {
+    pub on_screen: Vec<f64>,
+    pub redrawn: Vec<f64>,
+    pub estimated: Vec<f64>,
+    pub drawing: Vec<f64>,
+}
+
 /// Presses the slider `id` `presses` times in each leg (its keys, its name) after
 /// [`KEY_STAMP`] is installed on it, each press waiting until `charts` are drawn for it with
-/// every point estimated; returns the "on screen", "redrawn" and "estimated" delay of each
-/// press.
+/// every point estimated.
 pub async fn press_the_slider(
     chrome: &Chrome,
     id: &str,
     legs: &[(&str, &str)],
     presses: usize,
     charts: &[&str],
-) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+) -> Presses {
     let slider = chrome
         .client
         .find(Locator::Id(id))
         .await
         .unwrap_or_else(|e| panic!("the #{id} slider: {e}"));
-    let (mut on_screen, mut redrawn, mut estimated) = (Vec::new(), Vec::new(), Vec::new());
+    let mut figures = Presses::default();
     for &(keys, leg) in legs {
         for i in 0..presses {
             let before = location_search(chrome).await;
@@ -201,12 +209,14 @@ pub async fn press_the_slider(
                     (!v.is_null()).then_some(v)
                 })
                 .await;
-            on_screen.push(times["onScreen"].as_f64().unwrap_or(f64::NAN));
-            redrawn.push(times["redrawn"].as_f64().unwrap_or(f64::NAN));
-            estimated.push(times["estimated"].as_f64().unwrap_or(f64::NAN));
+            let ms = |name: &str| times[name].as_f64().unwrap_or(f64::NAN);
+            figures.on_screen.push(ms("onScreen"));
+            figures.redrawn.push(ms("redrawn"));
+            figures.estimated.push(ms("estimated"));
+            figures.drawing.push(ms("drawing"));
         }
     }
-    (on_screen, redrawn, estimated)
+    figures
 }
 
 async fn location_search(chrome: &Chrome) -> String {
@@ -216,7 +226,7 @@ async fn location_search(chrome: &Chrome) -> String {
 
 /// The table, one column per build.
 pub fn section(builds: &[Build], runs: &[DesktopRun]) -> Section {
-    let presses = runs.first().map_or(0, |r| r.redrawn.len());
+    let presses = runs.first().map_or(0, |r| r.presses.redrawn.len());
     let mut s = Section::new(format!(
         "desktop 1200 x 800, full speed, ?qd=1, {presses} queue-depth key presses (QD 1 -> 1024 -> 1, then Shift steps)"
     ));
@@ -235,12 +245,19 @@ pub fn section(builds: &[Build], runs: &[DesktopRun]) -> Section {
     };
     s.row(
         "input -> the charts on the screen redrawn",
-        col(&|r| stats(&r.on_screen)),
+        col(&|r| stats(&r.presses.on_screen)),
     );
-    s.row("input -> all charts redrawn", col(&|r| stats(&r.redrawn)));
+    s.row(
+        "input -> all charts redrawn",
+        col(&|r| stats(&r.presses.redrawn)),
+    );
     s.row(
         "input -> every point estimated",
-        col(&|r| stats(&r.estimated)),
+        col(&|r| stats(&r.presses.estimated)),
+    );
+    s.row(
+        "all charts drawn once (their last drawings)",
+        col(&|r| stats(&r.presses.drawing)),
     );
     s.row("long tasks while pressing", col(&|r| tasks(r.pressing)));
     s.row("long tasks while loading", col(&|r| tasks(r.loading)));

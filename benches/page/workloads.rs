@@ -105,13 +105,13 @@ async fn run(build: &Build) -> WorkloadsRun {
             let from = now(&chrome).await;
             let (left, right) = (Key::Left.to_string(), Key::Right.to_string());
             let legs = [(left.as_str(), "down"), (right.as_str(), "up")];
-            let (on_screen, redrawn, estimated) =
+            let presses =
                 press_the_slider(&chrome, "rate", &legs, PRESSES_PER_LEG, RATE_CHARTS).await;
             let tasks = lab::long_tasks(&chrome).await;
             Some(RateFigures {
-                on_screen,
-                redrawn,
-                estimated,
+                on_screen: presses.on_screen,
+                redrawn: presses.redrawn,
+                estimated: presses.estimated,
                 pressing: tasks.map(|t| TaskSummary::of(&t, from, f64::INFINITY)),
             })
         }

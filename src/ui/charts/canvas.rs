@@ -35,6 +35,7 @@ use web_sys::{
     ResizeObserver,
 };
 
+use super::frames::{FrameKey, FrameSlot, FrameStore};
 use super::paint::DrawResult;
 use super::style::{ChartStyle, Palette};
 use super::turns;
@@ -303,7 +304,7 @@ where
     let size = follow_box_size(box_ref);
 
     let on_screen = follow_on_screen(box_ref);
-    let log = Rc::new(DrawLog::default());
+    let log = Rc::new(DrawLog::keeping_frames());
     let painter = Painter { id, stamp, draw };
     // Drawn in its turn among the page's charts (see [`super::turns`]), however many changes
     // arrive before it; a chart gone by then is not drawn.
@@ -500,6 +501,86 @@ struct DrawLog {
     last_state: RefCell<(String, bool)>,
     draws: Cell<u64>,
     longest_ms: Cell<f64>,
+    /// Whether the canvas keeps its chart's frame between drawings (a chart drawn once, the
+    /// opening chart, has no use for it).
+    keeps_frames: bool,
+    /// The kept frame, made at the first drawing.
+    frame: std::cell::OnceCell<Rc<CanvasFrame>>,
+}
+
+impl DrawLog {
+    fn keeping_frames() -> DrawLog {
+        DrawLog {
+            keeps_frames: true,
+            ..DrawLog::default()
+        }
+    }
+
+    /// Where `canvas` keeps its frame, if it keeps one.
+    fn frames(&self, canvas: &HtmlCanvasElement) -> FrameSlot {
+        if !self.keeps_frames {
+            return FrameSlot::default();
+        }
+        let frame = self.frame.get_or_init(|| {
+            Rc::new(CanvasFrame {
+                canvas: canvas.clone(),
+                kept: RefCell::default(),
+            })
+        });
+        FrameSlot::new(frame.clone())
+    }
+}
+
+/// A chart canvas's last frame: a copy of its pixels, in a canvas of its own that is never
+/// shown, with its key.
+struct CanvasFrame {
+    canvas: HtmlCanvasElement,
+    kept: RefCell<Option<(FrameKey, HtmlCanvasElement)>>,
+}
+
+/// The 2D context of `canvas`, if it has one.
+fn context_2d(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
+    canvas.get_context("2d").ok()??.dyn_into().ok()
+}
+
+impl FrameStore for CanvasFrame {
+    fn restore(&self, key: FrameKey) -> bool {
+        let kept = self.kept.borrow();
+        let Some((kept_key, copy)) = kept.as_ref() else {
+            return false;
+        };
+        if *kept_key != key
+            || copy.width() != self.canvas.width()
+            || copy.height() != self.canvas.height()
+        {
+            return false;
+        }
+        context_2d(&self.canvas).is_some_and(|c| {
+            c.draw_image_with_html_canvas_element(copy, 0.0, 0.0)
+                .is_ok()
+        })
+    }
+
+    fn keep(&self, key: FrameKey) {
+        let mut kept = self.kept.borrow_mut();
+        let copy = match kept.take() {
+            Some((_, copy)) => copy,
+            None => match document().create_element("canvas") {
+                Ok(c) => c.unchecked_into::<HtmlCanvasElement>(),
+                Err(_) => return,
+            },
+        };
+        // Setting a canvas's size clears it, even to the same size.
+        copy.set_width(self.canvas.width());
+        copy.set_height(self.canvas.height());
+        let copied = context_2d(&copy).is_some_and(|c| {
+            c.draw_image_with_html_canvas_element(&self.canvas, 0.0, 0.0)
+                .is_ok()
+        });
+        if copied {
+            *kept = Some((key, copy));
+        }
+    }
 }
 
 /// How one chart draws: its canvas id, where its data's stamp is, and its drawing function.
@@ -553,6 +634,7 @@ impl<T> Painter<T> {
             palette,
             scale: ratio,
             css_width: width,
+            frames: log.frames(canvas),
         };
         let performance = window().performance();
         let started = performance.as_ref().map(|p| p.now());

@@ -13,6 +13,7 @@
 
 pub mod axis;
 pub mod canvas;
+pub mod frames;
 pub mod latency_chart;
 pub mod load_chart;
 pub mod mix_chart;

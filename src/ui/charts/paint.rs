@@ -13,6 +13,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::frames::FrameKey;
 use super::style::{ChartStyle, FONT_FAMILY, LABEL_CSS_PX};
 use super::{Curve, Dash, FioShape, Marker, YourSeries};
 
@@ -98,21 +99,27 @@ pub struct Axis<'f> {
     pub label: &'f dyn Fn(f64) -> String,
 }
 
-/// Builds the plot area with both axes, the grid and the axis titles.
+/// Builds the plot area with both axes, the grid and the axis titles: the frame the canvas
+/// kept from its last drawing if it has the same key ([`super::frames`]), else drawn and kept.
 pub fn frame<'a, DB: DrawingBackend>(
     root: &'a DrawingArea<DB, Shift>,
     style: &ChartStyle,
     x: Axis<'_>,
     y: Axis<'_>,
 ) -> Result<Chart2d<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+    let key = FrameKey::of(root.dim_in_pixel(), style, &x, &y);
+    if style.frames.restore(key) {
+        return areas(root, style, &x, &y, false);
+    }
     let mut chart = plot_area(root, style, &x, &y, false)?;
     mesh(&mut chart, style, &x, &y)?;
+    style.frames.keep(key);
     Ok(chart)
 }
 
-/// Builds the plot area without drawing anything on it; `right_area` leaves room for a
-/// secondary value axis (which must be set before [`mesh`] draws, or the primary labels would
-/// take the right side too).
+/// Builds the plot area on the background, drawing nothing else; `right_area` leaves room
+/// for a secondary value axis (which must be set before [`mesh`] draws, or the primary labels
+/// would take the right side too).
 pub fn plot_area<'a, DB: DrawingBackend>(
     root: &'a DrawingArea<DB, Shift>,
     style: &ChartStyle,
@@ -121,6 +128,17 @@ pub fn plot_area<'a, DB: DrawingBackend>(
     right_area: bool,
 ) -> Result<Chart2d<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&style.palette.background)?;
+    areas(root, style, x, y, right_area)
+}
+
+/// The plot area and the label areas around it, drawing nothing.
+fn areas<'a, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    style: &ChartStyle,
+    x: &Axis<'_>,
+    y: &Axis<'_>,
+    right_area: bool,
+) -> Result<Chart2d<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
     let mut builder = ChartBuilder::on(root);
     builder
         .margin(style.px(MARGIN_CSS))

@@ -8,6 +8,8 @@
 
 use plotters::style::RGBColor;
 
+use super::frames::FrameSlot;
+
 /// Colours the charts cycle through for the compared drives (smallest capacity first).
 pub const SERIES_COLOURS: usize = 4;
 
@@ -107,13 +109,15 @@ pub const LABEL_CSS_PX: f64 = 12.0;
 pub const NARROW_CSS_PX: f64 = 420.0;
 
 /// Palette plus the canvas's device-pixel scale.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ChartStyle {
     pub palette: Palette,
     /// Device pixels per CSS pixel (the canvas backing store is this much larger).
     pub scale: f64,
     /// Width of the chart in CSS pixels (to choose how many labels fit).
     pub css_width: f64,
+    /// Where the canvas keeps the chart's frame between drawings (none: drawn every time).
+    pub frames: FrameSlot,
 }
 
 impl Default for ChartStyle {
@@ -122,6 +126,7 @@ impl Default for ChartStyle {
             palette: Palette::default(),
             scale: 1.0,
             css_width: 640.0,
+            frames: FrameSlot::default(),
         }
     }
 }

@@ -1,0 +1,220 @@
+//! A chart's frame (its background, grid, axes, tick labels and axis titles) kept between
+//! drawings, so that redrawing a chart whose axes did not change draws only its data.
+//!
+//! The frame was most of a chart's drawing: a trace of 20 queue-depth key presses on the
+//! desktop had the grid and its labels at 176 of the 289 samples the five charts took (the tick
+//! labels' `fillText` alone 120), the curves at 39. A slider step moves the current point and
+//! its guide; the axes stay.
+//!
+//! What always holds:
+//! - a frame is reused only for the same [`FrameKey`]: the drawing area's size in pixels, the
+//!   style (palette, scale, width), and both axes' ranges, ticks, tick labels and titles;
+//!   anything else draws it afresh;
+//! - a [`FrameSlot`] with no store (tests, the opening chart) always draws the frame;
+//! - drawing stays a pure function of its data and style: the store only replaces pixels with
+//!   the same pixels.
+
+use std::collections::hash_map::DefaultHasher;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+
+use super::paint::Axis;
+use super::style::ChartStyle;
+
+/// What identifies a frame: equal keys draw equal pixels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrameKey(u64);
+
+impl FrameKey {
+    /// The key of the frame with axes `x` and `y` on an area of `size` pixels in `style`.
+    pub fn of(size: (u32, u32), style: &ChartStyle, x: &Axis<'_>, y: &Axis<'_>) -> FrameKey {
+        let mut h = DefaultHasher::new();
+        size.hash(&mut h);
+        // The palette's colours, through their printed form (plotters' colours have no Hash).
+        format!("{:?}", style.palette).hash(&mut h);
+        style.scale.to_bits().hash(&mut h);
+        style.css_width.to_bits().hash(&mut h);
+        for axis in [x, y] {
+            axis.lo.to_bits().hash(&mut h);
+            axis.hi.to_bits().hash(&mut h);
+            axis.title.hash(&mut h);
+            for &t in &axis.ticks {
+                t.to_bits().hash(&mut h);
+                (axis.label)(t).hash(&mut h);
+            }
+        }
+        FrameKey(h.finish())
+    }
+}
+
+/// Where a canvas keeps its chart's last frame.
+pub trait FrameStore {
+    /// Puts the frame kept under `key` on the canvas, if that is the one kept; whether it did.
+    fn restore(&self, key: FrameKey) -> bool;
+    /// Keeps what the canvas shows now as the frame under `key`.
+    fn keep(&self, key: FrameKey);
+}
+
+/// A chart's [`FrameStore`], if its canvas has one.
+#[derive(Clone, Default)]
+pub struct FrameSlot(Option<Rc<dyn FrameStore>>);
+
+impl FrameSlot {
+    pub fn new(store: Rc<dyn FrameStore>) -> FrameSlot {
+        FrameSlot(Some(store))
+    }
+
+    /// See [`FrameStore::restore`]; never with no store.
+    pub fn restore(&self, key: FrameKey) -> bool {
+        self.0.as_ref().is_some_and(|s| s.restore(key))
+    }
+
+    /// See [`FrameStore::keep`].
+    pub fn keep(&self, key: FrameKey) {
+        if let Some(s) = &self.0 {
+            s.keep(key);
+        }
+    }
+}
+
+impl PartialEq for FrameSlot {
+    fn eq(&self, other: &FrameSlot) -> bool {
+        match (&self.0, &other.0) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Debug for FrameSlot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "FrameSlot(store)"
+        } else {
+            "FrameSlot(none)"
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::super::qd_chart::{self, QdChartData, X_TITLE};
+    use super::super::recording::Recorder;
+    use super::super::{Curve, Dash, DepthSeries, SeriesColour};
+    use super::*;
+
+    /// A store that keeps only a frame's key (its pixels need a browser).
+    #[derive(Default)]
+    struct KeyOnly {
+        kept: Cell<Option<FrameKey>>,
+        restored: Cell<usize>,
+    }
+
+    impl FrameStore for KeyOnly {
+        fn restore(&self, key: FrameKey) -> bool {
+            let hit = self.kept.get() == Some(key);
+            self.restored.set(self.restored.get() + usize::from(hit));
+            hit
+        }
+
+        fn keep(&self, key: FrameKey) {
+            self.kept.set(Some(key));
+        }
+    }
+
+    fn at_depth(current_qd: u32, top: f64) -> QdChartData {
+        QdChartData {
+            depth: DepthSeries {
+                curves: vec![Curve {
+                    label: "x".into(),
+                    colour: SeriesColour::Series(0),
+                    emphasis: true,
+                    dash: Dash::Solid,
+                    points: vec![(1.0, top / 10.0), (32.0, top / 2.0), (256.0, top)],
+                }],
+                current_qd,
+                ..DepthSeries::default()
+            },
+            ..QdChartData::default()
+        }
+    }
+
+    #[test]
+    fn a_slider_step_reuses_the_frame_and_new_axes_draw_it_afresh() {
+        let store = Rc::new(KeyOnly::default());
+        let style = ChartStyle {
+            frames: FrameSlot::new(store.clone()),
+            ..ChartStyle::default()
+        };
+        let draw = |data: &QdChartData| {
+            Recorder::draw(640, 360, |root| qd_chart::draw(root, data, &style))
+        };
+        let first = draw(&at_depth(32, 264e3));
+        assert!(first.has_text(X_TITLE) && first.has_text("IOPS"));
+        assert_eq!(store.restored.get(), 0);
+
+        // The current depth moves, the axes stay: the kept frame, no label drawn again.
+        let step = draw(&at_depth(64, 264e3));
+        assert_eq!(store.restored.get(), 1);
+        assert!(
+            !step.has_text(X_TITLE) && !step.has_text("IOPS"),
+            "{:?}",
+            step.texts
+        );
+        assert!(
+            step.paths_in(style.palette.series[0]) >= 1,
+            "the curve is drawn"
+        );
+
+        // A taller curve changes the value axis: the frame is drawn again.
+        let taller = draw(&at_depth(64, 900e3));
+        assert_eq!(store.restored.get(), 1);
+        assert!(taller.has_text("IOPS"));
+    }
+
+    #[test]
+    fn frames_differ_by_size_style_and_labels() {
+        fn label(v: f64) -> String {
+            format!("{v}")
+        }
+        fn other(v: f64) -> String {
+            format!("{v} x")
+        }
+        let axis = |label: &'static dyn Fn(f64) -> String| Axis {
+            lo: 0.0,
+            hi: 10.0,
+            ticks: vec![0.0, 5.0, 10.0],
+            title: "t",
+            label,
+        };
+        let style = ChartStyle::default();
+        let key = FrameKey::of((640, 360), &style, &axis(&label), &axis(&label));
+        assert_eq!(
+            key,
+            FrameKey::of((640, 360), &style, &axis(&label), &axis(&label))
+        );
+        assert_ne!(
+            key,
+            FrameKey::of((641, 360), &style, &axis(&label), &axis(&label))
+        );
+        assert_ne!(
+            key,
+            FrameKey::of((640, 360), &style, &axis(&label), &axis(&other))
+        );
+        let dark = ChartStyle {
+            palette: super::super::style::Palette {
+                background: plotters::style::RGBColor(0, 0, 0),
+                ..style.palette
+            },
+            ..ChartStyle::default()
+        };
+        assert_ne!(
+            key,
+            FrameKey::of((640, 360), &dark, &axis(&label), &axis(&label))
+        );
+    }
+}
