@@ -357,6 +357,8 @@ async fn a_chart_asked_for_while_an_input_is_handled_is_drawn_in_that_inputs_tas
     use std::cell::Cell;
     use std::rc::Rc;
 
+    // A task of its own: an input an earlier test dispatched is over.
+    TimeoutFuture::new(1).await;
     // Outside any input a chart waits for the next animation frame (changes within one frame
     // are drawn together).
     let drawn = Rc::new(Cell::new(0));
@@ -393,4 +395,45 @@ async fn a_chart_asked_for_while_an_input_is_handled_is_drawn_in_that_inputs_tas
     input.dispatch_event(&ev).unwrap();
     microtasks(8).await;
     assert_eq!(drawn.get(), 2, "not drawn within the input's task");
+}
+
+#[wasm_bindgen_test]
+async fn arrow_presses_a_busy_task_meets_are_applied_as_one_step_in_the_next_task() {
+    use parallelism_lab::ui::input::{self, TASK_BUDGET_MS};
+
+    let root = container();
+    let app = leptos::mount::mount_to(
+        root.clone(),
+        || view! { <App query="?qd=16&state=fob" worker=WORKER /> },
+    );
+    mounted().await;
+    let slider: HtmlInputElement = find(&root, "#qd");
+    TimeoutFuture::new(1).await;
+
+    // A press in a task of its own is applied in it.
+    press(slider.unchecked_ref(), "ArrowRight", false);
+    microtasks(8).await;
+    assert_eq!(text(&root, "#qd-value"), "32");
+
+    // A task that has already worked its budget for the reader meets three more presses:
+    // none is applied in it, and the next task applies all three as one step (32 -> 256).
+    TimeoutFuture::new(1).await;
+    input::begin();
+    let performance = web_sys::window().unwrap().performance().unwrap();
+    let busy_until = performance.now() + TASK_BUDGET_MS + 1.0;
+    while performance.now() < busy_until {}
+    for _ in 0..3 {
+        press(slider.unchecked_ref(), "ArrowRight", false);
+    }
+    microtasks(8).await;
+    assert_eq!(text(&root, "#qd-value"), "32", "applied in the busy task");
+    eventually("the three steps applied", || {
+        text(&root, "#qd-value") == "256"
+    })
+    .await;
+    assert_eq!(
+        slider.get_attribute("aria-valuetext").as_deref(),
+        Some("queue depth 256")
+    );
+    drop(app);
 }

@@ -8,7 +8,8 @@
 //! [`format`](mod@format), [`ladder`] and [`views::time_model`] (the drive-over-time view's
 //! chart data).
 //! Browser parts: [`App`] (owns the state signal and wires everything: [`Started`] makes the
-//! state, [`AppViews`] mounts the views), [`later`] (the parts
+//! state, [`AppViews`] mounts the views), [`input`] (the task that handles the reader's
+//! input), [`later`] (the parts
 //! below the first screen, mounted after it), [`pool`] (the Web
 //! Workers that run every model computation the page shows, off the thread that draws),
 //! [`charts::canvas`], [`controls`], [`readout`], [`notes`], [`views`] (the view switch, the
@@ -23,6 +24,7 @@ pub mod crash;
 pub mod embed;
 pub mod export;
 pub mod format;
+pub mod input;
 pub mod ladder;
 pub mod later;
 pub mod load;

@@ -17,11 +17,12 @@
 //! What always holds:
 //! - a chart waits at most once: asking again before its turn keeps its place (its drawing
 //!   reads the newest data when it runs);
-//! - a turn asked for while the page handles the reader's input runs in that input's task,
-//!   after the state's effects, unless that task has already taken `TASK_BUDGET_MS`; any other
+//! - a turn asked for while the page handles the reader's input ([`crate::ui::input`]) runs in
+//!   that input's task, after the state's effects, unless that task has already taken
+//!   [`TASK_BUDGET_MS`]; any other
 //!   first turn after a quiet moment starts in an animation frame, so changes that arrive
 //!   within one frame (the model's replies, the load's mounts) are drawn together;
-//! - a task starts no chart once it has taken `TASK_BUDGET_MS` (counted from the input, for a
+//! - a task starts no chart once it has taken [`TASK_BUDGET_MS`] (counted from the input, for a
 //!   turn in an input's task), and the next turns follow in tasks of their own;
 //! - a chart on the screen goes before every chart off it; among equals, the one that asked
 //!   first goes first (page order on a load);
@@ -32,15 +33,8 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use leptos::prelude::*;
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
-/// How long one task may draw charts before it lets the browser handle input: a chart starts
-/// only within this much of the task's start. A desktop draws the five charts in one or two
-/// tasks; a phone at 4x CPU, where one chart takes 20 to 50 ms, one chart per task. A quarter
-/// of the 50 ms that makes a task long, as an assumption: a chart started just before the
-/// budget is spent may take as long again, and the page has its own work in the same task.
-const TASK_BUDGET_MS: f64 = 12.0;
+use crate::ui::input::{self, now_ms, TASK_BUDGET_MS};
 
 /// A chart's drawing, waiting for its turn.
 struct Turn {
@@ -53,16 +47,7 @@ thread_local! {
     static WAITING: RefCell<Vec<Turn>> = const { RefCell::new(Vec::new()) };
     /// Whether a task to take the next turn is already asked for.
     static ASKED: Cell<bool> = const { Cell::new(false) };
-    /// When the page began to handle the reader's latest input (`performance.now()`), until
-    /// the task that handles it ends.
-    static INPUT_AT: Cell<Option<f64>> = const { Cell::new(None) };
-    /// Whether [`follow_input`] has its listeners on the window.
-    static FOLLOWING: Cell<bool> = const { Cell::new(false) };
 }
-
-/// The events by which the reader changes the lab's state: a control's value, a button, a
-/// key (the sliders take their arrow keys themselves, with no `input` event).
-const INPUT_EVENTS: [&str; 4] = ["input", "change", "click", "keydown"];
 
 /// Asks for the chart `id` to be drawn by `draw` in its turn; `on_screen` says
 /// whether the chart is on the screen now (read when the next turn is chosen).
@@ -85,38 +70,13 @@ pub fn ask(id: &'static str, on_screen: Rc<Cell<bool>>, draw: impl FnOnce() + 's
             }
         }
     });
-    follow_input();
     if fresh && !ASKED.replace(true) {
-        match INPUT_AT.get() {
+        match input::began_at() {
             // A microtask: after the effects the input set off, within its task.
             Some(at) => leptos::task::spawn_local(async move { draw_turns(Some(at), false) }),
             None => request_animation_frame(take_turn),
         }
     }
-}
-
-/// Notes when the page begins to handle each of the reader's inputs (listening on the
-/// window, capturing, so before the control's own handler), once per page.
-fn follow_input() {
-    if FOLLOWING.replace(true) {
-        return;
-    }
-    let noted = Closure::<dyn Fn()>::new(|| {
-        if INPUT_AT.get().is_none() {
-            INPUT_AT.set(now_ms());
-            // The task's end: the next task is not the input's.
-            set_timeout(|| INPUT_AT.set(None), Duration::ZERO);
-        }
-    });
-    for kind in INPUT_EVENTS {
-        let _ = window().add_event_listener_with_callback_and_bool(
-            kind,
-            noted.as_ref().unchecked_ref(),
-            true,
-        );
-    }
-    // Listens as long as the page lives.
-    noted.forget();
 }
 
 /// Takes the turns of a task of their own.
@@ -125,8 +85,9 @@ fn take_turn() {
 }
 
 /// Draws the charts whose turn it is while the task, begun at `started`, is within
-/// `TASK_BUDGET_MS` (at least one chart if `at_least_one`), then asks for another task if
-/// any wait: the next animation frame if this one drew none, else the next task.
+/// [`TASK_BUDGET_MS`] (at least one chart if `at_least_one`; without `performance.now()`,
+/// one chart per task), then asks for another task if any wait: the next animation frame if
+/// this one drew none, else the next task.
 fn draw_turns(started: Option<f64>, at_least_one: bool) {
     let mut drawn = 0;
     loop {
@@ -157,9 +118,4 @@ fn next_turn() -> Option<Turn> {
             .or((!waiting.is_empty()).then_some(0));
         next.map(|i| waiting.remove(i))
     })
-}
-
-/// `performance.now()`, if the browser has it (without it every chart takes a task of its own).
-fn now_ms() -> Option<f64> {
-    window().performance().map(|p| p.now())
 }

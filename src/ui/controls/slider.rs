@@ -4,10 +4,18 @@
 //! steps (powers of two, doubling block sizes) work with the browser's own slider, keyboard
 //! and assistive technology support. Arrow keys jump between the ladder's coarse stops; with
 //! Shift they take one fine step. Page Up/Down, Home and End keep their native meaning.
+//!
+//! Arrow keys pressed faster than the page can follow (a key held down on a slow device) are
+//! applied together: once the task handling them has spent [`TASK_BUDGET_MS`], the steps that
+//! follow in it add up and are applied as one, in the next task. Every step counts; only the
+//! states in between are never computed.
+
+use std::time::Duration;
 
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
 
+use crate::ui::input::{self, TASK_BUDGET_MS};
 use crate::ui::ladder::Ladder;
 
 /// A labelled slider with its value shown beside it.
@@ -41,7 +49,12 @@ pub fn LadderSlider(
 ) -> impl IntoView {
     let disabled = Signal::derive(move || disabled.get() || locked.get());
     let index = move || ladder.with(|l| l.index_of(value.get()));
+    // Arrow-key steps not yet applied: those the page met after its task had spent its
+    // budget on earlier input (see `on_keydown`).
+    let pending = StoredValue::new_local(None::<u32>);
     let on_input = move |ev| {
+        // A position the reader chose replaces any steps still on their way.
+        pending.set_value(None);
         if let Ok(i) = event_target_value(&ev).parse::<usize>() {
             let v = ladder.with_untracked(|l| l.value(i));
             if v != value.get_untracked() {
@@ -56,10 +69,31 @@ pub fn LadderSlider(
             _ => return,
         };
         ev.prevent_default();
-        let now = value.get_untracked();
+        let waiting = pending.get_value();
+        let now = waiting.unwrap_or_else(|| value.get_untracked());
         let next = ladder.with_untracked(|l| l.step(now, up, ev.shift_key()));
-        if next != now {
+        if next == now {
+            return;
+        }
+        let busy = input::spent_ms().is_some_and(|spent| spent >= TASK_BUDGET_MS);
+        if !busy && waiting.is_none() {
             on_change.run(next);
+            return;
+        }
+        // A busy page gets the presses queued meanwhile in one task (`crate::ui::input`):
+        // once that task has spent its budget, the rest become one step, applied in a task
+        // of its own as the reader's input.
+        pending.set_value(Some(next));
+        if waiting.is_none() {
+            set_timeout(
+                move || {
+                    if let Some(Some(v)) = pending.try_update_value(Option::take) {
+                        input::begin();
+                        on_change.run(v);
+                    }
+                },
+                Duration::ZERO,
+            );
         }
     };
     let hint_id = format!("{id}-hint");
