@@ -16,7 +16,6 @@ mod common;
 use std::time::Duration;
 
 use common::{dist_with, Browser};
-use fantoccini::key::Key;
 use parallelism_lab::model::presets;
 use parallelism_lab::model::{ConfigError, DriveState, RunError, Rw};
 use parallelism_work::protocol::{Reply, Request};
@@ -66,6 +65,21 @@ fn runs() -> Vec<RunKey> {
         run("e18dc", Rw::RandRead, 100, 4096, 0, DriveState::Fob),
     ]
 }
+
+/// Presses Shift+Right on the element `arguments[0]` `arguments[1]` times, each press in a
+/// task of its own (a timer's), the next as soon as the page has handled the last.
+const PRESS_IN_TASKS_OF_THEIR_OWN: &str = r#"
+    const [id, times] = arguments;
+    const el = document.getElementById(id);
+    let pressed = 0;
+    const press = () => {
+        el.dispatchEvent(new KeyboardEvent("keydown", {
+            key: "ArrowRight", shiftKey: true, bubbles: true, cancelable: true,
+        }));
+        if (++pressed < times) setTimeout(press, 0);
+    };
+    setTimeout(press, 0);
+"#;
 
 /// Starts a worker of the page by hand, sends it `plan` once it is ready and returns every
 /// message it sent until it was idle.
@@ -211,16 +225,16 @@ async fn e2e_a_burst_of_slider_moves_leaves_only_the_last_states_work_running() 
     let before = wait_until_done(&browser).await;
     assert!(before.workers >= 1);
 
-    // 30 single steps of the depth, as fast as WebDriver types: 30 states, each a new plan.
-    let mut keys = String::from(char::from(Key::Shift));
-    for _ in 0..30 {
-        keys.push(char::from(Key::Right));
-    }
-    keys.push(char::from(Key::Null));
+    // 30 single steps of the depth, each a key press in a task of its own, as fast as the
+    // page takes them: 30 states, each a new plan. (Keys typed in one go would reach the busy
+    // page in one task, whose later steps the slider applies as one:
+    // src/ui/controls/slider.rs.)
     let ladder = parallelism_lab::ui::state::workload::qd_ladder();
     let last = (0..30).fold(32, |qd, _| ladder.step(qd, true, true));
     assert!(last > 64, "30 distinct depths");
-    browser.press("qd", &keys).await;
+    browser
+        .js(PRESS_IN_TASKS_OF_THEIR_OWN, vec![json!("qd"), json!(30)])
+        .await;
     let wanted = format!("qd={last}&");
     browser
         .wait_for_query("the 30th step in the URL", &[&wanted])

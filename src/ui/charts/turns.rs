@@ -19,9 +19,9 @@
 //!   reads the newest data when it runs);
 //! - a turn asked for while the page handles the reader's input ([`crate::ui::input`]) runs in
 //!   that input's task, after the state's effects, unless that task has already taken
-//!   [`TASK_BUDGET_MS`]; any other
-//!   first turn after a quiet moment starts in an animation frame, so changes that arrive
-//!   within one frame (the model's replies, the load's mounts) are drawn together;
+//!   [`TASK_BUDGET_MS`]; any other first turn after a quiet moment starts in an animation
+//!   frame, so changes that arrive within one frame (the model's replies, the load's mounts)
+//!   are drawn together;
 //! - a task starts no chart once it has taken [`TASK_BUDGET_MS`] (counted from the input, for a
 //!   turn in an input's task), and the next turns follow in tasks of their own;
 //! - a chart on the screen goes before every chart off it; among equals, the one that asked
