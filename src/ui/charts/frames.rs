@@ -65,6 +65,11 @@ impl FrameSlot {
         FrameSlot(Some(store))
     }
 
+    /// Whether there is a store (else a frame is always drawn, and needs no key).
+    pub fn keeps(&self) -> bool {
+        self.0.is_some()
+    }
+
     /// See [`FrameStore::restore`]; never with no store.
     pub fn restore(&self, key: FrameKey) -> bool {
         self.0.as_ref().is_some_and(|s| s.restore(key))

@@ -107,13 +107,19 @@ pub fn frame<'a, DB: DrawingBackend>(
     x: Axis<'_>,
     y: Axis<'_>,
 ) -> Result<Chart2d<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
-    let key = FrameKey::of(root.dim_in_pixel(), style, &x, &y);
-    if style.frames.restore(key) {
+    // Made only where the canvas keeps frames: the key formats every tick label.
+    let key = style
+        .frames
+        .keeps()
+        .then(|| FrameKey::of(root.dim_in_pixel(), style, &x, &y));
+    if key.is_some_and(|k| style.frames.restore(k)) {
         return areas(root, style, &x, &y, false);
     }
     let mut chart = plot_area(root, style, &x, &y, false)?;
     mesh(&mut chart, style, &x, &y)?;
-    style.frames.keep(key);
+    if let Some(k) = key {
+        style.frames.keep(k);
+    }
     Ok(chart)
 }
 
