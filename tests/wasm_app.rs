@@ -48,6 +48,18 @@ async fn mounted() {
     .await;
 }
 
+/// Mounts the lab on `query` in a fresh container and waits until every part has mounted;
+/// gives the container and the mount (dropping it unmounts the lab).
+async fn mount_lab(query: &'static str) -> (HtmlElement, impl Sized) {
+    let root = container();
+    let app = leptos::mount::mount_to(
+        root.clone(),
+        move || view! { <App query=query worker=WORKER /> },
+    );
+    mounted().await;
+    (root, app)
+}
+
 fn find<T: JsCast>(root: &HtmlElement, css: &str) -> T {
     root.query_selector(css)
         .unwrap()
@@ -85,12 +97,7 @@ fn press(el: &HtmlElement, key: &str, shift: bool) {
 
 #[wasm_bindgen_test]
 async fn the_readout_follows_the_queue_depth_slider() {
-    let root = container();
-    let app = leptos::mount::mount_to(
-        root.clone(),
-        || view! { <App query="?qd=16&state=fob" worker=WORKER /> },
-    );
-    mounted().await;
+    let (root, app) = mount_lab("?qd=16&state=fob").await;
     let slider: HtmlInputElement = find(&root, "#qd");
     assert_eq!(slider.type_(), "range");
     assert_eq!(
@@ -181,11 +188,7 @@ async fn the_readout_component_shows_what_the_state_and_result_say() {
 
 #[wasm_bindgen_test]
 async fn a_bad_link_parameter_shows_a_note_and_the_rest_of_the_link_applies() {
-    let root = container();
-    let app = leptos::mount::mount_to(root.clone(), || {
-        view! { <App query="?qd=banana&rw=randwrite&state=fob" worker=WORKER /> }
-    });
-    mounted().await;
+    let (root, app) = mount_lab("?qd=banana&rw=randwrite&state=fob").await;
     let note = text(&root, "#url-notes");
     assert!(note.contains("qd"), "{note}");
     assert!(note.contains("'banana' is not a whole number"), "{note}");
@@ -204,11 +207,7 @@ async fn a_bad_link_parameter_shows_a_note_and_the_rest_of_the_link_applies() {
 
 #[wasm_bindgen_test]
 async fn link_text_is_shown_as_text_never_as_html() {
-    let root = container();
-    let app = leptos::mount::mount_to(root.clone(), || {
-        view! { <App query="?%3Cimg%20src%3Dx%3E=1&state=fob" worker=WORKER /> }
-    });
-    mounted().await;
+    let (root, app) = mount_lab("?%3Cimg%20src%3Dx%3E=1&state=fob").await;
     assert!(text(&root, "#url-notes").contains("<img src=x>"));
     assert!(root.query_selector("#url-notes img").unwrap().is_none());
     drop(app);
@@ -216,12 +215,7 @@ async fn link_text_is_shown_as_text_never_as_html() {
 
 #[wasm_bindgen_test]
 async fn charts_are_drawn_at_the_screen_resolution_and_stamped() {
-    let root = container();
-    let app = leptos::mount::mount_to(
-        root.clone(),
-        || view! { <App query="?state=fob" worker=WORKER /> },
-    );
-    mounted().await;
+    let (root, app) = mount_lab("?state=fob").await;
     let canvas: HtmlCanvasElement = find(&root, "canvas#chart-iops");
     eventually("the first drawing", || canvas.has_attribute("data-draws")).await;
     let ratio = web_sys::window()
@@ -246,11 +240,7 @@ async fn charts_are_drawn_at_the_screen_resolution_and_stamped() {
 
 #[wasm_bindgen_test]
 async fn reset_restores_the_defaults() {
-    let root = container();
-    let app = leptos::mount::mount_to(root.clone(), || {
-        view! { <App query="?preset=octane&qd=4&bs=128k&state=fob" worker=WORKER /> }
-    });
-    mounted().await;
+    let (root, app) = mount_lab("?preset=octane&qd=4&bs=128k&state=fob").await;
     assert_eq!(text(&root, "#qd-value"), "4");
     assert_eq!(text(&root, "#bs-value"), "128 KiB");
     find::<HtmlElement>(&root, "#reset").click();
@@ -264,11 +254,7 @@ async fn reset_restores_the_defaults() {
 
 #[wasm_bindgen_test]
 async fn the_idle_slider_changes_the_burst_chart_readout() {
-    let root = container();
-    let app = leptos::mount::mount_to(root.clone(), || {
-        view! { <App query="?preset=e12&view=time&idle=0&state=fob" worker=WORKER /> }
-    });
-    mounted().await;
+    let (root, app) = mount_lab("?preset=e12&view=time&idle=0&state=fob").await;
     let section: HtmlElement = find(&root, "#drive-time");
     assert!(
         !section.hidden(),
@@ -313,11 +299,7 @@ async fn the_idle_slider_changes_the_burst_chart_readout() {
 
 #[wasm_bindgen_test]
 async fn bad_view_parameters_are_noted_and_the_default_view_stays() {
-    let root = container();
-    let app = leptos::mount::mount_to(root.clone(), || {
-        view! { <App query="?view=graph&idle=abc&burst=3&state=fob" worker=WORKER /> }
-    });
-    mounted().await;
+    let (root, app) = mount_lab("?view=graph&idle=abc&burst=3&state=fob").await;
     let note = text(&root, "#url-notes");
     for part in [
         "view",
@@ -401,12 +383,7 @@ async fn a_chart_asked_for_while_an_input_is_handled_is_drawn_in_that_inputs_tas
 async fn arrow_presses_a_busy_task_meets_are_applied_as_one_step_in_the_next_task() {
     use parallelism_lab::ui::input::{self, TASK_BUDGET_MS};
 
-    let root = container();
-    let app = leptos::mount::mount_to(
-        root.clone(),
-        || view! { <App query="?qd=16&state=fob" worker=WORKER /> },
-    );
-    mounted().await;
+    let (root, app) = mount_lab("?qd=16&state=fob").await;
     let slider: HtmlInputElement = find(&root, "#qd");
     TimeoutFuture::new(1).await;
 
