@@ -17,11 +17,16 @@ pub use parallelism_work::{
     DriveKey, Fidelity, Load, Outcome, Point, Progress, RunKey, ESTIMATE_IOS, SEED,
 };
 
+use super::embed::ChartId;
 use super::state::{is_sweep_rate, rate_ladder, DriveChoice, DriveSetup, LabState, LoadKind, View};
 
 /// The data rates a sweep over offered load spans, in MB/s: from a trickle (10 MB/s) to past
 /// a PCIe 5.0 x4 link (about 15.8 GB/s), whatever the block size.
 pub const RATE_SWEEP_MB_S: (f64, f64) = (10.0, 16_000.0);
+
+/// The charts drawn from each drive's sweep over queue depth ([`qd_sweep`]); the mixed chart
+/// alone draws the sweep over read share ([`mix_sweep`]).
+const DEPTH_SWEEP_CHARTS: [ChartId; 3] = [ChartId::Iops, ChartId::Latency, ChartId::Power];
 
 /// The drive the controls set.
 pub fn drive_key(drive: &DriveSetup) -> DriveKey {
@@ -99,13 +104,20 @@ pub fn rate_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
         .collect()
 }
 
-/// One drive's runs for the charts of the state's workload: its sweeps against queue depth
-/// and read share, or its capacity and sweep over offered load.
+/// One drive's runs for the charts of the state's workload that the page shows (`charts=`):
+/// its sweeps against queue depth and read share, or its capacity and sweep over offered load
+/// (which the readout reads too, so they are run whatever the charts).
 fn sweeps(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
+    let shown = state.embedding.charts;
     match state.workload.load() {
         LoadKind::Depth | LoadKind::Jobs | LoadKind::Trace => {
-            let mut keys = qd_sweep(state, drive);
-            keys.extend(mix_sweep(state, drive));
+            let mut keys = Vec::new();
+            if DEPTH_SWEEP_CHARTS.iter().any(|&c| shown.shows(c)) {
+                keys.extend(qd_sweep(state, drive));
+            }
+            if shown.shows(ChartId::Mix) {
+                keys.extend(mix_sweep(state, drive));
+            }
             keys
         }
         LoadKind::Rate => {
@@ -149,7 +161,8 @@ pub fn mix_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
 }
 
 /// Every run the page shows for `state`, most important first: the readout's point, the
-/// current drive's sweeps, then the other drives' sweeps (each drive's whole, so a curve
+/// current drive's sweeps (those of the charts shown: an embed of one chart asks for its own),
+/// then the other drives' sweeps (each drive's whole, so a curve
 /// completes before the next starts), then the pinned configurations'. No
 /// key appears twice. While another view hides the queue-depth charts only the readout's point
 /// is run, so their sweeps do not compete with that view's own work (they are cached, so coming
@@ -182,6 +195,7 @@ pub fn plan(state: &LabState) -> Vec<RunKey> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ui::embed::ChartsShown;
 
     #[test]
     fn the_default_plan_starts_with_the_readout_point_and_covers_three_drives() {
@@ -194,6 +208,33 @@ mod tests {
         assert_eq!(p.len(), 3 * (9 + 11 - 1));
         let unique: HashSet<RunKey> = p.iter().cloned().collect();
         assert_eq!(unique.len(), p.len());
+    }
+
+    #[test]
+    fn an_embed_plans_only_the_sweeps_its_charts_draw() {
+        // `charts=iops`: each drive's 9 depths (the readout's point is the current drive's
+        // QD 32), no read shares.
+        let mut s = LabState::default();
+        s.embedding.charts = ChartsShown::of(&[ChartId::Iops]).unwrap();
+        let p = plan(&s);
+        assert_eq!(p[0], current_key(&s));
+        assert_eq!(p.len(), 3 * 9);
+        assert!(p.iter().all(|k| k.read_pct == 100));
+        // `charts=mix`: each drive's 11 shares (the 100% share is the readout's point on the
+        // current drive), no other depth.
+        s.embedding.charts = ChartsShown::of(&[ChartId::Mix]).unwrap();
+        let p = plan(&s);
+        assert_eq!(p[0], current_key(&s));
+        assert_eq!(p.len(), 3 * 11);
+        assert!(p.iter().all(|k| k.qd == s.workload.qd()));
+        // The latency and power charts draw the depth sweep too.
+        for chart in [ChartId::Latency, ChartId::Power] {
+            s.embedding.charts = ChartsShown::of(&[chart]).unwrap();
+            assert_eq!(plan(&s).len(), 3 * 9, "{chart}");
+        }
+        // A chart of another workload (`charts=load` on the depth view): the readout's point.
+        s.embedding.charts = ChartsShown::of(&[ChartId::Load]).unwrap();
+        assert_eq!(plan(&s), vec![current_key(&s)]);
     }
 
     #[test]
