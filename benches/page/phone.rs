@@ -179,6 +179,10 @@ pub fn section(builds: &[Build], runs: &[Vec<PhoneRun>]) -> Section {
         figure(&|r| Some(r.load.first_chart), Unit::Ms),
     );
     s.row(
+        "the IOPS chart (first screen): every point estimated",
+        figure(&|r| Some(r.load.first_listed_estimated), Unit::Ms),
+    );
+    s.row(
         "every point estimated",
         figure(&|r| Some(r.load.estimated), Unit::Ms),
     );

@@ -104,26 +104,30 @@ pub fn rate_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
         .collect()
 }
 
-/// One drive's runs for the charts of the state's workload that the page shows (`charts=`):
-/// its sweeps against queue depth and read share, or its capacity and sweep over offered load
-/// (which the readout reads too, so they are run whatever the charts).
-fn sweeps(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
+/// One drive's runs for the charts of the state's workload that the page shows (`charts=`),
+/// in two groups, the first screen's first: its sweep against queue depth (the IOPS chart's,
+/// the latency and power charts' too), then its sweep against read share (the mixed chart's);
+/// or its capacity and sweep over offered load (which the readout reads too, so they are run
+/// whatever the charts), then nothing.
+fn sweeps(state: &LabState, drive: DriveChoice) -> [Vec<RunKey>; 2] {
     let shown = state.embedding.charts;
     match state.workload.load() {
-        LoadKind::Depth | LoadKind::Jobs | LoadKind::Trace => {
-            let mut keys = Vec::new();
+        LoadKind::Depth | LoadKind::Jobs | LoadKind::Trace => [
             if DEPTH_SWEEP_CHARTS.iter().any(|&c| shown.shows(c)) {
-                keys.extend(qd_sweep(state, drive));
-            }
+                qd_sweep(state, drive)
+            } else {
+                Vec::new()
+            },
             if shown.shows(ChartId::Mix) {
-                keys.extend(mix_sweep(state, drive));
-            }
-            keys
-        }
+                mix_sweep(state, drive)
+            } else {
+                Vec::new()
+            },
+        ],
         LoadKind::Rate => {
             let mut keys = vec![capacity_key(state, drive)];
             keys.extend(rate_sweep(state, drive));
-            keys
+            [keys, Vec::new()]
         }
     }
 }
@@ -160,11 +164,13 @@ pub fn mix_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
         .collect()
 }
 
-/// Every run the page shows for `state`, most important first: the readout's point, the
-/// current drive's sweeps (those of the charts shown: an embed of one chart asks for its own),
-/// then the other drives' sweeps (each drive's whole, so a curve
-/// completes before the next starts), then the pinned configurations'. No
-/// key appears twice. While another view hides the queue-depth charts only the readout's point
+/// Every run the page shows for `state`, most important first: the readout's point, then each
+/// group of [`sweeps`] (the first screen's first) of the current drive, the other drives and
+/// the pinned configurations, one drive's whole sweep before the next's so a curve completes
+/// before the next starts. So the IOPS chart on the first screen is complete before the mixed
+/// chart's sweeps (the costliest runs: their warm-up fills the write buffer three times)
+/// begin. Only the sweeps of the charts shown: an embed of one chart asks for its own. No key
+/// appears twice. While another view hides the queue-depth charts only the readout's point
 /// is run, so their sweeps do not compete with that view's own work (they are cached, so coming
 /// back costs only what was never computed).
 pub fn plan(state: &LabState) -> Vec<RunKey> {
@@ -178,14 +184,19 @@ pub fn plan(state: &LabState) -> Vec<RunKey> {
     if state.display.view != View::Queue {
         return keys;
     }
-    keys.extend(sweeps(state, current));
+    let mut groups = vec![sweeps(state, current)];
     for d in state.drive.comparison_drives() {
         if d != current {
-            keys.extend(sweeps(state, d));
+            groups.push(sweeps(state, d));
         }
     }
     for pin in state.pins.as_slice() {
-        keys.extend(sweeps(&pin.apply(state), pin.drive));
+        groups.push(sweeps(&pin.apply(state), pin.drive));
+    }
+    for group in 0..2 {
+        for drive in &mut groups {
+            keys.append(&mut drive[group]);
+        }
     }
     let mut seen = HashSet::new();
     keys.retain(|k| seen.insert(k.clone()));
@@ -206,6 +217,10 @@ mod tests {
         assert_eq!(drives.len(), 3);
         // 3 drives x (9 depths + 11 shares), less the 100% share that is also the QD32 read.
         assert_eq!(p.len(), 3 * (9 + 11 - 1));
+        // The IOPS chart's (first screen) sweeps over depth come before any read share.
+        let (depths, shares) = p.split_at(3 * 9);
+        assert!(depths.iter().all(|k| k.read_pct == 100), "{depths:?}");
+        assert!(shares.iter().all(|k| k.read_pct < 100 && k.qd == 32));
         let unique: HashSet<RunKey> = p.iter().cloned().collect();
         assert_eq!(unique.len(), p.len());
     }
