@@ -28,6 +28,9 @@ pub const RATE_SWEEP_MB_S: (f64, f64) = (10.0, 16_000.0);
 /// alone draws the sweep over read share ([`mix_sweep`]).
 const DEPTH_SWEEP_CHARTS: [ChartId; 3] = [ChartId::Iops, ChartId::Latency, ChartId::Power];
 
+/// The groups of a drive's [`sweeps`], in the order the plan runs them.
+const SWEEP_GROUPS: usize = 2;
+
 /// The drive the controls set.
 pub fn drive_key(drive: &DriveSetup) -> DriveKey {
     DriveKey {
@@ -109,7 +112,7 @@ pub fn rate_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
 /// the latency and power charts' too), then its sweep against read share (the mixed chart's);
 /// or its capacity and sweep over offered load (which the readout reads too, so they are run
 /// whatever the charts), then nothing.
-fn sweeps(state: &LabState, drive: DriveChoice) -> [Vec<RunKey>; 2] {
+fn sweeps(state: &LabState, drive: DriveChoice) -> [Vec<RunKey>; SWEEP_GROUPS] {
     let shown = state.embedding.charts;
     match state.workload.load() {
         LoadKind::Depth | LoadKind::Jobs | LoadKind::Trace => [
@@ -193,7 +196,7 @@ pub fn plan(state: &LabState) -> Vec<RunKey> {
     for pin in state.pins.as_slice() {
         groups.push(sweeps(&pin.apply(state), pin.drive));
     }
-    for group in 0..2 {
+    for group in 0..SWEEP_GROUPS {
         for drive in &mut groups {
             keys.append(&mut drive[group]);
         }
