@@ -168,7 +168,7 @@ pub fn mix_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
 }
 
 /// Every run the page shows for `state`, most important first: the readout's point, then each
-/// group of [`sweeps`] (the first screen's first) of the current drive, the other drives and
+/// group of sweeps (the first screen's first) of the current drive, the other drives and
 /// the pinned configurations, one drive's whole sweep before the next's so a curve completes
 /// before the next starts. So the IOPS chart on the first screen is complete before the mixed
 /// chart's sweeps (the costliest runs: their warm-up fills the write buffer three times)
