@@ -2,6 +2,7 @@
 # Parallelism Lab developer entry point.
 #   ./dev.sh serve   install what is missing, then build and serve the app on http://127.0.0.1:8080
 #   ./dev.sh test    install what is missing, then run every test (native, wasm in Chromium, end-to-end)
+#   ./dev.sh check   install what a build needs, then the checks that need no browser (fmt, clippy, docs, native tests)
 #   ./dev.sh setup   only install what is missing
 #   ./dev.sh bench   install what is missing (also Lighthouse), then print the model and page benchmarks
 # Every step checks first and does nothing when the tool is already there, so a second run is fast.
@@ -90,13 +91,17 @@ case "${1:-}" in
     setup_test
     exec "$ROOT/tests/run-all.sh"
     ;;
+  check)
+    setup_build
+    exec "$ROOT/tests/run-all.sh" --no-browser
+    ;;
   bench)
     setup_test
     ensure_lighthouse
     exec "$ROOT/tests/bench-all.sh"
     ;;
   *)
-    sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

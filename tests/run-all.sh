@@ -10,7 +10,8 @@
 #   6 the parallelism-e2e crate: end-to-end tests (crates/e2e/tests/e2e*.rs) against dist/ (and
 #     the `lab` binary, for the tests that check the page against the command line), and the
 #     tests that run the real fio (crates/e2e/tests/fio.rs)
-# then prints the gzipped size of the bundle. Starts no long-lived process itself: the wasm
+# then prints the gzipped size of the bundle. With --no-browser (`./dev.sh check`) it stops
+# after step 3: what a commit needs before the browser suites, in a few minutes. Starts no long-lived process itself: the wasm
 # runner and the end-to-end tests start and stop their own servers and chromedriver.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -73,6 +74,14 @@ cargo clippy --target wasm32-unknown-unknown -p parallelism-worker -- -D warning
 
 step "3/6 native tests (cargo test: the default members; the browser and fio suites run in step 6)"
 cargo test
+
+if [ "${1:-}" = "--no-browser" ]; then
+  printf '\033[32m    ok: %s (%ds)\033[0m\n' "$STEP" $((SECONDS - STEP_START)) >&2
+  STEP=""
+  printf '\n\033[1;32mThe checks that need no browser passed in %ds; ./dev.sh test runs them all.\033[0m\n' \
+    $((SECONDS - START)) >&2
+  exit 0
+fi
 
 step "4/6 trunk build --release"
 trunk build --release
