@@ -347,11 +347,13 @@ async fn e2e_compare_draws_one_curve_per_configuration_and_refuses_a_fifth_pin()
             (legend_count(&browser).await == 3).then_some(())
         })
         .await;
-    assert!(!eval(&browser, "return location.search;")
-        .await
-        .as_str()
-        .unwrap()
-        .contains("compare="));
+    // The URL follows in a task of its own, at most every 200 ms (src/ui/app.rs).
+    browser
+        .wait_for("the pins gone from the URL", || async {
+            let s = eval(&browser, "return location.search;").await;
+            (!s.as_str().unwrap().contains("compare=")).then_some(())
+        })
+        .await;
     browser.assert_clean_console();
     browser.close().await;
 }
