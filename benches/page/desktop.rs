@@ -9,7 +9,8 @@
 //!
 //! and, at each press, the sum of every chart's last drawing's time (all of them drawn once),
 //! plus the long tasks while pressing and while loading, the app's start-up, the longest single
-//! chart drawing, the time from navigation to the first view with every point estimated; then
+//! chart drawing, the time from navigation to the IOPS chart and to the first view with every
+//! point estimated; then
 //! it switches to the drive over time and times its three charts to complete (each model run
 //! sliced), with the long tasks meanwhile. One run per build.
 

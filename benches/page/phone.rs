@@ -3,8 +3,9 @@
 //! stand-in for a mid-range phone. A reader who follows a link on a phone waits for this.
 //!
 //! Each run is a new browser (nothing cached; the server sends `no-store` anyway) and prints,
-//! in ms since navigation: the first chart drawn, every point of the view estimated, every
-//! point computed in full, and the main thread's long tasks until then. Then a burst of key
+//! in ms since navigation: the first chart drawn, every point of the IOPS chart (on the first
+//! screen) and of the view estimated, every point computed in full, and the main thread's long
+//! tasks until then. Then a burst of key
 //! presses on the queue-depth slider (a reader holding an arrow key): the long tasks from the
 //! first press until the last state has every point estimated, and how long that took. The
 //! first run of each build also records what was fetched before the first chart
