@@ -5,6 +5,12 @@
 //! runner serves from the repository root), so `tests/run-all.sh` builds `dist/` first. The
 //! page itself runs in a debug build, where the drive over time is slow, so links use
 //! `state=fob` wherever the drive state does not matter and waits are long.
+//!
+//! The test runner replaces the page's `Worker` with one that starts each worker from a module
+//! of its own, which forwards the worker's console and then imports the worker's script
+//! (`await import(...)`): messages the page posts meanwhile reach no listener and are lost,
+//! which no browser does to a page's own worker (the loader's listener is in place before any
+//! message is delivered). The tests start the model's workers with the browser's own `Worker`.
 #![cfg(target_arch = "wasm32")]
 
 use gloo_timers::future::TimeoutFuture;
@@ -51,6 +57,7 @@ async fn mounted() {
 /// Mounts the lab on `query` in a fresh container and waits until every part has mounted;
 /// gives the container and the mount (dropping it unmounts the lab).
 async fn mount_lab(query: &'static str) -> (HtmlElement, impl Sized) {
+    use_the_browsers_worker();
     let root = container();
     let app = leptos::mount::mount_to(
         root.clone(),
@@ -58,6 +65,16 @@ async fn mount_lab(query: &'static str) -> (HtmlElement, impl Sized) {
     );
     mounted().await;
     (root, app)
+}
+
+/// Puts the browser's own `Worker` back in place of the test runner's (see the module docs);
+/// the runner's keeps the browser's prototype, whose constructor is the browser's.
+fn use_the_browsers_worker() {
+    let window = web_sys::window().unwrap();
+    let worker = js_sys::Reflect::get(&window, &"Worker".into()).unwrap();
+    let prototype = js_sys::Reflect::get(&worker, &"prototype".into()).unwrap();
+    let own = js_sys::Reflect::get(&prototype, &"constructor".into()).unwrap();
+    js_sys::Reflect::set(&window, &"Worker".into(), &own).unwrap();
 }
 
 fn find<T: JsCast>(root: &HtmlElement, css: &str) -> T {

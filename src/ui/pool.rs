@@ -15,9 +15,10 @@
 //! handed to its listener as it arrives (an animation cannot wait for a revision).
 //!
 //! What always holds:
-//! - a request for a worker that has not said `Ready` waits, the latest one of its kind only,
-//!   and is sent when it does (a module worker loses messages sent before its module has
-//!   loaded);
+//! - a request is posted at once, also to a worker still loading: the worker's loader
+//!   (`assets/worker_loader.js`) holds what arrives before the worker's wasm has started and
+//!   hands it over in order, so the first plan is worked on as soon as the worker can, not
+//!   once the page's thread has heard its `Ready` (a busy thread while the page mounts);
 //! - each revision ([`Pool::revision`] for the charts, [`Pool::time_revision`] for the drive
 //!   over time) changes at most once per [`REVISION_MS`] however many results arrive, so the
 //!   charts and the readout are redrawn a few times a second while results stream in, not at
@@ -57,7 +58,7 @@ use super::compute::{Point, Progress, RunKey};
 /// streamed results kept the main thread busy in tasks of up to a second.
 pub const REVISION_MS: u32 = 150;
 
-/// The worker's loader, relative to the page (Trunk's loader shim for the worker binary).
+/// The worker's loader, relative to the page (`assets/worker_loader.js`, beside the page).
 pub const WORKER_URL: &str = "./worker_loader.js";
 
 /// What the model status line shows of the pool (and the end-to-end tests read).
@@ -75,18 +76,6 @@ pub struct PoolStatus {
     pub runs_started: u64,
 }
 
-/// The kinds of request a worker holds one of (a newer one replaces an older one).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Plan,
-    Time,
-    Fit,
-    Jobs,
-    Replay,
-    Review,
-    Teach,
-}
-
 /// Tasks (job sets, replays) whose results the page keeps per kind, so going back to one
 /// shows it at once.
 const MAX_CACHED_TASKS: usize = 16;
@@ -94,32 +83,21 @@ const MAX_CACHED_TASKS: usize = 16;
 /// The worker that carries the views' own work.
 const LANE_WORKER: usize = 0;
 
-/// One worker, and what waits for it.
+/// One worker. Requests are posted at once, before the worker has started too: its loader
+/// (`assets/worker_loader.js`) holds them until the worker's wasm takes them, in order.
 struct Slot {
     worker: Worker,
-    ready: bool,
-    /// The latest request of each kind, held until the worker is ready.
-    waiting: Vec<(Kind, JsValue)>,
 }
 
 impl Slot {
-    fn send(&mut self, kind: Kind, request: &Request) {
-        self.send_value(kind, JsValue::from_str(&request.encode()));
+    fn send(&self, request: &Request) {
+        post(&self.worker, &JsValue::from_str(&request.encode()));
     }
 
     /// Sends `request` with `file` beside it (a two-item array: the worker reads the file).
-    fn send_with_file(&mut self, kind: Kind, request: &Request, file: &web_sys::File) {
+    fn send_with_file(&self, request: &Request, file: &web_sys::File) {
         let pair = js_sys::Array::of2(&JsValue::from_str(&request.encode()), file);
-        self.send_value(kind, pair.into());
-    }
-
-    fn send_value(&mut self, kind: Kind, message: JsValue) {
-        if self.ready {
-            post(&self.worker, &message);
-        } else {
-            self.waiting.retain(|(k, _)| *k != kind);
-            self.waiting.push((kind, message));
-        }
+        post(&self.worker, &pair.into());
     }
 }
 
@@ -202,9 +180,9 @@ impl Inner {
     }
 
     /// Sends `request` to the worker that carries the views' own work.
-    fn send_lane(&mut self, kind: Kind, request: &Request) {
-        if let Some(slot) = self.slots.get_mut(LANE_WORKER) {
-            slot.send(kind, request);
+    fn send_lane(&self, request: &Request) {
+        if let Some(slot) = self.slots.get(LANE_WORKER) {
+            slot.send(request);
         }
     }
 }
@@ -371,13 +349,7 @@ impl Pool {
         for index in 0..workers {
             let worker = spawn(pool, index, url)
                 .unwrap_or_else(|why| panic!("the model's worker could not start: {why}"));
-            pool.inner.update_value(|i| {
-                i.slots.push(Slot {
-                    worker,
-                    ready: false,
-                    waiting: Vec::new(),
-                })
-            });
+            pool.inner.update_value(|i| i.slots.push(Slot { worker }));
         }
         provide_context(pool);
         pool
@@ -408,8 +380,8 @@ impl Pool {
                 return;
             }
             let requests = inner.dispatch.set_plan(plan);
-            for (slot, request) in inner.slots.iter_mut().zip(requests) {
-                slot.send(Kind::Plan, &request);
+            for (slot, request) in inner.slots.iter().zip(requests) {
+                slot.send(&request);
             }
         });
         self.charts.bump_soon();
@@ -424,8 +396,8 @@ impl Pool {
                 return;
             }
             inner.time_asked = drive.clone();
-            if let Some(slot) = inner.slots.get_mut(LANE_WORKER) {
-                slot.send(Kind::Time, &Request::Time { drive });
+            if let Some(slot) = inner.slots.get(LANE_WORKER) {
+                slot.send(&Request::Time { drive });
             }
         });
     }
@@ -456,8 +428,8 @@ impl Pool {
                 id: inner.fit_id,
                 ask,
             };
-            if let Some(slot) = inner.slots.get_mut(LANE_WORKER) {
-                slot.send(Kind::Fit, &request);
+            if let Some(slot) = inner.slots.get(LANE_WORKER) {
+                slot.send(&request);
             }
         });
         self.fit.bump_soon();
@@ -470,12 +442,12 @@ impl Pool {
 
     /// Runs the job set `ask`, dropping the one before; a set already done is shown at once.
     pub fn start_jobs(&self, ask: JobsAsk) {
-        self.start_task(ask, |i| &mut i.jobs, Kind::Jobs, jobs_request, self.jobs);
+        self.start_task(ask, |i| &mut i.jobs, jobs_request, self.jobs);
     }
 
     /// Drops the job set under way, if any.
     pub fn cancel_jobs(&self) {
-        self.cancel_task(|i| &mut i.jobs, Kind::Jobs, jobs_request, self.jobs);
+        self.cancel_task(|i| &mut i.jobs, jobs_request, self.jobs);
     }
 
     /// What is known of the job set last started (not tracked: track [`Self::jobs_revision`]).
@@ -493,13 +465,7 @@ impl Pool {
     /// Replays `ask`, dropping the replay before; one already done is shown at once. A replay
     /// of the reader's file takes the file [`Self::set_trace_file`] holds along.
     pub fn start_replay(&self, ask: ReplayAsk) {
-        self.start_task(
-            ask,
-            |i| &mut i.replay,
-            Kind::Replay,
-            replay_request,
-            self.replay,
-        );
+        self.start_task(ask, |i| &mut i.replay, replay_request, self.replay);
     }
 
     /// Holds `file` as the reader's trace file (replacing the one before) and says what tells
@@ -528,7 +494,7 @@ impl Pool {
 
     /// Drops the replay under way, if any.
     pub fn cancel_replay(&self) {
-        self.cancel_task(|i| &mut i.replay, Kind::Replay, replay_request, self.replay);
+        self.cancel_task(|i| &mut i.replay, replay_request, self.replay);
     }
 
     /// What is known of the replay last started (not tracked: track [`Self::replay_revision`]).
@@ -546,18 +512,12 @@ impl Pool {
     /// Runs the E12 review's suite for `ask`, dropping the one before; a drive already done
     /// is shown at once.
     pub fn start_review(&self, ask: ReviewAsk) {
-        self.start_task(
-            ask,
-            |i| &mut i.review,
-            Kind::Review,
-            review_request,
-            self.review,
-        );
+        self.start_task(ask, |i| &mut i.review, review_request, self.review);
     }
 
     /// Drops the review suite under way, if any.
     pub fn cancel_review(&self) {
-        self.cancel_task(|i| &mut i.review, Kind::Review, review_request, self.review);
+        self.cancel_task(|i| &mut i.review, review_request, self.review);
     }
 
     /// What is known of the suite last started (not tracked: track [`Self::review_revision`]).
@@ -573,7 +533,6 @@ impl Pool {
         &self,
         ask: A,
         book: fn(&mut Inner) -> &mut TaskBook<A, P, F>,
-        kind: Kind,
         request: fn(u64, Option<A>) -> Request,
         revision: Coalesced,
     ) {
@@ -593,9 +552,9 @@ impl Pool {
             };
             let file = sent.as_ref().and_then(|ask| inner.file_for(ask));
             let request = request(id, sent);
-            match (file, inner.slots.get_mut(LANE_WORKER)) {
-                (Some(file), Some(slot)) => slot.send_with_file(kind, &request, &file),
-                (None, _) => inner.send_lane(kind, &request),
+            match (file, inner.slots.get(LANE_WORKER)) {
+                (Some(file), Some(slot)) => slot.send_with_file(&request, &file),
+                (None, _) => inner.send_lane(&request),
                 (Some(_), None) => {}
             }
         });
@@ -606,7 +565,6 @@ impl Pool {
     fn cancel_task<A: Clone + PartialEq, P: Copy + Default, F: Clone>(
         &self,
         book: fn(&mut Inner) -> &mut TaskBook<A, P, F>,
-        kind: Kind,
         request: fn(u64, Option<A>) -> Request,
         revision: Coalesced,
     ) {
@@ -617,7 +575,7 @@ impl Pool {
             }
             let id = b.begin(None);
             if !inner.stopped {
-                inner.send_lane(kind, &request(id, None));
+                inner.send_lane(&request(id, None));
             }
         });
         revision.bump_soon();
@@ -651,8 +609,8 @@ impl Pool {
                 id: inner.teach_id,
                 command,
             };
-            if let Some(slot) = inner.slots.get_mut(LANE_WORKER) {
-                slot.send(Kind::Teach, &request);
+            if let Some(slot) = inner.slots.get(LANE_WORKER) {
+                slot.send(&request);
             }
         });
     }
@@ -737,14 +695,6 @@ impl Pool {
                 if let Some(p) = window().performance() {
                     let _ = p.mark(&format!("lab:worker-{index}-ready"));
                 }
-                let _ = self.inner.try_update_value(|inner| {
-                    if let Some(slot) = inner.slots.get_mut(index) {
-                        slot.ready = true;
-                        for (_, message) in std::mem::take(&mut slot.waiting) {
-                            post(&slot.worker, &message);
-                        }
-                    }
-                });
             }
             Reply::Panicked { why } => panic!("the model's worker {index} stopped: {why}"),
             // A request the worker could not read is the page's bug, not the reader's: said

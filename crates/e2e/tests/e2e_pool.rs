@@ -3,6 +3,8 @@
 //!
 //! - The worker computes the numbers the native engine computes for the same runs, bit for
 //!   bit (the model is deterministic for its seed, and a result crosses as exact JSON).
+//! - What the page posts to a worker before the worker has loaded is held by its loader and
+//!   worked on in order once it has (the pool sends its first plan at once).
 //! - A burst of slider moves leaves only the last state's work running: each new plan
 //!   replaces the one before in every worker, so the runs started stay far below what every
 //!   state of the burst would have cost.
@@ -149,6 +151,75 @@ async fn e2e_the_worker_computes_the_native_engines_numbers() {
                 if what == "iodepth" && value == "0"
         ),
         "the refusal crosses too, as itself"
+    );
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+/// Starts a worker of the page by hand and posts it `messages` at once, before its module can
+/// have loaded; returns every message it sent until it was idle.
+const POST_TO_A_LOADING_WORKER: &str = r#"
+    const [messages, done] = [arguments[0], arguments[arguments.length - 1]];
+    const worker = new Worker("./worker_loader.js", { type: "module" });
+    const replies = [];
+    worker.onerror = (e) => done({ error: String(e.message || "the worker did not load") });
+    worker.onmessage = (e) => {
+        replies.push(e.data);
+        const reply = JSON.parse(e.data);
+        if (reply.Results && reply.Results.idle) { worker.terminate(); done(replies); }
+    };
+    for (const message of messages) worker.postMessage(message);
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_a_worker_takes_what_the_page_posted_before_it_loaded_in_order() {
+    let browser = Browser::start().await;
+    browser.open("", "#model-status").await;
+    let key = runs().remove(0);
+    let plan = Request::Plan {
+        generation: 7,
+        keys: vec![key.clone()],
+    }
+    .encode();
+    let replies = browser
+        .client
+        .execute_async(
+            POST_TO_A_LOADING_WORKER,
+            vec![json!(["not a request", plan])],
+        )
+        .await
+        .expect("the worker's replies");
+    let Value::Array(replies) = replies else {
+        panic!("the worker failed: {replies}")
+    };
+    let replies: Vec<Reply> = replies
+        .iter()
+        .map(|t| Reply::decode(t.as_str().expect("text")).expect("a reply"))
+        .collect();
+    // Trunk's own loader shim lost both: they arrived while the module awaited its wasm.
+    assert_eq!(replies[0], Reply::Ready, "{replies:?}");
+    assert!(
+        matches!(&replies[1], Reply::Refused { .. }),
+        "the first message held is answered first: {replies:?}"
+    );
+    let mut native = PlanRunner::new();
+    native.set_plan(vec![key.clone()]);
+    while !native.work(&mut || false).idle {}
+    let last = replies.iter().rev().find_map(|r| match r {
+        Reply::Results {
+            generation,
+            results,
+            ..
+        } => results
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, outcome)| (*generation, outcome)),
+        _ => None,
+    });
+    assert_eq!(
+        last,
+        Some((7, native.outcome(&key).expect("a native result"))),
+        "the plan posted before the worker loaded is worked to its full result"
     );
     browser.assert_clean_console();
     browser.close().await;

@@ -6,8 +6,9 @@
 //! - the work runs in slices of at most `browser::SLICE_MS`, each its own task, so a message that
 //!   arrives mid-plan is read at the end of the slice in progress and the plan it replaces is
 //!   abandoned then;
-//! - the first message the page gets is `Ready` (messages it sent before the module loaded
-//!   may be lost, so the page holds them until then);
+//! - the first message the page gets is `Ready` (a mark in the page's timeline); what the
+//!   page sent before is held by the worker's loader (`assets/worker_loader.js`) and handed
+//!   to the message loop once it is installed, in order;
 //! - a panic is reported to the page (which shows its error screen with the reason) before
 //!   the module ends.
 //!

@@ -1,0 +1,20 @@
+// The model worker's loader (src/ui/pool.rs starts it as a module worker, beside the page, so a
+// sub-path and an iframe work under the CSP's worker-src 'self'). It holds the page's messages
+// until the worker's wasm has started and installed its own handler, then hands them over in
+// the order they came: the page can send its first plan at once, not after the worker's Ready,
+// which reaches a busy page's thread late (the page benchmark's trace of a phone load: the
+// worker idle for 80 ms, ready, while the page mounted its views). Without the holding, a
+// message that arrives while the module still awaits its wasm finds no handler and is lost.
+import init from "./worker.js";
+
+const held = [];
+const hold = (event) => held.push(event);
+addEventListener("message", hold);
+try {
+  await init();
+} finally {
+  removeEventListener("message", hold);
+}
+for (const event of held.splice(0)) {
+  dispatchEvent(new MessageEvent("message", { data: event.data }));
+}
