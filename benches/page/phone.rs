@@ -1,6 +1,9 @@
 //! Phone, CPU 4x: the default view opened cold on an emulated 390 x 844 phone (pixel ratio 3,
 //! mobile user agent) with DevTools' CPU throttling at 4x set before navigation, the usual
 //! stand-in for a mid-range phone. A reader who follows a link on a phone waits for this.
+//! The throttling slows the page's thread, not its model workers: Chromium refuses it for a
+//! worker ("Operation is only supported for pages, not workers", Chromium 156), so the
+//! model's share of a real phone's load is larger than here.
 //!
 //! Each run is a new browser (nothing cached; the server sends `no-store` anyway) and prints,
 //! in ms since navigation: the first chart drawn, every point of the IOPS chart (on the first

@@ -121,6 +121,7 @@ impl Chrome {
 
     /// Slows the page's main thread down `rate` times (DevTools' CPU throttling; 4 is the
     /// usual stand-in for a mid-range phone). Set it before navigating to include the load.
+    /// The page's workers run at full speed: Chromium refuses the throttling for workers.
     pub fn throttle_cpu(&self, rate: f64) {
         self.cdp("Emulation.setCPUThrottlingRate", json!({ "rate": rate }));
     }
