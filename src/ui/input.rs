@@ -46,7 +46,12 @@ pub fn began_at() -> Option<f64> {
 
 /// How long the task running now has handled the reader's input, if it handles input.
 pub fn spent_ms() -> Option<f64> {
-    began_at().zip(now_ms()).map(|(a, b)| b - a)
+    since_ms(began_at())
+}
+
+/// Milliseconds from `start` (a [`now_ms`] reading) to now; none without both clocks.
+pub fn since_ms(start: Option<f64>) -> Option<f64> {
+    start.zip(now_ms()).map(|(a, b)| b - a)
 }
 
 /// Marks the task running now as one that handles the reader's input (input the page took

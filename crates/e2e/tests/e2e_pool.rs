@@ -83,19 +83,23 @@ const PRESS_IN_TASKS_OF_THEIR_OWN: &str = r#"
     setTimeout(press, 0);
 "#;
 
-/// Starts a worker of the page by hand, sends it `plan` once it is ready and returns every
-/// message it sent until it was idle.
+/// Starts a worker of the page by hand and posts it `messages` at once, before its module can
+/// have loaded (its loader holds them); returns every message it sent until it was idle or
+/// stopped.
 const ASK_A_WORKER: &str = r#"
-    const [plan, done] = [arguments[0], arguments[arguments.length - 1]];
+    const [messages, done] = [arguments[0], arguments[arguments.length - 1]];
     const worker = new Worker("./worker_loader.js", { type: "module" });
     const replies = [];
     worker.onerror = (e) => done({ error: String(e.message || "the worker did not load") });
     worker.onmessage = (e) => {
-        const reply = JSON.parse(e.data);
-        if (reply === "Ready") { worker.postMessage(plan); return; }
         replies.push(e.data);
-        if (!reply.Results || reply.Results.idle) { worker.terminate(); done(replies); }
+        const reply = JSON.parse(e.data);
+        if ((reply.Results && reply.Results.idle) || reply.Panicked) {
+            worker.terminate();
+            done(replies);
+        }
     };
+    for (const message of messages) worker.postMessage(message);
 "#;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -119,7 +123,7 @@ async fn e2e_the_worker_computes_the_native_engines_numbers() {
         .expect("a script timeout");
     let replies = browser
         .client
-        .execute_async(ASK_A_WORKER, vec![json!(plan)])
+        .execute_async(ASK_A_WORKER, vec![json!([plan])])
         .await
         .expect("the worker's replies");
     let Value::Array(replies) = replies else {
@@ -129,8 +133,10 @@ async fn e2e_the_worker_computes_the_native_engines_numbers() {
     let mut from_worker = std::collections::HashMap::new();
     for text in &replies {
         let reply = Reply::decode(text.as_str().expect("text")).expect("a reply");
-        let Reply::Results { results, .. } = reply else {
-            panic!("{reply:?}")
+        let results = match reply {
+            Reply::Ready => continue,
+            Reply::Results { results, .. } => results,
+            other => panic!("{other:?}"),
         };
         from_worker.extend(results);
     }
@@ -156,21 +162,6 @@ async fn e2e_the_worker_computes_the_native_engines_numbers() {
     browser.close().await;
 }
 
-/// Starts a worker of the page by hand and posts it `messages` at once, before its module can
-/// have loaded; returns every message it sent until it was idle.
-const POST_TO_A_LOADING_WORKER: &str = r#"
-    const [messages, done] = [arguments[0], arguments[arguments.length - 1]];
-    const worker = new Worker("./worker_loader.js", { type: "module" });
-    const replies = [];
-    worker.onerror = (e) => done({ error: String(e.message || "the worker did not load") });
-    worker.onmessage = (e) => {
-        replies.push(e.data);
-        const reply = JSON.parse(e.data);
-        if (reply.Results && reply.Results.idle) { worker.terminate(); done(replies); }
-    };
-    for (const message of messages) worker.postMessage(message);
-"#;
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_a_worker_takes_what_the_page_posted_before_it_loaded_in_order() {
     let browser = Browser::start().await;
@@ -183,10 +174,7 @@ async fn e2e_a_worker_takes_what_the_page_posted_before_it_loaded_in_order() {
     .encode();
     let replies = browser
         .client
-        .execute_async(
-            POST_TO_A_LOADING_WORKER,
-            vec![json!(["not a request", plan])],
-        )
+        .execute_async(ASK_A_WORKER, vec![json!(["not a request", plan])])
         .await
         .expect("the worker's replies");
     let Value::Array(replies) = replies else {

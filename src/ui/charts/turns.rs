@@ -91,7 +91,7 @@ fn take_turn() {
 fn draw_turns(started: Option<f64>, at_least_one: bool) {
     let mut drawn = 0;
     loop {
-        let spent = started.zip(now_ms()).map_or(f64::INFINITY, |(a, b)| b - a);
+        let spent = input::since_ms(started).unwrap_or(f64::INFINITY);
         if (drawn > 0 || !at_least_one) && spent >= TASK_BUDGET_MS {
             break;
         }
