@@ -51,8 +51,9 @@ pub enum Request {
 /// What a worker tells the page.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Reply {
-    /// The worker's module has loaded: messages sent from now on are read (messages sent
-    /// earlier may be lost, so the page holds them until this arrives).
+    /// The worker's wasm has started and its message loop is installed; what the page sent
+    /// before is held by the worker's loader (`assets/worker_loader.js`) and taken next, in
+    /// order. The page marks it in its performance timeline and waits for nothing.
     Ready,
     /// Results reached since the last reply, for the plan of `generation`.
     Results {
