@@ -396,9 +396,7 @@ impl Pool {
                 return;
             }
             inner.time_asked = drive.clone();
-            if let Some(slot) = inner.slots.get(LANE_WORKER) {
-                slot.send(&Request::Time { drive });
-            }
+            inner.send_lane(&Request::Time { drive });
         });
     }
 
@@ -428,9 +426,7 @@ impl Pool {
                 id: inner.fit_id,
                 ask,
             };
-            if let Some(slot) = inner.slots.get(LANE_WORKER) {
-                slot.send(&request);
-            }
+            inner.send_lane(&request);
         });
         self.fit.bump_soon();
     }
@@ -609,9 +605,7 @@ impl Pool {
                 id: inner.teach_id,
                 command,
             };
-            if let Some(slot) = inner.slots.get(LANE_WORKER) {
-                slot.send(&request);
-            }
+            inner.send_lane(&request);
         });
     }
 
