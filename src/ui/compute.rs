@@ -167,6 +167,16 @@ pub fn mix_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
         .collect()
 }
 
+/// The runs the page shows for a state, most important first ([`plan`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Plan {
+    pub keys: Vec<RunKey>,
+    /// How many of the first keys the first screen waits for: the readout's point and the
+    /// first group of every drive's sweeps (the IOPS chart's, on the depth view). The pool
+    /// shows them the moment they all have a result, not at its next revision.
+    pub first_screen: usize,
+}
+
 /// Every run the page shows for `state`, most important first: the readout's point, then each
 /// group of sweeps (the first screen's first) of the current drive, the other drives and
 /// the pinned configurations, one drive's whole sweep before the next's so a curve completes
@@ -176,16 +186,19 @@ pub fn mix_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
 /// appears twice. While another view hides the queue-depth charts only the readout's point
 /// is run, so their sweeps do not compete with that view's own work (they are cached, so coming
 /// back costs only what was never computed).
-pub fn plan(state: &LabState) -> Vec<RunKey> {
+pub fn plan(state: &LabState) -> Plan {
     if matches!(state.workload.load(), LoadKind::Jobs | LoadKind::Trace) {
         // Several jobs and a trace run as requests of their own (see `views::jobs` and
         // `views::trace`), not as points.
-        return Vec::new();
+        return Plan::default();
     }
     let current = state.drive.choice();
-    let mut keys = vec![current_key(state)];
+    let readout = current_key(state);
     if state.display.view != View::Queue {
-        return keys;
+        return Plan {
+            keys: vec![readout],
+            first_screen: 1,
+        };
     }
     let mut groups = vec![sweeps(state, current)];
     for d in state.drive.comparison_drives() {
@@ -196,14 +209,19 @@ pub fn plan(state: &LabState) -> Vec<RunKey> {
     for pin in state.pins.as_slice() {
         groups.push(sweeps(&pin.apply(state), pin.drive));
     }
-    for group in 0..SWEEP_GROUPS {
-        for drive in &mut groups {
-            keys.append(&mut drive[group]);
-        }
-    }
+    // The readout's point and every drive's first group, then every drive's second.
+    let first = groups
+        .iter_mut()
+        .flat_map(|[first, _]| std::mem::take(first));
     let mut seen = HashSet::new();
-    keys.retain(|k| seen.insert(k.clone()));
-    keys
+    let mut keys: Vec<RunKey> = std::iter::once(readout)
+        .chain(first)
+        .filter(|k| seen.insert(k.clone()))
+        .collect();
+    let first_screen = keys.len();
+    let second = groups.into_iter().flat_map(|[_, second]| second);
+    keys.extend(second.filter(|k| seen.insert(k.clone())));
+    Plan { keys, first_screen }
 }
 
 #[cfg(test)]
@@ -214,7 +232,7 @@ mod tests {
     #[test]
     fn the_default_plan_starts_with_the_readout_point_and_covers_three_drives() {
         let s = LabState::default();
-        let p = plan(&s);
+        let p = plan(&s).keys;
         assert_eq!(p[0], current_key(&s));
         let drives: HashSet<DriveChoice> = p.iter().map(|k| k.drive).collect();
         assert_eq!(drives.len(), 3);
@@ -229,30 +247,55 @@ mod tests {
     }
 
     #[test]
+    fn the_first_screen_is_the_readout_point_and_the_iops_charts_sweeps() {
+        // The default view: the readout's point (QD 32, also on the current drive's curve)
+        // and each drive's 9 depths come first; the read shares follow.
+        let s = LabState::default();
+        let p = plan(&s);
+        assert_eq!(p.first_screen, 3 * 9);
+        assert!(p.keys[..p.first_screen].iter().all(|k| k.read_pct == 100));
+        // A depth off the reviewers' ladder is the readout's point and a point of each curve.
+        let mut s = LabState::default();
+        s.workload.set_qd(24);
+        let p = plan(&s);
+        assert_eq!(p.first_screen, 3 * 10);
+        assert_eq!(p.keys[0], current_key(&s));
+        // An embed of the mixed chart waits only for the readout's point on its first screen.
+        s.embedding.charts = ChartsShown::of(&[ChartId::Mix]).unwrap();
+        assert_eq!(plan(&s).first_screen, 1);
+        // Another view shows the readout's point alone; several jobs plan no points.
+        let mut s = LabState::default();
+        s.display.view = View::Time;
+        assert_eq!(plan(&s).first_screen, 1);
+        s.workload.set_load(LoadKind::Jobs);
+        assert_eq!(plan(&s), Plan::default());
+    }
+
+    #[test]
     fn an_embed_plans_only_the_sweeps_its_charts_draw() {
         // `charts=iops`: each drive's 9 depths (the readout's point is the current drive's
         // QD 32), no read shares.
         let mut s = LabState::default();
         s.embedding.charts = ChartsShown::of(&[ChartId::Iops]).unwrap();
-        let p = plan(&s);
+        let p = plan(&s).keys;
         assert_eq!(p[0], current_key(&s));
         assert_eq!(p.len(), 3 * 9);
         assert!(p.iter().all(|k| k.read_pct == 100));
         // `charts=mix`: each drive's 11 shares (the 100% share is the readout's point on the
         // current drive), no other depth.
         s.embedding.charts = ChartsShown::of(&[ChartId::Mix]).unwrap();
-        let p = plan(&s);
+        let p = plan(&s).keys;
         assert_eq!(p[0], current_key(&s));
         assert_eq!(p.len(), 3 * 11);
         assert!(p.iter().all(|k| k.qd == s.workload.qd()));
         // The latency and power charts draw the depth sweep too.
         for chart in [ChartId::Latency, ChartId::Power] {
             s.embedding.charts = ChartsShown::of(&[chart]).unwrap();
-            assert_eq!(plan(&s).len(), 3 * 9, "{chart}");
+            assert_eq!(plan(&s).keys.len(), 3 * 9, "{chart}");
         }
         // A chart of another workload (`charts=load` on the depth view): the readout's point.
         s.embedding.charts = ChartsShown::of(&[ChartId::Load]).unwrap();
-        assert_eq!(plan(&s), vec![current_key(&s)]);
+        assert_eq!(plan(&s).keys, vec![current_key(&s)]);
     }
 
     #[test]
@@ -260,7 +303,7 @@ mod tests {
         for view in [View::Time, View::Activity, View::Review] {
             let mut s = LabState::default();
             s.display.view = view;
-            assert_eq!(plan(&s), vec![current_key(&s)], "{view:?}");
+            assert_eq!(plan(&s).keys, vec![current_key(&s)], "{view:?}");
         }
     }
 
@@ -268,7 +311,7 @@ mod tests {
     fn a_rate_plans_the_readout_point_then_each_drives_capacity_and_sweep_over_offered_load() {
         let mut s = LabState::default();
         s.workload.set_load(LoadKind::Rate);
-        let p = plan(&s);
+        let p = plan(&s).keys;
         assert_eq!(p[0], current_key(&s));
         assert_eq!(p[0].load.rate_iops(), Some(s.workload.rate_iops()));
         assert_eq!(p[1], capacity_key(&s, s.drive.choice()));

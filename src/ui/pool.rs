@@ -25,8 +25,8 @@
 //!   every frame (drawing five charts is the main thread's largest task), and a frame the
 //!   browser does not render (an embed below the fold) still takes in its results; the
 //!   revision also changes at once for a reply that completes what the reader waits for: the
-//!   plan's last estimate or last full result, the drive over time, a fit, jobs, a replay,
-//!   the review's suite;
+//!   first screen's runs (the plan's first, [`Plan::first_screen`]), the plan's last estimate
+//!   or last full result, the drive over time, a fit, jobs, a replay, the review's suite;
 //! - a worker that cannot start, or that stops, shows the page's error screen with the
 //!   reason (it panics, which the crash screen catches), never a page that silently stops;
 //! - after [`Pool::stop`] the workers are ended and nothing more is sent.
@@ -39,7 +39,7 @@ use leptos::prelude::*;
 use parallelism_model::sliced_fit::FitProgress;
 use parallelism_work::fit::{FitAsk, FitFound};
 use parallelism_work::jobs::{JobsAsk, JobsFound, JobsProgress};
-use parallelism_work::pool::{pool_size, Dispatch};
+use parallelism_work::pool::{pool_size, Dispatch, Milestones};
 use parallelism_work::protocol::{Reply, Request};
 use parallelism_work::replay::{ReplayAsk, ReplayFound, ReplayProgress, ReplaySource};
 use parallelism_work::review::{ReviewAsk, ReviewFound, ReviewProgress};
@@ -50,7 +50,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use super::compute::{Point, Progress, RunKey};
+use super::compute::{Plan, Point, Progress, RunKey};
 
 /// Longest wait from a result's arrival to the redraw that shows it, in milliseconds: results
 /// that arrive meanwhile are drawn together. The page benchmark measured the per-frame
@@ -103,6 +103,8 @@ impl Slot {
 
 struct Inner {
     dispatch: Dispatch,
+    /// How many of the plan's first runs its first screen waits for ([`Plan::first_screen`]).
+    first_screen: usize,
     slots: Vec<Slot>,
     stopped: bool,
     /// The drive over time, per drive, as the worker sent it.
@@ -326,6 +328,7 @@ impl Pool {
         let pool = Pool {
             inner: StoredValue::new_local(Inner {
                 dispatch: Dispatch::new(workers),
+                first_screen: 0,
                 slots: Vec::with_capacity(workers),
                 stopped: false,
                 time: HashMap::new(),
@@ -374,12 +377,13 @@ impl Pool {
 
     /// Makes `plan` what the workers compute: queued work for older plans is dropped and a run
     /// of a plan no longer shown is set aside at the end of the worker's slice.
-    pub fn set_plan(&self, plan: Vec<RunKey>) {
+    pub fn set_plan(&self, plan: Plan) {
         self.inner.update_value(|inner| {
             if inner.stopped {
                 return;
             }
-            let requests = inner.dispatch.set_plan(plan);
+            inner.first_screen = plan.first_screen;
+            let requests = inner.dispatch.set_plan(plan.keys);
             for (slot, request) in inner.slots.iter().zip(requests) {
                 slot.send(&request);
             }
@@ -647,6 +651,13 @@ impl Pool {
             .unwrap_or_default()
     }
 
+    /// Where the plan stands for the page's first screen.
+    fn milestones(&self) -> Milestones {
+        self.inner
+            .try_with_value(|i| i.dispatch.milestones(i.first_screen))
+            .unwrap_or_default()
+    }
+
     pub fn status(&self) -> PoolStatus {
         self.inner
             .try_with_value(|i| {
@@ -695,13 +706,14 @@ impl Pool {
             // where a developer looks, and the worker goes on with the plan it had.
             Reply::Refused { why } => leptos::logging::error!("model worker {index}: {why}"),
             results @ Reply::Results { .. } => {
-                let before = self.progress();
+                let before = self.milestones();
                 let _ = self
                     .inner
                     .try_update_value(|i| i.dispatch.receive(index, results));
-                // The plan's last estimate or last full result is shown at once: it is what
-                // the reader waits for, and the charts redraw for it once either way.
-                self.charts.bump(self.progress().completes(&before));
+                // What the reader waits for is shown at once: the first screen complete, the
+                // plan's last estimate, its last full result; the charts redraw for each once
+                // either way.
+                self.charts.bump(self.milestones().reached_since(&before));
             }
             Reply::Time { drive, results } => {
                 let done = results.is_done();

@@ -262,7 +262,7 @@ async fn wait_until_done(browser: &Browser) -> PoolState {
 fn runs_the_burst_asks_for(ladder: &parallelism_lab::ui::ladder::Ladder, steps: usize) -> u64 {
     use parallelism_lab::ui::{compute, state::LabState, url_state};
     let mut state = url_state::parse_query("?state=fob", LabState::default()).state;
-    let first: std::collections::HashSet<RunKey> = compute::plan(&state).into_iter().collect();
+    let first: std::collections::HashSet<RunKey> = compute::plan(&state).keys.into_iter().collect();
     let mut asked = std::collections::HashSet::new();
     for _ in 0..steps {
         state
@@ -270,6 +270,7 @@ fn runs_the_burst_asks_for(ladder: &parallelism_lab::ui::ladder::Ladder, steps: 
             .set_qd(ladder.step(state.workload.qd(), true, true));
         asked.extend(
             compute::plan(&state)
+                .keys
                 .into_iter()
                 .filter(|k| !first.contains(k)),
         );

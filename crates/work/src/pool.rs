@@ -186,6 +186,35 @@ impl Dispatch {
     pub fn progress(&self) -> Progress {
         Progress::of(&self.plan, |k| self.results.get(k))
     }
+
+    /// Where the plan stands for a page whose first screen draws the plan's first
+    /// `first_screen` runs.
+    pub fn milestones(&self, first_screen: usize) -> Milestones {
+        Milestones {
+            progress: self.progress(),
+            first_screen: self
+                .plan
+                .iter()
+                .take(first_screen)
+                .all(|k| self.results.contains_key(k)),
+        }
+    }
+}
+
+/// The moments of a plan a reader waits for: its first screen with every result (an
+/// estimate at least, or a failure), then every point estimated, then every point computed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Milestones {
+    pub progress: Progress,
+    /// Each of the runs the first screen draws has a result.
+    pub first_screen: bool,
+}
+
+impl Milestones {
+    /// Whether one of the moments came between `before` and this, on the same plan.
+    pub fn reached_since(&self, before: &Milestones) -> bool {
+        (self.first_screen && !before.first_screen) || self.progress.completes(&before.progress)
+    }
 }
 
 #[cfg(test)]
@@ -285,6 +314,49 @@ mod tests {
                 estimated: 2,
                 finished: 1
             }
+        );
+    }
+
+    #[test]
+    fn the_first_screen_is_a_moment_once_each_of_its_runs_has_a_result() {
+        // A page whose first screen draws the first two of three runs.
+        let plan = keys(3);
+        let mut d = Dispatch::new(1);
+        d.set_plan(plan.clone());
+        let start = d.milestones(2);
+        assert!(!start.first_screen);
+        assert!(d.milestones(0).first_screen, "no runs: nothing to wait for");
+        d.receive(
+            0,
+            results(1, vec![(plan[1].clone(), point(Fidelity::Estimate))]),
+        );
+        let one = d.milestones(2);
+        assert!(!one.reached_since(&start), "the first run is still missing");
+        let why = RunKey {
+            qd: 0,
+            ..plan[0].clone()
+        }
+        .prepare(1)
+        .err();
+        let refused = Outcome::Failed(RunError::Config(why.expect("depth 0 is refused")));
+        d.receive(0, results(1, vec![(plan[0].clone(), refused)]));
+        let first = d.milestones(2);
+        assert!(
+            first.first_screen,
+            "an estimate and a failure are both results"
+        );
+        assert!(first.reached_since(&one));
+        assert!(!first.reached_since(&first), "a moment is reached once");
+        // The last run: every point estimated, another moment; the first screen stays done.
+        d.receive(
+            0,
+            results(1, vec![(plan[2].clone(), point(Fidelity::Estimate))]),
+        );
+        let all = d.milestones(2);
+        assert!(all.first_screen && all.reached_since(&first));
+        assert!(
+            d.milestones(10).first_screen,
+            "a first screen beyond the plan is the plan"
         );
     }
 

@@ -30,7 +30,7 @@ mod tests {
 
         let mut s = LabState::default();
         s.drive.set_preset(lookup("e12_d24_r52500_c900").unwrap());
-        for key in compute::plan(&s) {
+        for key in compute::plan(&s).keys {
             assert!(key.prepare(1_000).is_ok(), "{key:?}");
         }
         let time = time_model::build(&s, None);
