@@ -81,6 +81,13 @@ async fn e2e_embed_hides_the_chrome_and_reports_its_height_to_the_parent() {
         heights.iter().all(|h| h.as_u64().is_some_and(|h| h > 100)),
         "{heights:?}"
     );
+    browser
+        .wait_until(
+            "every part of the embedded lab to be mounted",
+            "return document.getElementById('lab').contentDocument.documentElement
+                 .hasAttribute('data-mounted');",
+        )
+        .await;
     let framed = eval(
         &browser,
         r#"const d = document.getElementById("lab").contentDocument;
@@ -91,6 +98,7 @@ async fn e2e_embed_hides_the_chrome_and_reports_its_height_to_the_parent() {
              fio: d.getElementById("fio-file") !== null,
              controlsFolded: d.getElementById("embed-controls") !== null
                  && !d.getElementById("embed-controls").open,
+             controlsBuilt: d.getElementById("qd") !== null,
              charts: [...d.querySelectorAll(".results > .charts canvas[id^=chart-]")].map((c) => c.id),
              full: full ? full.getAttribute("href") : null,
              fullText: full ? full.textContent : "",
@@ -101,6 +109,11 @@ async fn e2e_embed_hides_the_chrome_and_reports_its_height_to_the_parent() {
     assert_eq!(framed["share"], json!(false), "{framed}");
     assert_eq!(framed["fio"], json!(false), "{framed}");
     assert_eq!(framed["controlsFolded"], json!(true), "{framed}");
+    assert_eq!(
+        framed["controlsBuilt"],
+        json!(false),
+        "folded controls are built when first opened: {framed}"
+    );
     assert_eq!(framed["charts"], json!(["chart-iops"]));
     assert!(
         framed["fullText"]
@@ -505,6 +518,14 @@ async fn e2e_the_embed_buttons_snippet_pasted_into_another_origin_follows_the_la
         .click()
         .await
         .expect("open the controls");
+    // Folded, the controls are built when first opened, one group a task.
+    browser
+        .wait_until(
+            "the opened controls to be built",
+            "return document.getElementById('qd') !== null
+                 && document.documentElement.hasAttribute('data-mounted');",
+        )
+        .await;
     let inner = eval(
         &browser,
         "return document.documentElement.getBoundingClientRect().height;",
