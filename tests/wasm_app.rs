@@ -351,6 +351,41 @@ async fn microtasks(rounds: usize) {
 }
 
 #[wasm_bindgen_test]
+async fn parts_marked_soon_mount_before_the_others_each_kind_in_page_order() {
+    use parallelism_lab::ui::later::{Later, FIRST_SCREEN_MARK};
+    use std::sync::{Arc, Mutex};
+
+    let performance = web_sys::window().unwrap().performance().unwrap();
+    let marks_before = performance.get_entries_by_name(FIRST_SCREEN_MARK).length();
+    // Children must be `Send + Sync` (Leptos' `ChildrenFn`).
+    let order = Arc::new(Mutex::new(Vec::new()));
+    let part = |name: &'static str| {
+        let order = order.clone();
+        move || {
+            order.lock().unwrap().push(name);
+            name
+        }
+    };
+    let (a, b, c, d) = (part("a"), part("b"), part("c"), part("d"));
+    let handle = leptos::mount::mount_to(container(), move || {
+        view! {
+            <Later>{a.clone()}</Later>
+            <Later soon=true>{b.clone()}</Later>
+            <Later>{c.clone()}</Later>
+            <Later soon=true>{d.clone()}</Later>
+        }
+    });
+    mounted().await;
+    assert_eq!(*order.lock().unwrap(), ["b", "d", "a", "c"]);
+    assert_eq!(
+        performance.get_entries_by_name(FIRST_SCREEN_MARK).length(),
+        marks_before + 1,
+        "one mark, once the last part marked soon has mounted"
+    );
+    drop(handle);
+}
+
+#[wasm_bindgen_test]
 async fn a_chart_asked_for_while_an_input_is_handled_is_drawn_in_that_inputs_task() {
     use parallelism_lab::ui::charts::turns;
     use std::cell::Cell;

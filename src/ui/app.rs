@@ -180,7 +180,9 @@ pub fn AppViews(started: Started) -> impl IntoView {
                             <Readout data=readout_data heading=readout_heading(lab.display) />
                         </Show>
                     </Later>
-                    <Later>
+                    // The status and the legend lie right under the first chart on a phone and
+                    // on a desktop: they mount before the controls (on a phone, above them).
+                    <Later soon=true>
                         <Show when=move || !own_table()>
                             <ModelStatus progress=progress />
                         </Show>
@@ -191,7 +193,7 @@ pub fn AppViews(started: Started) -> impl IntoView {
                     <Show when=move || view_is(View::Activity)>
                         <TeachingMode />
                     </Show>
-                    <Later>
+                    <Later soon=true>
                         <Show when=move || !own_table()>
                         <Legend
                             entries=legend

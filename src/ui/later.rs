@@ -10,6 +10,11 @@
 //! - parts mount in the order the page created them (page order), each in its own task, the
 //!   first after the next animation frame, so the first screen is painted before (or after
 //!   `NO_FRAME_WAIT` where the browser draws no frame: a hidden tab, an off-screen frame);
+//! - except that a part marked `soon` goes before every unmarked part still waiting (and
+//!   after the `soon` ones already waiting): what both a phone and a desktop show right under
+//!   the first chart, which a phone would otherwise see mounted last, pushing the controls
+//!   under it down; once no `soon` part waits, the page's timeline carries the mark
+//!   [`FIRST_SCREEN_MARK`];
 //! - a part whose owner is gone before its turn is skipped, never an error;
 //! - once every part asked for so far has mounted, `<html>` carries `data-mounted` (the
 //!   end-to-end tests wait for it before they reach for a control below the first screen).
@@ -24,31 +29,52 @@ use leptos::prelude::*;
 /// The attribute `<html>` carries once every part has mounted.
 pub const MOUNTED_ATTRIBUTE: &str = "data-mounted";
 
+/// The `performance` mark set when the last `soon` part waiting has mounted (the page
+/// benchmark prints the page's marks).
+pub const FIRST_SCREEN_MARK: &str = "lab:first-screen";
+
 /// How long the parts wait for the first frame before they mount without it (an assumption:
 /// far longer than a frame, short enough that a reader scrolling to an embed finds it whole).
 const NO_FRAME_WAIT: Duration = Duration::from_millis(100);
 
 thread_local! {
-    /// The parts waiting for their turn, oldest first.
+    /// The parts waiting for their turn, the `soon` ones first, each kind oldest first.
     static WAITING: RefCell<VecDeque<Box<dyn FnOnce()>>> = RefCell::default();
+    /// How many of the waiting parts, at the front, are `soon` ones.
+    static SOON: Cell<usize> = const { Cell::new(0) };
     /// Whether a task to mount the next part is already asked for.
     static ASKED: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Mounts its children in a task of its own, after the first screen, in page order.
+/// Mounts its children in a task of its own, after the first screen, in page order (`soon`:
+/// before the parts without it).
 #[component]
-pub fn Later(children: ChildrenFn) -> impl IntoView {
+pub fn Later(
+    /// Mount before every part without it: for what the first screen shows under its chart.
+    #[prop(optional)]
+    soon: bool,
+    children: ChildrenFn,
+) -> impl IntoView {
     let shown = RwSignal::new(false);
-    queue(move || {
+    queue(soon, move || {
         // Gone with its owner (a view switched away before its turn): nothing to mount.
         let _ = shown.try_set(true);
     });
     view! { <Show when=move || shown.get()>{children()}</Show> }
 }
 
-/// Asks for `mount` to run in a later task of its own.
-fn queue(mount: impl FnOnce() + 'static) {
-    WAITING.with(|w| w.borrow_mut().push_back(Box::new(mount)));
+/// Asks for `mount` to run in a later task of its own (before the parts without `soon`).
+fn queue(soon: bool, mount: impl FnOnce() + 'static) {
+    WAITING.with(|w| {
+        let mut waiting = w.borrow_mut();
+        if soon {
+            let at = SOON.get();
+            waiting.insert(at, Box::new(mount));
+            SOON.set(at + 1);
+        } else {
+            waiting.push_back(Box::new(mount));
+        }
+    });
     set_mounted(false);
     if !ASKED.replace(true) {
         // After the next frame, or after a while if the browser draws none: it draws no frame
@@ -65,11 +91,22 @@ fn queue(mount: impl FnOnce() + 'static) {
     }
 }
 
-/// Mounts the oldest waiting part, then asks for another task if any remain.
+/// Mounts the next waiting part (the `soon` ones first), then asks for another task if any
+/// remain.
 fn mount_next() {
     let next = WAITING.with(|w| w.borrow_mut().pop_front());
+    let was_soon = SOON.get() > 0;
+    if was_soon {
+        SOON.set(SOON.get() - 1);
+    }
     if let Some(mount) = next {
         mount();
+    }
+    // After the mount: a part it asked for may be a `soon` one too.
+    if was_soon && SOON.get() == 0 {
+        if let Some(p) = window().performance() {
+            let _ = p.mark(FIRST_SCREEN_MARK);
+        }
     }
     if WAITING.with(|w| w.borrow().is_empty()) {
         ASKED.set(false);
