@@ -12,8 +12,8 @@
 //!   `NO_FRAME_WAIT` where the browser draws no frame: a hidden tab, an off-screen frame);
 //! - except that a part marked `soon` goes before every unmarked part still waiting (and
 //!   after the `soon` ones already waiting): what both a phone and a desktop show right under
-//!   the first chart, which a phone would otherwise see mounted last, pushing the controls
-//!   under it down; once no `soon` part waits, the page's timeline carries the mark
+//!   the first chart, which in page order would come after the controls and push them down as
+//!   it arrived; once no `soon` part waits, the page's timeline carries the mark
 //!   [`FIRST_SCREEN_MARK`];
 //! - a part whose owner is gone before its turn is skipped, never an error;
 //! - once every part asked for so far has mounted, `<html>` carries `data-mounted` (the
