@@ -19,13 +19,16 @@ await shown();
 // The opening chart (src/ui/opening_chart.rs) draws the IOPS chart from a wasm a quarter the
 // size of the app's, so a reader on a slow network sees the chart and its published measurements
 // before the app's download; the app's wasm is asked for once it has drawn, so the two do not
-// share the network. It lays out its frame as it starts and draws the chart in a task of its own
-// once that frame is shown, so neither task is long. Never fatal: without it the app draws the
-// chart itself, as before.
+// share the network, and the app's compiling does not share the CPU with the opening chart's
+// drawing (README "What loads first"). It lays out its frame as it starts and draws the chart
+// in a task of its own once that frame is shown, so neither task is long. Never fatal: without
+// it the app draws the chart itself, as before.
 const beside = (name) => new URL(name, document.baseURI).href;
 try {
+  // Its wasm is asked for beside its glue, not once the glue has arrived: one round trip fewer.
+  const openingChartWasm = fetch(beside("opening-chart_bg.wasm"));
   const openingChart = await import(beside("opening-chart.js"));
-  await openingChart.default({ module_or_path: beside("opening-chart_bg.wasm") });
+  await openingChart.default({ module_or_path: openingChartWasm });
   await shown();
   openingChart.draw();
 } catch (error) {

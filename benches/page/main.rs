@@ -9,6 +9,9 @@
 //! - [`desktop`]: the desktop window at full speed, as this benchmark has always run: key
 //!   press to redrawn and estimated charts (median, p95), long tasks, load to every point
 //!   estimated, the drive over time;
+//! - [`network`]: the default view from a server that holds every answer for a round trip, so
+//!   files asked for one after another cost one each: first chart, the app's start, its first
+//!   worker ready, every point estimated and computed;
 //! - [`article`]: an article on one port framing three one-chart embeds of the app on
 //!   another, on the phone at 4x: each frame's time to estimated and computed, and the
 //!   article's own long tasks;
@@ -25,7 +28,7 @@
 //! - `PAGE_BENCH_BEFORE=/path/to/other/dist`: also measure that build, run for run
 //!   interleaved with this one (the machine's speed drifts by a third from minute to minute),
 //!   and print the two side by side, "before" and "after";
-//! - `PAGE_BENCH_ONLY=phone,desktop,workloads,article,teaching,lighthouse`: only those sections (`phone` includes
+//! - `PAGE_BENCH_ONLY=phone,desktop,network,workloads,article,teaching,lighthouse`: only those sections (`phone` includes
 //!   the download).
 //!
 //! Run with `cargo bench --bench page` after `trunk build --release` (`./dev.sh bench` does
@@ -46,6 +49,8 @@ mod download;
 mod lab;
 #[cfg(not(target_arch = "wasm32"))]
 mod lighthouse;
+#[cfg(not(target_arch = "wasm32"))]
+mod network;
 #[cfg(not(target_arch = "wasm32"))]
 mod phone;
 #[cfg(not(target_arch = "wasm32"))]
@@ -107,6 +112,7 @@ fn wanted(section: &str) -> bool {
     const KNOWN: &[&str] = &[
         "phone",
         "desktop",
+        "network",
         "workloads",
         "article",
         "teaching",
@@ -154,6 +160,10 @@ async fn run() {
     if wanted("desktop") {
         let runs = desktop::measure(&builds).await;
         desktop::section(&builds, &runs).print(&builds);
+    }
+    if wanted("network") {
+        let runs = network::measure(&builds).await;
+        network::section(&runs).print(&builds);
     }
     if wanted("workloads") {
         let runs = workloads::measure(&builds).await;

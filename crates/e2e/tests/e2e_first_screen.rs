@@ -13,7 +13,8 @@
 //! the lede are on screen, and an embedded lab hides them from its first paint on. So is the
 //! IOPS chart, with its axes, current depth and published measurements: the opening chart
 //! (`src/ui/opening_chart.rs`), a wasm of its own, draws it where the app's chart will be, and
-//! the app takes its place without a frame of blank chart.
+//! the app takes its place without a frame of blank chart. The opening chart's wasm is asked for
+//! beside its glue, the app's once the opening chart is drawn.
 //!
 //! Needs `dist/` (`trunk build --release`) and `/usr/bin/chromedriver`; fails, never skips.
 #![cfg(not(target_arch = "wasm32"))]
@@ -299,6 +300,47 @@ async fn e2e_first_screen_the_masthead_is_drawn_before_the_app_has_loaded() {
     );
     browser.close().await;
     let _ = std::fs::remove_dir_all(&root);
+}
+
+/// The opening chart's wasm is asked for beside its glue, not once the glue has arrived (one
+/// round trip fewer before the first chart), and the app's wasm (the largest download) once the
+/// opening chart is drawn, so the two share neither the network nor, while the app's compiles,
+/// the CPU (`assets/boot.js`). Read from the page's own resource timing and marks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_first_screen_the_opening_chart_s_wasm_comes_with_its_glue_before_the_app_s() {
+    let browser = Browser::start().await;
+    set_viewport(&browser, 1280, 800).await;
+    open_drawn(&browser, "light").await;
+    let seen = browser
+        .js(
+            "const found = (pattern) => performance.getEntriesByType('resource')
+                 .filter((e) => pattern.test(new URL(e.name).pathname))
+                 .map((e) => ({ start: e.startTime, end: e.responseEnd }));
+             const drawn = performance.getEntriesByName('lab:opening-chart');
+             return { app: found(/\\/parallelism-lab-[0-9a-f]+_bg\\.wasm$/),
+                      opening: found(/\\/opening-chart_bg\\.wasm$/),
+                      glue: found(/\\/opening-chart\\.js$/),
+                      drawn: drawn.map((m) => m.startTime) };",
+            vec![],
+        )
+        .await;
+    for what in ["app", "opening", "glue", "drawn"] {
+        assert_eq!(
+            seen[what].as_array().map(Vec::len),
+            Some(1),
+            "one {what} entry: {seen}"
+        );
+    }
+    assert!(
+        f(&seen["opening"][0], "start") <= f(&seen["glue"][0], "start"),
+        "the opening chart's wasm is asked for beside its glue, not once it has arrived: {seen}"
+    );
+    assert!(
+        seen["drawn"][0].as_f64().unwrap() <= f(&seen["app"][0], "start"),
+        "the app's wasm is asked for once the opening chart is drawn: {seen}"
+    );
+    browser.assert_clean_console();
+    browser.close().await;
 }
 
 /// Records, in every document before its scripts, where the opening chart's canvas was when it

@@ -4,7 +4,8 @@
 //! - The worker computes the numbers the native engine computes for the same runs, bit for
 //!   bit (the model is deterministic for its seed, and a result crosses as exact JSON).
 //! - What the page posts to a worker before the worker has loaded is held by its loader and
-//!   worked on in order once it has (the pool sends its first plan at once).
+//!   worked on in order once it has (the pool sends its first plan at once); the loader asks
+//!   for the worker's wasm beside its glue, not after it.
 //! - A burst of slider moves leaves only the last state's work running: each new plan
 //!   replaces the one before in every worker, so the runs started stay far below what every
 //!   state of the burst would have cost.
@@ -157,6 +158,35 @@ async fn e2e_the_worker_computes_the_native_engines_numbers() {
                 if what == "iodepth" && value == "0"
         ),
         "the refusal crosses too, as itself"
+    );
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+/// The worker's loader asks for the worker's wasm beside its glue (`worker.js`), not once the
+/// glue has arrived and run: on a network with round trips, one fewer before the model starts.
+/// The server holds the glue for a while; the wasm is asked for meanwhile, and the model still
+/// computes every point.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_a_worker_asks_for_its_wasm_beside_its_glue() {
+    const HOLD: Duration = Duration::from_millis(1500);
+    let browser = Browser::start().await;
+    browser.server.hold("worker.js", HOLD);
+    browser.open("", "#model-status").await;
+    browser.wait_for_queue_charts().await;
+    let served = browser.server.served();
+    let first_asked = |name: &str| {
+        served
+            .iter()
+            .filter(|s| s.path.rsplit('/').next() == Some(name))
+            .map(|s| s.at)
+            .min()
+            .unwrap_or_else(|| panic!("{name} was asked for: {served:?}"))
+    };
+    let (glue, wasm) = (first_asked("worker.js"), first_asked("worker_bg.wasm"));
+    assert!(
+        wasm < glue + HOLD / 2,
+        "the wasm was asked for while the glue was held: {served:?}"
     );
     browser.assert_clean_console();
     browser.close().await;

@@ -33,6 +33,8 @@ pub struct StaticServer {
     prefix: String,
     stop: Arc<AtomicBool>,
     log: Arc<Mutex<Vec<Served>>>,
+    /// How long answers wait before they are sent.
+    held: Arc<Mutex<Holds>>,
     accept_thread: Option<JoinHandle<()>>,
     /// Connections accepted and not yet answered, by a number of their own, so that
     /// [`StaticServer::stop`] can close them: Chromium opens sockets ahead of its requests,
@@ -51,6 +53,7 @@ impl StaticServer {
         let addr = listener.local_addr()?;
         let stop = Arc::new(AtomicBool::new(false));
         let log = Arc::new(Mutex::new(Vec::new()));
+        let held = Arc::new(Mutex::new(Holds::default()));
         let open = Arc::new(Mutex::new(HashMap::new()));
         let site = Arc::new(Site {
             root: root.to_path_buf(),
@@ -58,7 +61,7 @@ impl StaticServer {
             fixtures: super::repo_root().join("tests").join("fixtures"),
         });
         let accept_thread = {
-            let (stop, log, open) = (stop.clone(), log.clone(), open.clone());
+            let (stop, log, held, open) = (stop.clone(), log.clone(), held.clone(), open.clone());
             std::thread::Builder::new()
                 .name("static-server".into())
                 .spawn(move || {
@@ -71,9 +74,10 @@ impl StaticServer {
                         if let Ok(handle) = stream.try_clone() {
                             open.lock().unwrap().insert(id, handle);
                         }
-                        let (site, log, open) = (site.clone(), log.clone(), open.clone());
+                        let (site, log, held, open) =
+                            (site.clone(), log.clone(), held.clone(), open.clone());
                         std::thread::spawn(move || {
-                            if let Ok(Some(served)) = site.handle(stream) {
+                            if let Ok(Some(served)) = site.handle(stream, &held) {
                                 log.lock().unwrap().push(served);
                             }
                             open.lock().unwrap().remove(&id);
@@ -86,6 +90,7 @@ impl StaticServer {
             prefix: prefix.to_string(),
             stop,
             log,
+            held,
             accept_thread: Some(accept_thread),
             open,
         })
@@ -104,6 +109,22 @@ impl StaticServer {
     /// Absolute URL of the fixture page `name` (a file of `tests/fixtures/`).
     pub fn fixture_url(&self, name: &str) -> String {
         format!("http://{}{FIXTURES_PREFIX}{name}", self.addr)
+    }
+
+    /// Holds every answer to a file named `name` (the last part of its path) for `by`, as a
+    /// slow network would, so a test can tell what a page asks for before that file arrives.
+    pub fn hold(&self, name: &str, by: Duration) {
+        self.held
+            .lock()
+            .unwrap()
+            .by_name
+            .insert(name.to_string(), by);
+    }
+
+    /// Holds every answer for `by` (on top of [`StaticServer::hold`]): a network's round trip,
+    /// without a limit on its bandwidth.
+    pub fn answer_after(&self, by: Duration) {
+        self.held.lock().unwrap().every = by;
     }
 
     /// Every request answered so far.
@@ -140,6 +161,20 @@ impl Drop for StaticServer {
     }
 }
 
+/// How long answers wait before they are sent: every one, and those of files by name.
+#[derive(Default)]
+struct Holds {
+    every: Duration,
+    by_name: HashMap<String, Duration>,
+}
+
+impl Holds {
+    fn of(&self, path: &str) -> Duration {
+        let name = path.rsplit('/').next().unwrap_or_default();
+        self.every + self.by_name.get(name).copied().unwrap_or_default()
+    }
+}
+
 struct Site {
     root: PathBuf,
     prefix: String,
@@ -147,7 +182,7 @@ struct Site {
 }
 
 impl Site {
-    fn handle(&self, stream: TcpStream) -> io::Result<Option<Served>> {
+    fn handle(&self, stream: TcpStream, held: &Mutex<Holds>) -> io::Result<Option<Served>> {
         stream.set_read_timeout(Some(Duration::from_secs(10)))?;
         let mut reader = BufReader::new(stream.try_clone()?);
         let mut request_line = String::new();
@@ -169,6 +204,8 @@ impl Site {
             "GET" | "HEAD" => self.resolve(&path),
             _ => None,
         };
+        let hold = held.lock().unwrap().of(&path);
+        std::thread::sleep(hold);
         let mut stream = stream;
         let status = match file.and_then(|f| std::fs::read(&f).ok().map(|body| (f, body))) {
             Some((file, body)) => {
