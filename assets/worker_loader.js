@@ -10,7 +10,7 @@ const hold = (event) => held.push(event);
 addEventListener("message", hold);
 try {
   // The wasm is asked for beside its glue, not once the glue has arrived and run: one round
-  // trip fewer before the worker can start (README "What loads first").
+  // trip fewer before the worker can start (README "The model in Web Workers").
   const wasm = fetch(new URL("./worker_bg.wasm", import.meta.url));
   const { default: init } = await import("./worker.js");
   await init({ module_or_path: wasm });

@@ -4,7 +4,9 @@
 //!
 //! Plain std threads rather than the test's tokio runtime: it keeps serving while a test blocks,
 //! needs no extra tokio features, and lets the test mount the app under a sub-path (proving the
-//! build's relative URLs) and see which requests failed.
+//! build's relative URLs) and see which requests failed. It can hold its answers, as a network
+//! with round trips would ([`StaticServer::hold`] one file's, [`StaticServer::answer_after`]
+//! every one), so a test can tell what a page asks for before a file arrives.
 
 use std::collections::HashMap;
 use std::io::{self, BufRead, BufReader, Write};
