@@ -34,6 +34,29 @@ try {
 } catch (error) {
   console.info(`Parallelism Lab: no opening chart (${error && error.message})`);
 }
+// The model's first worker starts now, beside the app's download, not once the app has
+// started: its files arrive and the engine compiles while the app's wasm arrives and compiles,
+// so the app's first plan finds it ready (README "What loads first"). The app's pool takes it
+// as its worker 0 (src/ui/pool.rs) with what it said meanwhile, held here in order: a message
+// that found no listener would be lost. Never fatal: without it the app starts its own.
+try {
+  const worker = new Worker(beside("worker_loader.js"), { type: "module", name: "model-0" });
+  const held = [];
+  const hold = (event) => held.push(event);
+  worker.addEventListener("message", hold);
+  worker.addEventListener("error", hold);
+  globalThis.labFirstWorker = {
+    worker,
+    take() {
+      delete globalThis.labFirstWorker;
+      worker.removeEventListener("message", hold);
+      worker.removeEventListener("error", hold);
+      return held.splice(0);
+    },
+  };
+} catch (error) {
+  console.info(`Parallelism Lab: the model's first worker starts with the app (${error && error.message})`);
+}
 const wasm = await init({ module_or_path: url("wasm") });
 dispatchEvent(new CustomEvent("TrunkApplicationStarted", { detail: { wasm } }));
 

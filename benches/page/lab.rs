@@ -5,7 +5,8 @@
 //! - [`wait_for_load`]: the stamps of a first view (first chart drawn, every point estimated,
 //!   every point computed), in ms since the document's navigation;
 //! - [`long_tasks`] and [`TaskSummary`]: the main thread's long tasks (over 50 ms) in a window;
-//! - [`one_run_each`]: a section's run of each build, in order.
+//! - [`one_run_each`]: a section's run of each build, in order; [`interleaved`]: several runs
+//!   of each build, run by run.
 //!
 //! The stamps are the page's own, taken with `performance.now()` where the work happens, so
 //! WebDriver's polling latency never counts:
@@ -207,6 +208,25 @@ pub async fn one_run_each<R>(
     for build in builds {
         eprintln!("{section}: {}", build.name);
         runs.push(run(build).await);
+    }
+    runs
+}
+
+/// Runs `run` `times` for each build, interleaved run by run (the first run of every build,
+/// then the second, ...), so a drift in the machine's speed hits every build alike; `run` is
+/// told which run it is (0-based). Returns the runs per build, in `builds`' order.
+pub async fn interleaved<R>(
+    builds: &[Build],
+    times: usize,
+    section: &str,
+    run: impl AsyncFn(&Build, usize) -> R,
+) -> Vec<Vec<R>> {
+    let mut runs: Vec<Vec<R>> = builds.iter().map(|_| Vec::with_capacity(times)).collect();
+    for i in 0..times {
+        for (build, build_runs) in builds.iter().zip(&mut runs) {
+            eprintln!("{section}: {} run {}/{times}", build.name, i + 1);
+            build_runs.push(run(build, i).await);
+        }
     }
     runs
 }

@@ -40,14 +40,7 @@ pub struct NetworkRun {
 
 /// [`RUNS`] loads of each build, interleaved run by run.
 pub async fn measure(builds: &[Build]) -> Vec<Vec<NetworkRun>> {
-    let mut runs: Vec<Vec<NetworkRun>> = builds.iter().map(|_| Vec::new()).collect();
-    for i in 0..RUNS {
-        for (b, build) in builds.iter().enumerate() {
-            eprintln!("network: {} run {}/{RUNS}", build.name, i + 1);
-            runs[b].push(run(build).await);
-        }
-    }
-    runs
+    lab::interleaved(builds, RUNS, "network", async |build, _| run(build).await).await
 }
 
 async fn run(build: &Build) -> NetworkRun {

@@ -69,14 +69,10 @@ pub struct PhoneRun {
 /// [`RUNS`] cold loads of each build, interleaved run by run so a drift in the machine's
 /// speed hits every build alike. Returns the runs per build.
 pub async fn measure(builds: &[Build]) -> Vec<Vec<PhoneRun>> {
-    let mut runs: Vec<Vec<PhoneRun>> = builds.iter().map(|_| Vec::new()).collect();
-    for i in 0..RUNS {
-        for (b, build) in builds.iter().enumerate() {
-            eprintln!("phone 4x: {} run {}/{RUNS}", build.name, i + 1);
-            runs[b].push(run(build, i == 0).await);
-        }
-    }
-    runs
+    lab::interleaved(builds, RUNS, "phone 4x", async |build, i| {
+        run(build, i == 0).await
+    })
+    .await
 }
 
 /// One cold load on the phone, then the burst.

@@ -14,6 +14,11 @@
 //! or teaching mode's replies only for the fit or point it last asked. Teaching mode's news is
 //! handed to its listener as it arrives (an animation cannot wait for a revision).
 //!
+//! The first worker is started before the app: `assets/boot.js` starts it beside the app's
+//! download, so its files arrive and the engine compiles while the app's wasm still arrives
+//! and compiles, and the app's first plan finds it ready. The pool takes it as its worker 0,
+//! with what it said meanwhile, which `boot.js` held in order.
+//!
 //! What always holds:
 //! - a request is posted at once, also to a worker still loading: the worker's loader
 //!   (`assets/worker_loader.js`) holds what arrives before the worker's wasm has started and
@@ -349,10 +354,24 @@ impl Pool {
             replay: Coalesced::new(),
             review: Coalesced::new(),
         };
+        let early = EarlyWorker::find();
         for index in 0..workers {
-            let worker = spawn(pool, index, url)
-                .unwrap_or_else(|why| panic!("the model's worker could not start: {why}"));
+            let worker = match early.as_ref().filter(|_| index == 0) {
+                Some(first) => {
+                    listen(pool, 0, url, &first.worker);
+                    first.worker.clone()
+                }
+                None => spawn(pool, index, url)
+                    .unwrap_or_else(|why| panic!("the model's worker could not start: {why}")),
+            };
             pool.inner.update_value(|i| i.slots.push(Slot { worker }));
+        }
+        if let Some(first) = early {
+            // What it said before the app started, to the handlers just installed, in order (an
+            // event whose dispatch is over can be dispatched again, with its time stamp).
+            for event in first.take_held() {
+                let _ = first.worker.dispatch_event(&event);
+            }
         }
         provide_context(pool);
         pool
@@ -683,8 +702,9 @@ impl Pool {
         });
     }
 
-    /// Takes in one message of worker `index`.
-    fn receive(&self, index: usize, text: &str) {
+    /// Takes in one message of worker `index`, which the page's thread heard at `heard` (ms in
+    /// the page's timeline).
+    fn receive(&self, index: usize, text: &str, heard: f64) {
         let reply = Reply::decode(text)
             .unwrap_or_else(|e| {
                 // The page's files are content-hashed, the worker's are not: a host that
@@ -696,10 +716,11 @@ impl Pool {
         match reply {
             Reply::Ready => {
                 // In the page's performance timeline (`lab:worker-N-ready`), for the page
-                // benchmark's timeline of a load.
-                if let Some(p) = window().performance() {
-                    let _ = p.mark(&format!("lab:worker-{index}-ready"));
-                }
+                // benchmark's timeline of a load; at the time the page heard it, which for
+                // the first worker can be before the app started.
+                let at = js_sys::Object::new();
+                let _ = js_sys::Reflect::set(&at, &"startTime".into(), &heard.into());
+                let _ = mark_at(&format!("lab:worker-{index}-ready"), &at);
             }
             Reply::Panicked { why } => panic!("the model's worker {index} stopped: {why}"),
             // A request the worker could not read is the page's bug, not the reader's: said
@@ -787,6 +808,41 @@ impl Pool {
     }
 }
 
+/// The name `assets/boot.js` gives the first worker it started, on the page's global object: an
+/// object with the `worker` and a `take()` that stops holding its events and hands over those
+/// it held, in order, and removes the name (so it is taken once).
+const FIRST_WORKER: &str = "labFirstWorker";
+
+/// The first worker `assets/boot.js` started before the app, whose events it holds.
+struct EarlyWorker {
+    worker: Worker,
+    holder: JsValue,
+}
+
+impl EarlyWorker {
+    /// The worker `boot.js` started; `None` where there is none (the browser tests mount the
+    /// app without `boot.js`).
+    fn find() -> Option<EarlyWorker> {
+        let holder = js_sys::Reflect::get(&js_sys::global(), &FIRST_WORKER.into()).ok()?;
+        let worker = js_sys::Reflect::get(&holder, &"worker".into())
+            .ok()?
+            .dyn_into()
+            .ok()?;
+        Some(EarlyWorker { worker, holder })
+    }
+
+    /// Stops `boot.js` holding the worker's events and returns those it held, in order.
+    fn take_held(&self) -> Vec<web_sys::Event> {
+        let take = js_sys::Reflect::get(&self.holder, &"take".into())
+            .ok()
+            .and_then(|t| t.dyn_into::<js_sys::Function>().ok());
+        let held = take.and_then(|t| t.call0(&self.holder).ok());
+        let held = held.and_then(|h| h.dyn_into::<js_sys::Array>().ok());
+        held.map(|h| h.iter().map(JsCast::unchecked_into).collect())
+            .unwrap_or_default()
+    }
+}
+
 /// Starts worker `index` of `pool` with its message and error handlers.
 fn spawn(pool: Pool, index: usize, url: &'static str) -> Result<Worker, String> {
     let options = WorkerOptions::new();
@@ -794,9 +850,15 @@ fn spawn(pool: Pool, index: usize, url: &'static str) -> Result<Worker, String> 
     options.set_name(&format!("model-{index}"));
     let worker =
         Worker::new_with_options(url, &options).map_err(|e| format!("{url}: {}", describe(&e)))?;
+    listen(pool, index, url, &worker);
+    Ok(worker)
+}
+
+/// Has `pool` hear worker `index` (started from `url`): its messages and its errors.
+fn listen(pool: Pool, index: usize, url: &'static str, worker: &Worker) {
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
         match event.data().as_string() {
-            Some(text) => pool.receive(index, &text),
+            Some(text) => pool.receive(index, &text, event.time_stamp()),
             None => panic!("the model's worker {index} sent a message that is not text"),
         }
     });
@@ -815,7 +877,14 @@ fn spawn(pool: Pool, index: usize, url: &'static str) -> Result<Worker, String> 
     // The handlers live as long as the worker, which lives as long as the page.
     on_message.forget();
     on_error.forget();
-    Ok(worker)
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// `performance.mark(name, { startTime })`: a mark at a time of its own (web-sys has the
+    /// options only behind its unstable APIs).
+    #[wasm_bindgen(catch, js_namespace = performance, js_name = mark)]
+    fn mark_at(name: &str, options: &js_sys::Object) -> Result<JsValue, JsValue>;
 }
 
 fn post(worker: &Worker, message: &JsValue) {

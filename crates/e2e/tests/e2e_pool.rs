@@ -6,6 +6,8 @@
 //! - What the page posts to a worker before the worker has loaded is held by its loader and
 //!   worked on in order once it has (the pool sends its first plan at once); the loader asks
 //!   for the worker's wasm beside its glue, not after it.
+//! - The first worker starts before the app, while the app's wasm still arrives; the app's
+//!   pool takes it and what it said meanwhile.
 //! - A burst of slider moves leaves only the last state's work running: each new plan
 //!   replaces the one before in every worker, so the runs started stay far below what every
 //!   state of the burst would have cost.
@@ -187,6 +189,61 @@ async fn e2e_a_worker_asks_for_its_wasm_beside_its_glue() {
     assert!(
         wasm < glue + HOLD / 2,
         "the wasm was asked for while the glue was held: {served:?}"
+    );
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+/// The model's first worker starts before the app (`assets/boot.js`, beside the app's
+/// download), and the app's pool takes it as its worker 0 with what it said meanwhile. The
+/// server holds the app's wasm: the worker was asked for while the app's wasm was held, its
+/// `Ready` came before the app started, the pool started no second copy of it, and every point
+/// is computed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_the_model_s_first_worker_starts_before_the_app() {
+    const HOLD: Duration = Duration::from_millis(2500);
+    let app_wasm = std::fs::read_dir(common::dist_dir())
+        .expect("dist/")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .find(|name| name.starts_with("parallelism-lab-") && name.ends_with("_bg.wasm"))
+        .expect("the app's wasm in dist/");
+    let browser = Browser::start().await;
+    browser.server.hold(&app_wasm, HOLD);
+    browser.open("", "#model-status").await;
+    browser.wait_for_queue_charts().await;
+    let served = browser.server.served();
+    let asked = |name: &str| {
+        let times = served
+            .iter()
+            .filter(|s| s.path.rsplit('/').next() == Some(name))
+            .map(|s| s.at);
+        times.collect::<Vec<_>>()
+    };
+    let (loaders, app) = (asked("worker_loader.js"), asked(&app_wasm));
+    assert!(
+        loaders
+            .first()
+            .zip(app.first())
+            .is_some_and(|(loader, app)| *loader < *app + HOLD / 2),
+        "the first worker was started while the app's wasm was held: {served:?}"
+    );
+    let workers = browser.attr("#model-status", "data-workers").await;
+    assert_eq!(
+        Some(loaders.len().to_string()),
+        workers,
+        "one worker started per worker of the pool: the first one is taken, not started twice"
+    );
+    let marks = browser
+        .js(
+            "const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? null;
+             return { ready: at('lab:worker-0-ready'), start: at('lab:start-start') };",
+            vec![],
+        )
+        .await;
+    let (ready, start) = (marks["ready"].as_f64(), marks["start"].as_f64());
+    assert!(
+        ready.zip(start).is_some_and(|(ready, start)| ready < start),
+        "the first worker was ready before the app started: {marks}"
     );
     browser.assert_clean_console();
     browser.close().await;
