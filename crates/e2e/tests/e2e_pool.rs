@@ -197,8 +197,8 @@ async fn e2e_a_worker_asks_for_its_wasm_beside_its_glue() {
 /// The model's first worker starts before the app (`assets/boot.js`, beside the app's
 /// download), and the app's pool takes it as its worker 0 with what it said meanwhile. The
 /// server holds the app's wasm: the worker was asked for while the app's wasm was held, its
-/// `Ready` came before the app started, the pool started no second copy of it, and every point
-/// is computed.
+/// `Ready` came before the app started, the pool started no second copy of it, and the charts
+/// are drawn with every point.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_the_model_s_first_worker_starts_before_the_app() {
     const HOLD: Duration = Duration::from_millis(2500);
