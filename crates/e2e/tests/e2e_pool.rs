@@ -178,10 +178,9 @@ async fn e2e_a_worker_asks_for_its_wasm_beside_its_glue() {
     browser.wait_for_queue_charts().await;
     let served = browser.server.served();
     let first_asked = |name: &str| {
-        served
-            .iter()
-            .filter(|s| s.path.rsplit('/').next() == Some(name))
-            .map(|s| s.at)
+        let asked = browser.server.asked_at(name);
+        asked
+            .into_iter()
             .min()
             .unwrap_or_else(|| panic!("{name} was asked for: {served:?}"))
     };
@@ -212,14 +211,10 @@ async fn e2e_the_model_s_first_worker_starts_before_the_app() {
     browser.open("", "#model-status").await;
     browser.wait_for_queue_charts().await;
     let served = browser.server.served();
-    let asked = |name: &str| {
-        let times = served
-            .iter()
-            .filter(|s| s.path.rsplit('/').next() == Some(name))
-            .map(|s| s.at);
-        times.collect::<Vec<_>>()
-    };
-    let (loaders, app) = (asked("worker_loader.js"), asked(&app_wasm));
+    let (loaders, app) = (
+        browser.server.asked_at("worker_loader.js"),
+        browser.server.asked_at(&app_wasm),
+    );
     assert!(
         loaders
             .first()

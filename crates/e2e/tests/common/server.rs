@@ -134,6 +134,16 @@ impl StaticServer {
         self.log.lock().unwrap().clone()
     }
 
+    /// When each request so far for a file named `name` (the last part of its path) reached
+    /// the server, in order.
+    pub fn asked_at(&self, name: &str) -> Vec<SystemTime> {
+        let log = self.log.lock().unwrap();
+        let asked = log
+            .iter()
+            .filter(|s| s.path.rsplit('/').next() == Some(name));
+        asked.map(|s| s.at).collect()
+    }
+
     /// Stops serving, closes the port and every connection still open, as a network that went
     /// away: every request from now on fails. Idempotent; [`Drop`] does the same.
     pub fn stop(&mut self) {
