@@ -15,6 +15,16 @@ use web_sys::{
 /// replaced may still be worked on, and how often results reach the page at most.
 pub const SLICE_MS: f64 = 10.0;
 
+/// The heap the worker takes from the browser in one piece as it starts, in bytes. The
+/// allocator grows the wasm memory by as much as each allocation lacks, and every
+/// `memory.grow` costs the worker time: the default view's plan grew it 69 times, about
+/// 64 KiB at a time, to 5.6 MiB (a trace of a desktop load: 84 of the 256 ms from the
+/// worker's `Ready` to every point estimated were those grows). Taken at once, seven desktop
+/// loads each: that span 230 -> 207 ms (medians; README "Benchmarks"). The default plan's
+/// heap (4.3 MiB) fits in this, and so does the same view of a 128-die drive (6.4 MiB); a
+/// view that needs more grows beyond it.
+const HEAP_RESERVE_BYTES: usize = 8 << 20;
+
 /// The worker's state: the server, and the channel its slices are scheduled through.
 struct Worker {
     scope: DedicatedWorkerGlobalScope,
@@ -91,6 +101,7 @@ fn with_file(data: &JsValue) -> Option<(String, Blob)> {
 
 /// Installs the panic report and the message loop, then tells the page it is ready.
 pub fn start() {
+    reserve_heap();
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     report_panics(scope.clone());
     let (Some(performance), Ok(channel)) = (scope.performance(), MessageChannel::new()) else {
@@ -122,6 +133,16 @@ pub fn start() {
     on_slice.forget();
     on_message.forget();
     worker.post(&Reply::Ready);
+}
+
+/// Takes [`HEAP_RESERVE_BYTES`] from the browser in one grow of the wasm memory: the
+/// allocation is freed at once, and the allocator keeps what it grew for its later allocations
+/// (a wasm memory never shrinks).
+fn reserve_heap() {
+    // `black_box`: an allocation nothing reads could be optimised away.
+    drop(std::hint::black_box(Vec::<u8>::with_capacity(
+        HEAP_RESERVE_BYTES,
+    )));
 }
 
 fn report_panics(scope: DedicatedWorkerGlobalScope) {
