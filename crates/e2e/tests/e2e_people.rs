@@ -216,6 +216,43 @@ async fn e2e_a_phone_shows_the_chart_then_its_controls_then_the_readout_and_neve
     browser.close().await;
 }
 
+/// Teaching mode's picture is drawn in units of a picture up to 1,000 wide, its text 20 units
+/// high: on a phone it keeps at least 0.7 px a unit (`MIN_PX_PER_UNIT`, text of 14 px and more)
+/// and scrolls sideways in its own box, never the page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_a_phone_reads_teaching_mode_s_picture_at_14_px_and_scrolls_only_the_picture() {
+    let browser = Browser::start().await;
+    set_viewport(&browser, 390, 844).await;
+    browser.open("?view=activity", ".drive-picture").await;
+    wait_until_prepared(&browser).await;
+    let picture = browser
+        .js(
+            "const svg = document.querySelector('.drive-picture');
+             const box = document.querySelector('.picture-box');
+             const title = svg.querySelector('.box-title');
+             const unitPx = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+             return {
+                 textPx: parseFloat(getComputedStyle(title).fontSize) * unitPx,
+                 boxScrolls: box.scrollWidth > box.clientWidth,
+                 pageOverflow: document.documentElement.scrollWidth - window.innerWidth,
+             };",
+            vec![],
+        )
+        .await;
+    assert!(
+        picture["textPx"].as_f64().unwrap() >= 14.0 - 0.05,
+        "the picture's text on a phone: {picture}"
+    );
+    assert_eq!(picture["boxScrolls"], json!(true), "{picture}");
+    assert!(
+        picture["pageOverflow"].as_i64().unwrap() <= 0,
+        "the page scrolls sideways: {picture}"
+    );
+    screenshot(&browser, "phone-teaching-390x844").await;
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_a_projector_shows_the_drive_and_play_on_the_first_screen() {
     let browser = Browser::start().await;

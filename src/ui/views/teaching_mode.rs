@@ -57,7 +57,7 @@ const REDUCED_MOTION_QUERY: &str = "(prefers-reduced-motion: reduce)";
 const NANOS_PER_US: f64 = 1_000.0;
 
 // Geometry of the drive picture, in SVG user units (the picture scales to its box).
-/// Width of the picture.
+/// The widest the picture gets: a lane of [`MAX_PER_ROW`] dies fills it.
 pub const VIEW_W: f64 = 1000.0;
 /// Height of the host, link and controller row.
 pub const TOP_H: f64 = 120.0;
@@ -70,6 +70,9 @@ pub const CELL_GAP: f64 = 4.0;
 /// Largest and smallest die cell (a 256-die drive still gets cells a letter fits in).
 pub const MAX_CELL: f64 = 72.0;
 pub const MIN_CELL: f64 = 20.0;
+/// The fewest CSS pixels the picture gives one of its units: its 20-unit text (`.drive-picture`
+/// in `style/main.css`) at 14 px. Where its box is narrower (a phone), it scrolls sideways.
+const MIN_PX_PER_UNIT: f64 = 0.7;
 /// Most dies in one row of a lane; more wrap into further rows.
 pub const MAX_PER_ROW: u32 = 32;
 /// Height of a plane marker inside a die cell, as a share of the cell.
@@ -87,6 +90,9 @@ const BOX_H: f64 = 92.0;
 const LINE_H: f64 = 26.0;
 const TEXT_PAD: f64 = 12.0;
 const ARROW_H: f64 = 30.0;
+/// How wide the host, link and controller row is: the controller's right edge, with the
+/// host's margin on the left repeated on the right.
+const FRONT_END_W: f64 = CTRL_X + CTRL_W + HOST_X;
 const CHANNEL_BAR_X: f64 = 10.0;
 const CHANNEL_BAR_W: f64 = 88.0;
 
@@ -102,6 +108,9 @@ pub struct Layout {
     pub rows: u32,
     /// Side of a die cell.
     pub cell: f64,
+    /// Total width of the picture: its widest row, the front end's or a lane's, so a small
+    /// drive's picture has no empty margin and is drawn larger.
+    pub width: f64,
     /// Total height of the picture.
     pub height: f64,
 }
@@ -116,6 +125,7 @@ impl Layout {
         let cell = ((VIEW_W - LANE_X - CELL_GAP) / f64::from(per_row) - CELL_GAP)
             .clamp(MIN_CELL, MAX_CELL);
         let height = TOP_H + f64::from(channels) * (Self::lane_h_for(rows, cell) + LANE_GAP);
+        let lane_w = LANE_X + f64::from(per_row) * (cell + CELL_GAP);
         Layout {
             dies,
             channels,
@@ -123,6 +133,7 @@ impl Layout {
             per_row,
             rows,
             cell,
+            width: lane_w.max(FRONT_END_W),
             height,
         }
     }
@@ -153,7 +164,18 @@ impl Layout {
     }
 
     pub fn view_box(&self) -> String {
-        format!("0 0 {VIEW_W} {}", self.height.ceil())
+        format!("0 0 {} {}", self.width.ceil(), self.height.ceil())
+    }
+
+    /// The picture's CSS width, a share of its box: every drive's unit as large as the widest
+    /// picture's when that fills the box.
+    pub fn css_width(&self) -> String {
+        format!("{:.2}%", self.width.ceil() / VIEW_W * 100.0)
+    }
+
+    /// The picture's least CSS width: [`MIN_PX_PER_UNIT`] for each of its units.
+    pub fn css_min_width(&self) -> String {
+        format!("{:.0}px", self.width.ceil() * MIN_PX_PER_UNIT)
     }
 }
 
@@ -601,6 +623,8 @@ fn DrivePicture(
             <svg
                 class="drive-picture"
                 viewBox=l.view_box()
+                style:width=l.css_width()
+                style:min-width=l.css_min_width()
                 role="img"
                 aria-labelledby="drive-picture-title"
                 preserveAspectRatio="xMinYMin meet"
@@ -896,7 +920,7 @@ mod tests {
             let mut cells: Vec<(f64, f64)> = (0..dies).map(|i| l.die_xy(i)).collect();
             for &(x, y) in &cells {
                 assert!(
-                    x >= LANE_X && x + l.cell <= VIEW_W,
+                    x >= LANE_X && x + l.cell <= l.width && l.width <= VIEW_W,
                     "{dies}/{channels}: x {x}"
                 );
                 assert!(
@@ -909,6 +933,26 @@ mod tests {
             assert_eq!(cells.len(), dies as usize, "two dies share a cell");
             assert!(l.cell >= MIN_CELL);
         }
+    }
+
+    #[test]
+    fn a_small_drive_s_picture_is_as_wide_as_its_front_end_and_a_large_one_as_its_lanes() {
+        // The default drive: 32 dies on 8 channels, four to a lane of 72-unit cells.
+        let small = Layout::new(32, 8, 2);
+        assert_eq!((small.per_row, small.cell), (4, MAX_CELL));
+        assert_eq!(small.width, FRONT_END_W);
+        // 120 units of front end, then 8 lanes of one 72-unit row and a 10-unit gap.
+        assert_eq!(small.view_box(), "0 0 790 776");
+        // As large as before per unit where it fills its box; 14 px text at least.
+        assert_eq!(
+            (small.css_width(), small.css_min_width()),
+            ("79.00%".into(), "553px".into())
+        );
+        // 256 dies: 32 to a lane, which fills the widest picture.
+        let large = Layout::new(256, 8, 2);
+        let last = large.die_xy(255);
+        assert_eq!(large.width, last.0 + large.cell + CELL_GAP);
+        assert!(large.width > FRONT_END_W && large.width <= VIEW_W);
     }
 
     #[test]
