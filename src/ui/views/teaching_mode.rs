@@ -72,7 +72,7 @@ pub const MAX_CELL: f64 = 72.0;
 pub const MIN_CELL: f64 = 20.0;
 /// The fewest CSS pixels the picture gives one of its units: its 20-unit text (`.drive-picture`
 /// in `style/main.css`) at 14 px. Where its box is narrower (a phone), it scrolls sideways.
-const MIN_PX_PER_UNIT: f64 = 0.7;
+pub const MIN_PX_PER_UNIT: f64 = 0.7;
 /// Most dies in one row of a lane; more wrap into further rows.
 pub const MAX_PER_ROW: u32 = 32;
 /// Height of a plane marker inside a die cell, as a share of the cell.
