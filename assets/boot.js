@@ -20,15 +20,18 @@ await shown();
 // size of the app's, so a reader on a slow network sees the chart and its published measurements
 // before the app's download; the app's wasm is asked for once it has drawn, so the two do not
 // share the network, and the app's compiling does not share the CPU with the opening chart's
-// drawing (README "What loads first"). It lays out its frame as it starts and draws the chart
-// in a task of its own once that frame is shown, so neither task is long. Never fatal: without
-// it the app draws the chart itself, as before.
+// drawing (README "What loads first"). Its wasm starts, it lays out its frame, and it draws the
+// chart once that frame is shown, each in a task of its own, so none is long. Never fatal:
+// without it the app draws the chart itself, as before.
 const beside = (name) => new URL(name, document.baseURI).href;
+const nextTask = () => new Promise((next) => setTimeout(next));
 try {
   // Its wasm is asked for beside its glue, not once the glue has arrived: one round trip fewer.
   const openingChartWasm = fetch(beside("opening-chart_bg.wasm"));
   const openingChart = await import(beside("opening-chart.js"));
   await openingChart.default({ module_or_path: openingChartWasm });
+  await nextTask();
+  openingChart.show();
   await shown();
   openingChart.draw();
 } catch (error) {
