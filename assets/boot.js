@@ -16,6 +16,48 @@ const shown = () =>
 // The page's masthead is drawn first: the wasm (the largest download) is asked for once a frame
 // has been presented, not while the stylesheet the first paint waits for still loads.
 await shown();
+const beside = (name) => new URL(name, document.baseURI).href;
+const nextTask = () => new Promise((next) => setTimeout(next));
+// The app's wasm is compiled by a worker of its own (assets/app_compiler.js), so its bytes are
+// not taken in on the page's thread, which draws and answers the reader meanwhile (README
+// "What loads first"). The worker starts now, so its script has arrived by the time the wasm
+// is asked for (after the opening chart, as before): no round trip more. Never fatal: without
+// it the page compiles the wasm itself.
+const compiler = (() => {
+  try {
+    return new Worker(beside("app_compiler.js"), { type: "module", name: "compiler" });
+  } catch (error) {
+    console.info(`Parallelism Lab: no compiler for the app's wasm (${error && error.message})`);
+    return null;
+  }
+})();
+let compilerFailed = null;
+compiler?.addEventListener("error", (event) => {
+  compilerFailed = event.message || "its compiler did not start";
+});
+// The compiled module, or the wasm's address for the page to compile where the worker cannot.
+const compiledOffThread = (wasmUrl) =>
+  new Promise((compiled) => {
+    const onThePage = (why) => {
+      compiler?.terminate();
+      console.info(`Parallelism Lab: the app's wasm compiles on the page (${why})`);
+      compiled(wasmUrl);
+    };
+    if (!compiler || compilerFailed) {
+      onThePage(compilerFailed || "no compiler");
+      return;
+    }
+    compiler.addEventListener("error", () => onThePage(compilerFailed));
+    compiler.addEventListener("message", ({ data }) => {
+      if (data instanceof WebAssembly.Module) {
+        compiler.terminate();
+        compiled(data);
+      } else {
+        onThePage(data && data.failed);
+      }
+    });
+    compiler.postMessage(wasmUrl);
+  });
 // The opening chart (src/ui/opening_chart.rs) draws the IOPS chart from a wasm a quarter the
 // size of the app's, so a reader on a slow network sees the chart and its published measurements
 // before the app's download; the app's wasm is asked for once it has drawn, so the two do not
@@ -23,8 +65,6 @@ await shown();
 // drawing (README "What loads first"). Its wasm starts, it lays out its frame, and it draws the
 // chart once that frame is shown, each in a task of its own, so none is long. Never fatal:
 // without it the app draws the chart itself, as before.
-const beside = (name) => new URL(name, document.baseURI).href;
-const nextTask = () => new Promise((next) => setTimeout(next));
 try {
   // Its wasm is asked for beside its glue, not once the glue has arrived: one round trip fewer.
   const openingChartWasm = fetch(beside("opening-chart_bg.wasm"));
@@ -60,7 +100,7 @@ try {
 } catch (error) {
   console.info(`Parallelism Lab: the model's first worker starts with the app (${error && error.message})`);
 }
-const wasm = await init({ module_or_path: url("wasm") });
+const wasm = await init({ module_or_path: await compiledOffThread(url("wasm")) });
 dispatchEvent(new CustomEvent("TrunkApplicationStarted", { detail: { wasm } }));
 
 // The offline copy (README "Works offline") downloads the whole build once more, so it is asked

@@ -14,7 +14,8 @@
 //! IOPS chart, with its axes, current depth and published measurements: the opening chart
 //! (`src/ui/opening_chart.rs`), a wasm of its own, draws it where the app's chart will be, and
 //! the app takes its place without a frame of blank chart. The opening chart's wasm is asked for
-//! beside its glue, the app's once the opening chart is drawn.
+//! beside its glue, the app's once the opening chart is drawn, and compiled by a worker of its
+//! own, off the page's thread (without that worker, the page compiles it as before).
 //!
 //! Needs `dist/` (`trunk build --release`) and `/usr/bin/chromedriver`; fails, never skips.
 #![cfg(not(target_arch = "wasm32"))]
@@ -302,10 +303,29 @@ async fn e2e_first_screen_the_masthead_is_drawn_before_the_app_has_loaded() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
+/// The app's wasm in `dist/`, by its hashed name.
+fn app_wasm() -> String {
+    std::fs::read_dir(common::dist_dir())
+        .expect("dist/")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .find(|name| name.starts_with("parallelism-lab-") && name.ends_with("_bg.wasm"))
+        .expect("the app's wasm in dist/")
+}
+
+/// Milliseconds since the Unix epoch of a time the server logged, on the page's clock's scale
+/// (`performance.timeOrigin` plus a mark's time; the same machine's clock).
+fn epoch_ms(t: std::time::SystemTime) -> f64 {
+    t.duration_since(std::time::UNIX_EPOCH)
+        .expect("after the epoch")
+        .as_secs_f64()
+        * 1e3
+}
+
 /// The opening chart's wasm is asked for beside its glue, not once the glue has arrived (one
 /// round trip fewer before the first chart), and the app's wasm (the largest download) once the
 /// opening chart is drawn, so the two share neither the network nor, while the app's compiles,
-/// the CPU (`assets/boot.js`). Read from the page's own resource timing and marks.
+/// the CPU (`assets/boot.js`). Read from the page's own resource timing and marks, and for the
+/// app's wasm, which its compiler worker asks for, from the server's log.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_first_screen_the_opening_chart_s_wasm_comes_with_its_glue_before_the_app_s() {
     let browser = Browser::start().await;
@@ -317,14 +337,13 @@ async fn e2e_first_screen_the_opening_chart_s_wasm_comes_with_its_glue_before_th
                  .filter((e) => pattern.test(new URL(e.name).pathname))
                  .map((e) => ({ start: e.startTime, end: e.responseEnd }));
              const drawn = performance.getEntriesByName('lab:opening-chart');
-             return { app: found(/\\/parallelism-lab-[0-9a-f]+_bg\\.wasm$/),
-                      opening: found(/\\/opening-chart_bg\\.wasm$/),
+             return { opening: found(/\\/opening-chart_bg\\.wasm$/),
                       glue: found(/\\/opening-chart\\.js$/),
-                      drawn: drawn.map((m) => m.startTime) };",
+                      drawn: drawn.map((m) => performance.timeOrigin + m.startTime) };",
             vec![],
         )
         .await;
-    for what in ["app", "opening", "glue", "drawn"] {
+    for what in ["opening", "glue", "drawn"] {
         assert_eq!(
             seen[what].as_array().map(Vec::len),
             Some(1),
@@ -335,12 +354,75 @@ async fn e2e_first_screen_the_opening_chart_s_wasm_comes_with_its_glue_before_th
         f(&seen["opening"][0], "start") <= f(&seen["glue"][0], "start"),
         "the opening chart's wasm is asked for beside its glue, not once it has arrived: {seen}"
     );
+    let app = browser.server.asked_at(&app_wasm());
+    assert_eq!(app.len(), 1, "the app's wasm asked for once");
     assert!(
-        seen["drawn"][0].as_f64().unwrap() <= f(&seen["app"][0], "start"),
-        "the app's wasm is asked for once the opening chart is drawn: {seen}"
+        seen["drawn"][0].as_f64().unwrap() <= epoch_ms(app[0]),
+        "the app's wasm is asked for once the opening chart is drawn: {seen}, asked at {}",
+        epoch_ms(app[0])
     );
     browser.assert_clean_console();
     browser.close().await;
+}
+
+/// The app's wasm is compiled by a worker of its own (`assets/app_compiler.js`), not on the
+/// page's thread, where taking in its bytes was a task of 20 to 70 ms on a phone at 4x: the
+/// page never fetches it itself (its resource timing has no entry for it, the server served it
+/// once), and the app runs from the module the worker compiled.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_first_screen_the_app_s_wasm_is_compiled_off_the_page_s_thread() {
+    let browser = Browser::start().await;
+    browser.open("", "#model-status").await;
+    browser.wait_for_queue_charts().await;
+    let app = app_wasm();
+    let on_the_page = browser
+        .js(
+            "return performance.getEntriesByType('resource')
+                 .filter((e) => new URL(e.name).pathname.endsWith('/' + arguments[0])).length;",
+            vec![json!(app)],
+        )
+        .await;
+    assert_eq!(
+        on_the_page,
+        json!(0),
+        "the page fetched the app's wasm itself"
+    );
+    assert_eq!(browser.server.asked_at(&app).len(), 1, "asked for once");
+    assert!(
+        !browser
+            .console()
+            .iter()
+            .any(|e| e.message.contains("compiles on the page")),
+        "the page fell back to compiling the app's wasm"
+    );
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+/// Without its compiler (a host that lost the file) the page compiles the app's wasm itself,
+/// says so in the console, and the lab works as before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_first_screen_without_its_compiler_the_page_compiles_the_app_s_wasm_itself() {
+    let root = dist_with("no-compiler", |name| name == "app_compiler.js", None);
+    let browser = Browser::start_serving(&root).await;
+    browser.open("", "#model-status").await;
+    browser.wait_for_queue_charts().await;
+    let on_the_page = browser
+        .js(
+            "return performance.getEntriesByType('resource')
+                 .filter((e) => new URL(e.name).pathname.endsWith('/' + arguments[0])).length;",
+            vec![json!(app_wasm())],
+        )
+        .await;
+    assert_eq!(on_the_page, json!(1), "the page fetched the app's wasm");
+    let said = browser.console();
+    assert!(
+        said.iter()
+            .any(|e| e.message.contains("the app's wasm compiles on the page")),
+        "the console says why: {said:#?}"
+    );
+    browser.close().await;
+    let _ = std::fs::remove_dir_all(&root);
 }
 
 /// Records, in every document before its scripts, where the opening chart's canvas was when it
