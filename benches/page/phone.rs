@@ -25,8 +25,10 @@ use fantoccini::Locator;
 use serde_json::json;
 use std::time::Duration;
 
-/// Cold loads per build (each figure prints their median and range).
-pub const RUNS: usize = 3;
+/// Cold loads per build (each figure prints their median and range). Five: the count of long
+/// tasks while loading moves by one or two from load to load on this two-core machine, and three
+/// loads' median did not tell builds apart that a probe of six loads each did.
+pub const RUNS: usize = 5;
 /// DevTools' CPU slowdown.
 pub const CPU_SLOWDOWN: f64 = 4.0;
 /// Longest wait for a load to have every point computed (about 10 s at 4x on 2 cores).
