@@ -109,7 +109,7 @@ pub struct Layout {
     /// Side of a die cell.
     pub cell: f64,
     /// Total width of the picture: its widest row, the front end's or a lane's, so a small
-    /// drive's picture has no empty margin and is drawn larger.
+    /// drive's picture has no empty margin to scroll past on a phone.
     pub width: f64,
     /// Total height of the picture.
     pub height: f64,
