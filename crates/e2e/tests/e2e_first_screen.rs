@@ -24,7 +24,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{dist_with, Browser};
+use common::{app_wasm, dist_with, Browser};
 use serde_json::{json, Value};
 
 /// The smallest canvas that still reads as the page's main chart (the stylesheet's floor for
@@ -243,11 +243,8 @@ async fn e2e_first_screen_a_phone_shows_the_chart_first_under_the_masthead() {
 /// A copy of the build without the app's wasm (named after `what`), served: the app never
 /// arrives, and what the page shows is what it shows before it.
 async fn without_the_app_wasm(what: &str) -> (PathBuf, Browser) {
-    let root = dist_with(
-        what,
-        |name| name.starts_with("parallelism-lab-") && name.ends_with("_bg.wasm"),
-        None,
-    );
+    let app = app_wasm();
+    let root = dist_with(what, |name| name == app, None);
     let browser = Browser::start_serving(&root).await;
     (root, browser)
 }
@@ -301,15 +298,6 @@ async fn e2e_first_screen_the_masthead_is_drawn_before_the_app_has_loaded() {
     );
     browser.close().await;
     let _ = std::fs::remove_dir_all(&root);
-}
-
-/// The app's wasm in `dist/`, by its hashed name.
-fn app_wasm() -> String {
-    std::fs::read_dir(common::dist_dir())
-        .expect("dist/")
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .find(|name| name.starts_with("parallelism-lab-") && name.ends_with("_bg.wasm"))
-        .expect("the app's wasm in dist/")
 }
 
 /// Milliseconds since the Unix epoch of a time the server logged, on the page's clock's scale

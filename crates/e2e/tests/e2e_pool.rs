@@ -201,11 +201,7 @@ async fn e2e_a_worker_asks_for_its_wasm_beside_its_glue() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_the_model_s_first_worker_starts_before_the_app() {
     const HOLD: Duration = Duration::from_millis(2500);
-    let app_wasm = std::fs::read_dir(common::dist_dir())
-        .expect("dist/")
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .find(|name| name.starts_with("parallelism-lab-") && name.ends_with("_bg.wasm"))
-        .expect("the app's wasm in dist/");
+    let app_wasm = common::app_wasm();
     let browser = Browser::start().await;
     browser.server.hold(&app_wasm, HOLD);
     browser.open("", "#model-status").await;

@@ -48,6 +48,15 @@ pub fn dist_dir() -> PathBuf {
     dist
 }
 
+/// The app's wasm in `dist/`, by its hashed name (`parallelism-lab-<hash>_bg.wasm`).
+pub fn app_wasm() -> String {
+    std::fs::read_dir(dist_dir())
+        .expect("dist/")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .find(|name| name.starts_with("parallelism-lab-") && name.ends_with("_bg.wasm"))
+        .expect("the app's wasm in dist/")
+}
+
 /// A copy of `dist/` in a folder of its own (named after `what`), without the files whose name
 /// `leave_out` picks, and with `add` (a file name and its text) written into it.
 pub fn dist_with(
