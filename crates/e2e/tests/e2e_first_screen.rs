@@ -353,6 +353,20 @@ async fn e2e_first_screen_the_opening_chart_s_wasm_comes_with_its_glue_before_th
     browser.close().await;
 }
 
+/// How many times the page itself fetched the file `name` (its resource timing; a worker's
+/// requests are not in it).
+async fn fetched_by_the_page(browser: &Browser, name: &str) -> u64 {
+    browser
+        .js(
+            "return performance.getEntriesByType('resource')
+                 .filter((e) => new URL(e.name).pathname.endsWith('/' + arguments[0])).length;",
+            vec![json!(name)],
+        )
+        .await
+        .as_u64()
+        .expect("a count")
+}
+
 /// The app's wasm is compiled by a worker of its own (`assets/app_compiler.js`), not on the
 /// page's thread, where taking in its bytes was a task of 20 to 70 ms on a phone at 4x: the
 /// page never fetches it itself (its resource timing has no entry for it, the server served it
@@ -363,16 +377,9 @@ async fn e2e_first_screen_the_app_s_wasm_is_compiled_off_the_page_s_thread() {
     browser.open("", "#model-status").await;
     browser.wait_for_queue_charts().await;
     let app = app_wasm();
-    let on_the_page = browser
-        .js(
-            "return performance.getEntriesByType('resource')
-                 .filter((e) => new URL(e.name).pathname.endsWith('/' + arguments[0])).length;",
-            vec![json!(app)],
-        )
-        .await;
     assert_eq!(
-        on_the_page,
-        json!(0),
+        fetched_by_the_page(&browser, &app).await,
+        0,
         "the page fetched the app's wasm itself"
     );
     assert_eq!(browser.server.asked_at(&app).len(), 1, "asked for once");
@@ -395,14 +402,11 @@ async fn e2e_first_screen_without_its_compiler_the_page_compiles_the_app_s_wasm_
     let browser = Browser::start_serving(&root).await;
     browser.open("", "#model-status").await;
     browser.wait_for_queue_charts().await;
-    let on_the_page = browser
-        .js(
-            "return performance.getEntriesByType('resource')
-                 .filter((e) => new URL(e.name).pathname.endsWith('/' + arguments[0])).length;",
-            vec![json!(app_wasm())],
-        )
-        .await;
-    assert_eq!(on_the_page, json!(1), "the page fetched the app's wasm");
+    assert_eq!(
+        fetched_by_the_page(&browser, &app_wasm()).await,
+        1,
+        "the page fetched the app's wasm"
+    );
     let said = browser.console();
     assert!(
         said.iter()
