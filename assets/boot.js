@@ -1,3 +1,5 @@
+//# allFunctionsCalledOnLoad
+// (V8's eager compile hint: every function here runs as the page loads; assets/compile-hints.sh.)
 // Starts the wasm app without an inline script, so the page's Content-Security-Policy can keep
 // script-src to 'self'. Trunk writes the hashed file names into <meta name="trunk-app">
 // (pattern_script in Trunk.toml); URLs are relative to the page, so any sub-path works.

@@ -24,7 +24,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{app_wasm, dist_with, Browser};
+use common::{app_wasm, dist_dir, dist_with, Browser};
 use serde_json::{json, Value};
 
 /// The smallest canvas that still reads as the page's main chart (the stylesheet's floor for
@@ -298,6 +298,46 @@ async fn e2e_first_screen_the_masthead_is_drawn_before_the_app_has_loaded() {
     );
     browser.close().await;
     let _ = std::fs::remove_dir_all(&root);
+}
+
+/// The value of `attribute` in the first tag of `html` that has it (a file name Trunk wrote,
+/// `./` and all).
+fn attribute<'a>(html: &'a str, attribute: &str) -> &'a str {
+    let at = html
+        .find(&format!("{attribute}=\""))
+        .unwrap_or_else(|| panic!("index.html has {attribute}=\"..\""))
+        + attribute.len()
+        + 2;
+    let end = html[at..].find('"').expect("a closing quote");
+    &html[at..at + end]
+}
+
+/// The scripts the page runs as it loads (the app's glue, the opening chart's and `boot.js`)
+/// carry V8's explicit compile hint, `//# allFunctionsCalledOnLoad`, on their first line, so
+/// Chromium compiles their functions while they download, not on the page's thread as each is
+/// first called (README "The glue compiled while it downloads"). The glue is Trunk's and
+/// wasm-bindgen's output: `assets/compile-hints.sh` adds the line after the build, before
+/// `sw.js` lists the files' hashes (the offline tests install from those hashes).
+#[test]
+fn e2e_first_screen_the_scripts_the_page_loads_with_carry_v8_s_eager_compile_hint() {
+    let dist = dist_dir();
+    let index = std::fs::read_to_string(dist.join("index.html")).expect("dist/index.html");
+    let app_glue = attribute(&index, "data-js");
+    let boot = attribute(&index[index.find("<script").expect("a script")..], "src");
+    assert!(
+        boot.contains("boot-"),
+        "the first script is boot.js: {boot}"
+    );
+    for script in [app_glue, "opening-chart.js", boot] {
+        let script = script.trim_start_matches("./");
+        let text = std::fs::read_to_string(dist.join(script))
+            .unwrap_or_else(|e| panic!("dist/{script}: {e}"));
+        assert_eq!(
+            text.lines().next(),
+            Some("//# allFunctionsCalledOnLoad"),
+            "the first line of dist/{script}"
+        );
+    }
 }
 
 /// Milliseconds since the Unix epoch of a time the server logged, on the page's clock's scale
