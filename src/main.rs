@@ -1,69 +1,136 @@
 //! Browser entry point: Trunk builds this binary to wasm and the page loads it. It installs the
-//! crash screen's panic hook first, then starts the app in two more tasks: the first makes its
-//! state and starts the model's workers ([`Started`]), the next mounts its views and takes
-//! over from the opening chart (`src/bin/opening_chart.rs`) if it drew. Each task is a first
-//! run of much code, which V8 compiles as it goes: one task for both was the longest of a
-//! phone's load.
+//! crash screen's panic hook first, then starts the app in steps, each in a task of its own:
+//! the state and the model's workers ([`Started::new`]); the first plan sent to them, and
+//! what else follows the state ([`Started::follow`]); the chart set ([`Started::prepare`]);
+//! the views, hidden, in the steps of [`Staging`] (the page's frame, the results, the charts);
+//! and last the views shown in place of the opening chart (`src/bin/opening_chart.rs`), if it
+//! drew. Each step is a
+//! first run of much code, which V8 compiles as it goes: on a phone at 4x CPU, fewer steps
+//! made the load's longest tasks (README "The app's start in steps").
 //!
-//! Both tasks are wrapped in `performance` marks (`lab:start` and `lab:mount` in the page's
-//! performance timeline), so the page benchmark can tell the app's start-up from the
-//! browser's.
+//! Each step is wrapped in `performance` marks (`lab:start`, `lab:follow`, `lab:prepare`,
+//! `lab:mount`, `lab:results`, `lab:charts` and `lab:show` in the page's performance
+//! timeline), so the page
+//! benchmark can tell the app's start-up from the browser's.
+
+use std::collections::VecDeque;
 
 use leptos::prelude::*;
+use parallelism_lab::ui::staging::Staging;
 use parallelism_lab::ui::{crash, opening_chart, Started};
 
 fn main() {
     crash::install();
     let panic_asked = crash::panic_asked();
     // The module was compiled and started in this task: the app starts in a task of its own.
-    gloo_timers::callback::Timeout::new(0, move || start(panic_asked)).forget();
+    next_task(move || start(panic_asked));
 }
 
-/// Makes the app's state under an owner that lives as long as the page, then mounts its views
-/// under the same owner in the next task (and panics after, if the link asked for it).
+/// Makes the app's state under an owner that lives as long as the page, then its views under
+/// the same owner, step by step (and panics after, if the link asked for it).
 fn start(panic_asked: bool) {
-    let started = measured("lab:start", || {
+    let (owner, started) = measured("lab:start", || {
         // The state's effects are spawned on the executor, which the mount would set up only
-        // in the next task. Already set up (never here) is no error.
+        // later. Already set up (never here) is no error.
         let _ = any_spawner::Executor::init_wasm_bindgen();
         let owner = Owner::new();
         let started = owner.with(|| Started::new(None, None));
         (owner, started)
     });
-    gloo_timers::callback::Timeout::new(0, move || {
-        mount(started);
+    // The owner holds the app's signals and workers: it lives as long as the page.
+    let owner: &'static Owner = Box::leak(Box::new(owner));
+    let staging = owner.with(Staging::in_steps);
+    let views = started.clone();
+    let follows = started.clone();
+    let steps: [Task; 6] = [
+        ("lab:follow", Box::new(move || follows.follow())),
+        ("lab:prepare", Box::new(move || started.prepare())),
+        (
+            "lab:mount",
+            Box::new(move || {
+                leptos::mount::mount_to_body(move || {
+                    view! { <parallelism_lab::ui::AppViews started=views staging=staging /> }
+                })
+            }),
+        ),
+        // Each part's views build as its step's effects run, before the next step.
+        ("lab:results", Box::new(move || _ = staging.advance())),
+        ("lab:charts", Box::new(move || _ = staging.advance())),
+        (
+            "lab:show",
+            Box::new(move || {
+                staging.advance();
+                // In the same task, so no frame shows both: the opening chart's drawing
+                // goes under the app's chart.
+                opening_chart::hand_over();
+            }),
+        ),
+    ];
+    in_turn(owner, steps.into(), move || {
         if panic_asked {
             crash::panic_soon();
         }
-    })
-    .forget();
-}
-
-fn mount((owner, started): (Owner, Started)) {
-    measured("lab:mount", || {
-        owner.with(|| {
-            leptos::mount::mount_to_body(move || {
-                view! { <parallelism_lab::ui::AppViews started=started /> }
-            })
-        });
-        // In the same task, so no frame shows both: the opening chart's drawing goes
-        // under the app's chart.
-        opening_chart::hand_over();
     });
-    // The state's owner holds the app's signals and workers: it lives as long as the page.
-    std::mem::forget(owner);
 }
 
-/// Runs `work` between the marks `{name}-start` and `{name}`.
-fn measured<T>(name: &str, work: impl FnOnce() -> T) -> T {
-    let performance = web_sys::window().and_then(|w| w.performance());
-    let start = format!("{name}-start");
-    if let Some(p) = &performance {
-        let _ = p.mark(&start);
+/// One step of the app's start: its mark's name and its work.
+type Task = (&'static str, Box<dyn FnOnce()>);
+
+/// Runs `steps` under `owner`, each in a task of its own, in order, then `after`. A step's
+/// measure ends once the effects it set off have run (a step's views build in them), still in
+/// its task.
+fn in_turn(owner: &'static Owner, mut steps: VecDeque<Task>, after: impl FnOnce() + 'static) {
+    match steps.pop_front() {
+        Some((name, step)) => next_task(move || {
+            let measure = Measure::start(name);
+            owner.with(step);
+            // Queued behind the effects the step set off, so it runs after them.
+            leptos::task::spawn_local(async move {
+                measure.end();
+                in_turn(owner, steps, after);
+            });
+        }),
+        None => after(),
     }
+}
+
+/// Runs `step` in a task of its own, after the tasks already waiting.
+fn next_task(step: impl FnOnce() + 'static) {
+    gloo_timers::callback::Timeout::new(0, step).forget();
+}
+
+/// A span of the page's performance timeline: the marks `{name}-start` and `{name}`.
+struct Measure {
+    name: &'static str,
+    start: String,
+}
+
+impl Measure {
+    /// Marks the start of `name`.
+    fn start(name: &'static str) -> Measure {
+        let start = format!("{name}-start");
+        if let Some(p) = performance() {
+            let _ = p.mark(&start);
+        }
+        Measure { name, start }
+    }
+
+    /// Marks its end.
+    fn end(self) {
+        if let Some(p) = performance() {
+            let _ = p.measure_with_start_mark(self.name, &self.start);
+        }
+    }
+}
+
+/// Runs `work` in the measure `name`.
+fn measured<T>(name: &'static str, work: impl FnOnce() -> T) -> T {
+    let measure = Measure::start(name);
     let out = work();
-    if let Some(p) = &performance {
-        let _ = p.measure_with_start_mark(name, &start);
-    }
+    measure.end();
     out
+}
+
+fn performance() -> Option<web_sys::Performance> {
+    web_sys::window().and_then(|w| w.performance())
 }

@@ -36,6 +36,7 @@ use super::load::LoadSweep;
 use super::notes::LinkNotes;
 use super::pool::{Pool, PoolStatus};
 use super::readout::{self, Readout};
+use super::staging::{Staging, Step};
 use super::state::{Display, Lab, LabState, LoadKind, Theme, View};
 use super::storage::{self, KeptNote};
 use super::url_state;
@@ -66,14 +67,17 @@ pub fn App(
     #[prop(optional)]
     worker: Option<&'static str>,
 ) -> impl IntoView {
-    view! { <AppViews started=Started::new(query, worker) /> }
+    let started = Started::new(query, worker);
+    started.follow();
+    view! { <AppViews started=started /> }
 }
 
 /// The lab's state and all that follows from it, made before any of its views: the parsed
-/// link, the state's parts in context, the model's workers at work on the first plan, the URL
-/// kept in step, the chart set. The page makes it in a task of its own and mounts
-/// [`AppViews`] in the next (`src/main.rs`): on a phone the two made one task of 125 ms at
-/// 4x CPU, most of it V8 compiling each function the first time it runs.
+/// link, the state's parts in context, the model's workers, and once it follows the state
+/// ([`Started::follow`]) the first plan at work, the URL kept in step; then the chart set
+/// ([`Started::prepare`]). The page does each in a task of its own and then mounts
+/// [`AppViews`] (`src/main.rs`): on a phone, state and views made one task of 125 ms at 4x
+/// CPU, most of it V8 compiling each function the first time it runs.
 #[derive(Clone)]
 pub struct Started {
     lab: Lab,
@@ -85,6 +89,9 @@ pub struct Started {
     charts: Memo<charts::ChartSet>,
     readout_data: Memo<readout::ReadoutData>,
     progress: Memo<(compute::Progress, PoolStatus)>,
+    pool: Pool,
+    /// On the page itself, what the reader's device keeps, and why it could not.
+    kept: Option<KeptNote>,
 }
 
 impl Started {
@@ -101,28 +108,26 @@ impl Started {
         let embed = parsed.state.embedding.framed;
         let lab = Lab::provide(parsed.state);
         let kept = KeptNote::provide();
-        if keeps && !embed {
-            keep_on_device(lab, kept);
+        let keeps = keeps && !embed;
+        if keeps {
+            restore_from_device(lab, kept);
         } else {
             kept.keep_view.set(false);
         }
         if embed || embed_frame::is_framed() {
             embed_frame::report_height();
         }
-        let pool = follow_the_state(lab, worker.unwrap_or(super::pool::WORKER_URL));
+        let pool = Pool::start(worker.unwrap_or(super::pool::WORKER_URL));
+        on_cleanup(move || pool.stop());
         let charts = Memo::new(move |_| {
             pool.revision();
             let state = lab.state();
             pool.with_results(|lookup| charts::build(&state, lookup))
         });
-        // Built now, not in the views' task: the IOPS chart reads it as it mounts.
-        charts.with_untracked(|_| ());
         let progress = Memo::new(move |_| {
             pool.revision();
             (pool.progress(), pool.status())
         });
-        mark_estimated(progress);
-        announce_settled(progress);
         Started {
             lab,
             authored,
@@ -132,13 +137,49 @@ impl Started {
             charts,
             readout_data: current_readout(lab, pool),
             progress,
+            pool,
+            kept: keeps.then_some(kept),
         }
+    }
+
+    /// From now until the page goes, the model runs the plan of the current state (its
+    /// workers get the first plan before anything else here runs), the URL carries the state,
+    /// the reader's device keeps their files and last view (on the page itself), and the
+    /// page's timeline marks when every point is estimated and computed. The page does it in
+    /// a task of its own after [`Started::new`] (`src/main.rs`).
+    pub fn follow(&self) {
+        let Started {
+            lab,
+            pool,
+            progress,
+            kept,
+            ..
+        } = *self;
+        Effect::new(move |_| pool.set_plan(compute::plan(&lab.state())));
+        keep_the_url(lab);
+        if let Some(kept) = kept {
+            keep_on_device(lab, kept);
+        }
+        mark_estimated(progress);
+        announce_settled(progress);
+    }
+
+    /// Builds the chart set (which the IOPS chart reads as it mounts) now: the page does it in
+    /// a task of its own between the state's and the views' (`src/main.rs`).
+    pub fn prepare(&self) {
+        self.charts.with_untracked(|_| ());
     }
 }
 
-/// The lab's views, for the state [`Started::new`] made.
+/// The lab's views, for the state [`Started::new`] made, mounted whole or in the steps
+/// `staging` asks for.
 #[component]
-pub fn AppViews(started: Started) -> impl IntoView {
+pub fn AppViews(
+    started: Started,
+    /// By default the views mount whole and show at once.
+    #[prop(optional)]
+    staging: Staging,
+) -> impl IntoView {
     let Started {
         lab,
         authored,
@@ -148,6 +189,7 @@ pub fn AppViews(started: Started) -> impl IntoView {
         charts,
         readout_data,
         progress,
+        ..
     } = started;
     // With the views, not the state: it sets `data-theme` on `<html>` and reads the computed
     // style, which the state's task would force on the opening chart's page, and the views'
@@ -164,12 +206,13 @@ pub fn AppViews(started: Started) -> impl IntoView {
     };
 
     view! {
-        <div class="page" class:embedded=embed>
+        <div class="page" class:embedded=embed hidden=move || staging.hidden()>
             <Masthead embed=embed />
             <LinkNotes notes=notes />
             <main class="lab">
                 <ControlsPanel authored=authored embed=embed />
                 <div class="results">
+                    <Show when=move || staging.reached(Step::Results)>
                     <ViewSwitch display=lab.display />
                     // The drive over time has its own figures; teaching mode plays this point.
                     <Later>
@@ -207,7 +250,9 @@ pub fn AppViews(started: Started) -> impl IntoView {
                             <CompareBar />
                         </Show>
                     </Later>
-                    <QueueCharts charts=charts palette=palette embed=embed />
+                    <Show when=move || staging.reached(Step::Charts)>
+                        <QueueCharts charts=charts palette=palette embed=embed />
+                    </Show>
                     <DriveTimeView palette=palette />
                     <ReviewTestsView />
                     {(!embed)
@@ -228,11 +273,14 @@ pub fn AppViews(started: Started) -> impl IntoView {
                                 </Later>
                             }
                         })}
+                    </Show>
                 </div>
             </main>
-            <Later>
-                <Footer embed=embed />
-            </Later>
+            <Show when=move || staging.reached(Step::Results)>
+                <Later>
+                    <Footer embed=embed />
+                </Later>
+            </Show>
         </div>
     }
 }
@@ -259,12 +307,8 @@ pub(crate) fn opening(query: Option<String>) -> Opening {
     Opening { query, keeps }
 }
 
-/// The model runs the plan of the current state and the URL carries the state, from now until
-/// the page goes; the pool of the charts' model work.
-fn follow_the_state(lab: Lab, worker: &'static str) -> Pool {
-    let pool = Pool::start(worker);
-    on_cleanup(move || pool.stop());
-    Effect::new(move |_| pool.set_plan(compute::plan(&lab.state())));
+/// The URL carries the state, from now until the page goes.
+fn keep_the_url(lab: Lab) {
     let url = Rc::new(RefCell::new(UrlWriter::default()));
     Effect::new(move |_| {
         let query = url_state::to_query(&lab.state());
@@ -279,7 +323,6 @@ fn follow_the_state(lab: Lab, worker: &'static str) -> Pool {
             set_timeout(move || write_url(url), std::time::Duration::ZERO);
         }
     });
-    pool
 }
 
 /// Shortest time between two rewrites of the page's URL. Rewriting it is among the largest
@@ -476,15 +519,19 @@ fn Legend(
     }
 }
 
-/// The reader's files from an earlier visit, then, from now on, their files, drive and pins
-/// kept for the next (see [`storage`]); a store that cannot keep them says so in the import
-/// panel.
-fn keep_on_device(lab: Lab, kept: KeptNote) {
+/// The reader's files from an earlier visit (see [`storage`]); a store that cannot give them
+/// back says so in the import panel.
+fn restore_from_device(lab: Lab, kept: KeptNote) {
     match storage::load_imports() {
         Ok(Some(imports)) => lab.imported.set(imports),
         Ok(None) => {}
         Err(note) => kept.note.set(Some(note)),
     }
+}
+
+/// From now on, the reader's files, drive and pins kept for their next visit (see
+/// [`storage`]); a store that cannot keep them says so in the import panel.
+fn keep_on_device(lab: Lab, kept: KeptNote) {
     Effect::new(move |_| {
         let saved = lab.imported.with(storage::save_imports);
         kept.note.update(|n| match saved {

@@ -15,6 +15,8 @@
 //!   the first chart, which in page order would come after the controls and push them down as
 //!   it arrived; once no `soon` part waits, the page's timeline carries the mark
 //!   [`FIRST_SCREEN_MARK`];
+//! - while the page's views are mounted hidden (`hold` and `release`, from
+//!   [`super::staging`]), parts wait: the first screen is the one they show at the end;
 //! - a part whose owner is gone before its turn is skipped, never an error;
 //! - once every part asked for so far has mounted, `<html>` carries `data-mounted` (the
 //!   end-to-end tests wait for it before they reach for a control below the first screen).
@@ -44,6 +46,21 @@ thread_local! {
     static SOON: Cell<usize> = const { Cell::new(0) };
     /// Whether a task to mount the next part is already asked for.
     static ASKED: Cell<bool> = const { Cell::new(false) };
+    /// Whether the parts wait for [`release`] (the page's views are mounted hidden).
+    static HELD: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Keeps the parts asked for from now on waiting until [`release`]: the page's views mount
+/// hidden, in steps ([`super::staging`]), and their first screen is the one shown at the end.
+pub(crate) fn hold() {
+    HELD.set(true);
+}
+
+/// Lets the waiting parts mount, after the next frame, as if they had been asked for now.
+pub(crate) fn release() {
+    if HELD.replace(false) && WAITING.with(|w| !w.borrow().is_empty()) {
+        ask_for_turns();
+    }
 }
 
 /// Mounts its children in a task of its own, after the first screen, in page order (`soon`:
@@ -76,6 +93,13 @@ fn queue(soon: bool, mount: impl FnOnce() + 'static) {
         }
     });
     set_mounted(false);
+    if !HELD.get() {
+        ask_for_turns();
+    }
+}
+
+/// Asks for the first waiting part to mount, unless that is asked for already.
+fn ask_for_turns() {
     if !ASKED.replace(true) {
         // After the next frame, or after a while if the browser draws none: it draws no frame
         // for a hidden tab or a cross-origin frame below an article's fold, and the parts

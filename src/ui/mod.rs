@@ -8,7 +8,8 @@
 //! [`format`](mod@format), [`ladder`] and [`views::time_model`] (the drive-over-time view's
 //! chart data).
 //! Browser parts: [`App`] (owns the state signal and wires everything: [`Started`] makes the
-//! state, [`AppViews`] mounts the views), [`input`] (the task that handles the reader's
+//! state, [`AppViews`] mounts the views), [`staging`] (the page's views mounted in steps
+//! behind the opening chart), [`input`] (the task that handles the reader's
 //! input), [`later`] (the parts
 //! below the first screen, mounted after it), [`pool`] (the Web
 //! Workers that run every model computation the page shows, off the thread that draws),
@@ -34,6 +35,7 @@ pub mod pool;
 pub mod readout;
 pub mod reference;
 pub mod snippet;
+pub mod staging;
 pub mod state;
 pub mod storage;
 pub mod teaching;

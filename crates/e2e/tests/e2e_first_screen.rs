@@ -622,3 +622,87 @@ async fn e2e_first_screen_the_app_takes_the_opening_chart_s_place() {
     browser.assert_clean_console();
     browser.close().await;
 }
+
+/// Records, from the document's start, whether the app's views were added to the page hidden
+/// (the opening chart's root has the app's classes, and its own id).
+const RECORD_STAGING: &str = r#"
+    window.__addedHidden = null;
+    new MutationObserver((records) => {
+        for (const r of records) for (const n of r.addedNodes) {
+            if (n.nodeType === 1 && n.classList.contains("page") && n.id !== "opening-chart-page"
+                && window.__addedHidden === null) {
+                window.__addedHidden = n.hasAttribute("hidden");
+            }
+        }
+    }).observe(document, { childList: true, subtree: true });
+"#;
+
+/// The app starts in steps, each a task of its own (`src/main.rs`, README "The app's start in
+/// steps"): its state, the state followed, the chart set, then its views, added to the page
+/// hidden behind the opening chart, in three steps, and last shown. Read from the page's
+/// performance timeline: every step's measure, in order, none overlapping the next; the parts
+/// mounted after the first screen (their `lab:first-screen` mark) wait until the views show.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_first_screen_the_app_starts_in_steps_behind_the_opening_chart() {
+    let browser = Browser::start().await;
+    browser.cdp(
+        "Page.addScriptToEvaluateOnNewDocument",
+        json!({ "source": RECORD_STAGING }),
+    );
+    emulate_phone(&browser, 390, 844).await;
+    open_drawn(&browser, "light").await;
+    browser
+        .wait_until(
+            "every part mounted",
+            "return document.documentElement.hasAttribute('data-mounted');",
+        )
+        .await;
+    let seen = browser
+        .js(
+            "const steps = ['lab:start', 'lab:follow', 'lab:prepare', 'lab:mount',
+                            'lab:results', 'lab:charts', 'lab:show'];
+             const span = (n) => {
+                 const m = performance.getEntriesByName(n, 'measure');
+                 return m.length === 1 ? [m[0].startTime, m[0].startTime + m[0].duration] : m.length;
+             };
+             const screen = performance.getEntriesByName('lab:first-screen', 'mark');
+             return { steps: steps.map((n) => [n, span(n)]),
+                      firstScreen: screen.length ? screen[0].startTime : null,
+                      addedHidden: window.__addedHidden,
+                      hiddenNow: document.querySelector('.page').hidden,
+                      opening: !!document.getElementById('opening-chart-page') };",
+            vec![],
+        )
+        .await;
+    assert_eq!(seen["addedHidden"], json!(true), "added hidden: {seen}");
+    assert_eq!(seen["hiddenNow"], json!(false), "shown: {seen}");
+    assert_eq!(
+        seen["opening"],
+        json!(false),
+        "the opening chart handed over: {seen}"
+    );
+    let steps = seen["steps"].as_array().expect("the steps");
+    let mut before: Option<(String, f64)> = None;
+    for step in steps {
+        let name = step[0].as_str().unwrap().to_string();
+        let span = step[1]
+            .as_array()
+            .unwrap_or_else(|| panic!("{name} measured once: {seen}"));
+        let (start, end) = (span[0].as_f64().unwrap(), span[1].as_f64().unwrap());
+        if let Some((was, ended)) = &before {
+            assert!(
+                start >= *ended,
+                "{name} begins after {was} ends ({start} against {ended}): {seen}"
+            );
+        }
+        before = Some((name, end));
+    }
+    let (_, shown) = before.expect("the last step");
+    let first_screen = seen["firstScreen"].as_f64().expect("the first-screen mark");
+    assert!(
+        first_screen >= shown,
+        "the first screen's later parts mount after the views show ({first_screen} against \
+         {shown}): {seen}"
+    );
+    browser.close().await;
+}
