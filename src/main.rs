@@ -4,14 +4,12 @@
 //! what else follows the state ([`Started::follow`]); the chart set ([`Started::prepare`]);
 //! the views, hidden, in the steps of [`Staging`] (the page's frame, the results, the charts);
 //! and last the views shown in place of the opening chart (`src/bin/opening_chart.rs`), if it
-//! drew. Each step is a
-//! first run of much code, which V8 compiles as it goes: on a phone at 4x CPU, fewer steps
-//! made the load's longest tasks (README "The app's start in steps").
+//! drew. Each step is a first run of much code, which V8 compiles as it goes: on a phone at 4x
+//! CPU, fewer steps made the load's longest tasks (README "The app's start in steps").
 //!
 //! Each step is wrapped in `performance` marks (`lab:start`, `lab:follow`, `lab:prepare`,
 //! `lab:mount`, `lab:results`, `lab:charts` and `lab:show` in the page's performance
-//! timeline), so the page
-//! benchmark can tell the app's start-up from the browser's.
+//! timeline), so the page benchmark can tell the app's start-up from the browser's.
 
 use std::collections::VecDeque;
 

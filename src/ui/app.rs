@@ -213,66 +213,69 @@ pub fn AppViews(
                 <ControlsPanel authored=authored embed=embed />
                 <div class="results">
                     <Show when=move || staging.reached(Step::Results)>
-                    <ViewSwitch display=lab.display />
-                    // The drive over time has its own figures; teaching mode plays this point.
-                    <Later>
-                        // Several jobs have their own table instead of one point.
-                        <Show when=move || {
-                            !view_is(View::Time) && !view_is(View::Review) && !own_table()
-                        }>
-                            <Readout data=readout_data heading=readout_heading(lab.display) />
+                        <ViewSwitch display=lab.display />
+                        // The drive over time has its own figures; teaching mode plays this point.
+                        <Later>
+                            // Several jobs have their own table instead of one point.
+                            <Show when=move || {
+                                !view_is(View::Time) && !view_is(View::Review) && !own_table()
+                            }>
+                                <Readout data=readout_data heading=readout_heading(lab.display) />
+                            </Show>
+                        </Later>
+                        // The status and the legend lie right under the first chart on a phone
+                        // and on a desktop: they mount before the controls (on a phone, above
+                        // them).
+                        <Later soon=true>
+                            <Show when=move || !own_table()>
+                                <ModelStatus progress=progress />
+                            </Show>
+                        </Later>
+                        <Show when=move || !embed && !view_is(View::Queue)>
+                            <Tours at=tour_at />
                         </Show>
-                    </Later>
-                    // The status and the legend lie right under the first chart on a phone and
-                    // on a desktop: they mount before the controls (on a phone, above them).
-                    <Later soon=true>
-                        <Show when=move || !own_table()>
-                            <ModelStatus progress=progress />
+                        <Show when=move || view_is(View::Activity)>
+                            <TeachingMode />
                         </Show>
-                    </Later>
-                    <Show when=move || !embed && !view_is(View::Queue)>
-                        <Tours at=tour_at />
-                    </Show>
-                    <Show when=move || view_is(View::Activity)>
-                        <TeachingMode />
-                    </Show>
-                    <Later soon=true>
-                        <Show when=move || !own_table()>
-                        <Legend
-                            entries=legend
-                            measured=Signal::derive(move || charts.with(has_markers))
-                            yours=Signal::derive(move || charts.with(|c| c.qd.depth.yours.clone()))
-                        />
+                        <Later soon=true>
+                            <Show when=move || !own_table()>
+                                <Legend
+                                    entries=legend
+                                    measured=Signal::derive(move || charts.with(has_markers))
+                                    yours=Signal::derive(move || {
+                                        charts.with(|c| c.qd.depth.yours.clone())
+                                    })
+                                />
+                            </Show>
+                        </Later>
+                        <Later>
+                            <Show when=move || !own_table()>
+                                <CompareBar />
+                            </Show>
+                        </Later>
+                        <Show when=move || staging.reached(Step::Charts)>
+                            <QueueCharts charts=charts palette=palette embed=embed />
                         </Show>
-                    </Later>
-                    <Later>
-                        <Show when=move || !own_table()>
-                            <CompareBar />
-                        </Show>
-                    </Later>
-                    <Show when=move || staging.reached(Step::Charts)>
-                        <QueueCharts charts=charts palette=palette embed=embed />
-                    </Show>
-                    <DriveTimeView palette=palette />
-                    <ReviewTestsView />
-                    {(!embed)
-                        .then(|| {
-                            view! {
-                                <Later>
-                                    <ShareBar charts=charts />
-                                </Later>
-                                <Later>
-                                    <FioImport />
-                                </Later>
-                                // Below the charts here (the current step docked at the window's
-                                // bottom), above the teaching views' panels.
-                                <Later>
-                                    <Show when=move || view_is(View::Queue)>
-                                        <Tours at=tour_at docked=true />
-                                    </Show>
-                                </Later>
-                            }
-                        })}
+                        <DriveTimeView palette=palette />
+                        <ReviewTestsView />
+                        {(!embed)
+                            .then(|| {
+                                view! {
+                                    <Later>
+                                        <ShareBar charts=charts />
+                                    </Later>
+                                    <Later>
+                                        <FioImport />
+                                    </Later>
+                                    // Below the charts here (the current step docked at the
+                                    // window's bottom), above the teaching views' panels.
+                                    <Later>
+                                        <Show when=move || view_is(View::Queue)>
+                                            <Tours at=tour_at docked=true />
+                                        </Show>
+                                    </Later>
+                                }
+                            })}
                     </Show>
                 </div>
             </main>
