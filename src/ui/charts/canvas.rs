@@ -303,32 +303,62 @@ where
     let box_ref = NodeRef::<html::Div>::new();
     let size = follow_box_size(box_ref);
 
-    let on_screen = follow_on_screen(box_ref);
-    let log = Rc::new(DrawLog::keeping_frames());
-    let painter = Painter { id, stamp, draw };
-    // Drawn in its turn among the page's charts (see [`super::turns`]), however many changes
-    // arrive before it; a chart gone by then is not drawn.
+    let drawing = Rc::new(Drawing {
+        canvas: canvas_ref,
+        size,
+        palette,
+        data,
+        painter: Painter { id, stamp, draw },
+        log: DrawLog::keeping_frames(),
+        on_screen: follow_on_screen(box_ref),
+    });
     Effect::new(move |_| {
         data.track();
         palette.track();
         size.track();
-        let log = log.clone();
-        turns::ask(id, on_screen.clone(), move || {
-            let (Some(canvas), Some(size), Some(palette)) = (
-                canvas_ref.try_get_untracked().flatten(),
-                size.try_get_untracked(),
-                palette.try_get_untracked(),
-            ) else {
-                return;
-            };
-            data.try_with_untracked(|d| painter.paint(&canvas, size, palette, d, &log));
-        });
+        drawing.ask();
     });
 
     view! {
         <div class="chart-box" node_ref=box_ref>
             <canvas id=id node_ref=canvas_ref role="img" aria-label=move || label.get()></canvas>
         </div>
+    }
+}
+
+/// What a [`ChartCanvas`] draws, and where.
+struct Drawing<T: Send + Sync + 'static> {
+    canvas: NodeRef<html::Canvas>,
+    size: RwSignal<BoxSize>,
+    palette: Signal<Palette>,
+    data: Signal<T>,
+    painter: Painter<T>,
+    log: DrawLog,
+    on_screen: Rc<Cell<bool>>,
+}
+
+impl<T: Send + Sync + 'static> Drawing<T> {
+    /// Asks for the chart to be drawn in its turn among the page's charts (see
+    /// [`super::turns`]), however many changes arrive before it, with the data of then; a chart
+    /// gone by then is not drawn. A first drawing that drew only its frame asks for the rest in
+    /// a turn of its own.
+    fn ask(self: &Rc<Self>) {
+        let this = self.clone();
+        turns::ask(self.painter.id, self.on_screen.clone(), move || {
+            let (Some(canvas), Some(size), Some(palette)) = (
+                this.canvas.try_get_untracked().flatten(),
+                this.size.try_get_untracked(),
+                this.palette.try_get_untracked(),
+            ) else {
+                return;
+            };
+            let painted = this
+                .data
+                .try_with_untracked(|d| this.painter.paint(&canvas, size, palette, d, &this.log));
+            if painted == Some(Painted::FrameOnly) {
+                this.ask();
+            }
+        });
     }
 }
 
@@ -517,17 +547,24 @@ impl DrawLog {
     }
 
     /// Where `canvas` keeps its frame, if it keeps one.
+    fn frame(&self, canvas: &HtmlCanvasElement) -> Option<Rc<CanvasFrame>> {
+        self.keeps_frames.then(|| {
+            self.frame
+                .get_or_init(|| {
+                    Rc::new(CanvasFrame {
+                        canvas: canvas.clone(),
+                        kept: RefCell::default(),
+                    })
+                })
+                .clone()
+        })
+    }
+
+    /// The [`FrameSlot`] of a drawing on `canvas`.
     fn frames(&self, canvas: &HtmlCanvasElement) -> FrameSlot {
-        if !self.keeps_frames {
-            return FrameSlot::default();
-        }
-        let frame = self.frame.get_or_init(|| {
-            Rc::new(CanvasFrame {
-                canvas: canvas.clone(),
-                kept: RefCell::default(),
-            })
-        });
-        FrameSlot::new(frame.clone())
+        self.frame(canvas)
+            .map(|f| FrameSlot::new(f as Rc<dyn FrameStore>))
+            .unwrap_or_default()
     }
 }
 
@@ -536,6 +573,39 @@ impl DrawLog {
 struct CanvasFrame {
     canvas: HtmlCanvasElement,
     kept: RefCell<Option<(FrameKey, HtmlCanvasElement)>>,
+}
+
+impl CanvasFrame {
+    /// Whether a frame is kept.
+    fn holds_frame(&self) -> bool {
+        self.kept.borrow().is_some()
+    }
+}
+
+/// A blank canvas of `width` x `height` pixels, never shown, for a drawing of the frame alone;
+/// [`FrameAlone`] keeps what is drawn in it as the frame.
+fn blank_canvas(width: u32, height: u32) -> Option<HtmlCanvasElement> {
+    let blank: HtmlCanvasElement = document().create_element("canvas").ok()?.unchecked_into();
+    blank.set_width(width);
+    blank.set_height(height);
+    Some(blank)
+}
+
+/// The store of a drawing of the frame alone, into a canvas of its own ([`blank_canvas`]):
+/// keeping the frame keeps that canvas, as drawn, for the chart's canvas.
+struct FrameAlone {
+    frame: Rc<CanvasFrame>,
+    drawn: HtmlCanvasElement,
+}
+
+impl FrameStore for FrameAlone {
+    fn restore(&self, _key: FrameKey) -> bool {
+        false
+    }
+
+    fn keep(&self, key: FrameKey) {
+        *self.frame.kept.borrow_mut() = Some((key, self.drawn.clone()));
+    }
 }
 
 /// The 2D context of `canvas`, if it has one.
@@ -598,9 +668,28 @@ impl<T> Clone for Painter<T> {
 
 impl<T> Copy for Painter<T> {}
 
+/// What a [`Painter::paint`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Painted {
+    /// Nothing: the box has no size, the canvas no context, or the drawing failed (logged).
+    Nothing,
+    /// The chart's frame alone, kept off the screen: the rest follows in another drawing.
+    FrameOnly,
+    /// The chart, on its canvas.
+    Chart,
+}
+
 impl<T> Painter<T> {
     /// Sizes the canvas's backing store to the box times the pixel ratio, draws `data`, and
     /// stamps the canvas with what it shows and how long drawing took.
+    ///
+    /// A canvas's first drawing, where it keeps frames, draws the frame alone into a canvas
+    /// of its own, never shown, keeps it and stops ([`Painted::FrameOnly`]); the next drawing
+    /// finds it kept and draws the rest. On a page's load the code that draws a frame and the
+    /// code that draws the rest are then each first run, and compiled by the browser, in a
+    /// task of its own: in one, the first drawing of the IOPS chart was a task of 50 to 85 ms
+    /// on a phone at 4x CPU (README "The app's start in steps"). A chart that keeps no frame
+    /// draws itself whole there, and that drawing is shown.
     fn paint(
         self,
         canvas: &HtmlCanvasElement,
@@ -608,14 +697,14 @@ impl<T> Painter<T> {
         palette: Palette,
         data: &T,
         log: &DrawLog,
-    ) {
+    ) -> Painted {
         let BoxSize {
             width,
             height,
             ratio,
         } = size;
         if width < 1.0 || height < 1.0 {
-            return;
+            return Painted::Nothing;
         }
         let (bw, bh) = (
             (width * ratio).round() as u32,
@@ -627,21 +716,43 @@ impl<T> Painter<T> {
             // A resized canvas's context is back to its default settings.
             *log.text.borrow_mut() = TextSettings::default();
         }
-        let Some(backend) = LabCanvas::new(canvas, log.text.clone()) else {
-            return;
-        };
-        let style = ChartStyle {
+        let style = |frames: FrameSlot| ChartStyle {
             palette,
             scale: ratio,
             css_width: width,
-            frames: log.frames(canvas),
+            frames,
         };
         let performance = window().performance();
         let started = performance.as_ref().map(|p| p.now());
-        let root = backend.into_drawing_area();
-        if let Err(e) = (self.draw)(&root, data, &style).and_then(|_| root.present()) {
-            leptos::logging::warn!("drawing chart {} failed: {e}", self.id);
-            return;
+        let first_frame = (log.draws.get() == 0)
+            .then(|| log.frame(canvas))
+            .flatten()
+            .filter(|f| !f.holds_frame());
+        let drawn = match first_frame {
+            Some(frame) => {
+                let Some(alone) = blank_canvas(bw, bh) else {
+                    return Painted::Nothing;
+                };
+                let slot = FrameSlot::frame_only(Rc::new(FrameAlone {
+                    frame: frame.clone(),
+                    drawn: alone.clone(),
+                }));
+                // Its own context, so its own text settings.
+                if !self.draw_on(&alone, Rc::default(), data, &style(slot)) {
+                    return Painted::Nothing;
+                }
+                if frame.holds_frame() {
+                    return Painted::FrameOnly;
+                }
+                context_2d(canvas).is_some_and(|c| {
+                    c.draw_image_with_html_canvas_element(&alone, 0.0, 0.0)
+                        .is_ok()
+                })
+            }
+            None => self.draw_on(canvas, log.text.clone(), data, &style(log.frames(canvas))),
+        };
+        if !drawn {
+            return Painted::Nothing;
         }
         remove_underlay(canvas);
         log.draws.set(log.draws.get() + 1);
@@ -659,6 +770,29 @@ impl<T> Painter<T> {
         );
         let _ = canvas.set_attribute("data-draw-ms", &format!("{took:.1}"));
         let _ = canvas.set_attribute("data-draw-max-ms", &format!("{:.1}", log.longest_ms.get()));
+        Painted::Chart
+    }
+
+    /// Draws `data` on `canvas` (whose context's text settings `text` follows) in `style`;
+    /// whether it did (a failure is logged).
+    fn draw_on(
+        self,
+        canvas: &HtmlCanvasElement,
+        text: Rc<RefCell<TextSettings>>,
+        data: &T,
+        style: &ChartStyle,
+    ) -> bool {
+        let Some(backend) = LabCanvas::new(canvas, text) else {
+            return false;
+        };
+        let root = backend.into_drawing_area();
+        match (self.draw)(&root, data, style).and_then(|_| root.present()) {
+            Ok(()) => true,
+            Err(e) => {
+                leptos::logging::warn!("drawing chart {} failed: {e}", self.id);
+                false
+            }
+        }
     }
 }
 

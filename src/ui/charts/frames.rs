@@ -11,6 +11,9 @@
 //!   style (palette, scale, width), and both axes' ranges, ticks, tick labels and titles;
 //!   anything else draws it afresh;
 //! - a [`FrameSlot`] with no store (tests, the opening chart) always draws the frame;
+//! - a drawing whose slot asks for the frame only ([`FrameSlot::frame_only`]) draws and keeps
+//!   the frame and nothing else (a chart's first drawing: the rest follows in a task of its
+//!   own, [`super::canvas`]);
 //! - drawing stays a pure function of its data and style: the store only replaces pixels with
 //!   the same pixels.
 
@@ -56,28 +59,49 @@ pub trait FrameStore {
     fn keep(&self, key: FrameKey);
 }
 
-/// A chart's [`FrameStore`], if its canvas has one.
+/// A chart's [`FrameStore`], if its canvas has one, and whether this drawing draws only the
+/// frame.
 #[derive(Clone, Default)]
-pub struct FrameSlot(Option<Rc<dyn FrameStore>>);
+pub struct FrameSlot {
+    store: Option<Rc<dyn FrameStore>>,
+    only_frame: bool,
+}
 
 impl FrameSlot {
     pub fn new(store: Rc<dyn FrameStore>) -> FrameSlot {
-        FrameSlot(Some(store))
+        FrameSlot {
+            store: Some(store),
+            only_frame: false,
+        }
+    }
+
+    /// A slot for a drawing that draws its frame, keeps it in `store` and stops there: the
+    /// rest of the chart follows in another drawing, which finds the frame kept.
+    pub fn frame_only(store: Rc<dyn FrameStore>) -> FrameSlot {
+        FrameSlot {
+            store: Some(store),
+            only_frame: true,
+        }
     }
 
     /// Whether there is a store (else a frame is always drawn, and needs no key).
     pub fn keeps(&self) -> bool {
-        self.0.is_some()
+        self.store.is_some()
+    }
+
+    /// Whether the drawing stops once its frame is kept.
+    pub fn only_frame(&self) -> bool {
+        self.only_frame
     }
 
     /// See [`FrameStore::restore`]; never with no store.
     pub fn restore(&self, key: FrameKey) -> bool {
-        self.0.as_ref().is_some_and(|s| s.restore(key))
+        self.store.as_ref().is_some_and(|s| s.restore(key))
     }
 
     /// See [`FrameStore::keep`].
     pub fn keep(&self, key: FrameKey) {
-        if let Some(s) = &self.0 {
+        if let Some(s) = &self.store {
             s.keep(key);
         }
     }
@@ -85,20 +109,21 @@ impl FrameSlot {
 
 impl PartialEq for FrameSlot {
     fn eq(&self, other: &FrameSlot) -> bool {
-        match (&self.0, &other.0) {
-            (None, None) => true,
-            (Some(a), Some(b)) => Rc::ptr_eq(a, b),
-            _ => false,
-        }
+        self.only_frame == other.only_frame
+            && match (&self.store, &other.store) {
+                (None, None) => true,
+                (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+                _ => false,
+            }
     }
 }
 
 impl fmt::Debug for FrameSlot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(if self.0.is_some() {
-            "FrameSlot(store)"
-        } else {
-            "FrameSlot(none)"
+        f.write_str(match (&self.store, self.only_frame) {
+            (None, _) => "FrameSlot(none)",
+            (Some(_), false) => "FrameSlot(store)",
+            (Some(_), true) => "FrameSlot(store, frame only)",
         })
     }
 }
@@ -179,6 +204,39 @@ mod tests {
         let taller = draw(&at_depth(64, 900e3));
         assert_eq!(store.restored.get(), 1);
         assert!(taller.has_text("IOPS"));
+    }
+
+    /// A chart's first drawing in two: the frame alone, kept, then the rest on the kept frame,
+    /// drawing what one drawing would have drawn between them.
+    #[test]
+    fn a_drawing_of_the_frame_alone_keeps_it_and_draws_nothing_else() {
+        let store = Rc::new(KeyOnly::default());
+        let frame_only = ChartStyle {
+            frames: FrameSlot::frame_only(store.clone()),
+            ..ChartStyle::default()
+        };
+        let data = at_depth(32, 264e3);
+        let frame = Recorder::draw(640, 360, |root| qd_chart::draw(root, &data, &frame_only));
+        assert!(frame.has_text(X_TITLE) && frame.has_text("IOPS"));
+        assert!(store.kept.get().is_some(), "the frame is kept");
+        assert_eq!(
+            frame.paths_in(frame_only.palette.series[0]),
+            0,
+            "no curve: {:?}",
+            frame.texts
+        );
+
+        let rest_style = ChartStyle {
+            frames: FrameSlot::new(store.clone()),
+            ..ChartStyle::default()
+        };
+        let rest = Recorder::draw(640, 360, |root| qd_chart::draw(root, &data, &rest_style));
+        assert_eq!(store.restored.get(), 1, "the rest finds the frame kept");
+        assert!(!rest.has_text(X_TITLE), "{:?}", rest.texts);
+        assert!(
+            rest.paths_in(rest_style.palette.series[0]) >= 1,
+            "the curve"
+        );
     }
 
     #[test]

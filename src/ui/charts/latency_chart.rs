@@ -71,7 +71,7 @@ pub fn draw<DB: DrawingBackend>(
         }
     };
     let title = if log { "latency (log scale)" } else { Y_TITLE };
-    let mut chart = paint::frame(
+    let Some(mut chart) = paint::frame(
         root,
         style,
         depth_axis(data, style),
@@ -82,7 +82,10 @@ pub fn draw<DB: DrawingBackend>(
             title,
             label: &y_label,
         },
-    )?;
+    )?
+    else {
+        return Ok(());
+    };
     paint::guide(
         &mut chart,
         style,

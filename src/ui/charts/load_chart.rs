@@ -122,7 +122,7 @@ pub fn draw_latency<DB: DrawingBackend>(
     let (y_lo, y_hi, y_ticks) = axis::log10_range(lo, hi, max_ticks(style));
     let x_label = unit_label(data.unit);
     let y_label = |v: f64| format::axis_latency_us(10f64.powf(v));
-    let mut chart = paint::frame(
+    let Some(mut chart) = paint::frame(
         root,
         style,
         Axis {
@@ -139,7 +139,10 @@ pub fn draw_latency<DB: DrawingBackend>(
             title: "latency (log scale)",
             label: &y_label,
         },
-    )?;
+    )?
+    else {
+        return Ok(());
+    };
     for l in &data.limits {
         if let Some(x) = l.capacity.filter(|x| *x > 0.0) {
             let colour = style.palette.colour(l.colour);
@@ -195,7 +198,7 @@ pub fn draw_carried<DB: DrawingBackend>(
         Unit::Iops => "carried IOPS (log scale)",
         Unit::MbS => "carried MB/s (log scale)",
     };
-    let mut chart = paint::frame(
+    let Some(mut chart) = paint::frame(
         root,
         style,
         Axis {
@@ -212,7 +215,10 @@ pub fn draw_carried<DB: DrawingBackend>(
             title: y_title,
             label: &y_label,
         },
-    )?;
+    )?
+    else {
+        return Ok(());
+    };
     paint::diagonal(&mut chart, style, (x_lo.max(y_lo), x_hi.min(y_hi)))?;
     for l in &data.limits {
         if let Some(x) = l.capacity.filter(|x| *x > 0.0) {

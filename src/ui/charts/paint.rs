@@ -101,26 +101,34 @@ pub struct Axis<'f> {
 
 /// Builds the plot area with both axes, the grid and the axis titles: the frame the canvas
 /// kept from its last drawing if it has the same key ([`super::frames`]), else drawn and kept.
+/// `None` once the frame is kept where the drawing draws the frame only
+/// ([`super::frames::FrameSlot::frame_only`]): the caller draws nothing more.
 pub fn frame<'a, DB: DrawingBackend>(
     root: &'a DrawingArea<DB, Shift>,
     style: &ChartStyle,
     x: Axis<'_>,
     y: Axis<'_>,
-) -> Result<Chart2d<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+) -> Result<Option<Chart2d<'a, DB>>, DrawingAreaErrorKind<DB::ErrorType>> {
     // Made only where the canvas keeps frames: the key formats every tick label.
     let key = style
         .frames
         .keeps()
         .then(|| FrameKey::of(root.dim_in_pixel(), style, &x, &y));
     if key.is_some_and(|k| style.frames.restore(k)) {
-        return areas(root, style, &x, &y, false);
+        if style.frames.only_frame() {
+            return Ok(None);
+        }
+        return areas(root, style, &x, &y, false).map(Some);
     }
     let mut chart = plot_area(root, style, &x, &y, false)?;
     mesh(&mut chart, style, &x, &y)?;
     if let Some(k) = key {
         style.frames.keep(k);
+        if style.frames.only_frame() {
+            return Ok(None);
+        }
     }
-    Ok(chart)
+    Ok(Some(chart))
 }
 
 /// Builds the plot area on the background, drawing nothing else; `right_area` leaves room

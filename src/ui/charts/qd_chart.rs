@@ -74,7 +74,7 @@ pub fn draw<DB: DrawingBackend>(
     );
     let unit = data.unit;
     let y_label = |v: f64| unit.tick(v);
-    let mut chart = paint::frame(
+    let Some(mut chart) = paint::frame(
         root,
         style,
         depth_axis(&data.depth, style),
@@ -85,7 +85,10 @@ pub fn draw<DB: DrawingBackend>(
             title: unit.title(),
             label: &y_label,
         },
-    )?;
+    )?
+    else {
+        return Ok(());
+    };
     paint::guide(
         &mut chart,
         style,

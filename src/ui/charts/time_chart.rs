@@ -120,7 +120,7 @@ pub fn draw<DB: DrawingBackend>(
         ticks,
     );
     let y_label = |v: f64| format::grouped(v);
-    let mut chart = paint::frame(
+    let Some(mut chart) = paint::frame(
         root,
         style,
         Axis {
@@ -137,7 +137,10 @@ pub fn draw<DB: DrawingBackend>(
             title: data.y_title.unwrap_or(Y_TITLE),
             label: &y_label,
         },
-    )?;
+    )?
+    else {
+        return Ok(());
+    };
     for l in data.levels.iter().filter(|l| l.y_mb_s.is_finite()) {
         let (colour, dash) = match l.kind {
             LevelKind::Model(c) => (style.palette.colour(c), Dash::Dotted),
