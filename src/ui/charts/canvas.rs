@@ -9,6 +9,9 @@
 //! - a chart is drawn in a task of its own, once however often its data changed while it
 //!   waited, those on the screen first ([`super::turns`]), and never from inside a model
 //!   slice (drawing and computing are separate tasks);
+//! - a chart's first drawing takes two turns: its frame alone, into a canvas never shown, then
+//!   the rest on that frame; the canvas on the screen shows the whole chart or what it showed
+//!   before, never the frame without the rest, and counts the two as one drawing;
 //! - after each drawing the canvas carries `data-state` (the URL query of the state drawn),
 //!   `data-missing` (points still without a result), `data-draws` and the `performance.now()`
 //!   times `data-drawn-at`, `data-first-drawn-at` (first drawing of this state) and
@@ -582,8 +585,8 @@ impl CanvasFrame {
     }
 }
 
-/// A blank canvas of `width` x `height` pixels, never shown, for a drawing of the frame alone;
-/// [`FrameAlone`] keeps what is drawn in it as the frame.
+/// A blank canvas of `width` x `height` pixels, never shown: a kept frame's copy, or the canvas
+/// of a drawing of the frame alone, which [`FrameAlone`] keeps as drawn.
 fn blank_canvas(width: u32, height: u32) -> Option<HtmlCanvasElement> {
     let blank: HtmlCanvasElement = document().create_element("canvas").ok()?.unchecked_into();
     blank.set_width(width);
@@ -633,16 +636,19 @@ impl FrameStore for CanvasFrame {
 
     fn keep(&self, key: FrameKey) {
         let mut kept = self.kept.borrow_mut();
+        let (width, height) = (self.canvas.width(), self.canvas.height());
         let copy = match kept.take() {
-            Some((_, copy)) => copy,
-            None => match document().create_element("canvas") {
-                Ok(c) => c.unchecked_into::<HtmlCanvasElement>(),
-                Err(_) => return,
+            Some((_, copy)) => {
+                // Setting a canvas's size clears it, even to the same size.
+                copy.set_width(width);
+                copy.set_height(height);
+                copy
+            }
+            None => match blank_canvas(width, height) {
+                Some(blank) => blank,
+                None => return,
             },
         };
-        // Setting a canvas's size clears it, even to the same size.
-        copy.set_width(self.canvas.width());
-        copy.set_height(self.canvas.height());
         let copied = context_2d(&copy).is_some_and(|c| {
             c.draw_image_with_html_canvas_element(&self.canvas, 0.0, 0.0)
                 .is_ok()
@@ -688,8 +694,8 @@ impl<T> Painter<T> {
     /// finds it kept and draws the rest. On a page's load the code that draws a frame and the
     /// code that draws the rest are then each first run, and compiled by the browser, in a
     /// task of its own: in one, the first drawing of the IOPS chart was a task of 50 to 85 ms
-    /// on a phone at 4x CPU (README "The app's start in steps"). A chart that keeps no frame
-    /// draws itself whole there, and that drawing is shown.
+    /// on a phone at 4x CPU (README "A chart's first drawing in two"). A chart that keeps no
+    /// frame draws itself whole there, and that drawing is shown.
     fn paint(
         self,
         canvas: &HtmlCanvasElement,
