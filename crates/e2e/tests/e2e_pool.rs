@@ -240,6 +240,66 @@ async fn e2e_the_model_s_first_worker_starts_before_the_app() {
     browser.close().await;
 }
 
+/// The largest function body the worker's wasm may hold, in bytes. The worker's slice, with
+/// every lane of its server inlined, was 65 KB; V8 optimised it on another core in the middle
+/// of the first view's load (some 170 ms of CPU). Its lanes are kept apart now (`Server::work`,
+/// index.html's `wasm-opt` parameters), and the largest function is the server's reading of a
+/// message, about 20 KB.
+const LARGEST_WORKER_FUNCTION_BYTES: usize = 32 * 1024;
+
+/// An unsigned LEB128 number at `at` in `bytes`, and where it ends.
+fn leb128(bytes: &[u8], mut at: usize) -> (usize, usize) {
+    let (mut value, mut shift) = (0usize, 0);
+    loop {
+        let byte = bytes[at];
+        at += 1;
+        value |= usize::from(byte & 0x7f) << shift;
+        shift += 7;
+        if byte < 0x80 {
+            return (value, at);
+        }
+    }
+}
+
+/// The sizes of a wasm module's function bodies (its code section's entries).
+fn function_body_sizes(wasm: &[u8]) -> Vec<usize> {
+    const CODE_SECTION: u8 = 10;
+    assert_eq!(&wasm[..4], b"\0asm", "a wasm module");
+    let mut at = 8;
+    while at < wasm.len() {
+        let id = wasm[at];
+        let (len, body) = leb128(wasm, at + 1);
+        if id == CODE_SECTION {
+            let (count, mut entry) = leb128(wasm, body);
+            return (0..count)
+                .map(|_| {
+                    let (size, code) = leb128(wasm, entry);
+                    entry = code + size;
+                    size
+                })
+                .collect();
+        }
+        at = body + len;
+    }
+    Vec::new()
+}
+
+/// The worker's wasm keeps its functions apart: none is over
+/// [`LARGEST_WORKER_FUNCTION_BYTES`], so the functions a slice runs are optimised each on its
+/// own and early, not as one large function late in the first view's load.
+#[test]
+fn e2e_the_worker_s_wasm_has_no_function_over_32_kib() {
+    let wasm =
+        std::fs::read(common::dist_dir().join("worker_bg.wasm")).expect("dist/worker_bg.wasm");
+    let sizes = function_body_sizes(&wasm);
+    assert!(sizes.len() > 100, "the worker's functions: {}", sizes.len());
+    let largest = sizes.iter().copied().max().unwrap_or(0);
+    assert!(
+        largest <= LARGEST_WORKER_FUNCTION_BYTES,
+        "the worker's largest function is {largest} bytes"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_a_worker_takes_what_the_page_posted_before_it_loaded_in_order() {
     let browser = Browser::start().await;

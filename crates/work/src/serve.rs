@@ -163,6 +163,7 @@ fn start_task<T: Task>(slot: &mut Option<(u64, T)>, id: u64, ask: Option<T::Ask>
 }
 
 /// One slice of the task in `slot`: a reply when it moved or ended (and then it is dropped).
+#[inline(never)] // A lane's work stays out of [`Server::work`], which says why.
 fn work_task<T: Task>(
     slot: &mut Option<(u64, T)>,
     time_is_up: &mut dyn FnMut() -> bool,
@@ -243,6 +244,14 @@ impl Server {
 
     /// Works one slice, until `time_is_up` or the work in turn is done, and says what it
     /// reached.
+    ///
+    /// Each lane's work is a function of its own, never inlined here (`#[inline(never)]` for
+    /// the compiler, and the worker's `wasm-opt` keeps a function with one caller apart once
+    /// it is over 200 bytes: index.html). In a browser this runs every slice, so V8 optimises
+    /// it early: with every lane inlined it was 65 KB of WebAssembly, whose optimisation took
+    /// some 170 ms of a second core in the middle of the first view's load, beside the page's
+    /// thread and the worker's own (README "Benchmarks"). Apart, only the lanes that run are
+    /// optimised, each on its own.
     pub fn work(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> Vec<Reply> {
         let Some(lane) = (0..LANES.len())
             .map(|i| LANES[(self.turn + i) % LANES.len()])
@@ -275,6 +284,7 @@ impl Server {
         self.time_reported == f64::NEG_INFINITY && self.time.target().is_some()
     }
 
+    #[inline(never)] // A lane's work stays out of [`Server::work`], which says why.
     fn work_time(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> Option<Reply> {
         let slice = self.time.work(time_is_up);
         let drive = self.time.target()?;
@@ -290,6 +300,7 @@ impl Server {
         })
     }
 
+    #[inline(never)] // A lane's work stays out of [`Server::work`], which says why.
     fn work_plan(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> Option<Reply> {
         if !self.busy {
             return None;

@@ -263,6 +263,7 @@ impl Teacher {
     }
 
     /// Works until `time_is_up` or nothing is left; what finished meanwhile.
+    #[inline(never)] // A lane of the worker's server: `serve::Server::work` says why.
     pub fn work(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> Vec<TeachNews> {
         let mut news = Vec::new();
         loop {
