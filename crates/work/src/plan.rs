@@ -242,14 +242,10 @@ impl PlanRunner {
     fn advance_active(&mut self) -> Option<RunKey> {
         let active = self.active.as_mut()?;
         let finished = active.sim.step(EVENTS_PER_STEP);
-        // Results are only read when they may be wanted: at the end, or while an estimate is
-        // due.
+        // The result is made only once it is wanted: making it every step to read its count
+        // of measured I/Os took 4% of the default view's estimates natively.
         let reached = finished
-            || (active.goal == Fidelity::Estimate
-                && active
-                    .sim
-                    .result()
-                    .is_ok_and(|r| r.measured_ios >= ESTIMATE_IOS));
+            || (active.goal == Fidelity::Estimate && active.sim.measured_ios() >= ESTIMATE_IOS);
         if !reached {
             return None;
         }

@@ -870,6 +870,13 @@ impl Simulation {
         self.meter.completed >= self.meter.end || self.stalled
     }
 
+    /// I/Os measured so far (those after the warm-up): the result's
+    /// [`measured_ios`](RunResult::measured_ios) without making the rest of it, so a caller
+    /// that stops at a number of I/Os can ask after every step.
+    pub fn measured_ios(&self) -> u64 {
+        self.meter.hist.count()
+    }
+
     /// Fraction of the run's I/Os completed so far (warm-up included).
     pub fn progress(&self) -> f64 {
         self.meter.completed as f64 / self.meter.end as f64
@@ -2089,6 +2096,44 @@ mod tests {
             .unwrap_err()
             .to_string()
             .starts_with("the model stalled at "));
+    }
+
+    #[test]
+    fn the_measured_count_is_the_results_at_every_step_and_none_during_the_warm_up() {
+        // `measured_ios` stands in for `result().measured_ios` where a caller stops at a
+        // count (the page's estimates, `parallelism_work::plan`): the two never differ.
+        let drive = crate::presets::find("e18dc")
+            .unwrap()
+            .drive_for_capacity_gb(1920.0)
+            .unwrap();
+        let spec = crate::RunSpec {
+            drive,
+            workload: crate::Workload {
+                rw: crate::Rw::RandRw,
+                rwmixread: 70,
+                bs_bytes: 4096,
+                iodepth: 8,
+            },
+            state: crate::DriveState::Fob,
+            options: crate::RunOptions {
+                measured_ios: 3_000,
+                ..crate::RunOptions::default()
+            },
+        };
+        let mut sim = Simulation::new(&spec.check().unwrap());
+        assert_eq!(sim.measured_ios(), 0);
+        let mut steps = 0;
+        while !sim.step(500) {
+            steps += 1;
+            let measured = sim.measured_ios();
+            assert_eq!(measured, sim.result().unwrap().measured_ios, "step {steps}");
+            if sim.meter.completed <= sim.meter.warmup {
+                assert_eq!(measured, 0, "step {steps}, in the warm-up");
+            }
+        }
+        assert_eq!(sim.measured_ios(), sim.result().unwrap().measured_ios);
+        assert!(sim.measured_ios() >= 3_000);
+        assert!(steps > 10, "the run took {steps} steps");
     }
 
     #[test]
