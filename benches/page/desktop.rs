@@ -9,16 +9,20 @@
 //!
 //! and, at each press, the sum of every chart's last drawing's time (all of them drawn once),
 //! plus the long tasks while pressing and while loading, the app's start-up, the longest single
-//! chart drawing, the time from navigation to the IOPS chart and to the first view with every
-//! point estimated (and of it the model's own, from its first worker's `Ready`); then
-//! it switches to the drive over time and times its three charts to complete (each model run
-//! sliced), with the long tasks meanwhile. One run per build.
+//! chart drawing; then it switches to the drive over time and times its three charts to
+//! complete (each model run sliced), with the long tasks meanwhile. One such run per build.
+//!
+//! The load's own figures (from navigation to the IOPS chart and to the first view with every
+//! point estimated, and of it the model's own, from its first worker's `Ready`) vary by a
+//! tenth and more from one cold load to the next on a two-core machine, so they are the
+//! median and range of that run's load and [`EXTRA_LOADS`] more, interleaved between the
+//! builds.
 
 use crate::common::cdp::{Chrome, Device};
 use crate::common::StaticServer;
 use crate::lab::{self, LongTask, TaskSummary, DEFAULT_CHARTS, INSTRUMENT};
 use crate::phone::report_failed_requests;
-use crate::report::{self, quantile, Section, Unit};
+use crate::report::{self, median_range, quantile, Section, Unit};
 use crate::{Build, MOUNT};
 use fantoccini::key::Key;
 use fantoccini::Locator;
@@ -27,6 +31,8 @@ use std::time::Duration;
 
 /// Key presses per leg.
 const PRESSES_PER_LEG: usize = 10;
+/// Cold loads per build beside the run's own, for the load's figures.
+const EXTRA_LOADS: usize = 6;
 /// Longest wait for one press to be fully drawn.
 const PRESS_TIMEOUT: Duration = Duration::from_secs(20);
 /// Longest wait for the first view, and for the drive over time.
@@ -89,13 +95,8 @@ pub struct DesktopRun {
     presses: Presses,
     pressing: Option<TaskSummary>,
     loading: Option<TaskSummary>,
-    load_estimated: f64,
-    /// The same for the IOPS chart (on the first screen).
-    load_iops_estimated: f64,
+    load: DesktopLoad,
     mount: f64,
-    /// From the first worker's `Ready` to every point of the load's plan estimated: the
-    /// model's own time, apart from the page's.
-    model_estimated: f64,
     longest_draw: String,
     time_view: f64,
     time_view_tasks: Option<TaskSummary>,
@@ -103,18 +104,53 @@ pub struct DesktopRun {
     timeline: String,
 }
 
+/// A cold load's figures, in ms since navigation.
+pub struct DesktopLoad {
+    estimated: f64,
+    /// The same for the IOPS chart (on the first screen).
+    iops_estimated: f64,
+    /// From the first worker's `Ready` to every point of the load's plan estimated: the
+    /// model's own time, apart from the page's.
+    model_estimated: f64,
+}
+
 /// One run per build, in order.
 pub async fn measure(builds: &[Build]) -> Vec<DesktopRun> {
     lab::one_run_each(builds, "desktop", run).await
 }
 
-async fn run(build: &Build) -> DesktopRun {
+/// [`EXTRA_LOADS`] cold loads of each build, interleaved run by run.
+pub async fn measure_loads(builds: &[Build]) -> Vec<Vec<DesktopLoad>> {
+    lab::interleaved(builds, EXTRA_LOADS, "desktop loads", async |build, _| {
+        let (server, chrome, load) = open(build).await;
+        chrome.close().await;
+        report_failed_requests(&server, &format!("desktop load of {}", build.name));
+        load
+    })
+    .await
+}
+
+/// A cold load of `build` in a browser of its own, instrumented, waited for until every point
+/// is computed.
+async fn open(build: &Build) -> (StaticServer, Chrome, DesktopLoad) {
     let server = StaticServer::start(&build.dist, MOUNT).expect("cannot start the static server");
     let chrome = Chrome::start(Device::Desktop).await;
     chrome.run_on_every_document(INSTRUMENT);
     chrome.goto(&server.url("?qd=1")).await;
     let what = format!("desktop load of {}", build.name);
     let load = lab::wait_for_load(&chrome, DEFAULT_CHARTS, &what, LOAD_TIMEOUT).await;
+    let notes = chrome.js(PAGE_NOTES, vec![json!(DEFAULT_CHARTS)]).await;
+    let load = DesktopLoad {
+        estimated: load.estimated,
+        iops_estimated: load.first_listed_estimated,
+        model_estimated: notes["model"].as_f64().unwrap_or(f64::NAN),
+    };
+    (server, chrome, load)
+}
+
+async fn run(build: &Build) -> DesktopRun {
+    let (server, chrome, load) = open(build).await;
+    let what = format!("desktop load of {}", build.name);
     chrome.js(KEY_STAMP, vec![json!("qd")]).await;
 
     let presses_from = now(&chrome).await;
@@ -160,10 +196,8 @@ async fn run(build: &Build) -> DesktopRun {
         presses,
         pressing: window(&tasks, presses_from, f64::INFINITY),
         loading: window(&tasks, f64::NEG_INFINITY, presses_from),
-        load_estimated: load.estimated,
-        load_iops_estimated: load.first_listed_estimated,
+        load,
         mount: notes["mount"].as_f64().unwrap_or(f64::NAN),
-        model_estimated: notes["model"].as_f64().unwrap_or(f64::NAN),
         longest_draw: notes["draw"].as_str().unwrap_or("n/a").to_string(),
         time_view: done - switched_at,
         time_view_tasks: window(&time_tasks, switched_at, f64::INFINITY),
@@ -235,8 +269,9 @@ async fn location_search(chrome: &Chrome) -> String {
     v.as_str().unwrap_or_default().to_string()
 }
 
-/// The table, one column per build.
-pub fn section(builds: &[Build], runs: &[DesktopRun]) -> Section {
+/// The table, one column per build; the load's figures over each build's run and its
+/// `loads`.
+pub fn section(builds: &[Build], runs: &[DesktopRun], loads: &[Vec<DesktopLoad>]) -> Section {
     let presses = runs.first().map_or(0, |r| r.presses.redrawn.len());
     let mut s = Section::new(format!(
         "desktop 1200 x 800, full speed, ?qd=1, {presses} queue-depth key presses (QD 1 -> 1024 -> 1, then Shift steps)"
@@ -272,17 +307,26 @@ pub fn section(builds: &[Build], runs: &[DesktopRun]) -> Section {
     );
     s.row("long tasks while pressing", col(&|r| tasks(r.pressing)));
     s.row("long tasks while loading", col(&|r| tasks(r.loading)));
+    let of_loads = |f: &dyn Fn(&DesktopLoad) -> f64| {
+        runs.iter()
+            .zip(loads)
+            .map(|(run, more)| {
+                let v: Vec<f64> = std::iter::once(&run.load).chain(more).map(f).collect();
+                median_range(&v, Unit::Ms)
+            })
+            .collect::<Vec<_>>()
+    };
+    let count = 1 + loads.first().map_or(0, Vec::len);
     s.row(
-        "load -> the IOPS chart (first screen) estimated",
-        col(&|r| Unit::Ms.of(r.load_iops_estimated)),
+        format!(
+            "load -> the IOPS chart (first screen) estimated, {count} cold loads: median (range)"
+        ),
+        of_loads(&|l| l.iops_estimated),
     );
-    s.row(
-        "load -> every point estimated",
-        col(&|r| Unit::Ms.of(r.load_estimated)),
-    );
+    s.row("load -> every point estimated", of_loads(&|l| l.estimated));
     s.row(
         "  of it, the first worker ready -> every point estimated",
-        col(&|r| Unit::Ms.of(r.model_estimated)),
+        of_loads(&|l| l.model_estimated),
     );
     s.row(
         "app start-up (the sum of its steps, each a task of its own)",

@@ -8,7 +8,7 @@
 //! - [`download`]: the gzipped JS and wasm fetched before the first chart, main and worker;
 //! - [`desktop`]: the desktop window at full speed, as this benchmark has always run: key
 //!   press to redrawn and estimated charts (median, p95), long tasks, load to every point
-//!   estimated, the drive over time;
+//!   estimated (median and range of seven cold loads), the drive over time;
 //! - [`network`]: the default view from a server that holds every answer for a round trip, so
 //!   files asked for one after another cost one each: first chart, the app's start, its first
 //!   worker ready, every point estimated and computed;
@@ -159,7 +159,8 @@ async fn run() {
     }
     if wanted("desktop") {
         let runs = desktop::measure(&builds).await;
-        desktop::section(&builds, &runs).print(&builds);
+        let loads = desktop::measure_loads(&builds).await;
+        desktop::section(&builds, &runs, &loads).print(&builds);
     }
     if wanted("network") {
         let runs = network::measure(&builds).await;
