@@ -248,10 +248,10 @@ impl Server {
     /// Each lane's work is a function of its own, never inlined here (`#[inline(never)]` for
     /// the compiler, and the worker's `wasm-opt` keeps a function with one caller apart once
     /// it is over 200 bytes: index.html). In a browser this runs every slice, so V8 optimises
-    /// it early: with every lane inlined it was 65 KB of WebAssembly, whose optimisation took
-    /// some 170 ms of a second core in the middle of the first view's load, beside the page's
-    /// thread and the worker's own (README "Benchmarks"). Apart, only the lanes that run are
-    /// optimised, each on its own.
+    /// it early: with every lane inlined it would be 65 KB of WebAssembly, whose optimisation
+    /// takes some 170 ms of a second core in the middle of the first view's load, beside the
+    /// page's thread and the worker's own (README "Benchmarks"). Apart, only the lanes that
+    /// run are optimised, each on its own.
     pub fn work(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> Vec<Reply> {
         let Some(lane) = (0..LANES.len())
             .map(|i| LANES[(self.turn + i) % LANES.len()])
