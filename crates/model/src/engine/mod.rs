@@ -2057,26 +2057,46 @@ impl Simulation {
 mod tests {
     use super::*;
 
+    /// A simulation of 4 KiB random I/O (`read_pct` reads) at `qd` on a fresh `preset` of
+    /// `gb`, measuring `measured_ios`.
+    fn fresh_drive_run(
+        preset: &str,
+        gb: f64,
+        read_pct: u8,
+        qd: u32,
+        measured_ios: u64,
+    ) -> Simulation {
+        let spec = crate::RunSpec {
+            drive: crate::presets::find(preset)
+                .unwrap()
+                .drive_for_capacity_gb(gb)
+                .unwrap(),
+            workload: crate::Workload {
+                rw: crate::Rw::from_parts(true, read_pct),
+                rwmixread: read_pct,
+                bs_bytes: 4096,
+                iodepth: qd,
+            },
+            state: crate::DriveState::Fob,
+            options: crate::RunOptions {
+                measured_ios,
+                ..crate::RunOptions::default()
+            },
+        };
+        Simulation::new(&spec.check().unwrap())
+    }
+
     #[test]
     fn a_run_whose_events_run_out_is_an_error_not_a_result() {
         // A checked run always has work, so the only way to see the path is to take its
         // events away: the run must end (not spin) and say it stalled, with what was done.
-        let drive = crate::presets::find("e12")
-            .unwrap()
-            .drive_for_capacity_gb(960.0)
-            .unwrap();
-        let spec = crate::RunSpec {
-            drive,
-            workload: crate::Workload {
-                rw: crate::Rw::RandRead,
-                rwmixread: 100,
-                bs_bytes: 4096,
-                iodepth: 4,
-            },
-            state: crate::DriveState::Fob,
-            options: crate::RunOptions::default(),
-        };
-        let mut sim = Simulation::new(&spec.check().unwrap());
+        let mut sim = fresh_drive_run(
+            "e12",
+            960.0,
+            100,
+            4,
+            crate::RunOptions::DEFAULT_MEASURED_IOS,
+        );
         assert!(!sim.step(1_000));
         assert!(sim.result().is_ok(), "a run in progress has figures so far");
         let (at, done) = (sim.now(), sim.meter.completed);
@@ -2102,25 +2122,7 @@ mod tests {
     fn the_measured_count_is_the_results_at_every_step_and_none_during_the_warm_up() {
         // `measured_ios` stands in for `result().measured_ios` where a caller stops at a
         // count (the page's estimates, `parallelism_work::plan`): the two never differ.
-        let drive = crate::presets::find("e18dc")
-            .unwrap()
-            .drive_for_capacity_gb(1920.0)
-            .unwrap();
-        let spec = crate::RunSpec {
-            drive,
-            workload: crate::Workload {
-                rw: crate::Rw::RandRw,
-                rwmixread: 70,
-                bs_bytes: 4096,
-                iodepth: 8,
-            },
-            state: crate::DriveState::Fob,
-            options: crate::RunOptions {
-                measured_ios: 3_000,
-                ..crate::RunOptions::default()
-            },
-        };
-        let mut sim = Simulation::new(&spec.check().unwrap());
+        let mut sim = fresh_drive_run("e18dc", 1920.0, 70, 8, 3_000);
         assert_eq!(sim.measured_ios(), 0);
         let mut steps = 0;
         while !sim.step(500) {
