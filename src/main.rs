@@ -1,15 +1,16 @@
 //! Browser entry point: Trunk builds this binary to wasm and the page loads it. It installs the
 //! crash screen's panic hook first, then starts the app in steps, each in a task of its own:
 //! the state and the model's workers ([`Started::new`]); the first plan sent to them, and
-//! what else follows the state ([`Started::follow`]); the chart set ([`Started::prepare`]);
-//! the views, hidden, in the steps of [`Staging`] (the page's frame, the results, the charts);
-//! and last the views shown in place of the opening chart (`src/bin/opening_chart.rs`), if it
-//! drew. Each step is a first run of much code, which V8 compiles as it goes: on a phone at 4x
+//! the marks that follow the model ([`Started::follow`]); the chart set
+//! ([`Started::prepare`]); the views, hidden, in the steps of [`Staging`] (the page's frame,
+//! the results, the charts); the views shown in place of the opening chart
+//! (`src/bin/opening_chart.rs`), if it drew; and last the URL and the device's copy following
+//! the state ([`Started::keep`]). Each step is a first run of much code, which V8 compiles as it goes: on a phone at 4x
 //! CPU, fewer steps made the load's longest tasks (README "The app's start in steps").
 //!
 //! Each step is wrapped in `performance` marks (`lab:start`, `lab:follow`, `lab:prepare`,
-//! `lab:mount`, `lab:results`, `lab:charts` and `lab:show` in the page's performance
-//! timeline), so the page benchmark can tell the app's start-up from the browser's.
+//! `lab:mount`, `lab:results`, `lab:charts`, `lab:show` and `lab:keep` in the page's
+//! performance timeline), so the page benchmark can tell the app's start-up from the browser's.
 
 use std::collections::VecDeque;
 
@@ -40,9 +41,10 @@ fn start(panic_asked: bool) {
     let staging = owner.with(Staging::in_steps);
     let views = started.clone();
     let follows = started.clone();
-    let steps: [Task; 6] = [
+    let prepares = started.clone();
+    let steps: [Task; 7] = [
         ("lab:follow", Box::new(move || follows.follow())),
-        ("lab:prepare", Box::new(move || started.prepare())),
+        ("lab:prepare", Box::new(move || prepares.prepare())),
         (
             "lab:mount",
             Box::new(move || {
@@ -63,6 +65,7 @@ fn start(panic_asked: bool) {
                 opening_chart::hand_over();
             }),
         ),
+        ("lab:keep", Box::new(move || started.keep())),
     ];
     in_turn(owner, steps.into(), move || {
         if panic_asked {

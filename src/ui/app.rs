@@ -69,13 +69,14 @@ pub fn App(
 ) -> impl IntoView {
     let started = Started::new(query, worker);
     started.follow();
+    started.keep();
     view! { <AppViews started=started /> }
 }
 
 /// The lab's state and all that follows from it, made before any of its views: the parsed
 /// link, the state's parts in context, the model's workers, and once it follows the state
-/// ([`Started::follow`]) the first plan at work, the URL kept in step; then the chart set
-/// ([`Started::prepare`]). The page does each in a task of its own and then mounts
+/// ([`Started::follow`]) the first plan at work; then the chart set ([`Started::prepare`]),
+/// and last the URL kept in step ([`Started::keep`]). The page does each in a task of its own and then mounts
 /// [`AppViews`] (`src/main.rs`): on a phone, state and views made one task of 125 ms at 4x
 /// CPU, most of it V8 compiling each function the first time it runs.
 #[derive(Clone)]
@@ -143,25 +144,29 @@ impl Started {
     }
 
     /// From now until the page goes, the model runs the plan of the current state (its
-    /// workers get the first plan before anything else here runs), the URL carries the state,
-    /// the reader's device keeps their files and last view (on the page itself), and the
-    /// page's timeline marks when every point is estimated and computed. The page does it in
-    /// a task of its own after [`Started::new`] (`src/main.rs`).
+    /// workers get the first plan before anything else here runs), and the page's timeline
+    /// marks when every point is estimated and computed. The page does it in a task of its
+    /// own after [`Started::new`] (`src/main.rs`).
     pub fn follow(&self) {
         let Started {
             lab,
             pool,
             progress,
-            kept,
             ..
         } = *self;
         Effect::new(move |_| pool.set_plan(compute::plan(&lab.state())));
-        keep_the_url(lab);
-        if let Some(kept) = kept {
-            keep_on_device(lab, kept);
-        }
         mark_estimated(progress);
         announce_settled(progress);
+    }
+
+    /// From now until the page goes, the URL carries the state and the reader's device keeps
+    /// their files and last view (on the page itself). Neither is needed for the first
+    /// screen, so the page does it in a task of its own once its views show (`src/main.rs`).
+    pub fn keep(&self) {
+        keep_the_url(self.lab);
+        if let Some(kept) = self.kept {
+            keep_on_device(self.lab, kept);
+        }
     }
 
     /// Builds the chart set (which the IOPS chart reads as it mounts) now: the page does it in
