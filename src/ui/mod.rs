@@ -9,13 +9,12 @@
 //! chart data).
 //! Browser parts: [`App`] (owns the state signal and wires everything: [`Started`] makes the
 //! state, [`AppViews`] mounts the views), [`staging`] (the page's views mounted in steps
-//! behind the opening chart), [`input`] (the task that handles the reader's
-//! input), [`later`] (the parts
-//! below the first screen, mounted after it), [`pool`] (the Web
-//! Workers that run every model computation the page shows, off the thread that draws),
-//! [`charts::canvas`], [`controls`], [`readout`], [`notes`], [`views`] (the view switch, the
-//! drive-over-time view, teaching mode and the sharing parts) and [`crash`] (the screen a panic
-//! leaves instead of a dead page).
+//! behind the opening chart), [`input`] (the task that handles the reader's input), [`later`]
+//! (the parts below the first screen, mounted after it), [`pool`] (the Web Workers that run
+//! every model computation the page shows, off the thread that draws), [`charts::canvas`],
+//! [`resize`] (an element's box, followed), [`controls`], [`readout`], [`notes`], [`views`]
+//! (the view switch, the drive-over-time view, teaching mode and the sharing parts) and
+//! [`crash`] (the screen a panic leaves instead of a dead page).
 
 pub mod charts;
 pub mod compare;
@@ -34,6 +33,7 @@ pub mod opening_chart;
 pub mod pool;
 pub mod readout;
 pub mod reference;
+pub mod resize;
 pub mod snippet;
 pub mod staging;
 pub mod state;

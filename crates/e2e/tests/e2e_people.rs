@@ -217,38 +217,49 @@ async fn e2e_a_phone_shows_the_chart_then_its_controls_then_the_readout_and_neve
 }
 
 /// Teaching mode's picture is drawn in units of a picture up to 1,000 wide, its text 20 units
-/// high: on a phone it keeps at least 0.7 px a unit (`MIN_PX_PER_UNIT`, text of 14 px and more)
-/// and scrolls sideways in its own box, never the page.
+/// high, and laid out for its box: on a phone it keeps at least 0.7 px a unit
+/// (`MIN_PX_PER_UNIT`, text of 14 px and more) with the host, link and controller stacked and
+/// the lanes in more rows, so neither the picture nor the page scrolls sideways, for the
+/// default drive and the largest (256 dies).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn e2e_a_phone_reads_teaching_mode_s_picture_at_14_px_and_scrolls_only_the_picture() {
+async fn e2e_a_phone_reads_teaching_mode_s_picture_at_14_px_without_scrolling_sideways() {
     let browser = Browser::start().await;
     set_viewport(&browser, 390, 844).await;
-    browser.open("?view=activity", ".drive-picture").await;
-    wait_until_prepared(&browser).await;
-    let picture = browser
-        .js(
-            "const svg = document.querySelector('.drive-picture');
-             const box = document.querySelector('.picture-box');
-             const title = svg.querySelector('.box-title');
-             const unitPx = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-             return {
-                 textPx: parseFloat(getComputedStyle(title).fontSize) * unitPx,
-                 boxScrolls: box.scrollWidth > box.clientWidth,
-                 pageOverflow: document.documentElement.scrollWidth - window.innerWidth,
-             };",
-            vec![],
-        )
-        .await;
-    assert!(
-        picture["textPx"].as_f64().unwrap() >= 14.0 - 0.05,
-        "the picture's text on a phone: {picture}"
-    );
-    assert_eq!(picture["boxScrolls"], json!(true), "{picture}");
-    assert!(
-        picture["pageOverflow"].as_i64().unwrap() <= 0,
-        "the page scrolls sideways: {picture}"
-    );
-    screenshot(&browser, "phone-teaching-390x844").await;
+    for (query, shot) in [
+        ("?view=activity", "phone-teaching-390x844"),
+        ("?view=activity&dies=256", "phone-teaching-256-dies-390x844"),
+    ] {
+        browser.open(query, ".drive-picture").await;
+        wait_until_prepared(&browser).await;
+        let picture = browser
+            .js(
+                "const svg = document.querySelector('.drive-picture');
+                 const box = document.querySelector('.picture-box');
+                 const title = svg.querySelector('.box-title');
+                 const unitPx = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+                 const host = svg.querySelector('.host rect').getBoundingClientRect();
+                 const controller = svg.querySelector('.controller rect').getBoundingClientRect();
+                 return {
+                     textPx: parseFloat(getComputedStyle(title).fontSize) * unitPx,
+                     boxScrolls: box.scrollWidth > box.clientWidth,
+                     stacked: controller.top >= host.bottom,
+                     pageOverflow: document.documentElement.scrollWidth - window.innerWidth,
+                 };",
+                vec![],
+            )
+            .await;
+        assert!(
+            picture["textPx"].as_f64().unwrap() >= 14.0 - 0.05,
+            "{query}: the picture's text on a phone: {picture}"
+        );
+        assert_eq!(picture["boxScrolls"], json!(false), "{query}: {picture}");
+        assert_eq!(picture["stacked"], json!(true), "{query}: {picture}");
+        assert!(
+            picture["pageOverflow"].as_i64().unwrap() <= 0,
+            "{query}: the page scrolls sideways: {picture}"
+        );
+        screenshot(&browser, shot).await;
+    }
     browser.assert_clean_console();
     browser.close().await;
 }

@@ -35,7 +35,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
     CanvasRenderingContext2d, HtmlCanvasElement, IntersectionObserver, IntersectionObserverEntry,
-    ResizeObserver,
 };
 
 use super::frames::{FrameKey, FrameSlot, FrameStore};
@@ -43,6 +42,7 @@ use super::paint::DrawResult;
 use super::style::{ChartStyle, Palette};
 use super::turns;
 use super::Stamp;
+use crate::ui::resize::follow_box;
 
 /// The plotters backend of the lab's canvases: plotters-canvas for shapes; text measured by the
 /// canvas itself (plotters' default inserts a DOM element and forces a layout for every label)
@@ -267,9 +267,6 @@ impl DrawingBackend for LabCanvas {
 /// A pure draw function for chart data of type `T`.
 pub type DrawFn<T> = fn(&DrawingArea<LabCanvas, Shift>, &T, &ChartStyle) -> DrawResult<LabCanvas>;
 
-/// A resize observer and the callback it calls (dropping the callback would break it).
-type Observer = (ResizeObserver, Closure<dyn FnMut()>);
-
 /// The canvas box's size in CSS pixels and the device pixel ratio.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct BoxSize {
@@ -304,7 +301,7 @@ where
 {
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let box_ref = NodeRef::<html::Div>::new();
-    let size = follow_box_size(box_ref);
+    let size = follow_box(box_ref, box_size);
 
     let drawing = Rc::new(Drawing {
         canvas: canvas_ref,
@@ -411,50 +408,6 @@ fn follow_on_screen(box_ref: NodeRef<html::Div>) -> Rc<Cell<bool>> {
 
 /// An intersection observer and the callback it calls.
 type Watcher = (IntersectionObserver, Closure<dyn FnMut(js_sys::Array)>);
-
-/// The box's size and pixel ratio, kept current: a resize observer follows the box (layout
-/// changes) and the window's resize event follows zoom and moves between screens (which change
-/// the pixel ratio without resizing the box). Both stop when the component unmounts.
-///
-/// The first size comes from the observer's first notice, which the browser gives once it has
-/// laid the box out anyway: measuring at mount instead forced a layout of the half-built page
-/// per chart (the page benchmark's profile: 127 ms of a 376 ms start-up in `clientWidth`).
-fn follow_box_size(box_ref: NodeRef<html::Div>) -> RwSignal<BoxSize> {
-    let size = RwSignal::new(BoxSize::default());
-    let measure = move || {
-        let Some(div) = box_ref.get_untracked() else {
-            return;
-        };
-        let next = box_size(&div);
-        if size.get_untracked() != next {
-            size.set(next);
-        }
-    };
-    let observer: Rc<RefCell<Option<Observer>>> = Rc::default();
-    {
-        let observer = observer.clone();
-        Effect::new(move |_| {
-            let Some(div) = box_ref.get() else { return };
-            if observer.borrow().is_some() {
-                return;
-            }
-            let callback = Closure::<dyn FnMut()>::new(measure);
-            if let Ok(ro) = ResizeObserver::new(callback.as_ref().unchecked_ref()) {
-                ro.observe(&div);
-                *observer.borrow_mut() = Some((ro, callback));
-            }
-        });
-    }
-    let resize = window_event_listener(leptos::ev::resize, move |_| measure());
-    let observer = send_wrapper::SendWrapper::new(observer);
-    on_cleanup(move || {
-        resize.remove();
-        if let Some((ro, _)) = observer.borrow_mut().take() {
-            ro.disconnect();
-        }
-    });
-    size
-}
 
 /// The size of a chart's box now, and the pixel ratio its canvas draws at.
 fn box_size(div: &web_sys::Element) -> BoxSize {

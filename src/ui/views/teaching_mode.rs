@@ -43,6 +43,7 @@ use crate::ui::controls::slider::LadderSlider;
 use crate::ui::embed::Control;
 use crate::ui::format;
 use crate::ui::pool::Pool;
+use crate::ui::resize::follow_box;
 use crate::ui::state::{speed_ladder, Lab, ViewSettings, DEFAULT_SPEED_US_PER_S};
 use crate::ui::teaching::{
     bar_percent, explain, sim_span, speed_text, summary, ExplainContext, Explanation, PowerTrace,
@@ -59,8 +60,6 @@ const NANOS_PER_US: f64 = 1_000.0;
 // Geometry of the drive picture, in SVG user units (the picture scales to its box).
 /// The widest the picture gets: a lane of [`MAX_PER_ROW`] dies fills it.
 pub const VIEW_W: f64 = 1000.0;
-/// Height of the host, link and controller row.
-pub const TOP_H: f64 = 120.0;
 /// Where the die cells of a lane start (the channel's label and bus sit left of it).
 pub const LANE_X: f64 = 110.0;
 /// Space under each lane.
@@ -71,14 +70,22 @@ pub const CELL_GAP: f64 = 4.0;
 pub const MAX_CELL: f64 = 72.0;
 pub const MIN_CELL: f64 = 20.0;
 /// The fewest CSS pixels the picture gives one of its units: its 20-unit text (`.drive-picture`
-/// in `style/main.css`) at 14 px. Where its box is narrower (a phone), it scrolls sideways.
+/// in `style/main.css`) at 14 px. The picture is laid out to fit its box at that size: a
+/// narrow box (a phone) gets the front end stacked and the lanes in more rows.
 pub const MIN_PX_PER_UNIT: f64 = 0.7;
+/// The most CSS pixels a narrow picture gives one of its units, so a small drive's picture on a
+/// tablet-wide box does not blow its text up (a wide box gives less: its width over
+/// [`VIEW_W`]).
+pub const MAX_PX_PER_UNIT: f64 = 1.0;
+/// The room a box has is counted in steps of this many units, so the picture is laid out again
+/// only when a resize makes a difference of a step.
+const ROOM_STEP: f64 = 50.0;
 /// Most dies in one row of a lane; more wrap into further rows.
 pub const MAX_PER_ROW: u32 = 32;
 /// Height of a plane marker inside a die cell, as a share of the cell.
 const PLANE_MARK_SHARE: f64 = 0.14;
 const HALF: f64 = 0.5;
-/// Host, link and controller boxes: x positions and widths.
+/// Host, link and controller boxes: x positions (in a row) and widths.
 const HOST_X: f64 = 10.0;
 const HOST_W: f64 = 250.0;
 const LINK_X: f64 = 280.0;
@@ -87,14 +94,28 @@ const CTRL_X: f64 = 500.0;
 const CTRL_W: f64 = 280.0;
 const BOX_Y: f64 = 10.0;
 const BOX_H: f64 = 92.0;
+/// Space between the front end's boxes when they are stacked.
+const STACK_GAP: f64 = 10.0;
+/// Space between the front end and the first lane.
+const FRONT_GAP: f64 = 18.0;
 const LINE_H: f64 = 26.0;
 const TEXT_PAD: f64 = 12.0;
 const ARROW_H: f64 = 30.0;
 /// How wide the host, link and controller row is: the controller's right edge, with the
 /// host's margin on the left repeated on the right.
 const FRONT_END_W: f64 = CTRL_X + CTRL_W + HOST_X;
+/// How wide the front end is stacked: its widest box with the host's margin on both sides.
+const STACKED_W: f64 = HOST_X + CTRL_W + HOST_X;
 const CHANNEL_BAR_X: f64 = 10.0;
 const CHANNEL_BAR_W: f64 = 88.0;
+
+/// What of a drive the picture draws.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shape {
+    pub dies: u32,
+    pub channels: u32,
+    pub planes: u32,
+}
 
 /// Where everything of a drive sits in the picture.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -108,6 +129,12 @@ pub struct Layout {
     pub rows: u32,
     /// Side of a die cell.
     pub cell: f64,
+    /// The box holds fewer than [`VIEW_W`] units at [`MIN_PX_PER_UNIT`]: the picture fills it.
+    pub narrow: bool,
+    /// Host, link and controller one above the other (a box too narrow for them in a row).
+    pub stacked: bool,
+    /// Where the first lane starts: under the front end.
+    pub top: f64,
     /// Total width of the picture: its widest row, the front end's or a lane's, so a small
     /// drive's picture has no empty margin to scroll past on a phone.
     pub width: f64,
@@ -116,15 +143,26 @@ pub struct Layout {
 }
 
 impl Layout {
-    pub fn new(dies: u32, channels: u32, planes: u32) -> Layout {
+    /// The layout of a drive in a box `box_px` CSS pixels wide: as wide as [`VIEW_W`] where
+    /// the box gives each unit [`MIN_PX_PER_UNIT`], narrower (lanes in more rows, then the
+    /// front end stacked) where it does not, down to the stacked front end's width.
+    pub fn new(dies: u32, channels: u32, planes: u32, box_px: f64) -> Layout {
         let dies = dies.max(1);
         let channels = channels.clamp(1, dies);
+        let room = Self::room(box_px);
         let per_channel = dies.div_ceil(channels);
-        let per_row = per_channel.min(MAX_PER_ROW);
-        let rows = per_channel.div_ceil(per_row);
-        let cell = ((VIEW_W - LANE_X - CELL_GAP) / f64::from(per_row) - CELL_GAP)
-            .clamp(MIN_CELL, MAX_CELL);
-        let height = TOP_H + f64::from(channels) * (Self::lane_h_for(rows, cell) + LANE_GAP);
+        let fit = ((room - LANE_X - CELL_GAP) / (MIN_CELL + CELL_GAP)).floor() as u32;
+        let rows = per_channel.div_ceil(per_channel.min(MAX_PER_ROW).min(fit.max(1)));
+        let per_row = per_channel.div_ceil(rows);
+        let cell =
+            ((room - LANE_X - CELL_GAP) / f64::from(per_row) - CELL_GAP).clamp(MIN_CELL, MAX_CELL);
+        let stacked = room < FRONT_END_W;
+        let top = if stacked {
+            BOX_Y + 3.0 * BOX_H + 2.0 * STACK_GAP + FRONT_GAP
+        } else {
+            BOX_Y + BOX_H + FRONT_GAP
+        };
+        let height = top + f64::from(channels) * (Self::lane_h_for(rows, cell) + LANE_GAP);
         let lane_w = LANE_X + f64::from(per_row) * (cell + CELL_GAP);
         Layout {
             dies,
@@ -133,9 +171,23 @@ impl Layout {
             per_row,
             rows,
             cell,
-            width: lane_w.max(FRONT_END_W),
+            narrow: room < VIEW_W,
+            stacked,
+            top,
+            width: lane_w.max(if stacked { STACKED_W } else { FRONT_END_W }),
             height,
         }
+    }
+
+    /// The units a box `box_px` wide holds at [`MIN_PX_PER_UNIT`], in whole [`ROOM_STEP`]s,
+    /// from the stacked front end's width to [`VIEW_W`] (a box not measured, or of no width,
+    /// counts as the widest).
+    fn room(box_px: f64) -> f64 {
+        let units = box_px / MIN_PX_PER_UNIT;
+        if !units.is_finite() || units <= 0.0 {
+            return VIEW_W;
+        }
+        ((units / ROOM_STEP).floor() * ROOM_STEP).clamp(STACKED_W, VIEW_W)
     }
 
     fn lane_h_for(rows: u32, cell: f64) -> f64 {
@@ -149,7 +201,7 @@ impl Layout {
 
     /// Top of channel `ch`'s lane.
     pub fn lane_y(&self, ch: u32) -> f64 {
-        TOP_H + f64::from(ch) * (self.lane_h() + LANE_GAP)
+        self.top + f64::from(ch) * (self.lane_h() + LANE_GAP)
     }
 
     /// Top-left corner of die `i` (dies sit on channel `i % channels`, as in the model).
@@ -163,14 +215,34 @@ impl Layout {
         )
     }
 
+    /// Top-left corners of the host's box, the link's and the controller's: in a row, or one
+    /// under the other.
+    fn front_end(&self) -> [(f64, f64); 3] {
+        if self.stacked {
+            let step = BOX_H + STACK_GAP;
+            [
+                (HOST_X, BOX_Y),
+                (HOST_X, BOX_Y + step),
+                (HOST_X, BOX_Y + 2.0 * step),
+            ]
+        } else {
+            [(HOST_X, BOX_Y), (LINK_X, BOX_Y), (CTRL_X, BOX_Y)]
+        }
+    }
+
     pub fn view_box(&self) -> String {
         format!("0 0 {} {}", self.width.ceil(), self.height.ceil())
     }
 
-    /// The picture's CSS width, a share of its box: every drive's unit as large as the widest
-    /// picture's when that fills the box.
+    /// The picture's CSS width. In a wide box, a share of it: every drive's unit as large as
+    /// the widest picture's when that fills the box. In a narrow one, the whole box, at most
+    /// [`MAX_PX_PER_UNIT`] a unit.
     pub fn css_width(&self) -> String {
-        format!("{:.2}%", self.width.ceil() / VIEW_W * 100.0)
+        if self.narrow {
+            format!("min(100%, {:.0}px)", self.width.ceil() * MAX_PX_PER_UNIT)
+        } else {
+            format!("{:.2}%", self.width.ceil() / VIEW_W * 100.0)
+        }
     }
 
     /// The picture's least CSS width: [`MIN_PX_PER_UNIT`] for each of its units.
@@ -397,13 +469,11 @@ pub fn TeachingMode() -> impl IntoView {
     play_frames(lab.views, core, shown);
     reset_on_alt_r(move || core.update_value(|c| c.reset(shown)));
 
-    let layout = Memo::new(move |_| {
-        lab.drive.with(|d| {
-            Layout::new(
-                d.dies(),
-                d.preset().controller.channels,
-                d.preset().nand.planes,
-            )
+    let shape = Memo::new(move |_| {
+        lab.drive.with(|d| Shape {
+            dies: d.dies(),
+            channels: d.preset().controller.channels,
+            planes: d.preset().nand.planes,
         })
     });
     let link_name = Signal::derive(move || lab.drive.with(|d| d.preset().controller.link.name()));
@@ -431,7 +501,7 @@ pub fn TeachingMode() -> impl IntoView {
                     }}
                 </p>
                 <p class="status" id="teach-status">{move || shown.status.get()}</p>
-                <DrivePicture layout=layout activity=shown.activity link_name=link_name />
+                <DrivePicture shape=shape activity=shown.activity link_name=link_name />
                 <PowerDraw trace=shown.power />
                 <DieLegend />
                 <p class="visually-hidden" id="teach-summary" aria-live="polite" aria-atomic="true">
@@ -582,12 +652,14 @@ fn PowerDraw(
     }
 }
 
-/// The drive as SVG: host, link and controller on top, one lane per channel with its dies.
+/// The drive as SVG: host, link and controller on top, one lane per channel with its dies,
+/// laid out for the width of its box once the box has one (a phone's gets the front end
+/// stacked and the lanes in more rows, so nothing scrolls sideways).
 #[component]
 fn DrivePicture(
-    /// Geometry of the current drive.
+    /// The current drive's dies, channels and planes.
     #[prop(into)]
-    layout: Signal<Layout>,
+    shape: Signal<Shape>,
     /// What the drive does now (`None` while it is prepared).
     #[prop(into)]
     activity: Signal<Option<Activity>>,
@@ -595,19 +667,28 @@ fn DrivePicture(
     #[prop(into)]
     link_name: Signal<&'static str>,
 ) -> impl IntoView {
+    let box_ref = NodeRef::<leptos::html::Div>::new();
+    let box_px = follow_box(box_ref, |e| Some(f64::from(e.client_width())));
+    // Equal layouts compare equal, so a resize that changes nothing draws nothing again.
+    let layout = Memo::new(move |_| {
+        let s = shape.get();
+        box_px
+            .get()
+            .map(|px| Layout::new(s.dies, s.channels, s.planes, px))
+    });
     let description = move || {
-        layout.with(|l| {
+        shape.with(|s| {
             format!(
                 "The drive: host, {} link, controller, {} channels and {} dies with {} planes each. The summary below the legend says what they do.",
                 link_name.get(),
-                l.channels,
-                l.dies,
-                l.planes
+                s.channels,
+                s.dies,
+                s.planes
             )
         })
     };
     let picture = move || {
-        let l = layout.get();
+        let l = layout.get()?;
         let lanes = (0..l.channels)
             .map(|ch| channel_lane(l, ch, activity))
             .collect_view();
@@ -619,7 +700,7 @@ fn DrivePicture(
                 die_cell(l, i, die)
             })
             .collect_view();
-        view! {
+        Some(view! {
             <svg
                 class="drive-picture"
                 viewBox=l.view_box()
@@ -630,19 +711,21 @@ fn DrivePicture(
                 preserveAspectRatio="xMinYMin meet"
             >
                 <title id="drive-picture-title">{description}</title>
-                <FrontEnd activity=activity link_name=link_name />
+                <FrontEnd layout=l activity=activity link_name=link_name />
                 {lanes}
                 {dies}
             </svg>
-        }
+        })
     };
-    view! { <div class="picture-box">{picture}</div> }
+    view! { <div class="picture-box" node_ref=box_ref>{picture}</div> }
 }
 
 /// The host, the link's two directions and the controller, each busy or idle, with their
-/// queues.
+/// queues: in a row, or one under the other where the picture is narrow.
 #[component]
 fn FrontEnd(
+    /// Where the boxes sit.
+    layout: Layout,
     /// What the drive does now (`None` while it is prepared).
     activity: Signal<Option<Activity>>,
     /// The host link's name.
@@ -657,16 +740,23 @@ fn FrontEnd(
             format!("{base} {}", if busy { "busy" } else { "idle" })
         }
     };
+    let [(host_x, host_y), (link_x, link_y), (ctrl_x, ctrl_y)] = layout.front_end();
+    // The arrows point the way data goes: across a row, down and up a stack.
+    let (to_drive, to_host) = if layout.stacked {
+        ("↓ to the drive", "↑ to the host")
+    } else {
+        ("to the drive →", "← to the host")
+    };
     view! {
         <g class=busy_class("host", |a| a.host_waiting > 0 || a.host_backlog > 0)>
-            <rect class="box" x=HOST_X y=BOX_Y width=HOST_W height=BOX_H rx="8" />
-            <text class="box-title" x=HOST_X + TEXT_PAD y=BOX_Y + LINE_H>
+            <rect class="box" x=host_x y=host_y width=HOST_W height=BOX_H rx="8" />
+            <text class="box-title" x=host_x + TEXT_PAD y=host_y + LINE_H>
                 "Host"
             </text>
-            <text x=HOST_X + TEXT_PAD y=BOX_Y + 2.0 * LINE_H>
+            <text x=host_x + TEXT_PAD y=host_y + 2.0 * LINE_H>
                 {pick(host_line)}
             </text>
-            <text x=HOST_X + TEXT_PAD y=BOX_Y + 3.0 * LINE_H>
+            <text x=host_x + TEXT_PAD y=host_y + 3.0 * LINE_H>
                 {pick(|a| if a.open_loop {
                     format!("{} arrived, waiting", a.host_backlog)
                 } else {
@@ -677,35 +767,35 @@ fn FrontEnd(
         <g class=busy_class("link link-write", |a| a.link_write_busy)>
             <rect
                 class="arrow"
-                x=LINK_X
-                y=BOX_Y + CELL_GAP
+                x=link_x
+                y=link_y + CELL_GAP
                 width=LINK_W
                 height=ARROW_H
                 rx="4"
             />
-            <text x=LINK_X + TEXT_PAD y=BOX_Y + LINE_H>
-                "to the drive →"
+            <text x=link_x + TEXT_PAD y=link_y + LINE_H>
+                {to_drive}
             </text>
         </g>
         <g class=busy_class("link link-read", |a| a.link_read_busy)>
             <rect
                 class="arrow"
-                x=LINK_X
-                y=BOX_Y + BOX_H - ARROW_H - CELL_GAP
+                x=link_x
+                y=link_y + BOX_H - ARROW_H - CELL_GAP
                 width=LINK_W
                 height=ARROW_H
                 rx="4"
             />
-            <text x=LINK_X + TEXT_PAD y=BOX_Y + BOX_H - 2.0 * CELL_GAP - CELL_GAP>
-                "← to the host"
+            <text x=link_x + TEXT_PAD y=link_y + BOX_H - 2.0 * CELL_GAP - CELL_GAP>
+                {to_host}
             </text>
         </g>
-        <text class="link-name" x=LINK_X + TEXT_PAD y=BOX_Y + BOX_H * HALF + CELL_GAP>
+        <text class="link-name" x=link_x + TEXT_PAD y=link_y + BOX_H * HALF + CELL_GAP>
             {move || link_name.get()}
         </text>
         <g class=busy_class("controller", |a| a.controller_busy)>
-            <rect class="box" x=CTRL_X y=BOX_Y width=CTRL_W height=BOX_H rx="8" />
-            <text class="box-title" x=CTRL_X + TEXT_PAD y=BOX_Y + LINE_H>
+            <rect class="box" x=ctrl_x y=ctrl_y width=CTRL_W height=BOX_H rx="8" />
+            <text class="box-title" x=ctrl_x + TEXT_PAD y=ctrl_y + LINE_H>
                 {pick(|a| {
                     format!(
                         "Controller{}",
@@ -713,10 +803,10 @@ fn FrontEnd(
                     )
                 })}
             </text>
-            <text x=CTRL_X + TEXT_PAD y=BOX_Y + 2.0 * LINE_H>
+            <text x=ctrl_x + TEXT_PAD y=ctrl_y + 2.0 * LINE_H>
                 {pick(|a| format!("{} requests inside", a.in_device))}
             </text>
-            <text x=CTRL_X + TEXT_PAD y=BOX_Y + 3.0 * LINE_H>
+            <text x=ctrl_x + TEXT_PAD y=ctrl_y + 3.0 * LINE_H>
                 {pick(|a| format!("{} writes wait for buffer", a.buffer_waiting))}
             </text>
         </g>
@@ -913,34 +1003,54 @@ fn host_line(a: &Activity) -> String {
 mod tests {
     use super::*;
 
+    /// A desktop's card (the page at 1,280 px), a phone's (390 px wide, the card's padding
+    /// off) and a narrow embed's.
+    const DESKTOP_PX: f64 = 894.0;
+    const PHONE_PX: f64 = 324.0;
+    const EMBED_PX: f64 = 480.0;
+
     #[test]
-    fn every_die_fits_in_the_picture_without_overlap() {
-        for (dies, channels) in [(1, 8), (8, 8), (32, 8), (256, 8), (256, 4), (17, 4)] {
-            let l = Layout::new(dies, channels, 2);
-            let mut cells: Vec<(f64, f64)> = (0..dies).map(|i| l.die_xy(i)).collect();
-            for &(x, y) in &cells {
-                assert!(
-                    x >= LANE_X && x + l.cell <= l.width && l.width <= VIEW_W,
-                    "{dies}/{channels}: x {x}"
-                );
-                assert!(
-                    y >= TOP_H && y + l.cell <= l.height,
-                    "{dies}/{channels}: y {y}"
-                );
+    fn every_die_fits_in_the_picture_without_overlap_in_any_box() {
+        for box_px in [DESKTOP_PX, EMBED_PX, PHONE_PX, 0.0] {
+            for (dies, channels) in [
+                (1, 8),
+                (8, 8),
+                (32, 8),
+                (256, 8),
+                (256, 4),
+                (17, 4),
+                (256, 1),
+            ] {
+                let l = Layout::new(dies, channels, 2, box_px);
+                let mut cells: Vec<(f64, f64)> = (0..dies).map(|i| l.die_xy(i)).collect();
+                for &(x, y) in &cells {
+                    assert!(
+                        x >= LANE_X && x + l.cell <= l.width && l.width <= VIEW_W,
+                        "{box_px} px, {dies}/{channels}: x {x}"
+                    );
+                    assert!(
+                        y >= l.top && y + l.cell <= l.height,
+                        "{box_px} px, {dies}/{channels}: y {y}"
+                    );
+                }
+                cells.sort_by(|a, b| a.partial_cmp(b).unwrap());
+                cells.dedup();
+                assert_eq!(cells.len(), dies as usize, "two dies share a cell");
+                assert!(l.cell >= MIN_CELL);
+                // The front end ends above the first lane.
+                let [.., (_, ctrl_y)] = l.front_end();
+                assert!(ctrl_y + BOX_H < l.top, "{box_px} px, {dies}/{channels}");
             }
-            cells.sort_by(|a, b| a.partial_cmp(b).unwrap());
-            cells.dedup();
-            assert_eq!(cells.len(), dies as usize, "two dies share a cell");
-            assert!(l.cell >= MIN_CELL);
         }
     }
 
     #[test]
     fn a_small_drive_s_picture_is_as_wide_as_its_front_end_and_a_large_one_as_its_lanes() {
         // The default drive: 32 dies on 8 channels, four to a lane of 72-unit cells.
-        let small = Layout::new(32, 8, 2);
+        let small = Layout::new(32, 8, 2, DESKTOP_PX);
         assert_eq!((small.per_row, small.cell), (4, MAX_CELL));
         assert_eq!(small.width, FRONT_END_W);
+        assert!(!small.stacked && !small.narrow);
         // 120 units of front end, then 8 lanes of one 72-unit row and a 10-unit gap.
         assert_eq!(small.view_box(), "0 0 790 776");
         // As large as before per unit where it fills its box; 14 px text at least.
@@ -949,15 +1059,67 @@ mod tests {
             ("79.00%".into(), "553px".into())
         );
         // 256 dies: 32 to a lane, which fills the widest picture.
-        let large = Layout::new(256, 8, 2);
+        let large = Layout::new(256, 8, 2, DESKTOP_PX);
         let last = large.die_xy(255);
         assert_eq!(large.width, last.0 + large.cell + CELL_GAP);
         assert!(large.width > FRONT_END_W && large.width <= VIEW_W);
     }
 
     #[test]
+    fn a_phone_s_box_gets_the_front_end_stacked_and_a_picture_it_holds_at_14_px_text() {
+        // 324 px hold 462 units at 0.7 px a unit, 450 in whole steps of 50.
+        for dies in [1, 32, 64, 256] {
+            let l = Layout::new(dies, 8, 2, PHONE_PX);
+            assert!(l.stacked && l.narrow, "{dies} dies");
+            assert!(
+                l.width * MIN_PX_PER_UNIT <= PHONE_PX,
+                "{dies} dies: {} units",
+                l.width
+            );
+            assert_eq!(l.css_width(), format!("min(100%, {}px)", l.width.ceil()));
+        }
+        // Host, link and controller one under the other, then the lanes.
+        let l = Layout::new(32, 8, 2, PHONE_PX);
+        assert_eq!(l.front_end(), [(10.0, 10.0), (10.0, 112.0), (10.0, 214.0)]);
+        assert_eq!(l.top, 324.0);
+        // The default drive's lanes keep their four 72-unit cells: 110 + 4 x 76 = 414 units.
+        assert_eq!(
+            (l.per_row, l.rows, l.cell, l.width),
+            (4, 1, MAX_CELL, 414.0)
+        );
+        // 256 dies on 8 channels: 32 to a lane in three rows of at most 11.
+        let l = Layout::new(256, 8, 2, PHONE_PX);
+        assert_eq!((l.per_row, l.rows), (11, 3));
+    }
+
+    #[test]
+    fn a_box_between_a_phone_s_and_a_desktop_s_wraps_lanes_before_it_stacks_the_front_end() {
+        // 600 px hold 857 units, 850 in steps: the front end's row (790) fits, a lane of 32
+        // dies at 24 units each (878) does not.
+        let l = Layout::new(256, 8, 2, 600.0);
+        assert!(l.narrow && !l.stacked);
+        assert_eq!((l.per_row, l.rows), (16, 2));
+        assert!(l.width * MIN_PX_PER_UNIT <= 600.0);
+    }
+
+    #[test]
+    fn a_resize_within_a_step_of_room_keeps_the_layout_and_a_box_not_measured_counts_as_wide() {
+        assert_eq!(
+            Layout::new(256, 8, 2, PHONE_PX),
+            Layout::new(256, 8, 2, PHONE_PX + 10.0)
+        );
+        for unmeasured in [0.0, -5.0, f64::NAN, f64::INFINITY] {
+            assert_eq!(
+                Layout::new(256, 8, 2, unmeasured),
+                Layout::new(256, 8, 2, DESKTOP_PX),
+                "{unmeasured}"
+            );
+        }
+    }
+
+    #[test]
     fn a_256_die_drive_keeps_cells_a_letter_fits_in() {
-        let l = Layout::new(256, 8, 2);
+        let l = Layout::new(256, 8, 2, DESKTOP_PX);
         assert_eq!((l.per_row, l.rows), (32, 1));
         assert!(l.cell >= MIN_CELL, "{}", l.cell);
     }
