@@ -22,6 +22,14 @@
 //! whose comparisons and selects cost twice the instructions on the engine's hottest path;
 //! the order stays total and fixed, which is what determinism needs.
 //!
+//! # Places
+//! An event whose time moves later many times before it comes (controller work pushed back by
+//! each host command) need not be scheduled at every move: the engine takes a place in the
+//! order ([`EventQueue::take_place`]) at each move, as a push would, and schedules the event
+//! once at its latest time in its latest place ([`EventQueue::push_at_place`]). It comes out
+//! exactly where the last of those pushes would have put it, and the heap holds no stale copy
+//! for each move.
+//!
 //! # Why not `std::collections::BinaryHeap`
 //! Taking the next event is the engine's most frequent operation (three per simulated 4 KiB
 //! read), and what costs there is less the instructions than the mispredicted branches: which
@@ -48,6 +56,10 @@
 
 use super::ring::Ring;
 use super::time::SimTime;
+
+/// A place in the order of events at equal times: see [`EventQueue::take_place`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Place(u32);
 
 #[derive(Clone, Copy, Debug)]
 struct Entry<E> {
@@ -119,6 +131,28 @@ impl<E: Copy, const LANES: usize> EventQueue<E, LANES> {
     pub fn push(&mut self, at: SimTime, ev: E) {
         let entry = self.entry(at, ev);
         self.heap_push(entry);
+    }
+
+    /// The place in the order of events that a [`push`](Self::push) now would take, kept for
+    /// an event scheduled later with [`push_at_place`](Self::push_at_place). An event whose
+    /// time keeps moving later (work pushed back by other work) can so be scheduled once, when
+    /// its time is known, and still come out exactly where scheduling it at every move would
+    /// have put it, without a stale copy in the heap for each move.
+    #[inline]
+    pub(crate) fn take_place(&mut self) -> Place {
+        self.seq = self.seq.wrapping_add(1);
+        Place(self.seq)
+    }
+
+    /// Schedule `ev` at `at`, in the place [`take_place`](Self::take_place) gave. Comes out
+    /// exactly when a [`push`](Self::push) made when the place was taken would have.
+    #[inline]
+    pub(crate) fn push_at_place(&mut self, at: SimTime, place: Place, ev: E) {
+        self.heap_push(Entry {
+            at,
+            seq: place.0,
+            ev,
+        });
     }
 
     /// Schedule `ev` at `at` in lane `lane` (`lane < LANES`), or in the heap if `at` is earlier
@@ -253,6 +287,20 @@ mod tests {
         let out: Vec<(u64, char)> = std::iter::from_fn(|| q.pop().map(|(t, e)| (t.0, e))).collect();
         assert_eq!(out, [(1, 'a'), (1, 'b'), (5, 'c'), (5, 'd')]);
         assert!(q.is_empty());
+    }
+
+    #[test]
+    fn an_event_pushed_at_a_place_taken_earlier_comes_out_where_a_push_then_would_have() {
+        // 'b' is scheduled once its time is known, after 'c' and 'd', in the place taken
+        // between 'a' and 'c': at time 5 it comes out after 'a' and before 'c'.
+        let mut q: EventQueue<char> = EventQueue::default();
+        q.push(SimTime(5), 'a');
+        let place = q.take_place();
+        q.push(SimTime(5), 'c');
+        q.push(SimTime(3), 'd');
+        q.push_at_place(SimTime(5), place, 'b');
+        let out: Vec<(u64, char)> = std::iter::from_fn(|| q.pop().map(|(t, e)| (t.0, e))).collect();
+        assert_eq!(out, [(3, 'd'), (5, 'a'), (5, 'b'), (5, 'c')]);
     }
 
     #[test]

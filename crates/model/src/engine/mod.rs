@@ -56,7 +56,7 @@ use std::collections::VecDeque;
 
 use super::activity::{die_state, Activity, DieActivity, DieOp, DieView};
 use super::config::{DriveSpec, MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES};
-use super::events::EventQueue;
+use super::events::{EventQueue, Place};
 use super::ftl::steady_write_amplification;
 use super::power;
 use super::ring::Ring;
@@ -120,8 +120,10 @@ enum Ev {
     StepDone { die: u32, generation: u32 },
     /// A die finished suspending its program or erase step and may read.
     Suspended(u32),
-    /// The controller finished a piece of background work (valid only for its generation).
-    BackgroundDone(u32),
+    /// The controller's background work in service may be done: done if the place it carries
+    /// is the work's latest ([`Background::due`]); otherwise host commands pushed the work
+    /// back and this event comes again at the work's end, in its latest place.
+    BackgroundDone(Place),
     /// A request's last byte crossed the host link (used only when the host may queue).
     Complete(u32),
     /// A request of an open-loop stream arrives.
@@ -141,8 +143,14 @@ struct Background {
     jobs: VecDeque<(u32, Nanos)>,
     /// When the head job ends unless a host command preempts it.
     head_done: SimTime,
-    /// Bumped whenever `head_done` moves, so stale completion events are ignored.
-    generation: u32,
+    /// The head job's place among events due at `head_done`: taken whenever `head_done` is set
+    /// or moves, as if its completion were scheduled anew each time. One completion event is
+    /// in the queue while there are jobs; a host command that pushes the head job back moves
+    /// only `head_done` and this place, and the event, when it comes too early, is scheduled
+    /// again at `head_done` in this place. So the events come out in the order of scheduling
+    /// at every move, without a stale event in the heap for each of thousands of moves (a
+    /// steady-state random write pushes the head job back at nearly every command).
+    due: Place,
     /// When the head job started its service.
     head_start: SimTime,
     /// Work of the jobs that started and finished inside the measured window.
@@ -927,7 +935,7 @@ impl Simulation {
             Ev::DieFree(die) => self.wake_die(die),
             Ev::StepDone { die, generation } => self.step_done(die, generation),
             Ev::Suspended(die) => self.wake_die(die),
-            Ev::BackgroundDone(generation) => self.background_done(generation),
+            Ev::BackgroundDone(place) => self.background_done(place),
             Ev::Complete(slot) => self.complete(slot, self.now),
             Ev::Arrive(stream) => self.arrive_open(stream),
             // What was measured by now is the result.
@@ -1690,9 +1698,9 @@ impl Simulation {
         let bg = &mut self.background;
         bg.head_start = self.now.max(self.controller.free_at);
         bg.head_done = bg.head_start + work;
-        bg.generation = bg.generation.wrapping_add(1);
+        bg.due = self.queue.take_place();
         self.queue
-            .push(bg.head_done, Ev::BackgroundDone(bg.generation));
+            .push_at_place(bg.head_done, bg.due, Ev::BackgroundDone(bg.due));
     }
 
     /// A host command holds the controller until `done` for `cost`: background work in service
@@ -1704,13 +1712,16 @@ impl Simulation {
             return;
         }
         bg.head_done = bg.head_done + cost;
-        bg.generation = bg.generation.wrapping_add(1);
-        self.queue
-            .push(bg.head_done, Ev::BackgroundDone(bg.generation));
+        bg.due = self.queue.take_place();
     }
 
-    fn background_done(&mut self, generation: u32) {
-        if generation != self.background.generation {
+    fn background_done(&mut self, place: Place) {
+        let bg = &self.background;
+        if place != bg.due {
+            // Pushed back since this event was scheduled: come again at the end, in the
+            // latest place.
+            self.queue
+                .push_at_place(bg.head_done, bg.due, Ev::BackgroundDone(bg.due));
             return;
         }
         let (die, work) = self
