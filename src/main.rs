@@ -16,6 +16,7 @@ use std::collections::VecDeque;
 
 use leptos::prelude::*;
 use parallelism_lab::ui::staging::Staging;
+use parallelism_lab::ui::tasks::next_task;
 use parallelism_lab::ui::{crash, opening_chart, Started};
 
 fn main() {
@@ -93,11 +94,6 @@ fn in_turn(owner: &'static Owner, mut steps: VecDeque<Task>, after: impl FnOnce(
         }),
         None => after(),
     }
-}
-
-/// Runs `step` in a task of its own, after the tasks already waiting.
-fn next_task(step: impl FnOnce() + 'static) {
-    gloo_timers::callback::Timeout::new(0, step).forget();
 }
 
 /// A span of the page's performance timeline: the marks `{name}-start` and `{name}`.

@@ -350,6 +350,53 @@ async fn microtasks(rounds: usize) {
     }
 }
 
+/// A task asked for with `next_task` runs after the task that asked has ended (not in its
+/// microtasks), the tasks in the order asked, each in a task of its own (a microtask queued by
+/// one runs before the next), and one asked for from a task runs after those already waiting.
+#[wasm_bindgen_test]
+async fn next_task_runs_each_closure_in_a_task_of_its_own_in_the_order_asked() {
+    use parallelism_lab::ui::tasks::next_task;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    let log: Rc<RefCell<Vec<&'static str>>> = Rc::default();
+    let note = |log: &Rc<RefCell<Vec<&'static str>>>, what: &'static str| {
+        let log = log.clone();
+        move || log.borrow_mut().push(what)
+    };
+    for (task, microtask) in [("a", "a's microtask"), ("b", "b's microtask")] {
+        let log = log.clone();
+        let inner = note(&log, microtask);
+        let later = note(&log, "asked by a, after c");
+        next_task(move || {
+            log.borrow_mut().push(task);
+            leptos::task::spawn_local(async move { inner() });
+            if task == "a" {
+                next_task(later);
+            }
+        });
+    }
+    next_task(note(&log, "c"));
+    microtasks(8).await;
+    assert!(
+        log.borrow().is_empty(),
+        "ran within the asking task: {:?}",
+        log.borrow()
+    );
+    eventually("every task asked for to run", || log.borrow().len() == 6).await;
+    assert_eq!(
+        *log.borrow(),
+        [
+            "a",
+            "a's microtask",
+            "b",
+            "b's microtask",
+            "c",
+            "asked by a, after c"
+        ]
+    );
+}
+
 #[wasm_bindgen_test]
 async fn parts_marked_soon_mount_before_the_others_each_kind_in_page_order() {
     use parallelism_lab::ui::later::{Later, FIRST_SCREEN_MARK};

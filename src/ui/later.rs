@@ -28,6 +28,8 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 
+use crate::ui::tasks::next_task;
+
 /// The attribute `<html>` carries once every part has mounted.
 pub const MOUNTED_ATTRIBUTE: &str = "data-mounted";
 
@@ -107,7 +109,7 @@ fn ask_for_turns() {
         let started = Rc::new(Cell::new(false));
         let start = move || {
             if !started.replace(true) {
-                set_timeout(mount_next, Duration::ZERO);
+                next_task(mount_next);
             }
         };
         request_animation_frame(start.clone());
@@ -136,7 +138,7 @@ fn mount_next() {
         ASKED.set(false);
         set_mounted(true);
     } else {
-        set_timeout(mount_next, Duration::ZERO);
+        next_task(mount_next);
     }
 }
 

@@ -12,7 +12,8 @@
 //! behind the opening chart), [`input`] (the task that handles the reader's input), [`later`]
 //! (the parts below the first screen, mounted after it), [`pool`] (the Web Workers that run
 //! every model computation the page shows, off the thread that draws), [`charts::canvas`],
-//! [`resize`] (an element's box, followed), [`controls`], [`readout`], [`notes`], [`views`]
+//! [`resize`] (an element's box, followed), [`tasks`] (a task of its own, without a timer's
+//! wait), [`controls`], [`readout`], [`notes`], [`views`]
 //! (the view switch, the drive-over-time view, teaching mode and the sharing parts) and
 //! [`crash`] (the screen a panic leaves instead of a dead page).
 
@@ -38,6 +39,7 @@ pub mod snippet;
 pub mod staging;
 pub mod state;
 pub mod storage;
+pub mod tasks;
 pub mod teaching;
 pub mod url_state;
 pub mod views;

@@ -30,11 +30,11 @@
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
-use std::time::Duration;
 
 use leptos::prelude::*;
 
 use crate::ui::input::{self, now_ms, TASK_BUDGET_MS};
+use crate::ui::tasks::next_task;
 
 /// A chart's drawing, waiting for its turn.
 struct Turn {
@@ -104,7 +104,7 @@ fn draw_turns(started: Option<f64>, at_least_one: bool) {
     } else if drawn == 0 {
         request_animation_frame(take_turn);
     } else {
-        set_timeout(take_turn, Duration::ZERO);
+        next_task(take_turn);
     }
 }
 
