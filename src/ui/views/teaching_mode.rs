@@ -109,9 +109,9 @@ const STACKED_W: f64 = HOST_X + CTRL_W + HOST_X;
 const CHANNEL_BAR_X: f64 = 10.0;
 const CHANNEL_BAR_W: f64 = 88.0;
 
-/// What of a drive the picture draws.
+/// What of a drive the picture draws: its dies, its channels and each die's planes.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Shape {
+pub struct DriveParts {
     pub dies: u32,
     pub channels: u32,
     pub planes: u32,
@@ -469,8 +469,8 @@ pub fn TeachingMode() -> impl IntoView {
     play_frames(lab.views, core, shown);
     reset_on_alt_r(move || core.update_value(|c| c.reset(shown)));
 
-    let shape = Memo::new(move |_| {
-        lab.drive.with(|d| Shape {
+    let parts = Memo::new(move |_| {
+        lab.drive.with(|d| DriveParts {
             dies: d.dies(),
             channels: d.preset().controller.channels,
             planes: d.preset().nand.planes,
@@ -501,7 +501,7 @@ pub fn TeachingMode() -> impl IntoView {
                     }}
                 </p>
                 <p class="status" id="teach-status">{move || shown.status.get()}</p>
-                <DrivePicture shape=shape activity=shown.activity link_name=link_name />
+                <DrivePicture parts=parts activity=shown.activity link_name=link_name />
                 <PowerDraw trace=shown.power />
                 <DieLegend />
                 <p class="visually-hidden" id="teach-summary" aria-live="polite" aria-atomic="true">
@@ -659,7 +659,7 @@ fn PowerDraw(
 fn DrivePicture(
     /// The current drive's dies, channels and planes.
     #[prop(into)]
-    shape: Signal<Shape>,
+    parts: Signal<DriveParts>,
     /// What the drive does now (`None` while it is prepared).
     #[prop(into)]
     activity: Signal<Option<Activity>>,
@@ -671,13 +671,13 @@ fn DrivePicture(
     let box_px = follow_box(box_ref, |e| Some(f64::from(e.client_width())));
     // Equal layouts compare equal, so a resize that changes nothing draws nothing again.
     let layout = Memo::new(move |_| {
-        let s = shape.get();
+        let s = parts.get();
         box_px
             .get()
             .map(|px| Layout::new(s.dies, s.channels, s.planes, px))
     });
     let description = move || {
-        shape.with(|s| {
+        parts.with(|s| {
             format!(
                 "The drive: host, {} link, controller, {} channels and {} dies with {} planes each. The summary below the legend says what they do.",
                 link_name.get(),
