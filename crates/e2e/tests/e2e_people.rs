@@ -220,7 +220,8 @@ async fn e2e_a_phone_shows_the_chart_then_its_controls_then_the_readout_and_neve
 /// high, and laid out for its box: on a phone it keeps at least 0.7 px a unit
 /// (`MIN_PX_PER_UNIT`, text of 14 px and more) with the host, link and controller stacked and
 /// the lanes in more rows, so neither the picture nor the page scrolls sideways, for the
-/// default drive and the largest (256 dies).
+/// default drive and the largest (256 dies); widened to a desktop's window, it is laid out
+/// again with the front end in a row.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_a_phone_reads_teaching_mode_s_picture_at_14_px_without_scrolling_sideways() {
     let browser = Browser::start().await;
@@ -260,6 +261,22 @@ async fn e2e_a_phone_reads_teaching_mode_s_picture_at_14_px_without_scrolling_si
         );
         screenshot(&browser, shot).await;
     }
+    // The same page in a desktop's window lays the picture out again, the front end in a row.
+    set_viewport(&browser, 1280, 800).await;
+    browser
+        .wait_for("the picture's front end in a row", || async {
+            let row = browser
+                .js(
+                    "const svg = document.querySelector('.drive-picture');
+                     const host = svg.querySelector('.host rect').getBoundingClientRect();
+                     const controller = svg.querySelector('.controller rect').getBoundingClientRect();
+                     return controller.top < host.bottom && controller.left > host.right;",
+                    vec![],
+                )
+                .await;
+            (row == json!(true)).then_some(())
+        })
+        .await;
     browser.assert_clean_console();
     browser.close().await;
 }
