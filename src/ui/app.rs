@@ -76,9 +76,9 @@ pub fn App(
 /// The lab's state and all that follows from it, made before any of its views: the parsed
 /// link, the state's parts in context, the model's workers, and once it follows the state
 /// ([`Started::follow`]) the first plan at work; then the chart set ([`Started::prepare`]),
-/// and last the URL kept in step ([`Started::keep`]). The page does each in a task of its own and then mounts
-/// [`AppViews`] (`src/main.rs`): on a phone, state and views made one task of 125 ms at 4x
-/// CPU, most of it V8 compiling each function the first time it runs.
+/// and last the URL kept in step ([`Started::keep`]). The page does each in a task of its own
+/// and then mounts [`AppViews`] (`src/main.rs`): on a phone, state and views made one task of
+/// 125 ms at 4x CPU, most of it V8 compiling each function the first time it runs.
 #[derive(Clone)]
 pub struct Started {
     lab: Lab,

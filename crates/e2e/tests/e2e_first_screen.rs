@@ -640,9 +640,9 @@ const RECORD_STAGING: &str = r#"
 /// The app starts in steps, each a task of its own (`src/main.rs`, README "The app's start in
 /// steps"): its state, the state followed, the chart set, then its views, added to the page
 /// hidden behind the opening chart, in three steps, then shown, and last the URL and the
-/// device's copy following the state. Read from the page's
-/// performance timeline: every step's measure, in order, none overlapping the next; the parts
-/// mounted after the first screen (their `lab:first-screen` mark) wait until the views show.
+/// device's copy following the state. Read from the page's performance timeline: every step's
+/// measure, in order, none overlapping the next; the parts mounted after the first screen
+/// (their `lab:first-screen` mark) wait until the views show.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_first_screen_the_app_starts_in_steps_behind_the_opening_chart() {
     let browser = Browser::start().await;
