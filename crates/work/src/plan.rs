@@ -186,6 +186,11 @@ impl PlanRunner {
         Progress::of(&self.plan, |k| self.cache.get(k))
     }
 
+    /// Whether every point of the plan has a result, an estimate at least.
+    fn all_estimated(&self) -> bool {
+        self.plan.iter().all(|k| self.cache.contains_key(k))
+    }
+
     /// The next run to do: the first point without any result, else the first estimate to
     /// refine.
     fn next_job(&self) -> Option<(RunKey, Fidelity)> {
@@ -199,7 +204,10 @@ impl PlanRunner {
     }
 
     /// Works on the plan until `time_is_up` returns true (checked after every
-    /// [`EVENTS_PER_STEP`] events and after each one-off preparation) or nothing is left.
+    /// [`EVENTS_PER_STEP`] events and after each one-off preparation), nothing is left, or the
+    /// plan's last point has its first result. That moment is what a reader waits for (every
+    /// point drawn), so the slice ends there and its results go out at once rather than with
+    /// the refinements that would fill the rest of the slice (up to a whole slice later).
     pub fn work(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> Slice {
         let mut slice = Slice::default();
         loop {
@@ -223,14 +231,24 @@ impl PlanRunner {
                         Start::Refused(why) => {
                             self.cache.insert(key.clone(), Outcome::Failed(why));
                             slice.completed.push(key);
+                            if self.all_estimated() {
+                                return slice;
+                            }
                             continue;
                         }
                         Start::OutOfTime => return slice,
                     }
                 }
             }
+            let estimating = self
+                .active
+                .as_ref()
+                .is_some_and(|a| a.goal == Fidelity::Estimate);
             if let Some(key) = self.advance_active() {
                 slice.completed.push(key);
+                if estimating && self.all_estimated() {
+                    return slice;
+                }
             }
             if time_is_up() {
                 return slice;
@@ -393,6 +411,44 @@ mod tests {
         for k in &keys {
             assert_eq!(e.point(k).unwrap().fidelity, Fidelity::Full);
         }
+    }
+
+    /// The plan's last estimate ends the slice, however much time is left in it: the reader
+    /// waits for that moment, and the refinements that follow would hold its results back
+    /// until the slice's end.
+    #[test]
+    fn a_slice_ends_at_the_plan_s_last_estimate() {
+        let keys: Vec<RunKey> = [1, 4].map(|qd| key_at(DriveState::Fob, qd, 100)).to_vec();
+        let mut e = PlanRunner::new();
+        e.set_plan(keys.clone());
+        let first = e.work(&mut || false);
+        assert_eq!(
+            first.completed, keys,
+            "both estimates, and nothing refined yet"
+        );
+        assert!(!first.idle);
+        assert_eq!(e.progress(), progress(2, 2, 0));
+        let rest = e.work(&mut || false);
+        assert_eq!(rest.completed, keys, "both refined in the next slice");
+        assert!(rest.idle);
+        assert_eq!(e.progress(), progress(2, 2, 2));
+    }
+
+    /// A point the model refuses is a result too: when it is the plan's last point, the slice
+    /// ends there.
+    #[test]
+    fn a_refused_last_point_ends_the_slice_too() {
+        let refused = RunKey {
+            qd: 0,
+            ..key_at(DriveState::Fob, 1, 100)
+        };
+        let keys = vec![key_at(DriveState::Fob, 4, 100), refused.clone()];
+        let mut e = PlanRunner::new();
+        e.set_plan(keys.clone());
+        let first = e.work(&mut || false);
+        assert_eq!(first.completed, keys);
+        assert!(e.failure(&refused).is_some(), "the model refuses depth 0");
+        assert!(!first.idle, "the first point's refinement is still to do");
     }
 
     #[test]

@@ -310,16 +310,15 @@ impl Server {
         if slice.completed.is_empty() && !slice.idle {
             return None;
         }
-        // Each run once, with the best result it has now (an estimate refined within the same
-        // slice is sent as the full result only).
-        let mut results: Vec<(RunKey, Outcome)> = Vec::new();
-        for key in slice.completed {
-            if results.iter().all(|(k, _)| *k != key) {
-                if let Some(outcome) = self.plans.outcome(&key) {
-                    results.push((key, outcome.clone()));
-                }
-            }
-        }
+        // A run reaches a result at most once a slice: the plan's last estimate ends one.
+        let results: Vec<(RunKey, Outcome)> = slice
+            .completed
+            .into_iter()
+            .filter_map(|key| {
+                let outcome = self.plans.outcome(&key)?.clone();
+                Some((key, outcome))
+            })
+            .collect();
         Some(Reply::Results {
             generation: self.generation,
             results,
@@ -409,16 +408,31 @@ mod tests {
         assert_eq!(s.work(&mut || false), [], "an idle server says nothing");
     }
 
+    /// The page marks every point drawn when the plan's last estimate arrives: it goes out
+    /// in a reply of its own, with time left in the slice, before its refinement.
     #[test]
-    fn a_run_reached_twice_in_one_slice_is_sent_once_with_its_best_result() {
+    fn the_plan_s_last_estimate_goes_out_before_its_refinement() {
         let k = key_at(DriveState::Fob, 1, 100);
         let mut s = Server::new();
-        s.receive(&plan(1, &[k]));
-        let [Reply::Results { results, .. }] = &s.work(&mut || false)[..] else {
-            panic!("not one reply")
+        s.receive(&plan(1, std::slice::from_ref(&k)));
+        let finality = |replies: Vec<Reply>| match &replies[..] {
+            [Reply::Results { results, idle, .. }] => {
+                assert_eq!(results.len(), 1);
+                assert_eq!(results[0].0, k);
+                (results[0].1.is_final(), *idle)
+            }
+            other => panic!("not one reply: {other:?}"),
         };
-        assert_eq!(results.len(), 1);
-        assert!(results[0].1.is_final());
+        assert_eq!(
+            finality(s.work(&mut || false)),
+            (false, false),
+            "the estimate"
+        );
+        assert_eq!(
+            finality(s.work(&mut || false)),
+            (true, true),
+            "then the full result"
+        );
     }
 
     #[test]
