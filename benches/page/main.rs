@@ -28,8 +28,8 @@
 //! - `PAGE_BENCH_BEFORE=/path/to/other/dist`: also measure that build, run for run
 //!   interleaved with this one (the machine's speed drifts by a third from minute to minute),
 //!   and print the two side by side, "before" and "after";
-//! - `PAGE_BENCH_ONLY=phone,desktop,network,workloads,article,teaching,lighthouse`: only those sections (`phone` includes
-//!   the download).
+//! - `PAGE_BENCH_ONLY=phone,desktop,network,workloads,article,teaching,lighthouse`: only those
+//!   sections (`phone` includes the download).
 //!
 //! Run with `cargo bench --bench page` after `trunk build --release` (`./dev.sh bench` does
 //! both, and installs Lighthouse).

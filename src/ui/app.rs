@@ -14,10 +14,10 @@
 //! footer ([`super::views::chrome`]), the charts against queue depth
 //! ([`super::views::queue_charts`]), the drive over time, teaching mode, the tours, and the
 //! share, compare and fio parts ([`super::views`]).
-//! - which view the results area shows ([`super::state::Display::view`]): the charts, the drive over time
-//!   or teaching mode, and the guided tours' panel in each (above the teaching views, below
-//!   the queue-depth charts; its position lives here, so a tour that changes the view keeps
-//!   its place).
+//! - which view the results area shows ([`super::state::Display::view`]): the charts, the drive
+//!   over time or teaching mode, and the guided tours' panel in each (above the teaching views,
+//!   below the queue-depth charts; its position lives here, so a tour that changes the view
+//!   keeps its place).
 //!
 //! Nothing else holds state: the controls write the parts through their setters, and the URL
 //! is parsed once, on start, by [`url_state::parse_query`].

@@ -639,7 +639,8 @@ pub struct Simulation {
     dies: Vec<Die>,
     channels: Vec<Server>,
     controller: Server,
-    /// The host's one-at-a-time path ([`ControllerSpec::host_path`](crate::config::ControllerSpec::host_path)).
+    /// The host's one-at-a-time path
+    /// ([`ControllerSpec::host_path`](crate::config::ControllerSpec::host_path)).
     host_path: Server,
     /// Host command work the controller finished inside the measured window.
     controller_busy_ns: u64,
