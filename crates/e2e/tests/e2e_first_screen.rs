@@ -40,36 +40,6 @@ async fn screenshot(browser: &Browser, name: &str) {
     std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
 }
 
-/// Sizes the window so that the page's viewport is `width` x `height` CSS pixels, as a desktop
-/// browser of that window size shows it.
-async fn set_viewport(browser: &Browser, width: u32, height: u32) {
-    let inner = || async {
-        let v = browser
-            .js("return [window.innerWidth, window.innerHeight];", vec![])
-            .await;
-        (v[0].as_u64().unwrap(), v[1].as_u64().unwrap())
-    };
-    browser.client.set_window_size(width, height).await.unwrap();
-    // The window's frame takes some of its size: grow it by what is missing.
-    let (w, h) = inner().await;
-    let (w, h) = (
-        2 * u64::from(width) - w.min(width.into()),
-        2 * u64::from(height) - h.min(height.into()),
-    );
-    browser
-        .client
-        .set_window_size(w as u32, h as u32)
-        .await
-        .unwrap();
-    // The browser resizes when it gets to it: wait for the viewport rather than read it once.
-    let want = (u64::from(width), u64::from(height));
-    browser
-        .wait_for(&format!("a {width} x {height} viewport"), || async {
-            (inner().await == want).then_some(())
-        })
-        .await;
-}
-
 /// Emulates a phone's viewport (CSS pixels, touch, a 3x screen) through DevTools.
 async fn emulate_phone(browser: &Browser, width: u32, height: u32) {
     browser.cdp(
@@ -145,7 +115,7 @@ async fn assert_on_first_screen(browser: &Browser, css: &str, width: u32, height
 async fn e2e_first_screen_a_desktop_window_shows_the_iops_chart_and_the_readout() {
     let browser = Browser::start().await;
     for (width, height) in [(1280, 800), (1366, 768)] {
-        set_viewport(&browser, width, height).await;
+        browser.set_viewport(width, height).await;
         for theme in ["light", "dark"] {
             let at = format!("{width} x {height}, {theme}");
             open_drawn(&browser, theme).await;
@@ -357,7 +327,7 @@ fn epoch_ms(t: std::time::SystemTime) -> f64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_first_screen_the_opening_chart_s_wasm_comes_with_its_glue_before_the_app_s() {
     let browser = Browser::start().await;
-    set_viewport(&browser, 1280, 800).await;
+    browser.set_viewport(1280, 800).await;
     open_drawn(&browser, "light").await;
     let seen = browser
         .js(
@@ -485,7 +455,7 @@ const RECORD_OPENING_CHART: &str = r#"
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_first_screen_the_opening_chart_is_drawn_before_the_app_has_loaded() {
     let (root, browser) = without_the_app_wasm("no-app-wasm-opening").await;
-    set_viewport(&browser, 1280, 800).await;
+    browser.set_viewport(1280, 800).await;
     // The state as the page writes it (the stamp is the canonical query).
     let query = "?preset=e18dc&cap=960&dies=16&qd=64&rw=randread&bs=4k&state=steady";
     browser.client.goto(&browser.url(query)).await.unwrap();
@@ -538,7 +508,7 @@ async fn e2e_first_screen_the_opening_chart_is_drawn_before_the_app_has_loaded()
         .wait_until("the opening chart to fit its box", fits)
         .await;
     let before = browser.attr(canvas, "data-draws").await;
-    set_viewport(&browser, 1000, 800).await;
+    browser.set_viewport(1000, 800).await;
     browser
         .wait_until("the opening chart drawn again to its new box", fits)
         .await;
@@ -573,7 +543,7 @@ async fn e2e_first_screen_the_app_takes_the_opening_chart_s_place() {
         if width < 900 {
             emulate_phone(&browser, width, height).await;
         } else {
-            set_viewport(&browser, width, height).await;
+            browser.set_viewport(width, height).await;
         }
         open_drawn(&browser, theme).await;
         let seen = browser.js("return window.__opening;", vec![]).await;

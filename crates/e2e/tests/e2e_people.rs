@@ -27,31 +27,6 @@ async fn screenshot(browser: &Browser, name: &str) {
     std::fs::write(screenshot_path(name), png).unwrap();
 }
 
-/// Sizes the window so that the page's viewport is `width` x `height` CSS pixels.
-async fn set_viewport(browser: &Browser, width: u32, height: u32) {
-    browser.client.set_window_size(width, height).await.unwrap();
-    let v = browser
-        .js("return [window.innerWidth, window.innerHeight];", vec![])
-        .await;
-    let (w, h) = (v[0].as_u64().unwrap(), v[1].as_u64().unwrap());
-    let (dw, dh) = (
-        u64::from(width) - w.min(width.into()),
-        u64::from(height) - h.min(height.into()),
-    );
-    if dw > 0 || dh > 0 {
-        let (w, h) = (u64::from(width) + dw, u64::from(height) + dh);
-        browser
-            .client
-            .set_window_size(w as u32, h as u32)
-            .await
-            .unwrap();
-    }
-    let v = browser
-        .js("return [window.innerWidth, window.innerHeight];", vec![])
-        .await;
-    assert_eq!(v, json!([width, height]), "the viewport");
-}
-
 /// The bounding box of the first element matching `css`: `{top, bottom, height}` in viewport
 /// pixels, or `null`.
 async fn rect(browser: &Browser, css: &str) -> Value {
@@ -161,7 +136,7 @@ async fn e2e_no_page_text_names_a_folder_a_reader_cannot_open() {
 async fn e2e_a_phone_shows_the_chart_then_its_controls_then_the_readout_and_never_scrolls_sideways()
 {
     let browser = Browser::start().await;
-    set_viewport(&browser, 390, 844).await;
+    browser.set_viewport(390, 844).await;
     browser.open("", "#chart-iops").await;
     screenshot(&browser, "phone-390x844").await;
     let chart = top(&browser, "#figure-iops").await;
@@ -200,7 +175,7 @@ async fn e2e_a_phone_shows_the_chart_then_its_controls_then_the_readout_and_neve
     assert_eq!(small, json!([]), "touch targets under 44 px");
 
     for width in [390, 360] {
-        set_viewport(&browser, width, 800).await;
+        browser.set_viewport(width, 800).await;
         let overflow = browser
             .js(
                 "return document.documentElement.scrollWidth - window.innerWidth;",
@@ -225,7 +200,7 @@ async fn e2e_a_phone_shows_the_chart_then_its_controls_then_the_readout_and_neve
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_a_phone_reads_teaching_mode_s_picture_at_14_px_without_scrolling_sideways() {
     let browser = Browser::start().await;
-    set_viewport(&browser, 390, 844).await;
+    browser.set_viewport(390, 844).await;
     for (query, shot) in [
         ("?view=activity", "phone-teaching-390x844"),
         ("?view=activity&dies=256", "phone-teaching-256-dies-390x844"),
@@ -262,7 +237,7 @@ async fn e2e_a_phone_reads_teaching_mode_s_picture_at_14_px_without_scrolling_si
         screenshot(&browser, shot).await;
     }
     // The same page in a desktop's window lays the picture out again, the front end in a row.
-    set_viewport(&browser, 1280, 800).await;
+    browser.set_viewport(1280, 800).await;
     browser
         .wait_for("the picture's front end in a row", || async {
             let row = browser
@@ -284,7 +259,7 @@ async fn e2e_a_phone_reads_teaching_mode_s_picture_at_14_px_without_scrolling_si
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_a_projector_shows_the_drive_and_play_on_the_first_screen() {
     let browser = Browser::start().await;
-    set_viewport(&browser, 1280, 720).await;
+    browser.set_viewport(1280, 720).await;
     browser
         .open("?view=activity&theme=projector", "#teach-play")
         .await;

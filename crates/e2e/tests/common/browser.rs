@@ -261,6 +261,54 @@ impl Browser {
         .await;
     }
 
+    /// Sizes the window so that the page's viewport is `width` x `height` CSS pixels, as a
+    /// desktop browser of that window size shows it. The window's frame takes some of its
+    /// size, so the window grows by what the viewport lacks; and the page learns of a new
+    /// window size a moment after chromedriver has set it (its width and height apart, at
+    /// times), so the viewport is read once it has settled, and the last size waited for.
+    pub async fn set_viewport(&self, width: u32, height: u32) {
+        let want = (u64::from(width), u64::from(height));
+        self.client.set_window_size(width, height).await.unwrap();
+        let (w, h) = self.settled_viewport().await;
+        let framed = (2 * want.0 - w.min(want.0), 2 * want.1 - h.min(want.1));
+        if framed != want {
+            self.client
+                .set_window_size(framed.0 as u32, framed.1 as u32)
+                .await
+                .unwrap();
+        }
+        self.wait_for(&format!("a {width} x {height} viewport"), || async {
+            (self.viewport().await == want).then_some(())
+        })
+        .await;
+    }
+
+    /// The viewport's size in CSS pixels.
+    async fn viewport(&self) -> (u64, u64) {
+        let v = self
+            .js("return [window.innerWidth, window.innerHeight];", vec![])
+            .await;
+        (v[0].as_u64().unwrap(), v[1].as_u64().unwrap())
+    }
+
+    /// The viewport's size once two reads a tenth of a second apart agree.
+    async fn settled_viewport(&self) -> (u64, u64) {
+        let deadline = tokio::time::Instant::now() + TIMEOUT;
+        let mut last = self.viewport().await;
+        loop {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            let now = self.viewport().await;
+            if now == last {
+                return now;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the viewport never settled: {last:?}, then {now:?}"
+            );
+            last = now;
+        }
+    }
+
     /// Waits until the three charts against queue depth are drawn for the state in the URL
     /// with every point at least estimated.
     pub async fn wait_for_queue_charts(&self) {
