@@ -66,6 +66,9 @@ pub enum Command {
     /// The E12 review's synthetic tests (bursts, sustained depths, mixes) on a drive: each
     /// test's curve and score
     Review(ReviewArgs),
+    /// The model against every published figure: each figure's source, published value or
+    /// words, the model's value, error, band and verdict, and a summary line
+    Validate(ValidateArgs),
     /// Print model speed figures as JSON
     Bench,
 }
@@ -317,6 +320,16 @@ pub struct CalibrateArgs {
     pub loo: bool,
     #[command(flatten)]
     pub run: RunArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Args)]
+pub struct ValidateArgs {
+    /// Also rerun the scorecard at both ends of each assumption's range and report, per figure,
+    /// how far each assumption moves it (about a minute)
+    #[arg(long)]
+    pub sensitivity: bool,
     #[command(flatten)]
     pub output: OutputArgs,
 }

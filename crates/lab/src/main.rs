@@ -9,7 +9,8 @@
 //!
 //! The other modules print one family of commands each (`points`: sweeps and fio; `drives`:
 //! presets and spec sheets; `fitting`: calibrate and fit; `drive_time`: fill, burst, torture;
-//! `idle`: QD1 latency after idle time; `jobs`: fio job files run; `replay`: block traces; `review`: a review's test suite; `bench`); each asks the model and formats what it returns, nothing more.
+//! `idle`: QD1 latency after idle time; `jobs`: fio job files run; `replay`: block traces; `review`: a review's test suite;
+//! `validate`: the scorecard of every published figure; `bench`); each asks the model and formats what it returns, nothing more.
 //!
 //! Every bad argument ends in a one-line message on stderr and exit status 2; nothing panics.
 //! clap's errors are re-worded here to that one line, in the words `lab` used before clap, so
@@ -25,6 +26,7 @@ mod jobs;
 mod points;
 mod replay;
 mod review;
+mod validate;
 
 use std::fmt;
 use std::path::PathBuf;
@@ -281,6 +283,7 @@ fn run(command: Command) -> Result<String, Fail> {
         Command::Import(a) => points::import(&a.file, a.output.format),
         Command::Idle(a) => idle::idle(&a),
         Command::Review(a) => review::review(&a),
+        Command::Validate(a) => validate::validate(&a),
         Command::Bench => Ok(bench::run()),
     }
 }

@@ -182,7 +182,46 @@ fn presets_lists_every_preset_id() {
 fn calibrate_prints_every_reference_cell_with_its_error() {
     let out = stdout(&lab(&["calibrate", "--format", "csv"]));
     assert!(out.starts_with("cell,measured,model,error_pct"));
-    assert_eq!(out.lines().count(), 23, "{out}");
+    assert_eq!(out.lines().count(), 24, "{out}");
+}
+
+/// `lab validate` prints the model's scorecard (`parallelism_model::scorecard`): every figure
+/// with its verdict, the summary line, and the time it took; the CSV and JSON carry the same
+/// rows and verdicts.
+#[test]
+fn validate_prints_every_figure_its_verdict_the_summary_and_its_time() {
+    let table = stdout(&lab(&["validate"]));
+    let summary = table
+        .lines()
+        .find(|l| l.contains("figures within their bands"))
+        .expect("a summary line");
+    assert!(summary.contains(", 0 failing"), "{summary}");
+    assert!(summary.contains("mean error E18DC article"), "{summary}");
+    let timed = table.lines().last().unwrap();
+    assert!(
+        timed.contains("figures scored in") && timed.ends_with(" s"),
+        "{timed}"
+    );
+    let csv = stdout(&lab(&["validate", "--format", "csv"]));
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert!(csv.starts_with("id,source,drive,figure,procedure,published,model,error,band,verdict"));
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&lab(&["validate", "--format", "json"]))).unwrap();
+    let json_rows = json["rows"].as_array().unwrap();
+    assert_eq!(json_rows.len(), rows.len());
+    assert_eq!(json["summary"]["failing"], 0);
+    assert_eq!(json["summary_line"].as_str(), Some(summary));
+    // The QD1 sequential reads of the article that names the lab, in every format.
+    let id = "e18dc-1920-gb-read-128-kib-qd1-mb-s";
+    assert!(
+        rows.iter()
+            .any(|r| r.starts_with(id) && r.ends_with(",holds,")),
+        "{csv}"
+    );
+    assert!(table.contains(id));
+    assert!(json_rows
+        .iter()
+        .any(|r| r["id"] == id && r["verdict"] == "holds"));
 }
 
 #[test]

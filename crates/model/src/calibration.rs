@@ -408,9 +408,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_embedded_e18dc_file_has_22_cells_in_its_row_order() {
+    fn the_embedded_e18dc_file_has_23_cells_in_its_row_order() {
         let cells = e18dc();
-        assert_eq!(cells.len(), 22);
+        assert_eq!(cells.len(), 23);
         let first = cells[0];
         assert_eq!(
             (first.capacity_gb, first.rw, first.bs_bytes, first.depth),
@@ -418,10 +418,17 @@ mod tests {
         );
         assert_eq!((first.metric, first.value), (Metric::Iops, 13095.0));
         assert_eq!(cells[1].metric, Metric::LatencyMs);
-        let last = cells[21];
+        let peak = cells[21];
         assert_eq!(
-            (last.rw, last.bs_bytes, last.depth, last.value),
+            (peak.rw, peak.bs_bytes, peak.depth, peak.value),
             (Rw::Read, 128 * 1024, Depth::Peak, 7118.4)
+        );
+        // The article's text: "At QD1 all three read 128KiB blocks at 1,232.3 to
+        // 1,345.7MB/s, with the 1,920GB drive the slowest."
+        let qd1 = cells[22];
+        assert_eq!(
+            (qd1.capacity_gb, qd1.rw, qd1.depth, qd1.metric, qd1.value),
+            (Some(1920), Rw::Read, Depth::Qd(1), Metric::MbS, 1232.3)
         );
     }
 

@@ -47,6 +47,7 @@
 //! 5. runs of the engine: [`sweep`], [`fio`], [`drive_state`], [`review`]
 //! 6. presets and their published data: [`presets`], [`calibration`], [`spec_sheet`]
 //! 7. fitting: [`fit`], [`sliced_fit`], [`custom`]
+//! 8. judgement: [`scorecard`]
 //!
 //! # The public face
 //!
@@ -79,6 +80,8 @@
 //! - [`spec_sheet`]: the consumer controllers' spec-sheet peaks and the fresh model against them.
 //! - [`fit`]: the search that chooses a preset's fitted values, and leave-one-out.
 //! - [`sliced_fit`]: a fit run in slices, so a page never blocks on one.
+//! - [`scorecard`]: every published figure, the procedure that reproduces it and its band; the
+//!   model scored against all of them, and each assumption's effect on each figure.
 //! - [`custom`]: a reader's own drive (a preset with fitted values, `drive=` in a link), fitted
 //!   to their fio results.
 //! - [`named_enum!`]: one table of stable names per enum, for `FromStr` and `Display`.
@@ -104,6 +107,7 @@ pub mod review;
 mod ring;
 pub mod rng;
 pub mod run;
+pub mod scorecard;
 pub mod sliced;
 pub mod sliced_fit;
 pub mod spec_sheet;

@@ -31,7 +31,8 @@ use std::sync::Arc;
 
 use super::config::SpecPeaks;
 use super::config::{
-    check_dies, CellType, ConfigError, ControllerSpec, DriveSpec, Mapping, NandSpec, SlcCache,
+    check_dies, CellType, ConfigError, ControllerSpec, DriveSpec, Mapping, NandSpec,
+    SequentialLayout, SlcCache,
 };
 use super::config::{ControllerPower, IdleLatency, NandPower, PowerState};
 use super::config::{Fitted, Param};
@@ -345,10 +346,13 @@ const PHISON_E18DC: ControllerSpec = ControllerSpec {
     // assumption: enterprise firmware suspends a program or erase for arriving reads,
     // up to four times per step, so a read never waits out a whole ~2 ms TLC program.
     max_suspends: 4,
-    // assumption: Phison's read-ahead, as in the E12 ([REF3]). Its own cells cannot tell:
-    // they read 16 MiB deep [REF1], where a buffer of one page per die changes nothing (+0.0%
-    // at 480 GB QD128 and at the 1,920 GB peak, with or without it).
-    read_ahead: true,
+    // [REF1]: one 128 KiB read at a time runs at 1,232-1,346 MB/s on all three capacities, the
+    // 1,920 GB drive the slowest: one sense and one page per channel, with nothing fetched
+    // ahead. Data striped page by page meets eight dies at every capacity; a program unit per
+    // die would meet one or two (578 MB/s at 480 GB), and a read-ahead buffer of one page per
+    // die would grow with the dies (1,424 MB/s at 1,920 GB), where the real drive does not.
+    read_ahead: false,
+    sequential_layout: SequentialLayout::Striped,
     user_fraction: USER_FRACTION_ENTERPRISE,
     // fitted by `lab fit`: the random writes at both capacities; the usable spare is a little
     // smaller than raw minus user [REF6].
@@ -399,6 +403,10 @@ const PHISON_E12: ControllerSpec = ControllerSpec {
     // request at a time gets from the dies: the controller reads ahead. Trigger and window are
     // SimpleSSD's ([REF8]: three sequential reads, one page from every die).
     read_ahead: true,
+    // [REF3]: sustained sequential reads "mostly flat at low queue depths, and then jumps up
+    // toward saturation between QD4 and QD16": QD1 to QD4 served alike from the read-ahead
+    // buffer, deeper queues reaching the dies that hold a program unit each.
+    sequential_layout: SequentialLayout::UnitPerDie,
     // [REF3]: 960 GB usable from 1 TB.
     user_fraction: USER_FRACTION_ENTERPRISE,
     spare_efficiency: PHISON_E18DC.spare_efficiency,
@@ -667,6 +675,9 @@ pub(crate) static PRESETS: [Preset; 7] = [
             // assumption: no read-ahead; [REF4] measures sequential reads only where the SATA
             // link is the limit.
             read_ahead: false,
+            // assumption: laid out as written, as the Phison presets; [REF4] reads sequentially
+            // only where the SATA link, not the layout, is the limit.
+            sequential_layout: SequentialLayout::UnitPerDie,
             // [REF4]: 128 GB sold from sixteen 8 GiB dies.
             user_fraction: 128e9 / (128.0 * 1073741824.0),
             // fitted to a fact of [REF4]: the torture test ends below a tenth of fresh speed

@@ -471,7 +471,7 @@ fn the_e18dc_preset_is_what_lab_fit_finds_and_its_cross_validation_holds() {
             .join(", ")
     );
     let table = calibration::table(RunOptions::default());
-    assert_eq!(table.len(), 22);
+    assert_eq!(table.len(), 23);
     let bad: Vec<String> = table
         .iter()
         .filter(|r| r.error.abs() > 0.08)

@@ -175,6 +175,8 @@ pub struct ControllerSpec {
     /// [`READ_AHEAD_TRIGGER`] times, the controller keeps one page per die prefetched ahead
     /// of the stream in its DRAM, and reads that find their data there only cross the link.
     pub read_ahead: bool,
+    /// Where data written in order lies, which decides how many dies a sequential read meets.
+    pub sequential_layout: SequentialLayout,
     /// User capacity per raw flash byte (the rest is spare area).
     pub user_fraction: f64,
     /// Share of the nominal spare area garbage collection can actually use.
@@ -182,6 +184,18 @@ pub struct ControllerSpec {
     pub slc_cache: SlcCache,
     /// What the controller, its DRAM and its link draw, and its power states.
     pub power: ControllerPower,
+}
+
+/// Where a controller puts data the host wrote in order: a firmware policy, told apart by how
+/// fast one sequential read at a time goes on drives with more or fewer dies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SequentialLayout {
+    /// Page by page over the dies, as data written at random lies: a 128 KiB read of 16 KiB
+    /// pages meets eight dies at once, however many the drive has.
+    Striped,
+    /// A program unit per die in turn, as the write buffer filled them: a 128 KiB read meets
+    /// one or two dies, and only reading ahead brings more of them to work.
+    UnitPerDie,
 }
 
 /// How the firmware runs part of the flash in SLC mode as a write cache.

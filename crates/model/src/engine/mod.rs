@@ -24,7 +24,8 @@
 //! real queues and the engine wakes it with events.
 //!
 //! Reads follow the data's layout: written at random, a read's pages spread over the dies page
-//! by page; written in order, they lie a program unit per die in turn. A controller that reads
+//! by page; written in order, they lie as the controller's `sequential_layout` puts them (page
+//! by page too, or a program unit per die in turn). A controller that reads
 //! ahead (`read_ahead.rs`) prefetches a sequential stream's next requests into its DRAM with
 //! reads of its own, in internal slots that never count as host requests, and a host read that
 //! finds its data there only crosses the link.
@@ -55,7 +56,7 @@
 use std::collections::VecDeque;
 
 use super::activity::{die_state, Activity, DieActivity, DieOp, DieView};
-use super::config::{DriveSpec, MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES};
+use super::config::{DriveSpec, SequentialLayout, MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES};
 use super::events::{EventQueue, Place};
 use super::ftl::steady_write_amplification;
 use super::power;
@@ -384,8 +385,8 @@ struct Params {
     t_read_slc: Nanos,
     /// Reads in a million whose data sits in SLC-mode cells (0: none, and nothing is drawn).
     slc_read_ppm: u64,
-    /// Some stream reads in order: its data lies as it was written, a program unit per die
-    /// in turn (an SLC-mode unit when it sits in the cache), not page by page.
+    /// Some stream reads in order on a controller that lays such data out a program unit per
+    /// die in turn (an SLC-mode unit when it sits in the cache), not page by page.
     sequential_reads: bool,
     /// Pages of one die's native and SLC-mode program units.
     unit_pages: u64,
@@ -510,7 +511,9 @@ impl Params {
             })
             .unwrap_or(1.0);
         let unit_bytes = n.program_unit_bytes();
-        let sequential_reads = streams.iter().any(|s| s.sequential() && s.read_percent > 0);
+        let reads_in_order = streams.iter().any(|s| s.sequential() && s.read_percent > 0);
+        let sequential_reads =
+            reads_in_order && c.sequential_layout == SequentialLayout::UnitPerDie;
         Params {
             dies: d.dies,
             planes: n.planes,
@@ -533,7 +536,7 @@ impl Params {
             sequential_reads,
             unit_pages: u64::from(n.program_pages * n.planes),
             slc_unit_pages: u64::from(n.planes),
-            read_ahead: c.read_ahead && sequential_reads,
+            read_ahead: c.read_ahead && reads_in_order,
             read_ahead_window: u64::from(n.page_bytes) * u64::from(d.dies),
             user_bytes: d.user_bytes() as u64,
             t_prog: n.t_prog,

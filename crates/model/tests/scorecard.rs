@@ -1,0 +1,117 @@
+//! The model against every published figure (`parallelism_model::scorecard`): the whole table
+//! runs on every `cargo test`, and a figure that leaves its band, a known miss that grows, or a
+//! known miss that silently holds fails here, naming the figure, its source and its values.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+use parallelism_model::scorecard::{figures, Published, Scorecard, Source, Verdict};
+use parallelism_model::sliced::Sliced;
+
+/// The scorecard, run once for every test here.
+fn card() -> &'static Scorecard {
+    static CARD: OnceLock<Scorecard> = OnceLock::new();
+    CARD.get_or_init(|| Scorecard::run().unwrap())
+}
+
+/// Every figure is as the table says: inside its band, or a known miss no worse than allowed.
+#[test]
+fn every_published_figure_is_within_its_band_or_a_known_miss_no_worse_than_stated() {
+    let card = card();
+    let failing: Vec<String> = card
+        .rows
+        .iter()
+        .filter(|r| !r.verdict.as_expected())
+        .map(|r| {
+            format!(
+                "{} ({}): {}: published {}, model {} ({})",
+                r.id,
+                r.source.short(),
+                r.verdict,
+                r.published,
+                r.model_text,
+                r.band
+            )
+        })
+        .collect();
+    assert!(failing.is_empty(), "{}", failing.join("\n"));
+    assert_eq!(card.summary.failing, 0, "{}", card.summary);
+    assert_eq!(card.summary.rows, figures().len());
+}
+
+/// Issue 53's figures: the E18DC's measured cells (the QD1 sequential reads among them) within
+/// 8%, and the QD1 sequential reads of the three capacities within the article's range.
+#[test]
+fn the_e18dc_cells_and_its_qd1_sequential_reads_hold_within_8_percent() {
+    let card = card();
+    let e18dc: Vec<_> = card
+        .rows
+        .iter()
+        .filter(|r| r.source == Source::E18dcArticle && r.error.is_some())
+        .collect();
+    assert!(e18dc.len() >= 23 + 2, "{} numeric rows", e18dc.len());
+    for r in &e18dc {
+        assert!(r.error.unwrap().abs() <= 0.08, "{}: {}", r.id, r.model_text);
+    }
+    for id in [
+        "e18dc-1920-gb-read-128-kib-qd1-mb-s",
+        "e18dc-480-gb-read-128-kib-qd1-in-the-range",
+        "e18dc-960-gb-read-128-kib-qd1-in-the-range",
+        "e18dc-qd1-sequential-reads-flat-across-capacity",
+    ] {
+        let r = card.rows.iter().find(|r| r.id == id).unwrap();
+        assert_eq!(r.verdict, Verdict::Holds, "{id}: {}", r.model_text);
+    }
+}
+
+/// The table's own bookkeeping: one row per id, a procedure to reproduce each, a cause for each
+/// known miss, and every source of the reference represented.
+#[test]
+fn every_row_has_a_unique_id_a_procedure_and_a_cause_for_its_known_miss() {
+    let all = figures();
+    let ids: HashSet<&str> = all.iter().map(|f| f.id.as_str()).collect();
+    assert_eq!(ids.len(), all.len(), "duplicate ids");
+    for f in all {
+        assert!(f.procedure.starts_with("lab "), "{}: {}", f.id, f.procedure);
+        assert!(!f.what.is_empty() && !f.drive.is_empty(), "{}", f.id);
+        if let Some(k) = f.known_miss {
+            assert!(k.cause.len() > 40 && k.up_to > 0.0, "{}", f.id);
+        }
+        if let Published::Range { lo, hi, .. } = f.published {
+            assert!(lo < hi, "{}", f.id);
+        }
+    }
+    for source in Source::ALL {
+        assert!(all.iter().any(|f| f.source == source), "{source}");
+        assert_eq!(source.to_string().parse::<Source>(), Ok(source));
+    }
+}
+
+/// The scorecard in slices (as a worker runs it) is the scorecard in one go, bit for bit.
+#[test]
+fn the_scorecard_in_slices_is_the_scorecard_in_one_go() {
+    let whole = card();
+    let mut run = parallelism_model::scorecard::ScorecardRun::new();
+    let mut slices = 0;
+    let stepped = loop {
+        slices += 1;
+        if let Some(card) = run.step(7).unwrap() {
+            break card;
+        }
+        assert!(run.progress() < 1.0);
+    };
+    assert_eq!(slices, figures().len().div_ceil(7));
+    assert_eq!(&stepped, whole);
+    // As the page receives it: every word and verdict the same, every number to its last digit
+    // but one (JSON's decimal text of a double reads back within an ulp).
+    let back: Scorecard = serde_json::from_str(&serde_json::to_string(whole).unwrap()).unwrap();
+    assert_eq!(back.summary.to_string(), whole.summary.to_string());
+    for (b, w) in back.rows.iter().zip(&whole.rows) {
+        assert_eq!(
+            (&b.id, &b.published, &b.model_text, b.verdict),
+            (&w.id, &w.published, &w.model_text, w.verdict)
+        );
+        assert!((b.error.unwrap_or(0.0) - w.error.unwrap_or(0.0)).abs() < 1e-12);
+    }
+}
