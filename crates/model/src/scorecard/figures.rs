@@ -767,7 +767,7 @@ fn e12_power() -> Vec<Figure> {
                 Band::Same,
             )
             .model(|runs| {
-                let p = runs.preset("e12");
+                let p = runs.preset("e12")?;
                 let states: Vec<String> = p
                     .controller
                     .power
@@ -863,7 +863,7 @@ fn controller_table() -> Vec<Figure> {
             .what("channels, chip enables and host link", "lab presets")
             .judged(Published::Fact(fact), Band::Same)
             .model(move |runs| {
-                let c = runs.preset(id).controller;
+                let c = runs.preset(id)?.controller;
                 text(format!(
                     "{} channels, {} CE, {}",
                     c.channels,
@@ -880,7 +880,7 @@ fn controller_table() -> Vec<Figure> {
             )
             .judged(Published::Fact("8 channels, SATA 6 Gb/s"), Band::Same)
             .model(|runs| {
-                let c = runs.preset("octane").controller;
+                let c = runs.preset("octane")?.controller;
                 text(format!("{} channels, {}", c.channels, c.link.name()))
             }),
     ))
@@ -1137,7 +1137,7 @@ fn standards() -> Vec<Figure> {
             Band::Within(0.0),
         )
         .model(|runs| {
-            let c = runs.preset("octane").controller;
+            let c = runs.preset("octane")?.controller;
             num(c.link.raw_bytes_per_s() * c.link_efficiency / 1e6)
         }),
         link(HostLink::Pcie3x4, 3.9),

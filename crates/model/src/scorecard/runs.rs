@@ -115,24 +115,22 @@ impl Runs {
     }
 
     /// The preset with this id, with the varied assumption applied where it belongs.
-    pub(crate) fn preset(&self, id: &str) -> Preset {
+    pub(crate) fn preset(&self, id: &str) -> Result<Preset, RunError> {
         let mut read = self.read.borrow_mut();
         if !read.iter().any(|r| r == id) {
             read.push(id.to_string());
         }
-        let mut p = presets::find(id)
-            .expect("the scorecard names built-in presets only (tested)")
-            .clone();
+        let mut p = presets::lookup(id)?.clone();
         if let Some((a, value)) = self.varied {
             if a.presets.contains(&id) {
                 (a.apply)(&mut p, value);
             }
         }
-        p
+        Ok(p)
     }
 
     pub(crate) fn drive(&self, id: &str, gb: u32) -> Result<DriveSpec, RunError> {
-        Ok(self.preset(id).drive_for_capacity_gb(f64::from(gb))?)
+        Ok(self.preset(id)?.drive_for_capacity_gb(f64::from(gb))?)
     }
 
     /// A published cell, as `lab calibrate` runs it.
@@ -141,7 +139,7 @@ impl Runs {
         if let Some(v) = self.cells.get(&key) {
             return Ok(*v);
         }
-        let drive = self.preset("e18dc").default_drive();
+        let drive = self.preset("e18dc")?.default_drive();
         let v = cell.model_value(&drive, self.options)?;
         self.cells.insert(key, v);
         Ok(v)
@@ -210,7 +208,7 @@ impl Runs {
     /// The preset's spec-sheet rows, as `lab spec` prints them.
     pub(crate) fn spec(&mut self, id: &'static str) -> Result<&[SpecRow], RunError> {
         if !self.spec.contains_key(id) {
-            let rows = spec_sheet::compare(&self.preset(id), self.options).unwrap_or_default();
+            let rows = spec_sheet::compare(&self.preset(id)?, self.options).unwrap_or_default();
             self.spec.insert(id, rows);
         }
         Ok(&self.spec[id])
