@@ -6,13 +6,19 @@
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
-use parallelism_model::scorecard::{figures, Published, Scorecard, Source, Verdict};
+use parallelism_model::scorecard::{
+    assumptions, figures, vary, Baseline, Published, Scorecard, Source, Verdict,
+};
 use parallelism_model::sliced::Sliced;
 
-/// The scorecard, run once for every test here.
+/// The scorecard, run once for every test here (with the presets each figure read).
+fn baseline() -> &'static Baseline {
+    static BASELINE: OnceLock<Baseline> = OnceLock::new();
+    BASELINE.get_or_init(|| Baseline::run().unwrap())
+}
+
 fn card() -> &'static Scorecard {
-    static CARD: OnceLock<Scorecard> = OnceLock::new();
-    CARD.get_or_init(|| Scorecard::run().unwrap())
+    &baseline().scorecard
 }
 
 /// Every figure is as the table says: inside its band, or a known miss no worse than allowed.
@@ -82,9 +88,21 @@ fn every_row_has_a_unique_id_a_procedure_and_a_cause_for_its_known_miss() {
             assert!(lo < hi, "{}", f.id);
         }
     }
+    for verdict in Verdict::ALL {
+        let json = serde_json::to_string(&verdict).unwrap();
+        assert_eq!(
+            json.trim_matches('"').replace('-', " "),
+            verdict.to_string()
+        );
+    }
     for source in Source::ALL {
         assert!(all.iter().any(|f| f.source == source), "{source}");
         assert_eq!(source.to_string().parse::<Source>(), Ok(source));
+        // JSON (lab validate, the page) spells a source as its name does.
+        assert_eq!(
+            serde_json::to_string(&source).unwrap(),
+            format!("\"{source}\"")
+        );
     }
 }
 
@@ -114,4 +132,39 @@ fn the_scorecard_in_slices_is_the_scorecard_in_one_go() {
         );
         assert!((b.error.unwrap_or(0.0) - w.error.unwrap_or(0.0)).abs() < 1e-12);
     }
+}
+
+/// A sensitivity run reruns every figure that reads the preset it varies, also those whose run
+/// an earlier figure made: the retail rows read the E12's fill that the review's row ran first,
+/// and a static cache of 0 and of 24 GB moves them (the fill's cache is 32 and 56 GB).
+#[test]
+fn an_assumption_moves_every_figure_that_shares_its_run() {
+    let slc = assumptions()
+        .iter()
+        .find(|a| a.id == "consumer-slc-static")
+        .unwrap();
+    let moved = vary(baseline(), slc).unwrap();
+    let ids: Vec<&str> = moved
+        .iter()
+        .map(|(i, _)| card().rows[*i].id.as_str())
+        .collect();
+    let cache = card()
+        .rows
+        .iter()
+        .position(|r| r.id == "e12-retail-firecuda-510-cache")
+        .unwrap();
+    let (_, m) = moved
+        .iter()
+        .find(|(i, _)| *i == cache)
+        .expect("the cache row moves");
+    assert!(
+        (m.at_lo - 32.0).abs() < 0.5 && (m.at_hi - 56.0).abs() < 0.5,
+        "{m:?}"
+    );
+    // The E18DC and the Octane carry no SLC cache: none of their figures is rerun.
+    assert!(
+        ids.iter()
+            .all(|id| !id.starts_with("e18dc") && !id.starts_with("octane")),
+        "{ids:?}"
+    );
 }

@@ -54,6 +54,8 @@ pub enum Source {
     SpecSheets,
     /// *An SSD State of the Union Update* (AnandTech, 2011; the OCZ Octane).
     OctaneReview,
+    /// TechPowerUp's reviews of retail drives on the E12 with the same kind of flash.
+    RetailE12,
     /// The host interface standards' rates, and Little's law.
     Standards,
 }
@@ -63,6 +65,7 @@ crate::named_enum!(Source, "source", id, {
     E12Review => "e12-review",
     SpecSheets => "spec-sheets",
     OctaneReview => "octane-review",
+    RetailE12 => "retail-e12",
     Standards => "standards",
 });
 
@@ -77,6 +80,11 @@ impl Source {
                  Phison E12 Reference Design Preview (Billy Tallis, AnandTech, July 18, 2018)"
             }
             Source::OctaneReview => crate::drive_state::OCTANE_SOURCE,
+            Source::RetailE12 => {
+                "TechPowerUp, Seagate FireCuda 510 1 TB Review and Sabrent Rocket 1 TB M.2 NVMe \
+                 SSD Review, \"Write Intensive Usage\" (1 MB sequential writes in one thread on \
+                 an erased drive): retail 1 TB drives on the Phison E12"
+            }
             Source::Standards => {
                 "The host interface standards (SATA 3.x, PCIe 3.0 to 5.0) and Little's law"
             }
@@ -90,6 +98,7 @@ impl Source {
             Source::E12Review => "E12 review",
             Source::SpecSheets => "Spec sheets",
             Source::OctaneReview => "Octane review",
+            Source::RetailE12 => "E12 retail drives",
             Source::Standards => "Standards",
         }
     }

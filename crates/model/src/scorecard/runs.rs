@@ -115,11 +115,17 @@ impl Runs {
     }
 
     /// The preset with this id, with the varied assumption applied where it belongs.
-    pub(crate) fn preset(&self, id: &str) -> Result<Preset, RunError> {
+    /// Note that the figure being scored reads preset `id`, whether its run is made now or was
+    /// made for an earlier figure (so a sensitivity run reruns every figure that shares it).
+    fn note(&self, id: &str) {
         let mut read = self.read.borrow_mut();
         if !read.iter().any(|r| r == id) {
             read.push(id.to_string());
         }
+    }
+
+    pub(crate) fn preset(&self, id: &str) -> Result<Preset, RunError> {
+        self.note(id);
         let mut p = presets::lookup(id)?.clone();
         if let Some((a, value)) = self.varied {
             if a.presets.contains(&id) {
@@ -135,6 +141,7 @@ impl Runs {
 
     /// A published cell, as `lab calibrate` runs it.
     pub(crate) fn cell(&mut self, cell: &Measurement) -> Result<f64, RunError> {
+        self.note("e18dc");
         let key = format!("{cell:?}");
         if let Some(v) = self.cells.get(&key) {
             return Ok(*v);
@@ -146,6 +153,7 @@ impl Runs {
     }
 
     pub(crate) fn job(&mut self, job: Job) -> Result<&RunResult, RunError> {
+        self.note(job.preset);
         if !self.jobs.contains_key(&job) {
             let mut run = RunSpec {
                 drive: self.drive(job.preset, job.gb)?,
@@ -170,6 +178,7 @@ impl Runs {
 
     /// The E12 review's suite on its 960 GB sample, as `lab review` runs it.
     pub(crate) fn review(&mut self) -> Result<&[TestResult], RunError> {
+        self.note(review::E12_SAMPLE_PRESET);
         let results = match self.review.take() {
             Some(results) => results,
             None => {
@@ -182,6 +191,7 @@ impl Runs {
 
     /// The Octane review's torture on its 128 GB drive, as `lab torture` runs it.
     pub(crate) fn torture(&mut self) -> Result<&TortureReport, RunError> {
+        self.note(drive_state::OCTANE_PRESET);
         let report = match self.torture.take() {
             Some(report) => report,
             None => {
@@ -195,6 +205,7 @@ impl Runs {
 
     /// The E12 sample's whole-drive fill, as `lab fill` runs it.
     pub(crate) fn fill(&mut self) -> Result<&FillReport, RunError> {
+        self.note(review::E12_SAMPLE_PRESET);
         let report = match self.fill.take() {
             Some(report) => report,
             None => {
@@ -207,6 +218,7 @@ impl Runs {
 
     /// The preset's spec-sheet rows, as `lab spec` prints them.
     pub(crate) fn spec(&mut self, id: &'static str) -> Result<&[SpecRow], RunError> {
+        self.note(id);
         if !self.spec.contains_key(id) {
             let rows = spec_sheet::compare(&self.preset(id)?, self.options).unwrap_or_default();
             self.spec.insert(id, rows);
@@ -222,6 +234,7 @@ impl Runs {
         gb: u32,
         state: DriveState,
     ) -> Result<&RunResult, RunError> {
+        self.note(drive_state::OCTANE_PRESET);
         let key = (workload, gb, state);
         if !self.desktop.contains_key(&key) {
             let drive = self.drive(drive_state::OCTANE_PRESET, gb)?;
