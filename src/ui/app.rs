@@ -46,6 +46,7 @@ use super::views::embed_frame;
 use super::views::fio_import::FioImport;
 use super::views::queue_charts::{has_markers, QueueCharts};
 use super::views::review::ReviewTestsView;
+use super::views::scorecard::{ScorecardLink, ScorecardView};
 use super::views::share::ShareBar;
 use super::views::teaching_mode::TeachingMode;
 use super::views::tours::{TourAt, Tours};
@@ -223,7 +224,10 @@ pub fn AppViews(
                         <Later>
                             // Several jobs have their own table instead of one point.
                             <Show when=move || {
-                                !view_is(View::Time) && !view_is(View::Review) && !own_table()
+                                !view_is(View::Time)
+                                    && !view_is(View::Review)
+                                    && !view_is(View::Scorecard)
+                                    && !own_table()
                             }>
                                 <Readout data=readout_data heading=readout_heading(lab.display) />
                             </Show>
@@ -263,6 +267,7 @@ pub fn AppViews(
                         </Show>
                         <DriveTimeView palette=palette />
                         <ReviewTestsView />
+                        <ScorecardView />
                         {(!embed)
                             .then(|| {
                                 view! {
@@ -367,7 +372,7 @@ fn write_url(url: Rc<RefCell<UrlWriter>>) {
 fn readout_heading(display: RwSignal<Display>) -> Signal<&'static str> {
     Signal::derive(move || match display.with(|d| d.view) {
         View::Activity => "The point teaching mode plays:",
-        View::Queue | View::Time | View::Review => "This point",
+        View::Queue | View::Time | View::Review | View::Scorecard => "This point",
     })
 }
 
@@ -506,7 +511,9 @@ fn Legend(
             <Show when=move || measured.get()>
                 <li>
                     <span class="diamond" aria-hidden="true"></span>
-                    "published measurement"
+                    "published measurement ("
+                    <ScorecardLink>"the model against every published figure"</ScorecardLink>
+                    ")"
                 </li>
             </Show>
             {move || {

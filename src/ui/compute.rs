@@ -300,7 +300,7 @@ mod tests {
 
     #[test]
     fn other_views_plan_only_the_readout_point() {
-        for view in [View::Time, View::Activity, View::Review] {
+        for view in [View::Time, View::Activity, View::Review, View::Scorecard] {
             let mut s = LabState::default();
             s.display.view = view;
             assert_eq!(plan(&s).keys, vec![current_key(&s)], "{view:?}");

@@ -31,7 +31,8 @@
 //!   browser does not render (an embed below the fold) still takes in its results; the
 //!   revision also changes at once for a reply that completes what the reader waits for: the
 //!   first screen's runs (the plan's first, [`Plan::first_screen`]), the plan's last estimate
-//!   or last full result, the drive over time, a fit, jobs, a replay, the review's suite;
+//!   or last full result, the drive over time, a fit, jobs, a replay, the review's suite, the
+//!   scorecard;
 //! - a worker that cannot start, or that stops, shows the page's error screen with the
 //!   reason (it panics, which the crash screen catches), never a page that silently stops;
 //! - after [`Pool::stop`] the workers are ended and nothing more is sent.
@@ -39,6 +40,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use crate::model::scorecard::Scorecard;
 use crate::model::RunError;
 use leptos::prelude::*;
 use parallelism_model::sliced_fit::FitProgress;
@@ -48,6 +50,7 @@ use parallelism_work::pool::{pool_size, Dispatch, Milestones};
 use parallelism_work::protocol::{Reply, Request};
 use parallelism_work::replay::{ReplayAsk, ReplayFound, ReplayProgress, ReplaySource};
 use parallelism_work::review::{ReviewAsk, ReviewFound, ReviewProgress};
+use parallelism_work::scorecard::{ScorecardAsk, ScorecardProgress};
 use parallelism_work::teach::{TeachCommand, TeachNews};
 use parallelism_work::time::{TimeResults, MAX_CACHED_DRIVES};
 use parallelism_work::{DriveKey, WorkError};
@@ -125,6 +128,8 @@ struct Inner {
     replay: TaskBook<ReplayAsk, ReplayProgress, ReplayFound>,
     /// The last review suite asked, and the drives already done.
     review: TaskBook<ReviewAsk, ReviewProgress, ReviewFound>,
+    /// The last scoring asked, and the scorecard once done (it depends on nothing the page sets).
+    scorecard: TaskBook<ScorecardAsk, ScorecardProgress, Scorecard>,
     /// The reader's trace file, and what tells it apart (never in the state or the link).
     trace_file: Option<(ReplaySource, web_sys::File)>,
     /// Teaching mode's point (ids grow with every point) and who hears its news.
@@ -152,6 +157,13 @@ fn review_request(id: u64, ask: Option<ReviewAsk>) -> Request {
     Request::Review { id, ask }
 }
 
+fn scorecard_request(id: u64, ask: Option<ScorecardAsk>) -> Request {
+    Request::Scorecard {
+        id,
+        run: ask.is_some(),
+    }
+}
+
 /// What a task asks that may name the reader's trace file.
 trait NamesFile {
     /// The file source it names, if it names one.
@@ -165,6 +177,12 @@ impl NamesFile for JobsAsk {
 }
 
 impl NamesFile for ReviewAsk {
+    fn file_source(&self) -> Option<&ReplaySource> {
+        None
+    }
+}
+
+impl NamesFile for ScorecardAsk {
     fn file_source(&self) -> Option<&ReplaySource> {
         None
     }
@@ -209,6 +227,8 @@ pub type JobsState = TaskState<JobsAsk, JobsProgress, JobsFound>;
 pub type ReplayState = TaskState<ReplayAsk, ReplayProgress, ReplayFound>;
 /// What the page knows of the review suite it asked for.
 pub type ReviewState = TaskState<ReviewAsk, ReviewProgress, ReviewFound>;
+/// What the page knows of the scorecard it asked for.
+pub type ScorecardState = TaskState<ScorecardAsk, ScorecardProgress, Scorecard>;
 
 /// One kind of task: the last asked (ids grow; a cancel takes one too), what is known of it,
 /// and the ones already done.
@@ -323,6 +343,7 @@ pub struct Pool {
     jobs: Coalesced,
     replay: Coalesced,
     review: Coalesced,
+    scorecard: Coalesced,
 }
 
 impl Pool {
@@ -343,6 +364,7 @@ impl Pool {
                 jobs: TaskBook::default(),
                 replay: TaskBook::default(),
                 review: TaskBook::default(),
+                scorecard: TaskBook::default(),
                 trace_file: None,
                 teach_id: 0,
                 on_teach: None,
@@ -353,6 +375,7 @@ impl Pool {
             jobs: Coalesced::new(),
             replay: Coalesced::new(),
             review: Coalesced::new(),
+            scorecard: Coalesced::new(),
         };
         let early = EarlyWorker::find();
         for index in 0..workers {
@@ -546,6 +569,38 @@ impl Pool {
             .flatten()
     }
 
+    /// Changes whenever the scorecard may have moved (once per [`REVISION_MS`] at most).
+    pub fn scorecard_revision(&self) -> u64 {
+        self.scorecard.revision.get()
+    }
+
+    /// Scores the model against every published figure, dropping the scoring before; once
+    /// done, the scorecard is shown at once from then on. The view says so at once (not a
+    /// revision later: it would say "stopped" meanwhile).
+    pub fn start_scorecard(&self) {
+        self.start_task(
+            ScorecardAsk,
+            |i| &mut i.scorecard,
+            scorecard_request,
+            self.scorecard,
+        );
+        self.scorecard.bump(true);
+    }
+
+    /// Drops the scoring under way, if any; the view says so at once.
+    pub fn cancel_scorecard(&self) {
+        self.cancel_task(|i| &mut i.scorecard, scorecard_request, self.scorecard);
+        self.scorecard.bump(true);
+    }
+
+    /// What is known of the scoring last started (not tracked: track
+    /// [`Self::scorecard_revision`]).
+    pub fn scorecard_state(&self) -> Option<ScorecardState> {
+        self.inner
+            .try_with_value(|i| i.scorecard.state.clone())
+            .flatten()
+    }
+
     /// Asks the lane worker for `ask` (dropping the task before), or shows what it found
     /// before at once.
     fn start_task<A: Clone + PartialEq + NamesFile, P: Copy + Default, F: Clone>(
@@ -578,6 +633,38 @@ impl Pool {
             }
         });
         revision.bump_soon();
+    }
+
+    /// Takes in what is known of `drive` over time (kept per drive, a finished one never
+    /// replaced); its revision moves at once when it is done.
+    fn take_time(&self, drive: DriveKey, results: TimeResults) {
+        let done = results.is_done();
+        let _ = self.inner.try_update_value(|i| {
+            if i.time.get(&drive).is_none_or(|r| !r.is_done()) {
+                if i.time.len() >= MAX_CACHED_DRIVES {
+                    let asked = i.time_asked.clone();
+                    i.time.retain(|k, _| Some(k) == asked.as_ref());
+                }
+                i.time.insert(drive, results);
+            }
+        });
+        self.time.bump(done);
+    }
+
+    /// Takes in a reply for task `id` of `book`; its revision moves at once when it is done.
+    fn take_task<A: Clone + PartialEq, P: Copy + Default, F: Clone>(
+        &self,
+        book: fn(&mut Inner) -> &mut TaskBook<A, P, F>,
+        revision: Coalesced,
+        id: u64,
+        progress: P,
+        outcome: Option<Result<F, WorkError>>,
+    ) {
+        let done = outcome.is_some();
+        let _ = self
+            .inner
+            .try_update_value(|i| book(i).receive(id, progress, outcome));
+        revision.bump(done);
     }
 
     /// Drops the task of `book` if one is under way.
@@ -736,19 +823,7 @@ impl Pool {
                 // either way.
                 self.charts.bump(self.milestones().reached_since(&before));
             }
-            Reply::Time { drive, results } => {
-                let done = results.is_done();
-                let _ = self.inner.try_update_value(|i| {
-                    if i.time.get(&drive).is_none_or(|r| !r.is_done()) {
-                        if i.time.len() >= MAX_CACHED_DRIVES {
-                            let asked = i.time_asked.clone();
-                            i.time.retain(|k, _| Some(k) == asked.as_ref());
-                        }
-                        i.time.insert(drive, results);
-                    }
-                });
-                self.time.bump(done);
-            }
+            Reply::Time { drive, results } => self.take_time(drive, results),
             Reply::Fit {
                 id,
                 progress,
@@ -766,35 +841,22 @@ impl Pool {
                 id,
                 progress,
                 outcome,
-            } => {
-                let done = outcome.is_some();
-                let _ = self
-                    .inner
-                    .try_update_value(|i| i.jobs.receive(id, progress, outcome));
-                self.jobs.bump(done);
-            }
+            } => self.take_task(|i| &mut i.jobs, self.jobs, id, progress, outcome),
             Reply::Replay {
                 id,
                 progress,
                 outcome,
-            } => {
-                let done = outcome.is_some();
-                let _ = self
-                    .inner
-                    .try_update_value(|i| i.replay.receive(id, progress, outcome));
-                self.replay.bump(done);
-            }
+            } => self.take_task(|i| &mut i.replay, self.replay, id, progress, outcome),
             Reply::Review {
                 id,
                 progress,
                 outcome,
-            } => {
-                let done = outcome.is_some();
-                let _ = self
-                    .inner
-                    .try_update_value(|i| i.review.receive(id, progress, outcome));
-                self.review.bump(done);
-            }
+            } => self.take_task(|i| &mut i.review, self.review, id, progress, outcome),
+            Reply::Scorecard {
+                id,
+                progress,
+                outcome,
+            } => self.take_task(|i| &mut i.scorecard, self.scorecard, id, progress, outcome),
             Reply::Teach { id, news } => {
                 let listener = self
                     .inner

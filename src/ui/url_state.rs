@@ -868,6 +868,8 @@ mod tests {
             s.display.view = View::Activity;
             s.views.set_speed_us_per_s(500);
             states.push(s.clone());
+            s.display.view = View::Scorecard;
+            states.push(s.clone());
             s.display.view = View::Queue;
             states.push(s.clone());
             s.display.view = View::Time;

@@ -1,6 +1,7 @@
-//! End-to-end tests of workloads in the page: load at a rate (issue #23) and the E12 review's
-//! tests (issue #25). The release build in `dist/` in headless Chromium, driven over WebDriver
-//! like `e2e.rs`, checked against the real `lab` binary.
+//! End-to-end tests of workloads in the page: load at a rate (issue #23), the E12 review's
+//! tests (issue #25) and the scorecard of every published figure (issue 53). The release
+//! build in `dist/` in headless Chromium, driven over WebDriver like `e2e.rs`, checked against
+//! the real `lab` binary.
 //!
 //! Needs `dist/`, `/usr/bin/chromedriver` and the `lab` binary (`LAB_BIN`, which
 //! `tests/run-all.sh` sets, or `target/debug/lab`); fails, never skips, without them.
@@ -10,6 +11,7 @@ mod common;
 
 use std::path::PathBuf;
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 use common::Browser;
 use fantoccini::key::Key;
@@ -724,6 +726,248 @@ async fn e2e_the_reviews_tests_run_in_the_worker_and_match_lab_review() {
         browser.location_search().await.contains("view=review"),
         "the URL carries the view"
     );
+    browser.assert_clean_console();
+    browser.close().await;
+}
+
+/// How long the scorecard may take in the worker before the test fails (the whole table, a
+/// figure a slice, in a worker it shares with the charts' plan).
+const SCORECARD_TIMEOUT: Duration = Duration::from_secs(180);
+
+/// Waits until `#scorecard-status` says every figure is scored, and gives how long it took
+/// and when each count of steps made ("N of M steps": the shared runs, then the figures) was
+/// first seen, from the start: the gap before a count is about how long that step took (to the
+/// 50 ms this polls at, and the 150 ms the page gathers replies over).
+async fn wait_for_scorecard(browser: &Browser) -> (Duration, Vec<(usize, Duration)>) {
+    let start = Instant::now();
+    let mut seen: Vec<(usize, Duration)> = Vec::new();
+    loop {
+        let status = text_of(browser, "#scorecard-status").await;
+        if status.contains("every published figure scored") {
+            return (start.elapsed(), seen);
+        }
+        assert!(
+            !status.contains("could not") && !status.contains("stopped"),
+            "{status}"
+        );
+        let done = status
+            .split(": ")
+            .nth(1)
+            .and_then(|s| s.split(' ').next())
+            .and_then(|n| n.parse::<usize>().ok());
+        if let Some(done) = done.filter(|d| seen.last().is_none_or(|l| l.0 != *d)) {
+            seen.push((done, start.elapsed()));
+        }
+        assert!(
+            start.elapsed() < SCORECARD_TIMEOUT,
+            "the scorecard did not finish in {SCORECARD_TIMEOUT:?}: {status}; console: {:#?}",
+            browser.console()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The model's shared runs, made before the figures are scored (`ScorecardRun`), in its order.
+const SHARED_RUNS: [&str; 5] = [
+    "desktop-light on 128 GB",
+    "desktop-light on 512 GB",
+    "desktop-heavy on 128 GB",
+    "desktop-heavy on 512 GB",
+    "the E12 review's suite",
+];
+
+/// The longest gaps between two counts seen, each with the step under way when the earlier
+/// count was seen (a shared run, made in slices of a few milliseconds, or a figure): (name, s).
+fn slowest_figures(
+    seen: &[(usize, Duration)],
+    took: Duration,
+    rows: &[Value],
+) -> Vec<(String, f64)> {
+    let mut counts = vec![(0, Duration::ZERO)];
+    counts.extend_from_slice(seen);
+    counts.push((SHARED_RUNS.len() + rows.len(), took));
+    let mut gaps: Vec<(String, f64)> = counts
+        .windows(2)
+        .filter_map(|w| {
+            let step = w[0].0;
+            let name = match SHARED_RUNS.get(step) {
+                Some(run) => run.to_string(),
+                None => rows.get(step - SHARED_RUNS.len())?["id"]
+                    .as_str()?
+                    .to_string(),
+            };
+            Some((name, (w[1].1 - w[0].1).as_secs_f64()))
+        })
+        .collect();
+    gaps.sort_by(|a, b| b.1.total_cmp(&a.1));
+    gaps.truncate(3);
+    gaps
+}
+
+/// Saves the whole page as `name.png` among the artefacts (`target/tmp/screenshots/`), its
+/// viewport emulated `width` CSS px wide (a phone's when `mobile`) and as tall as the page.
+async fn whole_page_screenshot(browser: &Browser, name: &str, width: u32, mobile: bool) {
+    let metrics = |height: u64| json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile});
+    browser.cdp("Emulation.setDeviceMetricsOverride", metrics(844));
+    let height = browser
+        .js("return document.documentElement.scrollHeight;", vec![])
+        .await;
+    let height = height.as_u64().unwrap_or(844).clamp(844, 16_000);
+    browser.cdp("Emulation.setDeviceMetricsOverride", metrics(height));
+    let png = browser.client.screenshot().await.expect("a screenshot");
+    assert!(png.starts_with(b"\x89PNG"), "a PNG");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
+}
+
+/// The page's scorecard is `lab`'s (`lab validate --format json`): the summary line verbatim,
+/// every row's id, model figure and verdict in order, one section a source, each citing it,
+/// with a chart named in words where it has numbers.
+async fn assert_scorecard_is_labs(browser: &Browser, lab: &Value) {
+    let rows = lab["rows"].as_array().unwrap();
+    assert_eq!(
+        text_of(browser, "#scorecard-summary").await,
+        lab["summary_line"].as_str().unwrap(),
+        "the summary line, verbatim"
+    );
+    let shown = browser
+        .js(
+            "return [...document.querySelectorAll('#scorecard tr[data-id]')].map(tr =>
+                 [tr.dataset.id, tr.querySelector('.scorecard-model').textContent, tr.dataset.verdict]);",
+            vec![],
+        )
+        .await;
+    let expected: Vec<Value> = rows
+        .iter()
+        .map(|r| json!([r["id"], r["model_text"], r["verdict"]]))
+        .collect();
+    assert_eq!(
+        shown,
+        json!(expected),
+        "every row as lab validate scores it"
+    );
+    // One section a source, each citing it, with a chart named in words where it has numbers.
+    let sections = browser
+        .js(
+            "return [...document.querySelectorAll('#scorecard .scorecard-source')].map(s =>
+                 [s.querySelector('h3').textContent, !!s.querySelector('cite')?.textContent,
+                  s.querySelector('svg[role=img]')?.getAttribute('aria-label') ?? '']);",
+            vec![],
+        )
+        .await;
+    let by_source = lab["summary"]["by_source"].as_array().unwrap();
+    assert_eq!(
+        sections.as_array().unwrap().len(),
+        by_source.len(),
+        "{sections}"
+    );
+    for s in sections.as_array().unwrap() {
+        assert_eq!(s[1], json!(true), "{s}");
+        let chart = s[2].as_str().unwrap();
+        assert!(chart.is_empty() || chart.contains("log scales"), "{s}");
+    }
+}
+
+/// On a phone (390 x 844, emulated) nothing scrolls sideways (the table's rows stack).
+async fn assert_no_sideways_scroll_on_a_phone(browser: &Browser) {
+    browser.cdp(
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": true}),
+    );
+    browser
+        .wait_until("the phone's viewport", "return window.innerWidth === 390;")
+        .await;
+    let overflow = browser
+        .js(
+            "return document.documentElement.scrollWidth - window.innerWidth;",
+            vec![],
+        )
+        .await;
+    assert!(
+        overflow.as_i64().unwrap() <= 0,
+        "{overflow} px of sideways scrolling at 390 px"
+    );
+}
+
+/// From another view, the masthead's link opens the scorecard in place: the drive kept, the
+/// focus on its heading; before, the view is not built. Cancel stops the scoring.
+async fn the_masthead_link_opens_it_in_place_and_cancel_stops_it(browser: &Browser) {
+    browser.open("?preset=e12&cap=960", "#scorecard-link").await;
+    assert_eq!(
+        browser
+            .js(
+                "return document.querySelectorAll('#scorecard *').length;",
+                vec![]
+            )
+            .await,
+        json!(0),
+        "a view never shown is not built"
+    );
+    browser.click("scorecard-link").await;
+    browser
+        .wait_for_query("the view in the URL", &["preset=e12", "view=scorecard"])
+        .await;
+    browser
+        .wait_until(
+            "the view's heading focused",
+            "return document.activeElement?.id === 'scorecard-title';",
+        )
+        .await;
+    let status = text_of(browser, "#scorecard-status").await;
+    assert!(
+        status.contains("scor") && !status.contains("stopped"),
+        "{status}"
+    );
+    click_when_there(browser, "scorecard-cancel", "Cancel while it scores").await;
+    browser
+        .wait_for("the scoring to stop", || async {
+            let stopped = text_of(browser, "#scorecard-status")
+                .await
+                .contains("stopped");
+            stopped.then_some(())
+        })
+        .await;
+}
+
+/// "How good is this model?": `view=scorecard` scores every published figure in the worker
+/// and shows, source by source, each figure's row; every row's model figure and verdict, and
+/// the summary line, are the ones `lab validate` prints. On a phone nothing scrolls sideways;
+/// the masthead's link opens the view in place, keeping the drive, and the view is not built
+/// before it is opened.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_the_scorecard_runs_in_the_worker_and_matches_lab_validate() {
+    let lab = tokio::task::spawn_blocking(|| {
+        Command::new(lab_binary())
+            .args(["validate", "--format", "json"])
+            .output()
+            .expect("run lab")
+    });
+    let browser = Browser::start().await;
+    browser.open("?view=scorecard", "#scorecard").await;
+    let (took, seen) = wait_for_scorecard(&browser).await;
+    let out = lab.await.expect("lab's thread");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lab: Value = serde_json::from_slice(&out.stdout).expect("lab's JSON");
+    let rows = lab["rows"].as_array().unwrap();
+    // With `--nocapture`: the time in the worker (from the page's mount), and the longest it
+    // went between two counts of steps made.
+    eprintln!(
+        "the scorecard in the worker: {took:.1?} from the page's mount; longest between two counts (step then under way, s): {:?}",
+        slowest_figures(&seen, took, rows)
+    );
+    assert_scorecard_is_labs(&browser, &lab).await;
+    assert!(browser.location_search().await.contains("view=scorecard"));
+    assert_no_sideways_scroll_on_a_phone(&browser).await;
+    whole_page_screenshot(&browser, "scorecard-390", 390, true).await;
+    whole_page_screenshot(&browser, "scorecard-1280", 1280, false).await;
+    browser.cdp("Emulation.clearDeviceMetricsOverride", json!({}));
+    browser.assert_clean_console();
+    the_masthead_link_opens_it_in_place_and_cancel_stops_it(&browser).await;
     browser.assert_clean_console();
     browser.close().await;
 }

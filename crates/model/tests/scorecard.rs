@@ -106,20 +106,28 @@ fn every_row_has_a_unique_id_a_procedure_and_a_cause_for_its_known_miss() {
     }
 }
 
-/// The scorecard in slices (as a worker runs it) is the scorecard in one go, bit for bit.
+/// The scorecard in slices (as a worker runs it, a few milliseconds a unit) is the scorecard in
+/// one go, bit for bit.
 #[test]
 fn the_scorecard_in_slices_is_the_scorecard_in_one_go() {
     let whole = card();
     let mut run = parallelism_model::scorecard::ScorecardRun::new();
     let mut slices = 0;
+    let mut last = 0;
     let stepped = loop {
         slices += 1;
         if let Some(card) = run.step(7).unwrap() {
             break card;
         }
-        assert!(run.progress() < 1.0);
+        let (done, total) = run.counts();
+        assert!(
+            done >= last && done < total,
+            "{done} of {total}, after {last}"
+        );
+        last = done;
     };
-    assert_eq!(slices, figures().len().div_ceil(7));
+    // The replays and the review's suite take many small slices before the figures.
+    assert!(slices > figures().len() / 7, "{slices} slices");
     assert_eq!(&stepped, whole);
     // As the page receives it: every word and verdict the same, every number to its last digit
     // but one (JSON's decimal text of a double reads back within an ulp).

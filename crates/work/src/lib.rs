@@ -7,6 +7,7 @@
 //! - [`fit`]: a fit of the model to the reader's measurements.
 //! - [`teach`]: teaching mode's player and explainer.
 //! - [`review`]: the E12 review's tests on one drive.
+//! - [`scorecard`]: the model against every published figure, as `lab validate` scores it.
 //! - [`time`]: the drive over time (cache rates, fill, torture) for one drive at a time.
 //! - [`WorkError`]: why work was not done, as data that crosses to the page.
 //! - [`protocol`]: the messages between the page and a worker, and their one text form.
@@ -26,6 +27,7 @@ pub mod pool;
 pub mod protocol;
 pub mod replay;
 pub mod review;
+pub mod scorecard;
 pub mod serve;
 pub mod teach;
 #[cfg(test)]

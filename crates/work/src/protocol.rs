@@ -12,6 +12,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use parallelism_model::scorecard::Scorecard;
 use parallelism_model::sliced_fit::FitProgress;
 
 use crate::fit::{FitAsk, FitFound};
@@ -19,6 +20,7 @@ use crate::jobs::{JobsAsk, JobsFound, JobsProgress};
 use crate::key::{DriveKey, Outcome, RunKey};
 use crate::replay::{ReplayAsk, ReplayFound, ReplayProgress};
 use crate::review::{ReviewAsk, ReviewFound, ReviewProgress};
+use crate::scorecard::ScorecardProgress;
 use crate::teach::{TeachCommand, TeachNews};
 use crate::time::TimeResults;
 use crate::WorkError;
@@ -46,6 +48,9 @@ pub enum Request {
     /// Run the E12 review's tests on this drive, and drop the suite before (`None`: just drop
     /// it). `id` names the suite in the replies.
     Review { id: u64, ask: Option<ReviewAsk> },
+    /// Score the model against every published figure (`run`), and drop the scoring before
+    /// (`false`: just drop it). `id` names the scoring in the replies.
+    Scorecard { id: u64, run: bool },
 }
 
 /// What a worker tells the page.
@@ -97,6 +102,13 @@ pub enum Reply {
         id: u64,
         progress: ReviewProgress,
         outcome: Option<Result<ReviewFound, WorkError>>,
+    },
+    /// How far scoring `id` is, and once done every figure's row and the summary, or why it
+    /// could not finish.
+    Scorecard {
+        id: u64,
+        progress: ScorecardProgress,
+        outcome: Option<Result<Scorecard, WorkError>>,
     },
     /// A message the worker could not read, and why.
     Refused { why: String },

@@ -1,7 +1,8 @@
 //! A worker's side of the pool: the [`Server`] reads the page's requests and works on the
-//! latest of each kind in slices (the charts' plan, the drive over time, a fit, teaching
-//! mode's point), turning what each slice reached into replies. Teaching mode's player is
-//! answered at once, outside the slices, so the animation never waits for them.
+//! latest of each kind in slices (the charts' plan, the drive over time, a fit, jobs, a
+//! replay, the review's suite, the scorecard, teaching mode's point), turning what each slice
+//! reached into replies. Teaching mode's player is answered at once, outside the slices, so
+//! the animation never waits for them.
 //!
 //! What always holds:
 //! - the server works only on the plan of the last request it read, so a plan the page has
@@ -24,6 +25,7 @@ use crate::plan::PlanRunner;
 use crate::protocol::{Reply, Request};
 use crate::replay::{ReplayAsk, ReplayProgress, ReplayRun};
 use crate::review::{ReviewAsk, ReviewProgress, ReviewTask};
+use crate::scorecard::{ScorecardAsk, ScorecardProgress, ScorecardTask};
 use crate::teach::Teacher;
 use crate::time::TimeRuns;
 use crate::WorkError;
@@ -49,6 +51,8 @@ pub struct Server {
     replay: Option<(u64, ReplayRun)>,
     /// The review's suite under way, and its id.
     review: Option<(u64, ReviewTask)>,
+    /// The scorecard under way, and its id.
+    scorecard: Option<(u64, ScorecardTask)>,
     /// The text of a trace file that came with the message being read.
     file: Option<String>,
     /// Teaching mode's point, and its id.
@@ -67,23 +71,25 @@ enum Lane {
     Jobs,
     Replay,
     Review,
+    Scorecard,
     Teach,
 }
 
-const LANES: [Lane; 7] = [
+const LANES: [Lane; 8] = [
     Lane::Plan,
     Lane::Time,
     Lane::Fit,
     Lane::Jobs,
     Lane::Replay,
     Lane::Review,
+    Lane::Scorecard,
     Lane::Teach,
 ];
 
 /// Work the page asks for by id: a model computation in slices ([`Sliced`]) that ends in what
 /// it found or why it could not (a [`WorkError`]): a fit, several jobs, a replay, a review's
-/// suite. Every one is driven the same way ([`work_task`]); what differs is how it starts and
-/// how its reply is made.
+/// suite, the scorecard. Every one is driven the same way ([`work_task`]); what differs is how
+/// it starts and how its reply is made.
 trait Task: Sliced<Error = WorkError> + Sized {
     type Ask;
     /// How far it is, counted as the page shows it.
@@ -148,6 +154,13 @@ task!(
     |ask| ReviewTask::start(ask),
     Review
 );
+task!(
+    ScorecardTask,
+    ScorecardAsk,
+    ScorecardProgress,
+    |ask| ScorecardTask::start(ask),
+    Scorecard
+);
 
 /// Replaces the task in `slot` by `ask`'s (or by none); a task that cannot start is answered
 /// at once with the reason.
@@ -207,6 +220,9 @@ impl Server {
                 start_task(&mut self.replay, id, ask.map(|a| (a, file)))
             }
             Ok(Request::Review { id, ask }) => start_task(&mut self.review, id, ask),
+            Ok(Request::Scorecard { id, run }) => {
+                start_task(&mut self.scorecard, id, run.then_some(ScorecardAsk))
+            }
             Ok(Request::Teach { id, command }) => {
                 self.teach_id = id;
                 let news = self.teacher.command(command)?;
@@ -238,6 +254,7 @@ impl Server {
             Lane::Jobs => self.jobs.is_some(),
             Lane::Replay => self.replay.is_some(),
             Lane::Review => self.review.is_some(),
+            Lane::Scorecard => self.scorecard.is_some(),
             Lane::Teach => self.teacher.busy(),
         }
     }
@@ -267,6 +284,7 @@ impl Server {
             Lane::Jobs => work_task(&mut self.jobs, time_is_up),
             Lane::Replay => work_task(&mut self.replay, time_is_up),
             Lane::Review => work_task(&mut self.review, time_is_up),
+            Lane::Scorecard => work_task(&mut self.scorecard, time_is_up),
             Lane::Teach => {
                 let id = self.teach_id;
                 let news = self.teacher.work(time_is_up);
@@ -593,6 +611,40 @@ mod tests {
             matches!(&refused, Some(Reply::Jobs { id: 2, outcome: Some(Err(why)), .. }) if why.to_string().contains("iodepth")),
             "{refused:?}"
         );
+    }
+
+    /// The whole scoring, to its end, is `scorecard.rs`'s test; here its lane: a slice is a few
+    /// milliseconds of the first desktop replay, so the page hears nothing until that replay is
+    /// made (a step of the card's progress), and `run: false` drops it.
+    #[test]
+    fn the_scorecard_reports_each_step_made_and_is_dropped_on_request() {
+        let mut s = Server::new();
+        let ask = |id, run| Request::Scorecard { id, run }.encode();
+        assert_eq!(s.receive(&ask(4, true)), None);
+        let mut quiet = 0;
+        let first = loop {
+            let replies = s.work(&mut || true);
+            if let Some(reply) = replies.into_iter().next() {
+                break reply;
+            }
+            quiet += 1;
+            assert!(quiet < 100_000, "no step made");
+        };
+        assert!(quiet > 10, "the first replay takes many slices: {quiet}");
+        let Reply::Scorecard {
+            id: 4,
+            progress,
+            outcome: None,
+        } = first
+        else {
+            panic!("{first:?}")
+        };
+        // Four desktop replays and the E12 review's suite, then every figure.
+        let total = 5 + parallelism_model::scorecard::figures().len();
+        assert_eq!((progress.done, progress.total), (1, total));
+        assert!(s.busy());
+        assert_eq!(s.receive(&ask(5, false)), None);
+        assert!(!s.busy(), "dropped");
     }
 
     #[test]

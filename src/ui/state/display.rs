@@ -14,6 +14,8 @@ pub enum View {
     Activity,
     /// The E12 review's tests on the drive, in the review's order.
     Review,
+    /// How good is this model? Every published figure against the model's result for it.
+    Scorecard,
 }
 
 crate::model::named_enum!(View, "view", id, {
@@ -21,6 +23,7 @@ crate::model::named_enum!(View, "view", id, {
     Time => "time",
     Activity => "activity",
     Review => "review",
+    Scorecard => "scorecard",
 });
 
 impl View {
@@ -31,6 +34,9 @@ impl View {
             View::Time => "drive over time",
             View::Activity => "teaching mode",
             View::Review => "the E12 review's tests",
+            // Short: a longer label wraps the switch to a second line at 1280 px and pushes the
+            // first screen's chart down (its view's heading asks "How good is this model?").
+            View::Scorecard => "the scorecard",
         }
     }
 }

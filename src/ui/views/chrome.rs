@@ -14,16 +14,21 @@ use crate::ui::later::Later;
 use crate::ui::reference;
 use crate::ui::state::{Lab, LabState};
 use crate::ui::url_state;
+use crate::ui::views::scorecard::{self, ScorecardLink};
 
 /// The id of the page's masthead in `index.html`.
 pub const PAGE_MASTHEAD_ID: &str = "masthead";
 
 /// Embedded, the compact line with a link to the full lab at the same state, in place of the
 /// page's masthead. The full masthead is `index.html`'s own HTML (painted before the app has
-/// loaded, so a reader sees what the lab is at once); an embedded lab removes it.
+/// loaded, so a reader sees what the lab is at once); an embedded lab removes it, the page
+/// has its "How good is this model?" link open the scorecard in place.
 #[component]
 pub fn Masthead(embed: bool) -> impl IntoView {
     let lab = Lab::expect();
+    if !embed {
+        scorecard::follow_masthead_link(lab);
+    }
     // The full lab's link carries the whole state.
     let full_lab_href = move || format!("?{}", url_state::to_query(&lab.state().full_lab()));
     embed.then(|| {
@@ -133,7 +138,9 @@ pub fn Footer(embed: bool) -> impl IntoView {
             <p>
                 "All curves and every figure in the readout are results of the Parallelism Lab model, an event-driven simulation of host link, controller, NAND channels and dies that runs in this page. Diamonds are published measurements: "
                 <cite>{reference::source()}</cite>
-                ". Random cells were measured in random-write steady state, sequential ones after a sequential fill."
+                ". Random cells were measured in random-write steady state, sequential ones after a sequential fill. "
+                <ScorecardLink>"How good is this model?"</ScorecardLink>
+                ": every published figure the lab holds, against the model's result for it."
             </p>
         </footer>
     }

@@ -8,6 +8,8 @@
 //! - [`teaching_mode`]: teaching mode (the drive at work, the bottleneck explainer), on
 //!   [`super::teaching`] (its pure part).
 //! - [`review`]: the E12 review's tests on the drive, one bar chart a test in its order.
+//! - [`scorecard`]: "How good is this model?": every published figure against the model's
+//!   result for it, source by source, and the links that open it.
 //! - [`tours`]: the guided tours' panel, shown in every view (one tour leads from one view
 //!   to another).
 //!
@@ -36,6 +38,7 @@ pub mod fit_drive;
 pub mod jobs;
 pub mod queue_charts;
 pub mod review;
+pub mod scorecard;
 pub mod share;
 pub mod task_status;
 pub mod teaching_mode;

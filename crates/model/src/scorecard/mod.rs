@@ -32,9 +32,12 @@ use serde::{Deserialize, Serialize};
 
 #[cfg(doc)]
 use crate::config::RunOptions;
+use crate::engine::Simulation;
+use crate::review::ReviewRun;
 use crate::run::RunError;
 use crate::sliced::Sliced;
 use crate::text::grouped;
+use crate::workload::desktop::Desktop;
 
 pub use figures::figures;
 pub(crate) use runs::Runs;
@@ -287,11 +290,41 @@ impl Scorecard {
     }
 }
 
-/// The scorecard in slices, a figure a unit, for a worker that must keep answering.
+/// The scorecard in slices, for a worker that must keep answering: the long runs that figures
+/// share (the desktop replays, the E12 review's suite) are made first in small steps, then the
+/// figures are scored one a unit. A unit is [`REPLAY_EVENTS_PER_UNIT`] engine events of a
+/// replay, one phase of the review's suite, or one figure; the scorecard is the one
+/// [`Scorecard::run`] gives, bit for bit, however the budget is cut.
 pub struct ScorecardRun {
     figures: &'static [Figure],
     runs: Runs,
+    stage: Stage,
     rows: Vec<Score>,
+}
+
+/// Engine events of a replay in one unit of [`ScorecardRun`]'s work (a few milliseconds).
+pub const REPLAY_EVENTS_PER_UNIT: u64 = 20_000;
+
+/// The replays the scorecard's figures read (the Octane review's Storage Bench traces on its
+/// 128 and 512 GB drives), made first in steps.
+const REPLAYS: [(Desktop, u32); 4] = [
+    (Desktop::Light, 128),
+    (Desktop::Light, 512),
+    (Desktop::Heavy, 128),
+    (Desktop::Heavy, 512),
+];
+
+/// Where a [`ScorecardRun`] is.
+enum Stage {
+    /// Replay `next` of [`REPLAYS`], and its engine once started.
+    Replay {
+        next: usize,
+        sim: Option<Box<Simulation>>,
+    },
+    /// The E12 review's suite, once started.
+    Review(Option<Box<ReviewRun>>),
+    /// Scoring the figures.
+    Figures,
 }
 
 impl ScorecardRun {
@@ -299,8 +332,65 @@ impl ScorecardRun {
         ScorecardRun {
             figures: figures(),
             runs: Runs::new(None),
+            stage: Stage::Replay { next: 0, sim: None },
             rows: Vec::new(),
         }
+    }
+
+    /// Work done and in all, counted in shared runs made (each replay, the review's suite) and
+    /// figures scored: what a progress bar shows.
+    pub fn counts(&self) -> (usize, usize) {
+        let prepared = match &self.stage {
+            Stage::Replay { next, .. } => *next,
+            Stage::Review(_) => REPLAYS.len(),
+            Stage::Figures => REPLAYS.len() + 1,
+        };
+        (
+            prepared + self.rows.len(),
+            REPLAYS.len() + 1 + self.figures.len(),
+        )
+    }
+
+    /// One unit of work; the scorecard once every figure is scored.
+    fn unit(&mut self) -> Result<Option<Scorecard>, RunError> {
+        match &mut self.stage {
+            Stage::Replay { next, sim } => {
+                let (workload, gb) = REPLAYS[*next];
+                let state = crate::config::DriveState::Fob;
+                let engine = match sim {
+                    Some(engine) => engine,
+                    None => sim.insert(Box::new(Simulation::new(
+                        &self.runs.desktop_run(workload, gb, state)?,
+                    ))),
+                };
+                if engine.step(REPLAY_EVENTS_PER_UNIT) {
+                    let result = engine.result()?;
+                    self.runs.keep_desktop(workload, gb, state, result);
+                    self.stage = match *next + 1 {
+                        n if n < REPLAYS.len() => Stage::Replay { next: n, sim: None },
+                        _ => Stage::Review(None),
+                    };
+                }
+            }
+            Stage::Review(run) => {
+                let suite = match run {
+                    Some(suite) => suite,
+                    None => run.insert(Box::new(self.runs.review_run()?)),
+                };
+                if let Some(results) = suite.step(1)? {
+                    self.runs.keep_review(results);
+                    self.stage = Stage::Figures;
+                }
+            }
+            Stage::Figures => match self.figures.get(self.rows.len()) {
+                Some(f) => self.rows.push(score(f, &mut self.runs)?),
+                None => return Ok(Some(Scorecard::from_rows(self.rows.clone()))),
+            },
+        }
+        Ok(
+            (matches!(self.stage, Stage::Figures) && self.rows.len() == self.figures.len())
+                .then(|| Scorecard::from_rows(self.rows.clone())),
+        )
     }
 }
 
@@ -314,22 +404,14 @@ impl Sliced for ScorecardRun {
     type Output = Scorecard;
     type Error = RunError;
 
-    /// Scores up to `budget` figures (a figure's runs are shared with later ones).
+    /// Up to `budget` units of work (at least one).
     fn step(&mut self, budget: usize) -> Result<Option<Scorecard>, RunError> {
-        for _ in 0..budget {
-            match self.figures.get(self.rows.len()) {
-                Some(f) => self.rows.push(score(f, &mut self.runs)?),
-                None => break,
-            }
-        }
-        Ok(
-            (self.rows.len() == self.figures.len())
-                .then(|| Scorecard::from_rows(self.rows.clone())),
-        )
+        crate::sliced::steps(budget.max(1), || self.unit())
     }
 
     fn progress(&self) -> f64 {
-        self.rows.len() as f64 / self.figures.len().max(1) as f64
+        let (done, total) = self.counts();
+        done as f64 / total.max(1) as f64
     }
 }
 

@@ -14,8 +14,10 @@ use crate::config::{DriveSpec, DriveState, PowerLimit, RunOptions, RunSpec, Rw, 
 use crate::drive_state::{self, FillReport, TortureReport};
 use crate::engine::Simulation;
 use crate::presets::{self, Preset};
-use crate::review::{self, TestResult, E12_SUITE};
+use crate::review::{self, ReviewRun, TestResult, E12_SUITE};
+use crate::run::CheckedRun;
 use crate::run::RunError;
+use crate::sliced::Sliced;
 use crate::spec_sheet::{self, SpecRow};
 use crate::stats::RunResult;
 use crate::workload::desktop::Desktop;
@@ -181,12 +183,20 @@ impl Runs {
         self.note(review::E12_SAMPLE_PRESET);
         let results = match self.review.take() {
             Some(results) => results,
-            None => {
-                let drive = self.drive(review::E12_SAMPLE_PRESET, review::E12_SAMPLE_GB as u32)?;
-                review::run(&drive, &E12_SUITE, self.options)?
-            }
+            None => self.review_run()?.finish()?,
         };
         Ok(self.review.insert(results))
+    }
+
+    /// The E12 review's suite, to be stepped (see [`review`](Self::review)).
+    pub(crate) fn review_run(&mut self) -> Result<ReviewRun, RunError> {
+        let drive = self.drive(review::E12_SAMPLE_PRESET, review::E12_SAMPLE_GB as u32)?;
+        Ok(ReviewRun::new(&drive, &E12_SUITE, self.options)?)
+    }
+
+    /// The suite's results, made by a caller that stepped [`review_run`](Self::review_run).
+    pub(crate) fn keep_review(&mut self, results: Vec<TestResult>) {
+        self.review = Some(results);
     }
 
     /// The Octane review's torture on its 128 GB drive, as `lab torture` runs it.
@@ -237,25 +247,47 @@ impl Runs {
         self.note(drive_state::OCTANE_PRESET);
         let key = (workload, gb, state);
         if !self.desktop.contains_key(&key) {
-            let drive = self.drive(drive_state::OCTANE_PRESET, gb)?;
-            let trace = self.trace_for(workload, &drive);
-            let spec = StreamsSpec {
-                drive,
-                streams: vec![Stream::replay(
-                    trace,
-                    Arrival::Timed {
-                        speed: 1.0,
-                        max_idle: None,
-                        iodepth: REPLAY_DEVICE_DEPTH,
-                    },
-                )],
-                state,
-                options: self.options,
-            };
-            let result = Simulation::run(&spec.check()?)?;
+            let result = Simulation::run(&self.desktop_run(workload, gb, state)?)?;
             self.desktop.insert(key, result);
         }
         Ok(&self.desktop[&key])
+    }
+
+    /// The checked run of a desktop replay (see [`desktop`](Self::desktop)), for a caller that
+    /// steps it itself.
+    pub(crate) fn desktop_run(
+        &mut self,
+        workload: Desktop,
+        gb: u32,
+        state: DriveState,
+    ) -> Result<CheckedRun, RunError> {
+        let drive = self.drive(drive_state::OCTANE_PRESET, gb)?;
+        let trace = self.trace_for(workload, &drive);
+        let spec = StreamsSpec {
+            drive,
+            streams: vec![Stream::replay(
+                trace,
+                Arrival::Timed {
+                    speed: 1.0,
+                    max_idle: None,
+                    iodepth: REPLAY_DEVICE_DEPTH,
+                },
+            )],
+            state,
+            options: self.options,
+        };
+        Ok(spec.check()?)
+    }
+
+    /// A desktop replay's result, made by a caller that stepped [`desktop_run`](Self::desktop_run).
+    pub(crate) fn keep_desktop(
+        &mut self,
+        workload: Desktop,
+        gb: u32,
+        state: DriveState,
+        result: RunResult,
+    ) {
+        self.desktop.insert((workload, gb, state), result);
     }
 
     /// A generated desktop trace, as `lab replay --workload` generates it for the 128 GB
