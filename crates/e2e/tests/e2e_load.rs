@@ -607,14 +607,9 @@ async fn e2e_on_a_phone_the_workload_views_never_scroll_sideways_and_their_contr
                 browser.attr(ready, "id").await
             })
             .await;
-        let overflow = browser
-            .js(
-                "return document.documentElement.scrollWidth - window.innerWidth;",
-                vec![],
-            )
-            .await;
+        let overflow = browser.sideways_overflow().await;
         assert!(
-            overflow.as_i64().unwrap() <= 0,
+            overflow <= 0,
             "{link}: {overflow} px of sideways scrolling at 360 px"
         );
         let small = browser
@@ -878,14 +873,9 @@ async fn assert_no_sideways_scroll_on_a_phone(browser: &Browser) {
     browser
         .wait_until("the phone's viewport", "return window.innerWidth === 390;")
         .await;
-    let overflow = browser
-        .js(
-            "return document.documentElement.scrollWidth - window.innerWidth;",
-            vec![],
-        )
-        .await;
+    let overflow = browser.sideways_overflow().await;
     assert!(
-        overflow.as_i64().unwrap() <= 0,
+        overflow <= 0,
         "{overflow} px of sideways scrolling at 390 px"
     );
 }
@@ -945,7 +935,17 @@ async fn e2e_the_scorecard_runs_in_the_worker_and_matches_lab_validate() {
     });
     let browser = Browser::start().await;
     browser.open("?view=scorecard", "#scorecard").await;
+    // The page's own tasks while the worker scores (printed with `--nocapture`, a measurement).
+    browser
+        .js(
+            "window.__scorecardTasks = []; new PerformanceObserver((l) => { \
+             for (const e of l.getEntries()) window.__scorecardTasks.push(Math.round(e.duration)); \
+             }).observe({ type: 'longtask' });",
+            vec![],
+        )
+        .await;
     let (took, seen) = wait_for_scorecard(&browser).await;
+    let long_tasks = browser.js("return window.__scorecardTasks;", vec![]).await;
     let out = lab.await.expect("lab's thread");
     assert!(
         out.status.success(),
@@ -960,6 +960,7 @@ async fn e2e_the_scorecard_runs_in_the_worker_and_matches_lab_validate() {
         "the scorecard in the worker: {took:.1?} from the page's mount; longest between two counts (step then under way, s): {:?}",
         slowest_figures(&seen, took, rows)
     );
+    eprintln!("the page's tasks over 50 ms while it scored and showed it (ms): {long_tasks}");
     assert_scorecard_is_labs(&browser, &lab).await;
     assert!(browser.location_search().await.contains("view=scorecard"));
     assert_no_sideways_scroll_on_a_phone(&browser).await;

@@ -176,14 +176,9 @@ async fn e2e_a_phone_shows_the_chart_then_its_controls_then_the_readout_and_neve
 
     for width in [390, 360] {
         browser.set_viewport(width, 800).await;
-        let overflow = browser
-            .js(
-                "return document.documentElement.scrollWidth - window.innerWidth;",
-                vec![],
-            )
-            .await;
+        let overflow = browser.sideways_overflow().await;
         assert!(
-            overflow.as_i64().unwrap() <= 0,
+            overflow <= 0,
             "{overflow} px of sideways scrolling at {width} px"
         );
     }

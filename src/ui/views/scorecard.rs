@@ -450,6 +450,7 @@ fn ScorecardContents() -> impl IntoView {
     });
     let data = Memo::new(move |_| state.with(|s| build(s.as_ref())));
     let running = move || state.with(|s| s.as_ref().is_some_and(|s| s.outcome.is_none()));
+    let drawn = sources_a_task_at_a_time(data);
     view! {
         <div class="card time-head">
             <h2 id=TITLE_ID tabindex="-1">"How good is this model?"</h2>
@@ -474,11 +475,37 @@ fn ScorecardContents() -> impl IntoView {
             />
         </div>
         <For
-            each=move || data.with(|d| d.sources.clone())
+            each=move || data.with(|d| d.sources.iter().take(drawn.get()).cloned().collect::<Vec<_>>())
             key=|s| s.id
             children=|s| view! { <SourceSection source=s /> }
         />
     }
+}
+
+/// How many of the card's sources to draw: once the card arrives, one more a task (each source's
+/// table and chart are a few dozen elements, the whole card a few hundred), so a phone draws it
+/// without one long task; none while the card is being scored.
+fn sources_a_task_at_a_time(data: Memo<ScorecardData>) -> RwSignal<usize> {
+    let drawn = RwSignal::new(0usize);
+    let total = Memo::new(move |_| data.with(|d| d.sources.len()));
+    Effect::new(move |_| {
+        let n = total.get();
+        drawn.set(0);
+        draw_next(drawn, n);
+    });
+    drawn
+}
+
+/// Draws one more source in a task of its own, then asks for the next, until `n` are drawn.
+fn draw_next(drawn: RwSignal<usize>, n: usize) {
+    if drawn.try_get_untracked().is_none_or(|d| d >= n) {
+        return;
+    }
+    crate::ui::tasks::next_task(move || {
+        if drawn.try_update(|d| *d = (*d + 1).min(n)).is_some() {
+            draw_next(drawn, n);
+        }
+    });
 }
 
 /// One source: its citation, its count, its chart and its table.

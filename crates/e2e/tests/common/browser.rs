@@ -145,6 +145,17 @@ impl Browser {
             .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
     }
 
+    /// How far the page scrolls sideways, in CSS px (0 or less: not at all).
+    pub async fn sideways_overflow(&self) -> i64 {
+        self.js(
+            "return document.documentElement.scrollWidth - window.innerWidth;",
+            vec![],
+        )
+        .await
+        .as_i64()
+        .unwrap_or(i64::MAX)
+    }
+
     /// `textContent` of the element matching `css`.
     pub async fn text(&self, css: &str) -> String {
         let v = self
