@@ -475,19 +475,43 @@ fn ScorecardContents() -> impl IntoView {
             />
         </div>
         <For
-            each=move || data.with(|d| d.sources.iter().take(drawn.get()).cloned().collect::<Vec<_>>())
-            key=|s| s.id
-            children=|s| view! { <SourceSection source=s /> }
+            each=move || {
+                data.with(|d| {
+                    let mut first = 0;
+                    d.sources
+                        .iter()
+                        .map(|s| {
+                            let at = first;
+                            first += parts(s);
+                            (at, s.clone())
+                        })
+                        .filter(|(at, _)| *at < drawn.get())
+                        .collect::<Vec<_>>()
+                })
+            }
+            key=|(_, s)| s.id
+            children=move |(at, s)| {
+                let chunks = Signal::derive(move || drawn.get().saturating_sub(at + 1));
+                view! { <SourceSection source=s chunks=chunks /> }
+            }
         />
     }
 }
 
-/// How many of the card's sources to draw: once the card arrives, one more a task (each source's
-/// table and chart are a few dozen elements, the whole card a few hundred), so a phone draws it
-/// without one long task; none while the card is being scored.
+/// Rows of a table drawn in one task.
+const ROWS_A_TASK: usize = 10;
+
+/// A source's parts, each drawn in a task of its own: its heading and chart, then its table's
+/// rows [`ROWS_A_TASK`] at a time.
+fn parts(source: &SourceView) -> usize {
+    1 + source.rows.len().div_ceil(ROWS_A_TASK)
+}
+
+/// How many parts of the card to draw (see [`parts`]): once the card arrives, one more a task,
+/// so a phone draws its few hundred elements without one long task; none while it is scored.
 fn sources_a_task_at_a_time(data: Memo<ScorecardData>) -> RwSignal<usize> {
     let drawn = RwSignal::new(0usize);
-    let total = Memo::new(move |_| data.with(|d| d.sources.len()));
+    let total = Memo::new(move |_| data.with(|d| d.sources.iter().map(parts).sum::<usize>()));
     Effect::new(move |_| {
         let n = total.get();
         drawn.set(0);
@@ -496,7 +520,7 @@ fn sources_a_task_at_a_time(data: Memo<ScorecardData>) -> RwSignal<usize> {
     drawn
 }
 
-/// Draws one more source in a task of its own, then asks for the next, until `n` are drawn.
+/// Draws one more part in a task of its own, then asks for the next, until `n` are drawn.
 fn draw_next(drawn: RwSignal<usize>, n: usize) {
     if drawn.try_get_untracked().is_none_or(|d| d >= n) {
         return;
@@ -510,7 +534,7 @@ fn draw_next(drawn: RwSignal<usize>, n: usize) {
 
 /// One source: its citation, its count, its chart and its table.
 #[component]
-fn SourceSection(source: SourceView) -> impl IntoView {
+fn SourceSection(source: SourceView, chunks: Signal<usize>) -> impl IntoView {
     let title_id = format!("scorecard-{}-title", source.id);
     view! {
         <section
@@ -522,8 +546,27 @@ fn SourceSection(source: SourceView) -> impl IntoView {
             <p class="scorecard-citation">"Published in " <cite>{source.citation}</cite></p>
             <p class="scorecard-source-summary">{source.summary}</p>
             {source.chart.map(|c| view! { <ScatterChart chart=c /> })}
-            <ScoreTable title=source.title rows=source.rows />
+            <ScoreTable title=source.title rows=source.rows chunks=chunks />
         </section>
+    }
+}
+
+/// One figure's row; on a phone each cell is labelled with its column's heading.
+fn table_row(r: RowView, heads: &[String; 7]) -> impl IntoView {
+    let label = |i: usize| heads[i].clone();
+    view! {
+        <tr data-id=r.id data-verdict=r.verdict_id class=r.look>
+            <th scope="row">{r.what}</th>
+            <td data-label=label(1)>{r.drive}</td>
+            <td data-label=label(2)>{r.published}</td>
+            <td data-label=label(3) class="scorecard-model">{r.model}</td>
+            <td data-label=label(4) class="scorecard-error">{r.error}</td>
+            <td data-label=label(5)>{r.band}</td>
+            <td data-label=label(6)>
+                <span class="scorecard-verdict">{r.verdict}</span>
+                {r.cause.map(|c| view! { <span class="scorecard-cause">" Why: " {c}</span> })}
+            </td>
+        </tr>
     }
 }
 
@@ -602,7 +645,7 @@ fn Swatch(look: &'static str) -> impl IntoView {
 
 /// Every figure of a source, one row each; on a phone each row stacks, every cell labelled.
 #[component]
-fn ScoreTable(title: &'static str, rows: Vec<RowView>) -> impl IntoView {
+fn ScoreTable(title: &'static str, rows: Vec<RowView>, chunks: Signal<usize>) -> impl IntoView {
     let published = format!("Published ({title})");
     let heads = [
         "Figure",
@@ -614,26 +657,21 @@ fn ScoreTable(title: &'static str, rows: Vec<RowView>) -> impl IntoView {
         "Verdict",
     ]
     .map(str::to_string);
-    let rows = rows
-        .into_iter()
-        .map(|r| {
-            let label = |i: usize| heads[i].clone();
-            view! {
-                <tr data-id=r.id data-verdict=r.verdict_id class=r.look>
-                    <th scope="row">{r.what}</th>
-                    <td data-label=label(1)>{r.drive}</td>
-                    <td data-label=label(2)>{r.published}</td>
-                    <td data-label=label(3) class="scorecard-model">{r.model}</td>
-                    <td data-label=label(4) class="scorecard-error">{r.error}</td>
-                    <td data-label=label(5)>{r.band}</td>
-                    <td data-label=label(6)>
-                        <span class="scorecard-verdict">{r.verdict}</span>
-                        {r.cause.map(|c| view! { <span class="scorecard-cause">" Why: " {c}</span> })}
-                    </td>
-                </tr>
+    let chunked: Vec<Vec<RowView>> = rows.chunks(ROWS_A_TASK).map(<[RowView]>::to_vec).collect();
+    let count = chunked.len();
+    // Each chunk is drawn once, when it is reached; the rows drawn before stay as they are.
+    let chunked = StoredValue::new((chunked, heads.clone()));
+    let rows = view! {
+        <For
+            each=move || { (0..chunks.get().min(count)).collect::<Vec<usize>>() }
+            key=|i| *i
+            children=move |i| {
+                chunked.with_value(|(chunks, heads)| {
+                    chunks[i].iter().cloned().map(|r| table_row(r, heads)).collect_view()
+                })
             }
-        })
-        .collect_view();
+        />
+    };
     view! {
         <div class="scorecard-table-box">
             <table class="scorecard-table">
