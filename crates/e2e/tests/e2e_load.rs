@@ -821,6 +821,16 @@ async fn whole_page_screenshot(browser: &Browser, name: &str, width: u32, mobile
 /// with a chart named in words where it has numbers.
 async fn assert_scorecard_is_labs(browser: &Browser, lab: &Value) {
     let rows = lab["rows"].as_array().unwrap();
+    // The card is drawn a part a task after it is scored: wait for its last row.
+    browser
+        .wait_until(
+            "every row of the card drawn",
+            &format!(
+                "return document.querySelectorAll('#scorecard tr[data-id]').length === {};",
+                rows.len()
+            ),
+        )
+        .await;
     assert_eq!(
         text_of(browser, "#scorecard-summary").await,
         lab["summary_line"].as_str().unwrap(),
