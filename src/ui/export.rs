@@ -389,6 +389,7 @@ fn cell(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::workload::trace::Adjusted;
     use crate::model::sliced::Sliced;
     use crate::model::stats::{Bottleneck, ProgramWait};
     use crate::ui::charts;
@@ -535,6 +536,7 @@ mod tests {
             write: None,
             energy_j: 900.0,
             requests: 832_339,
+            adjusted: Adjusted::default(),
             series: vec![(0.0, 150.0, 1.25), (10.0, 200.0, 2.5)],
         };
         let found = ReplayFound {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use parallelism_model::stats::{LatencySummary, RunResult};
 use parallelism_model::time::Nanos;
-use parallelism_model::workload::trace::{self, Trace};
+use parallelism_model::workload::trace::{self, Adjusted, Trace};
 use parallelism_model::workload::{Arrival, Stream, StreamsSpec};
 use parallelism_model::{RunOptions, Simulation};
 use serde_json::json;
@@ -79,7 +79,8 @@ pub fn replay(a: &cli::ReplayArgs) -> Result<String, Fail> {
         sim.record_series(Nanos((ms * 1e6) as u64));
     }
     while !sim.step(u64::MAX) {}
-    Ok(render(&trace, &sim.result()?, a.output.format))
+    let adjusted = trace.adjusted(run.drive().user_bytes() as u64);
+    Ok(render(&trace, adjusted, &sim.result()?, a.output.format))
 }
 
 fn read_trace(path: &Path, a: &cli::ReplayArgs) -> Result<Trace, Fail> {
@@ -87,7 +88,7 @@ fn read_trace(path: &Path, a: &cli::ReplayArgs) -> Result<Trace, Fail> {
     Ok(trace::read(BufReader::new(file), a.trace_format)?)
 }
 
-fn render(t: &Trace, r: &RunResult, format: Format) -> String {
+fn render(t: &Trace, adjusted: Adjusted, r: &RunResult, format: Format) -> String {
     let writes = t.requests.iter().filter(|q| q.write).count();
     let reads = t.requests.len() - writes;
     let secs = |ns: u64| ns as f64 / 1e9;
@@ -98,6 +99,8 @@ fn render(t: &Trace, r: &RunResult, format: Format) -> String {
             "reads": reads,
             "writes": writes,
             "skipped_lines": t.skipped,
+            "zero_length_skipped": adjusted.zero_length,
+            "wrapped": adjusted.wrapped,
             "elapsed_s": secs(r.measured_ns),
             "busy_s": secs(r.busy_ns),
             "data_rate_mb_s": r.busy_mb_s(),
@@ -129,8 +132,8 @@ fn render(t: &Trace, r: &RunResult, format: Format) -> String {
                     .unwrap_or_else(|| ",".to_string())
             };
             format!(
-                "requests,reads,writes,elapsed_s,busy_s,data_rate_mb_s,iops,lat_mean_us,lat_p99_us,read_lat_mean_us,read_lat_p99_us,write_lat_mean_us,write_lat_p99_us,energy_j\n\
-                 {},{reads},{writes},{:.6},{:.6},{:.1},{:.0},{:.1},{:.1},{},{},{:.3}\n",
+                "requests,reads,writes,elapsed_s,busy_s,data_rate_mb_s,iops,lat_mean_us,lat_p99_us,read_lat_mean_us,read_lat_p99_us,write_lat_mean_us,write_lat_p99_us,energy_j,zero_length_skipped,wrapped\n\
+                 {},{reads},{writes},{:.6},{:.6},{:.1},{:.0},{:.1},{:.1},{},{},{:.3},{},{}\n",
                 t.requests.len(),
                 secs(r.measured_ns),
                 secs(r.busy_ns),
@@ -140,7 +143,9 @@ fn render(t: &Trace, r: &RunResult, format: Format) -> String {
                 r.latency.p99_us,
                 lat(&r.read_latency),
                 lat(&r.write_latency),
-                r.energy_j()
+                r.energy_j(),
+                adjusted.zero_length,
+                adjusted.wrapped
             )
         }
         Format::Table => {
@@ -152,6 +157,9 @@ fn render(t: &Trace, r: &RunResult, format: Format) -> String {
                 t.format,
                 t.skipped
             );
+            if !adjusted.is_empty() {
+                let _ = writeln!(s, "adjusted       {adjusted}");
+            }
             let _ = writeln!(
                 s,
                 "elapsed        {:.3} s, busy {:.3} s ({:.0}%)",

@@ -1104,8 +1104,19 @@ fn replay_refuses_bad_traces_in_one_line_each_and_never_panics() {
         .unwrap()
         .set_len((1 << 30) + 1)
         .unwrap();
-    let cases: [(&str, &[u8], &str); 4] = [
+    let cases: [(&str, &[u8], &str); 6] = [
         ("empty.trace", b"", "empty"),
+        // The issue's trace: its third request asks for 999,999,999 sectors (477 GiB).
+        (
+            "huge-request.trace",
+            b"0 1 0 8 1\n1000 1 8 8 1\n2000 1 16 999999999 1\n",
+            "trace line 3: a request of 511999999488 bytes is larger than 256 MiB",
+        ),
+        (
+            "past-16-tib.trace",
+            b"0 1 0 8 1\n1000 1 999999999999 8 1\n",
+            "trace line 2: a request ending at byte 512000000003584 reaches past 16 TiB",
+        ),
         ("binary.trace", b"\x7fELF\x00\x01\x02", "binary data"),
         (
             "bad.trace",
@@ -1132,6 +1143,34 @@ fn replay_refuses_bad_traces_in_one_line_each_and_never_panics() {
         assert!(err.contains(says), "{name}: {err}");
         assert!(!err.contains("panicked"), "{name}: {err}");
     }
+}
+
+#[test]
+fn replay_wraps_requests_past_the_drives_end_and_skips_empty_ones_and_says_how_many() {
+    // On the 960 GB E12: sector 9,999,999,999 (5.1 TB) lies past the end; one request has no
+    // bytes.
+    let dir = scratch("replay-adjusted");
+    let path = dir.join("odd.trace");
+    std::fs::write(
+        &path,
+        "0 1 0 8 1\n1000 1 8 0 1\n2000 1 9999999999 8 1\n3000 1 9999999999 8 0\n",
+    )
+    .unwrap();
+    let path = path.to_str().unwrap();
+    let o = lab(&["replay", path, "--preset", "e12", "--capacity-gb", "960"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    assert!(out.contains("3 requests (2 reads, 1 writes"), "{out}");
+    assert!(
+        out.contains(
+            "adjusted       1 zero-length request skipped (they move no data); 2 requests past \
+             the drive's end wrapped onto it"
+        ),
+        "{out}"
+    );
+    let o = lab(&["replay", path, "--preset", "e12", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    assert_eq!((json["zero_length_skipped"].as_u64(), json["wrapped"].as_u64()), (Some(1), Some(2)));
 }
 
 #[test]

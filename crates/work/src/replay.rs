@@ -21,7 +21,7 @@ use parallelism_model::sliced::{self, Sliced};
 use parallelism_model::stats::{LatencySummary, RunResult};
 use parallelism_model::time::Nanos;
 use parallelism_model::workload::desktop::Desktop;
-use parallelism_model::workload::trace::{Trace, TraceFormat, TraceParser};
+use parallelism_model::workload::trace::{Adjusted, Trace, TraceFormat, TraceParser};
 use parallelism_model::workload::{Arrival, Stream, StreamsSpec};
 use parallelism_model::{DriveState, Simulation};
 use serde::{Deserialize, Serialize};
@@ -112,13 +112,15 @@ pub struct DriveReplay {
     pub write: Option<Latency>,
     pub energy_j: f64,
     pub requests: u64,
+    /// The trace's requests this drive could not take as they are (skipped or wrapped).
+    pub adjusted: Adjusted,
     /// Over the trace, [`SERIES_POINTS`] buckets: (start in s, MB/s, mean requests in the
     /// system).
     pub series: Vec<(f64, f64, f64)>,
 }
 
 impl DriveReplay {
-    fn of(r: &RunResult, requests: u64) -> DriveReplay {
+    fn of(r: &RunResult, tally: Tally) -> DriveReplay {
         DriveReplay {
             data_rate_mb_s: r.busy_mb_s(),
             busy_s: r.busy_ns as f64 / 1e9,
@@ -126,7 +128,8 @@ impl DriveReplay {
             read: r.read_latency.as_ref().map(Latency::of),
             write: r.write_latency.as_ref().map(Latency::of),
             energy_j: r.energy_j(),
-            requests,
+            requests: tally.requests,
+            adjusted: tally.adjusted,
             series: r
                 .series
                 .iter()
@@ -134,6 +137,14 @@ impl DriveReplay {
                 .collect(),
         }
     }
+}
+
+/// What a drive's replay reports beside the engine's figures: the trace's requests, and those
+/// the drive could not take as they are.
+#[derive(Clone, Copy, Debug)]
+struct Tally {
+    requests: u64,
+    adjusted: Adjusted,
 }
 
 /// Buckets of a replay's figures over time: enough for a chart's width, few enough to cross
@@ -181,9 +192,9 @@ fn check_drive(d: &ReplayDrive) -> Result<(), ConfigError> {
 
 /// The replay being advanced on one drive.
 enum Current {
-    /// The run being made ready, its trace's requests and its series' bucket.
-    Preparing(Box<Preparation>, u64, Nanos),
-    Running(Box<Simulation>, u64),
+    /// The run being made ready, its trace's tally and its series' bucket.
+    Preparing(Box<Preparation>, Tally, Nanos),
+    Running(Box<Simulation>, Tally),
 }
 
 /// Where each drive's trace comes from.
@@ -271,14 +282,20 @@ impl ReplayRun {
 
     /// The run of the workload on drive `d`, ready to be prepared; none while the file is
     /// still being read (a drive's run needs the whole trace).
-    fn prepared(&self, d: &ReplayDrive) -> Result<Option<(Preparation, u64, Nanos)>, ConfigError> {
+    fn prepared(
+        &self,
+        d: &ReplayDrive,
+    ) -> Result<Option<(Preparation, Tally, Nanos)>, ConfigError> {
         let drive = d.drive.spec();
         let trace = match &self.source {
             Source::Desktop(w) => Arc::new(w.trace(drive.user_bytes() as u64, 1.0, SEED)),
             Source::Read(t) => Arc::clone(t),
             Source::Reading(_) => return Ok(None),
         };
-        let requests = trace.requests.len() as u64;
+        let tally = Tally {
+            requests: trace.requests.len() as u64,
+            adjusted: trace.adjusted(drive.user_bytes() as u64),
+        };
         let bucket = Nanos((trace.span_ns() / SERIES_POINTS).max(MIN_BUCKET_NS));
         // A trace without times (a version 2 iolog without waits) runs as fast as the drive
         // allows, at the same depth.
@@ -306,7 +323,7 @@ impl ReplayRun {
         if d.power_state > 0 {
             run = run.with_power_limit(PowerLimit::State(d.power_state))?;
         }
-        Ok(Some((Preparation::checked(run)?, requests, bucket)))
+        Ok(Some((Preparation::checked(run)?, tally, bucket)))
     }
 
     /// One step: read up to [`LINES_PER_STEP`] lines of the file, start the next drive's run,

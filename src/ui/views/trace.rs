@@ -414,6 +414,7 @@ fn TraceTable(labels: Vec<String>, found: ReplayFound) -> impl IntoView {
         })
         .collect_view();
     let verdict = verdict(&labels, &found);
+    let adjusted = adjusted_words(&labels, &found);
     let requests = found.drives.first().map_or(0, |d| d.requests);
     let elapsed = found.drives.first().map_or(0.0, |d| d.elapsed_s);
     view! {
@@ -437,13 +438,28 @@ fn TraceTable(labels: Vec<String>, found: ReplayFound) -> impl IntoView {
             <tbody>{rows}</tbody>
         </table>
         {verdict.map(|v| view! { <p class="trace-verdict" id="trace-verdict">{v}</p> })}
+        {adjusted.map(|a| view! { <p class="hint" id="trace-adjusted">{a}</p> })}
     }
+}
+
+/// The trace's requests each drive could not take as they are, in words; `None` when every
+/// request was replayed as the trace has it.
+fn adjusted_words(labels: &[String], found: &ReplayFound) -> Option<String> {
+    let parts: Vec<String> = found
+        .drives
+        .iter()
+        .zip(labels)
+        .filter(|(d, _)| !d.adjusted.is_empty())
+        .map(|(d, label)| format!("{label}: {}.", d.adjusted))
+        .collect();
+    (!parts.is_empty()).then(|| format!("Adjusted to fit the drive: {}", parts.join(" ")))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::presets;
+    use crate::model::workload::trace::Adjusted;
     use crate::ui::state::LoadKind;
 
     fn octane() -> LabState {
@@ -488,6 +504,7 @@ mod tests {
             write: None,
             energy_j: 1.0,
             requests: 10,
+            adjusted: Adjusted::default(),
             series: vec![(0.0, mb_s, 1.5), (1.0, 2.0 * mb_s, 3.0)],
         };
         let found = ReplayFound {
@@ -512,6 +529,7 @@ mod tests {
             write: None,
             energy_j: 1.0,
             requests: 10,
+            adjusted: Adjusted::default(),
             series: Vec::new(),
         };
         let found = ReplayFound {
@@ -526,5 +544,36 @@ mod tests {
             drives: vec![drive(1.0)],
         };
         assert_eq!(verdict(&labels, &one), None);
+    }
+
+    #[test]
+    fn requests_a_drive_could_not_take_as_they_are_are_named_per_drive() {
+        let drive = |wrapped| DriveReplay {
+            data_rate_mb_s: 1.0,
+            busy_s: 1.0,
+            elapsed_s: 2.0,
+            read: None,
+            write: None,
+            energy_j: 1.0,
+            requests: 10,
+            adjusted: Adjusted {
+                zero_length: 0,
+                wrapped,
+            },
+            series: Vec::new(),
+        };
+        let labels = vec!["128 GB".to_string(), "512 GB".to_string()];
+        let found = ReplayFound {
+            drives: vec![drive(12), drive(0)],
+        };
+        assert_eq!(
+            adjusted_words(&labels, &found).unwrap(),
+            "Adjusted to fit the drive: 128 GB: 12 requests past the drive's end wrapped onto it \
+             (its start taken modulo the drive's size)."
+        );
+        let none = ReplayFound {
+            drives: vec![drive(0), drive(0)],
+        };
+        assert_eq!(adjusted_words(&labels, &none), None);
     }
 }

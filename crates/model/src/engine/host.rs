@@ -301,8 +301,7 @@ impl Replay {
     fn request(&self, cursor: &mut Cursor) -> Request {
         let r = self.trace.requests[cursor.next_trace_request];
         cursor.next_trace_request += 1;
-        let units = u64::from(r.units).min(self.drive_units);
-        let start = (u64::from(r.start_unit) % self.drive_units).min(self.drive_units - units);
+        let (start, units) = r.placed(self.drive_units);
         Request {
             write: r.write,
             offset: start * u64::from(MAPPING_UNIT_BYTES),

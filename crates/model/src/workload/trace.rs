@@ -16,6 +16,18 @@
 //! - A request covers whole 4 KiB mapping units: its start rounds down and its end up (a
 //!   512-byte write is a 4 KiB read-modify-write to the flash), and one larger than 1 MiB is
 //!   split into 1 MiB requests at the same time. Each is held in 16 bytes.
+//! - Requests a drive cannot hold as they are get one rule each, never silence (the README's
+//!   trace section lists them):
+//!   - a zero-length request moves no data: it is skipped and counted ([`Trace::zero_length`]);
+//!   - one larger than [`MAX_REQUEST_BYTES`] (more than [`MAX_PIECES`] pieces of 1 MiB) is
+//!     refused by its line: no block layer issues one, and its pieces would flood the replay;
+//!   - one reaching past [`MAX_TRACE_BYTES`] (16 TiB, what 32-bit unit numbers address) is
+//!     refused by its line;
+//!   - one past the end of the drive it is replayed on wraps onto the drive, its start taken
+//!     modulo the drive's size as MQSim's trace reader does (and pulled back to end at the
+//!     drive's end if it would cross it); [`Trace::adjusted`] counts them for the replay's
+//!     report. A request larger than the drive can only meet a made-up drive smaller than
+//!     the cap, and wraps piece by piece the same way.
 //! - Requests are in time order, from time 0 (the first request's time); lines that are not
 //!   reads or writes (flushes, trims, opens, blkparse's other events and summary) are skipped
 //!   and counted.
@@ -37,6 +49,12 @@ const WHAT: &str = "trace";
 /// Largest request in 4 KiB units; larger ones are split.
 const MAX_UNITS: u64 = (MAX_BLOCK_BYTES / MAPPING_UNIT_BYTES) as u64;
 const SECTOR_BYTES: u64 = 512;
+/// The most 1 MiB pieces one request of a trace splits into; larger requests are refused.
+pub const MAX_PIECES: u64 = 256;
+/// The largest request a trace may hold: [`MAX_PIECES`] pieces of 1 MiB.
+pub const MAX_REQUEST_BYTES: u64 = MAX_PIECES * MAX_BLOCK_BYTES as u64;
+/// The addresses a trace may reach: 2^32 units of 4 KiB (16 TiB).
+pub const MAX_TRACE_BYTES: u64 = (1 << 32) * MAPPING_UNIT_BYTES as u64;
 
 /// The trace formats the lab reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -76,6 +94,65 @@ impl TraceRequest {
     pub fn bytes(self) -> u32 {
         u32::from(self.units) * MAPPING_UNIT_BYTES
     }
+
+    /// Whether the request reaches past the end of a drive of `drive_units` 4 KiB units.
+    pub fn wraps(self, drive_units: u64) -> bool {
+        u64::from(self.start_unit) + u64::from(self.units) > drive_units
+    }
+
+    /// Where the request lands on a drive of `drive_units` (at least one) 4 KiB units: its
+    /// first unit and length. A start past the end wraps modulo the drive's size, as MQSim's
+    /// trace reader does; a request that would then cross the end is pulled back to end there,
+    /// and one longer than the drive is cut to it.
+    pub fn placed(self, drive_units: u64) -> (u64, u64) {
+        let drive_units = drive_units.max(1);
+        let units = u64::from(self.units).min(drive_units);
+        let start = (u64::from(self.start_unit) % drive_units).min(drive_units - units);
+        (start, units)
+    }
+}
+
+/// What a replay did to the requests a drive cannot take as they are: counted, so a report
+/// can say so. Empty when every request was replayed as the trace has it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Adjusted {
+    /// Reads and writes of no bytes, skipped.
+    pub zero_length: u64,
+    /// Requests past the drive's end, wrapped onto it.
+    pub wrapped: u64,
+}
+
+impl Adjusted {
+    pub fn is_empty(self) -> bool {
+        self == Adjusted::default()
+    }
+}
+
+impl std::fmt::Display for Adjusted {
+    /// Each count in words (`3 zero-length requests skipped (they move no data); 12 requests
+    /// ...`); nothing when nothing was adjusted.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let plural = |n: u64| if n == 1 { "request" } else { "requests" };
+        let mut parts = Vec::new();
+        if self.zero_length > 0 {
+            let n = self.zero_length;
+            parts.push(format!(
+                "{} zero-length {} skipped (they move no data)",
+                crate::text::grouped(n as f64),
+                plural(n)
+            ));
+        }
+        if self.wrapped > 0 {
+            let n = self.wrapped;
+            parts.push(format!(
+                "{} {} past the drive's end wrapped onto it (its start taken modulo the drive's \
+                 size)",
+                crate::text::grouped(n as f64),
+                plural(n)
+            ));
+        }
+        f.write_str(&parts.join("; "))
+    }
 }
 
 /// A trace read: its requests in time order.
@@ -85,6 +162,8 @@ pub struct Trace {
     pub requests: Vec<TraceRequest>,
     /// Lines that were not reads or writes (skipped).
     pub skipped: u64,
+    /// Reads and writes of no bytes (skipped: they move no data).
+    pub zero_length: u64,
     /// Whether the trace carries times (a version 2 iolog without `wait` does not: it can only
     /// be replayed as fast as the drive allows).
     pub timed: bool,
@@ -98,7 +177,34 @@ impl Trace {
             format,
             requests,
             skipped: 0,
+            zero_length: 0,
             timed: true,
+        }
+    }
+
+    /// What a replay on a drive of `drive_bytes` does to the requests it cannot take as
+    /// they are.
+    ///
+    /// ```
+    /// use parallelism_model::workload::trace;
+    /// // A read at 1 GiB and one at 3 GiB, on a drive of 2 GiB: the second wraps.
+    /// let t = trace::read("0 1 2097152 8 1\n10 1 6291456 8 1\n".as_bytes(), None).unwrap();
+    /// let adjusted = t.adjusted(2 << 30);
+    /// assert_eq!(adjusted.wrapped, 1);
+    /// assert_eq!(
+    ///     adjusted.to_string(),
+    ///     "1 request past the drive's end wrapped onto it (its start taken modulo the drive's size)"
+    /// );
+    /// ```
+    pub fn adjusted(&self, drive_bytes: u64) -> Adjusted {
+        let drive_units = drive_bytes / u64::from(MAPPING_UNIT_BYTES);
+        Adjusted {
+            zero_length: self.zero_length,
+            wrapped: self
+                .requests
+                .iter()
+                .filter(|r| r.wraps(drive_units))
+                .count() as u64,
         }
     }
 
@@ -218,6 +324,7 @@ struct Reader {
     format: Option<TraceFormat>,
     requests: Vec<TraceRequest>,
     skipped: u64,
+    zero_length: u64,
     problems: FileError,
     /// iolog v2: the time the `wait` actions have added up to, and whether there were any.
     wait_ns: u64,
@@ -235,6 +342,7 @@ impl Reader {
             format,
             requests: Vec::new(),
             skipped: 0,
+            zero_length: 0,
             problems: FileError::new(WHAT),
             wait_ns: 0,
             waits: false,
@@ -303,24 +411,43 @@ impl Reader {
             TraceFormat::Iolog3 => self.iolog(line, true),
             TraceFormat::Msr => msr(line),
         };
-        match parsed {
-            Ok(Line::Request(raw)) => self.push(raw),
-            Ok(Line::Other) => self.skipped += 1,
-            Ok(Line::Nothing) => {}
-            Err(why) => self.problem(n, why),
+        if let Err(why) = parsed.and_then(|line| self.take_line(line)) {
+            self.problem(n, why);
         }
     }
 
-    fn push(&mut self, raw: Raw) {
+    fn take_line(&mut self, line: Line) -> Result<(), String> {
+        match line {
+            Line::Request(raw) => self.push(raw)?,
+            Line::Other => self.skipped += 1,
+            Line::Nothing => {}
+        }
+        Ok(())
+    }
+
+    /// Takes a request: refused if it is past the cap or the addresses a trace may reach,
+    /// counted if it has no bytes, else cut into pieces.
+    fn push(&mut self, raw: Raw) -> Result<(), String> {
+        check(&raw)?;
+        self.cut(raw);
+        Ok(())
+    }
+
+    /// Cuts a checked request into pieces of whole units, at most 1 MiB each; counts one of no
+    /// bytes.
+    fn cut(&mut self, raw: Raw) {
+        if raw.len == 0 {
+            self.zero_length += 1;
+            return;
+        }
         let unit = u64::from(MAPPING_UNIT_BYTES);
-        let first = raw.offset / unit;
-        let end = raw.offset.saturating_add(raw.len.max(1)).div_ceil(unit);
-        let mut start = first;
+        let mut start = raw.offset / unit;
+        let end = (raw.offset + raw.len).div_ceil(unit);
         while start < end && self.requests.len() <= MAX_TRACE_REQUESTS {
             let units = (end - start).min(MAX_UNITS);
             self.requests.push(TraceRequest {
                 at_ns: raw.at_ns,
-                // A start past 16 TiB wraps; replay maps every address onto the drive anyway.
+                // Below 2^32 units: `check` kept the end within 16 TiB.
                 start_unit: start as u32,
                 units: units as u16,
                 write: raw.write,
@@ -358,6 +485,7 @@ impl Reader {
             self.blk_queued = true;
             return Ok(Line::Request(raw));
         }
+        check(&raw)?;
         self.blk_dispatch.push(raw);
         Ok(Line::Other)
     }
@@ -412,8 +540,9 @@ impl Reader {
 
     fn finish(mut self) -> Result<Trace, FileError> {
         if self.format == Some(TraceFormat::Blkparse) && !self.blk_queued {
+            // Each was checked as its line was read.
             for raw in std::mem::take(&mut self.blk_dispatch) {
-                self.push(raw);
+                self.cut(raw);
             }
         }
         if !self.problems.is_empty() {
@@ -425,7 +554,10 @@ impl Reader {
         if self.requests.is_empty() {
             return Err(FileError::whole(
                 WHAT,
-                format!("no reads or writes in it ({} other lines)", self.skipped),
+                format!(
+                    "no reads or writes of any bytes in it ({} other lines, {} of no bytes)",
+                    self.skipped, self.zero_length
+                ),
             ));
         }
         let mut requests = self.requests;
@@ -440,9 +572,29 @@ impl Reader {
             format,
             requests,
             skipped: self.skipped,
+            zero_length: self.zero_length,
             timed,
         })
     }
+}
+
+/// Refuses a request larger than the cap, or reaching past the addresses a trace may hold.
+fn check(raw: &Raw) -> Result<(), String> {
+    if raw.len > MAX_REQUEST_BYTES {
+        return Err(format!(
+            "a request of {} bytes is larger than {} MiB, the most one request may be (it \
+             would split into more than {MAX_PIECES} requests of 1 MiB)",
+            raw.len,
+            MAX_REQUEST_BYTES >> 20
+        ));
+    }
+    let end = raw.offset.saturating_add(raw.len);
+    if end > MAX_TRACE_BYTES {
+        return Err(format!(
+            "a request ending at byte {end} reaches past 16 TiB, the most a trace may address"
+        ));
+    }
+    Ok(())
 }
 
 /// The format a line is written in, if it says.
@@ -649,6 +801,65 @@ mod tests {
             assert_eq!(sliced, whole, "{text}");
             assert_eq!(p.progress().0, text.len());
         }
+    }
+
+    #[test]
+    fn a_zero_length_request_moves_no_data_so_it_is_skipped_and_counted() {
+        let t = parse("0 1 0 8 1\n10 1 8 0 1\n20 1 16 0 0\n").unwrap();
+        assert_eq!((t.requests.len(), t.zero_length), (1, 2));
+        assert_eq!(
+            t.adjusted(1 << 30).to_string(),
+            "2 zero-length requests skipped (they move no data)"
+        );
+        let e = parse("0 1 8 0 1\n").unwrap_err().to_string();
+        assert!(e.contains("no reads or writes of any bytes"), "{e}");
+    }
+
+    #[test]
+    fn a_request_past_the_split_cap_is_refused_by_its_line() {
+        // 256 MiB is 524,288 sectors: the largest request, 256 pieces of 1 MiB.
+        let cap = parse("0 1 0 524288 1\n").unwrap();
+        assert_eq!(cap.requests.len(), MAX_PIECES as usize);
+        let e = parse("0 1 0 8 1\n5 1 0 524289 1\n").unwrap_err();
+        assert_eq!(e.problems[0].0, 2);
+        assert!(e.to_string().contains("larger than 256 MiB"), "{e}");
+        // The issue's case: 999,999,999 sectors (477 GiB) was 488,282 requests at one time.
+        let e = parse("0 1 0 8 1\n1 1 8 8 1\n2 1 16 999999999 1\n").unwrap_err();
+        assert!(e.to_string().starts_with("trace line 3: a request of 511999999488 bytes"));
+    }
+
+    #[test]
+    fn an_address_past_sixteen_tib_is_refused_by_its_line() {
+        let last_unit = (MAX_TRACE_BYTES - 4096) / 512;
+        let fits = parse(&format!("0 1 {last_unit} 8 1\n")).unwrap();
+        assert_eq!(fits.requests[0].start_unit, u32::MAX);
+        let e = parse(&format!("0 1 {} 8 1\n", last_unit + 1)).unwrap_err();
+        assert!(e.to_string().contains("reaches past 16 TiB"), "{e}");
+        // A `D` event of blkparse is checked as its line is read, like a `Q`.
+        let e = parse("8,0 3 1 0.000000000 4162 D R 68719476736 + 8 [cp]\n").unwrap_err();
+        assert!(e.to_string().starts_with("trace line 1:"), "{e}");
+    }
+
+    #[test]
+    fn a_request_past_the_drives_end_wraps_onto_it_and_is_counted() {
+        let r = |start_unit, units| TraceRequest {
+            at_ns: 0,
+            start_unit,
+            units,
+            write: false,
+        };
+        // A drive of 1,000 units: unit 1,005 wraps to 5 (MQSim's modulo); a request crossing
+        // the end is pulled back to end there; one longer than the drive is cut to it.
+        assert_eq!(r(1_005, 1).placed(1_000), (5, 1));
+        assert_eq!(r(998, 4).placed(1_000), (996, 4));
+        assert_eq!(r(0, 256).placed(100), (0, 100));
+        assert_eq!(r(7, 1).placed(0), (0, 1), "never a division by zero");
+        let t = Trace::from_requests(
+            TraceFormat::Mqsim,
+            vec![r(0, 1), r(998, 4), r(1_005, 1), r(999, 1)],
+        );
+        assert_eq!(t.adjusted(1_000 * 4096).wrapped, 2);
+        assert!(t.adjusted(2_000 * 4096).is_empty());
     }
 
     #[test]
