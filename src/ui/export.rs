@@ -389,9 +389,9 @@ fn cell(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::workload::trace::Adjusted;
     use crate::model::sliced::Sliced;
     use crate::model::stats::{Bottleneck, ProgramWait};
+    use crate::model::workload::trace::Adjusted;
     use crate::ui::charts;
     use crate::ui::compute::{Fidelity, Point, RunKey};
     use crate::ui::embed::ChartsShown;

@@ -1170,7 +1170,13 @@ fn replay_wraps_requests_past_the_drives_end_and_skips_empty_ones_and_says_how_m
     );
     let o = lab(&["replay", path, "--preset", "e12", "--format", "json"]);
     let json: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
-    assert_eq!((json["zero_length_skipped"].as_u64(), json["wrapped"].as_u64()), (Some(1), Some(2)));
+    assert_eq!(
+        (
+            json["zero_length_skipped"].as_u64(),
+            json["wrapped"].as_u64()
+        ),
+        (Some(1), Some(2))
+    );
 }
 
 #[test]

@@ -825,7 +825,9 @@ mod tests {
         assert!(e.to_string().contains("larger than 256 MiB"), "{e}");
         // The case: 999,999,999 sectors (477 GiB) was 488,282 requests at one time.
         let e = parse("0 1 0 8 1\n1 1 8 8 1\n2 1 16 999999999 1\n").unwrap_err();
-        assert!(e.to_string().starts_with("trace line 3: a request of 511999999488 bytes"));
+        assert!(e
+            .to_string()
+            .starts_with("trace line 3: a request of 511999999488 bytes"));
     }
 
     #[test]
