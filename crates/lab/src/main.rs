@@ -35,7 +35,7 @@ use std::process::ExitCode;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::Parser as _;
 use parallelism_model::workload::FileError;
-use parallelism_model::{ConfigError, RunError, Stalled};
+use parallelism_model::{ConfigError, RunError};
 
 use cli::{Cli, Command};
 
@@ -43,7 +43,7 @@ use cli::{Cli, Command};
 /// own errors as they are, the file or option they concern, and what `lab` itself refuses.
 #[derive(Debug)]
 enum Fail {
-    /// The model refused an input, or a run stalled.
+    /// The model refused an input, or a run gave no result (it stalled, or failed its check).
     Model(RunError),
     /// A file the model read and refused: its problems by line.
     File(FileError),
@@ -105,12 +105,6 @@ impl From<ConfigError> for Fail {
 impl From<RunError> for Fail {
     fn from(e: RunError) -> Fail {
         Fail::Model(e)
-    }
-}
-
-impl From<Stalled> for Fail {
-    fn from(e: Stalled) -> Fail {
-        Fail::Model(e.into())
     }
 }
 

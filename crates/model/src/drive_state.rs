@@ -29,7 +29,7 @@ use super::config::{
 use super::engine::Simulation;
 use super::ftl::{scaled_drive, ScaledFtl};
 use super::rng::Rng;
-use super::run::{CheckedRun, RunError, SlcRoom, Stalled};
+use super::run::{CheckedRun, RunError, SlcRoom};
 use super::sliced::Sliced;
 
 /// Model work a caller of the sliced runs does between two looks at its clock: engine events or
@@ -133,9 +133,9 @@ pub struct Rates {
     memo: HashMap<RateKey, f64>,
     /// The engine run in progress, if a slice ran out of budget in the middle of one.
     running: Option<(RateKey, Simulation)>,
-    /// The first engine run that stalled: the computations that use these rates report it
-    /// instead of a result.
-    stalled: Option<Stalled>,
+    /// The first engine run that gave no result (it stalled, or its result failed its check):
+    /// the computations that use these rates report it instead of a result.
+    failed: Option<RunError>,
 }
 
 impl Rates {
@@ -144,7 +144,7 @@ impl Rates {
             drive: drive.clone(),
             memo: HashMap::new(),
             running: None,
-            stalled: None,
+            failed: None,
         }
     }
 
@@ -210,7 +210,7 @@ impl Rates {
             let mb_s = match sim.result() {
                 Ok(r) => r.bw_mb_s,
                 Err(e) => {
-                    self.stalled.get_or_insert(e);
+                    self.failed.get_or_insert(e);
                     0.0
                 }
             };
@@ -343,14 +343,14 @@ impl CacheRatesRun {
 
 impl Sliced for CacheRatesRun {
     type Output = CacheRates;
-    type Error = Stalled;
+    type Error = RunError;
 
     /// Works for at most about `budget` engine events; the rates once all runs are done.
-    fn step(&mut self, budget: usize) -> Result<Option<CacheRates>, Stalled> {
+    fn step(&mut self, budget: usize) -> Result<Option<CacheRates>, RunError> {
         let mut budget = budget;
         let done = self.rates.prepare(&self.keys, &mut budget);
-        match self.rates.stalled {
-            Some(e) => Err(e),
+        match &self.rates.failed {
+            Some(e) => Err(e.clone()),
             None => Ok(done.then(|| CacheRates::from_rates(&mut self.rates))),
         }
     }
@@ -753,16 +753,16 @@ pub struct TortureRun {
 
 impl Sliced for TortureRun {
     type Output = TortureReport;
-    type Error = Stalled;
+    type Error = RunError;
 
     /// Works for at most about `budget` units (see the type's documentation); the report once
-    /// finished, or why there is none: an engine run behind a rate stalled.
-    fn step(&mut self, budget: usize) -> Result<Option<TortureReport>, Stalled> {
+    /// finished, or why there is none: an engine run behind a rate gave none.
+    fn step(&mut self, budget: usize) -> Result<Option<TortureReport>, RunError> {
         let mut budget = budget;
         loop {
             let flow = self.advance(&mut budget);
-            if let Some(e) = self.rates.stalled {
-                return Err(e);
+            if let Some(e) = &self.rates.failed {
+                return Err(e.clone());
             }
             match flow {
                 Flow::Next => {}

@@ -14,6 +14,7 @@ use crate::config::{
     check_range, out_of_range, ConfigError, DriveSpec, DriveState, PowerLimit, RunOptions, RunSpec,
 };
 use crate::power;
+use crate::stats::Unsound;
 use crate::time::SimTime;
 use crate::workload::{Stream, StreamsSpec, MAX_STREAMS};
 
@@ -249,12 +250,16 @@ impl fmt::Display for Stalled {
 
 impl std::error::Error for Stalled {}
 
-/// Why a run gave no result: its inputs were refused, or the engine stalled. Data, as its
+/// Why a run gave no result: its inputs were refused, the engine stalled, or its result failed
+/// its check. Data, as its
 /// parts are: it crosses from a worker to the page as itself.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum RunError {
     Config(ConfigError),
     Stalled(Stalled),
+    /// The run's result failed its check ([`crate::stats::check`]): a fault of the model,
+    /// reported rather than shown.
+    Unsound(Unsound),
 }
 
 impl fmt::Display for RunError {
@@ -262,6 +267,7 @@ impl fmt::Display for RunError {
         match self {
             RunError::Config(e) => e.fmt(f),
             RunError::Stalled(e) => e.fmt(f),
+            RunError::Unsound(e) => e.fmt(f),
         }
     }
 }

@@ -8,6 +8,10 @@ use serde::{Deserialize, Serialize};
 
 use super::time::Nanos;
 
+mod check;
+
+pub use check::{check, EndedEarly, Unsound, LITTLE_TOLERANCE};
+
 const SUB_BITS: u32 = 6;
 const SUB: u64 = 1 << SUB_BITS;
 /// Enough octaves for latencies up to 2^40 ns (about 18 minutes).
@@ -315,6 +319,14 @@ pub struct RunResult {
     pub reads_behind_programs: u64,
     /// I/Os measured after warm-up.
     pub measured_ios: u64,
+    /// I/Os the run set out to measure (a trace: its requests); fewer were measured only
+    /// when `ended_early` says why, or while the run is in progress.
+    pub planned_ios: u64,
+    /// Why the run ended before measuring `planned_ios`, if it did.
+    pub ended_early: Option<EndedEarly>,
+    /// Requests in the system when the measured window opened plus those in it when it
+    /// closed (for Little's law's allowance at the window's edges; see [`check`]).
+    pub in_system_at_edges: u64,
     /// Relative standard error of `iops` from batch means (0.01 = ±1%).
     pub iops_rel_noise: f64,
     /// Simulated time covered by the measurement.

@@ -116,11 +116,22 @@ fn an_evenly_spaced_light_load_meets_an_idle_drive_every_time() {
 
 #[test]
 fn an_overload_stops_at_the_host_backlog_limit_and_says_so() {
-    // 10 M IOPS offered to a drive that serves 178k: the host's queue grows until the engine's
-    // limit, and the run ends there rather than running on.
+    // 10 M IOPS offered to a drive that serves 178k: the host's queue reaches the engine's
+    // limit during the warm-up, before anything is measured. No more requests arrive, and the
+    // run measures the drive working off the backlog: saturated, at the drive's own rate
+    // (the closed loop at the same depth), its latency the wait in the host. Before the
+    // result checked itself this run reported 0 requests measured as a result.
     let r = at_rate(1e7, Spacing::Linear);
     assert!(r.saturated && r.finished);
     assert!(r.events < 2_000_000, "{} events", r.events);
+    assert_eq!(r.measured_ios, r.planned_ios);
+    let capacity = closed(&drive(), job(Rw::RandRead, 64)).iops;
+    assert!(
+        rel(r.iops, capacity) < 0.05,
+        "{} against {capacity}",
+        r.iops
+    );
+    assert!(r.latency.mean_us > 10_000.0, "{} µs", r.latency.mean_us);
 }
 
 #[test]

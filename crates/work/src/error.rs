@@ -17,6 +17,7 @@
 
 use std::fmt;
 
+use parallelism_model::stats::Unsound;
 use parallelism_model::workload::FileError;
 use parallelism_model::{ConfigError, RunError, Stalled};
 use serde::{Deserialize, Serialize};
@@ -28,6 +29,8 @@ pub enum WorkError {
     Refused(ConfigError),
     /// A run's engine stalled: a fault of the model, not of the inputs.
     Stalled(Stalled),
+    /// A run's result failed its check: a fault of the model, not of the inputs.
+    Unsound(Unsound),
     /// A workload file (a trace) the model could not read, by line.
     File(FileError),
     /// None, or more parts than one piece of work takes.
@@ -58,6 +61,7 @@ impl fmt::Display for WorkError {
         match self {
             WorkError::Refused(e) => e.fmt(f),
             WorkError::Stalled(e) => e.fmt(f),
+            WorkError::Unsound(e) => e.fmt(f),
             WorkError::File(e) => e.fmt(f),
             WorkError::TooMany {
                 what: Counted::Jobs,
@@ -111,6 +115,7 @@ impl From<RunError> for WorkError {
         match e {
             RunError::Config(e) => WorkError::Refused(e),
             RunError::Stalled(e) => WorkError::Stalled(e),
+            RunError::Unsound(e) => WorkError::Unsound(e),
         }
     }
 }
@@ -132,6 +137,10 @@ mod tests {
                 at: SimTime(5),
                 completed: 1,
                 expected: 2,
+            }),
+            WorkError::Unsound(Unsound::Unfinished {
+                measured: 1,
+                planned: 2,
             }),
             WorkError::File(FileError::whole("trace", "it is empty")),
             WorkError::TooMany {

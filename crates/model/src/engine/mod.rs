@@ -39,7 +39,11 @@
 //!   host wait included; the run measures the number in the system over time, so there
 //!   Little's law is a check (`tests/workload.rs`).
 //! - An open-loop run never runs away: when 65,536 requests (`MAX_HOST_BACKLOG`) wait in the
-//!   host it stops, and reports itself saturated.
+//!   host it stops, and reports itself saturated. If that happens before anything was
+//!   measured (an offered load far past the drive's, still in its warm-up), no more requests
+//!   arrive and the run measures the drive working off the backlog instead: a saturated
+//!   result at the drive's own rate, its latency the wait in the host, never a result of no
+//!   requests.
 //! - Per request the engine allocates nothing: slots, die queues and the event heap are reused
 //!   (an open loop grows its slots to the most requests it ever held, then reuses them).
 //! - Under a power budget that binds (fewer slots than dies, see [`crate::power`]), at most
@@ -62,9 +66,10 @@ use super::ftl::steady_write_amplification;
 use super::power;
 use super::ring::Ring;
 use super::rng::Rng;
-use super::run::{CheckedRun, SlcRoom, Stalled};
+use super::run::{CheckedRun, RunError, SlcRoom, Stalled};
 use super::stats::{
-    Bottleneck, Histogram, LatencySummary, PowerReading, RunResult, StreamResult, Utilisation,
+    self, Bottleneck, EndedEarly, Histogram, LatencySummary, PowerReading, RunResult, StreamResult,
+    Utilisation,
 };
 use super::time::{Nanos, SimTime};
 use super::workload::Stream;
@@ -615,8 +620,17 @@ struct Meter {
     in_system_since: SimTime,
     /// Open loop: time with at least one request in the system since the window opened.
     busy_ns: u64,
-    /// The host held [`MAX_HOST_BACKLOG`] requests: the run stopped there, saturated.
-    stopped: bool,
+    /// I/Os the run set out to measure.
+    planned: u64,
+    /// Why the run ended before measuring them: the host held [`MAX_HOST_BACKLOG`] requests
+    /// (saturated), or its time ran out.
+    ended_early: Option<EndedEarly>,
+    /// Open-loop requests in the system when the window opened.
+    in_system_at_open: u64,
+    /// The host held [`MAX_HOST_BACKLOG`] requests at some point (saturated).
+    backlog_full: bool,
+    /// No more open-loop requests arrive (the backlog filled before anything was measured).
+    arrivals_closed: bool,
     /// Figures over time, when asked for ([`Simulation::record_series`]).
     series: Option<Series>,
 }
@@ -750,6 +764,7 @@ impl Simulation {
             meter: Meter {
                 warmup,
                 end: warmup + target,
+                planned: target,
                 per_batch: (target / NOISE_BATCHES).max(1),
                 next_mark: warmup + (target / NOISE_BATCHES).max(1),
                 streams: if p.per_stream || p.open {
@@ -806,7 +821,7 @@ impl Simulation {
     }
 
     /// Run to the end and return the final result.
-    pub fn run(run: &CheckedRun) -> Result<RunResult, Stalled> {
+    pub fn run(run: &CheckedRun) -> Result<RunResult, RunError> {
         let mut sim = Simulation::new(run);
         while !sim.step(u64::MAX) {}
         sim.result()
@@ -943,7 +958,12 @@ impl Simulation {
             Ev::Complete(slot) => self.complete(slot, self.now),
             Ev::Arrive(stream) => self.arrive_open(stream),
             // What was measured by now is the result.
-            Ev::Stop => self.meter.end = self.meter.completed,
+            Ev::Stop => {
+                if self.meter.completed < self.meter.end {
+                    self.meter.ended_early = Some(EndedEarly::Runtime);
+                    self.meter.end = self.meter.completed;
+                }
+            }
         }
     }
 
@@ -1009,6 +1029,9 @@ impl Simulation {
     /// running). The stream's next arrival is scheduled.
     #[inline(never)]
     fn arrive_open(&mut self, stream: u32) {
+        if self.meter.arrivals_closed {
+            return;
+        }
         let i = stream as usize;
         if let Some(next) = self.streams[i].next_arrival(&mut self.rng) {
             self.queue.push(next, Ev::Arrive(stream));
@@ -1035,11 +1058,33 @@ impl Simulation {
             cursor.waiting.push_back(slot);
             self.host_backlog += 1;
             if self.host_backlog >= MAX_HOST_BACKLOG {
-                // The run ends here: what it measured so far is its result.
-                self.meter.stopped = true;
-                self.meter.end = self.meter.completed;
+                self.backlog_full();
             }
         }
+    }
+
+    /// The host holds [`MAX_HOST_BACKLOG`] requests: the run ends here, what it measured so
+    /// far its result; or, with nothing measured yet, it takes no more arrivals and measures
+    /// the drive working off the backlog from the next completion on.
+    fn backlog_full(&mut self) {
+        let m = &mut self.meter;
+        m.backlog_full = true;
+        if m.completed >= m.warmup {
+            m.ended_early = Some(EndedEarly::HostBacklog);
+            m.end = m.completed;
+            return;
+        }
+        m.arrivals_closed = true;
+        // The next completion opens the window; the rest of those in the system are measured.
+        let left = m.in_system.saturating_sub(1);
+        let measured = m.planned.min(left).max(1);
+        if measured < m.planned {
+            m.ended_early = Some(EndedEarly::HostBacklog);
+        }
+        m.warmup = m.completed + 1;
+        m.end = m.warmup + measured;
+        m.per_batch = (measured / NOISE_BATCHES).max(1);
+        m.next_mark = m.warmup + m.per_batch;
     }
 
     /// An open-loop request completed now: its slot is free, and its stream's first waiting
@@ -1797,6 +1842,7 @@ impl Simulation {
             m.in_system_area = 0;
             m.busy_ns = 0;
             m.in_system_since = at;
+            m.in_system_at_open = m.in_system;
             self.reset_busy();
         } else if m.completed > m.warmup {
             let latency = at.since(s.submitted);
@@ -1863,15 +1909,17 @@ impl Simulation {
 
     /// The result so far (final once [`is_finished`](Self::is_finished)), or why there is
     /// none: the run stalled.
-    pub fn result(&self) -> Result<RunResult, Stalled> {
+    pub fn result(&self) -> Result<RunResult, RunError> {
         if self.stalled {
-            return Err(Stalled {
+            return Err(RunError::Stalled(Stalled {
                 at: self.now,
                 completed: self.meter.completed,
                 expected: self.meter.end,
-            });
+            }));
         }
-        Ok(self.figures())
+        let figures = self.figures();
+        stats::check(&figures).map_err(RunError::Unsound)?;
+        Ok(figures)
     }
 
     fn figures(&self) -> RunResult {
@@ -1941,6 +1989,11 @@ impl Simulation {
             suspends: m.suspends,
             reads_behind_programs: m.reads_behind_programs,
             measured_ios: measured,
+            planned_ios: m.planned,
+            ended_early: m.ended_early,
+            in_system_at_edges: 2 * u64::from(self.closed_depth())
+                + m.in_system_at_open
+                + m.in_system,
             iops_rel_noise: self.batch_noise(),
             measured_ns: window as u64,
             events: self.events,
@@ -1998,7 +2051,7 @@ impl Simulation {
                     write_latency,
                     measured_ios: done,
                     saturated: open
-                        && (m.stopped || behind > SATURATION_SHARE * sm.arrivals as f64),
+                        && (m.backlog_full || behind > SATURATION_SHARE * sm.arrivals as f64),
                 }
             })
             .collect()
@@ -2119,11 +2172,11 @@ mod tests {
         assert!(sim.step(1), "a run with no events left is over");
         assert_eq!(
             sim.result(),
-            Err(Stalled {
+            Err(RunError::Stalled(Stalled {
                 at,
                 completed: done,
                 expected: sim.meter.end,
-            })
+            }))
         );
         assert!(done < sim.meter.end);
         assert!(sim

@@ -1,0 +1,262 @@
+//! A run's result checks itself before anyone sees it.
+//!
+//! Every figure the engine hands out passes [`check`]: a result that fails it is an error
+//! ([`Unsound`]) naming what failed, never a figure on a screen or in a file. It checks what
+//! must hold of any run, whatever the drive and the workload:
+//! - every number is finite, and every busy fraction lies in 0..=1;
+//! - a finished run measured at least one request, over time above zero, and was busy for
+//!   some of it;
+//! - a finished run completed the requests it set out to measure, or says why it ended early
+//!   ([`EndedEarly`]: the host's backlog, or fio's `runtime`);
+//! - Little's law: the measured throughput times the mean latency is the mean number of
+//!   requests in the system, within [`LITTLE_TOLERANCE`] plus the requests that straddle the
+//!   window's edges.
+//!
+//! A result still in progress (an estimate) is checked for finite numbers only: its counts
+//! are not yet what the run will have.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::{LatencySummary, RunResult};
+
+/// Little's law within this share of the mean number in the system, beyond the edge
+/// allowance: the law is exact over a window that starts and ends empty, and a measured
+/// window of whole requests differs from it only at its two edges (see [`check`]).
+pub const LITTLE_TOLERANCE: f64 = 0.02;
+
+/// Why a run ended before it completed the requests it set out to measure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EndedEarly {
+    /// The host held the engine's most waiting requests: the drive could not keep up with
+    /// the arrivals, and what was measured until then is the result.
+    HostBacklog,
+    /// The run's time ran out (fio's `runtime`).
+    Runtime,
+}
+
+impl fmt::Display for EndedEarly {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EndedEarly::HostBacklog => {
+                "the host's backlog of waiting requests reached its limit (the drive could not \
+                 keep up with the arrivals)"
+            }
+            EndedEarly::Runtime => "its runtime ran out",
+        })
+    }
+}
+
+/// What a result that failed its check got wrong. Data, like the model's other errors: it
+/// crosses from a worker to the page as itself.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Unsound {
+    /// A figure is not a finite number at or above zero.
+    NotFinite { what: String, value: f64 },
+    /// A busy fraction outside 0..=1.
+    BusyOutOfRange { what: String, value: f64 },
+    /// A finished run that measured no request.
+    NothingMeasured {
+        planned: u64,
+        ended_early: Option<EndedEarly>,
+    },
+    /// Requests were measured over no time, or with the drive never busy.
+    NoTime {
+        measured: u64,
+        elapsed_ns: u64,
+        busy_ns: u64,
+    },
+    /// Fewer requests completed than the run set out to measure, with no reason given.
+    Unfinished { measured: u64, planned: u64 },
+    /// Throughput times mean latency is not the mean number in the system.
+    LittlesLaw {
+        iops: f64,
+        mean_us: f64,
+        mean_in_system: f64,
+        allowed: f64,
+    },
+}
+
+impl fmt::Display for Unsound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the model's result failed its check: ")?;
+        match self {
+            Unsound::NotFinite { what, value } => {
+                write!(f, "{what} is {value}, not a finite number at or above zero")
+            }
+            Unsound::BusyOutOfRange { what, value } => {
+                write!(f, "{what} was busy {value} of the time (allowed: 0..=1)")
+            }
+            Unsound::NothingMeasured {
+                planned,
+                ended_early,
+            } => {
+                write!(f, "none of its {planned} requests completed")?;
+                match ended_early {
+                    Some(why) => write!(f, " before the run ended: {why}"),
+                    None => Ok(()),
+                }
+            }
+            Unsound::NoTime {
+                measured,
+                elapsed_ns,
+                busy_ns,
+            } => write!(
+                f,
+                "{measured} requests completed in {elapsed_ns} ns, {busy_ns} ns of it busy \
+                 (both must be above zero)"
+            ),
+            Unsound::Unfinished { measured, planned } => write!(
+                f,
+                "{measured} of its {planned} requests completed, and nothing says why the rest \
+                 did not"
+            ),
+            Unsound::LittlesLaw {
+                iops,
+                mean_us,
+                mean_in_system,
+                allowed,
+            } => write!(
+                f,
+                "Little's law: {iops:.1} IOPS times a mean latency of {mean_us:.3} µs is {:.3} \
+                 requests in the system, but {mean_in_system:.3} were measured (allowed: \
+                 within {allowed:.3})",
+                iops * mean_us * 1e-6
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Unsound {}
+
+/// Checks a result (see the module's documentation).
+pub fn check(r: &RunResult) -> Result<(), Unsound> {
+    finite(r)?;
+    busy_fractions(r)?;
+    if !r.finished {
+        return Ok(());
+    }
+    if r.measured_ios == 0 {
+        return Err(Unsound::NothingMeasured {
+            planned: r.planned_ios,
+            ended_early: r.ended_early,
+        });
+    }
+    if r.measured_ns == 0 || r.busy_ns == 0 {
+        return Err(Unsound::NoTime {
+            measured: r.measured_ios,
+            elapsed_ns: r.measured_ns,
+            busy_ns: r.busy_ns,
+        });
+    }
+    if r.measured_ios < r.planned_ios && r.ended_early.is_none() {
+        return Err(Unsound::Unfinished {
+            measured: r.measured_ios,
+            planned: r.planned_ios,
+        });
+    }
+    littles_law(r)
+}
+
+/// Little's law, L = X W, with an allowance for the requests at the window's edges: the
+/// window opens with requests already in the system (their whole latency counts in W, though
+/// part of it fell before the window) and closes with requests still in it (in L, not in W).
+/// Over a window of T the two sides differ by at most the requests at the two edges times the
+/// longest latency: `in_system_at_edges` max / T requests. A run below the drive's rate
+/// starts and ends its window nearly empty, so the allowance is small (the tests find the two
+/// sides within 0.01% there); past the drive's rate the host's backlog never empties, and the
+/// law holds only within that allowance, as it does for any queue that is not stable.
+fn littles_law(r: &RunResult) -> Result<(), Unsound> {
+    let l = r.mean_in_system;
+    let xw = r.iops * r.latency.mean_us * 1e-6;
+    let edges = r.in_system_at_edges as f64 * r.latency.max_us * 1e3 / r.measured_ns as f64;
+    let allowed = LITTLE_TOLERANCE * l + edges;
+    if (xw - l).abs() <= allowed {
+        return Ok(());
+    }
+    Err(Unsound::LittlesLaw {
+        iops: r.iops,
+        mean_us: r.latency.mean_us,
+        mean_in_system: l,
+        allowed,
+    })
+}
+
+fn finite(r: &RunResult) -> Result<(), Unsound> {
+    let mut figures: Vec<(String, f64)> = vec![
+        ("IOPS".into(), r.iops),
+        ("MB/s".into(), r.bw_mb_s),
+        ("the mean number in the system".into(), r.mean_in_system),
+        ("the average power".into(), r.power.average_w),
+        ("the peak power".into(), r.power.peak_w),
+        ("the write amplification".into(), r.write_amplification),
+        ("the IOPS noise".into(), r.iops_rel_noise),
+    ];
+    latencies(&mut figures, "", &r.latency);
+    for (what, l) in [("reads' ", &r.read_latency), ("writes' ", &r.write_latency)] {
+        if let Some(l) = l {
+            latencies(&mut figures, what, l);
+        }
+    }
+    for (i, s) in r.streams.iter().enumerate() {
+        figures.push((format!("stream {}'s IOPS", i + 1), s.iops));
+        figures.push((format!("stream {}'s MB/s", i + 1), s.bw_mb_s));
+        latencies(&mut figures, &format!("stream {}'s ", i + 1), &s.latency);
+    }
+    for p in &r.series {
+        let at = format!("at {} s", p.start_s);
+        figures.push((format!("the IOPS {at}"), p.iops));
+        figures.push((format!("the MB/s {at}"), p.mb_s));
+        figures.push((format!("the mean latency {at}"), p.lat_mean_us));
+        figures.push((format!("the number in the system {at}"), p.mean_in_system));
+    }
+    match figures
+        .into_iter()
+        .find(|(_, v)| !(v.is_finite() && *v >= 0.0))
+    {
+        Some((what, value)) => Err(Unsound::NotFinite { what, value }),
+        None => Ok(()),
+    }
+}
+
+fn latencies(out: &mut Vec<(String, f64)>, whose: &str, l: &LatencySummary) {
+    for (name, v) in [
+        ("mean latency", l.mean_us),
+        ("p50 latency", l.p50_us),
+        ("p90 latency", l.p90_us),
+        ("p99 latency", l.p99_us),
+        ("p99.9 latency", l.p999_us),
+        ("longest latency", l.max_us),
+    ] {
+        out.push((format!("the {whose}{name}"), v));
+    }
+}
+
+fn busy_fractions(r: &RunResult) -> Result<(), Unsound> {
+    let u = &r.utilisation;
+    let named = [
+        ("the host link's reads".to_string(), u.link_read),
+        ("the host link's writes".to_string(), u.link_write),
+        ("the controller".to_string(), u.controller),
+    ];
+    let channels = u
+        .channels
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (format!("channel {}", i + 1), v));
+    let dies = u
+        .dies
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (format!("die {}", i + 1), v));
+    for (what, value) in named.into_iter().chain(channels).chain(dies) {
+        if !value.is_finite() {
+            return Err(Unsound::NotFinite { what, value });
+        }
+        if !(0.0..=1.0).contains(&value) {
+            return Err(Unsound::BusyOutOfRange { what, value });
+        }
+    }
+    Ok(())
+}

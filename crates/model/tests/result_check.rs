@@ -1,0 +1,227 @@
+//! Every result checks itself before anyone sees it (`stats::check`): finite figures, time
+//! above zero when requests completed, the planned requests completed or the reason they were
+//! not, and Little's law within its stated allowance. Each test drives one kind of run to an
+//! extreme and asserts the engine hands out a result, not an error, and that the result is
+//! the one the extreme implies.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::sync::Arc;
+
+use parallelism_model::config::MAX_IODEPTH;
+use parallelism_model::presets;
+use parallelism_model::stats::{self, Unsound};
+use parallelism_model::workload::trace::{Trace, TraceFormat, TraceRequest};
+use parallelism_model::workload::{Arrival, Spacing, Stream, StreamsSpec};
+use parallelism_model::{
+    DriveSpec, DriveState, RunError, RunOptions, RunResult, RunSpec, Rw, Simulation, Workload,
+};
+
+fn drive() -> DriveSpec {
+    presets::find("e12").unwrap().drive_with_dies(8).unwrap()
+}
+
+fn job(rw: Rw, bs_bytes: u32, iodepth: u32) -> Workload {
+    Workload {
+        rw,
+        rwmixread: 70,
+        bs_bytes,
+        iodepth,
+    }
+}
+
+/// The run's result, or the test fails with the check's own words.
+fn run(streams: Vec<Stream>, state: DriveState, measured_ios: u64) -> RunResult {
+    let spec = StreamsSpec {
+        drive: drive(),
+        streams,
+        state,
+        options: RunOptions {
+            measured_ios,
+            ..RunOptions::default()
+        },
+    };
+    match Simulation::run(&spec.check().unwrap()) {
+        Ok(r) => r,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn one_read_at(at_ns: u64, start_unit: u32) -> TraceRequest {
+    TraceRequest {
+        at_ns,
+        start_unit,
+        units: 1,
+        write: false,
+    }
+}
+
+#[test]
+fn a_trace_of_one_request_is_one_request_in_the_system_for_its_latency() {
+    for arrival in [
+        Arrival::Closed { iodepth: 1 },
+        Arrival::Timed {
+            speed: 1.0,
+            max_idle: None,
+            iodepth: 32,
+        },
+    ] {
+        let trace = Arc::new(Trace::from_requests(
+            TraceFormat::Mqsim,
+            vec![one_read_at(0, 7)],
+        ));
+        let r = run(vec![Stream::replay(trace, arrival)], DriveState::Fob, 100);
+        assert_eq!((r.measured_ios, r.planned_ios), (1, 1));
+        // One request alone: L = 1, and X W = (1 / W) W.
+        assert!(
+            (r.iops * r.latency.mean_us * 1e-6 - 1.0).abs() < 1e-6,
+            "{r:?}"
+        );
+        assert!(r.measured_ns > 0 && r.busy_ns > 0);
+    }
+}
+
+#[test]
+fn millions_of_requests_complete_every_one() {
+    let r = run(
+        vec![Stream::closed(&job(Rw::RandRead, 4096, 32))],
+        DriveState::SeqFilled,
+        2_000_000,
+    );
+    assert_eq!(r.measured_ios, 2_000_000);
+    assert!(r.ended_early.is_none());
+}
+
+#[test]
+fn every_pattern_and_block_size_from_4_kib_to_1_mib_passes_the_check() {
+    for rw in [
+        Rw::RandRead,
+        Rw::RandWrite,
+        Rw::RandRw,
+        Rw::Read,
+        Rw::Write,
+        Rw::Rw,
+    ] {
+        for shift in 12..=20 {
+            let w = job(rw, 1 << shift, 4);
+            let r = run(vec![Stream::closed(&w)], DriveState::Steady, 500);
+            assert_eq!(r.measured_ios, r.planned_ios, "{rw} {}", 1 << shift);
+        }
+    }
+}
+
+#[test]
+fn every_queue_depth_from_1_to_the_most_passes_the_check() {
+    let mut depth = 1;
+    while depth <= MAX_IODEPTH {
+        for rw in [Rw::RandRead, Rw::RandRw] {
+            let r = run(
+                vec![Stream::closed(&job(rw, 4096, depth))],
+                DriveState::SeqFilled,
+                500,
+            );
+            // A closed loop holds its depth exactly.
+            assert_eq!(r.mean_in_system, f64::from(depth), "{rw} at {depth}");
+        }
+        // Every depth to 32, then every 8th, then every 64th: each regime of the drive.
+        depth += match depth {
+            ..32 => 1,
+            ..256 => 8,
+            _ => 64,
+        };
+    }
+}
+
+#[test]
+fn every_rate_from_1_to_10_million_iops_passes_the_check() {
+    // Each decade at 1, 2 and 5: far below the drive's rate, at its knee, and far past it.
+    let rates = (0..7).flat_map(|d| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(d)));
+    for iops in rates.chain([1e7]) {
+        for spacing in [Spacing::Linear, Spacing::Poisson] {
+            let w = job(Rw::RandRead, 4096, 32);
+            let r = run(
+                vec![Stream::at_rate(&w, iops, spacing)],
+                DriveState::SeqFilled,
+                2_000,
+            );
+            assert!(r.measured_ios > 0, "{iops} IOPS {spacing:?}");
+            // Below the drive's rate the run achieves what was offered.
+            if iops <= 20_000.0 {
+                assert!(!r.saturated, "{iops}");
+                assert!((r.iops / iops - 1.0).abs() < 0.15, "{iops}: {}", r.iops);
+            }
+            if iops >= 1e6 {
+                assert!(r.saturated, "{iops}");
+            }
+        }
+    }
+}
+
+#[test]
+fn several_jobs_at_once_pass_the_check() {
+    // A reader at QD1 beside a writer at QD32, and a reader at a rate beside a closed writer.
+    let reader = Stream::closed(&job(Rw::RandRead, 4096, 1));
+    let writer = Stream::closed(&job(Rw::RandWrite, 131_072, 32));
+    let r = run(vec![reader, writer.clone()], DriveState::Steady, 2_000);
+    assert_eq!(r.streams.len(), 2);
+    let paced = Stream::at_rate(&job(Rw::RandRead, 4096, 8), 5_000.0, Spacing::Poisson);
+    let r = run(vec![paced, writer], DriveState::Steady, 2_000);
+    assert_eq!(r.measured_ios, r.planned_ios);
+}
+
+#[test]
+fn a_result_that_breaks_a_rule_is_named_not_shown() {
+    let r = RunSpec {
+        drive: drive(),
+        workload: job(Rw::RandRead, 4096, 4),
+        state: DriveState::Fob,
+        options: RunOptions::default(),
+    };
+    let good = parallelism_model::run(r).unwrap();
+    assert_eq!(stats::check(&good), Ok(()));
+    let broken = |f: fn(&mut RunResult)| {
+        let mut r = good.clone();
+        f(&mut r);
+        stats::check(&r).unwrap_err()
+    };
+    assert!(matches!(
+        broken(|r| r.iops = f64::NAN),
+        Unsound::NotFinite { ref what, .. } if what == "IOPS"
+    ));
+    assert!(matches!(
+        broken(|r| r.utilisation.dies[3] = 1.5),
+        Unsound::BusyOutOfRange { ref what, .. } if what == "die 4"
+    ));
+    assert!(matches!(
+        broken(|r| r.measured_ios = 0),
+        Unsound::NothingMeasured { .. }
+    ));
+    assert!(matches!(broken(|r| r.busy_ns = 0), Unsound::NoTime { .. }));
+    assert!(matches!(
+        broken(|r| r.measured_ios -= 1),
+        Unsound::Unfinished { .. }
+    ));
+    let law = broken(|r| r.mean_in_system *= 1.5);
+    assert!(matches!(law, Unsound::LittlesLaw { .. }));
+    assert!(
+        law.to_string()
+            .starts_with("the model's result failed its check: Little's law: "),
+        "{law}"
+    );
+    // A run still in progress is checked for its figures only.
+    assert_eq!(
+        stats::check(&RunResult {
+            finished: false,
+            measured_ios: 0,
+            ..good.clone()
+        }),
+        Ok(())
+    );
+    let e = RunError::Unsound(broken(|r| r.measured_ios = 0));
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "the model's result failed its check: none of its {} requests completed",
+            good.planned_ios
+        )
+    );
+}
