@@ -31,6 +31,7 @@ use super::ftl::{scaled_drive, ScaledFtl};
 use super::rng::Rng;
 use super::run::{CheckedRun, RunError, SlcRoom};
 use super::sliced::Sliced;
+use super::stats::{self, Unsound};
 
 /// Model work a caller of the sliced runs does between two looks at its clock: engine events or
 /// scaled-drive writes (about 0.3 ms natively, 1 ms in a browser). The page and `lab bench`
@@ -87,6 +88,28 @@ pub struct FillReport {
     pub points: Vec<FillPoint>,
 }
 
+impl FillReport {
+    /// Every figure finite and at or above zero (see [`crate::stats::check`]).
+    pub fn check(&self) -> Result<(), Unsound> {
+        let points = self.points.iter().flat_map(|p| {
+            let at = format!("the fill at {:.1} GB", p.gb_written);
+            [
+                (format!("{at}: GB written"), p.gb_written),
+                (format!("{at}: MB/s"), p.mb_s),
+            ]
+        });
+        stats::figures(
+            [
+                ("the fill's capacity".to_string(), self.capacity_gb),
+                ("the fill's SLC cache".to_string(), self.slc_cache_gb),
+                ("the fill's average MB/s".to_string(), self.average_mb_s),
+            ]
+            .into_iter()
+            .chain(points),
+        )
+    }
+}
+
 /// One burst of a burst-and-idle run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BurstPoint {
@@ -112,6 +135,31 @@ pub struct TortureReport {
     pub after_trim_mb_s: f64,
     /// Random-write speed over the torture.
     pub series: Vec<TorturePoint>,
+}
+
+impl TortureReport {
+    /// Every figure finite and at or above zero (see [`crate::stats::check`]).
+    pub fn check(&self) -> Result<(), Unsound> {
+        let series = self.series.iter().flat_map(|p| {
+            let at = format!("the torture at minute {:.1}", p.minute);
+            [
+                (format!("{at}: MB/s"), p.mb_s),
+                (format!("{at}: write amplification"), p.write_amplification),
+            ]
+        });
+        stats::figures(
+            [
+                ("the fresh MB/s".to_string(), self.fresh_mb_s),
+                (
+                    "the MB/s after torture".to_string(),
+                    self.after_torture_mb_s,
+                ),
+                ("the MB/s after TRIM".to_string(), self.after_trim_mb_s),
+            ]
+            .into_iter()
+            .chain(series),
+        )
+    }
 }
 
 /// One engine run behind a rate: the pattern, block size, depth, write amplification (its bits)
@@ -368,7 +416,7 @@ impl Sliced for CacheRatesRun {
 
 /// The SLC, native and folding rates of `drive`, in one go.
 pub fn cache_rates(drive: &DriveSpec) -> Result<CacheRates, RunError> {
-    Ok(CacheRatesRun::new(drive)?.finish()?)
+    CacheRatesRun::new(drive)?.finish()
 }
 
 fn check(drive: &DriveSpec) -> Result<(), ConfigError> {
@@ -457,12 +505,12 @@ fn write_chunk(
 
 /// A whole-drive sequential fill from empty (128 KiB, QD32), chunk by chunk.
 pub fn fill(drive: &DriveSpec) -> Result<FillReport, RunError> {
-    Ok(fill_with(drive, &cache_rates(drive)?))
+    Ok(fill_with(drive, &cache_rates(drive)?)?)
 }
 
 /// [`fill`] from rates computed ahead ([`CacheRatesRun`]); arithmetic only, a fraction of a
-/// millisecond.
-pub fn fill_with(drive: &DriveSpec, rates: &CacheRates) -> FillReport {
+/// millisecond. The report checks itself ([`FillReport::check`]).
+pub fn fill_with(drive: &DriveSpec, rates: &CacheRates) -> Result<FillReport, Unsound> {
     let mut cache = Cache::new(drive);
     let user = drive.user_bytes();
     let chunk = user / FILL_CHUNKS as f64;
@@ -479,12 +527,14 @@ pub fn fill_with(drive: &DriveSpec, rates: &CacheRates) -> FillReport {
             phase,
         });
     }
-    FillReport {
+    let report = FillReport {
         capacity_gb: user / 1e9,
         slc_cache_gb: Cache::new(drive).capacity(0.0) / 1e9,
         average_mb_s: user / total_s / 1e6,
         points,
-    }
+    };
+    report.check()?;
+    Ok(report)
 }
 
 /// Longest idle time between bursts, in seconds (a day).
@@ -691,7 +741,7 @@ const PROBE_DIVISOR: usize = 100;
 /// The OCZ Octane review's torture test \[REF4\]: a full drive, `minutes` of 4 KiB random writes
 /// at QD32 over every LBA, then a 128 KiB QD1 sequential write; then TRIM and the same again.
 pub fn torture(drive: &DriveSpec, minutes: f64) -> Result<TortureReport, RunError> {
-    Ok(TortureRun::new(drive, minutes)?.finish()?)
+    TortureRun::new(drive, minutes)?.finish()
 }
 
 /// Where a [`TortureRun`] is.
@@ -767,7 +817,10 @@ impl Sliced for TortureRun {
             match flow {
                 Flow::Next => {}
                 Flow::OutOfBudget => return Ok(None),
-                Flow::Finished(report) => return Ok(Some(report)),
+                Flow::Finished(report) => {
+                    report.check()?;
+                    return Ok(Some(report));
+                }
             }
         }
     }

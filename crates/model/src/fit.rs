@@ -43,8 +43,8 @@ use super::config::{ConfigError, DriveSpec, Fitted, Param, RunOptions};
 use super::engine::Simulation;
 use super::ftl::steady_write_amplification;
 use super::presets::Preset;
-use super::run::CheckedRun;
-use super::stats::RunResult;
+use super::run::{CheckedRun, RunError};
+use super::stats::{self, RunResult, Unsound};
 use super::workload::StreamsSpec;
 
 /// Two objective values closer than this are a tie, which the mean error breaks.
@@ -314,6 +314,28 @@ impl fmt::Display for Disagreement {
 }
 
 impl FitReport {
+    /// Every fitted value and every cell's model value finite and at or above zero, so every
+    /// error is a number (see [`crate::stats::check`]); a cell the model could not run fails
+    /// it, named.
+    pub fn check(&self) -> Result<(), Unsound> {
+        let params = self
+            .params
+            .0
+            .iter()
+            .map(|(p, v)| (format!("the fitted {p}"), *v));
+        let cells = self.cells.iter().map(|c| {
+            let m = &c.cell;
+            let what = format!(
+                "the model's {} for {} of {} bytes",
+                m.metric.id(),
+                m.rw.fio_name(),
+                m.bs_bytes
+            );
+            (what, c.model)
+        });
+        stats::figures(params.chain(cells))
+    }
+
     /// The fitted value of `param`.
     pub fn value(&self, param: Param) -> Option<f64> {
         self.params.get(param)
@@ -368,9 +390,11 @@ pub fn fit(
     preset: &Preset,
     cells: &[Measurement],
     options: FitOptions,
-) -> Result<FitReport, ConfigError> {
+) -> Result<FitReport, RunError> {
     let mut e = Evaluator::new(preset, cells, options)?;
-    Ok(e.fit())
+    let report = e.fit();
+    report.check()?;
+    Ok(report)
 }
 
 /// [`fit`], then leave-one-out cross-validation sharing its memo (`report.loo` is set).
@@ -378,11 +402,12 @@ pub fn fit_with_loo(
     preset: &Preset,
     cells: &[Measurement],
     options: FitOptions,
-) -> Result<FitReport, ConfigError> {
+) -> Result<FitReport, RunError> {
     let mut e = Evaluator::new(preset, cells, options)?;
     let mut report = e.fit();
     report.loo = Some(e.leave_one_out(&report));
     report.evaluations = e.evaluations();
+    report.check()?;
     Ok(report)
 }
 

@@ -124,5 +124,5 @@ pub use stats::{Bottleneck, RunResult};
 
 /// Check and run one configuration to the end.
 pub fn run(spec: RunSpec) -> Result<RunResult, RunError> {
-    Ok(Simulation::run(&spec.check()?)?)
+    Simulation::run(&spec.check()?)
 }

@@ -280,6 +280,12 @@ impl From<ConfigError> for RunError {
     }
 }
 
+impl From<Unsound> for RunError {
+    fn from(e: Unsound) -> RunError {
+        RunError::Unsound(e)
+    }
+}
+
 impl From<Stalled> for RunError {
     fn from(e: Stalled) -> RunError {
         RunError::Stalled(e)

@@ -240,7 +240,7 @@ fn sliced_cache_rates_give_exactly_the_one_shot_fill_and_bursts() {
     assert!(slices > 10, "only {slices} slices");
     assert_eq!(rates, drive_state::cache_rates(&d).unwrap());
     assert_eq!(
-        drive_state::fill_with(&d, &rates),
+        drive_state::fill_with(&d, &rates).unwrap(),
         drive_state::fill(&d).unwrap()
     );
     for idle_s in [0.0, 10.0, 600.0] {

@@ -124,8 +124,8 @@ fn every_queue_depth_from_1_to_the_most_passes_the_check() {
         }
         // Every depth to 32, then every 8th, then every 64th: each regime of the drive.
         depth += match depth {
-            ..32 => 1,
-            ..256 => 8,
+            0..32 => 1,
+            32..256 => 8,
             _ => 64,
         };
     }
@@ -189,7 +189,7 @@ fn a_result_that_breaks_a_rule_is_named_not_shown() {
     ));
     assert!(matches!(
         broken(|r| r.utilisation.dies[3] = 1.5),
-        Unsound::BusyOutOfRange { ref what, .. } if what == "die 4"
+        Unsound::NotAShare { ref what, .. } if what == "die 4's busy time"
     ));
     assert!(matches!(
         broken(|r| r.measured_ios = 0),
@@ -224,4 +224,33 @@ fn a_result_that_breaks_a_rule_is_named_not_shown() {
             good.planned_ios
         )
     );
+}
+
+#[test]
+fn what_reviews_and_fills_derive_checks_its_figures_too() {
+    use parallelism_model::drive_state;
+    use parallelism_model::review::{self, E12_SUITE};
+
+    let d = drive();
+    let fill = drive_state::fill(&d).unwrap();
+    assert_eq!(fill.check(), Ok(()));
+    let mut broken = fill.clone();
+    broken.points[3].mb_s = f64::INFINITY;
+    assert!(matches!(
+        broken.check(),
+        Err(Unsound::NotFinite { ref what, .. }) if what.ends_with(": MB/s") && what.starts_with("the fill at")
+    ));
+    let options = RunOptions {
+        seed: 1,
+        measured_ios: 500,
+    };
+    let test = review::run(&d, &E12_SUITE[..1], options).unwrap().remove(0);
+    assert_eq!(test.check(), Ok(()));
+    let mut broken = test.clone();
+    broken.points[0].slc_read_share = 1.5;
+    assert!(matches!(broken.check(), Err(Unsound::NotAShare { .. })));
+    broken.points[0].slc_read_share = 0.5;
+    broken.score_mb_s = -1.0;
+    let e = broken.check().unwrap_err();
+    assert!(e.to_string().contains("score is -1"), "{e}");
 }

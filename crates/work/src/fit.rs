@@ -76,9 +76,16 @@ impl Sliced for FitRun {
     type Output = FitFound;
     type Error = WorkError;
 
+    /// The fit found, once it has checked itself ([`FitReport::check`]).
     fn step(&mut self, budget: usize) -> Result<Option<FitFound>, WorkError> {
         let Ok(report) = self.fit.step(budget);
-        Ok(report.as_ref().map(FitFound::of))
+        match report {
+            Some(report) => {
+                report.check().map_err(WorkError::Unsound)?;
+                Ok(Some(FitFound::of(&report)))
+            }
+            None => Ok(None),
+        }
     }
 
     fn progress(&self) -> f64 {

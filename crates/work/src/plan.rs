@@ -271,10 +271,10 @@ impl PlanRunner {
         let key = active.key.clone();
         let r = match active.sim.result() {
             Ok(r) => r,
-            Err(stalled) => {
-                // A stalled run is finished: its failure is its outcome.
-                self.cache
-                    .insert(key.clone(), Outcome::Failed(stalled.into()));
+            Err(failed) => {
+                // A run that gave no result (it stalled, or failed its check) is finished: its
+                // failure is its outcome.
+                self.cache.insert(key.clone(), Outcome::Failed(failed));
                 self.active = None;
                 return Some(key);
             }

@@ -305,7 +305,7 @@ impl Teacher {
                     if sim.step(EXPLAIN_EVENTS_PER_SLICE) {
                         news.push(match sim.result() {
                             Ok(r) => TeachNews::Explained(RunFigures::of(&r)),
-                            Err(e) => TeachNews::Failed(e.into()),
+                            Err(e) => TeachNews::Failed(e),
                         });
                         Stage::Done
                     } else {

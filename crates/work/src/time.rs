@@ -154,7 +154,10 @@ impl TimeRuns {
                 let done = match job {
                     Job::Rates(run) => match run.step(WORK_UNITS_PER_STEP) {
                         Ok(Some(rates)) => {
-                            entry.fill = Some(fill_with(drive, &rates));
+                            match fill_with(drive, &rates) {
+                                Ok(fill) => entry.fill = Some(fill),
+                                Err(unsound) => entry.failure = Some(unsound.into()),
+                            }
                             entry.rates = Some(rates);
                             entry.progress = RATES_SHARE;
                             true
@@ -163,8 +166,8 @@ impl TimeRuns {
                             entry.progress = RATES_SHARE * run.progress();
                             false
                         }
-                        Err(stalled) => {
-                            entry.failure = Some(stalled.into());
+                        Err(failed) => {
+                            entry.failure = Some(failed);
                             true
                         }
                     },
@@ -178,8 +181,8 @@ impl TimeRuns {
                             entry.progress = RATES_SHARE + (1.0 - RATES_SHARE) * run.progress();
                             false
                         }
-                        Err(stalled) => {
-                            entry.failure = Some(stalled.into());
+                        Err(failed) => {
+                            entry.failure = Some(failed);
                             true
                         }
                     },

@@ -30,6 +30,7 @@ use crate::drive_state::{CachedDrive, Phases};
 use crate::engine::Simulation;
 use crate::run::{RunError, SlcRoom};
 use crate::sliced::Sliced;
+use crate::stats::{self, Unsound};
 use crate::Workload;
 
 /// \[REF3\], as the page, `lab` and the README cite it.
@@ -268,6 +269,27 @@ pub struct TestResult {
 }
 
 impl TestResult {
+    /// Every figure finite and at or above zero, each read share at most 1 (see
+    /// [`crate::stats::check`]).
+    pub fn check(&self) -> Result<(), Unsound> {
+        let name = self.test.to_string();
+        let shares = self.points.iter().map(|p| p.slc_read_share);
+        if let Some(value) = shares.clone().find(|s| *s > 1.0) {
+            return Err(Unsound::NotAShare {
+                what: format!("{name}'s share of reads from SLC"),
+                value,
+            });
+        }
+        let points = self.points.iter().flat_map(|p| {
+            let at = format!("{name} at QD{} and {}% reads", p.qd, p.read_percent);
+            [
+                (format!("{at}: MB/s"), p.mb_s),
+                (format!("{at}: share of reads from SLC"), p.slc_read_share),
+            ]
+        });
+        stats::figures(points.chain([(format!("{name}'s score"), self.score_mb_s)]))
+    }
+
     /// The point at depth `qd`, if the test ran it.
     pub fn at_qd(&self, qd: u32) -> Option<&ReviewPoint> {
         self.points.iter().find(|p| p.qd == qd)
@@ -383,11 +405,13 @@ impl ReviewRun {
             self.current = Some((d, points));
         } else {
             let score_mb_s = score(spec.shape, &points);
-            self.done.push(TestResult {
+            let result = TestResult {
                 test: spec.test,
                 points,
                 score_mb_s,
-            });
+            };
+            result.check()?;
+            self.done.push(result);
         }
         Ok((self.done.len() == self.suite.len()).then(|| self.done.clone()))
     }

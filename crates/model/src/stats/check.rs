@@ -13,7 +13,9 @@
 //!   window's edges.
 //!
 //! A result still in progress (an estimate) is checked for finite numbers only: its counts
-//! are not yet what the run will have.
+//! are not yet what the run will have. What other computations derive from checked runs (a
+//! review's curves, a fill, the drive over time, a fit) passes [`figures`]: finite numbers at
+//! or above zero, named when one is not.
 
 use std::fmt;
 
@@ -54,8 +56,8 @@ impl fmt::Display for EndedEarly {
 pub enum Unsound {
     /// A figure is not a finite number at or above zero.
     NotFinite { what: String, value: f64 },
-    /// A busy fraction outside 0..=1.
-    BusyOutOfRange { what: String, value: f64 },
+    /// A share (a busy fraction, a share of reads) outside 0..=1.
+    NotAShare { what: String, value: f64 },
     /// A finished run that measured no request.
     NothingMeasured {
         planned: u64,
@@ -85,8 +87,8 @@ impl fmt::Display for Unsound {
             Unsound::NotFinite { what, value } => {
                 write!(f, "{what} is {value}, not a finite number at or above zero")
             }
-            Unsound::BusyOutOfRange { what, value } => {
-                write!(f, "{what} was busy {value} of the time (allowed: 0..=1)")
+            Unsound::NotAShare { what, value } => {
+                write!(f, "{what} is {value}, not a share between 0 and 1")
             }
             Unsound::NothingMeasured {
                 planned,
@@ -211,7 +213,14 @@ fn finite(r: &RunResult) -> Result<(), Unsound> {
         figures.push((format!("the mean latency {at}"), p.lat_mean_us));
         figures.push((format!("the number in the system {at}"), p.mean_in_system));
     }
-    match figures
+    self::figures(figures)
+}
+
+/// Checks figures a computation derives from checked runs (a review's curve and score, a
+/// fill, a fit's errors): each must be a finite number at or above zero; the first that is
+/// not is named.
+pub fn figures(named: impl IntoIterator<Item = (String, f64)>) -> Result<(), Unsound> {
+    match named
         .into_iter()
         .find(|(_, v)| !(v.is_finite() && *v >= 0.0))
     {
@@ -236,26 +245,29 @@ fn latencies(out: &mut Vec<(String, f64)>, whose: &str, l: &LatencySummary) {
 fn busy_fractions(r: &RunResult) -> Result<(), Unsound> {
     let u = &r.utilisation;
     let named = [
-        ("the host link's reads".to_string(), u.link_read),
-        ("the host link's writes".to_string(), u.link_write),
-        ("the controller".to_string(), u.controller),
+        ("the host link's reads' busy time".to_string(), u.link_read),
+        (
+            "the host link's writes' busy time".to_string(),
+            u.link_write,
+        ),
+        ("the controller's busy time".to_string(), u.controller),
     ];
     let channels = u
         .channels
         .iter()
         .enumerate()
-        .map(|(i, &v)| (format!("channel {}", i + 1), v));
+        .map(|(i, &v)| (format!("channel {}'s busy time", i + 1), v));
     let dies = u
         .dies
         .iter()
         .enumerate()
-        .map(|(i, &v)| (format!("die {}", i + 1), v));
+        .map(|(i, &v)| (format!("die {}'s busy time", i + 1), v));
     for (what, value) in named.into_iter().chain(channels).chain(dies) {
         if !value.is_finite() {
             return Err(Unsound::NotFinite { what, value });
         }
         if !(0.0..=1.0).contains(&value) {
-            return Err(Unsound::BusyOutOfRange { what, value });
+            return Err(Unsound::NotAShare { what, value });
         }
     }
     Ok(())
