@@ -1,29 +1,37 @@
 //! The URL-state parser against arbitrary input (issue 7: "fuzz the URL-state parser ... every
-//! input gives a value or a clear error"). Links are typed by hand and pasted from anywhere, so
-//! [`parse_query`] must take any text: random bytes, and valid links with their characters
-//! replaced, cut or doubled.
+//! input gives a value or a clear error"; issue 54: property tests that shrink). Links are typed
+//! by hand and pasted from anywhere, so [`parse_query`] must take any text: random bytes, links
+//! built from the lab's words, and real links with their characters replaced, cut or doubled.
 //!
 //! What each input must give: no panic; a state the page can show, whose own link reads back to
 //! exactly that state with nothing to note; and for everything not applied, a note that names
-//! a parameter and says why in a bounded sentence.
+//! a parameter and says why in a bounded sentence. `PROPTEST_CASES` sets a longer run.
 #![cfg(not(target_arch = "wasm32"))]
 
-use parallelism_lab::model::rng::Rng;
+#[path = "../crates/model/tests/common/cases.rs"]
+mod cases;
+
+use proptest::prelude::*;
+use proptest::sample::{select, Index};
+
 use parallelism_lab::ui::state::LabState;
 use parallelism_lab::ui::url_state::{parse_query, to_query};
 
-/// Inputs per kind (random bytes, built from the lab's vocabulary, mutated real links).
-const CASES: usize = 4_000;
+use cases::config;
+
 /// A note is one sentence about one parameter, however long the input.
 const MAX_NOTE_CHARS: usize = 400;
 
 /// Names and values the lab knows, and some it does not, to build plausible links from.
-const NAMES: [&str; 24] = [
+const NAMES: [&str; 26] = [
     "preset", "cap", "dies", "hold", "qd", "rw", "mix", "bs", "state", "p999", "theme", "view",
     "idle", "burst", "speed", "compare", "embed", "charts", "lock", "debug", "", "QD", "%71d",
-    "preset[]",
+    "preset[]", "drive", "tour",
 ];
-const VALUES: [&str; 28] = [
+const VALUES: [&str; 31] = [
+    "e12_d24_r52500",
+    "e12_d999",
+    "octane_d4_r70000_c900",
     "e18dc",
     "octane",
     "e12",
@@ -54,99 +62,105 @@ const VALUES: [&str; 28] = [
     "\u{1F4BE}",
 ];
 
-fn pick<'a>(rng: &mut Rng, from: &[&'a str]) -> &'a str {
-    from[rng.below(from.len() as u64) as usize]
-}
-
 /// A query built from the vocabulary, with stray separators.
-fn plausible(rng: &mut Rng) -> String {
-    let mut q = String::new();
-    for _ in 0..rng.below(12) {
-        if !q.is_empty() || rng.below(2) == 0 {
-            q.push(if rng.below(10) == 0 { ';' } else { '&' });
+fn plausible() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        (
+            0u8..10,
+            select(NAMES.to_vec()),
+            prop::option::weighted(0.875, select(VALUES.to_vec())),
+        ),
+        0..12,
+    )
+    .prop_map(|parts| {
+        let mut q = String::new();
+        for (sep, name, value) in parts {
+            if !q.is_empty() || sep % 2 == 0 {
+                q.push(if sep == 0 { ';' } else { '&' });
+            }
+            q.push_str(name);
+            if let Some(v) = value {
+                q.push('=');
+                q.push_str(v);
+            }
         }
-        q.push_str(pick(rng, &NAMES));
-        if rng.below(8) > 0 {
-            q.push('=');
-            q.push_str(pick(rng, &VALUES));
-        }
-    }
-    q
+        q
+    })
 }
 
-/// `text` with a few characters replaced, removed, cut off or duplicated.
-fn mutate(rng: &mut Rng, text: &str) -> String {
+/// One edit of a link: a character replaced, the text cut there, a character removed, or one
+/// doubled.
+fn damage(text: &str, edits: &[(Index, u8, char)]) -> String {
     let mut chars: Vec<char> = text.chars().collect();
-    for _ in 0..=rng.below(6) {
+    for (i, op, c) in edits {
         if chars.is_empty() {
             break;
         }
-        let i = rng.below(chars.len() as u64) as usize;
-        match rng.below(4) {
-            0 => chars[i] = char::from_u32(rng.below(0x3000) as u32).unwrap_or('?'),
+        let i = i.index(chars.len());
+        match op % 4 {
+            0 => chars[i] = *c,
             1 => chars.truncate(i),
             2 => {
                 chars.remove(i);
             }
-            _ => {
-                let c = chars[i];
-                chars.insert(i, c);
-            }
+            _ => chars.insert(i, chars[i]),
         }
     }
     chars.into_iter().collect()
 }
 
-fn check(query: &str) {
+fn check(query: &str) -> Result<(), TestCaseError> {
     let parsed = parse_query(query, LabState::default());
     for note in &parsed.notes {
-        assert!(
+        prop_assert!(
             !note.message.trim().is_empty() && note.message.chars().count() <= MAX_NOTE_CHARS,
-            "{query:?}: a note must say why, briefly: {note:?}"
+            "{:?}: a note must say why, briefly: {:?}",
+            query,
+            note
         );
     }
     let written = to_query(&parsed.state);
     let again = parse_query(&written, LabState::default());
-    assert!(
+    prop_assert!(
         again.notes.is_empty(),
-        "{query:?}: the page's own link {written:?} must read back without notes: {:?}",
+        "{:?}: the page's own link {:?} must read back without notes: {:?}",
+        query,
+        written,
         again.notes
     );
-    assert_eq!(
-        again.state, parsed.state,
-        "{query:?}: the page's own link {written:?} must read back to the same view"
+    prop_assert_eq!(
+        &again.state,
+        &parsed.state,
+        "{:?}: the page's own link {:?} must read back to the same view",
+        query,
+        written
     );
-    assert_eq!(
-        to_query(&again.state),
-        written,
-        "{query:?}: links are stable"
-    );
+    prop_assert_eq!(to_query(&again.state), written, "links are stable");
+    Ok(())
 }
 
-#[test]
-fn arbitrary_bytes_give_a_state_and_plain_notes_never_a_panic() {
-    let mut rng = Rng::new(17);
-    for _ in 0..CASES {
-        let bytes: Vec<u8> = (0..rng.below(120)).map(|_| rng.below(256) as u8).collect();
-        check(&String::from_utf8_lossy(&bytes));
+proptest! {
+    #![proptest_config(config(4_000))]
+
+    #[test]
+    fn arbitrary_bytes_give_a_state_and_plain_notes_never_a_panic(
+        bytes in prop::collection::vec(any::<u8>(), 0..120)
+    ) {
+        check(&String::from_utf8_lossy(&bytes))?;
     }
-}
 
-#[test]
-fn links_built_from_the_labs_own_words_read_back_exactly() {
-    let mut rng = Rng::new(23);
-    for _ in 0..CASES {
-        let q = plausible(&mut rng);
-        check(&q);
-        check(&format!("?{q}"));
+    #[test]
+    fn links_built_from_the_labs_own_words_read_back_exactly(q in plausible()) {
+        check(&q)?;
+        check(&format!("?{q}"))?;
     }
-}
 
-#[test]
-fn damaged_real_links_give_a_state_and_plain_notes() {
-    let mut rng = Rng::new(29);
-    for _ in 0..CASES {
-        let real = to_query(&parse_query(&plausible(&mut rng), LabState::default()).state);
-        check(&mutate(&mut rng, &real));
+    #[test]
+    fn damaged_real_links_give_a_state_and_plain_notes(
+        q in plausible(),
+        edits in prop::collection::vec((any::<Index>(), any::<u8>(), any::<char>()), 1..7),
+    ) {
+        let real = to_query(&parse_query(&q, LabState::default()).state);
+        check(&damage(&real, &edits))?;
     }
 }

@@ -320,13 +320,17 @@ pub struct RunResult {
     /// I/Os measured after warm-up.
     pub measured_ios: u64,
     /// I/Os the run set out to measure (a trace: its requests); fewer were measured only
-    /// when `ended_early` says why, or while the run is in progress.
+    /// when `ended_early` says why, or while the run is in progress. A few more may be, when
+    /// several complete at the instant the last planned one does (a buffer released at once).
     pub planned_ios: u64,
     /// Why the run ended before measuring `planned_ios`, if it did.
     pub ended_early: Option<EndedEarly>,
     /// Requests in the system when the measured window opened plus those in it when it
     /// closed (for Little's law's allowance at the window's edges; see [`check`]).
     pub in_system_at_edges: u64,
+    /// How long the oldest request still in the system when the result was taken had been
+    /// there (for the same allowance: it may have waited longer than any that completed).
+    pub oldest_in_system_ns: u64,
     /// Relative standard error of `iops` from batch means (0.01 = ±1%).
     pub iops_rel_noise: f64,
     /// Simulated time covered by the measurement.

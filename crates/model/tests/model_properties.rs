@@ -1,113 +1,144 @@
-//! Properties over the whole configuration space: random configurations (seeded, so a failure
-//! names its case and replays exactly) across every preset, die count, queue depth, block size,
-//! read share and drive state. Nothing may panic, every output is a finite number, and the
-//! invariants every run must keep hold.
+//! Properties over the whole configuration space, with `proptest`: random configurations
+//! across every preset, die count, queue depth, block size, read share and drive state, and
+//! random workloads of several streams, closed and at a rate. Nothing may panic, every result
+//! passes its own check (`stats::check`), and the invariants every run must keep hold. A
+//! failure is shrunk to its simplest configuration; `PROPTEST_CASES` sets a longer run.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
+use proptest::prelude::*;
+
 use parallelism_model::config::{MAX_DIES, MAX_IODEPTH};
-use parallelism_model::presets;
-use parallelism_model::rng::Rng;
+use parallelism_model::presets::{self, Preset};
 use parallelism_model::stats::Utilisation;
+use parallelism_model::workload::{Spacing, Stream, StreamsSpec};
 use parallelism_model::{DriveState, RunOptions, RunSpec, Rw, Simulation, Workload};
 
-const CASES: u64 = 150;
+use common::cases::config;
 
-fn random_spec(rng: &mut Rng) -> RunSpec {
-    let all = presets::all();
-    let preset = &all[rng.below(all.len() as u64) as usize];
-    // Log-uniform die counts and depths: the extremes matter as much as the middle.
-    let dies = (1u32 << rng.below(9)).min(MAX_DIES) - rng.below(2) as u32;
-    let iodepth = ((1u32 << rng.below(11)) - rng.below(2) as u32).clamp(1, MAX_IODEPTH);
-    let bs_bytes = 4096 << rng.below(9);
-    let rw = Rw::ALL[rng.below(6) as usize];
-    let rwmixread = (rng.below(11) * 10) as u8;
-    let state = DriveState::ALL[rng.below(3) as usize];
-    RunSpec {
-        drive: preset.drive_with_dies(dies.max(1)).unwrap(),
-        workload: Workload {
+fn preset() -> impl Strategy<Value = &'static Preset> {
+    prop::sample::select(presets::all().iter().collect::<Vec<_>>())
+}
+
+/// Log-uniform: the extremes matter as much as the middle.
+fn log_uniform(most: u32) -> impl Strategy<Value = u32> {
+    (0..=most.ilog2(), any::<bool>()).prop_map(move |(shift, less)| {
+        ((1u32 << shift) - u32::from(less && shift > 0)).clamp(1, most)
+    })
+}
+
+fn workload() -> impl Strategy<Value = Workload> {
+    (
+        prop::sample::select(Rw::ALL.to_vec()),
+        (0u8..=10).prop_map(|tenths| tenths * 10),
+        (0u32..=8).prop_map(|shift| 4096 << shift),
+        log_uniform(MAX_IODEPTH),
+    )
+        .prop_map(|(rw, rwmixread, bs_bytes, iodepth)| Workload {
             rw,
             rwmixread,
             bs_bytes,
             iodepth,
-        },
-        state,
-        options: RunOptions {
-            seed: rng.next_u64(),
-            measured_ios: 100.max(40 * u64::from(iodepth)).min(5_000),
-        },
-    }
+        })
 }
 
-fn assert_busy_at_most_elapsed(u: &Utilisation, label: &str) {
+fn spec() -> impl Strategy<Value = RunSpec> {
+    (
+        preset(),
+        log_uniform(MAX_DIES),
+        workload(),
+        prop::sample::select(DriveState::ALL.to_vec()),
+        any::<u64>(),
+    )
+        .prop_map(|(preset, dies, workload, state, seed)| RunSpec {
+            drive: preset.drive_with_dies(dies).unwrap(),
+            workload,
+            state,
+            options: RunOptions {
+                seed,
+                measured_ios: 100.max(40 * u64::from(workload.iodepth)).min(5_000),
+            },
+        })
+}
+
+fn assert_busy_at_most_elapsed(u: &Utilisation) -> Result<(), TestCaseError> {
     for x in [u.link_read, u.link_write, u.controller]
         .iter()
         .chain(&u.channels)
         .chain(&u.dies)
     {
-        assert!((0.0..=1.0).contains(x), "{label}: utilisation {x}");
+        prop_assert!((0.0..=1.0).contains(x), "utilisation {}", x);
     }
+    Ok(())
 }
 
-#[test]
-fn random_configurations_never_panic_and_keep_every_invariant() {
-    let mut rng = Rng::new(2026);
-    for case in 0..CASES {
-        let spec = random_spec(&mut rng);
-        let label = format!(
-            "case {case}: {} {} dies {} bs={} qd={} mix={} {}",
-            spec.drive.controller.name,
-            spec.drive.dies,
-            spec.workload.rw.fio_name(),
-            spec.workload.bs_bytes,
-            spec.workload.iodepth,
-            spec.workload.rwmixread,
-            spec.state.id()
-        );
+proptest! {
+    #![proptest_config(config(150))]
+
+    #[test]
+    fn random_configurations_never_panic_and_keep_every_invariant(spec in spec()) {
         let qd = f64::from(spec.workload.iodepth);
         let link_mb_s = spec.drive.controller.link.raw_bytes_per_s() / 1e6;
-        let run = spec.check().unwrap_or_else(|e| panic!("{label}: {e}"));
+        let run = spec.check().map_err(|e| TestCaseError::fail(e.to_string()))?;
         // Busy time is exact, never clamped: no resource is busy longer than the time that
         // passed, in a provisional result half way through as in the final one.
         let mut sim = Simulation::new(&run);
         sim.step(2_000);
-        assert_busy_at_most_elapsed(&sim.result().unwrap().utilisation, &label);
+        assert_busy_at_most_elapsed(&sim.result().unwrap().utilisation)?;
         while !sim.step(u64::MAX) {}
-        let r = sim.result().unwrap();
-        assert_eq!(
-            r,
-            Simulation::run(&run).unwrap(),
-            "{label}: a run in slices ends as one"
-        );
-        let numbers = [
-            r.iops,
-            r.bw_mb_s,
-            r.latency.mean_us,
-            r.latency.p50_us,
-            r.latency.p99_us,
-            r.latency.p999_us,
-            r.latency.max_us,
-            r.write_amplification,
-            r.iops_rel_noise,
-        ];
-        assert!(
-            numbers.iter().all(|v| v.is_finite() && *v >= 0.0),
-            "{label}: {numbers:?}"
-        );
-        assert!(r.iops > 0.0 && r.finished, "{label}");
-        // Little's law, to the error a finite window allows: requests straddling either edge
-        // can span at most the longest latency, a fraction of the window. (Long runs, as in
-        // tests/model.rs, bring this under 2%.)
+        // The result has passed its own check (finite figures, every request, Little's law)
+        // or it would be an error here.
+        let r = sim.result().map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(&r, &Simulation::run(&run).unwrap(), "a run in slices ends as one");
+        prop_assert!(r.iops > 0.0 && r.finished);
+        // A closed loop holds its depth: Little's law to the error a finite window allows
+        // (requests straddling either edge span at most the longest latency).
         let in_flight = r.iops * r.latency.mean_us / 1e6;
         let edge = 2.0 * r.latency.max_us * 1e3 / r.measured_ns as f64;
-        assert!(
-            (in_flight / qd - 1.0).abs() < 0.02 + edge,
-            "{label}: {in_flight} in flight"
-        );
+        prop_assert!((in_flight / qd - 1.0).abs() < 0.02 + edge, "{} in flight", in_flight);
         // Both directions together never beat twice the link (once on half-duplex SATA).
-        assert!(r.bw_mb_s <= 2.0 * link_mb_s, "{label}: {} MB/s", r.bw_mb_s);
-        assert_busy_at_most_elapsed(&r.utilisation, &label);
-        assert!(r.latency.p50_us <= r.latency.p99_us + 1e-9, "{label}");
-        assert!(r.latency.p99_us <= r.latency.max_us + 1e-9, "{label}");
+        prop_assert!(r.bw_mb_s <= 2.0 * link_mb_s, "{} MB/s", r.bw_mb_s);
+        assert_busy_at_most_elapsed(&r.utilisation)?;
+        prop_assert!(r.latency.p50_us <= r.latency.p99_us + 1e-9);
+        prop_assert!(r.latency.p99_us <= r.latency.max_us + 1e-9);
+    }
+
+    #[test]
+    fn random_streams_closed_and_at_a_rate_give_results_that_pass_their_check(
+        preset in preset(),
+        dies in log_uniform(64),
+        streams in prop::collection::vec(
+            (workload(), prop::option::of(0f64..7.0), any::<bool>()),
+            1..4,
+        ),
+        state in prop::sample::select(DriveState::ALL.to_vec()),
+    ) {
+        // Each stream closed, or at a rate from 1 to 10^7 IOPS (log-uniform), evenly spaced
+        // or Poisson; depths kept to 64 so a case stays short.
+        let streams = streams
+            .into_iter()
+            .map(|(w, rate, poisson)| {
+                let w = Workload { iodepth: w.iodepth.min(64), ..w };
+                let spacing = if poisson { Spacing::Poisson } else { Spacing::Linear };
+                match rate {
+                    Some(decades) => Stream::at_rate(&w, 10f64.powf(decades), spacing),
+                    None => Stream::closed(&w),
+                }
+            })
+            .collect();
+        let spec = StreamsSpec {
+            drive: preset.drive_with_dies(dies).unwrap(),
+            streams,
+            state,
+            options: RunOptions { measured_ios: 1_000, ..RunOptions::default() },
+        };
+        let run = spec.check().map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let r = Simulation::run(&run).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert!(r.measured_ios > 0 && r.finished);
+        // Every planned request, and any that completed at the same instant as the last one
+        // (a buffer released at once completes several writes together), or the reason why not.
+        prop_assert!(r.measured_ios >= r.planned_ios || r.ended_early.is_some());
     }
 }
 

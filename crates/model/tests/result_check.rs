@@ -254,3 +254,29 @@ fn what_reviews_and_fills_derive_checks_its_figures_too() {
     let e = broken.check().unwrap_err();
     assert!(e.to_string().contains("score is -1"), "{e}");
 }
+
+#[test]
+fn a_closed_stream_beside_one_at_a_rate_keeps_the_drive_busy_the_whole_window() {
+    // The case proptest shrank a failure to: a closed 60/40 mix at QD2 beside 64 KiB reads at
+    // 1 IOPS, on one die. The busy time counted only the open stream's requests, so the run
+    // said 0 ns busy of 87 ms while the closed stream kept the drive working throughout.
+    let mix = Workload {
+        rwmixread: 60,
+        ..job(Rw::RandRw, 4096, 2)
+    };
+    let paced = job(Rw::RandRead, 65_536, 1);
+    let spec = StreamsSpec {
+        drive: presets::find("e12").unwrap().drive_with_dies(1).unwrap(),
+        streams: vec![
+            Stream::closed(&mix),
+            Stream::at_rate(&paced, 1.0, Spacing::Linear),
+        ],
+        state: DriveState::Fob,
+        options: RunOptions {
+            measured_ios: 1_000,
+            ..RunOptions::default()
+        },
+    };
+    let r = Simulation::run(&spec.check().unwrap()).unwrap();
+    assert_eq!(r.busy_ns, r.measured_ns);
+}

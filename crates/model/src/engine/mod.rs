@@ -1069,7 +1069,9 @@ impl Simulation {
     fn backlog_full(&mut self) {
         let m = &mut self.meter;
         m.backlog_full = true;
-        if m.completed >= m.warmup {
+        // Ended here once at least one request was measured (the warm-up's last completion
+        // opens the window but is not measured).
+        if m.completed > m.warmup {
             m.ended_early = Some(EndedEarly::HostBacklog);
             m.end = m.completed;
             return;
@@ -1971,7 +1973,9 @@ impl Simulation {
                 .series
                 .as_ref()
                 .map_or_else(Vec::new, |s| s.points(self.closed_depth())),
-            busy_ns: if self.p.open {
+            // A closed stream keeps requests in the system the whole window: the drive is busy
+            // all of it, whatever open-loop streams run beside it.
+            busy_ns: if self.p.open && self.closed_depth() == 0 {
                 let m = &self.meter;
                 let tail = if m.in_system > 0 {
                     self.now.since(m.in_system_since).0
@@ -1994,6 +1998,7 @@ impl Simulation {
             in_system_at_edges: 2 * u64::from(self.closed_depth())
                 + m.in_system_at_open
                 + m.in_system,
+            oldest_in_system_ns: self.oldest_in_system().0,
             iops_rel_noise: self.batch_noise(),
             measured_ns: window as u64,
             events: self.events,
@@ -2079,6 +2084,22 @@ impl Simulation {
             (m.in_system_area + tail) as f64 / elapsed as f64
         };
         f64::from(closed) + open
+    }
+
+    /// How long the oldest host request still in the system has been there (zero when none
+    /// is): a request at the window's end may have waited longer than any that completed.
+    fn oldest_in_system(&self) -> Nanos {
+        let mut free = vec![false; self.slots.len()];
+        for &slot in &self.free_slots {
+            free[slot as usize] = true;
+        }
+        self.slots
+            .iter()
+            .zip(free)
+            .filter(|(s, free)| !free && !s.prefetch)
+            .map(|(s, _)| self.now.since(s.submitted))
+            .max()
+            .unwrap_or(Nanos::ZERO)
     }
 
     /// The power budget's die slots, when they are fewer than the dies (the budget binds).

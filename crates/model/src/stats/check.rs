@@ -165,14 +165,17 @@ pub fn check(r: &RunResult) -> Result<(), Unsound> {
 /// window opens with requests already in the system (their whole latency counts in W, though
 /// part of it fell before the window) and closes with requests still in it (in L, not in W).
 /// Over a window of T the two sides differ by at most the requests at the two edges times the
-/// longest latency: `in_system_at_edges` max / T requests. A run below the drive's rate
-/// starts and ends its window nearly empty, so the allowance is small (the tests find the two
-/// sides within 0.01% there); past the drive's rate the host's backlog never empties, and the
-/// law holds only within that allowance, as it does for any queue that is not stable.
+/// longest time any of them spent on the wrong side of an edge: no more than the longest
+/// latency of a completed request, or the age of the oldest request still in the system. So
+/// the allowance is `in_system_at_edges` times the longer of the two, over T. A run below the
+/// drive's rate starts and ends its window nearly empty, and the tests find the two sides
+/// within 0.01% there; a saturated run's backlog, or a slow job starved beside a fast one,
+/// leaves old requests at the end, and the allowance grows with their age, as the law does.
 fn littles_law(r: &RunResult) -> Result<(), Unsound> {
     let l = r.mean_in_system;
     let xw = r.iops * r.latency.mean_us * 1e-6;
-    let edges = r.in_system_at_edges as f64 * r.latency.max_us * 1e3 / r.measured_ns as f64;
+    let longest_ns = (r.latency.max_us * 1e3).max(r.oldest_in_system_ns as f64);
+    let edges = r.in_system_at_edges as f64 * longest_ns / r.measured_ns as f64;
     let allowed = LITTLE_TOLERANCE * l + edges;
     if (xw - l).abs() <= allowed {
         return Ok(());

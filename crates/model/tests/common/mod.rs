@@ -1,0 +1,3 @@
+//! Helpers shared by the model's property tests.
+
+pub mod cases;
