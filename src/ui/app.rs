@@ -409,6 +409,7 @@ fn ModelStatus(
             data-oldest-report=move || status().oldest_report
             data-stale-running=move || status().stale_running
             data-runs-started=move || status().runs_started
+            data-worker-stops=move || status().stops
             data-computed-at=move || computed_at(progress.get())
         >
             <progress
@@ -417,7 +418,19 @@ fn ModelStatus(
                 aria-hidden="true"
             ></progress>
             <span>{text}</span>
+            {move || (status().stops > 0).then(|| view! { <WorkerStopped /> })}
         </p>
+    }
+}
+
+/// The last model worker that stopped, and that a new one took its place.
+#[component]
+fn WorkerStopped() -> impl IntoView {
+    let why = Pool::expect().last_stop().unwrap_or_default();
+    view! {
+        <span class="worker-stopped" id="worker-stopped" role="status">
+            {format!(" A model worker stopped ({why}); a new one took its place.")}
+        </span>
     }
 }
 

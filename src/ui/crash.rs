@@ -9,7 +9,9 @@
 //! "Technical details" disclosure for bug reports, and goes to the console too.
 //!
 //! `?debug=panic` panics on purpose once the app has mounted, so the end-to-end tests (and
-//! anyone curious) can see this screen; the lab has no other way to fail on demand.
+//! anyone curious) can see this screen. `?debug=worker` has a model worker trap mid-run
+//! instead, which the page survives: the pool replaces the worker (`pool.rs`). The lab has no
+//! other way to fail on demand.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -19,6 +21,8 @@ pub const CRASH_ID: &str = "crash";
 /// The query parameter and value that ask for a deliberate panic.
 pub const DEBUG_PARAM: &str = "debug";
 pub const DEBUG_PANIC: &str = "panic";
+/// The value that asks a model worker to trap mid-run.
+pub const DEBUG_WORKER: &str = "worker";
 
 #[wasm_bindgen]
 extern "C" {
@@ -39,13 +43,18 @@ pub fn install() {
 /// Whether the page's query asks for a deliberate panic. Read before the app starts: the app
 /// rewrites the URL to its state's query, which has no `debug=`.
 pub fn panic_asked() -> bool {
+    debug_asked(DEBUG_PANIC)
+}
+
+/// Whether the page's query says `debug=` `value` (read before the app rewrites the URL).
+pub fn debug_asked(value: &str) -> bool {
     let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else {
         return false;
     };
     web_sys::UrlSearchParams::new_with_str(&search)
         .ok()
         .and_then(|q| q.get(DEBUG_PARAM))
-        .is_some_and(|v| v == DEBUG_PANIC)
+        .is_some_and(|v| v == value)
 }
 
 /// Panics on the next turn of the event loop (see [`panic_asked`]).

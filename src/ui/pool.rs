@@ -33,8 +33,15 @@
 //!   first screen's runs (the plan's first, [`Plan::first_screen`]), the plan's last estimate
 //!   or last full result, the drive over time, a fit, jobs, a replay, the review's suite, the
 //!   scorecard;
-//! - a worker that cannot start, or that stops, shows the page's error screen with the
-//!   reason (it panics, which the crash screen catches), never a page that silently stops;
+//! - a worker that stops (it trapped: a bug, or memory run out) is replaced by a new one at
+//!   its place: the runs it held go to the workers again in a new plan (results already in
+//!   stay), the views' own work it carried is reported failed with the reason (the drive over
+//!   time is asked again), and the model status line says a worker was replaced and why; the
+//!   other views go on. A worker that cannot start, or a [`MAX_WORKER_STOPS`] + 1st stop (a
+//!   fault that keeps coming back), shows the page's error screen with the reason (it panics,
+//!   which the crash screen catches), never a page that silently stops;
+//! - `?debug=worker` has the last worker trap once it is under way with the first plan, so
+//!   that recovery can be seen, and is tested (`crates/e2e/tests/e2e_crash.rs`);
 //! - after [`Pool::stop`] the workers are ended and nothing more is sent.
 
 use std::collections::HashMap;
@@ -82,6 +89,8 @@ pub struct PoolStatus {
     pub stale_running: usize,
     /// Runs the workers have started since the page loaded.
     pub runs_started: u64,
+    /// Workers that stopped and were replaced since the page loaded.
+    pub stops: u32,
 }
 
 /// Tasks (job sets, replays) whose results the page keeps per kind, so going back to one
@@ -91,10 +100,17 @@ const MAX_CACHED_TASKS: usize = 16;
 /// The worker that carries the views' own work.
 const LANE_WORKER: usize = 0;
 
+/// The most workers the page replaces in its life; one more stop is a fault that keeps coming
+/// back (a run that traps its worker each time), and gets the error screen instead.
+pub const MAX_WORKER_STOPS: u32 = 3;
+
 /// One worker. Requests are posted at once, before the worker has started too: its loader
 /// (`assets/worker_loader.js`) holds them until the worker's wasm takes them, in order.
 struct Slot {
     worker: Worker,
+    /// How many workers held this place before this one: what a handler of a replaced worker
+    /// hears is dropped.
+    epoch: u32,
 }
 
 impl Slot {
@@ -135,6 +151,13 @@ struct Inner {
     /// Teaching mode's point (ids grow with every point) and who hears its news.
     teach_id: u64,
     on_teach: Option<Rc<dyn Fn(TeachNews)>>,
+    /// Where the workers load from.
+    url: &'static str,
+    /// Workers replaced so far, and why the last one stopped.
+    stops: u32,
+    last_stop: Option<String>,
+    /// `?debug=worker`: the worker to trap once it reports work under way.
+    trap: Option<usize>,
 }
 
 /// What the page knows of the fit it asked for.
@@ -272,6 +295,13 @@ impl<A: Clone + PartialEq, P: Copy + Default, F: Clone> TaskBook<A, P, F> {
         self.state.as_ref().is_some_and(|s| s.outcome.is_none())
     }
 
+    /// The task under way, if any, failed: `why`.
+    fn fail_running(&mut self, why: WorkError) {
+        if let Some(state) = self.state.as_mut().filter(|s| s.outcome.is_none()) {
+            state.outcome = Some(Err(why));
+        }
+    }
+
     /// A reply for task `id`; one for a task no longer asked is dropped.
     fn receive(&mut self, id: u64, progress: P, outcome: Option<Result<F, WorkError>>) {
         if id != self.id {
@@ -368,6 +398,10 @@ impl Pool {
                 trace_file: None,
                 teach_id: 0,
                 on_teach: None,
+                url,
+                stops: 0,
+                last_stop: None,
+                trap: super::crash::debug_asked(super::crash::DEBUG_WORKER).then_some(workers - 1),
             }),
             charts: Coalesced::new(),
             time: Coalesced::new(),
@@ -381,13 +415,14 @@ impl Pool {
         for index in 0..workers {
             let worker = match early.as_ref().filter(|_| index == 0) {
                 Some(first) => {
-                    listen(pool, 0, url, &first.worker);
+                    listen(pool, 0, 0, url, &first.worker);
                     first.worker.clone()
                 }
-                None => spawn(pool, index, url)
+                None => spawn(pool, index, 0, url)
                     .unwrap_or_else(|why| panic!("the model's worker could not start: {why}")),
             };
-            pool.inner.update_value(|i| i.slots.push(Slot { worker }));
+            pool.inner
+                .update_value(|i| i.slots.push(Slot { worker, epoch: 0 }));
         }
         if let Some(first) = early {
             // What it said before the app started, to the handlers just installed, in order (an
@@ -774,6 +809,7 @@ impl Pool {
                     oldest_report: d.reports().iter().map(|r| r.generation).min().unwrap_or(0),
                     stale_running: d.stale_running(),
                     runs_started: d.reports().iter().map(|r| r.runs_started).sum(),
+                    stops: i.stops,
                 }
             })
             .unwrap_or_default()
@@ -809,11 +845,12 @@ impl Pool {
                 let _ = js_sys::Reflect::set(&at, &"startTime".into(), &heard.into());
                 let _ = mark_at(&format!("lab:worker-{index}-ready"), &at);
             }
-            Reply::Panicked { why } => panic!("the model's worker {index} stopped: {why}"),
+            Reply::Panicked { why } => self.worker_stopped(index, why),
             // A request the worker could not read is the page's bug, not the reader's: said
             // where a developer looks, and the worker goes on with the plan it had.
             Reply::Refused { why } => leptos::logging::error!("model worker {index}: {why}"),
             results @ Reply::Results { .. } => {
+                self.trap_if_asked(index, &results);
                 let before = self.milestones();
                 let _ = self
                     .inner
@@ -870,6 +907,107 @@ impl Pool {
     }
 }
 
+/// A worker that stops, and the one that takes its place.
+impl Pool {
+    /// Whether `epoch` is the worker now at place `index` (not one replaced since).
+    fn is_current(&self, index: usize, epoch: u32) -> bool {
+        self.inner
+            .try_with_value(|i| !i.stopped && i.slots.get(index).is_some_and(|s| s.epoch == epoch))
+            .unwrap_or(false)
+    }
+
+    /// Worker `index` stopped, saying `why`: a new one takes its place (see the module's
+    /// documentation), or, past [`MAX_WORKER_STOPS`], the page shows its error screen.
+    fn worker_stopped(&self, index: usize, why: String) {
+        let Some((stops, epoch, url)) = self.inner.try_update_value(|i| {
+            i.stops += 1;
+            let epoch = i.slots.get(index).map_or(0, |s| s.epoch + 1);
+            (i.stops, epoch, i.url)
+        }) else {
+            return;
+        };
+        if stops > MAX_WORKER_STOPS {
+            panic!("the model's worker {index} stopped ({why}), the {stops}th worker to stop");
+        }
+        leptos::logging::warn!("model worker {index} stopped ({why}); starting another");
+        let worker = spawn(*self, index, epoch, url).unwrap_or_else(|e| {
+            panic!("the model's worker {index} stopped ({why}) and no other could start: {e}")
+        });
+        let _ = self.inner.try_update_value(|i| {
+            if let Some(old) = i.slots.get_mut(index) {
+                old.worker.terminate();
+                *old = Slot { worker, epoch };
+            }
+            i.last_stop = Some(why.clone());
+            let requests = i.dispatch.worker_lost(index);
+            for (slot, request) in i.slots.iter().zip(requests) {
+                slot.send(&request);
+            }
+            if index == LANE_WORKER {
+                i.lane_lost(&why);
+            }
+        });
+        for revision in [
+            self.charts,
+            self.time,
+            self.fit,
+            self.jobs,
+            self.replay,
+            self.review,
+            self.scorecard,
+        ] {
+            revision.bump(true);
+        }
+    }
+
+    /// `?debug=worker`: traps the chosen worker once it reports work under way on a plan.
+    fn trap_if_asked(&self, index: usize, reply: &Reply) {
+        let under_way = matches!(
+            reply,
+            Reply::Results {
+                idle: false,
+                working_on: Some(_),
+                ..
+            }
+        );
+        let _ = self.inner.try_update_value(|i| {
+            if under_way && i.trap == Some(index) {
+                i.trap = None;
+                if let Some(slot) = i.slots.get(index) {
+                    slot.send(&Request::Trap);
+                }
+            }
+        });
+    }
+
+    /// Why the last worker that stopped did (none has: `None`).
+    pub fn last_stop(&self) -> Option<String> {
+        self.inner.try_with_value(|i| i.last_stop.clone()).flatten()
+    }
+}
+
+impl Inner {
+    /// The worker that carried the views' own work stopped: what it had under way is failed
+    /// with the reason, and the drive over time is asked of the new worker.
+    fn lane_lost(&mut self, why: &str) {
+        let lost = || WorkError::WorkerStopped {
+            why: why.to_string(),
+        };
+        if let Some(fit) = self.fit.as_mut().filter(|f| f.outcome.is_none()) {
+            fit.outcome = Some(Err(lost()));
+        }
+        self.jobs.fail_running(lost());
+        self.replay.fail_running(lost());
+        self.review.fail_running(lost());
+        self.scorecard.fail_running(lost());
+        if self.time_asked.is_some() {
+            self.send_lane(&Request::Time {
+                drive: self.time_asked.clone(),
+            });
+        }
+    }
+}
+
 /// The name `assets/boot.js` gives the first worker it started, on the page's global object: an
 /// object with the `worker` and a `take()` that stops holding its events and hands over those
 /// it held, in order, and removes the name (so it is taken once).
@@ -905,20 +1043,25 @@ impl EarlyWorker {
     }
 }
 
-/// Starts worker `index` of `pool` with its message and error handlers.
-fn spawn(pool: Pool, index: usize, url: &'static str) -> Result<Worker, String> {
+/// Starts worker `index` (the `epoch`th at its place) of `pool` with its message and error
+/// handlers.
+fn spawn(pool: Pool, index: usize, epoch: u32, url: &'static str) -> Result<Worker, String> {
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
     options.set_name(&format!("model-{index}"));
     let worker =
         Worker::new_with_options(url, &options).map_err(|e| format!("{url}: {}", describe(&e)))?;
-    listen(pool, index, url, &worker);
+    listen(pool, index, epoch, url, &worker);
     Ok(worker)
 }
 
-/// Has `pool` hear worker `index` (started from `url`): its messages and its errors.
-fn listen(pool: Pool, index: usize, url: &'static str, worker: &Worker) {
+/// Has `pool` hear worker `index`, the `epoch`th at its place (started from `url`): its
+/// messages and its errors, until it is replaced.
+fn listen(pool: Pool, index: usize, epoch: u32, url: &'static str, worker: &Worker) {
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
+        if !pool.is_current(index, epoch) {
+            return;
+        }
         match event.data().as_string() {
             Some(text) => pool.receive(index, &text, event.time_stamp()),
             None => panic!("the model's worker {index} sent a message that is not text"),
@@ -926,17 +1069,20 @@ fn listen(pool: Pool, index: usize, url: &'static str, worker: &Worker) {
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     let on_error = Closure::<dyn Fn(web_sys::Event)>::new(move |event: web_sys::Event| {
+        if !pool.is_current(index, epoch) {
+            return;
+        }
         // A module that fails to load (missing file, refused by the CSP) gives a plain event;
-        // an exception inside the worker gives its message.
+        // an exception inside the worker (a trap) gives its message.
         let why = event
             .dyn_ref::<ErrorEvent>()
             .map(|e| e.message())
             .filter(|m| !m.is_empty())
             .unwrap_or_else(|| format!("{url} did not load"));
-        panic!("the model's worker {index} could not run: {why}");
+        pool.worker_stopped(index, why);
     });
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    // The handlers live as long as the worker, which lives as long as the page.
+    // The handlers live as long as the page (a replaced worker's hear nothing more).
     on_message.forget();
     on_error.forget();
 }

@@ -446,7 +446,8 @@ impl Parser {
             let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
             let (k, v) = (decode_component(k), decode_component(v));
             if k == DEBUG_PARAM {
-                // The crash screen's (`?debug=panic`), not part of the lab's state.
+                // The crash screen's and the pool's (`?debug=panic`, `?debug=worker`), not
+                // part of the lab's state.
                 continue;
             }
             let known = PARAMS.contains(&k.as_str())

@@ -8,6 +8,7 @@
 mod common;
 
 use common::Browser;
+use fantoccini::key::Key;
 use fantoccini::Locator;
 use serde_json::json;
 
@@ -82,5 +83,54 @@ async fn e2e_a_panic_shows_the_crash_screen_and_reset_brings_the_lab_back() {
         })
         .await;
     browser.assert_clean_console();
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_a_worker_that_traps_mid_run_is_replaced_and_the_charts_complete() {
+    // `?debug=worker` has the pool's last worker trap once it is under way with the first plan,
+    // as a bug or memory run out would (issue 54). The page must not show its crash screen: a
+    // new worker takes the place, the runs the lost one held are computed again, and the model
+    // status line says what happened.
+    let browser = Browser::start().await;
+    browser.open("?qd=8&debug=worker", "#readout").await;
+    browser
+        .wait_for("the pool to replace the worker that trapped", || async {
+            let stops = browser.attr("#model-status", "data-worker-stops").await;
+            (stops.as_deref() == Some("1")).then_some(())
+        })
+        .await;
+    let said = browser.text("#worker-stopped").await;
+    assert!(
+        said.contains("A model worker stopped")
+            && said.contains("trapped on purpose (asked by debug=worker)")
+            && said.contains("a new one took its place"),
+        "the reason is shown: {said}"
+    );
+    browser
+        .wait_for("every point computed after the replacement", || async {
+            let status = browser.text("#model-status").await;
+            status.contains("points computed").then_some(())
+        })
+        .await;
+    let crashed = browser
+        .js("return !!document.getElementById('crash');", vec![])
+        .await;
+    assert_eq!(crashed, json!(false), "the page kept working");
+    // Every chart drew its curves, and the controls still move them.
+    let charts = browser
+        .js(
+            "return [...document.querySelectorAll('canvas[id^=chart-]')].filter(c => c.width > 0).length;",
+            vec![],
+        )
+        .await;
+    assert!(charts.as_i64().unwrap_or(0) >= 3, "charts drawn: {charts}");
+    browser.press("qd", &Key::Right.to_string()).await;
+    browser
+        .wait_for("the readout to follow a key", || async {
+            let now = browser.text("#readout-what").await;
+            now.contains("queue depth 16").then_some(())
+        })
+        .await;
     browser.close().await;
 }

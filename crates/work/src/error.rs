@@ -45,6 +45,9 @@ pub enum WorkError {
     FileMissing,
     /// A fit asked on a base that is not a built-in preset.
     NoBase { base: String },
+    /// The worker doing it stopped (a trap: a bug, or memory run out) and was replaced; the
+    /// work was lost with it.
+    WorkerStopped { why: String },
 }
 
 /// What [`WorkError::TooMany`] counted.
@@ -86,6 +89,11 @@ impl fmt::Display for WorkError {
             WorkError::NoBase { base } => {
                 write!(f, "'{base}' is not a built-in preset to fit on")
             }
+            WorkError::WorkerStopped { why } => write!(
+                f,
+                "the model's worker stopped while working on this ({why}); a new one has taken \
+                 its place, so asking again starts it afresh"
+            ),
         }
     }
 }
@@ -152,6 +160,9 @@ mod tests {
             WorkError::FileMissing,
             WorkError::NoBase {
                 base: "nope".into(),
+            },
+            WorkError::WorkerStopped {
+                why: "unreachable executed".into(),
             },
         ];
         for e in kinds {

@@ -109,6 +109,17 @@ impl Dispatch {
             .collect()
     }
 
+    /// Worker `worker` stopped and a new one took its place: the runs it held (its estimates'
+    /// simulations, set aside, are gone with it) go to the workers again, in a new plan of the
+    /// same runs; returns the request for each worker, by index. Results already in are kept.
+    pub fn worker_lost(&mut self, worker: usize) -> Vec<Request> {
+        self.home.retain(|_, &mut w| w != worker);
+        if let Some(report) = self.reports.get_mut(worker) {
+            *report = WorkerReport::default();
+        }
+        self.set_plan(self.plan.clone())
+    }
+
     /// Takes in what `worker` replied; true if a result the page shows may have changed.
     pub fn receive(&mut self, worker: usize, reply: Reply) -> bool {
         let Reply::Results {
@@ -284,6 +295,36 @@ mod tests {
         );
         assert_eq!(share(&requests[1]), [plan[1].clone(), plan[3].clone()]);
         assert_eq!(Dispatch::new(0).workers(), 1, "at least one worker");
+    }
+
+    #[test]
+    fn a_lost_workers_runs_go_to_the_workers_again_and_results_stay() {
+        let plan = keys(4);
+        let mut d = Dispatch::new(2);
+        d.set_plan(plan.clone());
+        // Worker 1 estimated the first run (its simulation set aside there), worker 0
+        // finished the second; then worker 1 dies.
+        d.receive(
+            1,
+            results(1, vec![(plan[0].clone(), point(Fidelity::Estimate))]),
+        );
+        d.receive(
+            0,
+            results(1, vec![(plan[1].clone(), point(Fidelity::Full))]),
+        );
+        let requests = d.worker_lost(1);
+        assert_eq!(
+            d.generation(),
+            2,
+            "a new plan, so no worker goes on with the old one"
+        );
+        let mut asked: Vec<RunKey> = requests.iter().flat_map(|r| share(r).to_vec()).collect();
+        asked.sort_by_key(|k| format!("{k:?}"));
+        let mut unfinished = vec![plan[0].clone(), plan[2].clone(), plan[3].clone()];
+        unfinished.sort_by_key(|k| format!("{k:?}"));
+        assert_eq!(asked, unfinished, "every run without a final result, once");
+        assert!(d.point(&plan[0]).is_some(), "the estimate is still shown");
+        assert_eq!(d.reports()[1], WorkerReport::default());
     }
 
     #[test]

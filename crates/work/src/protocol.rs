@@ -51,6 +51,10 @@ pub enum Request {
     /// Score the model against every published figure (`run`), and drop the scoring before
     /// (`false`: just drop it). `id` names the scoring in the replies.
     Scorecard { id: u64, run: bool },
+    /// Trap on the next slice of work, as a bug or an allocation past the memory would: the
+    /// page's `debug=worker` switch, so the page's recovery from a worker that dies mid-run
+    /// can be seen and tested. Nothing else sends it.
+    Trap,
 }
 
 /// What a worker tells the page.

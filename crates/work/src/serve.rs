@@ -60,6 +60,8 @@ pub struct Server {
     teach_id: u64,
     /// Which kind of work the next slice starts looking at.
     turn: usize,
+    /// The page asked the worker to trap ([`Request::Trap`]).
+    trap: bool,
 }
 
 /// The kinds of work a server takes turns between.
@@ -223,6 +225,10 @@ impl Server {
             Ok(Request::Scorecard { id, run }) => {
                 start_task(&mut self.scorecard, id, run.then_some(ScorecardAsk))
             }
+            Ok(Request::Trap) => {
+                self.trap = true;
+                None
+            }
             Ok(Request::Teach { id, command }) => {
                 self.teach_id = id;
                 let news = self.teacher.command(command)?;
@@ -243,7 +249,7 @@ impl Server {
 
     /// Whether there is work to do (a slice is due).
     pub fn busy(&self) -> bool {
-        LANES.iter().any(|&l| self.has_work(l))
+        self.trap || LANES.iter().any(|&l| self.has_work(l))
     }
 
     fn has_work(&self, lane: Lane) -> bool {
@@ -269,7 +275,14 @@ impl Server {
     /// takes some 170 ms of a second core in the middle of the first view's load, beside the
     /// page's thread and the worker's own (README "Benchmarks"). Apart, only the lanes that
     /// run are optimised, each on its own.
+    ///
+    /// # Panics
+    /// After [`Request::Trap`], on purpose: in the browser the worker then dies as it would of
+    /// a bug, and the page replaces it.
     pub fn work(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> Vec<Reply> {
+        if self.trap {
+            panic!("the model's worker trapped on purpose (asked by debug=worker)");
+        }
         let Some(lane) = (0..LANES.len())
             .map(|i| LANES[(self.turn + i) % LANES.len()])
             .find(|&l| self.has_work(l))
@@ -374,6 +387,18 @@ mod tests {
             assert!(slices < 1_000_000, "never idle");
         }
         out
+    }
+
+    #[test]
+    #[should_panic(expected = "trapped on purpose")]
+    fn a_trap_asked_for_stops_the_worker_in_its_next_slice_mid_run() {
+        // The page's `debug=worker`: the worker has a plan under way, then traps.
+        let mut s = Server::new();
+        s.receive(&plan(1, &[key_at(DriveState::Fob, 8, 100)]));
+        s.work(&mut || true);
+        assert_eq!(s.receive(&Request::Trap.encode()), None);
+        assert!(s.busy());
+        s.work(&mut || true);
     }
 
     #[test]
