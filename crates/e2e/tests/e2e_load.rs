@@ -544,6 +544,44 @@ async fn e2e_a_trace_file_of_each_format_replays_and_a_bad_one_names_its_lines()
         "{error}"
     );
     assert_eq!(browser.location_search().await, before);
+    // A request of 477 GiB is refused by its line, as `lab replay` refuses it.
+    let huge_request = trace_file(
+        "huge-request.trace",
+        "0 1 0 8 1\n1000 1 8 8 1\n2000 1 16 999999999 1\n",
+    );
+    browser
+        .press("trace-upload", &huge_request.display().to_string())
+        .await;
+    browser
+        .wait_for("the huge request's refusal", || async {
+            let t = text_of(&browser, "#trace-error").await;
+            (t.contains("line 3") && t.contains("larger than 256 MiB")).then_some(())
+        })
+        .await;
+    // A zero-length request is skipped and one past a drive's end wraps, each counted per
+    // drive: sector 2,000,000,000 (1.02 TB) lies past the 480 and 960 GB drives' ends.
+    let odd = trace_file(
+        "odd.trace",
+        "0 1 0 8 1\n1000 1 8 0 1\n2000 1 2000000000 8 1\n3000 1 2000000008 8 0\n",
+    );
+    replay_file(&browser, &odd).await;
+    let adjusted = text_of(&browser, "#trace-adjusted").await;
+    assert!(
+        adjusted.starts_with("Adjusted to fit the drive:"),
+        "{adjusted}"
+    );
+    assert_eq!(
+        adjusted.matches("1 zero-length request skipped").count(),
+        3,
+        "{adjusted}"
+    );
+    assert_eq!(
+        adjusted
+            .matches("2 requests past the drive's end wrapped onto it")
+            .count(),
+        2,
+        "{adjusted}"
+    );
     // A file over 100 MB is refused before it is read.
     let huge = common::fio::scratch("e2e-traces", "huge.trace");
     let f = std::fs::File::create(&huge).unwrap();
