@@ -492,11 +492,9 @@ mod tests {
         );
     }
 
-    #[test]
-    fn the_charts_over_the_trace_draw_one_curve_per_drive_in_its_colour() {
-        let s = octane();
-        let d = drives(&s);
-        let replay = |mb_s: f64| DriveReplay {
+    /// A drive's replay at `mb_s`, with no series and nothing adjusted.
+    fn replayed(mb_s: f64) -> DriveReplay {
+        DriveReplay {
             data_rate_mb_s: mb_s,
             busy_s: 1.0,
             elapsed_s: 2.0,
@@ -505,7 +503,17 @@ mod tests {
             energy_j: 1.0,
             requests: 10,
             adjusted: Adjusted::default(),
+            series: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_charts_over_the_trace_draw_one_curve_per_drive_in_its_colour() {
+        let s = octane();
+        let d = drives(&s);
+        let replay = |mb_s: f64| DriveReplay {
             series: vec![(0.0, mb_s, 1.5), (1.0, 2.0 * mb_s, 3.0)],
+            ..replayed(mb_s)
         };
         let found = ReplayFound {
             drives: d.iter().map(|_| replay(100.0)).collect(),
@@ -521,17 +529,7 @@ mod tests {
 
     #[test]
     fn the_verdict_compares_the_first_drive_with_the_last() {
-        let drive = |rate| DriveReplay {
-            data_rate_mb_s: rate,
-            busy_s: 1.0,
-            elapsed_s: 2.0,
-            read: None,
-            write: None,
-            energy_j: 1.0,
-            requests: 10,
-            adjusted: Adjusted::default(),
-            series: Vec::new(),
-        };
+        let drive = replayed;
         let found = ReplayFound {
             drives: vec![drive(184.0), drive(200.0)],
         };
@@ -549,18 +547,11 @@ mod tests {
     #[test]
     fn requests_a_drive_could_not_take_as_they_are_are_named_per_drive() {
         let drive = |wrapped| DriveReplay {
-            data_rate_mb_s: 1.0,
-            busy_s: 1.0,
-            elapsed_s: 2.0,
-            read: None,
-            write: None,
-            energy_j: 1.0,
-            requests: 10,
             adjusted: Adjusted {
                 zero_length: 0,
                 wrapped,
             },
-            series: Vec::new(),
+            ..replayed(1.0)
         };
         let labels = vec!["128 GB".to_string(), "512 GB".to_string()];
         let found = ReplayFound {
