@@ -1,6 +1,7 @@
-//! What the drive is doing at one instant: a read-only snapshot of a [`Simulation`] for the
-//! teaching view ([`Simulation::activity`]), which steps the engine one event at a time and draws every die, channel and
-//! the host link as it goes.
+//! What the drive is doing at one instant: a read-only snapshot of a
+//! [`Simulation`](crate::Simulation) for the teaching view
+//! ([`Simulation::activity`](crate::Simulation::activity)), which steps the engine one event at
+//! a time and draws every die, channel and the host link as it goes.
 //!
 //! This module owns the snapshot's types ([`Activity`], [`DieActivity`], [`DieState`]) and the
 //! one piece of state the engine records for it, [`DieOp`] (the die operation in progress).
@@ -8,7 +9,8 @@
 //! engine's hot path pays nothing for it but one byte written per die operation.
 //!
 //! What always holds:
-//! - a snapshot describes the instant [`Simulation::now`] after the last processed event;
+//! - a snapshot describes the instant [`Simulation::now`](crate::Simulation::now) after the last
+//!   processed event;
 //! - a die is [`DieState::Idle`] exactly when it neither holds the array (sensing, programming,
 //!   erasing, collecting) nor streams sensed data out over its channel;
 //! - a shared server (channel, link direction, controller) is busy at `now` exactly when its
@@ -18,8 +20,6 @@
 use serde::{Deserialize, Serialize};
 
 use super::time::SimTime;
-#[cfg(doc)]
-use super::Simulation;
 
 /// The die operation in progress, recorded by the engine when it starts one (the only thing
 /// the snapshot cannot read back from the engine's queues).

@@ -39,8 +39,8 @@
 //! inside the public modules every item that only the model uses is `pub(crate)`, so the compiler
 //! names whatever nothing uses any more.
 //!
-//! 0. foundations: [`time`], [`rng`], `ring`, [`text`], [`link`], `events`, [`sliced`]
-//! 1. specification: [`config`], `names`
+//! 0. foundations: [`time`], [`rng`], `ring`, [`text`], `names`, [`link`], `events`, [`sliced`]
+//! 1. specification: [`config`]
 //! 2. parts: [`activity`], [`stats`], [`ftl`], [`workload`], [`power`]
 //! 3. checked runs: [`run`](mod@run)
 //! 4. engine: `engine`, [`prepare`]

@@ -3,8 +3,10 @@
 //! listed before it in its own. A total order of this kind admits no import circle.
 //!
 //! Imports are read from the source text (`crate::m`, and `super::m` in a top-level module),
-//! outside comments and outside `#[cfg(test)]` modules: a test may build a scenario from any
-//! layer, the code it tests may not.
+//! outside comments and outside `#[cfg(test)]` modules (the code after such a module is read
+//! too): a test may build a scenario from any layer, the code it tests may not. A name the
+//! crate root re-exports (`crate::Simulation`) or an exported macro (`crate::named_enum!`)
+//! counts as an import of the module that defines it.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -40,9 +42,10 @@ fn documented_layers() -> Vec<Vec<String>> {
     layers
 }
 
-/// Every top-level module and the source files it is made of.
+/// Every top-level module and the source files it is made of: `m/mod.rs` and the rest of
+/// `m/`, or `m.rs` and its `m/` folder together.
 fn modules() -> BTreeMap<String, Vec<PathBuf>> {
-    let mut out = BTreeMap::new();
+    let mut out: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
     for entry in fs::read_dir(src()).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
@@ -50,10 +53,10 @@ fn modules() -> BTreeMap<String, Vec<PathBuf>> {
             let mut files = Vec::new();
             collect_rs(&path, &mut files);
             if !files.is_empty() {
-                out.insert(name, files);
+                out.entry(name).or_default().extend(files);
             }
         } else if path.extension().is_some_and(|e| e == "rs") && name != "lib" {
-            out.insert(name, vec![path]);
+            out.entry(name).or_default().push(path);
         }
     }
     out
@@ -70,20 +73,72 @@ fn collect_rs(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The source without comments and without its `#[cfg(test)]` module.
+/// The source without line comments and without its `#[cfg(test)]` modules, wherever they
+/// stand (the code after one is kept).
 fn code_of(text: &str) -> String {
-    let before_tests = match text.find("#[cfg(test)]\nmod ") {
-        Some(i) => &text[..i],
-        None => text,
-    };
-    before_tests
+    let code: String = text
         .lines()
         .map(|l| match l.find("//") {
             Some(i) => &l[..i],
             None => l,
         })
         .collect::<Vec<_>>()
-        .join("\n")
+        .join("\n");
+    let mut out = String::new();
+    let mut rest = code.as_str();
+    while let Some(i) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + "#[cfg(test)]".len()..];
+        let item = after.trim_start();
+        if !item.starts_with("mod ") {
+            // A test-only item that is not a module: kept, attribute and all.
+            out.push_str("#[cfg(test)]");
+            rest = after;
+            continue;
+        }
+        rest = match item.find(['{', ';']) {
+            Some(j) if item.as_bytes()[j] == b'{' => &item[block_end(&item[j..]) + j..],
+            Some(j) => &item[j + 1..],
+            None => "",
+        };
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The length of the block `code` opens with its first `{`, through its closing `}`: braces
+/// inside string and character literals do not count.
+fn block_end(code: &str) -> usize {
+    let bytes = code.as_bytes();
+    let (mut depth, mut i) = (0usize, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            // A character literal ('{', '\''), not a lifetime ('a).
+            b'\'' if bytes.get(i + 2) == Some(&b'\'') => i += 2,
+            b'\'' if bytes.get(i + 1) == Some(&b'\\') => {
+                i += 2;
+                while i < bytes.len() && bytes[i] != b'\'' {
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    bytes.len()
 }
 
 /// Names `prefix::name` mentions in `code` (a name is what follows the prefix up to `::`).
@@ -103,8 +158,10 @@ fn mentioned(code: &str, prefix: &str) -> Vec<String> {
 }
 
 /// The top-level names the code of one file imports: `crate::m`, each module of a
-/// `crate::{a, b::C}` group, and `super::m` when the file is a top-level module's own.
-fn imported_names(code: &str, top_level: bool) -> Vec<String> {
+/// `crate::{a, b::C}` group, and `super::m` when the file is a top-level module's own; a name
+/// the root re-exports or an exported macro stands for the module that defines it
+/// (`aliases`).
+fn imported_names(code: &str, top_level: bool, aliases: &BTreeMap<String, String>) -> Vec<String> {
     let mut found = mentioned(code, "crate::");
     for (i, _) in code.match_indices("crate::{") {
         let group = &code[i + "crate::{".len()..];
@@ -116,20 +173,61 @@ fn imported_names(code: &str, top_level: bool) -> Vec<String> {
     if top_level {
         found.extend(mentioned(code, "super::"));
     }
+    for name in &mut found {
+        if let Some(module) = aliases.get(name.as_str()) {
+            name.clone_from(module);
+        }
+    }
     found.retain(|m| !m.is_empty());
     found.sort();
     found.dedup();
     found
 }
 
+/// The names the crate root re-exports (`pub use m::{A, B};` in `lib.rs`), and the macros a
+/// module exports (`#[macro_export]`), each with the module that defines it.
+fn aliases(all: &BTreeMap<String, Vec<PathBuf>>) -> BTreeMap<String, String> {
+    let lib = fs::read_to_string(src().join("lib.rs")).unwrap();
+    let mut out = BTreeMap::new();
+    for line in code_of(&lib).lines() {
+        let Some(path) = line.trim().strip_prefix("pub use ") else {
+            continue;
+        };
+        let path = path.trim_end_matches(';');
+        let (module, names) = path.split_once("::").unwrap_or((path, ""));
+        for name in names.trim_matches(['{', '}']).split(',') {
+            let name = name.trim().rsplit("::").next().unwrap_or("");
+            out.insert(name.to_string(), module.to_string());
+        }
+    }
+    for (module, files) in all {
+        for file in files {
+            let code = code_of(&fs::read_to_string(file).unwrap());
+            for (i, _) in code.match_indices("#[macro_export]") {
+                let after = &code[i..];
+                if let Some(j) = after.find("macro_rules!") {
+                    let name: String = after[j + "macro_rules!".len()..]
+                        .trim_start()
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    out.insert(name, module.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The modules `files` import, itself excluded.
 fn imports(name: &str, files: &[PathBuf], all: &BTreeMap<String, Vec<PathBuf>>) -> Vec<String> {
+    let aliases = aliases(all);
     let mut out = Vec::new();
     for file in files {
         let code = code_of(&fs::read_to_string(file).unwrap());
         let top_level = file.parent() == Some(src().as_path());
         out.extend(
-            imported_names(&code, top_level)
+            imported_names(&code, top_level, &aliases)
                 .into_iter()
                 .filter(|m| m != name && all.contains_key(m)),
         );
@@ -189,21 +287,41 @@ fn each_module_imports_only_what_lies_below_it() {
 }
 
 #[test]
-fn the_reader_of_imports_sees_every_form_and_skips_comments_and_macros() {
+fn the_reader_of_imports_sees_every_form_and_skips_comments_and_tests() {
     // The check stands on this reader: an import it cannot see would pass unnoticed.
     let code = code_of(
         "use crate::{config::Rw, engine};\n\
          fn f() { crate::presets::find(\"e12\"); super::stats::x(); }\n\
          // crate::fit in a comment is no import\n\
          macro_rules! m { () => { $crate::time::Nanos } }\n\
-         #[cfg(test)]\nmod tests { use crate::custom; }",
+         #[cfg(test)]\nmod tests { use crate::custom; fn g() { let _ = ('{', \"}}\"); } }\n\
+         fn after_the_tests() { crate::ftl::x(); crate::Simulation::new(); crate::named_enum!(); }",
+    );
+    let aliases: BTreeMap<String, String> = [("Simulation", "engine"), ("named_enum", "names")]
+        .map(|(a, m)| (a.to_string(), m.to_string()))
+        .into();
+    assert_eq!(
+        imported_names(&code, false, &aliases),
+        ["config", "engine", "ftl", "names", "presets"]
     );
     assert_eq!(
-        imported_names(&code, false),
-        ["config", "engine", "presets"]
+        imported_names(&code, true, &aliases),
+        ["config", "engine", "ftl", "names", "presets", "stats"]
     );
-    assert_eq!(
-        imported_names(&code, true),
-        ["config", "engine", "presets", "stats"]
-    );
+}
+
+#[test]
+fn a_module_of_a_file_and_a_folder_is_read_whole() {
+    let stats = &modules()["stats"];
+    let read = |end: &str| stats.iter().any(|f| f.ends_with(end));
+    assert!(read("stats.rs") && read("stats/check.rs"), "{stats:?}");
+}
+
+#[test]
+fn the_roots_re_exports_and_exported_macros_name_their_modules() {
+    let aliases = aliases(&modules());
+    assert_eq!(aliases["Simulation"], "engine");
+    assert_eq!(aliases["RunError"], "run");
+    assert_eq!(aliases["Workload"], "config");
+    assert_eq!(aliases["named_enum"], "names");
 }
