@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use parallelism_model::calibration::{self, Measurement, Row};
-use parallelism_model::custom::{self, CustomDrive};
+use parallelism_model::custom::{self, CustomDrive, FioCells};
 use parallelism_model::fio;
 use parallelism_model::fit::{self, FitOptions, FitReport, LooReport};
 use parallelism_model::presets::{self, Preset};
@@ -224,33 +224,31 @@ fn fit_table(preset: &Preset, source: &str, n_cells: usize, report: &FitReport) 
 /// `lab fit --fio`: a drive of the user's own, fitted to their fio jobs.
 fn fit_drive(a: &cli::FitArgs) -> Result<String, Fail> {
     let base = a.preset;
-    let mut cells = Vec::new();
-    let mut skipped = Vec::new();
+    let mut outputs = Vec::new();
     for file in &a.fio {
-        let path = file.display();
+        let path = file.display().to_string();
         let output = fio::parse_output(&crate::read_text(file, fio::MAX_OUTPUT_BYTES)?)
             .map_err(|e| Fail::at(&path, e))?;
-        skipped.extend(
+        outputs.push((path, output));
+    }
+    // Jobs the reader of fio's output left out, by line; then those the fit cannot take.
+    let mut skipped: Vec<(String, String)> = outputs
+        .iter()
+        .flat_map(|(path, output)| {
             output
                 .skipped
                 .iter()
-                .map(|s| (format!("{path}: line {}, {}", s.line, s.job), s.why.clone())),
-        );
-        let got = custom::cells_from_fio(&output.points, a.state);
-        cells.extend(got.cells);
-        skipped.extend(
-            got.skipped
-                .into_iter()
-                .map(|(job, why)| (format!("{path}: {job}"), why)),
-        );
-    }
-    if cells.is_empty() {
-        let why: Vec<String> = skipped.iter().map(|(j, w)| format!("{j}: {w}")).collect();
-        return Err(Fail::Refused(format!(
-            "no fio job can be fitted ({})",
-            why.join("; ")
-        )));
-    }
+                .map(move |s| (format!("{path}: line {}, {}", s.line, s.job), s.why.clone()))
+        })
+        .collect();
+    let files = outputs
+        .iter()
+        .map(|(path, output)| (path.as_str(), output.points.as_slice()));
+    let FioCells {
+        cells,
+        skipped: left_out,
+    } = custom::cells_from_files(files, a.state).map_err(|e| Fail::Refused(e.to_string()))?;
+    skipped.extend(left_out);
     let dies = a
         .capacity_gb
         .map(|gb| base.dies_for_capacity_gb(gb))

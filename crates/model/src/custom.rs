@@ -465,6 +465,63 @@ pub fn cells_from_fio(points: &[FioPoint], state: DriveState) -> FioCells {
     FioCells { cells, skipped }
 }
 
+/// Every file's fio jobs as cells, each job left out named with its file (`qd4 (mine.json)`):
+/// what a fit of several fio files takes, the one step `lab fit --fio` and the page's fit both
+/// call. Refused when no job of any file can be fitted.
+///
+/// ```
+/// use parallelism_model::{custom, DriveState};
+///
+/// let none = custom::cells_from_files([("mine.json", &[][..])], DriveState::Fob).unwrap_err();
+/// assert_eq!(none.to_string(), "no fio job can be fitted (the files hold no jobs)");
+/// ```
+pub fn cells_from_files<'a>(
+    files: impl IntoIterator<Item = (&'a str, &'a [FioPoint])>,
+    state: DriveState,
+) -> Result<FioCells, NoCells> {
+    let mut all = FioCells {
+        cells: Vec::new(),
+        skipped: Vec::new(),
+    };
+    for (name, points) in files {
+        let got = cells_from_fio(points, state);
+        all.cells.extend(got.cells);
+        all.skipped.extend(
+            got.skipped
+                .into_iter()
+                .map(|(job, why)| (format!("{job} ({name})"), why)),
+        );
+    }
+    if all.cells.is_empty() {
+        return Err(NoCells {
+            skipped: all.skipped,
+        });
+    }
+    Ok(all)
+}
+
+/// No job of the fio files can be fitted: each job, with why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NoCells {
+    pub skipped: Vec<(String, String)>,
+}
+
+impl fmt::Display for NoCells {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.skipped.is_empty() {
+            return f.write_str("no fio job can be fitted (the files hold no jobs)");
+        }
+        let why: Vec<String> = self
+            .skipped
+            .iter()
+            .map(|(job, why)| format!("{job}: {why}"))
+            .collect();
+        write!(f, "no fio job can be fitted ({})", why.join("; "))
+    }
+}
+
+impl std::error::Error for NoCells {}
+
 /// A job held to a rate that reached at least this share of it ran as an open loop; one that
 /// fell short was held back by the drive, so it ran as a closed loop at its depth.
 const RATE_KEPT: f64 = 0.95;

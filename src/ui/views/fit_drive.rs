@@ -63,26 +63,18 @@ pub fn setup(
         .map(|gb| base.dies_for_capacity_gb(gb))
         .transpose()
         .map_err(|e| format!("{e}."))?;
-    let mut cells = Vec::new();
-    let mut skipped = Vec::new();
     let Some(yours) = imports.as_slice().get(which) else {
         return Err("Import your fio files first.".to_string());
     };
-    for f in yours.files() {
-        let got = custom::cells_from_fio(f.points(), state);
-        cells.extend(got.cells);
-        skipped.extend(
-            got.skipped
-                .into_iter()
-                .map(|(job, why)| format!("{} ({}): {why}", job, f.name)),
-        );
-    }
-    if cells.is_empty() {
-        return Err(format!(
-            "No imported job can be fitted: {}.",
-            skipped.join("; ")
-        ));
-    }
+    let files = yours.files().iter().map(|f| (f.name.as_str(), f.points()));
+    let got = custom::cells_from_files(files, state)
+        .map_err(|none| format!("The fit cannot start: {none}."))?;
+    let cells = got.cells;
+    let skipped = got
+        .skipped
+        .into_iter()
+        .map(|(job, why)| format!("{job}: {why}"))
+        .collect();
     Ok(FitSetup {
         base,
         dies,
@@ -517,7 +509,10 @@ mod tests {
     fn a_fit_that_cannot_start_says_why() {
         let s = lab(vec![job(None, 1)]);
         let e = setup(&s.imported, 0, &s.drive, DriveState::Fob, "").unwrap_err();
-        assert!(e.starts_with("No imported job can be fitted"), "{e}");
+        assert!(
+            e.starts_with("The fit cannot start: no fio job can be fitted ("),
+            "{e}"
+        );
         let s = lab(vec![job(Some(Rw::RandRead), 1)]);
         let e = setup(&s.imported, 0, &s.drive, DriveState::Fob, "lots").unwrap_err();
         assert_eq!(e, "The capacity 'lots' is not a number of GB.");
