@@ -947,6 +947,13 @@ impl Pool {
                 i.lane_lost(&why);
             }
         });
+        if index == LANE_WORKER {
+            // Told outside the pool's borrow: the listener may ask the pool for more.
+            let listener = self.inner.try_with_value(|i| i.on_teach.clone()).flatten();
+            if let Some(listener) = listener {
+                listener(TeachNews::Failed(WorkError::WorkerStopped { why }));
+            }
+        }
         for revision in [
             self.charts,
             self.time,
@@ -988,7 +995,8 @@ impl Pool {
 
 impl Inner {
     /// The worker that carried the views' own work stopped: what it had under way is failed
-    /// with the reason, and the drive over time is asked of the new worker.
+    /// with the reason (teaching mode's listener is told once the pool is free again), and the
+    /// drive over time is asked of the new worker.
     fn lane_lost(&mut self, why: &str) {
         let lost = || WorkError::WorkerStopped {
             why: why.to_string(),

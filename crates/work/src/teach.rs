@@ -23,10 +23,11 @@ use parallelism_model::run::CheckedRun;
 use parallelism_model::sliced::Sliced;
 use parallelism_model::stats::{Bottleneck, RunResult};
 use parallelism_model::time::{Nanos, SimTime};
-use parallelism_model::{RunError, Simulation};
+use parallelism_model::Simulation;
 use serde::{Deserialize, Serialize};
 
 use crate::key::RunKey;
+use crate::WorkError;
 
 /// Measured I/Os of the animated run: as many as the model accepts, so it never ends on screen.
 pub const PLAYER_MEASURED_IOS: u64 = 10_000_000;
@@ -190,8 +191,9 @@ pub enum TeachNews {
     Frame(Frame),
     /// The explainer's run has finished.
     Explained(RunFigures),
-    /// The model gave nothing for the point (refused it, or stalled), and why.
-    Failed(RunError),
+    /// The model gave nothing for the point (refused it, stalled, or its worker stopped), and
+    /// why.
+    Failed(WorkError),
 }
 
 /// Where the background work of a [`Teacher`] is.
@@ -305,7 +307,7 @@ impl Teacher {
                     if sim.step(EXPLAIN_EVENTS_PER_SLICE) {
                         news.push(match sim.result() {
                             Ok(r) => TeachNews::Explained(RunFigures::of(&r)),
-                            Err(e) => TeachNews::Failed(e),
+                            Err(e) => TeachNews::Failed(e.into()),
                         });
                         Stage::Done
                     } else {
@@ -450,7 +452,7 @@ mod tests {
         };
         let refused = t.command(TeachCommand::Start(bad));
         assert!(
-            matches!(&refused, Some(TeachNews::Failed(RunError::Config(why))) if why.to_string().contains("iodepth")),
+            matches!(&refused, Some(TeachNews::Failed(WorkError::Refused(why))) if why.to_string().contains("iodepth")),
             "{refused:?}"
         );
         assert!(!t.busy());
