@@ -92,7 +92,7 @@ fn millions_of_requests_complete_every_one() {
 }
 
 #[test]
-fn every_pattern_and_block_size_from_4_kib_to_1_mib_passes_the_check() {
+fn every_pattern_at_block_sizes_from_4_kib_to_1_mib_passes_the_check() {
     for rw in [
         Rw::RandRead,
         Rw::RandWrite,
@@ -110,7 +110,7 @@ fn every_pattern_and_block_size_from_4_kib_to_1_mib_passes_the_check() {
 }
 
 #[test]
-fn every_queue_depth_from_1_to_the_most_passes_the_check() {
+fn queue_depths_from_1_to_the_most_pass_the_check() {
     let mut depth = 1;
     while depth <= MAX_IODEPTH {
         for rw in [Rw::RandRead, Rw::RandRw] {
@@ -132,7 +132,7 @@ fn every_queue_depth_from_1_to_the_most_passes_the_check() {
 }
 
 #[test]
-fn every_rate_from_1_to_10_million_iops_passes_the_check() {
+fn rates_from_1_to_10_million_iops_pass_the_check() {
     // Each decade at 1, 2 and 5: far below the drive's rate, at its knee, and far past it.
     let rates = (0..7).flat_map(|d| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(d)));
     for iops in rates.chain([1e7]) {
