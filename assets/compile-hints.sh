@@ -4,7 +4,7 @@
 # explicit compile hint, the magic comment `//# allFunctionsCalledOnLoad` on their first line
 # (Chromium 136 and later; other browsers read a comment). Chromium then compiles their functions
 # on its script-streaming thread while they download, instead of on the page's thread the first
-# time each is called, inside the app's start-up tasks (figures: README "The glue compiled while
+# time each is called, inside the app's start-up tasks (figures: CHANGELOG.md "The glue compiled while
 # it downloads").
 #
 # The scripts Trunk names itself carry no integrity attribute (the page's own, boot.js, has the

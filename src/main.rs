@@ -6,8 +6,8 @@
 //! the results, the charts); the views shown in place of the opening chart
 //! (`src/bin/opening_chart.rs`), if it drew; and last the URL and the device's copy following
 //! the state ([`Started::keep`]). Each step is a first run of much code, which V8 compiles as
-//! it goes: on a phone at 4x CPU, fewer steps made the load's longest tasks (README "The app's
-//! start in steps").
+//! it goes: on a phone at 4x CPU, fewer steps made the load's longest tasks (CHANGELOG.md "The
+//! app's start in steps").
 //!
 //! Each step is wrapped in `performance` marks (`lab:start`, `lab:follow`, `lab:prepare`,
 //! `lab:mount`, `lab:results`, `lab:charts`, `lab:show` and `lab:keep` in the page's

@@ -5,7 +5,7 @@
 //! results' parts, then the charts against queue depth; then the views are shown and take over
 //! from the opening chart. Each step is a first run of much of the app's code, which V8
 //! compiles as it goes: on a phone at 4x CPU the views mounted in one task made one of the
-//! load's longest (figures: README "The app's start in steps"). The browser tests'
+//! load's longest (figures: CHANGELOG.md "The app's start in steps"). The browser tests'
 //! [`super::App`] mounts the views whole and shows them at once ([`Staging::default`]).
 //!
 //! What always holds:

@@ -285,7 +285,7 @@ fn attribute<'a>(html: &'a str, attribute: &str) -> &'a str {
 /// The scripts the page runs as it loads (the app's glue, the opening chart's and `boot.js`)
 /// carry V8's explicit compile hint, `//# allFunctionsCalledOnLoad`, on their first line, so
 /// Chromium compiles their functions while they download, not on the page's thread as each is
-/// first called (README "The glue compiled while it downloads"). The glue is Trunk's and
+/// first called (CHANGELOG.md "The glue compiled while it downloads"). The glue is Trunk's and
 /// wasm-bindgen's output: `assets/compile-hints.sh` adds the line after the build, before
 /// `sw.js` lists the files' hashes (the offline tests install from those hashes).
 #[test]
@@ -607,7 +607,7 @@ const RECORD_STAGING: &str = r#"
     }).observe(document, { childList: true, subtree: true });
 "#;
 
-/// The app starts in steps, each a task of its own (`src/main.rs`, README "The app's start in
+/// The app starts in steps, each a task of its own (`src/main.rs`, CHANGELOG.md "The app's start in
 /// steps"): its state, the state followed, the chart set, then its views, added to the page
 /// hidden behind the opening chart, in three steps, then shown, and last the URL and the
 /// device's copy following the state. Read from the page's performance timeline: every step's

@@ -647,7 +647,7 @@ impl<T> Painter<T> {
     /// finds it kept and draws the rest. On a page's load the code that draws a frame and the
     /// code that draws the rest are then each first run, and compiled by the browser, in a
     /// task of its own: in one, the first drawing of the IOPS chart was a task of 50 to 85 ms
-    /// on a phone at 4x CPU (README "A chart's first drawing in two"). A chart that keeps no
+    /// on a phone at 4x CPU (CHANGELOG.md "A chart's first drawing in two"). A chart that keeps no
     /// frame draws itself whole there, and that drawing is shown.
     fn paint(
         self,
