@@ -31,7 +31,7 @@ use super::ftl::{scaled_drive, ScaledFtl};
 use super::rng::Rng;
 use super::run::{CheckedRun, RunError, SlcRoom};
 use super::sliced::Sliced;
-use super::stats::{self, Unsound};
+use super::stats::{self, Figure, Unsound};
 
 /// Model work a caller of the sliced runs does between two looks at its clock: engine events or
 /// scaled-drive writes (about 0.3 ms natively, 1 ms in a browser). The page and `lab bench`
@@ -91,22 +91,21 @@ pub struct FillReport {
 impl FillReport {
     /// Every figure finite and at or above zero (see [`crate::stats::check`]).
     pub fn check(&self) -> Result<(), Unsound> {
-        let points = self.points.iter().flat_map(|p| {
-            let at = format!("the fill at {:.1} GB", p.gb_written);
+        let points = self.points.iter().enumerate().flat_map(|(i, p)| {
             [
-                (format!("{at}: GB written"), p.gb_written),
-                (format!("{at}: MB/s"), p.mb_s),
+                (
+                    Figure::numbered("the fill's point #: GB written", i),
+                    p.gb_written,
+                ),
+                (Figure::numbered("the fill's point #: MB/s", i), p.mb_s),
             ]
         });
-        stats::figures(
-            [
-                ("the fill's capacity".to_string(), self.capacity_gb),
-                ("the fill's SLC cache".to_string(), self.slc_cache_gb),
-                ("the fill's average MB/s".to_string(), self.average_mb_s),
-            ]
-            .into_iter()
-            .chain(points),
-        )
+        let whole = [
+            (Figure::named("the fill's capacity"), self.capacity_gb),
+            (Figure::named("the fill's SLC cache"), self.slc_cache_gb),
+            (Figure::named("the fill's average MB/s"), self.average_mb_s),
+        ];
+        stats::figures(whole.into_iter().chain(points))
     }
 }
 
@@ -140,25 +139,24 @@ pub struct TortureReport {
 impl TortureReport {
     /// Every figure finite and at or above zero (see [`crate::stats::check`]).
     pub fn check(&self) -> Result<(), Unsound> {
-        let series = self.series.iter().flat_map(|p| {
-            let at = format!("the torture at minute {:.1}", p.minute);
+        let series = self.series.iter().enumerate().flat_map(|(i, p)| {
             [
-                (format!("{at}: MB/s"), p.mb_s),
-                (format!("{at}: write amplification"), p.write_amplification),
+                (Figure::numbered("the torture's point #: MB/s", i), p.mb_s),
+                (
+                    Figure::numbered("the torture's point #: write amplification", i),
+                    p.write_amplification,
+                ),
             ]
         });
-        stats::figures(
-            [
-                ("the fresh MB/s".to_string(), self.fresh_mb_s),
-                (
-                    "the MB/s after torture".to_string(),
-                    self.after_torture_mb_s,
-                ),
-                ("the MB/s after TRIM".to_string(), self.after_trim_mb_s),
-            ]
-            .into_iter()
-            .chain(series),
-        )
+        let whole = [
+            (Figure::named("the fresh MB/s"), self.fresh_mb_s),
+            (
+                Figure::named("the MB/s after torture"),
+                self.after_torture_mb_s,
+            ),
+            (Figure::named("the MB/s after TRIM"), self.after_trim_mb_s),
+        ];
+        stats::figures(whole.into_iter().chain(series))
     }
 }
 

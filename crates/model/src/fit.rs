@@ -44,7 +44,7 @@ use super::engine::Simulation;
 use super::ftl::steady_write_amplification;
 use super::presets::Preset;
 use super::run::{CheckedRun, RunError};
-use super::stats::{self, RunResult, Unsound};
+use super::stats::{self, Figure, RunResult, Unsound};
 use super::workload::StreamsSpec;
 
 /// Two objective values closer than this are a tie, which the mean error breaks.
@@ -318,11 +318,8 @@ impl FitReport {
     /// error is a number (see [`crate::stats::check`]); a cell the model could not run fails
     /// it, named.
     pub fn check(&self) -> Result<(), Unsound> {
-        let params = self
-            .params
-            .0
-            .iter()
-            .map(|(p, v)| (format!("the fitted {p}"), *v));
+        let params =
+            (self.params.0.iter()).map(|(p, v)| (Figure::named(format!("the fitted {p}")), *v));
         let cells = self.cells.iter().map(|c| {
             let m = &c.cell;
             let what = format!(
@@ -331,7 +328,7 @@ impl FitReport {
                 m.rw.fio_name(),
                 m.bs_bytes
             );
-            (what, c.model)
+            (Figure::named(what), c.model)
         });
         stats::figures(params.chain(cells))
     }

@@ -10,7 +10,7 @@ use super::time::Nanos;
 
 mod check;
 
-pub use check::{check, figures, EndedEarly, Unsound, LITTLE_TOLERANCE};
+pub use check::{check, figures, EndedEarly, Figure, Unsound, LITTLE_TOLERANCE};
 
 const SUB_BITS: u32 = 6;
 const SUB: u64 = 1 << SUB_BITS;

@@ -2089,15 +2089,18 @@ impl Simulation {
     /// How long the oldest host request still in the system has been there (zero when none
     /// is): a request at the window's end may have waited longer than any that completed.
     fn oldest_in_system(&self) -> Nanos {
+        let age = |s: &Slot| self.now.since(s.submitted);
+        let host = self.slots.iter().enumerate().filter(|(_, s)| !s.prefetch);
+        if self.free_slots.is_empty() {
+            // Every host slot holds a request (a closed loop, or an open one at its peak).
+            return host.map(|(_, s)| age(s)).max().unwrap_or(Nanos::ZERO);
+        }
         let mut free = vec![false; self.slots.len()];
         for &slot in &self.free_slots {
             free[slot as usize] = true;
         }
-        self.slots
-            .iter()
-            .zip(free)
-            .filter(|(s, free)| !free && !s.prefetch)
-            .map(|(s, _)| self.now.since(s.submitted))
+        host.filter(|(i, _)| !free[*i])
+            .map(|(_, s)| age(s))
             .max()
             .unwrap_or(Nanos::ZERO)
     }

@@ -30,7 +30,7 @@ use crate::drive_state::{CachedDrive, Phases};
 use crate::engine::Simulation;
 use crate::run::{RunError, SlcRoom};
 use crate::sliced::Sliced;
-use crate::stats::{self, Unsound};
+use crate::stats::{self, Figure, Unsound};
 use crate::Workload;
 
 /// \[REF3\], as the page, `lab` and the README cite it.
@@ -272,22 +272,24 @@ impl TestResult {
     /// Every figure finite and at or above zero, each read share at most 1 (see
     /// [`crate::stats::check`]).
     pub fn check(&self) -> Result<(), Unsound> {
-        let name = self.test.to_string();
-        let shares = self.points.iter().map(|p| p.slc_read_share);
-        if let Some(value) = shares.clone().find(|s| *s > 1.0) {
+        if let Some((i, p)) = (self.points.iter().enumerate()).find(|(_, p)| p.slc_read_share > 1.0)
+        {
             return Err(Unsound::NotAShare {
-                what: format!("{name}'s share of reads from SLC"),
-                value,
+                what: Figure::numbered("the test's point #: share of reads from SLC", i)
+                    .to_string(),
+                value: p.slc_read_share,
             });
         }
-        let points = self.points.iter().flat_map(|p| {
-            let at = format!("{name} at QD{} and {}% reads", p.qd, p.read_percent);
+        let points = self.points.iter().enumerate().flat_map(|(i, p)| {
             [
-                (format!("{at}: MB/s"), p.mb_s),
-                (format!("{at}: share of reads from SLC"), p.slc_read_share),
+                (Figure::numbered("the test's point #: MB/s", i), p.mb_s),
+                (
+                    Figure::numbered("the test's point #: share of reads from SLC", i),
+                    p.slc_read_share,
+                ),
             ]
         });
-        stats::figures(points.chain([(format!("{name}'s score"), self.score_mb_s)]))
+        stats::figures(points.chain([(Figure::named("the test's score"), self.score_mb_s)]))
     }
 
     /// The point at depth `qd`, if the test ran it.

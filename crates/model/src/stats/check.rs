@@ -17,6 +17,7 @@
 //! review's curves, a fill, the drive over time, a fit) passes [`figures`]: finite numbers at
 //! or above zero, named when one is not.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -189,88 +190,191 @@ fn littles_law(r: &RunResult) -> Result<(), Unsound> {
 }
 
 fn finite(r: &RunResult) -> Result<(), Unsound> {
-    let mut figures: Vec<(String, f64)> = vec![
-        ("IOPS".into(), r.iops),
-        ("MB/s".into(), r.bw_mb_s),
-        ("the mean number in the system".into(), r.mean_in_system),
-        ("the average power".into(), r.power.average_w),
-        ("the peak power".into(), r.power.peak_w),
-        ("the write amplification".into(), r.write_amplification),
-        ("the IOPS noise".into(), r.iops_rel_noise),
+    let whole = [
+        (Figure::named("IOPS"), r.iops),
+        (Figure::named("MB/s"), r.bw_mb_s),
+        (
+            Figure::named("the mean number in the system"),
+            r.mean_in_system,
+        ),
+        (Figure::named("the average power"), r.power.average_w),
+        (Figure::named("the peak power"), r.power.peak_w),
+        (
+            Figure::named("the write amplification"),
+            r.write_amplification,
+        ),
+        (Figure::named("the IOPS noise"), r.iops_rel_noise),
     ];
-    latencies(&mut figures, "", &r.latency);
-    for (what, l) in [("reads' ", &r.read_latency), ("writes' ", &r.write_latency)] {
-        if let Some(l) = l {
-            latencies(&mut figures, what, l);
+    let directions = [
+        (&ALL, Some(&r.latency)),
+        (&READS, r.read_latency.as_ref()),
+        (&WRITES, r.write_latency.as_ref()),
+    ]
+    .into_iter()
+    .flat_map(|(names, l)| l.map(|l| latencies(names, None, l)))
+    .flatten();
+    let streams = r.streams.iter().enumerate().flat_map(|(i, s)| {
+        [
+            (Figure::numbered("stream #'s IOPS", i), s.iops),
+            (Figure::numbered("stream #'s MB/s", i), s.bw_mb_s),
+        ]
+        .into_iter()
+        .chain(latencies(&STREAM, Some(i), &s.latency))
+    });
+    let series = r.series.iter().enumerate().flat_map(|(i, p)| {
+        [
+            (Figure::numbered("the IOPS in time bucket #", i), p.iops),
+            (Figure::numbered("the MB/s in time bucket #", i), p.mb_s),
+            (
+                Figure::numbered("the mean latency in time bucket #", i),
+                p.lat_mean_us,
+            ),
+            (
+                Figure::numbered("the number in the system in time bucket #", i),
+                p.mean_in_system,
+            ),
+        ]
+    });
+    figures(
+        whole
+            .into_iter()
+            .chain(directions)
+            .chain(streams)
+            .chain(series),
+    )
+}
+
+/// A figure's name, put into words only when the figure fails its check (a check that passes
+/// makes no text): what it is, and which one of several it is (a stream, a die, a point of a
+/// curve), counted from 1 in place of the `#` in `what`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Figure {
+    what: Cow<'static, str>,
+    number: Option<usize>,
+}
+
+impl Figure {
+    pub fn named(what: impl Into<Cow<'static, str>>) -> Figure {
+        Figure {
+            what: what.into(),
+            number: None,
         }
     }
-    for (i, s) in r.streams.iter().enumerate() {
-        figures.push((format!("stream {}'s IOPS", i + 1), s.iops));
-        figures.push((format!("stream {}'s MB/s", i + 1), s.bw_mb_s));
-        latencies(&mut figures, &format!("stream {}'s ", i + 1), &s.latency);
+
+    /// The `index`th (from 0) of several: `#` in `what` becomes its number, from 1.
+    pub fn numbered(what: impl Into<Cow<'static, str>>, index: usize) -> Figure {
+        Figure {
+            what: what.into(),
+            number: Some(index + 1),
+        }
     }
-    for p in &r.series {
-        let at = format!("at {} s", p.start_s);
-        figures.push((format!("the IOPS {at}"), p.iops));
-        figures.push((format!("the MB/s {at}"), p.mb_s));
-        figures.push((format!("the mean latency {at}"), p.lat_mean_us));
-        figures.push((format!("the number in the system {at}"), p.mean_in_system));
+}
+
+impl fmt::Display for Figure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.number {
+            Some(n) => f.write_str(&self.what.replacen('#', &n.to_string(), 1)),
+            None => f.write_str(&self.what),
+        }
     }
-    self::figures(figures)
 }
 
 /// Checks figures a computation derives from checked runs (a review's curve and score, a
 /// fill, a fit's errors): each must be a finite number at or above zero; the first that is
 /// not is named.
-pub fn figures(named: impl IntoIterator<Item = (String, f64)>) -> Result<(), Unsound> {
+pub fn figures(named: impl IntoIterator<Item = (Figure, f64)>) -> Result<(), Unsound> {
     match named
         .into_iter()
         .find(|(_, v)| !(v.is_finite() && *v >= 0.0))
     {
-        Some((what, value)) => Err(Unsound::NotFinite { what, value }),
+        Some((what, value)) => Err(Unsound::NotFinite {
+            what: what.to_string(),
+            value,
+        }),
         None => Ok(()),
     }
 }
 
-fn latencies(out: &mut Vec<(String, f64)>, whose: &str, l: &LatencySummary) {
-    for (name, v) in [
-        ("mean latency", l.mean_us),
-        ("p50 latency", l.p50_us),
-        ("p90 latency", l.p90_us),
-        ("p99 latency", l.p99_us),
-        ("p99.9 latency", l.p999_us),
-        ("longest latency", l.max_us),
-    ] {
-        out.push((format!("the {whose}{name}"), v));
-    }
+/// The names of a latency summary's six figures, for each whose they are.
+type LatencyNames = [&'static str; 6];
+const ALL: LatencyNames = [
+    "the mean latency",
+    "the p50 latency",
+    "the p90 latency",
+    "the p99 latency",
+    "the p99.9 latency",
+    "the longest latency",
+];
+const READS: LatencyNames = [
+    "the reads' mean latency",
+    "the reads' p50 latency",
+    "the reads' p90 latency",
+    "the reads' p99 latency",
+    "the reads' p99.9 latency",
+    "the reads' longest latency",
+];
+const WRITES: LatencyNames = [
+    "the writes' mean latency",
+    "the writes' p50 latency",
+    "the writes' p90 latency",
+    "the writes' p99 latency",
+    "the writes' p99.9 latency",
+    "the writes' longest latency",
+];
+const STREAM: LatencyNames = [
+    "stream #'s mean latency",
+    "stream #'s p50 latency",
+    "stream #'s p90 latency",
+    "stream #'s p99 latency",
+    "stream #'s p99.9 latency",
+    "stream #'s longest latency",
+];
+
+/// A latency summary's figures, named by `names` (the `index`th of several, if numbered).
+fn latencies(
+    names: &'static LatencyNames,
+    index: Option<usize>,
+    l: &LatencySummary,
+) -> impl Iterator<Item = (Figure, f64)> {
+    let values = [l.mean_us, l.p50_us, l.p90_us, l.p99_us, l.p999_us, l.max_us];
+    names.iter().zip(values).map(move |(&name, v)| {
+        let figure = match index {
+            Some(i) => Figure::numbered(name, i),
+            None => Figure::named(name),
+        };
+        (figure, v)
+    })
 }
 
 fn busy_fractions(r: &RunResult) -> Result<(), Unsound> {
     let u = &r.utilisation;
     let named = [
-        ("the host link's reads' busy time".to_string(), u.link_read),
         (
-            "the host link's writes' busy time".to_string(),
+            Figure::named("the host link's reads' busy time"),
+            u.link_read,
+        ),
+        (
+            Figure::named("the host link's writes' busy time"),
             u.link_write,
         ),
-        ("the controller's busy time".to_string(), u.controller),
+        (Figure::named("the controller's busy time"), u.controller),
     ];
-    let channels = u
-        .channels
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| (format!("channel {}'s busy time", i + 1), v));
-    let dies = u
-        .dies
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| (format!("die {}'s busy time", i + 1), v));
+    let channels = u.channels.iter().enumerate();
+    let channels = channels.map(|(i, &v)| (Figure::numbered("channel #'s busy time", i), v));
+    let dies = u.dies.iter().enumerate();
+    let dies = dies.map(|(i, &v)| (Figure::numbered("die #'s busy time", i), v));
     for (what, value) in named.into_iter().chain(channels).chain(dies) {
         if !value.is_finite() {
-            return Err(Unsound::NotFinite { what, value });
+            return Err(Unsound::NotFinite {
+                what: what.to_string(),
+                value,
+            });
         }
         if !(0.0..=1.0).contains(&value) {
-            return Err(Unsound::NotAShare { what, value });
+            return Err(Unsound::NotAShare {
+                what: what.to_string(),
+                value,
+            });
         }
     }
     Ok(())
