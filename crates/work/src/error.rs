@@ -106,12 +106,6 @@ impl From<ConfigError> for WorkError {
     }
 }
 
-impl From<Stalled> for WorkError {
-    fn from(e: Stalled) -> WorkError {
-        WorkError::Stalled(e)
-    }
-}
-
 impl From<FileError> for WorkError {
     fn from(e: FileError) -> WorkError {
         WorkError::File(e)
