@@ -33,21 +33,24 @@
 //!
 //! # Layers
 //!
-//! Each module imports only modules of the layers below it, or those listed before it in its
-//! own layer; `tests/layers.rs` reads this list and the sources and fails on any other import,
-//! so there is no import circle. Modules in `code` without a link are the crate's internals, and
-//! inside the public modules every item that only the model uses is `pub(crate)`, so the compiler
-//! names whatever nothing uses any more.
+//! The crate's folders are its layers, bottom up, and each layer's module says what it owns,
+//! what always holds in it and why. A module imports only modules of the layers below it, or
+//! those listed before it in its own layer; `tests/layers.rs` reads this list, the folders and
+//! the sources, and fails on a module outside its layer's folder or on any other import, so
+//! there is no import circle. The root re-exports every module under its own name
+//! (`parallelism_model::stats` is [`parts::stats`]): callers name modules, never layers.
+//! Modules in `code` without a link are the crate's internals, and inside the public modules
+//! every item that only the model uses is `pub(crate)`, so the compiler names whatever nothing
+//! uses any more.
 //!
-//! 0. foundations: [`time`], [`rng`], `ring`, [`text`], `names`, [`link`], `events`, [`sliced`]
-//! 1. specification: [`config`]
-//! 2. parts: [`activity`], [`stats`], [`ftl`], [`workload`], [`power`]
-//! 3. checked runs: [`run`](mod@run)
-//! 4. engine: `engine`, [`prepare`]
-//! 5. runs of the engine: [`sweep`], [`fio`], [`drive_state`], [`review`]
-//! 6. presets and their published data: [`presets`], [`calibration`], [`spec_sheet`]
-//! 7. fitting: [`fit`], [`sliced_fit`], [`custom`]
-//! 8. judgement: [`scorecard`]
+//! 0. [`foundations`]: [`time`], [`rng`], `ring`, [`text`], `names`, [`link`], `events`, [`sliced`]
+//! 1. [`specification`], what a drive and a run are: [`config`]
+//! 2. [`parts`]: [`activity`], [`stats`], [`ftl`], [`workload`], [`power`]
+//! 3. [`simulation`], checked runs and the engine: [`run`](mod@run), `engine`, [`prepare`]
+//! 4. [`experiments`], runs of the engine: [`sweep`], [`fio`], [`drive_state`], [`review`]
+//! 5. [`published`], presets and what is published: [`presets`], [`calibration`], [`spec_sheet`]
+//! 6. [`fitting`]: [`fit`], [`sliced_fit`], [`custom`]
+//! 7. [`judgement`], the model scored: [`scorecard`]
 //!
 //! # The public face
 //!
@@ -88,38 +91,36 @@
 //! - [`run()`](fn@run): check and run one configuration.
 #![forbid(unsafe_code)]
 
-pub mod activity;
-pub mod calibration;
-pub mod config;
-pub mod custom;
-pub mod drive_state;
-mod engine;
-mod events;
-pub mod fio;
-pub mod fit;
-pub mod ftl;
-pub mod link;
-mod names;
-pub mod power;
-pub mod prepare;
-pub mod presets;
-pub mod review;
-mod ring;
-pub mod rng;
-pub mod run;
-pub mod scorecard;
-pub mod sliced;
-pub mod sliced_fit;
-pub mod spec_sheet;
-pub mod stats;
-pub mod sweep;
-pub mod text;
-pub mod time;
-pub mod workload;
+// The layers, bottom up, one declaration apart from the next so that they keep this order.
+pub mod foundations;
+
+pub mod specification;
+
+pub mod parts;
+
+pub mod simulation;
+
+pub mod experiments;
+
+pub mod published;
+
+pub mod fitting;
+
+pub mod judgement;
+
+// Every public module under its own name, where it stood before the layers had folders.
+pub use experiments::{drive_state, fio, review, sweep};
+pub use fitting::{custom, fit, sliced_fit};
+pub use foundations::{link, rng, sliced, text, time};
+pub use judgement::scorecard;
+pub use parts::{activity, ftl, power, stats, workload};
+pub use published::{calibration, presets, spec_sheet};
+pub use simulation::{prepare, run};
+pub use specification::config;
 
 pub use config::{ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, Workload};
-pub use engine::Simulation;
 pub use run::{CheckedRun, RunError, Stalled};
+pub use simulation::engine::Simulation;
 pub use stats::{Bottleneck, RunResult};
 
 /// Check and run one configuration to the end.

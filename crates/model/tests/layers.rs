@@ -1,14 +1,17 @@
-//! The model's layers, as the crate root's documentation lists them, checked against its sources:
-//! every module sits in exactly one layer, and imports only modules of lower layers or those
-//! listed before it in its own. A total order of this kind admits no import circle.
+//! The model's layers, as the crate root's documentation lists them, checked against its
+//! folders and its sources: every layer is a folder of `src/` and every module sits in its
+//! layer's folder; a module imports only modules of lower layers or those listed before it in
+//! its own. A total order of this kind admits no import circle.
 //!
-//! Imports are read from the source text (`crate::m`, and `super::m` in a top-level module),
-//! outside comments and outside `#[cfg(test)]` modules (the code after such a module is read
-//! too): a test may build a scenario from any layer, the code it tests may not. A name the
-//! crate root re-exports (`crate::Simulation`) or an exported macro (`crate::named_enum!`)
-//! counts as an import of the module that defines it.
+//! Imports are read from the source text, outside comments and outside `#[cfg(test)]` modules
+//! (the code after such a module is read too): a test may build a scenario from any layer, the
+//! code it tests may not. A path is read whole, groups and all (`crate::{config::Rw,
+//! parts::{ftl, stats}}`), and counts as an import of the module it reaches:
+//! `crate::layer::module`, the root's re-export `crate::module`, a name the root re-exports
+//! (`crate::Simulation`) or an exported macro (`crate::named_enum!`) for the module that
+//! defines it, and `super::` counted up from the file's own place.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -16,8 +19,18 @@ fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
-/// The layers in `lib.rs`'s docs: lines `//! N. name: modules`, modules in backticks.
-fn documented_layers() -> Vec<Vec<String>> {
+/// The names in backticks in `text`.
+fn ticked(text: &str) -> Vec<String> {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
+}
+
+/// The layers in `lib.rs`'s docs, bottom up: lines `//! N. [`layer`], words: modules`, the
+/// layer's folder first in backticks, then its modules in backticks.
+fn documented_layers() -> Vec<(String, Vec<String>)> {
     let lib = fs::read_to_string(src().join("lib.rs")).unwrap();
     let mut layers = Vec::new();
     for line in lib.lines() {
@@ -30,23 +43,46 @@ fn documented_layers() -> Vec<Vec<String>> {
         if number.parse::<usize>() != Ok(layers.len()) {
             continue;
         }
-        let (_, modules) = body.split_once(": ").expect("a layer names its modules");
-        let names = modules
-            .split('`')
-            .skip(1)
-            .step_by(2)
-            .map(str::to_string)
-            .collect();
-        layers.push(names);
+        let (label, modules) = body.split_once(": ").expect("a layer names its modules");
+        let folder = ticked(label)
+            .into_iter()
+            .next()
+            .expect("a layer names its folder");
+        layers.push((folder, ticked(modules)));
     }
     layers
 }
 
-/// Every top-level module and the source files it is made of: `m/mod.rs` and the rest of
-/// `m/`, or `m.rs` and its `m/` folder together.
-fn modules() -> BTreeMap<String, Vec<PathBuf>> {
-    let mut out: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+/// What `src/` holds: each layer folder's modules with the files each is made of (`m.rs`,
+/// `m/mod.rs` and the rest of `m/`, or `m.rs` and its `m/` folder together), and the names of
+/// the files that stand loose beside the folders.
+struct Disk {
+    layers: BTreeMap<String, BTreeMap<String, Vec<PathBuf>>>,
+    loose: Vec<String>,
+}
+
+fn disk() -> Disk {
+    let mut disk = Disk {
+        layers: BTreeMap::new(),
+        loose: Vec::new(),
+    };
     for entry in fs::read_dir(src()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if path.is_dir() {
+            disk.layers.insert(name, modules_in(&path));
+        } else {
+            disk.loose.push(name);
+        }
+    }
+    disk.loose.sort();
+    disk
+}
+
+/// The modules of one layer's folder; its own `mod.rs` is the layer's, not a module's.
+fn modules_in(layer: &Path) -> BTreeMap<String, Vec<PathBuf>> {
+    let mut out: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+    for entry in fs::read_dir(layer).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
         if path.is_dir() {
@@ -55,7 +91,7 @@ fn modules() -> BTreeMap<String, Vec<PathBuf>> {
             if !files.is_empty() {
                 out.entry(name).or_default().extend(files);
             }
-        } else if path.extension().is_some_and(|e| e == "rs") && name != "lib" {
+        } else if path.extension().is_some_and(|e| e == "rs") && name != "mod" {
             out.entry(name).or_default().push(path);
         }
     }
@@ -71,6 +107,35 @@ fn collect_rs(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(path);
         }
     }
+}
+
+/// The module path of a source file from the crate root: `parts/stats/check.rs` is
+/// `parts::stats::check`, `simulation/engine/mod.rs` is `simulation::engine`.
+fn module_path(file: &Path) -> Vec<String> {
+    let relative = file.strip_prefix(src()).unwrap().with_extension("");
+    let mut path: Vec<String> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if path.last().is_some_and(|last| last == "mod") {
+        path.pop();
+    }
+    path
+}
+
+/// The modules a file declares (`mod m;`, public or not).
+fn declared(file: &Path) -> BTreeSet<String> {
+    code_of(&fs::read_to_string(file).unwrap())
+        .lines()
+        .filter_map(|line| {
+            let line = line.trim();
+            let line = line.strip_prefix("pub(crate) ").unwrap_or(line);
+            let line = line.strip_prefix("pub ").unwrap_or(line);
+            line.strip_prefix("mod ")?
+                .strip_suffix(';')
+                .map(str::to_string)
+        })
+        .collect()
 }
 
 /// The source without line comments and without its `#[cfg(test)]` modules, wherever they
@@ -141,77 +206,163 @@ fn block_end(code: &str) -> usize {
     bytes.len()
 }
 
-/// Names `prefix::name` mentions in `code` (a name is what follows the prefix up to `::`).
-fn mentioned(code: &str, prefix: &str) -> Vec<String> {
-    code.match_indices(prefix)
-        .filter(|(i, _)| {
-            let before = code[..*i].chars().last();
-            !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == ':')
-        })
-        .map(|(i, _)| {
-            code[i + prefix.len()..]
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect()
-        })
-        .collect()
+/// One path a use tree names, and the name it takes (the last segment, or what `as` gives).
+struct Leaf {
+    path: Vec<String>,
+    name: String,
 }
 
-/// The top-level names the code of one file imports: `crate::m`, each module of a
-/// `crate::{a, b::C}` group, and `super::m` when the file is a top-level module's own; a name
-/// the root re-exports or an exported macro stands for the module that defines it
-/// (`aliases`).
-fn imported_names(code: &str, top_level: bool, aliases: &BTreeMap<String, String>) -> Vec<String> {
-    let mut found = mentioned(code, "crate::");
-    for (i, _) in code.match_indices("crate::{") {
-        let group = &code[i + "crate::{".len()..];
-        let group = &group[..group.find('}').unwrap_or(group.len())];
-        for item in group.split(',') {
-            found.push(item.trim().split("::").next().unwrap_or("").to_string());
-        }
-    }
-    if top_level {
-        found.extend(mentioned(code, "super::"));
-    }
-    for name in &mut found {
-        if let Some(module) = aliases.get(name.as_str()) {
-            name.clone_from(module);
-        }
-    }
-    found.retain(|m| !m.is_empty());
-    found.sort();
-    found.dedup();
-    found
+/// The number of bytes of whitespace `code` starts with.
+fn space(code: &str) -> usize {
+    code.len() - code.trim_start().len()
 }
 
-/// The names the crate root re-exports (`pub use m::{A, B};` in `lib.rs`), and the macros a
-/// module exports (`#[macro_export]`), each with the module that defines it.
-fn aliases(all: &BTreeMap<String, Vec<PathBuf>>) -> BTreeMap<String, String> {
-    let lib = fs::read_to_string(src().join("lib.rs")).unwrap();
+/// The identifier `code` starts with (empty when none).
+fn ident(code: &str) -> &str {
+    let end = code
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(code.len());
+    &code[..end]
+}
+
+/// Reads the use tree (or expression path) at the start of `code`, below `prefix`, into
+/// `out`: `a::{b, c::{D, e as f}}` is `a::b`, `a::c::D` and `a::c::e` (named `f`). Returns the
+/// bytes it read.
+fn read_tree(code: &str, prefix: &mut Vec<String>, out: &mut Vec<Leaf>) -> usize {
+    let depth = prefix.len();
+    let mut i = space(code);
+    let mut grouped = false;
+    loop {
+        if code[i..].starts_with('{') {
+            i += 1 + read_group(&code[i + 1..], prefix, out);
+            grouped = true;
+            break;
+        }
+        let name = ident(&code[i..]);
+        if name.is_empty() {
+            break;
+        }
+        prefix.push(name.to_string());
+        i += name.len();
+        if !code[i..].starts_with("::") {
+            break;
+        }
+        i += 2;
+    }
+    if !grouped && prefix.len() > depth {
+        let mut name = prefix.last().unwrap().clone();
+        if let Some(alias) = code[i..].trim_start().strip_prefix("as ") {
+            name = ident(alias.trim_start()).to_string();
+        }
+        out.push(Leaf {
+            path: prefix.clone(),
+            name,
+        });
+    }
+    prefix.truncate(depth);
+    i
+}
+
+/// Reads the trees of a group, `code` starting after its `{`; returns the bytes it read,
+/// through the closing `}`.
+fn read_group(code: &str, prefix: &mut Vec<String>, out: &mut Vec<Leaf>) -> usize {
+    let mut i = 0;
+    loop {
+        i += read_tree(&code[i..], prefix, out);
+        match code[i..].find([',', '}']) {
+            Some(j) if code.as_bytes()[i + j] == b',' => i += j + 1,
+            Some(j) => return i + j + 1,
+            None => return code.len(),
+        }
+    }
+}
+
+/// The paths that follow `prefix` in `code` (`crate::`, `super::`), each read whole; a
+/// prefix inside a longer name (`$crate::`, `super::super::`) starts none of its own.
+fn paths_after(code: &str, prefix: &str) -> Vec<Leaf> {
+    let mut out = Vec::new();
+    for (i, _) in code.match_indices(prefix) {
+        let before = code[..i].chars().last();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == ':') {
+            continue;
+        }
+        read_tree(&code[i + prefix.len()..], &mut Vec::new(), &mut out);
+    }
+    out
+}
+
+/// What the reader resolves paths against: each layer's modules, and the names that stand
+/// for a module (a name the root re-exports, an exported macro).
+struct Index {
+    layers: BTreeMap<String, Vec<String>>,
+    aliases: BTreeMap<String, String>,
+}
+
+impl Index {
+    fn of(disk: &Disk) -> Index {
+        let mut index = Index {
+            layers: disk
+                .layers
+                .iter()
+                .map(|(layer, modules)| (layer.clone(), modules.keys().cloned().collect()))
+                .collect(),
+            aliases: BTreeMap::new(),
+        };
+        index.aliases = aliases(&index, disk);
+        index
+    }
+
+    fn is_module(&self, name: &str) -> bool {
+        self.layers.values().flatten().any(|m| m == name)
+    }
+
+    /// The modules a path from the crate root reaches: `layer::module`, `module` (the root's
+    /// re-export), a name that stands for its module, or a layer named alone (all of it).
+    fn resolve(&self, path: &[String]) -> Vec<String> {
+        let Some(first) = path.first() else {
+            return Vec::new();
+        };
+        if let Some(modules) = self.layers.get(first) {
+            return match path.get(1) {
+                Some(m) => modules.iter().filter(|x| *x == m).cloned().collect(),
+                None => modules.clone(),
+            };
+        }
+        if self.is_module(first) {
+            return vec![first.clone()];
+        }
+        self.aliases.get(first).cloned().into_iter().collect()
+    }
+}
+
+/// The names the crate root re-exports (its `use` items, read whole) and the macros a module
+/// exports (`#[macro_export]`), each with the module that defines it.
+fn aliases(index: &Index, disk: &Disk) -> BTreeMap<String, String> {
+    let lib = code_of(&fs::read_to_string(src().join("lib.rs")).unwrap());
     let mut out = BTreeMap::new();
-    for line in code_of(&lib).lines() {
-        let Some(path) = line.trim().strip_prefix("pub use ") else {
+    for item in lib.split(';') {
+        let item = item.trim_start();
+        let item = item.strip_prefix("pub(crate) ").unwrap_or(item);
+        let item = item.strip_prefix("pub ").unwrap_or(item);
+        let Some(tree) = item.strip_prefix("use ") else {
             continue;
         };
-        let path = path.trim_end_matches(';');
-        let (module, names) = path.split_once("::").unwrap_or((path, ""));
-        for name in names.trim_matches(['{', '}']).split(',') {
-            let name = name.trim().rsplit("::").next().unwrap_or("");
-            out.insert(name.to_string(), module.to_string());
+        let mut leaves = Vec::new();
+        read_tree(tree, &mut Vec::new(), &mut leaves);
+        for leaf in leaves {
+            if let Some(module) = index.resolve(&leaf.path).into_iter().next() {
+                out.insert(leaf.name, module);
+            }
         }
     }
-    for (module, files) in all {
+    for (module, files) in disk.layers.values().flatten() {
         for file in files {
             let code = code_of(&fs::read_to_string(file).unwrap());
             for (i, _) in code.match_indices("#[macro_export]") {
                 let after = &code[i..];
                 if let Some(j) = after.find("macro_rules!") {
-                    let name: String = after[j + "macro_rules!".len()..]
-                        .trim_start()
-                        .chars()
-                        .take_while(|c| c.is_alphanumeric() || *c == '_')
-                        .collect();
-                    out.insert(name, module.clone());
+                    let name = ident(after[j + "macro_rules!".len()..].trim_start());
+                    out.insert(name.to_string(), module.clone());
                 }
             }
         }
@@ -219,62 +370,120 @@ fn aliases(all: &BTreeMap<String, Vec<PathBuf>>) -> BTreeMap<String, String> {
     out
 }
 
-/// The modules `files` import, itself excluded.
-fn imports(name: &str, files: &[PathBuf], all: &BTreeMap<String, Vec<PathBuf>>) -> Vec<String> {
-    let aliases = aliases(all);
-    let mut out = Vec::new();
+/// The modules the code of a file at module path `here` imports: every path after `crate::`,
+/// and every path after `super::` counted up from `here`.
+fn imported_modules(code: &str, here: &[String], index: &Index) -> Vec<String> {
+    let mut found = Vec::new();
+    for leaf in paths_after(code, "crate::") {
+        found.extend(index.resolve(&leaf.path));
+    }
+    for leaf in paths_after(code, "super::") {
+        let ups = 1 + leaf.path.iter().take_while(|s| *s == "super").count();
+        let base = &here[..here.len().saturating_sub(ups)];
+        let path: Vec<String> = base
+            .iter()
+            .chain(leaf.path.iter().skip(ups - 1))
+            .cloned()
+            .collect();
+        found.extend(index.resolve(&path));
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// The other modules `files` (module `name`'s) import, each with a file that imports it.
+fn imports(name: &str, files: &[PathBuf], index: &Index) -> BTreeMap<String, PathBuf> {
+    let mut out = BTreeMap::new();
     for file in files {
         let code = code_of(&fs::read_to_string(file).unwrap());
-        let top_level = file.parent() == Some(src().as_path());
-        out.extend(
-            imported_names(&code, top_level, &aliases)
-                .into_iter()
-                .filter(|m| m != name && all.contains_key(m)),
-        );
+        for module in imported_modules(&code, &module_path(file), index) {
+            if module != name {
+                out.entry(module).or_insert_with(|| file.clone());
+            }
+        }
     }
-    out.sort();
-    out.dedup();
     out
 }
 
 #[test]
-fn every_module_sits_in_one_documented_layer() {
-    let layers = documented_layers();
-    assert!(layers.len() >= 5, "lib.rs lists its layers: {layers:?}");
-    let mut placed: Vec<&String> = layers.iter().flatten().collect();
-    placed.sort();
-    let before = placed.len();
-    placed.dedup();
-    assert_eq!(before, placed.len(), "a module listed twice: {layers:?}");
-    let on_disk: Vec<String> = modules().into_keys().collect();
-    let placed: Vec<String> = placed.into_iter().cloned().collect();
-    assert_eq!(placed, on_disk, "lib.rs's layers against src/");
+fn the_folders_are_the_documented_layers() {
+    let documented = documented_layers();
+    assert!(
+        documented.len() >= 5,
+        "lib.rs lists its layers: {documented:?}"
+    );
+    let disk = disk();
+    assert_eq!(
+        disk.loose,
+        ["lib.rs"],
+        "src/ holds lib.rs and the layers' folders"
+    );
+    let listed: BTreeMap<String, BTreeSet<String>> = documented
+        .iter()
+        .map(|(layer, modules)| (layer.clone(), modules.iter().cloned().collect()))
+        .collect();
+    let on_disk: BTreeMap<String, BTreeSet<String>> = disk
+        .layers
+        .iter()
+        .map(|(layer, modules)| (layer.clone(), modules.keys().cloned().collect()))
+        .collect();
+    assert_eq!(listed, on_disk, "lib.rs's layers against src/'s folders");
+    let mut names: Vec<&String> = documented
+        .iter()
+        .flat_map(|(l, ms)| ms.iter().chain([l]))
+        .collect();
+    let count = names.len();
+    names.sort();
+    names.dedup();
+    assert_eq!(
+        count,
+        names.len(),
+        "a module listed twice, or named as a layer: {documented:?}"
+    );
+    // Every folder and file is compiled: the root declares the layers, each layer its modules.
+    assert_eq!(
+        declared(&src().join("lib.rs")),
+        listed.keys().cloned().collect()
+    );
+    for (layer, modules) in &listed {
+        assert_eq!(
+            &declared(&src().join(layer).join("mod.rs")),
+            modules,
+            "{layer}/mod.rs"
+        );
+    }
 }
 
 #[test]
 fn each_module_imports_only_what_lies_below_it() {
-    let layers = documented_layers();
-    let all = modules();
-    let position: BTreeMap<&str, (usize, usize)> = layers
-        .iter()
+    let disk = disk();
+    let index = Index::of(&disk);
+    let position: BTreeMap<String, (usize, usize)> = documented_layers()
+        .into_iter()
         .enumerate()
-        .flat_map(|(l, mods)| {
-            mods.iter()
+        .flat_map(|(l, (_, modules))| {
+            modules
+                .into_iter()
                 .enumerate()
-                .map(move |(i, m)| (m.as_str(), (l, i)))
+                .map(move |(i, m)| (m, (l, i)))
         })
         .collect();
     let mut wrong = Vec::new();
-    for (name, files) in &all {
-        let Some(&here) = position.get(name.as_str()) else {
+    for (name, files) in disk.layers.values().flatten() {
+        let Some(&here) = position.get(name) else {
             continue; // the other test names it
         };
-        for import in imports(name, files, &all) {
-            let there = position[import.as_str()];
+        for (import, file) in imports(name, files, &index) {
+            let Some(&there) = position.get(&import) else {
+                continue;
+            };
             if there >= here {
                 wrong.push(format!(
-                    "{name} (layer {}) imports {import} (layer {})",
-                    here.0, there.0
+                    "{name} (layer {}) imports {import} (layer {}) in {}",
+                    here.0,
+                    there.0,
+                    file.strip_prefix(src()).unwrap().display()
                 ));
             }
         }
@@ -286,42 +495,109 @@ fn each_module_imports_only_what_lies_below_it() {
     );
 }
 
+/// A small crate's index for the reader's own test.
+fn sample_index() -> Index {
+    let layers = [
+        ("foundations", &["time", "names"][..]),
+        ("specification", &["config"]),
+        ("parts", &["ftl", "stats", "power"]),
+        ("simulation", &["engine"]),
+        ("published", &["presets", "calibration"]),
+        ("fitting", &["fit", "custom"]),
+    ];
+    let aliases = [("Simulation", "engine"), ("named_enum", "names")];
+    Index {
+        layers: layers
+            .map(|(l, ms)| (l.to_string(), ms.iter().map(|m| m.to_string()).collect()))
+            .into(),
+        aliases: aliases.map(|(a, m)| (a.to_string(), m.to_string())).into(),
+    }
+}
+
 #[test]
 fn the_reader_of_imports_sees_every_form_and_skips_comments_and_tests() {
     // The check stands on this reader: an import it cannot see would pass unnoticed.
+    let index = sample_index();
     let code = code_of(
-        "use crate::{config::Rw, engine};\n\
-         fn f() { crate::presets::find(\"e12\"); super::stats::x(); }\n\
+        "use crate::{config::Rw, parts::{ftl, stats::{self, Figure}}};\n\
+         use crate::simulation::engine::Simulation as Sim;\n\
+         fn f() { crate::presets::find(\"e12\"); super::power::x(); }\n\
          // crate::fit in a comment is no import\n\
          macro_rules! m { () => { $crate::time::Nanos } }\n\
          #[cfg(test)]\nmod tests { use crate::custom; fn g() { let _ = ('{', \"}}\"); } }\n\
-         fn after_the_tests() { crate::ftl::x(); crate::Simulation::new(); crate::named_enum!(); }",
+         fn after() { crate::published::calibration::x(); crate::Simulation::new(); }\n\
+         crate::named_enum!(Rw, \"pattern\", id, {});",
     );
-    let aliases: BTreeMap<String, String> = [("Simulation", "engine"), ("named_enum", "names")]
-        .map(|(a, m)| (a.to_string(), m.to_string()))
-        .into();
+    let here = ["parts", "activity"].map(String::from);
     assert_eq!(
-        imported_names(&code, false, &aliases),
-        ["config", "engine", "ftl", "names", "presets"]
+        imported_modules(&code, &here, &index),
+        [
+            "calibration",
+            "config",
+            "engine",
+            "ftl",
+            "names",
+            "power",
+            "presets",
+            "stats"
+        ]
     );
-    assert_eq!(
-        imported_names(&code, true, &aliases),
-        ["config", "engine", "ftl", "names", "presets", "stats"]
-    );
+    // In a file of a module's folder, `super::` is the module and `super::super::` its layer.
+    let code = code_of("use super::Histogram;\nfn f() { super::super::power::x(); }");
+    let here = ["parts", "stats", "check"].map(String::from);
+    assert_eq!(imported_modules(&code, &here, &index), ["power", "stats"]);
+    // A layer named alone reaches every module in it.
+    let code = code_of("use crate::fitting;");
+    assert_eq!(imported_modules(&code, &here, &index), ["custom", "fit"]);
 }
 
 #[test]
 fn a_module_of_a_file_and_a_folder_is_read_whole() {
-    let stats = &modules()["stats"];
+    let disk = disk();
+    let stats = &disk.layers["parts"]["stats"];
     let read = |end: &str| stats.iter().any(|f| f.ends_with(end));
-    assert!(read("stats.rs") && read("stats/check.rs"), "{stats:?}");
+    assert!(
+        read("parts/stats.rs") && read("parts/stats/check.rs"),
+        "{stats:?}"
+    );
+    assert_eq!(
+        module_path(&src().join("parts/stats/check.rs")),
+        ["parts", "stats", "check"]
+    );
+    assert_eq!(
+        module_path(&src().join("simulation/engine/mod.rs")),
+        ["simulation", "engine"]
+    );
 }
 
 #[test]
 fn the_roots_re_exports_and_exported_macros_name_their_modules() {
-    let aliases = aliases(&modules());
+    let index = Index::of(&disk());
+    let aliases = &index.aliases;
     assert_eq!(aliases["Simulation"], "engine");
     assert_eq!(aliases["RunError"], "run");
     assert_eq!(aliases["Workload"], "config");
     assert_eq!(aliases["named_enum"], "names");
+    assert_eq!(aliases["stats"], "stats");
+}
+
+#[test]
+fn every_public_module_keeps_its_name_at_the_root() {
+    // Callers name modules, never layers (`parallelism_model::stats`), so a module's layer
+    // can change without a caller changing.
+    let index = Index::of(&disk());
+    for layer in index.layers.keys() {
+        let text = fs::read_to_string(src().join(layer).join("mod.rs")).unwrap();
+        for line in code_of(&text).lines() {
+            let Some(module) = line.trim().strip_prefix("pub mod ") else {
+                continue;
+            };
+            let module = module.trim_end_matches(';');
+            assert_eq!(
+                index.aliases.get(module).map(String::as_str),
+                Some(module),
+                "lib.rs re-exports {layer}::{module} as {module}"
+            );
+        }
+    }
 }

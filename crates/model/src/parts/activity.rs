@@ -19,7 +19,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::time::SimTime;
+use crate::time::SimTime;
 
 /// The die operation in progress, recorded by the engine when it starts one (the only thing
 /// the snapshot cannot read back from the engine's queues).
@@ -167,7 +167,7 @@ impl Activity {
 }
 
 /// What the snapshot needs to know of one engine die.
-pub(super) struct DieView {
+pub(crate) struct DieView {
     pub busy: bool,
     pub op: DieOp,
     pub sensing_planes: u8,
@@ -177,7 +177,7 @@ pub(super) struct DieView {
 }
 
 /// A die's state from what the engine keeps.
-pub(super) fn die_state(d: &DieView, now: SimTime) -> DieState {
+pub(crate) fn die_state(d: &DieView, now: SimTime) -> DieState {
     let streaming = d.register_free > now;
     match (d.busy, d.op) {
         (true, DieOp::Read) if d.sensing_planes != 0 => DieState::Sensing,

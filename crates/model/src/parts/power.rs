@@ -19,9 +19,9 @@
 //! for a while and cost their exit latency to the first request after ([`wake_penalty`]).
 
 use super::activity::{Activity, DieState};
-use super::config::{ConfigError, DriveSpec, IdleLatency, PowerLimit, PowerState};
 use super::stats::Utilisation;
-use super::time::Nanos;
+use crate::config::{ConfigError, DriveSpec, IdleLatency, PowerLimit, PowerState};
+use crate::time::Nanos;
 
 /// Efficiency as reviews quote it: a rate (IOPS or MB/s) per watt of average power, the one
 /// definition the charts, the readout and `lab` use.

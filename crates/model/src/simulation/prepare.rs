@@ -16,11 +16,11 @@
 //! left to compute, so a caller cannot start an unprepared run. A scheduler with a clock drives
 //! it with [`Sliced::work_until`] in steps of [`WA_WRITES_PER_STEP`].
 
-use super::config::PowerLimit;
-use super::config::{ConfigError, RunSpec};
-use super::ftl::{cached_steady_write_amplification, SteadyWa};
 use super::run::CheckedRun;
-use super::sliced::Sliced;
+use crate::config::PowerLimit;
+use crate::config::{ConfigError, RunSpec};
+use crate::ftl::{cached_steady_write_amplification, SteadyWa};
+use crate::sliced::Sliced;
 
 /// Scaled-drive writes per step of a [`Preparation`]: about 1 ms in a browser.
 pub const WA_WRITES_PER_STEP: usize = 5_000;
@@ -98,8 +98,8 @@ impl Sliced for Preparation {
 mod tests {
     use super::*;
     use crate::config::{DriveState, RunOptions, Rw, Workload};
-    use crate::engine::Simulation;
     use crate::presets;
+    use crate::Simulation;
 
     fn spec(state: DriveState, spare_efficiency: f64) -> RunSpec {
         let mut drive = presets::find("e18dc").unwrap().drive_with_dies(8).unwrap();

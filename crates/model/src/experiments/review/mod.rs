@@ -27,10 +27,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::{ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw};
 use crate::drive_state::{CachedDrive, Phases};
-use crate::engine::Simulation;
 use crate::run::{RunError, SlcRoom};
 use crate::sliced::Sliced;
 use crate::stats::{self, Figure, Unsound};
+use crate::Simulation;
 use crate::Workload;
 
 /// \[REF3\], as the page, `lab` and the README cite it.

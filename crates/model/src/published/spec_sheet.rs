@@ -10,9 +10,9 @@
 
 use serde::Serialize;
 
-use super::config::{DriveState, Figure, RunOptions, RunSpec, Workload};
-use super::engine::Simulation;
 use super::presets::Preset;
+use crate::config::{DriveState, Figure, RunOptions, RunSpec, Workload};
+use crate::Simulation;
 
 /// How far the model may be from a spec peak.
 pub const SPEC_TOLERANCE: f64 = 0.15;

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::time::Nanos;
+use crate::time::Nanos;
 
 mod check;
 

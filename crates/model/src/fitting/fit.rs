@@ -38,14 +38,14 @@ use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
 
-use super::calibration::{Depth, Measurement};
-use super::config::{ConfigError, DriveSpec, Fitted, Param, RunOptions};
-use super::engine::Simulation;
-use super::ftl::steady_write_amplification;
-use super::presets::Preset;
-use super::run::{CheckedRun, RunError};
-use super::stats::{self, Figure, RunResult, Unsound};
-use super::workload::StreamsSpec;
+use crate::calibration::{Depth, Measurement};
+use crate::config::{ConfigError, DriveSpec, Fitted, Param, RunOptions};
+use crate::ftl::steady_write_amplification;
+use crate::presets::Preset;
+use crate::run::{CheckedRun, RunError};
+use crate::stats::{self, Figure, RunResult, Unsound};
+use crate::workload::StreamsSpec;
+use crate::Simulation;
 
 /// Two objective values closer than this are a tie, which the mean error breaks.
 pub const TIE: f64 = 1e-9;

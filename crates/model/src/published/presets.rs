@@ -29,15 +29,15 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::config::SpecPeaks;
-use super::config::{
+use crate::config::SpecPeaks;
+use crate::config::{
     check_dies, CellType, ConfigError, ControllerSpec, DriveSpec, Mapping, NandSpec,
     SequentialLayout, SlcCache,
 };
-use super::config::{ControllerPower, IdleLatency, NandPower, PowerState};
-use super::config::{Fitted, Param};
-use super::link::HostLink;
-use super::time::Nanos;
+use crate::config::{ControllerPower, IdleLatency, NandPower, PowerState};
+use crate::config::{Fitted, Param};
+use crate::link::HostLink;
+use crate::time::Nanos;
 
 const KIB: u32 = 1024;
 const MIB: u64 = 1024 * 1024;

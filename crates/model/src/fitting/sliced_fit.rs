@@ -14,11 +14,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::Simulation;
 use crate::fit::{Evaluator, FitReport, Missing, PointPlan, Searched};
 use crate::prepare::{Preparation, WA_WRITES_PER_STEP};
 use crate::sliced::{self, Sliced};
 use crate::stats::RunResult;
+use crate::Simulation;
 
 /// Engine events per step between two looks at the clock (about a millisecond in a browser).
 pub const EVENTS_PER_STEP: u64 = 2_000;

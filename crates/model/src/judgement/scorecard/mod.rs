@@ -32,12 +32,12 @@ use serde::{Deserialize, Serialize};
 
 #[cfg(doc)]
 use crate::config::RunOptions;
-use crate::engine::Simulation;
 use crate::review::ReviewRun;
 use crate::run::RunError;
 use crate::sliced::Sliced;
 use crate::text::grouped;
 use crate::workload::desktop::Desktop;
+use crate::Simulation;
 
 pub use figures::figures;
 pub(crate) use runs::Runs;

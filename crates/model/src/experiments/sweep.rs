@@ -4,12 +4,12 @@
 
 use serde::Serialize;
 
-use super::config::PowerLimit;
-use super::config::{ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, Workload};
-use super::engine::Simulation;
-use super::run::{CheckedRun, RunError};
-use super::stats::RunResult;
-use super::workload::{Spacing, Stream, StreamsSpec};
+use crate::config::PowerLimit;
+use crate::config::{ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, Workload};
+use crate::run::{CheckedRun, RunError};
+use crate::stats::RunResult;
+use crate::workload::{Spacing, Stream, StreamsSpec};
+use crate::Simulation;
 
 /// The queue depths reviewers sweep: 1, 2, 4, ..., 256.
 pub const REVIEW_QDS: [u32; 9] = [1, 2, 4, 8, 16, 32, 64, 128, 256];

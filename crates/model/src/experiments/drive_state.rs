@@ -17,21 +17,21 @@
 //! cannot drift apart, and the engine's runs are deterministic however they are cut.
 //!
 //! [`engine`]: crate::Simulation
-//! [`ftl`]: super::ftl
+//! [`ftl`]: crate::ftl
 
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::config::{
+use crate::config::{
     ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw, SlcCache, Workload,
 };
-use super::engine::Simulation;
-use super::ftl::{scaled_drive, ScaledFtl};
-use super::rng::Rng;
-use super::run::{CheckedRun, RunError, SlcRoom};
-use super::sliced::Sliced;
-use super::stats::{self, Figure, Unsound};
+use crate::ftl::{scaled_drive, ScaledFtl};
+use crate::rng::Rng;
+use crate::run::{CheckedRun, RunError, SlcRoom};
+use crate::sliced::Sliced;
+use crate::stats::{self, Figure, Unsound};
+use crate::Simulation;
 
 /// Model work a caller of the sliced runs does between two looks at its clock: engine events or
 /// scaled-drive writes (about 0.3 ms natively, 1 ms in a browser). The page and `lab bench`

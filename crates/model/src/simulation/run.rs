@@ -207,7 +207,7 @@ impl CheckedRun {
     /// The spare ratio whose steady-state write amplification this run pays, or `None` when it
     /// pays none (no writes, a fresh drive, sequential writes to a sequentially filled drive)
     /// or was given one. A caller that computes it ahead (in slices, see
-    /// [`SteadyWa`](super::ftl::SteadyWa)) hands it back with
+    /// [`SteadyWa`](crate::ftl::SteadyWa)) hands it back with
     /// [`with_write_amplification`](Self::with_write_amplification).
     ///
     /// With several streams, one random writer is enough for a sequentially filled drive to

@@ -15,8 +15,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::convert::Infallible;
 
-use super::rng::Rng;
-use super::sliced::Sliced;
+use crate::rng::Rng;
+use crate::sliced::Sliced;
 
 /// Pages per block of the scaled drive. Greedy WA converges as blocks grow; 256 is within 1% of
 /// the large-block limit for the spare ratios drives use (checked by a test).

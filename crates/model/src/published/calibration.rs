@@ -18,14 +18,14 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::config::{
+use super::presets;
+use crate::config::{
     parse_block_size, ConfigError, DriveSpec, DriveState, RunOptions, Rw, Workload, MAX_IODEPTH,
 };
-use super::engine::Simulation;
-use super::presets;
-use super::run::{CheckedRun, RunError};
-use super::stats::RunResult;
-use super::workload::{FileError, Spacing, Stream, StreamsSpec};
+use crate::run::{CheckedRun, RunError};
+use crate::stats::RunResult;
+use crate::workload::{FileError, Spacing, Stream, StreamsSpec};
+use crate::Simulation;
 
 /// Where the reference figures come from, for every place that shows them.
 pub const SOURCE: &str = "SSD Benchmarking 201, Part 5: One Controller at Three Capacities \

@@ -12,7 +12,6 @@ use std::sync::Arc;
 use crate::calibration::Measurement;
 use crate::config::{DriveSpec, DriveState, PowerLimit, RunOptions, RunSpec, Rw, Workload};
 use crate::drive_state::{self, FillReport, TortureReport};
-use crate::engine::Simulation;
 use crate::presets::{self, Preset};
 use crate::review::{self, ReviewRun, TestResult, E12_SUITE};
 use crate::run::CheckedRun;
@@ -23,6 +22,7 @@ use crate::stats::RunResult;
 use crate::workload::desktop::Desktop;
 use crate::workload::trace::Trace;
 use crate::workload::{Arrival, Stream, StreamsSpec};
+use crate::Simulation;
 
 use super::sensitivity::Assumption;
 

@@ -59,20 +59,20 @@
 
 use std::collections::VecDeque;
 
-use super::activity::{die_state, Activity, DieActivity, DieOp, DieView};
-use super::config::{DriveSpec, SequentialLayout, MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES};
-use super::events::{EventQueue, Place};
-use super::ftl::steady_write_amplification;
-use super::power;
-use super::ring::Ring;
-use super::rng::Rng;
 use super::run::{CheckedRun, RunError, SlcRoom, Stalled};
-use super::stats::{
+use crate::activity::{die_state, Activity, DieActivity, DieOp, DieView};
+use crate::config::{DriveSpec, SequentialLayout, MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES};
+use crate::foundations::events::{EventQueue, Place};
+use crate::foundations::ring::Ring;
+use crate::ftl::steady_write_amplification;
+use crate::power;
+use crate::rng::Rng;
+use crate::stats::{
     self, Bottleneck, EndedEarly, Histogram, LatencySummary, PowerReading, RunResult, StreamResult,
     Utilisation,
 };
-use super::time::{Nanos, SimTime};
-use super::workload::Stream;
+use crate::time::{Nanos, SimTime};
+use crate::workload::Stream;
 
 mod host;
 mod read_ahead;
@@ -842,7 +842,7 @@ impl Simulation {
     }
 
     /// What every die, channel, the controller and the host link are doing at [`Self::now`]
-    /// (see [`super::activity`]). Reads the engine's state only; costs nothing unless called.
+    /// (see [`crate::activity`]). Reads the engine's state only; costs nothing unless called.
     pub fn activity(&self) -> Activity {
         let now = self.now;
         let busy = |s: &Server| s.free_at > now;
