@@ -56,40 +56,38 @@
 //! can interleave simulation with drawing; [`Simulation::step_until`] processes the events due
 //! up to a simulated deadline (teaching mode plays a run at a chosen speed with it);
 //! [`Simulation::result`] is valid (provisional) at any moment.
+//!
+//! # Files
+//! This file is the hot loop: the engine's state, its events and their handlers, together.
+//! What a run's configuration comes to before the first event (the derived constants, the
+//! warm-up and the measured I/Os) is in `params.rs`; what the loop counts and the result made
+//! from those counts are in `results.rs`; each stream's requests and arrivals in `host.rs`, a
+//! sequential stream's prefetches in `read_ahead.rs`, figures over time in `series.rs`.
 
 use std::collections::VecDeque;
 
-use super::run::{CheckedRun, RunError, SlcRoom, Stalled};
+use super::run::{CheckedRun, RunError};
 use crate::activity::{die_state, Activity, DieActivity, DieOp, DieView};
-use crate::config::{DriveSpec, SequentialLayout, MAPPING_UNIT_BYTES, MAX_BLOCK_BYTES};
+use crate::config::MAPPING_UNIT_BYTES;
 use crate::foundations::events::{EventQueue, Place};
 use crate::foundations::ring::Ring;
-use crate::ftl::steady_write_amplification;
-use crate::power;
 use crate::rng::Rng;
-use crate::stats::{
-    self, Bottleneck, EndedEarly, Histogram, LatencySummary, PowerReading, RunResult, StreamResult,
-    Utilisation,
-};
+use crate::stats::{EndedEarly, RunResult};
 use crate::time::{Nanos, SimTime};
-use crate::workload::Stream;
 
 mod host;
+mod params;
 mod read_ahead;
+mod results;
 mod series;
-use host::{Arrivals, HostStream, StreamParams};
+use host::{HostStream, StreamParams};
+use params::Params;
 use read_ahead::{Arrived, Claim, ReadAhead};
+use results::Meter;
 use series::Series;
 
 /// Most planes a die may have (bounded so a die's in-flight read batch is a fixed array).
 const MAX_PLANES: usize = 8;
-/// Batches for the batch-means noise estimate.
-const NOISE_BATCHES: u64 = 10;
-/// Warm-up I/Os at least, and per unit of queue depth.
-const MIN_WARMUP_IOS: u64 = 2_000;
-const WARMUP_IOS_PER_QD: u64 = 4;
-/// Write-buffer fills a run with writes measures at least.
-const MEASURED_BUFFER_TURNOVERS: u64 = 20;
 /// Event-queue lanes (see [`EventQueue`]): events a first-come first-served stage schedules in
 /// time order wait in a FIFO beside the heap. Arrivals at the controller follow completions on
 /// the link, dispatches follow the controller's reservations, sense completions follow their
@@ -104,10 +102,6 @@ const PAGE_LANE: usize = 3;
 /// itself saturated: an offered load the drive cannot carry grows this queue without bound
 /// (an assumption: 65,536 requests is far past any knee and costs about 3 MB).
 const MAX_HOST_BACKLOG: usize = 1 << 16;
-/// Share of the window's arrivals an open-loop stream may leave uncompleted before it counts
-/// as saturated (an assumption: a stable queue's backlog changes by a few requests over a
-/// window of thousands, an overloaded one by the whole excess rate).
-const SATURATION_SHARE: f64 = 0.02;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ev {
@@ -330,322 +324,6 @@ fn take_batch(
     n
 }
 
-/// Division by a constant of the run. Page sizes, and most die and plane counts, are powers of
-/// two, and then a shift and a mask do the work of a division: a small read's dispatch divides
-/// twice, and a division is the slowest instruction on its path.
-#[derive(Clone, Copy, Debug)]
-struct Divisor {
-    d: u64,
-    /// `log2(d)` when `d` is a power of two.
-    shift: Option<u32>,
-}
-
-impl Divisor {
-    fn new(d: u64) -> Divisor {
-        Divisor {
-            d,
-            shift: d.is_power_of_two().then(|| d.trailing_zeros()),
-        }
-    }
-
-    /// `(n / d, n % d)`.
-    #[inline(always)]
-    fn div_rem(self, n: u64) -> (u64, u64) {
-        match self.shift {
-            Some(shift) => (n >> shift, n & (self.d - 1)),
-            None => (n / self.d, n % self.d),
-        }
-    }
-}
-
-/// Constants derived once from the checked configuration.
-#[derive(Clone, Debug)]
-struct Params {
-    dies: u32,
-    planes: u32,
-    page_bytes: u64,
-    page_div: Divisor,
-    die_div: Divisor,
-    plane_div: Divisor,
-    /// The streams' depths added up (the streams themselves live in [`Simulation`]).
-    depth: u32,
-    /// Some stream arrives at a rate (open loop).
-    open: bool,
-    /// Requests may wait in the host (an open-loop stream, or more in flight than the device
-    /// takes): completions then free their places at their own time, as events.
-    host_may_hold: bool,
-    /// The run has reads and writes, so each direction keeps its own latencies.
-    both_directions: bool,
-    /// Several streams, so each keeps its own figures.
-    per_stream: bool,
-    /// Some figures are kept apart (by direction or by stream): [`Simulation::record_split`].
-    split_figures: bool,
-    /// The run replays a trace: it measures every request, from the first.
-    trace_run: bool,
-    /// Some stream's reads can miss the mapping cache (a DRAM-less drive).
-    map_misses: bool,
-    /// The mean request size over the streams (for the warm-up's buffer turnovers).
-    mean_bytes: u64,
-    t_read: Nanos,
-    t_read_slc: Nanos,
-    /// Reads in a million whose data sits in SLC-mode cells (0: none, and nothing is drawn).
-    slc_read_ppm: u64,
-    /// Some stream reads in order on a controller that lays such data out a program unit per
-    /// die in turn (an SLC-mode unit when it sits in the cache), not page by page.
-    sequential_reads: bool,
-    /// Pages of one die's native and SLC-mode program units.
-    unit_pages: u64,
-    slc_unit_pages: u64,
-    /// The controller reads ahead of sequential streams, up to `read_ahead_window` bytes
-    /// (one page per die) past the newest read, within the drive's `user_bytes`.
-    read_ahead: bool,
-    read_ahead_window: u64,
-    user_bytes: u64,
-    t_prog: Nanos,
-    t_erase: Nanos,
-    cache_read: bool,
-    /// Transfer times by size in 4 KiB units (every transfer is a whole number of them), so the
-    /// hot path never divides floats.
-    bus_xfer: Vec<Nanos>,
-    link_xfer: Vec<Nanos>,
-    /// Host-to-device transfers (host writes), which a PCIe drive fetches with DMA reads.
-    link_write_xfer: Vec<Nanos>,
-    half_duplex: bool,
-    queue_limit: u32,
-    cmd_cost: Nanos,
-    write_cmd_cost: Nanos,
-    host_stack: Nanos,
-    host_path: Nanos,
-    unit_bytes: u32,
-    /// An SLC-mode program unit (one page per plane) and its program time.
-    slc_unit_bytes: u32,
-    t_prog_slc: Nanos,
-    /// Bytes the SLC cache takes at the start of the run (`u64::MAX`: all of them).
-    slc_room: u64,
-    senses_per_unit: u64,
-    gc_copies_per_unit: f64,
-    erases_per_unit: f64,
-    gc_ctrl_per_copy: Nanos,
-    buffer_bytes: u64,
-    mp_min_queue: usize,
-    read_burst_limit: u32,
-    /// Program and erase suspend: how many times one step may be suspended (0: never), the
-    /// time it takes to stop, and the time a resumed step loses.
-    max_suspends: u32,
-    t_suspend: Nanos,
-    t_resume: Nanos,
-    write_amplification: f64,
-    /// Reserve the controller at submission (see the module docs).
-    direct_arrival: bool,
-    /// Dies that may run an array operation at once within the power budget (see
-    /// [`crate::power`]); at least `dies` when the budget does not bind.
-    die_slots: u32,
-    /// The budget in watts, if any.
-    budget_w: Option<f64>,
-    /// The drive, for its power draw.
-    drive: DriveSpec,
-}
-
-/// Latencies by direction: each from its own histogram when there are both, else the one
-/// direction's is the whole (`reads`: whether that direction is reads).
-fn by_direction(
-    whole: &LatencySummary,
-    reads: bool,
-    both: bool,
-    read_hist: &Histogram,
-    write_hist: &Histogram,
-) -> (Option<LatencySummary>, Option<LatencySummary>) {
-    match (both, reads) {
-        (true, _) => (
-            Some(LatencySummary::from_histogram(read_hist)),
-            Some(LatencySummary::from_histogram(write_hist)),
-        ),
-        (false, true) => (Some(whole.clone()), None),
-        (false, false) => (None, Some(whole.clone())),
-    }
-}
-
-/// Transfer time of `k` 4 KiB units at `bytes_per_s`, for k up to the largest transfer (a whole
-/// request, or a program unit).
-fn transfer_table(bytes_per_s: f64, largest_bytes: u32) -> Vec<Nanos> {
-    let max_units = u64::from(largest_bytes.max(MAX_BLOCK_BYTES) / MAPPING_UNIT_BYTES);
-    (0..=max_units)
-        .map(|k| Nanos::for_bytes(k * u64::from(MAPPING_UNIT_BYTES), bytes_per_s))
-        .collect()
-}
-
-impl Params {
-    /// Whether a die with `waiting_reads` reads waiting senses several planes at once.
-    #[inline(always)]
-    fn multi_plane(&self, waiting_reads: u32) -> bool {
-        waiting_reads as usize >= self.mp_min_queue && self.planes > 1
-    }
-
-    fn bus(&self, bytes: u32) -> Nanos {
-        self.bus_xfer[(bytes / MAPPING_UNIT_BYTES) as usize]
-    }
-
-    fn link(&self, bytes: u32) -> Nanos {
-        self.link_xfer[(bytes / MAPPING_UNIT_BYTES) as usize]
-    }
-
-    fn link_write(&self, bytes: u32) -> Nanos {
-        self.link_write_xfer[(bytes / MAPPING_UNIT_BYTES) as usize]
-    }
-
-    fn new(run: &CheckedRun, streams: &[StreamParams]) -> Params {
-        let d = run.drive();
-        let c = &d.controller;
-        let n = &d.nand;
-        let depth = streams.iter().map(|s| s.iodepth).sum::<u32>();
-        let open = streams.iter().any(|s| s.rate.is_some());
-        let reads = streams.iter().any(|s| s.read_percent > 0);
-        let writes = streams.iter().any(|s| s.read_percent < 100);
-        let mean_bytes =
-            run.streams().iter().map(Stream::mean_bytes).sum::<f64>() / streams.len() as f64;
-        // The single-job engine's fast path: one closed stream within the device's limit.
-        let one_closed = streams.len() == 1 && !open && depth <= c.device_queue_limit;
-        let one_direction = !(reads && writes);
-        // Garbage collection: random overwrites of a full drive pay the greedy steady-state WA;
-        // sequential writes to a sequentially filled drive invalidate whole blocks and pay none.
-        let wa = run
-            .write_amplification_override()
-            .or_else(|| {
-                run.steady_state_spare_ratio()
-                    .map(steady_write_amplification)
-            })
-            .unwrap_or(1.0);
-        let unit_bytes = n.program_unit_bytes();
-        let reads_in_order = streams.iter().any(|s| s.sequential() && s.read_percent > 0);
-        let sequential_reads =
-            reads_in_order && c.sequential_layout == SequentialLayout::UnitPerDie;
-        Params {
-            dies: d.dies,
-            planes: n.planes,
-            page_bytes: u64::from(n.page_bytes),
-            page_div: Divisor::new(u64::from(n.page_bytes)),
-            die_div: Divisor::new(u64::from(d.dies)),
-            plane_div: Divisor::new(u64::from(n.planes)),
-            depth,
-            open,
-            host_may_hold: open || depth > c.device_queue_limit,
-            both_directions: reads && writes,
-            per_stream: streams.len() > 1,
-            map_misses: streams.iter().any(|s| s.map_miss_ppm > 0),
-            trace_run: streams.iter().any(|s| s.trace_len().is_some()),
-            split_figures: (reads && writes) || streams.len() > 1 || open,
-            mean_bytes: (mean_bytes.round() as u64).max(1),
-            t_read: n.t_read,
-            t_read_slc: n.t_read_slc,
-            slc_read_ppm: (run.slc_read_share() * 1e6).round() as u64,
-            sequential_reads,
-            unit_pages: u64::from(n.program_pages * n.planes),
-            slc_unit_pages: u64::from(n.planes),
-            read_ahead: c.read_ahead && reads_in_order,
-            read_ahead_window: u64::from(n.page_bytes) * u64::from(d.dies),
-            user_bytes: d.user_bytes() as u64,
-            t_prog: n.t_prog,
-            t_erase: n.t_erase,
-            cache_read: n.cache_read,
-            bus_xfer: transfer_table(n.bus_bytes_per_s, unit_bytes),
-            link_xfer: transfer_table(c.link.raw_bytes_per_s() * c.link_efficiency, unit_bytes),
-            link_write_xfer: transfer_table(
-                c.link.raw_bytes_per_s() * c.link_efficiency * c.link.host_to_device_factor(),
-                unit_bytes,
-            ),
-            half_duplex: c.link.half_duplex(),
-            queue_limit: c.device_queue_limit,
-            cmd_cost: c.cmd_cost,
-            write_cmd_cost: c.write_cmd_cost,
-            host_stack: c.host_stack,
-            host_path: c.host_path,
-            unit_bytes,
-            slc_unit_bytes: n.page_bytes * n.planes,
-            t_prog_slc: n.t_prog_slc,
-            slc_room: match run.slc_room() {
-                SlcRoom::Bytes(b) => b,
-                SlcRoom::Unlimited => u64::MAX,
-            },
-            senses_per_unit: u64::from(n.program_pages),
-            gc_copies_per_unit: wa - 1.0,
-            erases_per_unit: wa * f64::from(unit_bytes) / n.block_bytes(),
-            gc_ctrl_per_copy: c.gc_unit_cost * u64::from(unit_bytes / MAPPING_UNIT_BYTES),
-            buffer_bytes: c.write_buffer_bytes,
-            mp_min_queue: c.multiplane_read_min_queue as usize,
-            read_burst_limit: c.read_burst_limit,
-            max_suspends: c.max_suspends,
-            t_suspend: n.t_suspend,
-            t_resume: n.t_resume,
-            write_amplification: wa,
-            direct_arrival: one_closed && wa <= 1.0 && (one_direction || c.link.half_duplex()),
-            die_slots: run.power_budget().die_slots,
-            budget_w: run.power_budget().budget_w,
-            drive: d.clone(),
-        }
-    }
-}
-
-/// Measurement bookkeeping.
-#[derive(Debug, Default)]
-struct Meter {
-    completed: u64,
-    warmup: u64,
-    /// Completions that end the run: the warm-up and the measured I/Os.
-    end: u64,
-    window_start: SimTime,
-    window_end: SimTime,
-    /// When the utilisation window opened (the event time of the warm-up's end).
-    util_start: SimTime,
-    /// Program or erase steps suspended for a read, and reads that found a die programming
-    /// and could not suspend it, since the window opened.
-    suspends: u64,
-    reads_behind_programs: u64,
-    hist: Histogram,
-    bytes: u64,
-    /// Most dies ever running an array operation at once under a binding power budget.
-    peak_active_dies: u32,
-    /// Measured I/Os per noise batch, and the completion count that closes the next batch.
-    per_batch: u64,
-    next_mark: u64,
-    batch_marks: Vec<SimTime>,
-    /// Latencies by direction, kept only when a run has both (else `hist` is that direction's).
-    read_hist: Histogram,
-    write_hist: Histogram,
-    /// Each stream's figures, kept only for an open loop or several streams.
-    streams: Vec<StreamMeter>,
-    /// Open loop: requests arrived and not completed, and their number integrated over time
-    /// since the window opened (for the mean number in the system, Little's L).
-    in_system: u64,
-    in_system_area: u128,
-    in_system_since: SimTime,
-    /// Open loop: time with at least one request in the system since the window opened.
-    busy_ns: u64,
-    /// I/Os the run set out to measure.
-    planned: u64,
-    /// Why the run ended before measuring them: the host held [`MAX_HOST_BACKLOG`] requests
-    /// (saturated), or its time ran out.
-    ended_early: Option<EndedEarly>,
-    /// Open-loop requests in the system when the window opened.
-    in_system_at_open: u64,
-    /// The host held [`MAX_HOST_BACKLOG`] requests at some point (saturated).
-    backlog_full: bool,
-    /// No more open-loop requests arrive (the backlog filled before anything was measured).
-    arrivals_closed: bool,
-    /// Figures over time, when asked for ([`Simulation::record_series`]).
-    series: Option<Series>,
-}
-
-/// One stream's measurements inside the window.
-#[derive(Debug, Default)]
-struct StreamMeter {
-    hist: Histogram,
-    /// Its reads' and writes' latencies, kept when the run has both directions.
-    read_hist: Histogram,
-    write_hist: Histogram,
-    bytes: u64,
-    arrivals: u64,
-}
-
 /// One run of the model, advanced in slices.
 pub struct Simulation {
     p: Params,
@@ -680,7 +358,7 @@ pub struct Simulation {
     host_backlog: usize,
     meter: Meter,
     events: u64,
-    /// The event queue ran dry before the run was done (see [`Stalled`]).
+    /// The event queue ran dry before the run was done (see [`Stalled`](crate::run::Stalled)).
     stalled: bool,
     /// Dies running an array operation under a binding power budget, and the dies with work
     /// waiting for a slot, first come first served.
@@ -720,24 +398,11 @@ impl Simulation {
             })
             .collect();
         let opts = run.options();
-        // Warm-up long enough to fill the write buffer several times and let every slot cycle.
-        let buffer_ios = 3 * p.buffer_bytes / p.mean_bytes;
-        let writes = streams.iter().any(|s| s.read_percent < 100);
-        let warmup = MIN_WARMUP_IOS
-            .max(WARMUP_IOS_PER_QD * u64::from(p.depth))
-            .max(if writes { buffer_ios } else { 0 });
-        // Write throughput breathes with the buffer filling and draining around long program and
-        // collection steps; a window of many turnovers keeps that out of the figure.
-        let target = opts.measured_ios.max(if writes {
-            MEASURED_BUFFER_TURNOVERS * buffer_ios / 3
+        let (warmup, target) = p.run_length(&streams, opts.measured_ios);
+        let kept_apart = if p.per_stream || p.open {
+            streams.len()
         } else {
             0
-        });
-        // A trace is measured whole, from its first request, as the reviews replay theirs.
-        // (A trace runs alone: see `CheckedRun`.)
-        let (warmup, target) = match streams.iter().find_map(StreamParams::trace_len) {
-            Some(n) => (0, n),
-            None => (warmup, target),
         };
         let mut sim = Simulation {
             now: SimTime::ZERO,
@@ -761,19 +426,7 @@ impl Simulation {
             streams: Vec::new(),
             free_slots: Vec::new(),
             host_backlog: 0,
-            meter: Meter {
-                warmup,
-                end: warmup + target,
-                planned: target,
-                per_batch: (target / NOISE_BATCHES).max(1),
-                next_mark: warmup + (target / NOISE_BATCHES).max(1),
-                streams: if p.per_stream || p.open {
-                    (0..streams.len()).map(|_| StreamMeter::default()).collect()
-                } else {
-                    Vec::new()
-                },
-                ..Meter::default()
-            },
+            meter: Meter::new(warmup, target, kept_apart),
             events: 0,
             stalled: false,
             active_dies: 0,
@@ -1083,10 +736,7 @@ impl Simulation {
         if measured < m.planned {
             m.ended_early = Some(EndedEarly::HostBacklog);
         }
-        m.warmup = m.completed + 1;
-        m.end = m.warmup + measured;
-        m.per_batch = (measured / NOISE_BATCHES).max(1);
-        m.next_mark = m.warmup + m.per_batch;
+        m.measure(m.completed + 1, measured);
     }
 
     /// An open-loop request completed now: its slot is free, and its stream's first waiting
@@ -1908,246 +1558,12 @@ impl Simulation {
             .iter_mut()
             .for_each(|d| d.busy_ns = d.busy_until.since(now).0);
     }
-
-    /// The result so far (final once [`is_finished`](Self::is_finished)), or why there is
-    /// none: the run stalled.
-    pub fn result(&self) -> Result<RunResult, RunError> {
-        if self.stalled {
-            return Err(RunError::Stalled(Stalled {
-                at: self.now,
-                completed: self.meter.completed,
-                expected: self.meter.end,
-            }));
-        }
-        let figures = self.figures();
-        stats::check(&figures).map_err(RunError::Unsound)?;
-        Ok(figures)
-    }
-
-    fn figures(&self) -> RunResult {
-        let m = &self.meter;
-        let window = m.window_end.since(m.window_start).0.max(1) as f64;
-        let measured = m.hist.count();
-        // Utilisation is measured over the simulated time that has passed since the window
-        // opened, with every resource's work up to now: exact, so never above 1 and never
-        // clamped.
-        let now = self.now;
-        let elapsed = now.since(m.util_start).0;
-        let frac = |busy: u64| {
-            if elapsed == 0 {
-                0.0
-            } else {
-                busy as f64 / elapsed as f64
-            }
-        };
-        let die_busy = |d: &Die| d.busy_ns - d.busy_until.since(now).0;
-        let utilisation = Utilisation {
-            link_read: frac(self.link[0].busy_by(now)),
-            link_write: frac(self.link[usize::from(!self.p.half_duplex)].busy_by(now)),
-            controller: frac(self.controller_busy_ns + self.background.busy_ns),
-            channels: self.channels.iter().map(|c| frac(c.busy_by(now))).collect(),
-            dies: self.dies.iter().map(|d| frac(die_busy(d))).collect(),
-        };
-        let per_s = |n: u64| n as f64 * 1e9 / window;
-        let latency = LatencySummary::from_histogram(&m.hist);
-        let reads = self.streams.iter().any(|s| s.params.read_percent > 0);
-        let (read_latency, write_latency) = by_direction(
-            &latency,
-            reads,
-            self.p.both_directions,
-            &m.read_hist,
-            &m.write_hist,
-        );
-        let streams = self.stream_results(window, &latency, (&read_latency, &write_latency));
-        RunResult {
-            iops: per_s(measured),
-            bw_mb_s: m.bytes as f64 * 1e3 / window,
-            latency,
-            read_latency,
-            write_latency,
-            saturated: streams.iter().any(|s| s.saturated),
-            streams,
-            mean_in_system: self.mean_in_system(),
-            series: self
-                .meter
-                .series
-                .as_ref()
-                .map_or_else(Vec::new, |s| s.points(self.closed_depth())),
-            // A closed stream keeps requests in the system the whole window: the drive is busy
-            // all of it, whatever open-loop streams run beside it.
-            busy_ns: if self.p.open && self.closed_depth() == 0 {
-                let m = &self.meter;
-                let tail = if m.in_system > 0 {
-                    self.now.since(m.in_system_since).0
-                } else {
-                    0
-                };
-                (m.busy_ns + tail).min(window as u64)
-            } else {
-                window as u64
-            },
-            bottleneck: Bottleneck::classify_within(&utilisation, self.power_slots()),
-            power: self.power_reading(&utilisation),
-            utilisation,
-            write_amplification: self.p.write_amplification,
-            suspends: m.suspends,
-            reads_behind_programs: m.reads_behind_programs,
-            measured_ios: measured,
-            planned_ios: m.planned,
-            ended_early: m.ended_early,
-            in_system_at_edges: 2 * u64::from(self.closed_depth())
-                + m.in_system_at_open
-                + m.in_system,
-            oldest_in_system_ns: self.oldest_in_system().0,
-            iops_rel_noise: self.batch_noise(),
-            measured_ns: window as u64,
-            events: self.events,
-            finished: self.is_finished(),
-        }
-    }
-
-    /// Each stream's figures; a single closed stream's are the run's.
-    fn stream_results(
-        &self,
-        window: f64,
-        whole: &LatencySummary,
-        (reads, writes): (&Option<LatencySummary>, &Option<LatencySummary>),
-    ) -> Vec<StreamResult> {
-        let m = &self.meter;
-        let per_s = |n: u64| n as f64 * 1e9 / window;
-        if m.streams.is_empty() {
-            return vec![StreamResult {
-                iops: per_s(m.hist.count()),
-                bw_mb_s: m.bytes as f64 * 1e3 / window,
-                offered_iops: None,
-                latency: whole.clone(),
-                read_latency: reads.clone(),
-                write_latency: writes.clone(),
-                measured_ios: m.hist.count(),
-                saturated: false,
-            }];
-        }
-        self.streams
-            .iter()
-            .map(|s| &s.params)
-            .zip(&m.streams)
-            .map(|(p, sm)| {
-                let done = sm.hist.count();
-                let behind = sm.arrivals.saturating_sub(done) as f64;
-                let open = p.rate.is_some();
-                let latency = LatencySummary::from_histogram(&sm.hist);
-                let both = p.read_percent > 0 && p.read_percent < 100;
-                let (read_latency, write_latency) = by_direction(
-                    &latency,
-                    p.read_percent > 0,
-                    both,
-                    &sm.read_hist,
-                    &sm.write_hist,
-                );
-                StreamResult {
-                    iops: per_s(done),
-                    bw_mb_s: sm.bytes as f64 * 1e3 / window,
-                    offered_iops: match p.rate {
-                        Some(Arrivals::Rate(gap_ns, _)) => Some(1e9 / gap_ns),
-                        _ => None,
-                    },
-                    latency,
-                    read_latency,
-                    write_latency,
-                    measured_ios: done,
-                    saturated: open
-                        && (m.backlog_full || behind > SATURATION_SHARE * sm.arrivals as f64),
-                }
-            })
-            .collect()
-    }
-
-    /// The closed-loop streams' depths added up.
-    fn closed_depth(&self) -> u32 {
-        self.streams
-            .iter()
-            .filter(|s| s.params.rate.is_none())
-            .map(|s| s.params.iodepth)
-            .sum()
-    }
-
-    /// Requests in the system averaged over the window: the closed streams' depths, and the
-    /// open-loop requests' count integrated over time.
-    fn mean_in_system(&self) -> f64 {
-        let m = &self.meter;
-        let closed = self.closed_depth();
-        let elapsed = self.now.since(m.window_start).0;
-        let open = if elapsed == 0 {
-            0.0
-        } else {
-            let tail = u128::from(m.in_system) * u128::from(self.now.since(m.in_system_since).0);
-            (m.in_system_area + tail) as f64 / elapsed as f64
-        };
-        f64::from(closed) + open
-    }
-
-    /// How long the oldest host request still in the system has been there (zero when none
-    /// is): a request at the window's end may have waited longer than any that completed.
-    fn oldest_in_system(&self) -> Nanos {
-        let age = |s: &Slot| self.now.since(s.submitted);
-        let host = self.slots.iter().enumerate().filter(|(_, s)| !s.prefetch);
-        if self.free_slots.is_empty() {
-            // Every host slot holds a request (a closed loop, or an open one at its peak).
-            return host.map(|(_, s)| age(s)).max().unwrap_or(Nanos::ZERO);
-        }
-        let mut free = vec![false; self.slots.len()];
-        for &slot in &self.free_slots {
-            free[slot as usize] = true;
-        }
-        host.filter(|(i, _)| !free[*i])
-            .map(|(_, s)| age(s))
-            .max()
-            .unwrap_or(Nanos::ZERO)
-    }
-
-    /// The power budget's die slots, when they are fewer than the dies (the budget binds).
-    fn power_slots(&self) -> Option<u32> {
-        (self.p.die_slots < self.p.dies).then_some(self.p.die_slots)
-    }
-
-    /// The run's power: its average from the utilisation, and the most it can have drawn.
-    fn power_reading(&self, u: &Utilisation) -> PowerReading {
-        let peak_dies = match self.power_slots() {
-            Some(_) => self.meter.peak_active_dies,
-            None => self.p.dies,
-        };
-        PowerReading {
-            average_w: power::average_w(&self.p.drive, u),
-            peak_w: power::peak_w(&self.p.drive, peak_dies),
-            budget_w: self.p.budget_w,
-        }
-    }
-
-    /// Relative standard error of throughput from batch means.
-    fn batch_noise(&self) -> f64 {
-        let marks = &self.meter.batch_marks;
-        if marks.len() < 3 {
-            return 0.0;
-        }
-        let mut prev = self.meter.window_start;
-        let rates: Vec<f64> = marks
-            .iter()
-            .map(|&t| {
-                let r = 1.0 / t.since(prev).0.max(1) as f64;
-                prev = t;
-                r
-            })
-            .collect();
-        let n = rates.len() as f64;
-        let mean = rates.iter().sum::<f64>() / n;
-        let var = rates.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (n - 1.0);
-        (var / n).sqrt() / mean
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::run::Stalled;
 
     /// A simulation of 4 KiB random I/O (`read_pct` reads) at `qd` on a fresh `preset` of
     /// `gb`, measuring `measured_ios`.
@@ -2228,28 +1644,5 @@ mod tests {
         assert_eq!(sim.measured_ios(), sim.result().unwrap().measured_ios);
         assert!(sim.measured_ios() >= 3_000);
         assert!(steps > 10, "the run took {steps} steps");
-    }
-
-    #[test]
-    fn a_divisor_divides_exactly_with_or_without_a_power_of_two() {
-        // Page sizes are multiples of 4 KiB (12 KiB is not a power of two), die counts go
-        // from 1 to hundreds, planes from 1 to 8.
-        for d in [
-            1u64, 2, 3, 4, 6, 8, 12, 32, 48, 4096, 12_288, 16_384, 65_536,
-        ] {
-            let div = Divisor::new(d);
-            for n in [
-                0u64,
-                1,
-                d - 1,
-                d,
-                d + 1,
-                7 * d + 3,
-                u64::from(u32::MAX) * 5,
-                u64::MAX,
-            ] {
-                assert_eq!(div.div_rem(n), (n / d, n % d), "{n} / {d}");
-            }
-        }
     }
 }
