@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Parallelism Lab developer entry point.
 #   ./dev.sh serve   install what is missing, then build and serve the app on http://127.0.0.1:8080
+#                    (and its guide beside it, at /guide/)
 #   ./dev.sh test    install what is missing, then run every test (native, wasm in Chromium, end-to-end)
 #   ./dev.sh check   install what a build needs, then the checks that need no browser (fmt, clippy, docs, native tests)
 #   ./dev.sh setup   only install what is missing
@@ -10,16 +11,20 @@ set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(pwd)
 
-# Pins: see README "Toolchain". wasm-bindgen-cli must match the wasm-bindgen in Cargo.lock exactly.
+# Pins: see the guide's "Toolchain" (guide/src/toolchain.md). wasm-bindgen-cli must match the
+# wasm-bindgen in Cargo.lock exactly.
 TRUNK_VERSION=0.21.14
 BINARYEN_VERSION=132
+# The user guide (guide/), built into dist/guide/ by the build's post_build hook and checked by
+# crates/lab/tests/guide.rs.
+MDBOOK_VERSION=0.5.4
 # Lighthouse for the page benchmark only (`./dev.sh bench`), into .tools/ like binaryen.
 LIGHTHOUSE_VERSION=12
 WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock)
 TOOLS="$ROOT/.tools"
 export PATH="$TOOLS/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 # Leptos's `erase_components` type-erases views in the browser build: the same page, 28 KB
-# smaller gzipped (see README "Toolchain"). Set for wasm32 only, so native builds are untouched.
+# smaller gzipped (see the guide's "Toolchain"). Set for wasm32 only, so native builds are untouched.
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="${CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS:---cfg erase_components}"
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
@@ -55,6 +60,12 @@ ensure_wasm_opt() {
   npm install --prefix "$TOOLS" --no-audit --no-fund --silent "binaryen@$BINARYEN_VERSION"
 }
 
+ensure_mdbook() {
+  have_version mdbook "v$MDBOOK_VERSION" && return
+  say "installing mdbook $MDBOOK_VERSION (about 2 minutes, once)"
+  cargo install mdbook --version "$MDBOOK_VERSION" --locked
+}
+
 ensure_lighthouse() {
   # The benchmark runs .tools/'s copy (benches/page/lighthouse.rs), so that one is checked.
   "$TOOLS/node_modules/.bin/lighthouse" --version 2>/dev/null | grep -q "^$LIGHTHOUSE_VERSION\." && return
@@ -72,7 +83,9 @@ ensure_apt() { # ensure_apt BINARY PACKAGE...
   apt-get install -y -qq "$@"
 }
 
-setup_build() { ensure_wasm_target; ensure_wasm_opt; ensure_wasm_bindgen; ensure_trunk; }
+# The build needs mdbook (the post_build hook builds the guide), and so does `cargo test` (the
+# guide's test builds it too).
+setup_build() { ensure_wasm_target; ensure_wasm_opt; ensure_wasm_bindgen; ensure_trunk; ensure_mdbook; }
 setup_test() {
   setup_build
   ensure_apt chromium chromium
@@ -84,7 +97,7 @@ case "${1:-}" in
   setup) setup_test ;;
   serve)
     setup_build
-    say "serving on http://127.0.0.1:${PORT:-8080}"
+    say "serving on http://127.0.0.1:${PORT:-8080} (the guide at /guide/)"
     exec trunk serve --release --address 127.0.0.1 --port "${PORT:-8080}"
     ;;
   test)
@@ -101,7 +114,7 @@ case "${1:-}" in
     exec "$ROOT/tests/bench-all.sh"
     ;;
   *)
-    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Trunk post_build hook (Trunk.toml [[hooks]]): writes sw.js, the service worker that keeps the
-# lab usable offline (README "Works offline"), into the staged dist/.
+# lab and its guide usable offline (guide/src/using-the-page.md, "Works offline"), into the
+# staged dist/.
 #
 # Trunk hashes every file name, so the list of files to keep can only be known after the build:
 # this lists every file of the staged dist (whatever the build ships, the Web Worker's files
-# included) with its SHA-256, and derives the version from those hashes, so a build that
-# changes any byte gets a new sw.js and the browser installs it; a build that changes nothing
-# writes the same sw.js byte for byte and nothing is downloaded again.
+# included, and the guide's, which assets/guide.sh built before) with its SHA-256, and derives
+# the version from those hashes, so a build that changes any byte gets a new sw.js and the
+# browser installs it; a build that changes nothing writes the same sw.js byte for byte and
+# nothing is downloaded again.
 #
 # Only bash, coreutils (find, sort, sha256sum) and sed: nothing to install.
 # Usage outside Trunk (tests rewrite a copy of dist/): TRUNK_STAGING_DIR=DIR assets/service-worker.sh

@@ -1,19 +1,19 @@
-// The lab's service worker: after one visit the lab opens without a network (README "Works
-// offline"). assets/service-worker.sh puts VERSION and FILES in front of this text at build
-// time; this file alone is not a worker, and index.html does not load it (so Trunk does not
-// ship it under a hashed name: the worker's URL must stay ./sw.js for the browser to find a
-// new version there).
+// The lab's service worker: after one visit the lab, and its guide beside it, open without a
+// network (guide/src/using-the-page.md, "Works offline"). assets/service-worker.sh puts VERSION
+// and FILES in front of this text at build time; this file alone is not a worker, and
+// index.html does not load it (so Trunk does not ship it under a hashed name: the worker's URL
+// must stay ./sw.js for the browser to find a new version there).
 //
 // - install: every file of FILES is fetched, checked against its SHA-256 and stored in this
 //   version's cache; one missing or different file and nothing is installed (the old version
 //   stays), so the cache never mixes two builds or keeps a host's error page.
-// - fetch: those URLs (and the page itself, whatever its query) come from the cache first;
+// - fetch: those URLs come from the cache first, and so does a page opened with a query (the
+//   lab's state, the guide's search) or by its folder (./ and guide/ are their index.html);
 //   every other request goes to the network untouched and is never stored.
 // - activate: the caches of earlier versions at this scope are deleted.
 /* global VERSION, FILES */
 
 const SCOPE = new URL("./", self.location).href;
-const INDEX = new URL("index.html", SCOPE).href;
 // One origin may host several copies of the lab (one per sub-path): each keeps its own caches.
 const PREFIX = `parallelism-lab ${SCOPE} `;
 const CACHE = PREFIX + VERSION;
@@ -51,9 +51,13 @@ function cacheKey(request) {
   }
   const url = new URL(request.url);
   const bare = url.origin + url.pathname;
-  // The page's state lives in its query: every view is the same index.html.
-  if (request.mode === "navigate" && (bare === SCOPE || bare === INDEX)) {
-    return INDEX;
+  // A page's query is its state (the lab's view, the guide's search): every view of a page is
+  // the same file; a folder's page is its index.html (the lab's, the guide's).
+  if (request.mode === "navigate") {
+    const page = bare.endsWith("/") ? bare + "index.html" : bare;
+    if (SHIPPED.has(page)) {
+      return page;
+    }
   }
   // Trunk's files are requested without a query; one with a query is not a file this build shipped.
   return url.search === "" && SHIPPED.has(bare) ? bare : null;
