@@ -16,9 +16,10 @@
 use std::collections::VecDeque;
 
 use leptos::prelude::*;
-use parallelism_lab::ui::staging::Staging;
-use parallelism_lab::ui::tasks::next_task;
-use parallelism_lab::ui::{crash, opening_chart, Started};
+use parallelism_lab::ui::browser::crash;
+use parallelism_lab::ui::browser::staging::Staging;
+use parallelism_lab::ui::browser::tasks::next_task;
+use parallelism_lab::ui::{opening_chart, Started};
 
 fn main() {
     crash::install();

@@ -14,8 +14,8 @@ mod cases;
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
 
-use parallelism_lab::ui::state::LabState;
-use parallelism_lab::ui::url_state::{parse_query, to_query};
+use parallelism_lab::ui::pure::state::LabState;
+use parallelism_lab::ui::pure::url_state::{parse_query, to_query};
 
 use cases::config;
 

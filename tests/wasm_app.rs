@@ -16,10 +16,10 @@
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use parallelism_lab::model::stats::{Bottleneck, ProgramWait};
-use parallelism_lab::ui::compute::{Fidelity, Point};
-use parallelism_lab::ui::later::MOUNTED_ATTRIBUTE;
-use parallelism_lab::ui::readout::{self, Readout};
-use parallelism_lab::ui::state::LabState;
+use parallelism_lab::ui::browser::later::MOUNTED_ATTRIBUTE;
+use parallelism_lab::ui::pure::compute::{Fidelity, Point};
+use parallelism_lab::ui::pure::state::LabState;
+use parallelism_lab::ui::views::readout::{self, Readout};
 use parallelism_lab::ui::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -355,7 +355,7 @@ async fn microtasks(rounds: usize) {
 /// one runs before the next), and one asked for from a task runs after those already waiting.
 #[wasm_bindgen_test]
 async fn next_task_runs_each_closure_in_a_task_of_its_own_in_the_order_asked() {
-    use parallelism_lab::ui::tasks::next_task;
+    use parallelism_lab::ui::browser::tasks::next_task;
     use std::cell::RefCell;
     use std::rc::Rc;
 
@@ -399,7 +399,7 @@ async fn next_task_runs_each_closure_in_a_task_of_its_own_in_the_order_asked() {
 
 #[wasm_bindgen_test]
 async fn parts_marked_soon_mount_before_the_others_each_kind_in_page_order() {
-    use parallelism_lab::ui::later::{Later, FIRST_SCREEN_MARK};
+    use parallelism_lab::ui::browser::later::{Later, FIRST_SCREEN_MARK};
     use std::sync::{Arc, Mutex};
 
     let performance = web_sys::window().unwrap().performance().unwrap();
@@ -480,7 +480,7 @@ async fn a_chart_asked_for_while_an_input_is_handled_is_drawn_in_that_inputs_tas
 
 #[wasm_bindgen_test]
 async fn arrow_presses_a_busy_task_meets_are_applied_as_one_step_in_the_next_task() {
-    use parallelism_lab::ui::input::{self, TASK_BUDGET_MS};
+    use parallelism_lab::ui::browser::input::{self, TASK_BUDGET_MS};
 
     let (root, app) = mount_lab("?qd=16&state=fob").await;
     let slider: HtmlInputElement = find(&root, "#qd");

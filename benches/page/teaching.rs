@@ -15,7 +15,7 @@ use crate::phone::{report_failed_requests, CPU_SLOWDOWN};
 use crate::report::{self, Section, Unit};
 use crate::{Build, MOUNT};
 use parallelism_lab::model::config::MAX_DIES;
-use parallelism_lab::ui::state::{speed_ladder, DEFAULT_SPEED_US_PER_S};
+use parallelism_lab::ui::pure::state::{speed_ladder, DEFAULT_SPEED_US_PER_S};
 use parallelism_work::teach::MAX_EVENTS_PER_ADVANCE;
 use serde_json::json;
 use std::time::Duration;

@@ -11,10 +11,10 @@
 //! - the embed chrome (`embed=1`: the height reported to the parent page).
 //!
 //! It mounts the parts and computes nothing itself: the masthead, the controls panel and the
-//! footer ([`super::views::chrome`]), the charts against queue depth
-//! ([`super::views::queue_charts`]), the drive over time, teaching mode, the tours, and the
-//! share, compare and fio parts ([`super::views`]).
-//! - which view the results area shows ([`super::state::Display::view`]): the charts, the drive
+//! footer ([`crate::ui::views::chrome`]), the charts against queue depth
+//! ([`crate::ui::views::queue_charts`]), the drive over time, teaching mode, the tours, and the
+//! share, compare and fio parts ([`crate::ui::views`]).
+//! - which view the results area shows ([`crate::ui::pure::state::Display::view`]): the charts, the drive
 //!   over time or teaching mode, and the guided tours' panel in each (above the teaching views,
 //!   below the queue-depth charts; its position lives here, so a tour that changes the view
 //!   keeps its place).
@@ -29,28 +29,28 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::charts::{self, LegendEntry, Palette, YourSeries};
-use super::compute;
-use super::later::Later;
-use super::load::LoadSweep;
-use super::notes::LinkNotes;
-use super::pool::{Pool, PoolStatus};
-use super::readout::{self, Readout};
-use super::staging::{Staging, Step};
-use super::state::{Display, Lab, LabState, LoadKind, Theme, View};
-use super::storage::{self, KeptNote};
-use super::url_state;
-use super::views::chrome::{ControlsPanel, Footer, Masthead};
-use super::views::compare::{CompareBar, PinRemove};
-use super::views::embed_frame;
-use super::views::fio_import::FioImport;
-use super::views::queue_charts::{has_markers, QueueCharts};
-use super::views::review::ReviewTestsView;
-use super::views::scorecard::{ScorecardLink, ScorecardView};
-use super::views::share::ShareBar;
-use super::views::teaching_mode::TeachingMode;
-use super::views::tours::{TourAt, Tours};
-use super::views::{DriveTimeView, ViewSwitch};
+use crate::ui::browser::later::Later;
+use crate::ui::browser::pool::{Pool, PoolStatus};
+use crate::ui::browser::staging::{Staging, Step};
+use crate::ui::browser::storage::{self, KeptNote};
+use crate::ui::charts::{self, LegendEntry, Palette, YourSeries};
+use crate::ui::pure::compute;
+use crate::ui::pure::load::LoadSweep;
+use crate::ui::pure::state::{Display, Lab, LabState, LoadKind, Theme, View};
+use crate::ui::pure::url_state;
+use crate::ui::views::chrome::{ControlsPanel, Footer, Masthead};
+use crate::ui::views::compare::{CompareBar, PinRemove};
+use crate::ui::views::embed_frame;
+use crate::ui::views::fio_import::FioImport;
+use crate::ui::views::notes::LinkNotes;
+use crate::ui::views::queue_charts::{has_markers, QueueCharts};
+use crate::ui::views::readout::{self, Readout};
+use crate::ui::views::review::ReviewTestsView;
+use crate::ui::views::scorecard::{ScorecardLink, ScorecardView};
+use crate::ui::views::share::ShareBar;
+use crate::ui::views::teaching_mode::TeachingMode;
+use crate::ui::views::tours::{TourAt, Tours};
+use crate::ui::views::{DriveTimeView, ViewSwitch};
 
 /// The media query whose changes re-read the palette (with `theme=auto`).
 const DARK_QUERY: &str = "(prefers-color-scheme: dark)";
@@ -63,7 +63,7 @@ pub fn App(
     /// page's own URL; tests pass their own.
     #[prop(optional, into)]
     query: Option<String>,
-    /// The model worker's loader. Without it the page's own ([`super::pool::WORKER_URL`],
+    /// The model worker's loader. Without it the page's own ([`crate::ui::browser::pool::WORKER_URL`],
     /// beside the page); the browser tests pass the built one's.
     #[prop(optional)]
     worker: Option<&'static str>,
@@ -119,7 +119,7 @@ impl Started {
         if embed || embed_frame::is_framed() {
             embed_frame::report_height();
         }
-        let pool = Pool::start(worker.unwrap_or(super::pool::WORKER_URL));
+        let pool = Pool::start(worker.unwrap_or(crate::ui::browser::pool::WORKER_URL));
         on_cleanup(move || pool.stop());
         let charts = Memo::new(move |_| {
             pool.revision();
@@ -307,7 +307,7 @@ pub(crate) struct Opening {
 }
 
 /// What the lab opens on: `query` (a test's), or the page's own URL; without a link, the drive
-/// and pins the reader last looked at. The opening chart ([`super::opening_chart`]) opens on
+/// and pins the reader last looked at. The opening chart ([`crate::ui::opening_chart`]) opens on
 /// the same.
 pub(crate) fn opening(query: Option<String>) -> Opening {
     let keeps = query.is_none() && !embed_frame::is_framed();
@@ -477,7 +477,7 @@ fn announce_settled(progress: Memo<(compute::Progress, PoolStatus)>) {
 
 /// `performance.now()` once every point of the plan is computed, kept while that holds: the
 /// page benchmark's stamp for "every point computed" (the charts stamp "every point
-/// estimated" themselves, see [`super::charts::canvas`]).
+/// estimated" themselves, see [`crate::ui::charts::canvas`]).
 fn computed_at(p: compute::Progress) -> Option<String> {
     plan_computed(p)
         .then(|| window().performance().map(|perf| perf.now().to_string()))

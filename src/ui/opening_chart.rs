@@ -39,14 +39,14 @@ use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{Document, Element, HtmlCanvasElement};
 
-use super::app::{apply_theme, opening, read_palette};
-use super::charts::canvas::{LoneChart, UNDERLAY_CLASS};
-use super::charts::{self, qd_chart, QdChartData};
-use super::embed::ChartId;
-use super::state::{LabState, LoadKind, View};
-use super::url_state;
-use super::views::embed_frame;
-use super::views::queue_charts::{
+use crate::ui::app::{apply_theme, opening, read_palette};
+use crate::ui::charts::canvas::{LoneChart, UNDERLAY_CLASS};
+use crate::ui::charts::{self, qd_chart, QdChartData};
+use crate::ui::pure::embed::ChartId;
+use crate::ui::pure::state::{LabState, LoadKind, View};
+use crate::ui::pure::url_state;
+use crate::ui::views::embed_frame;
+use crate::ui::views::queue_charts::{
     iops_label, iops_title, measured_caption, pattern_text, qd_stamp, IOPS_CANVAS_ID,
 };
 
@@ -236,7 +236,7 @@ pub fn hand_over() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::url_state::parse_query;
+    use crate::ui::pure::url_state::parse_query;
 
     fn state(query: &str) -> LabState {
         parse_query(query, LabState::default()).state

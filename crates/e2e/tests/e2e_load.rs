@@ -15,9 +15,9 @@ use std::time::{Duration, Instant};
 
 use common::Browser;
 use fantoccini::key::Key;
-use parallelism_lab::ui::compute::sweep_rates;
-use parallelism_lab::ui::state::LabState;
-use parallelism_lab::ui::url_state::parse_query;
+use parallelism_lab::ui::pure::compute::sweep_rates;
+use parallelism_lab::ui::pure::state::LabState;
+use parallelism_lab::ui::pure::url_state::parse_query;
 use serde_json::{json, Value};
 
 /// The 480 GB E18DC (8 dies) under random 4 KiB reads arriving at random, at most 64 at the
@@ -747,7 +747,7 @@ async fn e2e_the_reviews_tests_run_in_the_worker_and_match_lab_review() {
         let title = test["title"].as_str().unwrap();
         assert!(caption.starts_with(title), "{caption} against {title}");
         let score = test["score_mb_s"].as_f64().unwrap();
-        let shown = parallelism_lab::ui::format::mb_s(score);
+        let shown = parallelism_lab::ui::pure::format::mb_s(score);
         assert!(
             caption.contains(&format!("score {shown} (model)")),
             "{caption}: {shown}"

@@ -404,8 +404,11 @@ async fn wait_until_done(browser: &Browser) -> PoolState {
 
 /// The distinct runs the states of `steps` fine steps up from QD 32 plan, beyond the first
 /// state's (computed natively with the page's own plan).
-fn runs_the_burst_asks_for(ladder: &parallelism_lab::ui::ladder::Ladder, steps: usize) -> u64 {
-    use parallelism_lab::ui::{compute, state::LabState, url_state};
+fn runs_the_burst_asks_for(
+    ladder: &parallelism_lab::ui::pure::ladder::Ladder,
+    steps: usize,
+) -> u64 {
+    use parallelism_lab::ui::pure::{compute, state::LabState, url_state};
     let mut state = url_state::parse_query("?state=fob", LabState::default()).state;
     let first: std::collections::HashSet<RunKey> = compute::plan(&state).keys.into_iter().collect();
     let mut asked = std::collections::HashSet::new();
@@ -434,7 +437,7 @@ async fn e2e_a_burst_of_slider_moves_leaves_only_the_last_states_work_running() 
     // page takes them: 30 states, each a new plan. (Keys typed in one go would reach the busy
     // page in one task, whose later steps the slider applies as one:
     // src/ui/controls/slider.rs.)
-    let ladder = parallelism_lab::ui::state::workload::qd_ladder();
+    let ladder = parallelism_lab::ui::pure::state::qd_ladder();
     let last = (0..30).fold(32, |qd, _| ladder.step(qd, true, true));
     assert!(last > 64, "30 distinct depths");
     browser

@@ -14,8 +14,8 @@ use fantoccini::key::Key;
 use fantoccini::Locator;
 use parallelism_lab::fio::job_file;
 use parallelism_lab::model::{Rw, Workload};
-use parallelism_lab::ui::embed::ChartId;
-use parallelism_lab::ui::export::{png_file, CSV_FILE, CSV_HEADER, FIO_JOB_FILE};
+use parallelism_lab::ui::charts::export::{png_file, CSV_FILE, CSV_HEADER, FIO_JOB_FILE};
+use parallelism_lab::ui::pure::embed::ChartId;
 use serde_json::{json, Value};
 
 /// Waits until every queue-depth chart on the page (the ones `charts=` chooses; the other

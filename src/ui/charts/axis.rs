@@ -125,6 +125,15 @@ pub fn log10_range(lo: f64, hi: f64, max_ticks: usize) -> (f64, f64, Vec<f64>) {
     (a, b, ticks)
 }
 
+/// One axis: its range, tick positions, title and tick label text.
+pub struct Axis<'f> {
+    pub lo: f64,
+    pub hi: f64,
+    pub ticks: Vec<f64>,
+    pub title: &'f str,
+    pub label: &'f dyn Fn(f64) -> String,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -42,7 +42,7 @@ use super::paint::DrawResult;
 use super::style::{ChartStyle, Palette};
 use super::turns;
 use super::Stamp;
-use crate::ui::resize::follow_box;
+use crate::ui::browser::resize::follow_box;
 
 /// The plotters backend of the lab's canvases: plotters-canvas for shapes; text measured by the
 /// canvas itself (plotters' default inserts a DOM element and forces a layout for every label)

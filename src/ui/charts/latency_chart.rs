@@ -7,11 +7,12 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::axis;
-use super::paint::{self, Axis, DrawResult};
+use super::axis::Axis;
+use super::paint::{self, DrawResult};
 use super::qd_chart::depth_axis;
 use super::style::ChartStyle;
 use super::DepthSeries;
-use crate::ui::format;
+use crate::ui::pure::format;
 
 /// Value-axis title.
 pub const Y_TITLE: &str = "latency";

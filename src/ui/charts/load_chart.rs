@@ -13,10 +13,11 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::axis;
-use super::paint::{self, Axis, DrawResult};
+use super::axis::Axis;
+use super::paint::{self, DrawResult};
 use super::style::ChartStyle;
 use super::{Curve, Dash, SeriesColour, Stamp, Unit};
-use crate::ui::format;
+use crate::ui::pure::format;
 
 /// Most log ticks that fit (fewer when narrow).
 const LOG_TICKS: usize = 9;

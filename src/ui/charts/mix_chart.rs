@@ -7,10 +7,11 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::axis;
-use super::paint::{self, Axis, DrawResult, Ticked};
+use super::axis::Axis;
+use super::paint::{self, DrawResult, Ticked};
 use super::style::ChartStyle;
 use super::{Curve, Marker, Stamp, Unit};
-use crate::ui::format;
+use crate::ui::pure::format;
 
 /// Axis title of the read-share axis.
 pub const X_TITLE: &str = "read share (% of requests)";

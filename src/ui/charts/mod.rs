@@ -13,14 +13,17 @@
 
 pub mod axis;
 pub mod canvas;
+pub mod export;
 pub mod frames;
 pub mod latency_chart;
 pub mod load_chart;
 pub mod mix_chart;
 pub mod paint;
 pub mod qd_chart;
+pub mod series;
 pub mod style;
 pub mod time_chart;
+pub mod time_model;
 pub mod turns;
 
 #[cfg(test)]
@@ -29,264 +32,25 @@ mod recording;
 use crate::model::config::{DriveState, MAX_IODEPTH};
 use crate::model::stats::Bottleneck;
 
-use super::compare::Pin;
-use super::compute::{self, Point, RunKey};
-use super::format;
-use super::load::{self, LoadSweep};
-use super::reference::{self, Measured};
-use super::state::LoadKind;
-use super::state::{DriveChoice, LabState};
+use crate::ui::pure::compare::Pin;
+use crate::ui::pure::compute::{self, Point, RunKey};
+use crate::ui::pure::format;
+use crate::ui::pure::load::LoadSweep;
+use crate::ui::pure::reference::{self, Measured};
+use crate::ui::pure::state::LoadKind;
+use crate::ui::pure::state::{DriveChoice, LabState};
 use load_chart::DriveLimits;
 
+pub use crate::ui::pure::measure::{Measure, Unit};
 pub use latency_chart::LatencyChartData;
 pub use load_chart::LoadChartData;
 pub use mix_chart::MixChartData;
 pub use qd_chart::QdChartData;
+pub use series::{
+    your_values, Curve, Dash, DepthSeries, FioShape, LegendEntry, Marker, SeriesColour, Stamp,
+    YourSeries,
+};
 pub use style::{ChartStyle, Palette};
-
-/// Which colour a series takes from the [`Palette`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SeriesColour {
-    /// One of the palette's series colours (by the drive's place in the comparison).
-    Series(usize),
-    /// The drive the reader configured, when it is none of the preset's listed capacities
-    /// (an unlisted capacity), or beside pins.
-    Configured,
-}
-
-impl SeriesColour {
-    /// The CSS class of a legend swatch in this colour (see `style/main.css`).
-    pub fn css_class(self) -> String {
-        match self {
-            SeriesColour::Series(i) => format!("swatch s{}", i % style::SERIES_COLOURS + 1),
-            SeriesColour::Configured => "swatch configured".into(),
-        }
-    }
-}
-
-/// How a curve is stroked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Dash {
-    Solid,
-    Dashed,
-    Dotted,
-}
-
-/// What a throughput axis counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Unit {
-    Iops,
-    MbS,
-}
-
-impl Unit {
-    pub fn of(state: &LabState) -> Unit {
-        if state.workload.throughput_in_mb() {
-            Unit::MbS
-        } else {
-            Unit::Iops
-        }
-    }
-
-    /// The value of a model point in this unit.
-    pub fn pick(self, p: &Point) -> f64 {
-        match self {
-            Unit::Iops => p.iops,
-            Unit::MbS => p.mb_s,
-        }
-    }
-
-    /// Axis title.
-    pub fn title(self) -> &'static str {
-        match self {
-            Unit::Iops => "IOPS",
-            Unit::MbS => "MB/s",
-        }
-    }
-
-    /// Axis tick label.
-    pub fn tick(self, v: f64) -> String {
-        match self {
-            Unit::Iops => format::axis_count(v),
-            Unit::MbS => format::grouped(v),
-        }
-    }
-}
-
-/// What a chart against queue depth counts: throughput, power, or throughput per watt.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Measure {
-    Throughput(Unit),
-    /// Average power.
-    Watts,
-    /// IOPS or MB/s per watt.
-    PerWatt(Unit),
-}
-
-impl Measure {
-    /// The value of a model point in this measure.
-    pub fn pick(self, p: &Point) -> f64 {
-        match self {
-            Measure::Throughput(u) => u.pick(p),
-            Measure::Watts => p.watts,
-            Measure::PerWatt(u) => crate::model::power::per_watt(u.pick(p), p.watts),
-        }
-    }
-
-    /// Axis title.
-    pub fn title(self) -> &'static str {
-        match self {
-            Measure::Throughput(u) => u.title(),
-            Measure::Watts => "W",
-            Measure::PerWatt(Unit::Iops) => "IOPS per W",
-            Measure::PerWatt(Unit::MbS) => "MB/s per W",
-        }
-    }
-
-    /// Axis tick label.
-    pub fn tick(self, v: f64) -> String {
-        match self {
-            Measure::Throughput(u) | Measure::PerWatt(u) => u.tick(v),
-            Measure::Watts => format::axis_count(v),
-        }
-    }
-}
-
-/// One model curve.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Curve {
-    /// What the curve is (for the accessible description).
-    pub label: String,
-    pub colour: SeriesColour,
-    /// The reader's current drive is drawn heavier.
-    pub emphasis: bool,
-    pub dash: Dash,
-    /// (x, y) in data units: queue depth or read percent, and the value; sorted by x.
-    pub points: Vec<(f64, f64)>,
-}
-
-/// One published measurement on a chart.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Marker {
-    /// Where it was measured (queue depth or read percent) ...
-    pub x: f64,
-    /// ... or the far end of the range a peak was taken over.
-    pub x_to: Option<f64>,
-    pub y: f64,
-    pub colour: SeriesColour,
-}
-
-/// What the page stamps on a chart's canvas after drawing it (read by tests and the
-/// benchmark): which state the data belongs to and how many points are still missing.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Stamp {
-    /// The state's URL query.
-    pub state: String,
-    /// Points of this chart with no model result yet.
-    pub missing: usize,
-}
-
-/// What a chart against queue depth draws in its own unit (IOPS or MB/s, or latency in µs):
-/// the depth axis and the current depth, one curve per compared drive (x is the queue depth),
-/// the readout's point, published measurements and the reader's fio points.
-#[derive(Clone, Debug, PartialEq)]
-pub struct DepthSeries {
-    /// The deepest queue depth on the axis.
-    pub max_qd: u32,
-    pub current_qd: u32,
-    pub curves: Vec<Curve>,
-    /// The readout's point (queue depth, value).
-    pub current: Option<(f64, f64)>,
-    /// Published measurements.
-    pub markers: Vec<Marker>,
-    /// The reader's imported fio results ("your measurements"), one series per file, same
-    /// coordinates as the curves.
-    pub yours: Vec<YourSeries>,
-    pub stamp: Stamp,
-}
-
-/// One imported fio file's points on a chart, in its marker shape.
-#[derive(Clone, Debug, PartialEq)]
-pub struct YourSeries {
-    pub shape: FioShape,
-    /// The file's name, for the legend and the CSV.
-    pub file_name: String,
-    pub points: Vec<(f64, f64)>,
-}
-
-/// The marker of an imported fio file: filled, in the text colour, told apart by shape from
-/// each other, from model curves (lines) and from published measurements (diamonds).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FioShape {
-    Square,
-    Triangle,
-    Circle,
-    Cross,
-}
-
-impl FioShape {
-    /// One shape per place in the imports (see [`crate::ui::state::MAX_IMPORTS`]).
-    pub const ALL: [FioShape; 4] = [
-        FioShape::Square,
-        FioShape::Triangle,
-        FioShape::Circle,
-        FioShape::Cross,
-    ];
-
-    /// The shape of the import at `index`.
-    pub fn of(index: usize) -> FioShape {
-        FioShape::ALL[index % FioShape::ALL.len()]
-    }
-
-    /// The shape in words, plural ("squares"), for captions and the import's status.
-    pub fn plural(self) -> &'static str {
-        match self {
-            FioShape::Square => "squares",
-            FioShape::Triangle => "triangles",
-            FioShape::Circle => "circles",
-            FioShape::Cross => "crosses",
-        }
-    }
-
-    /// The legend swatch's CSS class.
-    pub fn css_class(self) -> &'static str {
-        match self {
-            FioShape::Square => "fio-square",
-            FioShape::Triangle => "fio-triangle",
-            FioShape::Circle => "fio-circle",
-            FioShape::Cross => "fio-cross",
-        }
-    }
-}
-
-/// Every point of `series` (for axis ranges).
-pub fn your_values(series: &[YourSeries]) -> impl Iterator<Item = (f64, f64)> + '_ {
-    series.iter().flat_map(|s| s.points.iter().copied())
-}
-
-impl Default for DepthSeries {
-    fn default() -> Self {
-        DepthSeries {
-            max_qd: 256,
-            current_qd: 1,
-            curves: Vec::new(),
-            current: None,
-            markers: Vec::new(),
-            yours: Vec::new(),
-            stamp: Stamp::default(),
-        }
-    }
-}
-
-/// One line of the legend shared by the charts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LegendEntry {
-    pub label: String,
-    pub colour: SeriesColour,
-    pub current: bool,
-    /// The pin this entry shows (its place in [`|s: &LabState| s.pins.as_slice()`]), so the legend can remove it.
-    pub pin: Option<usize>,
-}
 
 /// The data of all three charts for one state.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -388,7 +152,7 @@ fn compared_with_pins(state: &LabState) -> Vec<Compared> {
 pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> ChartSet {
     let drives = compared(state);
     let unit = Unit::of(state);
-    let tag = super::url_state::to_query(state);
+    let tag = crate::ui::pure::url_state::to_query(state);
     let current = lookup(&compute::current_key(state));
     let current_missing = usize::from(current.is_none());
 
@@ -441,7 +205,7 @@ fn load_charts(
     tag: &str,
 ) -> LoadChartData {
     let bs = state.workload.bs_bytes();
-    let x = |iops: f64| load::offered(unit, iops, bs);
+    let x = |iops: f64| unit.offered(iops, bs);
     let rates = compute::sweep_rates(state);
     let span = |i: usize| rates.get(i).map_or(1.0, |&r| x(f64::from(r)));
     let current_x = x(f64::from(state.workload.rate_iops()));
@@ -512,7 +276,7 @@ fn named_limits(sweep: &LoadSweep, unit: Unit, bs: u32, depth: u32) -> Option<St
     let capacity = sweep.capacity?;
     let amount = |iops: f64| match unit {
         Unit::Iops => format::iops(iops),
-        Unit::MbS => format::mb_s(load::offered(unit, iops, bs)),
+        Unit::MbS => format::mb_s(unit.offered(iops, bs)),
     };
     let limit = match capacity.bottleneck {
         // The closed loop at the allowed depth had room: the depth itself caps the rate.
@@ -840,7 +604,7 @@ pub fn describe(
 mod tests {
     use super::*;
     use crate::model::stats::{Bottleneck, ProgramWait};
-    use crate::ui::compute::Fidelity;
+    use crate::ui::pure::compute::Fidelity;
 
     /// A stand-in model: IOPS grow with depth and dies, so tests can check placement.
     fn fake(k: &RunKey) -> Option<Point> {
@@ -936,7 +700,7 @@ mod tests {
             )
         };
         for (name, text) in [("a.json", job(4, 5000.0)), ("b.json", job(8, 7000.0))] {
-            let file = crate::ui::state::FioFile::new(
+            let file = crate::ui::pure::state::FioFile::new(
                 name.into(),
                 "JSON".into(),
                 crate::fio::parse_output(&text).unwrap().points,

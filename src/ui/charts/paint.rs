@@ -13,6 +13,10 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+use super::axis::Axis;
 use super::frames::FrameKey;
 use super::style::{ChartStyle, FONT_FAMILY, LABEL_CSS_PX};
 use super::{Curve, Dash, FioShape, Marker, YourSeries};
@@ -90,13 +94,25 @@ pub fn label_font(style: &ChartStyle, colour: RGBColor) -> TextStyle<'static> {
         .color(&colour)
 }
 
-/// One axis: its range, tick positions, title and tick label text.
-pub struct Axis<'f> {
-    pub lo: f64,
-    pub hi: f64,
-    pub ticks: Vec<f64>,
-    pub title: &'f str,
-    pub label: &'f dyn Fn(f64) -> String,
+/// The key of the frame with axes `x` and `y` on an area of `size` pixels in `style`: what
+/// the frame's pixels depend on, hashed ([`super::frames`] says when a kept frame is reused).
+pub fn frame_key(size: (u32, u32), style: &ChartStyle, x: &Axis<'_>, y: &Axis<'_>) -> FrameKey {
+    let mut h = DefaultHasher::new();
+    size.hash(&mut h);
+    // The palette's colours, through their printed form (plotters' colours have no Hash).
+    format!("{:?}", style.palette).hash(&mut h);
+    style.scale.to_bits().hash(&mut h);
+    style.css_width.to_bits().hash(&mut h);
+    for axis in [x, y] {
+        axis.lo.to_bits().hash(&mut h);
+        axis.hi.to_bits().hash(&mut h);
+        axis.title.hash(&mut h);
+        for &t in &axis.ticks {
+            t.to_bits().hash(&mut h);
+            (axis.label)(t).hash(&mut h);
+        }
+    }
+    FrameKey::from_hash(h.finish())
 }
 
 /// Builds the plot area with both axes, the grid and the axis titles: the frame the canvas
@@ -113,7 +129,7 @@ pub fn frame<'a, DB: DrawingBackend>(
     let key = style
         .frames
         .keeps()
-        .then(|| FrameKey::of(root.dim_in_pixel(), style, &x, &y));
+        .then(|| frame_key(root.dim_in_pixel(), style, &x, &y));
     if key.is_some_and(|k| style.frames.restore(k)) {
         if style.frames.only_frame() {
             return Ok(None);

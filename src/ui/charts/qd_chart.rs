@@ -6,7 +6,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::axis;
-use super::paint::{self, Axis, DrawResult};
+use super::axis::Axis;
+use super::paint::{self, DrawResult};
 use super::style::ChartStyle;
 use super::{DepthSeries, Measure, Unit};
 

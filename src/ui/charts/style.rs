@@ -9,9 +9,7 @@
 use plotters::style::RGBColor;
 
 use super::frames::FrameSlot;
-
-/// Colours the charts cycle through for the compared drives (smallest capacity first).
-pub const SERIES_COLOURS: usize = 4;
+use super::series::{SeriesColour, SERIES_COLOURS};
 
 /// CSS custom properties the palette reads, each with its light-theme fallback.
 pub const CSS_VARS: [(&str, RGBColor); 9 + SERIES_COLOURS] = [
@@ -81,10 +79,10 @@ impl Palette {
     }
 
     /// The colour of a series.
-    pub fn colour(&self, c: super::SeriesColour) -> RGBColor {
+    pub fn colour(&self, c: SeriesColour) -> RGBColor {
         match c {
-            super::SeriesColour::Series(i) => self.series[i % SERIES_COLOURS],
-            super::SeriesColour::Configured => self.configured,
+            SeriesColour::Series(i) => self.series[i % SERIES_COLOURS],
+            SeriesColour::Configured => self.configured,
         }
     }
 }

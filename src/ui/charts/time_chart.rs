@@ -9,10 +9,11 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::axis;
-use super::paint::{self, Axis, DrawResult};
+use super::axis::Axis;
+use super::paint::{self, DrawResult};
 use super::style::ChartStyle;
 use super::{Curve, Dash, SeriesColour, Stamp};
-use crate::ui::format;
+use crate::ui::pure::format;
 
 /// Tick labels on each axis (fewer when narrow).
 const TICKS: usize = 5;

@@ -17,7 +17,7 @@
 //! What always holds:
 //! - a chart waits at most once: asking again before its turn keeps its place (its drawing
 //!   reads the newest data when it runs);
-//! - a turn asked for while the page handles the reader's input ([`crate::ui::input`]) runs in
+//! - a turn asked for while the page handles the reader's input ([`crate::ui::browser::input`]) runs in
 //!   that input's task, after the state's effects, unless that task has already taken
 //!   [`TASK_BUDGET_MS`]; any other first turn after a quiet moment starts in an animation
 //!   frame, so changes that arrive within one frame (the model's replies, the load's mounts)
@@ -33,8 +33,8 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 
-use crate::ui::input::{self, now_ms, TASK_BUDGET_MS};
-use crate::ui::tasks::next_task;
+use crate::ui::browser::input::{self, now_ms, TASK_BUDGET_MS};
+use crate::ui::browser::tasks::next_task;
 
 /// A chart's drawing, waiting for its turn.
 struct Turn {

@@ -1,31 +1,36 @@
 //! The control panel: every input the reader has, each a native, labelled, keyboard-operable
 //! element. A group takes the signal of the one part of the state it writes
-//! ([`super::state::Lab`]) and changes it through the part's setters, which keep it valid
+//! ([`crate::ui::pure::state::Lab`]) and changes it through the part's setters, which keep it valid
 //! whatever the input says; whether the author locked a control comes from the lab's context.
 //!
 //! Components: [`DriveControls`] (preset, what to hold fixed, dies, capacity),
 //! [`WorkloadControls`] (queue depth, pattern, read share, block size),
 //! [`DriveStateControl`], [`ViewControls`] (p99.9, theme) and [`ResetButton`].
 
+pub mod jobs;
+pub mod lock;
 pub mod radio;
 pub mod slider;
+pub mod trace;
+
+pub use lock::{locked, LockHint, LOCKED_TEXT};
 
 use leptos::prelude::*;
 
 use crate::model::config::DriveState;
 use crate::model::presets;
 
-use super::embed::Control;
-use super::format;
-use super::state::{
+use crate::model::workload::Spacing;
+use crate::ui::pure::embed::Control;
+use crate::ui::pure::format;
+use crate::ui::pure::state::{
     block_size_ladder, custom, qd_ladder, rate_ladder, read_share_ladder, think_ladder, Display,
     DriveSetup, Hold, Lab, LabState, LoadKind, Theme, ViewSettings, WorkloadSetup, ALL_READS_PCT,
 };
-use super::views::jobs::JobsControls;
-use super::views::trace::TraceControls;
-use crate::model::workload::Spacing;
+use jobs::JobsControls;
 use radio::{Choice, RadioGroup};
 use slider::LadderSlider;
+use trace::TraceControls;
 
 /// The preset's one-line summary without its source tags (`[REF2]`), which only mean
 /// something in the source code.
@@ -45,29 +50,6 @@ pub fn plain_summary(summary: &str) -> String {
         .replace(" ;", ";")
         .trim_end_matches([' ', ','])
         .to_string()
-}
-
-/// What a control the page's author locked (`lock=`) says under it.
-pub const LOCKED_TEXT: &str = "Locked by the author of this page.";
-
-/// Whether the author locked `control`, as a signal for the control's `disabled`.
-pub fn locked(control: Control) -> Signal<bool> {
-    let embedding = Lab::expect().embedding;
-    Signal::derive(move || embedding.with(|e| e.locks.locks(control)))
-}
-
-/// The visible "locked by the author" hint, shown while `locked`.
-#[component]
-pub fn LockHint(
-    /// Whether the control is locked.
-    #[prop(into)]
-    locked: Signal<bool>,
-) -> impl IntoView {
-    view! {
-        <Show when=move || locked.get()>
-            <p class="hint locked-hint">{LOCKED_TEXT}</p>
-        </Show>
-    }
 }
 
 /// Preset, what stays fixed, die count and capacity.

@@ -2,6 +2,8 @@
 
 use leptos::prelude::*;
 
+use super::lock::LockHint;
+
 /// One choice of a [`RadioGroup`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Choice {
@@ -55,7 +57,7 @@ pub fn RadioGroup(
         <fieldset class="radio-group">
             <legend>{legend}</legend>
             {buttons}
-            <super::LockHint locked=locked />
+            <LockHint locked=locked />
         </fieldset>
     }
 }

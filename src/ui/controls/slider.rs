@@ -15,8 +15,10 @@ use std::time::Duration;
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
 
-use crate::ui::input::{self, TASK_BUDGET_MS};
-use crate::ui::ladder::Ladder;
+use super::lock::LockHint;
+
+use crate::ui::browser::input::{self, TASK_BUDGET_MS};
+use crate::ui::pure::ladder::Ladder;
 
 /// A labelled slider with its value shown beside it.
 #[component]
@@ -80,7 +82,7 @@ pub fn LadderSlider(
             on_change.run(next);
             return;
         }
-        // A busy page gets the presses queued meanwhile in one task (`crate::ui::input`):
+        // A busy page gets the presses queued meanwhile in one task (`crate::ui::browser::input`):
         // once that task has spent its budget, the rest become one step, applied in a task
         // of its own as the reader's input.
         pending.set_value(Some(next));
@@ -117,7 +119,7 @@ pub fn LadderSlider(
                 on:keydown=on_keydown
             />
             {hint.map(|h| view! { <p class="hint" id=hint_id.clone()>{h}</p> })}
-            <super::LockHint locked=locked />
+            <LockHint locked=locked />
         </div>
     }
 }

@@ -7,13 +7,13 @@
 
 use leptos::prelude::*;
 
+use crate::ui::browser::later::Later;
 use crate::ui::controls::{
     DriveControls, DriveStateControl, IdleControls, ResetButton, ViewControls, WorkloadControls,
 };
-use crate::ui::later::Later;
-use crate::ui::reference;
-use crate::ui::state::{Lab, LabState};
-use crate::ui::url_state;
+use crate::ui::pure::reference;
+use crate::ui::pure::state::{Lab, LabState};
+use crate::ui::pure::url_state;
 use crate::ui::views::scorecard::{self, ScorecardLink};
 
 /// The id of the page's masthead in `index.html`.

@@ -1,17 +1,17 @@
 //! The compare buttons: "Pin this view" (the current configuration stays as a curve), "E18DC
 //! family" (the 480, 960 and 1,920 GB drives with the current workload) and "Clear pins"; each
 //! pin's Remove button sits in the legend ([`PinRemove`]). Pins live in the lab's
-//! [`crate::ui::state::Pins`] (and so in the URL's `compare=`).
+//! [`crate::ui::pure::state::Pins`] (and so in the URL's `compare=`).
 //!
 //! What always holds: a refused pin (a fifth one, or a duplicate) changes nothing and says why;
 //! with `lock=compare` every button here is disabled.
 
 use leptos::prelude::*;
 
-use crate::ui::compare::{Pin, PinRefused, MAX_PINS};
 use crate::ui::controls::locked;
-use crate::ui::embed::Control;
-use crate::ui::state::Lab;
+use crate::ui::pure::compare::{Pin, PinRefused, MAX_PINS};
+use crate::ui::pure::embed::Control;
+use crate::ui::pure::state::Lab;
 
 /// Pin, family and clear, with the message of the last refusal.
 #[component]

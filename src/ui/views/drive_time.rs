@@ -10,17 +10,17 @@
 
 use leptos::prelude::*;
 
-use super::time_model::{self, cache_example, LegendItem, TimeView};
+use crate::ui::browser::pool::Pool;
 use crate::ui::charts::canvas::ChartCanvas;
 use crate::ui::charts::time_chart::{self, TimeChartData};
+use crate::ui::charts::time_model::{self, cache_example, LegendItem, TimeView};
 use crate::ui::charts::{Palette, Stamp};
-use crate::ui::compute::{drive_key, DriveKey};
 use crate::ui::controls::locked;
 use crate::ui::controls::slider::LadderSlider;
-use crate::ui::embed::Control;
-use crate::ui::format;
-use crate::ui::pool::Pool;
-use crate::ui::state::{burst_ladder, idle_ladder, Lab, View, ViewSettings};
+use crate::ui::pure::compute::{drive_key, DriveKey};
+use crate::ui::pure::embed::Control;
+use crate::ui::pure::format;
+use crate::ui::pure::state::{burst_ladder, idle_ladder, Lab, View, ViewSettings};
 
 fn stamp_of(d: &TimeChartData) -> &Stamp {
     &d.stamp
@@ -69,7 +69,7 @@ pub fn DriveTimeView(
     let shown = Memo::new(move |_| lab.display.with(|d| d.view == View::Time));
     let key = Memo::new(move |_| lab.drive.with(drive_key));
     Effect::new(move |_| pool.set_time_target(shown.get().then(|| key.get())));
-    let opened = super::once_shown(shown);
+    let opened = crate::ui::browser::later::once_shown(shown);
     view! {
         <section
             id="drive-time"

@@ -15,7 +15,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::ResizeObserver;
 
-use crate::ui::snippet::resize_message;
+use crate::ui::pure::snippet::resize_message;
 
 /// Whether the page runs inside a frame.
 pub fn is_framed() -> bool {

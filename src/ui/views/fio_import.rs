@@ -16,12 +16,12 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::HtmlInputElement;
 
 use crate::fio;
+use crate::ui::browser::storage::{self, KeptNote};
 use crate::ui::charts::FioShape;
-use crate::ui::format;
-use crate::ui::state::{
+use crate::ui::pure::format;
+use crate::ui::pure::state::{
     FioFile, ImportRefused, Imports, Lab, MoveTo, WorkloadSetup, YourDrive, MAX_IMPORTS,
 };
-use crate::ui::storage::{self, KeptNote};
 use crate::ui::views::fit_drive::FitYourDrive;
 
 /// Longest file name kept for the legend and the CSV.
@@ -366,7 +366,7 @@ mod tests {
     use super::*;
     use crate::fio::FioPoint;
     use crate::model::config::Rw;
-    use crate::ui::state::LabState;
+    use crate::ui::pure::state::LabState;
 
     fn point(rw: Rw, bs_bytes: u32, iodepth: u32, read_percent: f64) -> FioPoint {
         FioPoint {

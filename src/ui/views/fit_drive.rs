@@ -22,8 +22,8 @@ use crate::model::fit::FitReport;
 use crate::model::presets::{Preset, PresetRef};
 use crate::model::sliced_fit::FitProgress;
 use crate::model::DriveState;
-use crate::ui::pool::Pool;
-use crate::ui::state::{custom as custom_presets, DriveSetup, Imports, Lab, YourDrive};
+use crate::ui::browser::pool::Pool;
+use crate::ui::pure::state::{custom as custom_presets, DriveSetup, Imports, Lab, YourDrive};
 
 /// What a fit was asked: the base preset, the die count if the capacity was given, the cells
 /// and the files they came from.
@@ -452,7 +452,7 @@ mod tests {
     use crate::fio::FioPoint;
     use crate::model::config::Rw;
     use crate::model::presets;
-    use crate::ui::state::{FioFile, LabState};
+    use crate::ui::pure::state::{FioFile, LabState};
 
     fn job(rw: Option<Rw>, iodepth: u32) -> FioPoint {
         FioPoint {

@@ -3,10 +3,10 @@
 //!
 //! - [`ViewSwitch`]: the radio buttons that choose the view.
 //! - [`queue_charts`]: the charts against queue depth and read share, one component a figure.
-//! - [`drive_time`]: the drive over time (browser components), on [`time_model`] (its pure
+//! - [`drive_time`]: the drive over time (browser components), on [`time_model`](crate::ui::charts::time_model) (its pure
 //!   part: the chart data and the texts made from the worker's results, tested natively).
 //! - [`teaching_mode`]: teaching mode (the drive at work, the bottleneck explainer), on
-//!   [`super::teaching`] (its pure part).
+//!   [`crate::ui::pure::teaching`] (its pure part).
 //! - [`review`]: the E12 review's tests on the drive, one bar chart a test in its order.
 //! - [`scorecard`]: "How good is this model?": every published figure against the model's
 //!   result for it, source by source, and the links that open it.
@@ -14,8 +14,8 @@
 //!   to another).
 //!
 //! A view reads the same state as the rest of the page (the preset and capacity the controls
-//! set, from the lab's context, [`super::state::Lab`]) and writes only its own settings
-//! ([`super::state::ViewSettings`]), through their setters.
+//! set, from the lab's context, [`crate::ui::pure::state::Lab`]) and writes only its own settings
+//! ([`crate::ui::pure::state::ViewSettings`]), through their setters.
 //!
 //! Around them, [`chrome`]: the masthead, the controls panel and the footer.
 //!
@@ -36,22 +36,23 @@ pub mod embed_frame;
 pub mod fio_import;
 pub mod fit_drive;
 pub mod jobs;
+pub mod notes;
 pub mod queue_charts;
+pub mod readout;
 pub mod review;
 pub mod scorecard;
 pub mod share;
 pub mod task_status;
 pub mod teaching_mode;
-pub mod time_model;
 pub mod tours;
 pub mod trace;
 
 use leptos::prelude::*;
 
-use super::controls::locked;
-use super::controls::radio::{Choice, RadioGroup};
-use super::embed::Control;
-use super::state::{Display, View};
+use crate::ui::controls::locked;
+use crate::ui::controls::radio::{Choice, RadioGroup};
+use crate::ui::pure::embed::Control;
+use crate::ui::pure::state::{Display, View};
 
 pub use drive_time::DriveTimeView;
 
@@ -84,10 +85,4 @@ pub fn ViewSwitch(
             />
         </div>
     }
-}
-
-/// True from the first time `shown` is, and for good: a view whose contents are built when it
-/// is first shown and kept, so the app's start-up does not build them for a view few open.
-fn once_shown(shown: Memo<bool>) -> Memo<bool> {
-    Memo::new(move |before: Option<&bool>| before.copied().unwrap_or(false) || shown.get())
 }

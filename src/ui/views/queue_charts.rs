@@ -9,18 +9,17 @@
 
 use leptos::prelude::*;
 
-use crate::model::workload::Spacing;
+use crate::ui::browser::later::Later;
 use crate::ui::charts::canvas::ChartCanvas;
 use crate::ui::charts::{
     self, latency_chart, load_chart, mix_chart, qd_chart, ChartSet, LatencyChartData,
     LoadChartData, MixChartData, Palette, QdChartData, Stamp, YourSeries,
 };
-use crate::ui::embed::ChartId;
-use crate::ui::format;
-use crate::ui::later::Later;
-use crate::ui::readout::pattern_words;
-use crate::ui::reference;
-use crate::ui::state::{DriveSetup, Lab, LoadKind, View, WorkloadSetup};
+use crate::ui::pure::embed::ChartId;
+use crate::ui::pure::format;
+use crate::ui::pure::reference;
+use crate::ui::pure::state::{DriveSetup, Lab, LoadKind, View, WorkloadSetup};
+use crate::ui::pure::words::{pattern_words, spacing_words};
 use crate::ui::views::jobs::JobsFigure;
 use crate::ui::views::share::PngButton;
 use crate::ui::views::trace::TraceFigure;
@@ -396,14 +395,6 @@ fn rate_subtitle(w: &WorkloadSetup) -> String {
         spacing_words(w.spacing()),
         w.qd()
     )
-}
-
-/// How arrivals are spaced, in words.
-pub fn spacing_words(spacing: Spacing) -> &'static str {
-    match spacing {
-        Spacing::Poisson => "Poisson (random)",
-        Spacing::Linear => "evenly spaced",
-    }
 }
 
 /// The mixed sweep's subtitle: block size and randomness, all read shares.

@@ -12,10 +12,10 @@ use parallelism_work::review::{ReviewAsk, ReviewFound, ReviewProgress};
 
 use crate::model::review::check::{self, Check};
 use crate::model::review::{Shape, TestSpec, E12_SOURCE};
-use crate::ui::compute::{drive_key, DriveKey};
-use crate::ui::format;
-use crate::ui::pool::{Pool, ReviewState};
-use crate::ui::state::{Lab, View};
+use crate::ui::browser::pool::{Pool, ReviewState};
+use crate::ui::pure::compute::{drive_key, DriveKey};
+use crate::ui::pure::format;
+use crate::ui::pure::state::{Lab, View};
 
 /// One bar: what it stands for, its figure, and its length against the test's longest.
 #[derive(Clone, Debug, PartialEq)]
@@ -122,7 +122,7 @@ pub fn ReviewTestsView() -> impl IntoView {
         true => pool.start_review(ReviewAsk { drive: key.get() }),
         false => pool.cancel_review(),
     });
-    let opened = super::once_shown(shown);
+    let opened = crate::ui::browser::later::once_shown(shown);
     view! {
         <section
             id="review-tests"
@@ -222,7 +222,7 @@ mod tests {
     use crate::model::presets;
     use crate::model::review::{self as model_review, E12_SUITE};
     use crate::model::{ConfigError, RunOptions};
-    use crate::ui::pool::TaskState;
+    use crate::ui::browser::pool::TaskState;
     use parallelism_work::WorkError;
 
     fn e12_key() -> DriveKey {

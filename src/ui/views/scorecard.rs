@@ -21,9 +21,9 @@ use parallelism_work::scorecard::ScorecardProgress;
 use wasm_bindgen::JsCast;
 
 use crate::model::scorecard::{Score, Scorecard, Source, SourceSummary, Value, Verdict};
-use crate::ui::format::NO_VALUE;
-use crate::ui::pool::{Pool, ScorecardState};
-use crate::ui::state::{Lab, View};
+use crate::ui::browser::pool::{Pool, ScorecardState};
+use crate::ui::pure::format::NO_VALUE;
+use crate::ui::pure::state::{Lab, View};
 use crate::ui::views::task_status::TaskStatus;
 
 /// The link that opens the view, wherever the page offers it (`index.html`'s masthead too).
@@ -425,7 +425,7 @@ pub fn ScorecardView() -> impl IntoView {
         true => pool.start_scorecard(),
         false => pool.cancel_scorecard(),
     });
-    let opened = super::once_shown(shown);
+    let opened = crate::ui::browser::later::once_shown(shown);
     view! {
         <section
             id="scorecard"
@@ -525,7 +525,7 @@ fn draw_next(drawn: RwSignal<usize>, n: usize) {
     if drawn.try_get_untracked().is_none_or(|d| d >= n) {
         return;
     }
-    crate::ui::tasks::next_task(move || {
+    crate::ui::browser::tasks::next_task(move || {
         if drawn.try_update(|d| *d = (*d + 1).min(n)).is_some() {
             draw_next(drawn, n);
         }
@@ -691,7 +691,7 @@ fn ScoreTable(title: &'static str, rows: Vec<RowView>, chunks: Signal<usize>) ->
 mod tests {
     use super::*;
     use crate::model::scorecard::Scorecard;
-    use crate::ui::pool::TaskState;
+    use crate::ui::browser::pool::TaskState;
     use parallelism_work::scorecard::ScorecardAsk;
     use std::sync::OnceLock;
 

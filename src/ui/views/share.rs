@@ -1,5 +1,5 @@
 //! The share and export bar: "Copy link" (with a confirmation, or the link as selectable text
-//! when the clipboard is refused), "Embed" (the two snippets of [`crate::ui::snippet`] in read-only text boxes),
+//! when the clipboard is refused), "Embed" (the two snippets of [`crate::ui::pure::snippet`] in read-only text boxes),
 //! the visible series as CSV and the workload as a fio job file; [`PngButton`] saves one chart.
 //!
 //! What always holds: every link and snippet is written from the one [`LabState`] (the URL is
@@ -14,14 +14,14 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::download;
 use crate::fio;
+use crate::ui::browser::pool::Pool;
+use crate::ui::charts::export;
 use crate::ui::charts::ChartSet;
-use crate::ui::compute;
-use crate::ui::embed::ChartId;
-use crate::ui::export;
-use crate::ui::pool::Pool;
-use crate::ui::snippet;
-use crate::ui::state::{Lab, LabState, LoadKind};
-use crate::ui::url_state;
+use crate::ui::pure::compute;
+use crate::ui::pure::embed::ChartId;
+use crate::ui::pure::snippet;
+use crate::ui::pure::state::{Lab, LabState, LoadKind};
+use crate::ui::pure::url_state;
 use crate::ui::views::trace;
 
 /// The page's address for `state` (origin and path of this page, query from the state).

@@ -10,7 +10,7 @@
 //! point's run made ready, the player, the explainer's run) runs in a worker of the page's pool
 //! ([`parallelism_work::teach`]): each frame asks the worker to move the clock on by the wall
 //! time played, and draws the snapshot it answers with. The explainer's sentence lives in
-//! [`crate::ui::teaching`] and the geometry in [`Layout`].
+//! [`crate::ui::pure::teaching`] and the geometry in [`Layout`].
 //!
 //! What always holds:
 //! - at most one advance is on its way to the worker: the wall time played meanwhile is owed
@@ -37,15 +37,15 @@ use parallelism_work::teach::{Frame, TeachCommand, TeachNews, MAX_EVENTS_PER_ADV
 
 use crate::model::activity::{Activity, DieActivity, DieState};
 use crate::model::time::SimTime;
-use crate::ui::compute;
+use crate::ui::browser::pool::Pool;
+use crate::ui::browser::resize::follow_box;
 use crate::ui::controls::locked;
 use crate::ui::controls::slider::LadderSlider;
-use crate::ui::embed::Control;
-use crate::ui::format;
-use crate::ui::pool::Pool;
-use crate::ui::resize::follow_box;
-use crate::ui::state::{speed_ladder, Lab, ViewSettings, DEFAULT_SPEED_US_PER_S};
-use crate::ui::teaching::{
+use crate::ui::pure::compute;
+use crate::ui::pure::embed::Control;
+use crate::ui::pure::format;
+use crate::ui::pure::state::{speed_ladder, Lab, ViewSettings, DEFAULT_SPEED_US_PER_S};
+use crate::ui::pure::teaching::{
     bar_percent, explain, sim_span, speed_text, summary, ExplainContext, Explanation, PowerTrace,
 };
 

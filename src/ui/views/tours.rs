@@ -14,12 +14,12 @@
 //! can do nothing the controls could not; and while the page's author has locked any control
 //! (`lock=`), the tours are off, since a tour sets most controls at once.
 //!
-//! [`Setup::apply`]: crate::ui::teaching::Setup::apply
+//! [`Setup::apply`]: crate::ui::pure::teaching::Setup::apply
 
 use leptos::prelude::*;
 
-use crate::ui::state::Lab;
-use crate::ui::teaching::TOURS;
+use crate::ui::pure::state::Lab;
+use crate::ui::pure::teaching::TOURS;
 
 /// Where the reader is: (tour, step) as indices into [`TOURS`], or `None` before a first click.
 pub type TourAt = RwSignal<Option<(usize, usize)>>;

@@ -11,36 +11,21 @@
 
 use leptos::prelude::*;
 
+use crate::ui::pure::words::{trace_label, FILE_FORMATS};
+
+use crate::ui::browser::pool::Pool;
 use crate::ui::charts::canvas::ChartCanvas;
 use crate::ui::charts::time_chart::{self, TimeChartData};
 use crate::ui::charts::{self, compared, Curve, Dash, Palette, SeriesColour, Stamp};
-use crate::ui::controls::locked;
-use crate::ui::controls::radio::{Choice, RadioGroup};
-use crate::ui::embed::Control;
-use crate::ui::format;
-use crate::ui::pool::Pool;
-use crate::ui::state::{Lab, LabState, TraceSource};
+use crate::ui::pure::format;
+use crate::ui::pure::state::{Lab, LabState, TraceSource};
 use crate::ui::views::task_status::TaskStatus;
 use parallelism_work::replay::{
     DriveReplay, Latency, ReplayAsk, ReplayDrive, ReplayFound, ReplaySource, MAX_REPLAY_DRIVES,
-    MAX_TRACE_FILE_BYTES,
 };
 
 /// What each bar of a row is drawn against: the largest value of its column, as a percentage.
 const FULL_BAR_PCT: f64 = 100.0;
-
-/// What the trace choice says of a trace.
-pub fn trace_label(t: TraceSource) -> &'static str {
-    match t {
-        TraceSource::DesktopLight => "Light: a day of office work (Storage Bench 2011)",
-        TraceSource::DesktopHeavy => "Heavy: a day of heavy desktop work (Storage Bench 2011)",
-        TraceSource::File => "your trace file",
-    }
-}
-
-/// The trace file formats the model reads, for the file choice's hint.
-pub const FILE_FORMATS: &str =
-    "MQSim, blkparse, fio iolog (version 2 or 3) or the SNIA/MSR CSV, up to 100 MB";
 
 /// One drive a trace replays on, as the charts compare it.
 #[derive(Clone, Debug, PartialEq)]
@@ -59,7 +44,7 @@ pub fn drives(state: &LabState) -> Vec<TraceDrive> {
         .take(MAX_REPLAY_DRIVES)
         .map(|c| TraceDrive {
             replay: ReplayDrive {
-                drive: crate::ui::compute::DriveKey {
+                drive: crate::ui::pure::compute::DriveKey {
                     preset: c.config.drive.preset().clone(),
                     drive: c.drive,
                 },
@@ -127,86 +112,6 @@ pub fn verdict(labels: &[String], found: &ReplayFound) -> Option<String> {
         format::mb_s(first.data_rate_mb_s),
         format::mb_s(last.data_rate_mb_s),
     ))
-}
-
-/// The trace to replay.
-#[component]
-pub fn TraceControls() -> impl IntoView {
-    let lab = Lab::expect();
-    let pool = Pool::expect();
-    let choices = TraceSource::ALL
-        .iter()
-        .map(|t| Choice {
-            value: t.id(),
-            label: trace_label(*t).to_string(),
-        })
-        .collect();
-    let refused = RwSignal::new(None::<String>);
-    let on_file = move |ev: leptos::ev::Event| {
-        let input: web_sys::HtmlInputElement = event_target(&ev);
-        let Some(file) = input.files().and_then(|f| f.get(0)) else {
-            return;
-        };
-        if file.size() > MAX_TRACE_FILE_BYTES as f64 {
-            refused.set(Some(format!(
-                "{} is {:.0} MB; the lab replays files up to {} MB. Cut the trace into parts.",
-                file.name(),
-                file.size() / 1e6,
-                MAX_TRACE_FILE_BYTES >> 20
-            )));
-            return;
-        }
-        refused.set(None);
-        pool.set_trace_file(file);
-        lab.workload.update(|w| w.set_trace(TraceSource::File));
-    };
-    let held = move || {
-        pool.replay_revision();
-        match pool.trace_file() {
-            Some(ReplaySource::File { name, bytes, .. }) => {
-                format!(
-                    "Holding {name} ({}).",
-                    format::grouped(bytes as f64) + " bytes"
-                )
-            }
-            _ => "No file chosen yet.".to_string(),
-        }
-    };
-    let file_view = move || lab.workload.with(|w| w.trace() == TraceSource::File);
-    view! {
-        <RadioGroup
-            name="trace"
-            legend="Trace"
-            choices=choices
-            selected=Signal::derive(move || lab.workload.with(|w| w.trace().id()))
-            on_change=Callback::new(move |v: &'static str| {
-                if let Ok(t) = v.parse::<TraceSource>() {
-                    lab.workload.update(|w| w.set_trace(t));
-                }
-            })
-            locked=locked(Control::Trace)
-        />
-        <div class="control">
-            <label for="trace-upload">"Your trace file"</label>
-            <input
-                type="file"
-                id="trace-upload"
-                aria-describedby="trace-upload-hint"
-                on:change=on_file
-                prop:disabled=locked(Control::Trace)
-            />
-            <p class="hint" id="trace-upload-hint">
-                {format!("{FILE_FORMATS}; read and replayed in the model's worker, never uploaded (a fio job file loads in the several-jobs view). ")}
-                <span id="trace-upload-held">{held}</span>
-            </p>
-            {move || refused.get().map(|r| view! { <p class="error" role="alert" id="trace-upload-refused">{r}</p> })}
-        </div>
-        <Show when=move || !file_view()>
-            <p class="hint">
-                "The reviews' desktop tests, generated from their published description (the traces were never published): lone 4 KiB requests and bursts of 128 KiB transfers at the trace's own times, idle gaps capped at 25 ms, at most 32 at the drive. The drive state below applies."
-            </p>
-        </Show>
-    }
 }
 
 /// The replays' results, computed in a worker whenever the trace or the drives change.
@@ -460,7 +365,7 @@ mod tests {
     use super::*;
     use crate::model::presets;
     use crate::model::workload::trace::Adjusted;
-    use crate::ui::state::LoadKind;
+    use crate::ui::pure::state::LoadKind;
 
     fn octane() -> LabState {
         let mut s = LabState::default();

@@ -1,0 +1,28 @@
+//! The page's pure parts: what the lab shows, computed from its state and the model's results,
+//! with no call into the browser. Each compiles and is tested natively, and no file here names
+//! `web_sys`, `js_sys`, `wasm_bindgen` or `gloo` (`tests/layers.rs` checks), so the page's logic
+//! is tested without one.
+//!
+//! - [`state`]: the one [`state::LabState`], in parts, and [`state::Lab`] (its parts as signals).
+//! - [`url_state`]: the state written to and read from a link.
+//! - [`compute`]: which model runs a state needs, their keys and the points they give.
+//! - [`load`]: a sweep over offered load read as capacity and knee; [`measure`]: what a
+//!   throughput figure counts and what a chart plots.
+//! - [`reference`](mod@reference): the published measurements the charts mark.
+//! - [`teaching`]: teaching mode's bottleneck explainer, power meter and tours.
+//! - [`embed`], [`snippet`], [`compare`]: embed options and the snippet, pinned configurations.
+//! - [`format`](mod@format), [`ladder`]: numbers in words and digits, the values a slider snaps to.
+
+pub mod compare;
+pub mod compute;
+pub mod embed;
+pub mod format;
+pub mod ladder;
+pub mod load;
+pub mod measure;
+pub mod reference;
+pub mod snippet;
+pub mod state;
+pub mod teaching;
+pub mod url_state;
+pub mod words;

@@ -1,0 +1,1037 @@
+//! Teaching mode, the pure part: the bottleneck [`explain`]er with its plain-language sentence
+//! and Little's law, the power meter's trace, and the guided [`TOURS`] as data. The player and
+//! the explainer's run are the model's work, done in a worker ([`parallelism_work::teach`]).
+//! No web-sys here, so all of it is tested natively; the browser side is
+//! [`crate::ui::views::teaching_mode`].
+//!
+//! What always holds:
+//! - a tour is a table of [`TourStep`]s applied through [`LabState`]'s setters only, so a tour
+//!   can never put the lab into a state the controls could not reach;
+//! - a tour step keeps the reader's view unless it is about the drive over time (a
+//!   [`TimeSetup`]), which it then switches to: the tours' panel is shown in every view, so
+//!   the reader never loses it.
+
+use parallelism_work::teach::RunFigures;
+
+use crate::model::activity::Activity;
+use crate::model::config::{DriveState, Rw};
+use crate::model::drive_state::{FILL_BS, FILL_QD};
+use crate::model::link::HostLink;
+use crate::model::presets;
+use crate::model::stats::Bottleneck;
+use crate::model::time::{Nanos, SimTime};
+use crate::model::workload::desktop::Desktop;
+use crate::model::workload::Spacing;
+
+use crate::ui::pure::format;
+use crate::ui::pure::state::{
+    DriveChoice, Hold, LabState, LoadKind, TraceSource, View, DEFAULT_RATE_IOPS, DEFAULT_SPACING,
+    DEFAULT_TRACE,
+};
+
+/// Mean die utilisation from which the explainer says "every die is busy".
+const ALL_DIES_BUSY: f64 = 0.9;
+const NANOS_PER_US: u64 = 1_000;
+const PERCENT: f64 = 100.0;
+
+/// Samples the power meter keeps (one per published frame).
+pub const POWER_SAMPLES: usize = 120;
+
+/// Teaching mode's power meter: the drive's draw at each published instant, newest last, and
+/// the budget it keeps to.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PowerTrace {
+    samples: std::collections::VecDeque<f64>,
+    budget_w: Option<f64>,
+}
+
+impl PowerTrace {
+    pub fn new(budget_w: Option<f64>) -> PowerTrace {
+        PowerTrace {
+            samples: std::collections::VecDeque::with_capacity(POWER_SAMPLES),
+            budget_w,
+        }
+    }
+
+    /// Adds the draw at the latest instant, forgetting the oldest beyond [`POWER_SAMPLES`].
+    pub fn push(&mut self, watts: f64) {
+        if self.samples.len() == POWER_SAMPLES {
+            self.samples.pop_front();
+        }
+        self.samples.push_back(watts);
+    }
+
+    /// The latest draw.
+    pub fn now_w(&self) -> Option<f64> {
+        self.samples.back().copied()
+    }
+
+    pub fn budget_w(&self) -> Option<f64> {
+        self.budget_w
+    }
+
+    /// The scale's top: the budget, or the highest draw seen (never zero).
+    pub fn top_w(&self) -> f64 {
+        let seen = self.samples.iter().copied().fold(0.0, f64::max);
+        self.budget_w
+            .unwrap_or(seen)
+            .max(seen)
+            .max(f64::MIN_POSITIVE)
+    }
+
+    /// The trace as SVG polyline points in a `width` x `height` box (newest at the right).
+    pub fn polyline(&self, width: f64, height: f64) -> String {
+        let top = self.top_w();
+        let step = width / (POWER_SAMPLES - 1) as f64;
+        let first = (POWER_SAMPLES - self.samples.len()) as f64;
+        self.samples
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                let x = (first + i as f64) * step;
+                let y = height * (1.0 - (w / top).clamp(0.0, 1.0));
+                format!("{x:.1},{y:.1}")
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// One utilisation bar.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bar {
+    /// Stable id (test hooks, CSS).
+    pub id: &'static str,
+    pub label: String,
+    /// Busy fraction, 0..=1.
+    pub busy: f64,
+    /// Whether this is the resource that limits the point.
+    pub limit: bool,
+}
+
+/// The bottleneck explainer's content for one point.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explanation {
+    pub limit: Bottleneck,
+    /// One plain-language sentence naming the limit.
+    pub sentence: String,
+    /// Link, controller, busiest channel, dies on average.
+    pub bars: Vec<Bar>,
+    /// Little's law with the point's numbers.
+    pub little: String,
+}
+
+/// What the explainer needs to know besides the run's result.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExplainContext {
+    pub iodepth: u32,
+    pub dies: u32,
+    pub link: HostLink,
+    /// The power state the drive is held to and its maximum (W), when the preset has a table.
+    pub power: Option<(u8, f64)>,
+    /// Requests arrive at this rate (I/Os per second, open loop): `iodepth` is then the most
+    /// at the drive, and the load, not the depth, is what a drive with room is limited by.
+    pub rate_iops: Option<u32>,
+}
+
+impl ExplainContext {
+    pub fn of(state: &LabState) -> ExplainContext {
+        ExplainContext {
+            iodepth: state.workload.qd(),
+            dies: state.drive.dies(),
+            link: state.drive.preset().controller.link,
+            power: state
+                .drive
+                .power_budget_w()
+                .map(|w| (state.drive.power_state(), w)),
+            rate_iops: (state.workload.load() == LoadKind::Rate)
+                .then(|| state.workload.rate_iops()),
+        }
+    }
+}
+
+fn requests(n: u32) -> String {
+    if n == 1 {
+        "1 request".into()
+    } else {
+        format!("{n} requests")
+    }
+}
+
+/// The sentence naming what limits a point.
+pub fn sentence(
+    limit: Bottleneck,
+    dies_busy_mean: f64,
+    channels_max: f64,
+    ctx: ExplainContext,
+) -> String {
+    let busy_dies = (dies_busy_mean * f64::from(ctx.dies)).round() as u32;
+    let idle = ctx.dies.saturating_sub(busy_dies.max(1).min(ctx.dies));
+    match (limit, ctx.rate_iops) {
+        (Bottleneck::QueueDepth, Some(rate)) => format!(
+            "The offered load, {} a second, is the limit: the dies are busy {} of the time and {idle} of {} are idle on average, so a request seldom waits",
+            format::grouped(f64::from(rate)),
+            format::percent(dies_busy_mean),
+            ctx.dies
+        ),
+        _ => sentence_at_depth(limit, dies_busy_mean, channels_max, ctx, idle),
+    }
+}
+
+/// [`sentence`] for a closed loop, or for a limit the load's own words do not change.
+fn sentence_at_depth(
+    limit: Bottleneck,
+    dies_busy_mean: f64,
+    channels_max: f64,
+    ctx: ExplainContext,
+    idle: u32,
+) -> String {
+    match limit {
+        Bottleneck::QueueDepth if idle > 0 => format!(
+            "Only {} in flight: {idle} of {} dies are idle",
+            requests(ctx.iodepth),
+            ctx.dies
+        ),
+        Bottleneck::QueueDepth => format!(
+            "Nothing is full yet with {} in flight: more queue depth would still help",
+            requests(ctx.iodepth)
+        ),
+        Bottleneck::Dies if dies_busy_mean >= ALL_DIES_BUSY => {
+            "Every die is busy: more queue depth only adds waiting".into()
+        }
+        Bottleneck::Dies => format!(
+            "The dies are busy {} of the time, as busy as random addresses let them be: more queue depth only adds waiting",
+            format::percent(dies_busy_mean)
+        ),
+        Bottleneck::Channels => format!(
+            "The NAND channels are full (the busiest one {} of the time): the dies wait for the bus",
+            format::percent(channels_max)
+        ),
+        Bottleneck::Controller => "The controller's command processing is the limit".into(),
+        Bottleneck::HostLink => format!("The {} link is full", ctx.link.name()),
+        Bottleneck::PowerBudget => match ctx.power {
+            Some((state, watts)) => format!(
+                "The power budget of PS{state} ({}) limits how many dies work at once",
+                format::watts(watts)
+            ),
+            None => "The power budget limits how many dies work at once".into(),
+        },
+    }
+}
+
+/// Little's law with the point's numbers: requests in flight = IOPS × mean latency; at a rate,
+/// the requests in the system on average = the rate they arrive at × their time in it.
+pub fn little(ctx: ExplainContext, iops: f64, mean_latency_us: f64) -> String {
+    let product = iops * mean_latency_us / 1e6;
+    if ctx.rate_iops.is_some() {
+        return format!(
+            "Little's law: requests in the system = arrival rate × time in the system. {} a second × {} = {product:.1} on average, at most {} of them at the drive.",
+            format::grouped(iops),
+            format::latency_us(mean_latency_us),
+            ctx.iodepth,
+        );
+    }
+    let iodepth = ctx.iodepth;
+    format!(
+        "Little's law: queue depth = IOPS × latency. {} in flight = {} IOPS × {} (= {product:.1}).",
+        requests(iodepth),
+        format::grouped(iops),
+        format::latency_us(mean_latency_us),
+    )
+}
+
+/// The explainer for a finished run of the current point.
+pub fn explain(r: &RunFigures, ctx: ExplainContext) -> Explanation {
+    let limit = r.bottleneck;
+    let bar = |id, label: String, busy: f64, which: Bottleneck| Bar {
+        id,
+        label,
+        busy: busy.clamp(0.0, 1.0),
+        limit: limit == which,
+    };
+    Explanation {
+        limit,
+        sentence: sentence(limit, r.dies, r.channels, ctx),
+        bars: vec![
+            bar(
+                "link",
+                format!("Host link ({})", ctx.link.name()),
+                r.link,
+                Bottleneck::HostLink,
+            ),
+            bar(
+                "controller",
+                "Controller".into(),
+                r.controller,
+                Bottleneck::Controller,
+            ),
+            bar(
+                "channels",
+                "Busiest NAND channel".into(),
+                r.channels,
+                Bottleneck::Channels,
+            ),
+            bar(
+                "dies",
+                format!("Dies, on average ({})", ctx.dies),
+                r.dies,
+                Bottleneck::Dies,
+            ),
+        ],
+        little: little(ctx, r.iops, r.mean_latency_us),
+    }
+}
+
+/// The percentage a bar shows.
+pub fn bar_percent(busy: f64) -> f64 {
+    (busy.clamp(0.0, 1.0) * PERCENT).round()
+}
+
+/// The lab's controls for one step of a tour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Setup {
+    pub preset: &'static str,
+    /// User capacity in GB (one the preset lists), built from the preset's own part.
+    pub capacity_gb: u32,
+    pub qd: u32,
+    pub rw: Rw,
+    pub bs_bytes: u32,
+    pub state: DriveState,
+    /// The drive-over-time settings, for a step about them; `None` keeps the view.
+    pub time: Option<TimeSetup>,
+    /// The active power state the drive is held to (0: PS0).
+    pub power_state: u8,
+    /// Requests offered at this rate (I/Os per second, Poisson arrivals, at most `qd` at the
+    /// drive); `None`: one job keeping `qd` in flight.
+    pub rate_iops: Option<u32>,
+    /// This desktop workload replayed on each compared drive (the other workload fields are
+    /// then unused); `None`: a queue depth or a rate.
+    pub trace: Option<Desktop>,
+}
+
+/// The drive over time as a tour step shows it: the view, and the burst chart's settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeSetup {
+    /// Idle seconds between bursts (one the idle slider offers).
+    pub idle_s: u32,
+    /// GB per burst (one the burst slider offers).
+    pub burst_gb: u32,
+}
+
+impl Setup {
+    /// Applies the setup through the state's setters. The theme stays, and so does the view
+    /// unless the step is about the drive over time.
+    pub fn apply(&self, s: &mut LabState) {
+        if let Some(preset) = presets::find(self.preset) {
+            s.drive.set_preset(preset);
+            if let Ok(dies) = preset.dies_for_capacity_gb(f64::from(self.capacity_gb)) {
+                s.drive.set_hold(Hold::Density);
+                let _ = s.drive.set_choice(DriveChoice {
+                    dies,
+                    die_gbit: preset.nand.die_gbit,
+                });
+            }
+        }
+        s.workload.set_qd(self.qd);
+        s.workload.set_random(self.rw.is_random());
+        s.workload
+            .set_read_pct(u32::from(self.rw.fixed_read_percent().unwrap_or(ALL_READS)));
+        s.workload.set_bs_bytes(self.bs_bytes);
+        s.workload.set_drive_state(self.state);
+        s.drive.set_power_state(u32::from(self.power_state));
+        // A step puts every workload control it does not use back, so its link is the plain
+        // one whatever the reader or an earlier tour set.
+        s.workload.set_rate_iops(DEFAULT_RATE_IOPS);
+        s.workload.set_spacing(DEFAULT_SPACING);
+        s.workload.set_trace(DEFAULT_TRACE);
+        match (self.trace, self.rate_iops) {
+            (Some(trace), _) => {
+                s.workload.set_load(LoadKind::Trace);
+                s.workload.set_trace(TraceSource::of_desktop(trace));
+            }
+            (None, None) => s.workload.set_load(LoadKind::Depth),
+            (None, Some(iops)) => {
+                s.workload.set_load(LoadKind::Rate);
+                s.workload.set_rate_iops(iops);
+                s.workload.set_spacing(Spacing::Poisson);
+            }
+        }
+        if let Some(t) = self.time {
+            s.display.view = View::Time;
+            s.views.set_idle_s(t.idle_s);
+            s.views.set_burst_gb(t.burst_gb);
+        }
+    }
+}
+
+const ALL_READS: u8 = 100;
+const KIB: u32 = 1 << 10;
+
+/// One step of a tour: what to look at, and the controls that show it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TourStep {
+    pub text: &'static str,
+    pub setup: Setup,
+}
+
+/// A guided tour: one click sets the controls for its first step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tour {
+    /// Stable id (element ids `tour-{id}`).
+    pub id: &'static str,
+    pub title: &'static str,
+    pub steps: &'static [TourStep],
+}
+
+const fn setup(
+    preset: &'static str,
+    capacity_gb: u32,
+    qd: u32,
+    rw: Rw,
+    bs_bytes: u32,
+    state: DriveState,
+) -> Setup {
+    Setup {
+        preset,
+        capacity_gb,
+        qd,
+        rw,
+        bs_bytes,
+        state,
+        time: None,
+        power_state: 0,
+        rate_iops: None,
+        trace: None,
+    }
+}
+
+/// `trace` replayed on the preset's capacities, fresh out of the box, from the drive of
+/// `capacity_gb`.
+const fn desk(preset: &'static str, capacity_gb: u32, trace: Desktop) -> Setup {
+    Setup {
+        trace: Some(trace),
+        ..setup(
+            preset,
+            capacity_gb,
+            32,
+            Rw::RandRead,
+            4 * KIB,
+            DriveState::Fob,
+        )
+    }
+}
+
+/// `setup` with requests offered at `iops` a second (Poisson), at most its depth at the drive.
+const fn at_rate(setup: Setup, iops: u32) -> Setup {
+    Setup {
+        rate_iops: Some(iops),
+        ..setup
+    }
+}
+
+/// The load tour's drive and workload: the 480 GB E18DC under random 4 KiB reads, at most 64
+/// at the drive.
+const LOAD_TOUR: Setup = setup("e18dc", 480, 64, Rw::RandRead, 4 * KIB, DriveState::Steady);
+
+/// `setup` held to the active power state `power_state`.
+const fn held(setup: Setup, power_state: u8) -> Setup {
+    Setup {
+        power_state,
+        ..setup
+    }
+}
+
+/// A step about the drive over time: the workload of the fill chart's whole-drive fill
+/// (sequential writes on an empty drive), so the readout agrees.
+const fn over_time(preset: &'static str, capacity_gb: u32, idle_s: u32, burst_gb: u32) -> Setup {
+    Setup {
+        time: Some(TimeSetup { idle_s, burst_gb }),
+        ..setup(
+            preset,
+            capacity_gb,
+            FILL_QD,
+            Rw::Write,
+            FILL_BS,
+            DriveState::Fob,
+        )
+    }
+}
+
+/// The guided tours, each reproducing one point the reviews make.
+pub const TOURS: [Tour; 8] = [
+    Tour {
+        id: "qd1-reads",
+        title: "QD1 reads do not care about capacity; deep-queue reads do",
+        steps: &[
+            TourStep {
+                text: "One request in flight keeps one die busy: the 480 GB drive and its bigger siblings start at the same point, and 7 of its 8 dies sit idle.",
+                setup: setup("e18dc", 480, 1, Rw::RandRead, 4 * KIB, DriveState::Steady),
+            },
+            TourStep {
+                text: "With 256 requests in flight every die of the 1,920 GB drive works: four times the dies of the 480 GB model, more than twice the IOPS.",
+                setup: setup("e18dc", 1920, 256, Rw::RandRead, 4 * KIB, DriveState::Steady),
+            },
+        ],
+    },
+    Tour {
+        id: "load",
+        title: "Load, not depth: latency near saturation",
+        steps: &[
+            TourStep {
+                text: "Reads arrive 25,000 a second, at random, whatever the drive does. Its 8 dies have room: a read takes about as long as alone, and on average about 2 are in the drive (Little's law: 25,000 a second times 85 µs).",
+                setup: at_rate(LOAD_TOUR, 25_000),
+            },
+            TourStep {
+                text: "100,000 a second, past the knee: each read goes to one die, so a read often finds its die busy with another and waits. Mean latency has doubled and p99 has pulled away from it.",
+                setup: at_rate(LOAD_TOUR, 100_000),
+            },
+            TourStep {
+                text: "160,000 a second, 90% of what the dies can do: the queues grow long, and the mean is four times what it was at 25,000. Little's law: about 55 are in the drive now.",
+                setup: at_rate(LOAD_TOUR, 160_000),
+            },
+            TourStep {
+                text: "250,000 a second, past the capacity of about 178,000: the drive falls behind, the host's queue grows without bound, and no latency holds. Only a bigger drive, or less load, helps.",
+                setup: at_rate(LOAD_TOUR, 250_000),
+            },
+        ],
+    },
+    Tour {
+        id: "desktop",
+        title: "A day at the desk: why the 128 GB Octane is fine for light work",
+        steps: &[
+            TourStep {
+                text: "The reviews' Light desktop test, a day of office work, on the OCZ Octane at 128, 256 and 512 GB: mostly lone small requests with idle time between them, so the 128 GB drive's quarter of the dies is rarely the limit. It keeps about 92% of the 512 GB's data rate: \"quite well\", as the review found.",
+                setup: desk("octane", 128, Desktop::Light),
+            },
+            TourStep {
+                text: "The Heavy test writes far more: the 128 GB drive's 16 dies each program four times as much as the 512 GB's 64, and its firmware never suspends a program for a read, so reads wait behind programs. It falls to about 86%: \"in write heavy workloads the reduction in number of available NAND die penalizes the Octane\".",
+                setup: desk("octane", 128, Desktop::Heavy),
+            },
+        ],
+    },
+    Tour {
+        id: "random-writes",
+        title: "Random writes on a written-over drive follow capacity, not queue depth",
+        steps: &[
+            TourStep {
+                text: "A full 480 GB drive under random writes: every write costs garbage collection, and one request in flight already keeps the dies busy.",
+                setup: setup("e18dc", 480, 1, Rw::RandWrite, 4 * KIB, DriveState::Steady),
+            },
+            TourStep {
+                text: "256 requests in flight: the same speed. The write buffer already fed every die.",
+                setup: setup("e18dc", 480, 256, Rw::RandWrite, 4 * KIB, DriveState::Steady),
+            },
+            TourStep {
+                text: "The 1,920 GB drive: four times the dies, more than twice the random-write speed, at any queue depth.",
+                setup: setup("e18dc", 1920, 32, Rw::RandWrite, 4 * KIB, DriveState::Steady),
+            },
+        ],
+    },
+    Tour {
+        id: "sequential",
+        title: "Sequential writes double with each capacity step; sequential reads hit the host link",
+        steps: &[
+            TourStep {
+                text: "128 KiB sequential writes on the 480 GB drive: the dies' program time sets the speed.",
+                setup: setup("e18dc", 480, 32, Rw::Write, 128 * KIB, DriveState::SeqFilled),
+            },
+            TourStep {
+                text: "Twice the dies (960 GB), about twice the write speed.",
+                setup: setup("e18dc", 960, 32, Rw::Write, 128 * KIB, DriveState::SeqFilled),
+            },
+            TourStep {
+                text: "Twice again (1,920 GB), about twice again.",
+                setup: setup("e18dc", 1920, 32, Rw::Write, 128 * KIB, DriveState::SeqFilled),
+            },
+            TourStep {
+                text: "Sequential reads at depth: the PCIe 4.0 x4 link, not the flash, sets the ceiling.",
+                setup: setup("e18dc", 1920, 128, Rw::Read, 128 * KIB, DriveState::SeqFilled),
+            },
+        ],
+    },
+    Tour {
+        id: "quarter-dies",
+        title: "The same controller with a quarter of the dies (Octane 128 GB vs 512 GB)",
+        steps: &[
+            TourStep {
+                text: "The Octane 512 GB writing 128 KiB blocks in order: 64 dies behind one controller, so many that the SATA link is the limit.",
+                setup: setup("octane", 512, 32, Rw::Write, 128 * KIB, DriveState::SeqFilled),
+            },
+            TourStep {
+                text: "The Octane 128 GB: the same controller with 16 dies. Now the dies are the limit, and it writes at about a quarter of the 512 GB model's speed.",
+                setup: setup("octane", 128, 32, Rw::Write, 128 * KIB, DriveState::SeqFilled),
+            },
+        ],
+    },
+    Tour {
+        id: "slc-cache",
+        title: "The SLC cache and what happens when it is full",
+        steps: &[
+            TourStep {
+                text: "The E12 960 GB written from empty to full. Its first gigabytes go to flash used as SLC, one bit per cell, which programs fast; the fill chart marks where that cache ends. After it, every byte is programmed as TLC and the speed drops to what the dies can sustain.",
+                setup: over_time("e12", 960, 60, 32),
+            },
+            TourStep {
+                text: "32 GB bursts with no pause between them: the cache has no time to move its data to TLC, so the second burst runs out of cache and the third writes at the sustained rate from its first byte.",
+                setup: over_time("e12", 960, 0, 32),
+            },
+            TourStep {
+                text: "A minute of idle time between the same bursts: the drive empties its cache while it rests, and every burst runs at the cache's speed. This is why reviewers pause between tests, and why a short benchmark flatters a consumer drive.",
+                setup: over_time("e12", 960, 60, 32),
+            },
+            TourStep {
+                text: "An enterprise drive keeps no SLC cache: the E18DC 1,920 GB writes at one steady rate from the first gigabyte to the last, so a short test shows what a full day of writing gets.",
+                setup: over_time("e18dc", 1920, 60, 32),
+            },
+        ],
+    },
+    Tour {
+        id: "power",
+        title: "Parallelism costs power",
+        steps: &[
+            TourStep {
+                text: "The E12 960 GB with one read in flight: one die works at a time, and the drive draws little more than its idle half a watt. Watch the power draw beside the dies.",
+                setup: setup("e12", 960, 1, Rw::RandRead, 4 * KIB, DriveState::Fob),
+            },
+            TourStep {
+                text: "256 reads in flight keep all 32 dies busy: ten times the IOPS, and the drive draws several times the power, still well inside its PS0 budget of 8.9 W.",
+                setup: setup("e12", 960, 256, Rw::RandRead, 4 * KIB, DriveState::Fob),
+            },
+            TourStep {
+                text: "Hold the drive to PS2, whose maximum is 1.8 W: only three dies may work at once, so the deep queue loses most of its IOPS. The readout names the power budget as the limit.",
+                setup: held(setup("e12", 960, 256, Rw::RandRead, 4 * KIB, DriveState::Fob), 2),
+            },
+            TourStep {
+                text: "At queue depth 1 the same PS2 costs almost nothing: one die at a time fits any budget. A low power state hurts parallel work, not single requests.",
+                setup: held(setup("e12", 960, 1, Rw::RandRead, 4 * KIB, DriveState::Fob), 2),
+            },
+        ],
+    },
+];
+
+/// The tour with this id.
+pub fn tour(id: &str) -> Option<&'static Tour> {
+    TOURS.iter().find(|t| t.id == id)
+}
+
+/// The spoken summary of a snapshot: one sentence, for a polite live region.
+pub fn summary(a: &Activity, clock: SimTime) -> String {
+    let dies = a.dies.len();
+    let busy = a.busy_dies();
+    let channels_busy = a.channels_busy.iter().filter(|b| **b).count();
+    let link = if a.link_read_busy || a.link_write_busy {
+        "busy"
+    } else {
+        "idle"
+    };
+    format!(
+        "At {}: {busy} of {dies} dies busy, {} requests waiting on dies, {channels_busy} of {} channels busy, host link {link}.",
+        format::latency_us(clock.0 as f64 / NANOS_PER_US as f64),
+        a.queued_on_dies(),
+        a.channels_busy.len(),
+    )
+}
+
+/// A simulated speed in words: `20 µs per second`.
+pub fn speed_text(us_per_s: u32) -> String {
+    if us_per_s >= 1_000 {
+        format!("{} ms per second", us_per_s / 1_000)
+    } else {
+        format!("{us_per_s} µs per second")
+    }
+}
+
+/// Simulated time for `wall_ms` of playing at `us_per_s`.
+pub fn sim_span(wall_ms: f64, us_per_s: u32) -> Nanos {
+    let ns = wall_ms.max(0.0) * f64::from(us_per_s) * NANOS_PER_US as f64 / 1e3;
+    Nanos(ns.round() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::sliced::Sliced;
+    use crate::model::{RunOptions, Simulation};
+    use crate::ui::pure::compute;
+    use crate::ui::pure::url_state;
+    use parallelism_work::teach::{TeachCommand, TeachNews, Teacher};
+
+    fn ctx(iodepth: u32, dies: u32) -> ExplainContext {
+        ExplainContext {
+            iodepth,
+            dies,
+            link: HostLink::Pcie4x4,
+            power: None,
+            rate_iops: None,
+        }
+    }
+
+    /// The explainer's figures for `state`'s point, as teaching mode's worker finds them.
+    fn figures(state: &LabState) -> RunFigures {
+        let mut t = Teacher::new();
+        assert_eq!(
+            t.command(TeachCommand::Start(compute::current_key(state))),
+            None
+        );
+        while t.busy() {
+            for news in t.work(&mut || false) {
+                if let TeachNews::Explained(f) = news {
+                    return f;
+                }
+            }
+        }
+        panic!("the explainer's run did not finish")
+    }
+
+    fn small_drive(qd: u32) -> LabState {
+        let mut s = LabState::default();
+        s.drive.set_dies(8);
+        s.workload.set_qd(qd);
+        s.workload.set_drive_state(DriveState::Fob);
+        s
+    }
+
+    #[test]
+    fn at_a_rate_the_explainer_speaks_of_the_load_and_littles_law_of_the_system() {
+        let c = ExplainContext {
+            rate_iops: Some(25_000),
+            ..ctx(64, 8)
+        };
+        assert_eq!(
+            sentence(Bottleneck::QueueDepth, 0.25, 0.1, c),
+            "The offered load, 25,000 a second, is the limit: the dies are busy 25% of the time and 6 of 8 are idle on average, so a request seldom waits"
+        );
+        assert!(sentence(Bottleneck::Dies, 0.95, 0.5, c).starts_with("Every die is busy"));
+        let l = little(c, 25_000.0, 85.0);
+        assert!(
+            l.contains("arrival rate × time in the system") && l.contains("= 2.1 on average"),
+            "{l}"
+        );
+    }
+
+    #[test]
+    fn the_sentences_name_the_limit_in_plain_words() {
+        let c = ctx(1, 32);
+        assert_eq!(
+            sentence(Bottleneck::QueueDepth, 0.02, 0.01, c),
+            "Only 1 request in flight: 31 of 32 dies are idle"
+        );
+        assert_eq!(
+            sentence(Bottleneck::QueueDepth, 4.0 / 32.0, 0.1, ctx(4, 32)),
+            "Only 4 requests in flight: 28 of 32 dies are idle"
+        );
+        assert_eq!(
+            sentence(Bottleneck::Dies, 0.95, 0.5, c),
+            "Every die is busy: more queue depth only adds waiting"
+        );
+        assert!(sentence(Bottleneck::Dies, 0.75, 0.5, c).contains("75%"));
+        assert_eq!(
+            sentence(Bottleneck::HostLink, 0.5, 0.5, c),
+            "The PCIe 4.0 x4 link is full"
+        );
+        assert_eq!(
+            sentence(Bottleneck::Controller, 0.5, 0.5, c),
+            "The controller's command processing is the limit"
+        );
+        assert!(sentence(Bottleneck::Channels, 0.5, 0.93, c).contains("93%"));
+        assert!(sentence(Bottleneck::QueueDepth, 1.0, 0.2, ctx(64, 8)).contains("would still help"));
+    }
+
+    #[test]
+    fn the_power_meter_keeps_the_latest_draws_under_its_budget_line() {
+        let mut trace = PowerTrace::new(Some(8.9));
+        for i in 0..(POWER_SAMPLES + 10) {
+            trace.push(i as f64 / 100.0);
+        }
+        assert_eq!(trace.now_w(), Some((POWER_SAMPLES + 9) as f64 / 100.0));
+        assert_eq!(trace.top_w(), 8.9, "the budget tops the scale");
+        let points = trace.polyline(600.0, 60.0);
+        assert_eq!(points.split(' ').count(), POWER_SAMPLES);
+        assert!(points.ends_with("600.0,51.3"), "{points}");
+        let mut open = PowerTrace::new(None);
+        open.push(2.0);
+        assert_eq!(
+            (open.top_w(), open.polyline(600.0, 60.0)),
+            (2.0, "600.0,0.0".into())
+        );
+    }
+
+    #[test]
+    fn a_binding_power_budget_is_named_with_its_state_and_watts() {
+        let held = ExplainContext {
+            power: Some((1, 2.3)),
+            ..ctx(256, 32)
+        };
+        assert_eq!(
+            sentence(Bottleneck::PowerBudget, 0.3, 0.2, held),
+            "The power budget of PS1 (2.3 W) limits how many dies work at once"
+        );
+    }
+
+    #[test]
+    fn littles_law_uses_the_points_numbers() {
+        let s = little(ctx(32, 32), 286_213.0, 111.8);
+        assert!(s.contains("32 requests in flight"), "{s}");
+        assert!(s.contains("286,213 IOPS"), "{s}");
+        assert!(s.contains("(= 32.0)"), "{s}");
+    }
+
+    #[test]
+    fn explain_marks_the_limiting_bar() {
+        let r = RunFigures {
+            bottleneck: Bottleneck::QueueDepth,
+            iops: 13_000.0,
+            mean_latency_us: 75.0,
+            link: 0.05,
+            controller: 0.1,
+            channels: 0.02,
+            dies: 0.03,
+        };
+        let e = explain(&r, ctx(1, 8));
+        assert_eq!(e.sentence, "Only 1 request in flight: 7 of 8 dies are idle");
+        assert_eq!(e.bars.len(), 4);
+        assert!(e.bars.iter().all(|b| !b.limit), "no resource is the limit");
+        assert_eq!(bar_percent(e.bars[1].busy), 10.0);
+    }
+
+    #[test]
+    fn a_real_run_goes_from_dies_idle_at_qd1_to_dies_busy_at_depth_on_a_small_drive() {
+        for (qd, limit, words) in [
+            (1, Bottleneck::QueueDepth, "7 of 8 dies are idle"),
+            (256, Bottleneck::Dies, "more queue depth only adds waiting"),
+        ] {
+            let s = small_drive(qd);
+            let e = explain(&figures(&s), ExplainContext::of(&s));
+            assert_eq!(e.limit, limit, "qd {qd}: {}", e.sentence);
+            assert!(e.sentence.contains(words), "qd {qd}: {}", e.sentence);
+        }
+    }
+
+    #[test]
+    fn every_tour_step_is_reachable_and_sets_what_it_says() {
+        for t in TOURS {
+            assert!(!t.steps.is_empty(), "{}", t.id);
+            assert_eq!(tour(t.id), Some(&t));
+            for step in t.steps {
+                let mut s = LabState::default();
+                s.display.view = View::Activity;
+                step.setup.apply(&mut s);
+                let q = url_state::to_query(&s);
+                assert_eq!(s.drive.preset().id, step.setup.preset, "{q}");
+                assert!(
+                    (s.drive.capacity_gb() - f64::from(step.setup.capacity_gb)).abs() < 0.5,
+                    "{q}"
+                );
+                assert_eq!(
+                    (s.workload.qd(), s.workload.rw(), s.workload.bs_bytes()),
+                    (step.setup.qd, step.setup.rw, step.setup.bs_bytes),
+                    "{q}"
+                );
+                assert_eq!(s.workload.drive_state(), step.setup.state);
+                assert_eq!(s.drive.power_state(), step.setup.power_state, "{q}");
+                match step.setup.time {
+                    None => {
+                        assert_eq!(s.display.view, View::Activity, "{q}: a tour keeps the view")
+                    }
+                    Some(t) => {
+                        assert_eq!(s.display.view, View::Time, "{q}");
+                        assert_eq!(
+                            (s.views.idle_s(), s.views.burst_gb()),
+                            (t.idle_s, t.burst_gb),
+                            "{q}"
+                        );
+                    }
+                }
+                let back = url_state::parse_query(&q, LabState::default());
+                assert!(back.notes.is_empty(), "{q}: {:?}", back.notes);
+            }
+        }
+    }
+
+    /// The power tour's texts, checked against the model they describe: little above idle at
+    /// QD1, several times that at QD256 within PS0, PS2 costing most IOPS at depth and almost
+    /// none at QD1.
+    #[test]
+    fn the_power_tour_shows_what_its_text_says() {
+        let steps = tour("power").expect("the tour exists").steps;
+        let run = |i: usize| {
+            let mut s = LabState::default();
+            steps[i].setup.apply(&mut s);
+            let prep = compute::current_key(&s).prepare(3_000).unwrap();
+            let run = prep.finish().unwrap();
+            Simulation::run(&run).unwrap()
+        };
+        let (qd1, deep, deep_ps2, qd1_ps2) = (run(0), run(1), run(2), run(3));
+        assert!(qd1.power.average_w < 1.0, "{:?}", qd1.power);
+        assert!(deep.iops > 10.0 * qd1.iops);
+        assert!(deep.power.average_w > 3.0 * qd1.power.average_w);
+        assert!(deep.power.peak_w <= 8.9);
+        assert!(deep_ps2.iops < 0.3 * deep.iops);
+        assert_eq!(deep_ps2.bottleneck, Bottleneck::PowerBudget);
+        assert!(qd1_ps2.iops > 0.97 * qd1.iops);
+    }
+
+    /// The load tour's texts, checked against the model they describe (full runs, as the page
+    /// shows them): near one read's latency and about 2 in the drive at 25,000 a second; the
+    /// mean doubled and p99 further from it at 100,000; four times the first mean and about 55
+    /// in the drive at 160,000; saturated at 250,000, past a capacity of about 178,000.
+    #[test]
+    fn the_load_tour_shows_what_its_text_says() {
+        let steps = tour("load").expect("the tour exists").steps;
+        let run = |i: usize| {
+            let mut s = LabState::default();
+            steps[i].setup.apply(&mut s);
+            assert_eq!(s.workload.load(), LoadKind::Rate);
+            let key = compute::current_key(&s);
+            let prep = key.prepare(RunOptions::DEFAULT_MEASURED_IOS).unwrap();
+            let run = prep.finish().unwrap();
+            Simulation::run(&run).unwrap()
+        };
+        let (light, knee, heavy, over) = (run(0), run(1), run(2), run(3));
+        let near = |v: f64, want: f64, tol: f64| (v / want - 1.0).abs() < tol;
+        assert!(
+            near(light.latency.mean_us, 85.0, 0.1),
+            "{:?}",
+            light.latency
+        );
+        assert!(
+            near(light.mean_in_system, 2.0, 0.2),
+            "{}",
+            light.mean_in_system
+        );
+        assert!(
+            knee.latency.mean_us > 1.8 * light.latency.mean_us,
+            "{:?}",
+            knee.latency
+        );
+        assert!(
+            knee.latency.p99_us / knee.latency.mean_us
+                > light.latency.p99_us / light.latency.mean_us
+        );
+        assert!(near(
+            heavy.latency.mean_us / light.latency.mean_us,
+            4.0,
+            0.15
+        ));
+        assert!(
+            near(heavy.mean_in_system, 55.0, 0.1),
+            "{}",
+            heavy.mean_in_system
+        );
+        assert!(!light.saturated && !knee.saturated && !heavy.saturated);
+        assert!(over.saturated);
+        let mut s = LabState::default();
+        steps[3].setup.apply(&mut s);
+        let capacity = Simulation::run(
+            &compute::capacity_key(&s, s.drive.choice())
+                .spec()
+                .check()
+                .unwrap(),
+        )
+        .unwrap();
+        assert!(near(capacity.iops, 178_000.0, 0.02), "{}", capacity.iops);
+        assert!(near(160_000.0 / capacity.iops, 0.9, 0.02));
+    }
+
+    /// The desktop tour's texts, checked against the replays the page runs (the worker's own
+    /// code, natively): the 128 GB Octane keeps about 92% of the 512 GB's data rate on Light
+    /// and about 86% on Heavy.
+    #[test]
+    fn the_desktop_tour_shows_the_reviews_verdict() {
+        use crate::ui::views::trace;
+        use parallelism_work::replay::ReplayRun;
+        let steps = tour("desktop").expect("the tour exists").steps;
+        let share = |i: usize| {
+            let mut s = LabState::default();
+            steps[i].setup.apply(&mut s);
+            assert_eq!(s.workload.load(), LoadKind::Trace);
+            let mut ask = trace::ask(&s, None).unwrap();
+            // The first drive (128 GB) against the last (512 GB).
+            ask.drives = vec![ask.drives[0].clone(), ask.drives.last().unwrap().clone()];
+            let found = ReplayRun::start(ask, None).unwrap().finish().unwrap();
+            found.drives[0].data_rate_mb_s / found.drives[1].data_rate_mb_s
+        };
+        let (light, heavy) = (share(0), share(1));
+        assert!((light - 0.92).abs() < 0.01, "Light: {light}");
+        assert!((heavy - 0.86).abs() < 0.01, "Heavy: {heavy}");
+    }
+
+    /// The SLC-cache tour's texts, checked against the model they describe: a cache that fills
+    /// and ends, bursts that run out of it without idle time and do not with a minute's rest,
+    /// and an enterprise drive without one.
+    #[test]
+    fn the_slc_cache_tour_shows_what_its_text_says() {
+        use crate::model::drive_state::{bursts, fill, FillPhase};
+        const BURSTS: u32 = 3;
+        let steps = tour("slc-cache").expect("the tour exists").steps;
+        let lab = |i: usize| {
+            let mut s = LabState::default();
+            steps[i].setup.apply(&mut s);
+            s
+        };
+        let burst_rates = |s: &LabState| -> Vec<f64> {
+            let b = bursts(
+                &s.drive.spec(),
+                f64::from(s.views.burst_gb()),
+                f64::from(s.views.idle_s()),
+                BURSTS,
+            );
+            b.expect("valid bursts").iter().map(|p| p.mb_s).collect()
+        };
+
+        let e12 = lab(0);
+        let report = fill(&e12.drive.spec()).expect("valid fill");
+        let first = &report.points[0];
+        // The last point before folding: the first after the cache averages in its end.
+        let tlc = report
+            .points
+            .iter()
+            .rfind(|p| p.phase == FillPhase::PostCache);
+        let tlc = tlc.expect("the cache ends during the fill");
+        assert!(report.slc_cache_gb > 0.0 && first.phase == FillPhase::Cache);
+        assert!(
+            first.mb_s > 2.0 * tlc.mb_s,
+            "{} vs {}",
+            first.mb_s,
+            tlc.mb_s
+        );
+
+        let no_rest = burst_rates(&lab(1));
+        assert!(
+            no_rest[1] < no_rest[0] && no_rest[2] < no_rest[1],
+            "{no_rest:?}"
+        );
+        let tlc_error = (no_rest[2] - tlc.mb_s).abs() / tlc.mb_s;
+        assert!(
+            tlc_error < 1e-9,
+            "the third burst runs at the TLC rate: {no_rest:?}"
+        );
+
+        let rested = burst_rates(&lab(2));
+        assert!(rested.iter().all(|&r| r == rested[0]), "{rested:?}");
+        assert_eq!(
+            rested[0], no_rest[0],
+            "every rested burst runs at the cache's speed"
+        );
+
+        let e18dc = fill(&lab(3).drive.spec()).expect("valid fill");
+        assert_eq!(e18dc.slc_cache_gb, 0.0);
+        assert!(e18dc
+            .points
+            .iter()
+            .all(|p| p.phase == FillPhase::PostCache && p.mb_s == e18dc.points[0].mb_s));
+    }
+
+    #[test]
+    fn speeds_snap_and_spans_scale_with_wall_time() {
+        assert_eq!(crate::ui::pure::state::speed_ladder().nearest(0), 1);
+        assert_eq!(crate::ui::pure::state::speed_ladder().nearest(30), 20);
+        assert_eq!(
+            crate::ui::pure::state::speed_ladder().nearest(u32::MAX),
+            1000
+        );
+        assert_eq!(sim_span(1000.0, 20), Nanos::from_us(20));
+        assert_eq!(sim_span(-5.0, 20), Nanos::ZERO);
+        assert_eq!(speed_text(1000), "1 ms per second");
+    }
+}
