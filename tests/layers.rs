@@ -461,7 +461,7 @@ fn the_reader_of_imports_sees_every_form_and_skips_comments_and_tests() {
          fn after_the_tests() { crate::ui::controls::locked(); }",
     );
     let here: ModPath = ["ui", "views", "share"].map(String::from).to_vec();
-    let found: Vec<String> = named_paths(&code, &here).iter().map(|p| shown(p)).collect();
+    let found: Vec<String> = named_paths(&code, &here).iter().map(shown).collect();
     assert_eq!(
         found,
         [

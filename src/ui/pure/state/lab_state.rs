@@ -47,6 +47,7 @@ mod tests {
     use super::*;
     use crate::model::config::{DriveState, Rw, MAX_DIES, MAX_IODEPTH};
     use crate::model::presets::{self, Preset};
+    use crate::ui::pure::state::*;
 
     fn e18dc() -> &'static Preset {
         presets::find("e18dc").unwrap()
