@@ -177,6 +177,52 @@ impl Started {
     }
 }
 
+/// The legend shared by the charts and the compare bar under it, while `shown` (several jobs
+/// and a trace have their own tables instead).
+#[component]
+fn LegendAndCompare(charts: Memo<charts::ChartSet>, shown: Signal<bool>) -> impl IntoView {
+    let legend = Memo::new(move |_| charts.with(|c| c.legend.clone()));
+    view! {
+        <Later soon=true>
+            <Show when=move || shown.get()>
+                <Legend
+                    entries=legend
+                    measured=Signal::derive(move || charts.with(has_markers))
+                    yours=Signal::derive(move || charts.with(|c| c.qd.depth.yours.clone()))
+                />
+            </Show>
+        </Later>
+        <Later>
+            <Show when=move || shown.get()>
+                <CompareBar />
+            </Show>
+        </Later>
+    }
+}
+
+/// The full page's parts below the charts (an embedded lab has none): share and export, the
+/// reader's fio results, and the guided tours docked at the window's bottom in the queue view.
+#[component]
+fn SharingParts(charts: Memo<charts::ChartSet>, tour_at: TourAt) -> impl IntoView {
+    let lab = Lab::expect();
+    let queue_view = move || lab.display.with(|d| d.view == View::Queue);
+    view! {
+        <Later>
+            <ShareBar charts=charts />
+        </Later>
+        <Later>
+            <FioImport />
+        </Later>
+        // Below the charts here (the current step docked at the window's bottom), above the
+        // teaching views' panels.
+        <Later>
+            <Show when=queue_view>
+                <Tours at=tour_at docked=true />
+            </Show>
+        </Later>
+    }
+}
+
 /// The lab's views, for the state [`Started::new`] made, mounted whole or in the steps
 /// `staging` asks for.
 #[component]
@@ -201,7 +247,6 @@ pub fn AppViews(
     // style, which the state's task would force on the opening chart's page, and the views'
     // task again on the app's.
     let palette = themed_palette(lab.display);
-    let legend = Memo::new(move |_| charts.with(|c| c.legend.clone()));
     let view_is = move |view: View| lab.display.with(|d| d.view == view);
     // Several jobs and a trace have their own tables instead of one point and its curves.
     let own_table = move || {
@@ -246,46 +291,16 @@ pub fn AppViews(
                         <Show when=move || view_is(View::Activity)>
                             <TeachingMode />
                         </Show>
-                        <Later soon=true>
-                            <Show when=move || !own_table()>
-                                <Legend
-                                    entries=legend
-                                    measured=Signal::derive(move || charts.with(has_markers))
-                                    yours=Signal::derive(move || {
-                                        charts.with(|c| c.qd.depth.yours.clone())
-                                    })
-                                />
-                            </Show>
-                        </Later>
-                        <Later>
-                            <Show when=move || !own_table()>
-                                <CompareBar />
-                            </Show>
-                        </Later>
+                        <LegendAndCompare charts=charts shown=Signal::derive(move || !own_table()) />
                         <Show when=move || staging.reached(Step::Charts)>
                             <QueueCharts charts=charts palette=palette embed=embed />
                         </Show>
                         <DriveTimeView palette=palette />
                         <ReviewTestsView />
                         <ScorecardView />
-                        {(!embed)
-                            .then(|| {
-                                view! {
-                                    <Later>
-                                        <ShareBar charts=charts />
-                                    </Later>
-                                    <Later>
-                                        <FioImport />
-                                    </Later>
-                                    // Below the charts here (the current step docked at the
-                                    // window's bottom), above the teaching views' panels.
-                                    <Later>
-                                        <Show when=move || view_is(View::Queue)>
-                                            <Tours at=tour_at docked=true />
-                                        </Show>
-                                    </Later>
-                                }
-                            })}
+                        <Show when=move || !embed>
+                            <SharingParts charts=charts tour_at=tour_at />
+                        </Show>
                     </Show>
                 </div>
             </main>

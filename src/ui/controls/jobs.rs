@@ -21,6 +21,7 @@ const JOB_RATES: [u32; 16] = [
     1_000, 1_600, 2_500, 4_000, 6_300, 10_000, 16_000, 25_000, 40_000, 63_000, 100_000, 160_000,
     250_000, 400_000, 630_000, 1_000_000,
 ];
+
 /// The jobs' controls: one group per job, and Add / Remove.
 #[component]
 pub fn JobsControls() -> impl IntoView {
@@ -44,44 +45,8 @@ pub fn JobsControls() -> impl IntoView {
             return;
         }
         spawn_local(async move {
-            let text = JsFuture::from(file.text())
-                .await
-                .ok()
-                .and_then(|v| v.as_string());
-            let outcome = match text.map(|t| jobfile::parse(&t)) {
-                None => Err(format!("{name} could not be read. The jobs are unchanged.")),
-                Some(Err(e)) => Err(format!("{name}: {e}. The jobs are unchanged.")),
-                Some(Ok(file)) => match Jobs::of_job_file(&file) {
-                    Err(why) => Err(format!("{name}: {why}. The jobs are unchanged.")),
-                    Ok((jobs, spacing, notes)) => {
-                        lab.workload.update(|w| {
-                            *w.jobs_mut() = jobs;
-                            if let Some(s) = spacing {
-                                w.set_spacing(s);
-                            }
-                        });
-                        Ok(notes)
-                    }
-                },
-            };
-            loaded.set(Some(outcome));
+            loaded.set(Some(load_job_file(file, lab).await));
         });
-    };
-    let report = move || {
-        loaded.get().map(|r| match r {
-            Ok(notes) => view! {
-                <div id="jobs-file-notes" role="status">
-                    <p class="hint">"Loaded the file's jobs."</p>
-                    <ul class="hint">
-                        {notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
-                    </ul>
-                </div>
-            }
-            .into_any(),
-            Err(why) => {
-                view! { <p class="error" role="alert" id="jobs-file-refused">{why}</p> }.into_any()
-            }
-        })
     };
     view! {
         <div class="jobs-controls">
@@ -97,7 +62,7 @@ pub fn JobsControls() -> impl IntoView {
                 <p class="hint" id="jobs-file-hint">
                     "Its first group's jobs (each clone a job, up to four) become the jobs below; a line says what the jobs view leaves out. lab run runs the whole file."
                 </p>
-                {report}
+                <JobFileReport loaded=loaded />
             </div>
             <For each=move || 0..count() key=|i| *i let:index>
                 <JobControls index=index />
@@ -113,6 +78,49 @@ pub fn JobsControls() -> impl IntoView {
                 {format!("Add a job (up to {MAX_JOBS})")}
             </button>
         </div>
+    }
+}
+
+/// Reads a fio job file and, if its first group makes jobs, puts them in the state: the lines
+/// about what the jobs view leaves out, or why the file was refused (the jobs unchanged).
+async fn load_job_file(file: web_sys::File, lab: Lab) -> Result<Vec<String>, String> {
+    let name = file.name();
+    let text = JsFuture::from(file.text())
+        .await
+        .ok()
+        .and_then(|v| v.as_string())
+        .ok_or_else(|| format!("{name} could not be read. The jobs are unchanged."))?;
+    let parsed =
+        jobfile::parse(&text).map_err(|e| format!("{name}: {e}. The jobs are unchanged."))?;
+    let (jobs, spacing, notes) = Jobs::of_job_file(&parsed)
+        .map_err(|why| format!("{name}: {why}. The jobs are unchanged."))?;
+    lab.workload.update(|w| {
+        *w.jobs_mut() = jobs;
+        if let Some(s) = spacing {
+            w.set_spacing(s);
+        }
+    });
+    Ok(notes)
+}
+
+/// What the last job file came to: the notes on what was left out, or why it was refused.
+#[component]
+fn JobFileReport(loaded: RwSignal<Option<Result<Vec<String>, String>>>) -> impl IntoView {
+    move || {
+        loaded.get().map(|r| match r {
+            Ok(notes) => view! {
+                <div id="jobs-file-notes" role="status">
+                    <p class="hint">"Loaded the file's jobs."</p>
+                    <ul class="hint">
+                        {notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
+                    </ul>
+                </div>
+            }
+            .into_any(),
+            Err(why) => {
+                view! { <p class="error" role="alert" id="jobs-file-refused">{why}</p> }.into_any()
+            }
+        })
     }
 }
 

@@ -349,6 +349,44 @@ fn rate_mb_text(iops: u32, bs_bytes: u32) -> String {
     format::mb_s(f64::from(iops) * f64::from(bs_bytes) / crate::model::config::BYTES_PER_MB)
 }
 
+/// The queue depth: requests kept in flight (a closed loop), or, under a rate, the most the
+/// host lets reach the drive at once (fio's `iodepth` beside `rate_iops`).
+#[component]
+fn DepthControl(workload: RwSignal<WorkloadSetup>) -> impl IntoView {
+    view! {
+        <Show
+            when=move || workload.with(|w| w.load() == LoadKind::Depth)
+            fallback=move || {
+                view! {
+                    <LadderSlider
+                        id="qd"
+                        label="Most requests at the drive at once (the rest wait in the host)"
+                        ladder=Signal::derive(qd_ladder)
+                        value=Signal::derive(move || workload.with(WorkloadSetup::qd))
+                        on_change=Callback::new(move |q| workload.update(|w| w.set_qd(q)))
+                        format=Callback::new(|q: u32| q.to_string())
+                        value_text=Callback::new(|q: u32| format!("at most {q} at the drive"))
+                        hint="fio's iodepth beside rate_iops. Arrow keys double or halve it."
+                        locked=locked(Control::Qd)
+                    />
+                }
+            }
+        >
+            <LadderSlider
+                id="qd"
+                label="Queue depth (requests in flight)"
+                ladder=Signal::derive(qd_ladder)
+                value=Signal::derive(move || workload.with(WorkloadSetup::qd))
+                on_change=Callback::new(move |q| workload.update(|w| w.set_qd(q)))
+                format=Callback::new(|q: u32| q.to_string())
+                value_text=Callback::new(|q: u32| format!("queue depth {q}"))
+                hint="Arrow keys double or halve it; Shift + arrow takes a finer step."
+                locked=locked(Control::Qd)
+            />
+        </Show>
+    }
+}
+
 /// Queue depth, access pattern, read share and block size.
 #[component]
 pub fn WorkloadControls(
@@ -376,36 +414,7 @@ pub fn WorkloadControls(
                 <TraceControls />
             </Show>
             <Show when=move || workload.with(|w| matches!(w.load(), LoadKind::Depth | LoadKind::Rate))>
-            <Show
-                when=move || workload.with(|w| w.load() == LoadKind::Depth)
-                fallback=move || {
-                    view! {
-                        <LadderSlider
-                            id="qd"
-                            label="Most requests at the drive at once (the rest wait in the host)"
-                            ladder=Signal::derive(qd_ladder)
-                            value=Signal::derive(move || workload.with(WorkloadSetup::qd))
-                            on_change=Callback::new(move |q| workload.update(|w| w.set_qd(q)))
-                            format=Callback::new(|q: u32| q.to_string())
-                            value_text=Callback::new(|q: u32| format!("at most {q} at the drive"))
-                            hint="fio's iodepth beside rate_iops. Arrow keys double or halve it."
-                            locked=locked(Control::Qd)
-                        />
-                    }
-                }
-            >
-                <LadderSlider
-                    id="qd"
-                    label="Queue depth (requests in flight)"
-                    ladder=Signal::derive(qd_ladder)
-                    value=Signal::derive(move || workload.with(WorkloadSetup::qd))
-                    on_change=Callback::new(move |q| workload.update(|w| w.set_qd(q)))
-                    format=Callback::new(|q: u32| q.to_string())
-                    value_text=Callback::new(|q: u32| format!("queue depth {q}"))
-                    hint="Arrow keys double or halve it; Shift + arrow takes a finer step."
-                    locked=locked(Control::Qd)
-                />
-            </Show>
+            <DepthControl workload=workload />
             <RadioGroup
                 name="pattern"
                 legend="Addresses"

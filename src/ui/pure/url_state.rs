@@ -57,7 +57,7 @@ use crate::ui::pure::state::{
     DEFAULT_BURST_GB, DEFAULT_IDLE_S, DEFAULT_RATE_IOPS, DEFAULT_SPACING, DEFAULT_SPEED_US_PER_S,
     DIE_DENSITIES_GBIT, READ_SHARE_STEP, SPEEDS_US_PER_S,
 };
-use crate::ui::pure::state::{Jobs, TraceSource, DEFAULT_TRACE};
+use crate::ui::pure::state::{Jobs, TraceSource, WorkloadSetup, DEFAULT_TRACE};
 
 /// Every parameter the lab reads, in the order it writes them.
 pub const PARAMS: [&str; 22] = [
@@ -127,7 +127,19 @@ fn drive_params(drive: &DriveSetup) -> Vec<(&'static str, String)> {
 /// Writes the query (without the leading `?`) for `state`.
 pub fn to_query(state: &LabState) -> String {
     let mut parts = drive_params(&state.drive);
-    let w = &state.workload;
+    parts.extend(workload_params(&state.workload));
+    parts.extend(view_params(state));
+    parts.extend(share_params(state));
+    parts
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// The workload's parameters, each only where it differs from the default or its view needs it.
+fn workload_params(w: &WorkloadSetup) -> Vec<(&'static str, String)> {
+    let mut parts = Vec::new();
     let rate = w.load() == LoadKind::Rate;
     let jobs = w.load() == LoadKind::Jobs;
     if w.load() != LoadKind::Depth {
@@ -145,14 +157,21 @@ pub fn to_query(state: &LabState) -> String {
     if w.load() == LoadKind::Trace || w.trace() != DEFAULT_TRACE {
         parts.push(("trace", w.trace().id().to_string()));
     }
-    parts.push(("qd", state.workload.qd().to_string()));
-    let rw = state.workload.rw();
+    parts.push(("qd", w.qd().to_string()));
+    let rw = w.rw();
     parts.push(("rw", rw.fio_name().to_string()));
     if rw.fixed_read_percent().is_none() {
-        parts.push(("mix", state.workload.read_pct().to_string()));
+        parts.push(("mix", w.read_pct().to_string()));
     }
-    parts.push(("bs", format_block_size(state.workload.bs_bytes())));
-    parts.push(("state", state.workload.drive_state().id().to_string()));
+    parts.push(("bs", format_block_size(w.bs_bytes())));
+    parts.push(("state", w.drive_state().id().to_string()));
+    parts
+}
+
+/// The views' settings and the display, each only where it differs from the default or its view
+/// needs it.
+fn view_params(state: &LabState) -> Vec<(&'static str, String)> {
+    let mut parts = Vec::new();
     if state.views.think_us() != 0 {
         parts.push(("think", state.views.think_us().to_string()));
     }
@@ -178,6 +197,12 @@ pub fn to_query(state: &LabState) -> String {
     if state.views.speed_us_per_s() != DEFAULT_SPEED_US_PER_S {
         parts.push((SPEED_PARAM, state.views.speed_us_per_s().to_string()));
     }
+    parts
+}
+
+/// What sharing and embedding set: the pins, the frame, the charts shown and the locks.
+fn share_params(state: &LabState) -> Vec<(&'static str, String)> {
+    let mut parts = Vec::new();
     let sep = LIST_SEPARATOR.to_string();
     if !state.pins.as_slice().is_empty() {
         let pins: Vec<String> = state.pins.as_slice().iter().map(Pin::code).collect();
@@ -207,10 +232,6 @@ pub fn to_query(state: &LabState) -> String {
         parts.push(("lock", ids.join(&sep)));
     }
     parts
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join("&")
 }
 
 /// Reads `query` (with or without the leading `?`) on top of `base`.

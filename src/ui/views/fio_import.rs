@@ -98,9 +98,7 @@ pub fn hidden_text(drive: &YourDrive, workload: &WorkloadSetup) -> Option<String
 /// what the browser keeps.
 #[component]
 pub fn FioImport() -> impl IntoView {
-    let Lab {
-        imported, workload, ..
-    } = Lab::expect();
+    let Lab { imported, .. } = Lab::expect();
     let kept = KeptNote::expect();
     let outcome = RwSignal::new(Outcome::None);
     let on_change = move |ev: leptos::ev::Event| {
@@ -134,6 +132,52 @@ pub fn FioImport() -> impl IntoView {
                 .to_string(),
         ));
     };
+    view! {
+        <section id="fio-import" class="fio card" aria-labelledby="fio-title"
+            on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default()
+            on:drop=on_drop>
+            <h2 id="fio-title">"Your measurements (fio)"</h2>
+            <div class="control">
+                <label for="fio-file">
+                    {format!("Import fio output: the files you choose (or drop here) together are one drive, up to {MAX_IMPORTS} drives (JSON, normal text or terse, fio 2.x to 3.x)")}
+                </label>
+                <input id="fio-file" type="file" multiple accept=".json,.txt,.log,.out,application/json,text/plain" on:change=on_change />
+            </div>
+            <ImportOutcome outcome=outcome />
+            {move || kept.note.get().map(|note| view! { <p id="fio-kept-note" class="notes" role="status">{note.to_string()}</p> })}
+            <ImportedDrives imported=imported outcome=outcome />
+            <p class="hint">
+                "Your files stay in this browser (kept for your next visit, never sent anywhere). "
+                <button type="button" id="fio-forget" class="small" on:click=forget>"Forget my files"</button>
+            </p>
+            <FitYourDrive />
+        </section>
+    }
+}
+
+/// The last import's outcome: why a file was refused (until dismissed), or what was imported.
+#[component]
+fn ImportOutcome(outcome: RwSignal<Outcome>) -> impl IntoView {
+    view! {
+    {move || match outcome.get() {
+        Outcome::Refused(why) => Some(view! {
+            <div id="fio-note" class="notes" role="alert">
+                <p>{why}</p>
+                <button type="button" id="dismiss-fio-note" on:click=move |_| outcome.set(Outcome::None)>
+                    "Dismiss"
+                </button>
+            </div>
+        }.into_any()),
+        Outcome::Imported(text) => Some(view! { <p id="fio-status" role="status">{text}</p> }.into_any()),
+        Outcome::None => None,
+    }}
+    }
+}
+
+/// The imported drives, each with its files.
+#[component]
+fn ImportedDrives(imported: RwSignal<Imports>, outcome: RwSignal<Outcome>) -> impl IntoView {
+    let workload = Lab::expect().workload;
     let drives = move || {
         imported.with(|i| {
             let names: Vec<String> = i.as_slice().iter().map(YourDrive::name).collect();
@@ -158,36 +202,7 @@ pub fn FioImport() -> impl IntoView {
         })
     };
     view! {
-        <section id="fio-import" class="fio card" aria-labelledby="fio-title"
-            on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default()
-            on:drop=on_drop>
-            <h2 id="fio-title">"Your measurements (fio)"</h2>
-            <div class="control">
-                <label for="fio-file">
-                    {format!("Import fio output: the files you choose (or drop here) together are one drive, up to {MAX_IMPORTS} drives (JSON, normal text or terse, fio 2.x to 3.x)")}
-                </label>
-                <input id="fio-file" type="file" multiple accept=".json,.txt,.log,.out,application/json,text/plain" on:change=on_change />
-            </div>
-            {move || match outcome.get() {
-                Outcome::Refused(why) => Some(view! {
-                    <div id="fio-note" class="notes" role="alert">
-                        <p>{why}</p>
-                        <button type="button" id="dismiss-fio-note" on:click=move |_| outcome.set(Outcome::None)>
-                            "Dismiss"
-                        </button>
-                    </div>
-                }.into_any()),
-                Outcome::Imported(text) => Some(view! { <p id="fio-status" role="status">{text}</p> }.into_any()),
-                Outcome::None => None,
-            }}
-            {move || kept.note.get().map(|note| view! { <p id="fio-kept-note" class="notes" role="status">{note.to_string()}</p> })}
-            <ul class="fio-files" id="fio-files" aria-label="Your measured drives and their fio files">{drives}</ul>
-            <p class="hint">
-                "Your files stay in this browser (kept for your next visit, never sent anywhere). "
-                <button type="button" id="fio-forget" class="small" on:click=forget>"Forget my files"</button>
-            </p>
-            <FitYourDrive />
-        </section>
+        <ul class="fio-files" id="fio-files" aria-label="Your measured drives and their fio files">{drives}</ul>
     }
 }
 

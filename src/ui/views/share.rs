@@ -51,6 +51,85 @@ enum Copied {
     Refused(String),
 }
 
+/// The CSV the state's view exports: the charts' series, or what the jobs' or the trace's table
+/// shows (`None` before their run has a result).
+fn csv_text(state: &LabState, charts: &ChartSet, pool: Pool) -> Option<String> {
+    match state.workload.load() {
+        LoadKind::Jobs => match pool.jobs_state()?.outcome? {
+            Ok(found) => Some(export::jobs_csv(state, &found)),
+            Err(_) => None,
+        },
+        LoadKind::Trace => match pool.replay_state()?.outcome? {
+            Ok(found) => {
+                let labels: Vec<String> =
+                    trace::drives(state).into_iter().map(|d| d.label).collect();
+                Some(export::trace_csv(state, &labels, &found))
+            }
+            Err(_) => None,
+        },
+        LoadKind::Depth | LoadKind::Rate => Some(export::csv(state, charts)),
+    }
+}
+
+/// Whether the CSV waits for a run: several jobs and a trace export their results, and until a
+/// run has them there is nothing.
+fn csv_waits(load: LoadKind, pool: Pool) -> bool {
+    match load {
+        LoadKind::Jobs => {
+            pool.jobs_revision();
+            !matches!(pool.jobs_state().and_then(|s| s.outcome), Some(Ok(_)))
+        }
+        LoadKind::Trace => {
+            pool.replay_revision();
+            !matches!(pool.replay_state().and_then(|s| s.outcome), Some(Ok(_)))
+        }
+        LoadKind::Depth | LoadKind::Rate => false,
+    }
+}
+
+/// The fio job file of the state's workload; none for a generated desktop workload, a model of
+/// a trace rather than a fio job (the button is disabled then, and says why).
+fn fio_job_text(state: &LabState) -> Option<String> {
+    let w = &state.workload;
+    Some(match w.load() {
+        LoadKind::Trace => return None,
+        LoadKind::Depth => fio::job_file(&w.spec(), &compute::sweep_qds(w.qd())),
+        LoadKind::Rate => fio::rate_job_file(&w.spec(), &compute::sweep_rates(state), w.spacing()),
+        LoadKind::Jobs => {
+            let jobs: Vec<_> = w
+                .jobs()
+                .as_slice()
+                .iter()
+                .map(|j| (j.ask().workload(), j.rate_iops()))
+                .collect();
+            fio::group_job_file(&jobs, w.spacing())
+        }
+    })
+}
+
+/// What Copy link did: a confirmation, or the link to copy by hand when the clipboard refused.
+#[component]
+fn CopyStatus(copied: RwSignal<Copied>) -> impl IntoView {
+    view! {
+            <p class="hint" role="status" id="copy-status">
+            {move || match copied.get() {
+                Copied::Done => "Link copied to the clipboard.".to_string(),
+                Copied::Refused(_) => "The browser did not allow copying; select the link below and copy it.".to_string(),
+                Copied::Nothing => String::new(),
+            }}
+        </p>
+        {move || match copied.get() {
+            Copied::Refused(url) => Some(view! {
+                <label class="copy-box" for="share-url">
+                    <span>"Link to this view"</span>
+                    <input id="share-url" type="text" readonly prop:value=url on:focus=select_field />
+                </label>
+            }),
+            _ => None,
+        }}
+    }
+}
+
 /// Copy link, Embed, CSV and fio job file.
 #[component]
 pub fn ShareBar(
@@ -92,60 +171,17 @@ pub fn ShareBar(
     let pool = Pool::expect();
     let csv = move |_| {
         let state = lab.state_untracked();
-        let text = match state.workload.load() {
-            // Several jobs and a trace export what their tables show (nothing before it is).
-            LoadKind::Jobs => match pool.jobs_state().and_then(|s| s.outcome) {
-                Some(Ok(found)) => export::jobs_csv(&state, &found),
-                _ => return,
-            },
-            LoadKind::Trace => match pool.replay_state().and_then(|s| s.outcome) {
-                Some(Ok(found)) => {
-                    let labels: Vec<String> =
-                        trace::drives(&state).into_iter().map(|d| d.label).collect();
-                    export::trace_csv(&state, &labels, &found)
-                }
-                _ => return,
-            },
-            LoadKind::Depth | LoadKind::Rate => charts.with_untracked(|c| export::csv(&state, c)),
-        };
-        download::text(export::CSV_FILE, "text/csv;charset=utf-8", &text);
+        if let Some(text) = charts.with_untracked(|c| csv_text(&state, c, pool)) {
+            download::text(export::CSV_FILE, "text/csv;charset=utf-8", &text);
+        }
     };
     let fio_job = move |_| {
-        let state = lab.state_untracked();
-        let w = &state.workload;
-        let text = match w.load() {
-            // A generated desktop workload is a model of a trace, not a fio job: the button is
-            // disabled then, and says why.
-            LoadKind::Trace => return,
-            LoadKind::Depth => fio::job_file(&w.spec(), &compute::sweep_qds(w.qd())),
-            LoadKind::Rate => {
-                fio::rate_job_file(&w.spec(), &compute::sweep_rates(&state), w.spacing())
-            }
-            LoadKind::Jobs => {
-                let jobs: Vec<_> = w
-                    .jobs()
-                    .as_slice()
-                    .iter()
-                    .map(|j| (j.ask().workload(), j.rate_iops()))
-                    .collect();
-                fio::group_job_file(&jobs, w.spacing())
-            }
-        };
-        download::text(export::FIO_JOB_FILE, "text/plain;charset=utf-8", &text);
+        if let Some(text) = fio_job_text(&lab.state_untracked()) {
+            download::text(export::FIO_JOB_FILE, "text/plain;charset=utf-8", &text);
+        }
     };
     let no_fio = move || lab.workload.with(|w| w.load() == LoadKind::Trace);
-    // Several jobs and a trace export their results: until a run has them there is nothing.
-    let no_csv = move || match lab.workload.with(|w| w.load()) {
-        LoadKind::Jobs => {
-            pool.jobs_revision();
-            !matches!(pool.jobs_state().and_then(|s| s.outcome), Some(Ok(_)))
-        }
-        LoadKind::Trace => {
-            pool.replay_revision();
-            !matches!(pool.replay_state().and_then(|s| s.outcome), Some(Ok(_)))
-        }
-        LoadKind::Depth | LoadKind::Rate => false,
-    };
+    let no_csv = move || csv_waits(lab.workload.with(|w| w.load()), pool);
     view! {
         <section id="share" class="share card" aria-labelledby="share-title">
             <h2 id="share-title">"Share and export"</h2>
@@ -171,22 +207,7 @@ pub fn ShareBar(
                     "Download fio job file"
                 </button>
             </div>
-            <p class="hint" role="status" id="copy-status">
-                {move || match copied.get() {
-                    Copied::Done => "Link copied to the clipboard.".to_string(),
-                    Copied::Refused(_) => "The browser did not allow copying; select the link below and copy it.".to_string(),
-                    Copied::Nothing => String::new(),
-                }}
-            </p>
-            {move || match copied.get() {
-                Copied::Refused(url) => Some(view! {
-                    <label class="copy-box" for="share-url">
-                        <span>"Link to this view"</span>
-                        <input id="share-url" type="text" readonly prop:value=url on:focus=select_field />
-                    </label>
-                }),
-                _ => None,
-            }}
+            <CopyStatus copied=copied />
             {move || snippets.get().map(|s| view! { <SnippetBoxes snippets=s /> })}
             <p class="hint">
                 "The CSV holds what the charts plot: model results, published measurements with their source, and your fio points. The fio job file runs this workload at the charts' queue depths; point it at a scratch file, never at a disk holding data."

@@ -13,7 +13,7 @@ use leptos::prelude::*;
 
 use crate::ui::pure::words::{trace_label, FILE_FORMATS};
 
-use crate::ui::browser::pool::Pool;
+use crate::ui::browser::pool::{Pool, ReplayState};
 use crate::ui::charts::canvas::ChartCanvas;
 use crate::ui::charts::time_chart::{self, TimeChartData};
 use crate::ui::charts::{self, compared, Curve, Dash, Palette, SeriesColour, Stamp};
@@ -23,6 +23,7 @@ use crate::ui::views::task_status::TaskStatus;
 use parallelism_work::replay::{
     DriveReplay, Latency, ReplayAsk, ReplayDrive, ReplayFound, ReplaySource, MAX_REPLAY_DRIVES,
 };
+use parallelism_work::WorkError;
 
 /// What each bar of a row is drawn against: the largest value of its column, as a percentage.
 const FULL_BAR_PCT: f64 = 100.0;
@@ -114,6 +115,50 @@ pub fn verdict(labels: &[String], found: &ReplayFound) -> Option<String> {
     ))
 }
 
+/// Where a replay stands, in words: nothing to replay, stopped, reading the file or replaying
+/// (empty once it has a result, which the table shows).
+fn progress_words(state: Option<&ReplayState>, asked: bool) -> String {
+    match state {
+        None if !asked => format!(
+            "This view replays a trace file of yours: choose one in the controls ({FILE_FORMATS})."
+        ),
+        None => "Model: stopped.".to_string(),
+        Some(s) if s.outcome.is_some() => String::new(),
+        Some(s) => match s.progress.reading {
+            Some((at, len)) => format!(
+                "Model: reading the file, {:.0}% …",
+                100.0 * at as f64 / len.max(1) as f64
+            ),
+            None => format!(
+                "Model: replaying on each drive, {:.0}% …",
+                100.0 * s.progress.done as f64 / s.progress.total.max(1) as f64
+            ),
+        },
+    }
+}
+
+/// A replay's outcome: each drive's results, or why the model cannot replay the trace.
+#[component]
+fn TraceOutcome(
+    #[prop(into)] outcome: Signal<Option<Result<ReplayFound, WorkError>>>,
+    palette: RwSignal<Palette>,
+) -> impl IntoView {
+    let lab = Lab::expect();
+    move || {
+        match outcome.get() {
+        Some(Ok(found)) => {
+            let drives = drives(&lab.state());
+            view! { <TraceResults drives=drives found=found palette=palette /> }.into_any()
+        }
+        Some(Err(why)) => view! {
+            <p class="error" role="alert" id="trace-error">{format!("The model cannot replay this: {why}.")}</p>
+        }
+        .into_any(),
+        None => ().into_any(),
+    }
+    }
+}
+
 /// The replays' results, computed in a worker whenever the trace or the drives change.
 #[component]
 pub fn TraceFigure(
@@ -143,25 +188,7 @@ pub fn TraceFigure(
         pool.replay_revision();
         pool.replay_state()
     });
-    let progress = move || {
-        state.with(|s| match s {
-            None if asked.with(Option::is_none) => format!(
-                "This view replays a trace file of yours: choose one in the controls ({FILE_FORMATS})."
-            ),
-            None => "Model: stopped.".to_string(),
-            Some(s) if s.outcome.is_some() => String::new(),
-            Some(s) => match s.progress.reading {
-                Some((at, len)) => format!(
-                    "Model: reading the file, {:.0}% …",
-                    100.0 * at as f64 / len.max(1) as f64
-                ),
-                None => format!(
-                    "Model: replaying on each drive, {:.0}% …",
-                    100.0 * s.progress.done as f64 / s.progress.total.max(1) as f64
-                ),
-            },
-        })
-    };
+    let progress = move || state.with(|s| progress_words(s.as_ref(), asked.with(Option::is_some)));
     let running = move || state.with(|s| s.as_ref().is_some_and(|s| s.outcome.is_none()));
     Effect::new(move |_| {
         let done = state.with(|s| s.as_ref().is_some_and(|s| s.outcome.is_some()));
@@ -169,19 +196,7 @@ pub fn TraceFigure(
             done_at.set(Some(now_ms()));
         }
     });
-    let table = move || {
-        let drives = drives(&lab.state());
-        state.with(|s| match s.as_ref().and_then(|s| s.outcome.clone()) {
-            Some(Ok(found)) => {
-                view! { <TraceResults drives=drives found=found palette=palette /> }.into_any()
-            }
-            Some(Err(why)) => view! {
-                <p class="error" role="alert" id="trace-error">{format!("The model cannot replay this: {why}.")}</p>
-            }
-            .into_any(),
-            None => ().into_any(),
-        })
-    };
+    let outcome = move || state.with(|s| s.as_ref().and_then(|s| s.outcome.clone()));
     let title = move || {
         pool.replay_revision();
         let name = match (lab.workload.with(|w| w.trace()), pool.trace_file()) {
@@ -212,7 +227,7 @@ pub fn TraceFigure(
                     }
                 })
             />
-            {table}
+            <TraceOutcome outcome=Signal::derive(outcome) palette=palette />
             <figcaption>
                 "Model results. Data rate: the bytes moved over the time the drive had something to do, as the reviews average their trace tests; busy time: that time. Bars are drawn against the largest of each column. The reviews' own figures for these tests are not in the lab's reference data, so these are predictions."
             </figcaption>
