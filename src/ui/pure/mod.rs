@@ -17,6 +17,7 @@ pub mod compare;
 pub mod compute;
 pub mod embed;
 pub mod format;
+pub mod guide;
 pub mod ladder;
 pub mod load;
 pub mod measure;

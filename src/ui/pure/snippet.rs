@@ -105,21 +105,30 @@ pub fn resize_message(height_px: u32) -> String {
 mod tests {
     use super::*;
 
-    /// The README's example, written by the same functions as the button.
-    const README_URL: &str = "https://example.org/lab/?preset=e18dc&cap=480&qd=32&rw=randread&bs=4k&state=steady&embed=1&charts=iops&lock=rw";
+    /// The example of the README and the guide's Embedding chapter, written by the same
+    /// functions as the button.
+    const EXAMPLE_URL: &str = "https://example.org/lab/?preset=e18dc&cap=480&qd=32&rw=randread&bs=4k&state=steady&embed=1&charts=iops&lock=rw";
 
     #[test]
-    fn the_readme_quotes_exactly_the_snippets_the_embed_button_writes() {
-        let readme = include_str!("../../../README.md");
+    fn the_readme_and_the_guide_quote_exactly_the_snippets_the_embed_button_writes() {
+        let docs = [
+            ("README.md", include_str!("../../../README.md")),
+            (
+                "guide/src/embedding.md",
+                include_str!("../../../guide/src/embedding.md"),
+            ),
+        ];
         let charts = ChartsShown::of(&[ChartId::Iops]).unwrap();
         for snippet in [
-            with_script(README_URL),
-            fixed_height(README_URL, charts, LoadKind::Depth),
+            with_script(EXAMPLE_URL),
+            fixed_height(EXAMPLE_URL, charts, LoadKind::Depth),
         ] {
-            assert!(
-                readme.contains(&snippet),
-                "README.md lacks the snippet:\n{snippet}"
-            );
+            for (name, text) in docs {
+                assert!(
+                    text.contains(&snippet),
+                    "{name} lacks the snippet:\n{snippet}"
+                );
+            }
         }
     }
 

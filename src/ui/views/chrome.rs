@@ -7,6 +7,9 @@
 
 use leptos::prelude::*;
 
+use crate::ui::pure::guide::{GuidePage, GUIDE_DIR};
+use crate::ui::views::guide_link::GuideLink;
+
 use crate::ui::browser::later::Later;
 use crate::ui::controls::{
     DriveControls, DriveStateControl, IdleControls, ResetButton, ViewControls, WorkloadControls,
@@ -101,6 +104,7 @@ pub fn ControlsPanel(
                         "Back to the author's view"
                     </button>
                     </Show>
+                    <GuideLink page=GuidePage::Model />
                 </Later>
             </aside>
         }
@@ -140,7 +144,9 @@ pub fn Footer(embed: bool) -> impl IntoView {
                 <cite>{reference::source()}</cite>
                 ". Random cells were measured in random-write steady state, sequential ones after a sequential fill. "
                 <ScorecardLink>"How good is this model?"</ScorecardLink>
-                ": every published figure the lab holds, against the model's result for it."
+                ": every published figure the lab holds, against the model's result for it. "
+                <a href=GUIDE_DIR>"The guide"</a>
+                ": using the lab, teaching and embedding with it, your fio results and traces, the command line, and the model."
             </p>
         </footer>
     }

@@ -10,6 +10,9 @@
 
 use leptos::prelude::*;
 
+use crate::ui::pure::guide::GuidePage;
+use crate::ui::views::guide_link::GuideLink;
+
 use crate::ui::browser::pool::Pool;
 use crate::ui::charts::canvas::ChartCanvas;
 use crate::ui::charts::time_chart::{self, TimeChartData};
@@ -99,6 +102,7 @@ fn DriveTimeContents(key: Memo<DriveKey>, palette: Signal<Palette>) -> impl Into
                 <h2 id="drive-time-title">
                     "The drive over time: " {move || data.with(|v| v.drive.clone())}
                 </h2>
+                <GuideLink page=GuidePage::DriveOverTime />
                 <p class="chart-sub">
                     "Curves, lines and dots are results of the model for the preset and capacity set in the controls; dashed dark lines and quoted figures are published measurements, with their source."
                 </p>

@@ -10,6 +10,9 @@
 //! imported replaces it; file names and contents only ever reach the page as text.
 
 use leptos::prelude::*;
+
+use crate::ui::pure::guide::GuidePage;
+use crate::ui::views::guide_link::GuideLink;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -137,6 +140,7 @@ pub fn FioImport() -> impl IntoView {
             on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default()
             on:drop=on_drop>
             <h2 id="fio-title">"Your measurements (fio)"</h2>
+            <GuideLink page=GuidePage::Fio />
             <div class="control">
                 <label for="fio-file">
                     {format!("Import fio output: the files you choose (or drop here) together are one drive, up to {MAX_IMPORTS} drives (JSON, normal text or terse, fio 2.x to 3.x)")}

@@ -13,6 +13,9 @@
 
 use leptos::prelude::*;
 
+use crate::ui::pure::guide::GuidePage;
+use crate::ui::views::guide_link::GuideLink;
+
 use parallelism_work::fit::{FitAsk, FIT_IOS};
 
 use crate::model::calibration::{Measurement, Metric};
@@ -327,6 +330,7 @@ pub fn FitYourDrive() -> impl IntoView {
         <Show when=has_imports>
             <div class="fit" id="fit-drive">
                 <h3>"Fit the model to your drive"</h3>
+                <GuideLink page=GuidePage::FitYourDrive />
                 <p class="hint">
                     "The lab searches the die count, read and program times, controller time per command, host stack and link efficiency of a drive on this controller that best explain one drive's imported jobs (all of its files, whatever the charts show). Give the capacity if you know it: the die count then follows, and the read time is pinned."
                 </p>

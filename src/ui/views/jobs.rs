@@ -8,6 +8,9 @@
 
 use leptos::prelude::*;
 
+use crate::ui::pure::guide::GuidePage;
+use crate::ui::views::guide_link::GuideLink;
+
 use crate::ui::browser::pool::Pool;
 use crate::ui::pure::format;
 use crate::ui::pure::state::{JobSetup, Jobs, Lab, LabState};
@@ -95,6 +98,7 @@ pub fn JobsFigure() -> impl IntoView {
     view! {
         <figure class="chart jobs-figure" id="figure-jobs" data-state=move || { pool.jobs_revision(); crate::ui::pure::url_state::to_query(&lab.state()) }>
             <h2>"Several jobs on one drive"</h2>
+            <GuideLink page=GuidePage::Workloads />
             <p class="chart-sub">{move || lab.drive.with(|d| format!("{} {}, {}", d.preset().controller.name, format::gb(d.capacity_gb()), lab.workload.with(|w| w.drive_state().label())))}</p>
             <TaskStatus
                 id="jobs"

@@ -35,6 +35,7 @@ pub mod drive_time;
 pub mod embed_frame;
 pub mod fio_import;
 pub mod fit_drive;
+pub mod guide_link;
 pub mod jobs;
 pub mod notes;
 pub mod queue_charts;

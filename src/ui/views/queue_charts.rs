@@ -9,6 +9,9 @@
 
 use leptos::prelude::*;
 
+use crate::ui::pure::guide::GuidePage;
+use crate::ui::views::guide_link::GuideLink;
+
 use crate::ui::browser::later::Later;
 use crate::ui::charts::canvas::ChartCanvas;
 use crate::ui::charts::{
@@ -138,6 +141,7 @@ fn LoadFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool) -
     view! {
         <figure class="chart" id="figure-load" data-knee=knee data-capacity=capacity>
             <h2>"Latency against offered load"</h2>
+            <GuideLink page=GuidePage::Workloads />
             <p class="chart-sub">{move || lab.workload.with(rate_subtitle)}</p>
             <ChartCanvas
                 id="chart-load"
@@ -326,6 +330,7 @@ fn PowerFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool) 
     view! {
         <figure class="chart" id="figure-power">
             <h2>"Power against queue depth"</h2>
+            <GuideLink page=GuidePage::Power />
             <p class="chart-sub">{move || lab.workload.with(pattern_text)}</p>
             <ChartCanvas
                 id="chart-power"
@@ -362,7 +367,7 @@ fn power_caption(drive: &DriveSetup) -> String {
         (None, _) => " No power-state table is published for this controller: it runs uncapped.".into(),
     };
     format!(
-        "Lines: model, the average power of each run (idle draw plus each part's active draw for the time it was busy; the draws are stated assumptions, see the README) and the throughput it buys per watt.{budget} No published power figure is drawn: the reference data has none for these drives."
+        "Lines: model, the average power of each run (idle draw plus each part's active draw for the time it was busy; the draws are stated assumptions, see the guide's Power chapter) and the throughput it buys per watt.{budget} No published power figure is drawn: the reference data has none for these drives."
     )
 }
 

@@ -7,6 +7,9 @@
 
 use leptos::prelude::*;
 
+use crate::ui::pure::guide::GuidePage;
+use crate::ui::views::guide_link::GuideLink;
+
 use crate::model::power::{self, Apst};
 use crate::model::stats::Bottleneck;
 use crate::model::time::Nanos;
@@ -335,6 +338,7 @@ pub fn Readout(
                 " "
                 <span class="what" id="readout-what">{move || data.with(|d| d.what.clone())}</span>
             </h2>
+            <GuideLink page=GuidePage::Page />
             <dl class="figures">
                 <div>
                     <dt>"IOPS"</dt>

@@ -8,6 +8,9 @@
 //! shows is built by [`build`], pure and tested natively.
 
 use leptos::prelude::*;
+
+use crate::ui::pure::guide::GuidePage;
+use crate::ui::views::guide_link::GuideLink;
 use parallelism_work::review::{ReviewAsk, ReviewFound, ReviewProgress};
 
 use crate::model::review::check::{self, Check};
@@ -150,6 +153,7 @@ fn ReviewTestsContents(key: Memo<DriveKey>) -> impl IntoView {
     view! {
         <div class="card time-head">
             <h2 id="review-title">"The E12 review's tests: " {drive}</h2>
+            <GuideLink page=GuidePage::Review />
             <p class="chart-sub">
                 "Bars are results of the model for the drive set in the controls, run through the procedures of "
                 <cite>{E12_SOURCE}</cite>

@@ -17,6 +17,9 @@
 //! by colour alone. What the view shows is built by [`build`], pure and tested natively.
 
 use leptos::prelude::*;
+
+use crate::ui::pure::guide::GuidePage;
+use crate::ui::views::guide_link::GuideLink;
 use parallelism_work::scorecard::ScorecardProgress;
 use wasm_bindgen::JsCast;
 
@@ -454,6 +457,7 @@ fn ScorecardContents() -> impl IntoView {
     view! {
         <div class="card time-head">
             <h2 id=TITLE_ID tabindex="-1">"How good is this model?"</h2>
+            <GuideLink page=GuidePage::Scorecard />
             <p class="chart-sub">
                 "Every figure the lab's sources publish (measurements, spec-sheet peaks, and reviews' words read as shapes), each set against the model's result for the same test, computed here, in your browser. A figure holds when the model's result lies within its band; a known miss is one the model cannot reach yet, kept in the table with its cause."
             </p>

@@ -7,6 +7,9 @@
 //! text (attribute values in the snippet are escaped), never as HTML.
 
 use leptos::prelude::*;
+
+use crate::ui::pure::guide::GuidePage;
+use crate::ui::views::guide_link::GuideLink;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
@@ -185,6 +188,7 @@ pub fn ShareBar(
     view! {
         <section id="share" class="share card" aria-labelledby="share-title">
             <h2 id="share-title">"Share and export"</h2>
+            <GuideLink page=GuidePage::Share />
             <div class="buttons">
                 <button type="button" id="copy-link" on:click=copy>"Copy link"</button>
                 <button type="button" id="embed-button" on:click=embed>"Embed"</button>

@@ -33,6 +33,9 @@ use std::rc::Rc;
 use leptos::ev;
 use leptos::prelude::*;
 
+use crate::ui::pure::guide::GuidePage;
+use crate::ui::views::guide_link::GuideLink;
+
 use parallelism_work::teach::{Frame, TeachCommand, TeachNews, MAX_EVENTS_PER_ADVANCE};
 
 use crate::model::activity::{Activity, DieActivity, DieState};
@@ -490,6 +493,7 @@ pub fn TeachingMode() -> impl IntoView {
         >
             <div class="card activity-card">
                 <h2 id="activity-title">"The drive at work"</h2>
+                <GuideLink page=GuidePage::Teaching />
                 <Transport views=lab.views shown=shown core=core reduced=reduced />
                 <p class="teach-clock" id="teach-clock">
                     {move || {

@@ -11,6 +11,9 @@
 
 use leptos::prelude::*;
 
+use crate::ui::pure::guide::GuidePage;
+use crate::ui::views::guide_link::GuideLink;
+
 use crate::ui::pure::words::{trace_label, FILE_FORMATS};
 
 use crate::ui::browser::pool::{Pool, ReplayState};
@@ -213,6 +216,7 @@ pub fn TraceFigure(
             data-done-at=move || done_at.get()
         >
             <h2>{title}</h2>
+            <GuideLink page=GuidePage::Traces />
             <TaskStatus
                 id="trace"
                 text=Signal::derive(progress)
