@@ -50,7 +50,7 @@ use crate::ui::views::scorecard::{ScorecardLink, ScorecardView};
 use crate::ui::views::share::ShareBar;
 use crate::ui::views::teaching_mode::TeachingMode;
 use crate::ui::views::tours::{TourAt, Tours};
-use crate::ui::views::{DriveTimeView, ViewSwitch};
+use crate::ui::views::{OverTimeView, ViewSwitch};
 
 /// The media query whose changes re-read the palette (with `theme=auto`).
 const DARK_QUERY: &str = "(prefers-color-scheme: dark)";
@@ -269,7 +269,7 @@ pub fn AppViews(
                         <Later>
                             // Several jobs have their own table instead of one point.
                             <Show when=move || {
-                                !view_is(View::Time)
+                                !view_is(View::OverTime)
                                     && !view_is(View::Review)
                                     && !view_is(View::Scorecard)
                                     && !own_table()
@@ -295,7 +295,7 @@ pub fn AppViews(
                         <Show when=move || staging.reached(Step::Charts)>
                             <QueueCharts charts=charts palette=palette embed=embed />
                         </Show>
-                        <DriveTimeView palette=palette />
+                        <OverTimeView palette=palette />
                         <ReviewTestsView />
                         <ScorecardView />
                         <Show when=move || !embed>
@@ -387,7 +387,7 @@ fn write_url(url: Rc<RefCell<UrlWriter>>) {
 fn readout_heading(display: RwSignal<Display>) -> Signal<&'static str> {
     Signal::derive(move || match display.with(|d| d.view) {
         View::Activity => "The point teaching mode plays:",
-        View::Queue | View::Time | View::Review | View::Scorecard => "This point",
+        View::Queue | View::OverTime | View::Review | View::Scorecard => "This point",
     })
 }
 

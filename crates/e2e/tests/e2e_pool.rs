@@ -24,7 +24,7 @@ use common::{dist_with, Browser};
 use parallelism_lab::model::presets;
 use parallelism_lab::model::{ConfigError, DriveState, RunError, Rw};
 use parallelism_work::protocol::{Reply, Request};
-use parallelism_work::{DriveChoice, Outcome, PlanRunner, RunKey};
+use parallelism_work::{DriveChoice, Outcome, PlanTask, RunKey};
 use serde_json::{json, Value};
 
 /// A run of `preset` at its default capacity.
@@ -143,7 +143,7 @@ async fn e2e_the_worker_computes_the_native_engines_numbers() {
         };
         from_worker.extend(results);
     }
-    let mut native = PlanRunner::new();
+    let mut native = PlanTask::new();
     native.set_plan(keys.clone());
     while !native.work(&mut || false).idle {}
     for key in &keys {
@@ -335,7 +335,7 @@ async fn e2e_a_worker_takes_what_the_page_posted_before_it_loaded_in_order() {
         matches!(&replies[1], Reply::Refused { .. }),
         "the first message held is answered first: {replies:?}"
     );
-    let mut native = PlanRunner::new();
+    let mut native = PlanTask::new();
     native.set_plan(vec![key.clone()]);
     while !native.work(&mut || false).idle {}
     let last = replies.iter().rev().find_map(|r| match r {

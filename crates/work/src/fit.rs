@@ -1,5 +1,5 @@
 //! A fit of the model to the reader's own measurements, computed in a worker: what the page
-//! asks ([`FitAsk`]), the sliced search that answers it ([`FitRun`]), and what crosses back
+//! asks ([`FitAsk`]), the sliced search that answers it ([`FitTask`]), and what crosses back
 //! ([`FitFound`]), from which the page rebuilds the model's [`FitReport`].
 //!
 //! What always holds:
@@ -49,18 +49,18 @@ pub struct FitAsk {
 }
 
 /// A fit under way.
-pub struct FitRun {
+pub struct FitTask {
     fit: SlicedFit,
 }
 
-impl FitRun {
+impl FitTask {
     /// The search for `ask`, ready to run.
-    pub fn start(ask: &FitAsk) -> Result<FitRun, WorkError> {
+    pub fn start(ask: &FitAsk) -> Result<FitTask, WorkError> {
         let base: &'static Preset = presets::find(&ask.base).ok_or_else(|| WorkError::NoBase {
             base: ask.base.clone(),
         })?;
         let evaluator = custom::evaluator(base, &ask.cells, options(), ask.dies)?;
-        Ok(FitRun {
+        Ok(FitTask {
             fit: SlicedFit::new(evaluator, custom::try_fit),
         })
     }
@@ -72,7 +72,7 @@ impl FitRun {
 }
 
 /// Its unit is one step of the model's [`SlicedFit`]; the output is what the fit found.
-impl Sliced for FitRun {
+impl Sliced for FitTask {
     type Output = FitFound;
     type Error = WorkError;
 
@@ -164,7 +164,7 @@ mod tests {
         let a = ask();
         let text = serde_json::to_string(&a).unwrap();
         let a: FitAsk = serde_json::from_str(&text).unwrap();
-        let mut run = FitRun::start(&a).unwrap();
+        let mut run = FitTask::start(&a).unwrap();
         let found = loop {
             if let Some(found) = run.step(1).unwrap() {
                 break found;
@@ -180,7 +180,7 @@ mod tests {
 
     #[test]
     fn a_fit_that_cannot_start_says_why() {
-        let refused = |a: FitAsk| FitRun::start(&a).err().unwrap();
+        let refused = |a: FitAsk| FitTask::start(&a).err().unwrap();
         let why = refused(FitAsk {
             base: "nope".into(),
             ..ask()

@@ -1,5 +1,5 @@
 //! Several jobs on one drive, computed in a worker: what the page asks ([`JobsAsk`]), the
-//! sliced runs that answer it ([`JobsRun`]), and what crosses back ([`JobsFound`]).
+//! sliced runs that answer it ([`JobsTask`]), and what crosses back ([`JobsFound`]).
 //!
 //! The jobs run together, as fio runs the jobs of one group, and then each alone on the same
 //! drive, so the page can say what the others cost each job (a write job's programs holding the
@@ -155,7 +155,7 @@ pub struct JobsFound {
     pub watts: f64,
 }
 
-/// How far a [`JobsRun`] is: runs finished of all.
+/// How far a [`JobsTask`] is: runs finished of all.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct JobsProgress {
     pub done: usize,
@@ -169,16 +169,16 @@ enum Current {
 }
 
 /// The jobs' runs under way.
-pub struct JobsRun {
+pub struct JobsTask {
     ask: JobsAsk,
     runs: Vec<Vec<JobAsk>>,
     results: Vec<RunResult>,
     current: Option<Current>,
 }
 
-impl JobsRun {
+impl JobsTask {
     /// The runs for `ask`, every one checked before the first starts.
-    pub fn start(ask: JobsAsk) -> Result<JobsRun, WorkError> {
+    pub fn start(ask: JobsAsk) -> Result<JobsTask, WorkError> {
         if ask.jobs.is_empty() || ask.jobs.len() > MAX_JOBS {
             return Err(WorkError::TooMany {
                 what: Counted::Jobs,
@@ -190,7 +190,7 @@ impl JobsRun {
         for run in &runs {
             ask.checked(run)?;
         }
-        Ok(JobsRun {
+        Ok(JobsTask {
             ask,
             runs,
             results: Vec::new(),
@@ -250,7 +250,7 @@ impl JobsRun {
 
 /// Its unit is one step: starting a run, one preparation step or one engine step of
 /// [`EVENTS_PER_STEP`] events; the output is what the jobs did.
-impl Sliced for JobsRun {
+impl Sliced for JobsTask {
     type Output = JobsFound;
     type Error = WorkError;
 
@@ -302,7 +302,7 @@ mod tests {
     };
 
     fn run(ask: JobsAsk) -> JobsFound {
-        let mut run = JobsRun::start(ask).unwrap();
+        let mut run = JobsTask::start(ask).unwrap();
         loop {
             if let Some(found) = run.step(1).transpose() {
                 return found.unwrap();
@@ -342,13 +342,13 @@ mod tests {
     #[test]
     fn a_job_set_the_model_refuses_is_refused_with_the_reason() {
         let bad = JobAsk { qd: 0, ..READER };
-        let why = JobsRun::start(ask(vec![READER, bad])).err().unwrap();
+        let why = JobsTask::start(ask(vec![READER, bad])).err().unwrap();
         assert!(
             matches!(&why, WorkError::Refused(ConfigError::OutOfRange { what, value, .. })
                 if what == "iodepth" && value == "0"),
             "{why:?}"
         );
-        let why = JobsRun::start(ask(vec![READER; 5])).err().unwrap();
+        let why = JobsTask::start(ask(vec![READER; 5])).err().unwrap();
         assert_eq!(
             why,
             WorkError::TooMany {
@@ -358,7 +358,7 @@ mod tests {
             }
         );
         assert!(why.to_string().contains("1 to 4 jobs"), "{why}");
-        assert!(JobsRun::start(ask(Vec::new())).is_err());
+        assert!(JobsTask::start(ask(Vec::new())).is_err());
     }
 
     #[test]

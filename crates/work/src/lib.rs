@@ -3,7 +3,7 @@
 //!
 //! - [`key`]: a run's identity ([`RunKey`], which travels as text) and what the page keeps of
 //!   it ([`Point`], [`Outcome`]).
-//! - [`plan`]: the [`PlanRunner`] that works a plan of runs in slices, estimates first.
+//! - [`plan`]: the [`PlanTask`] that works a plan of runs in slices, estimates first.
 //! - [`fit`]: a fit of the model to the reader's measurements.
 //! - [`teach`]: teaching mode's player and explainer.
 //! - [`review`]: the E12 review's tests on one drive.
@@ -22,6 +22,7 @@ mod error;
 pub mod fit;
 pub mod jobs;
 pub mod key;
+pub mod over_time;
 pub mod plan;
 pub mod pool;
 pub mod protocol;
@@ -32,8 +33,7 @@ pub mod serve;
 pub mod teach;
 #[cfg(test)]
 mod testing;
-pub mod time;
 
 pub use error::{Counted, WorkError};
 pub use key::{DriveChoice, DriveKey, Fidelity, Load, Outcome, Point, RunKey, ESTIMATE_IOS, SEED};
-pub use plan::{PlanRunner, Progress};
+pub use plan::{PlanTask, Progress};

@@ -1,9 +1,9 @@
-//! An [`PlanRunner`] that runs a plan of model runs in short slices, with a cache.
+//! An [`PlanTask`] that runs a plan of model runs in short slices, with a cache.
 //!
 //! A full run costs 5-50 ms and the page's default view needs about sixty, so whoever runs the
 //! runner (a Web Worker of the page, or a native test) must be able to stop at any moment to
 //! take a newer plan. So the runner owns a *plan* (the runs wanted now, most important first)
-//! and [`PlanRunner::work`] advances it until its caller says time is up. Every run first goes only
+//! and [`PlanTask::work`] advances it until its caller says time is up. Every run first goes only
 //! as far as a quick [`Fidelity::Estimate`] (its provisional result once [`ESTIMATE_IOS`]
 //! requests are measured) and is then set aside; once every point of the plan has an estimate,
 //! the runs are resumed to their end ([`Fidelity::Full`]). So the charts fill in at once and
@@ -13,7 +13,7 @@
 //! - a cached result is reused whenever the plan comes back to a key (a [`RunKey`] fully
 //!   identifies a result);
 //! - a result is never downgraded: a full result is kept over a later estimate;
-//! - [`PlanRunner::set_plan`] sets the run in progress aside unless the new plan still needs it
+//! - [`PlanTask::set_plan`] sets the run in progress aside unless the new plan still needs it
 //!   now, so stale work stops at the next step (and resumes if the plan comes back to it);
 //! - at most [`MAX_PARKED`] runs are set aside; beyond that, those the plan does not need go;
 //! - no step blocks for long: even the drive's garbage-collection model is computed in slices
@@ -82,7 +82,7 @@ impl Progress {
     }
 }
 
-/// What one call to [`PlanRunner::work`] did.
+/// What one call to [`PlanTask::work`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Slice {
     /// The runs that reached a result (an estimate, a full result or a refusal) in this slice.
@@ -100,7 +100,7 @@ struct Active {
 
 /// The sliced runner and its cache. See the module documentation.
 #[derive(Default)]
-pub struct PlanRunner {
+pub struct PlanTask {
     cache: HashMap<RunKey, Outcome>,
     plan: Vec<RunKey>,
     active: Option<Active>,
@@ -113,9 +113,9 @@ pub struct PlanRunner {
     runs_started: u64,
 }
 
-impl PlanRunner {
-    pub fn new() -> PlanRunner {
-        PlanRunner::default()
+impl PlanTask {
+    pub fn new() -> PlanTask {
+        PlanTask::default()
     }
 
     /// Replaces the plan. The run in progress continues only if the new plan needs it at the
@@ -332,7 +332,7 @@ impl PlanRunner {
     }
 }
 
-/// What [`PlanRunner::start`] came to.
+/// What [`PlanTask::start`] came to.
 enum Start {
     Running(Box<Simulation>),
     Refused(RunError),
@@ -377,7 +377,7 @@ mod tests {
     use parallelism_model::DriveState;
 
     /// Works until idle, one step per slice, and returns how many slices it took.
-    fn run_to_idle(runner: &mut PlanRunner) -> usize {
+    fn run_to_idle(runner: &mut PlanTask) -> usize {
         let mut slices = 0;
         while !runner.work(&mut || true).idle {
             slices += 1;
@@ -391,7 +391,7 @@ mod tests {
         let keys: Vec<RunKey> = [1, 4, 16]
             .map(|qd| key_at(DriveState::Fob, qd, 100))
             .to_vec();
-        let mut e = PlanRunner::new();
+        let mut e = PlanTask::new();
         e.set_plan(keys.clone());
         let mut fidelities = Vec::new();
         loop {
@@ -419,7 +419,7 @@ mod tests {
     #[test]
     fn a_slice_ends_at_the_plan_s_last_estimate() {
         let keys: Vec<RunKey> = [1, 4].map(|qd| key_at(DriveState::Fob, qd, 100)).to_vec();
-        let mut e = PlanRunner::new();
+        let mut e = PlanTask::new();
         e.set_plan(keys.clone());
         let first = e.work(&mut || false);
         assert_eq!(
@@ -443,7 +443,7 @@ mod tests {
             ..key_at(DriveState::Fob, 1, 100)
         };
         let keys = vec![key_at(DriveState::Fob, 4, 100), refused.clone()];
-        let mut e = PlanRunner::new();
+        let mut e = PlanTask::new();
         e.set_plan(keys.clone());
         let first = e.work(&mut || false);
         assert_eq!(first.completed, keys);
@@ -461,7 +461,7 @@ mod tests {
             key_at(DriveState::Fob, 64, 100),
             key_at(DriveState::Fob, 1, 100),
         ];
-        let mut e = PlanRunner::new();
+        let mut e = PlanTask::new();
         e.set_plan(a.clone());
         run_to_idle(&mut e);
         let started = e.runs_started();
@@ -477,7 +477,7 @@ mod tests {
     fn a_new_plan_sets_the_stale_run_aside_and_resumes_it_on_return() {
         let old = key_at(DriveState::Fob, 32, 100);
         let new = key_at(DriveState::Fob, 4, 100);
-        let mut e = PlanRunner::new();
+        let mut e = PlanTask::new();
         e.set_plan(vec![old.clone()]);
         e.work(&mut || true); // starts the run, one step
         assert_eq!(e.active(), Some(old.clone()));
@@ -496,7 +496,7 @@ mod tests {
     #[test]
     fn a_run_still_needed_survives_a_new_plan() {
         let k = key_at(DriveState::Fob, 32, 100);
-        let mut e = PlanRunner::new();
+        let mut e = PlanTask::new();
         e.set_plan(vec![k.clone()]);
         e.work(&mut || true);
         e.set_plan(vec![k.clone(), key_at(DriveState::Fob, 4, 100)]);
@@ -515,7 +515,7 @@ mod tests {
             ..key_at(DriveState::Steady, 32, 0)
         };
         let ratio = k.spec().drive.effective_spare_ratio();
-        let mut e = PlanRunner::new();
+        let mut e = PlanTask::new();
         e.set_plan(vec![k.clone()]);
         let first = e.work(&mut || true);
         assert!(first.completed.is_empty() && !first.idle);
@@ -533,7 +533,7 @@ mod tests {
     fn an_estimate_and_its_refinement_are_one_run() {
         // The model measures writes for longer than reads: both still run once.
         let keys = vec![key(), key_at(DriveState::Steady, 32, 0)];
-        let mut e = PlanRunner::new();
+        let mut e = PlanTask::new();
         e.set_plan(keys.clone());
         run_to_idle(&mut e);
         assert_eq!(e.runs_started(), 2);
@@ -546,7 +546,7 @@ mod tests {
     #[test]
     fn a_run_the_model_refuses_is_reported_not_retried() {
         let bad = RunKey { qd: 0, ..key() };
-        let mut e = PlanRunner::new();
+        let mut e = PlanTask::new();
         e.set_plan(vec![bad.clone()]);
         run_to_idle(&mut e);
         assert!(
@@ -560,7 +560,7 @@ mod tests {
 
     #[test]
     fn a_slice_stops_when_time_is_up() {
-        let mut e = PlanRunner::new();
+        let mut e = PlanTask::new();
         e.set_plan(vec![key_at(DriveState::Fob, 32, 100)]);
         let slice = e.work(&mut || true);
         assert!(slice.completed.is_empty(), "one step is not a whole run");
@@ -570,7 +570,7 @@ mod tests {
     #[test]
     fn estimates_agree_with_full_runs_to_within_a_few_percent() {
         let k = key();
-        let mut e = PlanRunner::new();
+        let mut e = PlanTask::new();
         e.set_plan(vec![k.clone()]);
         let mut estimate = None;
         while !e.work(&mut || true).idle {
@@ -613,7 +613,7 @@ mod tests {
                 ..closed.clone()
             })
             .to_vec();
-        let mut e = PlanRunner::new();
+        let mut e = PlanTask::new();
         e.set_plan(keys.clone());
         run_to_idle(&mut e);
         let s = closed.spec();

@@ -232,7 +232,7 @@ impl Milestones {
 mod tests {
     use super::*;
     use crate::key::{Fidelity, Point};
-    use crate::plan::PlanRunner;
+    use crate::plan::PlanTask;
     use crate::serve::Server;
     use crate::testing::key_at;
     use parallelism_model::DriveState;
@@ -448,7 +448,7 @@ mod tests {
                 }
             }
         }
-        let mut one = PlanRunner::new();
+        let mut one = PlanTask::new();
         one.set_plan(plan.clone());
         while !one.work(&mut || false).idle {}
         for k in &plan {

@@ -18,11 +18,11 @@ use parallelism_model::sliced_fit::FitProgress;
 use crate::fit::{FitAsk, FitFound};
 use crate::jobs::{JobsAsk, JobsFound, JobsProgress};
 use crate::key::{DriveKey, Outcome, RunKey};
+use crate::over_time::OverTimeResults;
 use crate::replay::{ReplayAsk, ReplayFound, ReplayProgress};
 use crate::review::{ReviewAsk, ReviewFound, ReviewProgress};
 use crate::scorecard::ScorecardProgress;
 use crate::teach::{TeachCommand, TeachNews};
-use crate::time::TimeResults;
 use crate::WorkError;
 
 /// What the page asks of a worker.
@@ -79,7 +79,7 @@ pub enum Reply {
     /// progress moves.
     Time {
         drive: DriveKey,
-        results: TimeResults,
+        results: OverTimeResults,
     },
     /// How far fit `id` is, and once it is done what it found or why it could not start.
     Fit {

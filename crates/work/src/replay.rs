@@ -1,5 +1,5 @@
 //! A trace replayed on several drives, computed in a worker: what the page asks
-//! ([`ReplayAsk`]), the sliced replays that answer it ([`ReplayRun`]), and what crosses back
+//! ([`ReplayAsk`]), the sliced replays that answer it ([`ReplayTask`]), and what crosses back
 //! ([`ReplayFound`]). The reviews' desktop tests (Storage Bench 2011 Light and Heavy) run as
 //! the model's generated workloads, on each drive the page compares.
 //!
@@ -159,7 +159,7 @@ pub struct ReplayFound {
     pub drives: Vec<DriveReplay>,
 }
 
-/// How far a [`ReplayRun`] is: requests replayed of all (over every drive), after the file's
+/// How far a [`ReplayTask`] is: requests replayed of all (over every drive), after the file's
 /// bytes read of all while a trace file is still being read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ReplayProgress {
@@ -208,7 +208,7 @@ enum Source {
 }
 
 /// The replays under way.
-pub struct ReplayRun {
+pub struct ReplayTask {
     ask: ReplayAsk,
     source: Source,
     found: Vec<DriveReplay>,
@@ -217,10 +217,10 @@ pub struct ReplayRun {
     per_drive: u64,
 }
 
-impl ReplayRun {
+impl ReplayTask {
     /// The replays for `ask`, every drive checked before the first starts; `file` is the
     /// text of the trace file a [`ReplaySource::File`] names.
-    pub fn start(ask: ReplayAsk, file: Option<String>) -> Result<ReplayRun, WorkError> {
+    pub fn start(ask: ReplayAsk, file: Option<String>) -> Result<ReplayTask, WorkError> {
         let (source, per_drive) = match (&ask.source, file) {
             (ReplaySource::Desktop(name), _) => {
                 let workload: Desktop = name.parse()?;
@@ -251,7 +251,7 @@ impl ReplayRun {
         for d in &ask.drives {
             check_drive(d)?;
         }
-        Ok(ReplayRun {
+        Ok(ReplayTask {
             ask,
             source,
             found: Vec::new(),
@@ -377,7 +377,7 @@ impl ReplayRun {
 
 /// Its unit is one step: a part of the file read, starting a drive's run, one preparation step
 /// or one engine step of [`EVENTS_PER_STEP`] events; the output is every drive's replay.
-impl Sliced for ReplayRun {
+impl Sliced for ReplayTask {
     type Output = ReplayFound;
     type Error = WorkError;
 
@@ -416,7 +416,7 @@ mod tests {
     }
 
     fn replay(ask: ReplayAsk) -> (ReplayFound, usize) {
-        let mut run = ReplayRun::start(ask, None).unwrap();
+        let mut run = ReplayTask::start(ask, None).unwrap();
         let mut slices = 0;
         loop {
             slices += 1;
@@ -452,7 +452,7 @@ mod tests {
             drives: vec![octane(128.0)],
             source: ReplaySource::Desktop("desktop-light".into()),
         };
-        let run = ReplayRun::start(ask.clone(), None).unwrap();
+        let run = ReplayTask::start(ask.clone(), None).unwrap();
         let (prep, n, bucket) = run.prepared(&ask.drives[0]).unwrap().unwrap();
         let checked = prep.finish().unwrap();
         let mut direct = Simulation::new(&checked);
@@ -490,7 +490,7 @@ mod tests {
             drives: vec![octane(128.0), octane(512.0)],
             source: file("writes.trace"),
         };
-        let mut run = ReplayRun::start(ask, Some(text)).unwrap();
+        let mut run = ReplayTask::start(ask, Some(text)).unwrap();
         let mut read_steps = 0;
         let found = loop {
             if run.counts().reading.is_some() {
@@ -517,7 +517,7 @@ mod tests {
             source: file("bad.trace"),
         };
         let text = "0 1 0 8 1\n5 1 x 8 1\n6 1 0 8 7\n".to_string();
-        let mut run = ReplayRun::start(ask.clone(), Some(text)).unwrap();
+        let mut run = ReplayTask::start(ask.clone(), Some(text)).unwrap();
         let why = loop {
             if let Some(f) = run.step(1).transpose() {
                 break f.unwrap_err();
@@ -528,7 +528,7 @@ mod tests {
         };
         let lines: Vec<usize> = problems.problems.iter().map(|(line, _)| *line).collect();
         assert_eq!(lines, [2, 3], "{why}");
-        let missing = ReplayRun::start(ask, None).err().unwrap();
+        let missing = ReplayTask::start(ask, None).err().unwrap();
         assert_eq!(missing, WorkError::FileMissing);
         assert!(missing.to_string().contains("choose it again"), "{missing}");
     }
@@ -539,7 +539,7 @@ mod tests {
             drives: vec![octane(128.0)],
             source: ReplaySource::Desktop("desktop-medium".into()),
         };
-        let why = ReplayRun::start(bad, None).err().unwrap();
+        let why = ReplayTask::start(bad, None).err().unwrap();
         assert!(
             matches!(&why, WorkError::Refused(ConfigError::Unknown { value, .. }) if value == "desktop-medium"),
             "{why:?}"
@@ -553,7 +553,7 @@ mod tests {
             source: ReplaySource::Desktop("desktop-light".into()),
         };
         assert_eq!(
-            ReplayRun::start(many, None).err(),
+            ReplayTask::start(many, None).err(),
             Some(WorkError::TooMany {
                 what: Counted::Drives,
                 got: 6,

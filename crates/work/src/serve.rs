@@ -7,7 +7,7 @@
 //! What always holds:
 //! - the server works only on the plan of the last request it read, so a plan the page has
 //!   replaced is abandoned at the end of the slice in progress (its run set aside by the
-//!   [`PlanRunner`], resumed if a later plan wants it again); the same holds for the drive over
+//!   [`PlanTask`], resumed if a later plan wants it again); the same holds for the drive over
 //!   time's target, the fit and teaching mode's point;
 //! - slices take turns between the kinds that have work, so none waits for another;
 //! - the drive over time reports a part as soon as it arrives and its progress at most once
@@ -18,16 +18,16 @@
 use parallelism_model::sliced::Sliced;
 use parallelism_model::sliced_fit::FitProgress;
 
-use crate::fit::{FitAsk, FitRun};
-use crate::jobs::{JobsAsk, JobsProgress, JobsRun};
+use crate::fit::{FitAsk, FitTask};
+use crate::jobs::{JobsAsk, JobsProgress, JobsTask};
 use crate::key::{Outcome, RunKey};
-use crate::plan::PlanRunner;
+use crate::over_time::OverTimeTask;
+use crate::plan::PlanTask;
 use crate::protocol::{Reply, Request};
-use crate::replay::{ReplayAsk, ReplayProgress, ReplayRun};
+use crate::replay::{ReplayAsk, ReplayProgress, ReplayTask};
 use crate::review::{ReviewAsk, ReviewProgress, ReviewTask};
 use crate::scorecard::{ScorecardAsk, ScorecardProgress, ScorecardTask};
-use crate::teach::Teacher;
-use crate::time::TimeRuns;
+use crate::teach::TeachTask;
 use crate::WorkError;
 
 /// Progress of the drive over time the page is told of, at the finest.
@@ -36,19 +36,19 @@ pub const PROGRESS_STEP: f64 = 0.01;
 /// One worker's runners and what it serves.
 #[derive(Default)]
 pub struct Server {
-    plans: PlanRunner,
+    plans: PlanTask,
     generation: u64,
     /// Whether the last plan still has work.
     busy: bool,
-    time: TimeRuns,
+    time: OverTimeTask,
     /// The drive over time's progress last reported.
     time_reported: f64,
     /// The fit under way, and its id.
-    fit: Option<(u64, FitRun)>,
+    fit: Option<(u64, FitTask)>,
     /// The jobs under way, and their id.
-    jobs: Option<(u64, JobsRun)>,
+    jobs: Option<(u64, JobsTask)>,
     /// The replay under way, and its id.
-    replay: Option<(u64, ReplayRun)>,
+    replay: Option<(u64, ReplayTask)>,
     /// The review's suite under way, and its id.
     review: Option<(u64, ReviewTask)>,
     /// The scorecard under way, and its id.
@@ -56,7 +56,7 @@ pub struct Server {
     /// The text of a trace file that came with the message being read.
     file: Option<String>,
     /// Teaching mode's point, and its id.
-    teacher: Teacher,
+    teacher: TeachTask,
     teach_id: u64,
     /// Which kind of work the next slice starts looking at.
     turn: usize,
@@ -133,20 +133,26 @@ macro_rules! task {
     };
 }
 
-task!(FitRun, FitAsk, FitProgress, |ask| FitRun::start(&ask), Fit);
 task!(
-    JobsRun,
+    FitTask,
+    FitAsk,
+    FitProgress,
+    |ask| FitTask::start(&ask),
+    Fit
+);
+task!(
+    JobsTask,
     JobsAsk,
     JobsProgress,
-    |ask| JobsRun::start(ask),
+    |ask| JobsTask::start(ask),
     Jobs
 );
 // The replay, and the text of the trace file it names (if it names one).
 task!(
-    ReplayRun,
+    ReplayTask,
     (ReplayAsk, Option<String>),
     ReplayProgress,
-    |ask| ReplayRun::start(ask.0, ask.1),
+    |ask| ReplayTask::start(ask.0, ask.1),
     Replay
 );
 task!(
@@ -365,8 +371,8 @@ mod tests {
     use super::*;
     use crate::key::DriveKey;
     use crate::key::Fidelity;
+    use crate::over_time::OverTimeResults;
     use crate::testing::key_at;
-    use crate::time::TimeResults;
     use parallelism_model::DriveState;
 
     fn plan(generation: u64, keys: &[RunKey]) -> String {
@@ -528,7 +534,7 @@ mod tests {
             .encode(),
         );
         let out = replies(&mut s);
-        let time: Vec<&TimeResults> = out
+        let time: Vec<&OverTimeResults> = out
             .iter()
             .filter_map(|r| match r {
                 Reply::Time { drive: d, results } if *d == drive => Some(results),

@@ -2,7 +2,7 @@
 //! [`Player`] that steps it as the page's clock asks, and the explainer's short run, whose
 //! figures ([`RunFigures`]) the page puts into words.
 //!
-//! The page sends [`TeachCommand`]s; a [`Teacher`] answers a command that moves the player
+//! The page sends [`TeachCommand`]s; a [`TeachTask`] answers a command that moves the player
 //! ([`TeachCommand::Advance`], [`TeachCommand::Step`], [`TeachCommand::Reset`]) at once with a
 //! [`Frame`], and does the rest (preparing the run, the explainer) in slices, sending
 //! [`TeachNews`] as it finishes each part.
@@ -196,7 +196,7 @@ pub enum TeachNews {
     Failed(WorkError),
 }
 
-/// Where the background work of a [`Teacher`] is.
+/// Where the background work of a [`TeachTask`] is.
 #[derive(Default)]
 enum Stage {
     #[default]
@@ -211,23 +211,23 @@ enum Stage {
 
 /// Teaching mode's side of a worker. See the module documentation.
 #[derive(Default)]
-pub struct Teacher {
+pub struct TeachTask {
     stage: Stage,
     /// The ready run (kept for Reset) and its player.
     run: Option<CheckedRun>,
     player: Option<Player>,
 }
 
-impl Teacher {
-    pub fn new() -> Teacher {
-        Teacher::default()
+impl TeachTask {
+    pub fn new() -> TeachTask {
+        TeachTask::default()
     }
 
     /// Takes one command; the answer due at once, if any.
     pub fn command(&mut self, command: TeachCommand) -> Option<TeachNews> {
         match command {
             TeachCommand::Start(key) => {
-                *self = Teacher::default();
+                *self = TeachTask::default();
                 match key.prepare(PLAYER_MEASURED_IOS) {
                     Ok(prep) => {
                         self.stage = Stage::Player(Box::new(prep), key);
@@ -237,7 +237,7 @@ impl Teacher {
                 }
             }
             TeachCommand::Stop => {
-                *self = Teacher::default();
+                *self = TeachTask::default();
                 None
             }
             TeachCommand::Advance { by, max_events } => {
@@ -348,7 +348,7 @@ mod tests {
     }
 
     /// Works `t` until it is idle; everything it said.
-    fn all_news(t: &mut Teacher) -> Vec<TeachNews> {
+    fn all_news(t: &mut TeachTask) -> Vec<TeachNews> {
         let mut news = Vec::new();
         while t.busy() {
             news.extend(t.work(&mut || true));
@@ -392,7 +392,7 @@ mod tests {
     #[test]
     fn a_point_is_made_ready_then_explained_from_idle_dies_at_qd1_to_busy_dies_at_depth() {
         for (qd, limit) in [(1, Bottleneck::QueueDepth), (256, Bottleneck::Dies)] {
-            let mut t = Teacher::new();
+            let mut t = TeachTask::new();
             assert_eq!(t.command(TeachCommand::Start(small_drive(qd))), None);
             assert_eq!(t.command(TeachCommand::Step), None, "not ready yet");
             let news = all_news(&mut t);
@@ -406,7 +406,7 @@ mod tests {
 
     #[test]
     fn commands_move_the_player_within_their_budget_and_reset_starts_over() {
-        let mut t = Teacher::new();
+        let mut t = TeachTask::new();
         t.command(TeachCommand::Start(small_drive(32)));
         all_news(&mut t);
         let Some(TeachNews::Frame(one)) = t.command(TeachCommand::Step) else {
@@ -434,7 +434,7 @@ mod tests {
 
     #[test]
     fn a_point_the_model_refuses_says_why_and_the_work_stops_when_its_slice_is_up() {
-        let mut t = Teacher::new();
+        let mut t = TeachTask::new();
         let steady = RunKey {
             state: DriveState::Steady,
             ..small_drive(4)

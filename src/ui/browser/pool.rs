@@ -53,13 +53,13 @@ use leptos::prelude::*;
 use parallelism_model::sliced_fit::FitProgress;
 use parallelism_work::fit::{FitAsk, FitFound};
 use parallelism_work::jobs::{JobsAsk, JobsFound, JobsProgress};
+use parallelism_work::over_time::{OverTimeResults, MAX_CACHED_DRIVES};
 use parallelism_work::pool::{pool_size, Dispatch, Milestones};
 use parallelism_work::protocol::{Reply, Request};
 use parallelism_work::replay::{ReplayAsk, ReplayFound, ReplayProgress, ReplaySource};
 use parallelism_work::review::{ReviewAsk, ReviewFound, ReviewProgress};
 use parallelism_work::scorecard::{ScorecardAsk, ScorecardProgress};
 use parallelism_work::teach::{TeachCommand, TeachNews};
-use parallelism_work::time::{TimeResults, MAX_CACHED_DRIVES};
 use parallelism_work::{DriveKey, WorkError};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -132,7 +132,7 @@ struct Inner {
     slots: Vec<Slot>,
     stopped: bool,
     /// The drive over time, per drive, as the worker sent it.
-    time: HashMap<DriveKey, TimeResults>,
+    time: HashMap<DriveKey, OverTimeResults>,
     /// The drive the worker was last asked to compute over time.
     time_asked: Option<DriveKey>,
     /// The last fit asked (ids grow; a cancel takes one too) and what is known of it.
@@ -675,7 +675,7 @@ impl Pool {
 
     /// Takes in what is known of `drive` over time (kept per drive, a finished one never
     /// replaced); its revision moves at once when it is done.
-    fn take_time(&self, drive: DriveKey, results: TimeResults) {
+    fn take_time(&self, drive: DriveKey, results: OverTimeResults) {
         let done = results.is_done();
         let _ = self.inner.try_update_value(|i| {
             if i.time.get(&drive).is_none_or(|r| !r.is_done()) {
@@ -763,7 +763,7 @@ impl Pool {
     }
 
     /// What is known of `drive` over time (not tracked: track [`Self::time_revision`]).
-    pub fn time_results(&self, drive: &DriveKey) -> Option<TimeResults> {
+    pub fn time_results(&self, drive: &DriveKey) -> Option<OverTimeResults> {
         self.inner
             .try_with_value(|i| i.time.get(drive).cloned())
             .flatten()

@@ -488,11 +488,11 @@ mod tests {
 
     #[test]
     fn several_jobs_export_a_row_per_job_with_its_p99_alone_and_the_drives_total() {
-        use parallelism_work::jobs::{JobFigures, JobsRun};
+        use parallelism_work::jobs::{JobFigures, JobsTask};
         let mut s = LabState::default();
         s.workload.set_load(LoadKind::Jobs);
         let ask = crate::ui::views::jobs::ask(&s);
-        let found = JobsRun::start(ask).unwrap().finish().unwrap();
+        let found = JobsTask::start(ask).unwrap().finish().unwrap();
         let text = jobs_csv(&s, &found);
         let rows: Vec<&str> = text
             .lines()

@@ -18,12 +18,12 @@ pub mod frames;
 pub mod latency_chart;
 pub mod load_chart;
 pub mod mix_chart;
+pub mod over_time;
 pub mod paint;
 pub mod qd_chart;
 pub mod series;
 pub mod style;
 pub mod time_chart;
-pub mod time_model;
 pub mod turns;
 
 #[cfg(test)]

@@ -267,7 +267,7 @@ mod tests {
         assert_eq!(plan(&s).first_screen, 1);
         // Another view shows the readout's point alone; several jobs plan no points.
         let mut s = LabState::default();
-        s.display.view = View::Time;
+        s.display.view = View::OverTime;
         assert_eq!(plan(&s).first_screen, 1);
         s.workload.set_load(LoadKind::Jobs);
         assert_eq!(plan(&s), Plan::default());
@@ -302,7 +302,12 @@ mod tests {
 
     #[test]
     fn other_views_plan_only_the_readout_point() {
-        for view in [View::Time, View::Activity, View::Review, View::Scorecard] {
+        for view in [
+            View::OverTime,
+            View::Activity,
+            View::Review,
+            View::Scorecard,
+        ] {
             let mut s = LabState::default();
             s.display.view = view;
             assert_eq!(plan(&s).keys, vec![current_key(&s)], "{view:?}");

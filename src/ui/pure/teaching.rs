@@ -357,7 +357,7 @@ impl Setup {
             }
         }
         if let Some(t) = self.time {
-            s.display.view = View::Time;
+            s.display.view = View::OverTime;
             s.views.set_idle_s(t.idle_s);
             s.views.set_burst_gb(t.burst_gb);
         }
@@ -654,7 +654,7 @@ mod tests {
     use crate::model::{RunOptions, Simulation};
     use crate::ui::pure::compute;
     use crate::ui::pure::url_state;
-    use parallelism_work::teach::{TeachCommand, TeachNews, Teacher};
+    use parallelism_work::teach::{TeachCommand, TeachNews, TeachTask};
 
     fn ctx(iodepth: u32, dies: u32) -> ExplainContext {
         ExplainContext {
@@ -668,7 +668,7 @@ mod tests {
 
     /// The explainer's figures for `state`'s point, as teaching mode's worker finds them.
     fn figures(state: &LabState) -> RunFigures {
-        let mut t = Teacher::new();
+        let mut t = TeachTask::new();
         assert_eq!(
             t.command(TeachCommand::Start(compute::current_key(state))),
             None
@@ -834,7 +834,7 @@ mod tests {
                         assert_eq!(s.display.view, View::Activity, "{q}: a tour keeps the view")
                     }
                     Some(t) => {
-                        assert_eq!(s.display.view, View::Time, "{q}");
+                        assert_eq!(s.display.view, View::OverTime, "{q}");
                         assert_eq!(
                             (s.views.idle_s(), s.views.burst_gb()),
                             (t.idle_s, t.burst_gb),
@@ -939,7 +939,7 @@ mod tests {
     #[test]
     fn the_desktop_tour_shows_the_reviews_verdict() {
         use crate::ui::views::trace;
-        use parallelism_work::replay::ReplayRun;
+        use parallelism_work::replay::ReplayTask;
         let steps = tour("desktop").expect("the tour exists").steps;
         let share = |i: usize| {
             let mut s = LabState::default();
@@ -948,7 +948,7 @@ mod tests {
             let mut ask = trace::ask(&s, None).unwrap();
             // The first drive (128 GB) against the last (512 GB).
             ask.drives = vec![ask.drives[0].clone(), ask.drives.last().unwrap().clone()];
-            let found = ReplayRun::start(ask, None).unwrap().finish().unwrap();
+            let found = ReplayTask::start(ask, None).unwrap().finish().unwrap();
             found.drives[0].data_rate_mb_s / found.drives[1].data_rate_mb_s
         };
         let (light, heavy) = (share(0), share(1));

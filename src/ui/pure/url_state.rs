@@ -181,7 +181,7 @@ fn view_params(state: &LabState) -> Vec<(&'static str, String)> {
     if state.views.show_p999() {
         parts.push(("p999", "1".to_string()));
     }
-    let time = state.display.view == View::Time;
+    let time = state.display.view == View::OverTime;
     if state.display.view != View::default() {
         parts.push(("view", state.display.view.id().to_string()));
     }
@@ -898,7 +898,7 @@ mod tests {
             states.push(s.clone());
             s.display.view = View::Queue;
             states.push(s.clone());
-            s.display.view = View::Time;
+            s.display.view = View::OverTime;
             s.views.set_idle_s(0);
             s.views.set_burst_gb(128);
             states.push(s.clone());
@@ -1048,12 +1048,12 @@ mod tests {
                 p.state.views.idle_s(),
                 p.state.views.burst_gb()
             ),
-            (View::Time, 10, 16)
+            (View::OverTime, 10, 16)
         );
         let q = to_query(&p.state);
         assert!(q.contains("&view=time&idle=10&burst=16"), "{q}");
         let mut s = LabState::default();
-        s.display.view = View::Time;
+        s.display.view = View::OverTime;
         assert!(to_query(&s).ends_with("&view=time&idle=60&burst=32"));
         s.display.view = View::Queue;
         assert!(

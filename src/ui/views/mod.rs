@@ -3,7 +3,7 @@
 //!
 //! - [`ViewSwitch`]: the radio buttons that choose the view.
 //! - [`queue_charts`]: the charts against queue depth and read share, one component a figure.
-//! - [`drive_time`]: the drive over time (browser components), on [`time_model`](crate::ui::charts::time_model) (its pure
+//! - [`over_time`]: the drive over time (browser components), on [`charts::over_time`](crate::ui::charts::over_time) (its pure
 //!   part: the chart data and the texts made from the worker's results, tested natively).
 //! - [`teaching_mode`]: teaching mode (the drive at work, the bottleneck explainer), on
 //!   [`crate::ui::pure::teaching`] (its pure part).
@@ -31,13 +31,13 @@
 pub mod chrome;
 pub mod compare;
 pub mod download;
-pub mod drive_time;
 pub mod embed_frame;
 pub mod fio_import;
 pub mod fit_drive;
 pub mod guide_link;
 pub mod jobs;
 pub mod notes;
+pub mod over_time;
 pub mod queue_charts;
 pub mod readout;
 pub mod review;
@@ -55,7 +55,7 @@ use crate::ui::controls::radio::{Choice, RadioGroup};
 use crate::ui::pure::embed::Control;
 use crate::ui::pure::state::{Display, View};
 
-pub use drive_time::DriveTimeView;
+pub use over_time::OverTimeView;
 
 /// Chooses which charts the page shows.
 #[component]

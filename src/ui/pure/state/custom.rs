@@ -23,7 +23,7 @@ mod tests {
     fn a_custom_drive_runs_wherever_a_preset_does() {
         // Issue 17: the fitted drive works in every view. The charts' runs, the drive over
         // time, a compare pin and the CSV export all take it as they take a preset.
-        use crate::ui::charts::{self, export, time_model};
+        use crate::ui::charts::{self, export, over_time};
         use crate::ui::pure::compare::Pin;
         use crate::ui::pure::compute::{self, Point};
         use crate::ui::pure::state::LabState;
@@ -33,7 +33,7 @@ mod tests {
         for key in compute::plan(&s).keys {
             assert!(key.prepare(1_000).is_ok(), "{key:?}");
         }
-        let time = time_model::build(&s, None);
+        let time = over_time::build(&s, None);
         assert!(
             time.drive.starts_with("Your drive (on the Phison"),
             "{}",

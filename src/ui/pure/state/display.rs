@@ -8,8 +8,9 @@ pub enum View {
     /// Throughput and latency against the load: queue depth and read share, or offered rate.
     #[default]
     Queue,
-    /// The drive over time: whole-drive fill, bursts with idle time, torture and TRIM.
-    Time,
+    /// The drive over time: whole-drive fill, bursts with idle time, torture and TRIM (its
+    /// link keeps `view=time`, which links already published use).
+    OverTime,
     /// Teaching mode: the drive at work, the bottleneck explainer, the guided tours.
     Activity,
     /// The E12 review's tests on the drive, in the review's order.
@@ -20,7 +21,7 @@ pub enum View {
 
 crate::model::named_enum!(View, "view", id, {
     Queue => "qd",
-    Time => "time",
+    OverTime => "time",
     Activity => "activity",
     Review => "review",
     Scorecard => "scorecard",
@@ -31,7 +32,7 @@ impl View {
     pub fn label(self) -> &'static str {
         match self {
             View::Queue => "against the load",
-            View::Time => "drive over time",
+            View::OverTime => "drive over time",
             View::Activity => "teaching mode",
             View::Review => "the E12 review's tests",
             // Short: a longer label wraps the switch to a second line at 1280 px and pushes the

@@ -231,13 +231,13 @@ mod tests {
         assert_eq!(s.views.burst_gb(), 4);
         s.views.set_burst_gb(1000);
         assert_eq!(s.views.burst_gb(), 128);
-        s.display.view = View::Time;
+        s.display.view = View::OverTime;
         s.reset();
         assert_eq!(
             (s.display.view, s.views.idle_s(), s.views.burst_gb()),
-            (View::Time, 60, 32)
+            (View::OverTime, 60, 32)
         );
-        assert_eq!("time".parse::<View>().ok(), Some(View::Time));
+        assert_eq!("time".parse::<View>().ok(), Some(View::OverTime));
         assert_eq!("TIME".parse::<View>().ok(), None);
     }
 

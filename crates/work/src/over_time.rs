@@ -1,16 +1,16 @@
 //! The drive over time, computed for one drive at a time: the three cache rates (and the
 //! whole-drive fill they give) and the review's random-write torture, as the page's
-//! drive-over-time view needs them. A worker runs the [`TimeRuns`]; the page keeps the
-//! [`TimeResults`] it is sent.
+//! drive-over-time view needs them. A worker runs the [`OverTimeTask`]; the page keeps the
+//! [`OverTimeResults`] it is sent.
 //!
 //! What always holds:
-//! - the runs never block: [`TimeRuns::work`] advances the model's sliced runs
+//! - the runs never block: [`OverTimeTask::work`] advances the model's sliced runs
 //!   ([`CacheRatesRun`], [`TortureRun`]) [`WORK_UNITS_PER_STEP`] units at a time and checks the
 //!   caller's clock between steps;
 //! - only the target drive is worked on; a run for another drive is dropped when the target
 //!   changes, and finished parts stay cached per drive ([`MAX_CACHED_DRIVES`] at most), so
 //!   coming back to a drive reuses them;
-//! - a drive the model refuses gets its reason in [`TimeResults::failure`], never a panic.
+//! - a drive the model refuses gets its reason in [`OverTimeResults::failure`], never a panic.
 
 use std::collections::HashMap;
 
@@ -31,7 +31,7 @@ const RATES_SHARE: f64 = 0.25;
 
 /// What the model has computed for one drive so far.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct TimeResults {
+pub struct OverTimeResults {
     pub rates: Option<CacheRates>,
     pub fill: Option<FillReport>,
     pub torture: Option<TortureReport>,
@@ -41,7 +41,7 @@ pub struct TimeResults {
     pub progress: f64,
 }
 
-impl TimeResults {
+impl OverTimeResults {
     /// Whether nothing more will come for this drive.
     pub fn is_done(&self) -> bool {
         self.failure.is_some() || (self.rates.is_some() && self.torture.is_some())
@@ -54,9 +54,9 @@ enum Job {
     Torture(Box<TortureRun>),
 }
 
-/// What one call to [`TimeRuns::work`] did.
+/// What one call to [`OverTimeTask::work`] did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TimeSlice {
+pub struct OverTimeSlice {
     /// A result or a failure arrived in this slice.
     pub changed: bool,
     /// Nothing is left to do for the target.
@@ -65,15 +65,15 @@ pub struct TimeSlice {
 
 /// Runs the drive-over-time computations for one target drive. See the module documentation.
 #[derive(Default)]
-pub struct TimeRuns {
+pub struct OverTimeTask {
     target: Option<DriveKey>,
-    results: HashMap<DriveKey, TimeResults>,
+    results: HashMap<DriveKey, OverTimeResults>,
     job: Option<(DriveKey, DriveSpec, Job)>,
 }
 
-impl TimeRuns {
-    pub fn new() -> TimeRuns {
-        TimeRuns::default()
+impl OverTimeTask {
+    pub fn new() -> OverTimeTask {
+        OverTimeTask::default()
     }
 
     /// The drive to compute for (`None`: stop working). A run for another drive is dropped;
@@ -98,7 +98,7 @@ impl TimeRuns {
     }
 
     /// What is known for `key`.
-    pub fn results(&self, key: &DriveKey) -> Option<&TimeResults> {
+    pub fn results(&self, key: &DriveKey) -> Option<&OverTimeResults> {
         self.results.get(key)
     }
 
@@ -121,8 +121,8 @@ impl TimeRuns {
 
     /// Works until `time_is_up` (checked after every [`WORK_UNITS_PER_STEP`]) or until the
     /// target's results are complete.
-    pub fn work(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> TimeSlice {
-        let mut slice = TimeSlice::default();
+    pub fn work(&mut self, time_is_up: &mut dyn FnMut() -> bool) -> OverTimeSlice {
+        let mut slice = OverTimeSlice::default();
         loop {
             let Some(key) = self.target.clone() else {
                 slice.idle = true;
@@ -207,7 +207,7 @@ mod tests {
         text.parse().unwrap()
     }
 
-    fn compute(runs: &mut TimeRuns, key: DriveKey) -> usize {
+    fn compute(runs: &mut OverTimeTask, key: DriveKey) -> usize {
         runs.set_target(Some(key));
         runs.work_to_end()
     }
@@ -215,7 +215,7 @@ mod tests {
     #[test]
     fn a_drive_gets_its_rates_fill_and_torture_in_many_short_slices() {
         let e12 = drive("e12/32x256");
-        let mut e = TimeRuns::new();
+        let mut e = OverTimeTask::new();
         assert!(compute(&mut e, e12.clone()) > 100, "the work was cut up");
         let r = e.results(&e12).unwrap();
         assert!(r.is_done() && r.failure.is_none());
@@ -227,7 +227,7 @@ mod tests {
 
     #[test]
     fn a_new_target_drops_the_old_run_and_no_target_means_no_work() {
-        let mut e = TimeRuns::new();
+        let mut e = OverTimeTask::new();
         assert!(e.work(&mut || false).idle, "nothing asked");
         let (e12, octane) = (drive("e12/32x256"), drive("octane/16x64"));
         e.set_target(Some(e12.clone()));
@@ -236,7 +236,7 @@ mod tests {
         e.set_target(Some(octane.clone()));
         compute(&mut e, octane.clone());
         assert!(e.results(&e12).is_some_and(|r| !r.is_done()));
-        assert!(e.results(&octane).is_some_and(TimeResults::is_done));
+        assert!(e.results(&octane).is_some_and(OverTimeResults::is_done));
         e.set_target(None);
         assert!(!e.busy() && e.work(&mut || false).idle);
     }
@@ -244,10 +244,10 @@ mod tests {
     #[test]
     fn results_cross_to_the_page_unchanged() {
         let e12 = drive("e12/32x256");
-        let mut e = TimeRuns::new();
+        let mut e = OverTimeTask::new();
         compute(&mut e, e12.clone());
         let r = e.results(&e12).unwrap();
         let text = serde_json::to_string(r).unwrap();
-        assert_eq!(&serde_json::from_str::<TimeResults>(&text).unwrap(), r);
+        assert_eq!(&serde_json::from_str::<OverTimeResults>(&text).unwrap(), r);
     }
 }

@@ -1,5 +1,5 @@
 //! The pure half of the drive-over-time view: [`build`], which turns state and the model's results (computed in a worker by
-//! [`parallelism_work::time`]) into the three charts' data and their texts.
+//! [`parallelism_work::over_time`]) into the three charts' data and their texts.
 //!
 //! What always holds:
 //! - every number is labelled: the texts say "model" for the model's results, and published
@@ -15,7 +15,7 @@ use crate::model::drive_state::{
     bursts_with, BurstPoint, CacheRates, FillPhase, TortureReport, REVIEW_TORTURE_MINUTES,
 };
 use crate::model::presets::{self, Preset};
-pub use parallelism_work::time::TimeResults;
+pub use parallelism_work::over_time::OverTimeResults;
 
 use crate::model::drive_state::{
     OCTANE_CAPACITY_GB, OCTANE_FACT, OCTANE_PRESET, OCTANE_SOURCE, OCTANE_TORTURED_FRACTION,
@@ -116,7 +116,7 @@ fn legend(curves: &[Curve], levels: &[Level], dots: &[Dot]) -> Vec<LegendItem> {
 const COMPUTING: &str = "The model is computing…";
 
 /// Builds the view's data for `state` from what `results` holds so far.
-pub fn build(state: &LabState, results: Option<&TimeResults>) -> TimeView {
+pub fn build(state: &LabState, results: Option<&OverTimeResults>) -> TimeView {
     let tag = url_state::to_query(state);
     let preset = state.drive.preset();
     let drive = state.drive.spec();
@@ -124,7 +124,7 @@ pub fn build(state: &LabState, results: Option<&TimeResults>) -> TimeView {
         drive: state.drive.label(),
         ..TimeView::default()
     };
-    let empty = TimeResults::default();
+    let empty = OverTimeResults::default();
     let r = results.unwrap_or(&empty);
     v.status = if let Some(why) = &r.failure {
         format!("The model refused this drive: {why}")
@@ -159,7 +159,7 @@ fn stamp(tag: &str, ready: bool) -> Stamp {
 }
 
 /// The whole-drive fill: a curve per phase and the text with each phase's speed.
-fn fill_chart(v: &mut TimeView, r: &TimeResults, cell: &str, tag: &str) {
+fn fill_chart(v: &mut TimeView, r: &OverTimeResults, cell: &str, tag: &str) {
     v.fill.x_title = "GB written";
     v.fill.stamp = stamp(tag, r.fill.is_some() || r.failure.is_some());
     v.fill_text = COMPUTING.into();
@@ -242,7 +242,7 @@ fn burst_chart(
     v: &mut TimeView,
     state: &LabState,
     drive: &DriveSpec,
-    r: &TimeResults,
+    r: &OverTimeResults,
     cell: &str,
     tag: &str,
 ) {
@@ -366,7 +366,7 @@ fn burst_summary(
 
 /// The torture and TRIM: random-write speed over the torture, the sequential probes as dots,
 /// and the Octane review's published bound on its own drive.
-fn torture_chart(v: &mut TimeView, state: &LabState, r: &TimeResults, tag: &str) {
+fn torture_chart(v: &mut TimeView, state: &LabState, r: &OverTimeResults, tag: &str) {
     v.torture.x_title = "minutes of random writes";
     v.torture.stamp = stamp(tag, r.torture.is_some() || r.failure.is_some());
     v.torture_text = COMPUTING.into();
@@ -473,7 +473,7 @@ mod tests {
     use crate::model::presets;
     use crate::ui::pure::compute::drive_key;
     use crate::ui::pure::state::View;
-    use parallelism_work::time::TimeRuns;
+    use parallelism_work::over_time::OverTimeTask;
 
     #[test]
     fn a_drive_without_an_slc_cache_says_so_and_offers_the_reviews_e12() {
@@ -499,12 +499,12 @@ mod tests {
     fn state(preset: &str) -> LabState {
         let mut s = LabState::default();
         s.drive.set_preset(presets::find(preset).unwrap());
-        s.display.view = View::Time;
+        s.display.view = View::OverTime;
         s
     }
 
     /// Runs the drive over time for `s`'s drive until idle; returns the number of slices.
-    fn compute(runs: &mut TimeRuns, s: &LabState) -> usize {
+    fn compute(runs: &mut OverTimeTask, s: &LabState) -> usize {
         runs.set_target(Some(drive_key(&s.drive)));
         runs.work_to_end()
     }
@@ -512,7 +512,7 @@ mod tests {
     #[test]
     fn the_e12_view_shows_three_fill_phases_bursts_and_the_published_floor() {
         let s = state("e12");
-        let mut e = TimeRuns::new();
+        let mut e = OverTimeTask::new();
         let slices = compute(&mut e, &s);
         assert!(slices > 100, "{slices} slices: the work was cut up");
         let v = build(&s, e.results(&drive_key(&s.drive)));
@@ -550,7 +550,7 @@ mod tests {
     #[test]
     fn idle_time_changes_the_bursts_without_new_model_work() {
         let mut s = state("e12");
-        let mut e = TimeRuns::new();
+        let mut e = OverTimeTask::new();
         compute(&mut e, &s);
         s.views.set_idle_s(0);
         let none = build(&s, e.results(&drive_key(&s.drive)));
@@ -573,7 +573,7 @@ mod tests {
         let mut s = state("octane");
         s.drive.set_dies(16); // the review's 128 GB model
         assert!((s.drive.capacity_gb() - OCTANE_CAPACITY_GB).abs() < 0.5);
-        let mut e = TimeRuns::new();
+        let mut e = OverTimeTask::new();
         compute(&mut e, &s);
         let v = build(&s, e.results(&drive_key(&s.drive)));
         assert!(v
@@ -606,7 +606,7 @@ mod tests {
 
     #[test]
     fn a_hidden_view_does_no_work_and_a_tiny_drive_caps_the_burst() {
-        let mut e = TimeRuns::new();
+        let mut e = OverTimeTask::new();
         e.set_target(None);
         assert!(e.work(&mut || false).idle);
         let mut s = state("e12");

@@ -1,11 +1,11 @@
-//! [`DriveTimeView`]: the drive over time for the preset and capacity the controls set — a
+//! [`OverTimeView`]: the drive over time for the preset and capacity the controls set — a
 //! whole-drive fill, bursts with idle time between them (with their sliders) and a random-write
 //! torture followed by TRIM — drawn by the same [`ChartCanvas`] and paint helpers as the
 //! queue-depth charts.
 //!
 //! The view's model work runs in the page's worker pool ([`Pool::set_time_target`]), never on
 //! the thread that draws; it is asked for only while the view is shown. Everything the view
-//! shows comes from [`time_model::build`], so the component holds no logic of its own beyond
+//! shows comes from [`over_time::build`](crate::ui::charts::over_time::build), so the component holds no logic of its own beyond
 //! wiring.
 
 use leptos::prelude::*;
@@ -15,8 +15,8 @@ use crate::ui::views::guide_link::GuideLink;
 
 use crate::ui::browser::pool::Pool;
 use crate::ui::charts::canvas::ChartCanvas;
+use crate::ui::charts::over_time::{self, cache_example, LegendItem, TimeView};
 use crate::ui::charts::time_chart::{self, TimeChartData};
-use crate::ui::charts::time_model::{self, cache_example, LegendItem, TimeView};
 use crate::ui::charts::{Palette, Stamp};
 use crate::ui::controls::locked;
 use crate::ui::controls::slider::LadderSlider;
@@ -58,18 +58,18 @@ fn ChartLegend(
     }
 }
 
-/// The drive-over-time view (hidden, and idle, unless the state's view is [`View::Time`]). Its
+/// The drive-over-time view (hidden, and idle, unless the state's view is [`View::OverTime`]). Its
 /// contents are built the first time it is shown and kept from then on: a reader who never
 /// opens it never pays for its three charts at start-up.
 #[component]
-pub fn DriveTimeView(
+pub fn OverTimeView(
     /// The charts' colours.
     #[prop(into)]
     palette: Signal<Palette>,
 ) -> impl IntoView {
     let lab = Lab::expect();
     let pool = Pool::expect();
-    let shown = Memo::new(move |_| lab.display.with(|d| d.view == View::Time));
+    let shown = Memo::new(move |_| lab.display.with(|d| d.view == View::OverTime));
     let key = Memo::new(move |_| lab.drive.with(drive_key));
     Effect::new(move |_| pool.set_time_target(shown.get().then(|| key.get())));
     let opened = crate::ui::browser::later::once_shown(shown);
@@ -95,7 +95,7 @@ fn DriveTimeContents(key: Memo<DriveKey>, palette: Signal<Palette>) -> impl Into
     let data = Memo::new(move |_| {
         pool.time_revision();
         let results = pool.time_results(&key.get());
-        time_model::build(&lab.state(), results.as_ref())
+        over_time::build(&lab.state(), results.as_ref())
     });
     view! {
             <div class="card time-head">
@@ -172,7 +172,7 @@ fn TimeCanvas(
     legend_label: &'static str,
     palette: Signal<Palette>,
 ) -> impl IntoView {
-    let label = Signal::derive(move || time_model::describe(title, &legend.get(), &text.get()));
+    let label = Signal::derive(move || over_time::describe(title, &legend.get(), &text.get()));
     view! {
         <ChartCanvas
             id=id
