@@ -493,7 +493,6 @@ pub fn TeachingMode() -> impl IntoView {
         >
             <div class="card activity-card">
                 <h2 id="activity-title">"The drive at work"</h2>
-                <GuideLink page=GuidePage::Teaching />
                 <Transport views=lab.views shown=shown core=core reduced=reduced />
                 <p class="teach-clock" id="teach-clock">
                     {move || {
@@ -973,6 +972,7 @@ fn Explainer(
             }
         >
             <h2 id="explain-title">"What limits this point"</h2>
+            <GuideLink page=GuidePage::Teaching />
             <p class="explain-sentence" id="explain-sentence">
                 {move || {
                     explanation
