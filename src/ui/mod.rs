@@ -13,7 +13,8 @@
 //! 3. controls: [`controls`], the sliders and choices that set the state
 //! 4. views: [`views`], the readout, the views, teaching mode and the sharing parts
 //! 5. shell: [`App`] (owns the state signal and wires everything: [`Started`] makes the state,
-//!    [`AppViews`] mounts the views) and [`opening_chart`]
+//!    [`AppViews`] mounts the views), [`start`] (the app's start, in steps) and
+//!    [`opening_chart`]
 //!
 //! The page's layer test names the files of the last layer: `app`, `opening_chart`.
 
@@ -22,6 +23,7 @@ pub mod charts;
 pub mod controls;
 pub mod opening_chart;
 pub mod pure;
+pub mod start;
 pub mod views;
 
 mod app;
