@@ -12,10 +12,13 @@ const EVENTS: u64 = 60_000;
 /// Events skipped before counting, so the closed loop has filled.
 const SETTLE_EVENTS: u64 = 2_000;
 
-fn sim(dies: u32, iodepth: u32, rw: Rw, state: DriveState) -> Simulation {
-    let preset = presets::find("e18dc").expect("e18dc");
+/// What a test or its helper returns: a failure to set a run up is an error, not a panic.
+type TestResult<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
+fn sim(dies: u32, iodepth: u32, rw: Rw, state: DriveState) -> TestResult<Simulation> {
+    let preset = presets::lookup("e18dc")?;
     let spec = RunSpec {
-        drive: preset.drive_with_dies(dies).unwrap(),
+        drive: preset.drive_with_dies(dies)?,
         workload: Workload {
             rw,
             rwmixread: 100,
@@ -28,12 +31,13 @@ fn sim(dies: u32, iodepth: u32, rw: Rw, state: DriveState) -> Simulation {
             ..RunOptions::default()
         },
     };
-    Simulation::new(&spec.check().expect("valid run"))
+    let run = spec.check().map_err(|e| format!("valid run: {e}"))?;
+    Ok(Simulation::new(&run))
 }
 
 #[test]
-fn at_qd1_on_32_dies_at_most_one_die_is_ever_busy() {
-    let mut s = sim(32, 1, Rw::RandRead, DriveState::Fob);
+fn at_qd1_on_32_dies_at_most_one_die_is_ever_busy() -> TestResult {
+    let mut s = sim(32, 1, Rw::RandRead, DriveState::Fob)?;
     let mut seen_busy = 0;
     for _ in 0..EVENTS {
         s.step(1);
@@ -49,11 +53,12 @@ fn at_qd1_on_32_dies_at_most_one_die_is_ever_busy() {
         seen_busy += a.busy_dies();
     }
     assert!(seen_busy > 0, "the one request does reach a die");
+    Ok(())
 }
 
 #[test]
-fn at_qd256_on_8_dies_every_die_is_busy_most_of_the_time() {
-    let mut s = sim(8, 256, Rw::RandRead, DriveState::Fob);
+fn at_qd256_on_8_dies_every_die_is_busy_most_of_the_time() -> TestResult {
+    let mut s = sim(8, 256, Rw::RandRead, DriveState::Fob)?;
     s.step(SETTLE_EVENTS);
     let mut all_busy = 0;
     for _ in 0..EVENTS {
@@ -66,11 +71,12 @@ fn at_qd256_on_8_dies_every_die_is_busy_most_of_the_time() {
     }
     let share = all_busy as f64 / EVENTS as f64;
     assert!(share > 0.8, "all 8 dies busy only {share:.2} of the time");
+    Ok(())
 }
 
 #[test]
-fn each_step_processes_one_event_and_time_never_runs_backwards() {
-    let mut s = sim(16, 32, Rw::RandWrite, DriveState::Steady);
+fn each_step_processes_one_event_and_time_never_runs_backwards() -> TestResult {
+    let mut s = sim(16, 32, Rw::RandWrite, DriveState::Steady)?;
     let mut last = s.now();
     let mut states = std::collections::HashSet::new();
     for i in 1..=EVENTS {
@@ -92,12 +98,13 @@ fn each_step_processes_one_event_and_time_never_runs_backwards() {
             "random writes on a full drive show {st:?}"
         );
     }
+    Ok(())
 }
 
 #[test]
-fn a_snapshot_changes_nothing() {
-    let mut a = sim(8, 4, Rw::RandRead, DriveState::Fob);
-    let mut b = sim(8, 4, Rw::RandRead, DriveState::Fob);
+fn a_snapshot_changes_nothing() -> TestResult {
+    let mut a = sim(8, 4, Rw::RandRead, DriveState::Fob)?;
+    let mut b = sim(8, 4, Rw::RandRead, DriveState::Fob)?;
     for _ in 0..5_000 {
         a.step(1);
         let _ = a.activity();
@@ -105,4 +112,5 @@ fn a_snapshot_changes_nothing() {
     b.step(5_000);
     assert_eq!(a.activity(), b.activity());
     assert_eq!(a.result().unwrap(), b.result().unwrap());
+    Ok(())
 }

@@ -14,6 +14,9 @@ use parallelism_model::sliced_fit::SlicedFit;
 use parallelism_model::sweep;
 use parallelism_model::workload::Spacing;
 
+/// What a test or its helper returns: a run or an import that fails is an error, not a panic.
+type TestResult<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
 /// Fewer measured I/Os than the default: the data and the fit use the same runs, so noise
 /// cannot hide the truth; it only makes the search slower.
 fn quick() -> FitOptions {
@@ -28,7 +31,11 @@ fn quick() -> FitOptions {
 
 /// The fio runs the README recommends: random reads over depth, a deep sequential read,
 /// random and sequential writes, written out by the exporter as fio's JSON.
-fn fio_output_of(truth: &CustomDrive, state: DriveState, options: RunOptions) -> Vec<String> {
+fn fio_output_of(
+    truth: &CustomDrive,
+    state: DriveState,
+    options: RunOptions,
+) -> TestResult<Vec<String>> {
     let drive = truth.drive();
     let jobs: [(Rw, u32, &[u32]); 4] = [
         (Rw::RandRead, 4096, &[1, 2, 4, 8, 16, 32, 64, 128, 256]),
@@ -44,18 +51,21 @@ fn fio_output_of(truth: &CustomDrive, state: DriveState, options: RunOptions) ->
                 bs_bytes,
                 iodepth: 1,
             };
-            let points =
-                sweep::over_queue_depth(&drive, workload, state, options, None, depths).unwrap();
-            fio::output_json(&workload, &points)
+            let points = sweep::over_queue_depth(&drive, workload, state, options, None, depths)?;
+            Ok(fio::output_json(&workload, &points))
         })
         .collect()
 }
 
 /// The generated drive's fio jobs as cells.
-fn cells_of(truth: &CustomDrive, state: DriveState, options: RunOptions) -> Vec<Measurement> {
+fn cells_of(
+    truth: &CustomDrive,
+    state: DriveState,
+    options: RunOptions,
+) -> TestResult<Vec<Measurement>> {
     let mut cells = Vec::new();
-    for text in fio_output_of(truth, state, options) {
-        let points = fio::parse_output(&text).unwrap().points;
+    for text in fio_output_of(truth, state, options)? {
+        let points = fio::parse_output(&text)?.points;
         let got = custom::cells_from_fio(&points, state);
         assert!(got.skipped.is_empty(), "{:?}", got.skipped);
         cells.extend(got.cells);
@@ -65,16 +75,16 @@ fn cells_of(truth: &CustomDrive, state: DriveState, options: RunOptions) -> Vec<
         2 * 15,
         "a throughput and a latency cell per job"
     );
-    cells
+    Ok(cells)
 }
 
 const TRUTH: &str = "e12_d24_r55000_p1400000_c1200_h6000_l850";
 
 #[test]
-fn a_generated_drive_written_as_fio_json_fits_back_within_5_percent() {
+fn a_generated_drive_written_as_fio_json_fits_back_within_5_percent() -> TestResult {
     let truth: CustomDrive = TRUTH.parse().unwrap();
     let options = quick();
-    let cells = cells_of(&truth, DriveState::Steady, options.run);
+    let cells = cells_of(&truth, DriveState::Steady, options.run)?;
     for dies in [None, Some(truth.dies())] {
         let report = custom::fit(truth.base, &cells, options, dies).unwrap();
         let identified = report.identified.clone().unwrap();
@@ -92,16 +102,17 @@ fn a_generated_drive_written_as_fio_json_fits_back_within_5_percent() {
         );
         assert!(report.max_err < 0.05, "worst error {}", report.max_err);
     }
+    Ok(())
 }
 
 /// Issue 24: one odd cell in real data must not drag the drive. The generated drive's QD16
 /// random-read IOPS made 60% higher (a cached run, a typo): the fit still lands on every value
 /// its cells identify, and names that cell, alone, as the one it cannot explain.
 #[test]
-fn one_odd_cell_does_not_move_the_fit_and_is_named() {
+fn one_odd_cell_does_not_move_the_fit_and_is_named() -> TestResult {
     let truth: CustomDrive = TRUTH.parse().unwrap();
     let options = quick();
-    let mut cells = cells_of(&truth, DriveState::Steady, options.run);
+    let mut cells = cells_of(&truth, DriveState::Steady, options.run)?;
     let odd = cells
         .iter()
         .position(|c| c.rw == Rw::RandRead && c.depth == Depth::Qd(16) && c.metric == Metric::Iops)
@@ -122,6 +133,7 @@ fn one_odd_cell_does_not_move_the_fit_and_is_named() {
     }
     let explained = report.cells.iter().filter(|c| !custom::missed(c));
     assert!(explained.clone().all(|c| c.err().abs() < 0.05));
+    Ok(())
 }
 
 /// Issue 24: a job held to a rate (fio's `rate_iops`) is an open loop; its cell is its mean
@@ -171,11 +183,11 @@ fn a_rate_cell_is_the_latency_of_the_open_loop_run_at_its_rate() {
 /// Latency at three rates and one QD1 job pin the read time and the host stack as well as a
 /// depth sweep does: the generated drive fits back from them within 5%.
 #[test]
-fn rate_cells_fit_a_drive_back() {
+fn rate_cells_fit_a_drive_back() -> TestResult {
     let truth: CustomDrive = TRUTH.parse().unwrap();
     let drive = truth.drive();
     let options = quick();
-    let mut cells: Vec<Measurement> = cells_of(&truth, DriveState::Fob, options.run)
+    let mut cells: Vec<Measurement> = cells_of(&truth, DriveState::Fob, options.run)?
         .into_iter()
         .filter(|c| c.rw == Rw::RandRead && c.depth == Depth::Qd(1))
         .collect();
@@ -203,10 +215,11 @@ fn rate_cells_fit_a_drive_back() {
         (got / want - 1.0).abs() <= 0.05,
         "tR: fit {got}, truth {want}"
     );
+    Ok(())
 }
 
 #[test]
-fn a_fit_in_slices_lands_where_a_fit_in_one_go_does() {
+fn a_fit_in_slices_lands_where_a_fit_in_one_go_does() -> TestResult {
     let truth: CustomDrive = TRUTH.parse().unwrap();
     let options = FitOptions {
         run: RunOptions {
@@ -217,7 +230,7 @@ fn a_fit_in_slices_lands_where_a_fit_in_one_go_does() {
     };
     // A random-write cell in steady state: its runs owe the write amplification, which the
     // sliced fit prepares in steps.
-    let cells: Vec<Measurement> = cells_of(&truth, DriveState::Steady, options.run)
+    let cells: Vec<Measurement> = cells_of(&truth, DriveState::Steady, options.run)?
         .into_iter()
         .filter(|c| c.rw == Rw::Read || c.rw == Rw::RandWrite)
         .collect();
@@ -251,4 +264,5 @@ fn a_fit_in_slices_lands_where_a_fit_in_one_go_does() {
         "done stays done"
     );
     assert_eq!(report, whole);
+    Ok(())
 }

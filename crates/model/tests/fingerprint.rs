@@ -13,8 +13,11 @@ use parallelism_model::{DriveState, RunOptions, RunSpec, Rw, Simulation, Workloa
 
 const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fingerprint.txt");
 
+/// What a test or its helper returns: a run the model refuses is an error, not a panic.
+type TestResult<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
 /// One line per run: its configuration and every figure it reports, as exact bit patterns.
-fn fingerprint() -> String {
+fn fingerprint() -> TestResult<String> {
     let mut out = String::new();
     for p in presets::all() {
         for &dies in &[1, 8, 32] {
@@ -23,7 +26,7 @@ fn fingerprint() -> String {
                     let state = DriveState::ALL[i];
                     let bs_bytes = if rw.is_random() { 4096 } else { 128 * 1024 };
                     let spec = RunSpec {
-                        drive: p.drive_with_dies(dies).unwrap(),
+                        drive: p.drive_with_dies(dies)?,
                         workload: Workload {
                             rw,
                             rwmixread: 70,
@@ -36,7 +39,8 @@ fn fingerprint() -> String {
                             measured_ios: 1_000,
                         },
                     };
-                    let r = Simulation::run(&spec.check().expect("a valid run")).unwrap();
+                    let run = spec.check().map_err(|e| format!("a valid run: {e}"))?;
+                    let r = Simulation::run(&run)?;
                     let _ = writeln!(
                         out,
                         "{} {dies} {} qd{iodepth} {} iops={:016x} mbs={:016x} mean={:016x} \
@@ -56,12 +60,12 @@ fn fingerprint() -> String {
             }
         }
     }
-    out
+    Ok(out)
 }
 
 #[test]
-fn the_engine_gives_the_fingerprinted_results_bit_for_bit() {
-    let now = fingerprint();
+fn the_engine_gives_the_fingerprinted_results_bit_for_bit() -> TestResult {
+    let now = fingerprint()?;
     if std::env::var_os("LAB_WRITE_FINGERPRINT").is_some() {
         std::fs::write(FILE, &now).expect("the fingerprint file is writable");
     }
@@ -79,4 +83,5 @@ fn the_engine_gives_the_fingerprinted_results_bit_for_bit() {
         "run count changed"
     );
     assert!(moved.is_empty(), "results moved:\n{}", moved.join("\n"));
+    Ok(())
 }

@@ -15,8 +15,25 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+/// What a test or its helper returns: a source it cannot read is an error, not a panic.
+type TestResult<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
 fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// The text of `file`; the error names it.
+fn read(file: &Path) -> TestResult<String> {
+    fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()).into())
+}
+
+/// The entries of the folder `dir`, each a path; the error names the folder.
+fn entries(dir: &Path) -> TestResult<Vec<PathBuf>> {
+    let named = |e: std::io::Error| format!("{}: {e}", dir.display());
+    fs::read_dir(dir)
+        .map_err(named)?
+        .map(|entry| Ok(entry.map_err(named)?.path()))
+        .collect()
 }
 
 /// The names in backticks in `text`.
@@ -30,8 +47,8 @@ fn ticked(text: &str) -> Vec<String> {
 
 /// The layers in `lib.rs`'s docs, bottom up: lines `//! N. [`layer`], words: modules`, the
 /// layer's folder first in backticks, then its modules in backticks.
-fn documented_layers() -> Vec<(String, Vec<String>)> {
-    let lib = fs::read_to_string(src().join("lib.rs")).unwrap();
+fn documented_layers() -> TestResult<Vec<(String, Vec<String>)>> {
+    let lib = read(&src().join("lib.rs"))?;
     let mut layers = Vec::new();
     for line in lib.lines() {
         let Some(rest) = line.strip_prefix("//! ") else {
@@ -43,14 +60,16 @@ fn documented_layers() -> Vec<(String, Vec<String>)> {
         if number.parse::<usize>() != Ok(layers.len()) {
             continue;
         }
-        let (label, modules) = body.split_once(": ").expect("a layer names its modules");
+        let (label, modules) = body
+            .split_once(": ")
+            .ok_or_else(|| format!("a layer names its modules: {line}"))?;
         let folder = ticked(label)
             .into_iter()
             .next()
-            .expect("a layer names its folder");
+            .ok_or_else(|| format!("a layer names its folder: {line}"))?;
         layers.push((folder, ticked(modules)));
     }
-    layers
+    Ok(layers)
 }
 
 /// What `src/` holds: each layer folder's modules with the files each is made of (`m.rs`,
@@ -61,33 +80,37 @@ struct Disk {
     loose: Vec<String>,
 }
 
-fn disk() -> Disk {
+fn disk() -> TestResult<Disk> {
     let mut disk = Disk {
         layers: BTreeMap::new(),
         loose: Vec::new(),
     };
-    for entry in fs::read_dir(src()).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    for path in entries(&src())? {
+        let name = file_name(&path, Path::file_name)?;
         if path.is_dir() {
-            disk.layers.insert(name, modules_in(&path));
+            disk.layers.insert(name, modules_in(&path)?);
         } else {
             disk.loose.push(name);
         }
     }
     disk.loose.sort();
-    disk
+    Ok(disk)
+}
+
+/// The part of `path`'s name that `part` picks (`Path::file_name`, `Path::file_stem`).
+fn file_name(path: &Path, part: fn(&Path) -> Option<&std::ffi::OsStr>) -> TestResult<String> {
+    let name = part(path).ok_or_else(|| format!("{} has no file name", path.display()))?;
+    Ok(name.to_string_lossy().into_owned())
 }
 
 /// The modules of one layer's folder; its own `mod.rs` is the layer's, not a module's.
-fn modules_in(layer: &Path) -> BTreeMap<String, Vec<PathBuf>> {
+fn modules_in(layer: &Path) -> TestResult<BTreeMap<String, Vec<PathBuf>>> {
     let mut out: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
-    for entry in fs::read_dir(layer).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+    for path in entries(layer)? {
+        let name = file_name(&path, Path::file_stem)?;
         if path.is_dir() {
             let mut files = Vec::new();
-            collect_rs(&path, &mut files);
+            collect_rs(&path, &mut files)?;
             if !files.is_empty() {
                 out.entry(name).or_default().extend(files);
             }
@@ -95,24 +118,24 @@ fn modules_in(layer: &Path) -> BTreeMap<String, Vec<PathBuf>> {
             out.entry(name).or_default().push(path);
         }
     }
-    out
+    Ok(out)
 }
 
-fn collect_rs(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
+fn collect_rs(dir: &Path, out: &mut Vec<PathBuf>) -> TestResult {
+    for path in entries(dir)? {
         if path.is_dir() {
-            collect_rs(&path, out);
+            collect_rs(&path, out)?;
         } else if path.extension().is_some_and(|e| e == "rs") {
             out.push(path);
         }
     }
+    Ok(())
 }
 
 /// The module path of a source file from the crate root: `parts/stats/check.rs` is
 /// `parts::stats::check`, `simulation/engine/mod.rs` is `simulation::engine`.
-fn module_path(file: &Path) -> Vec<String> {
-    let relative = file.strip_prefix(src()).unwrap().with_extension("");
+fn module_path(file: &Path) -> TestResult<Vec<String>> {
+    let relative = file.strip_prefix(src())?.with_extension("");
     let mut path: Vec<String> = relative
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
@@ -120,12 +143,12 @@ fn module_path(file: &Path) -> Vec<String> {
     if path.last().is_some_and(|last| last == "mod") {
         path.pop();
     }
-    path
+    Ok(path)
 }
 
 /// The modules a file declares (`mod m;`, public or not).
-fn declared(file: &Path) -> BTreeSet<String> {
-    code_of(&fs::read_to_string(file).unwrap())
+fn declared(file: &Path) -> TestResult<BTreeSet<String>> {
+    Ok(code_of(&read(file)?)
         .lines()
         .filter_map(|line| {
             let line = line.trim();
@@ -135,7 +158,7 @@ fn declared(file: &Path) -> BTreeSet<String> {
                 .strip_suffix(';')
                 .map(str::to_string)
         })
-        .collect()
+        .collect())
 }
 
 /// The source without line comments and without its `#[cfg(test)]` modules, wherever they
@@ -249,8 +272,10 @@ fn read_tree(code: &str, prefix: &mut Vec<String>, out: &mut Vec<Leaf>) -> usize
         }
         i += 2;
     }
-    if !grouped && prefix.len() > depth {
-        let mut name = prefix.last().unwrap().clone();
+    // The path read here, if it is one and not a group's.
+    let last = prefix[depth..].last().filter(|_| !grouped);
+    if let Some(last) = last {
+        let mut name = last.clone();
         if let Some(alias) = code[i..].trim_start().strip_prefix("as ") {
             name = ident(alias.trim_start()).to_string();
         }
@@ -299,7 +324,7 @@ struct Index {
 }
 
 impl Index {
-    fn of(disk: &Disk) -> Index {
+    fn of(disk: &Disk) -> TestResult<Index> {
         let mut index = Index {
             layers: disk
                 .layers
@@ -308,8 +333,8 @@ impl Index {
                 .collect(),
             aliases: BTreeMap::new(),
         };
-        index.aliases = aliases(&index, disk);
-        index
+        index.aliases = aliases(&index, disk)?;
+        Ok(index)
     }
 
     fn is_module(&self, name: &str) -> bool {
@@ -337,8 +362,8 @@ impl Index {
 
 /// The names the crate root re-exports (its `use` items, read whole) and the macros a module
 /// exports (`#[macro_export]`), each with the module that defines it.
-fn aliases(index: &Index, disk: &Disk) -> BTreeMap<String, String> {
-    let lib = code_of(&fs::read_to_string(src().join("lib.rs")).unwrap());
+fn aliases(index: &Index, disk: &Disk) -> TestResult<BTreeMap<String, String>> {
+    let lib = code_of(&read(&src().join("lib.rs"))?);
     let mut out = BTreeMap::new();
     for item in lib.split(';') {
         let item = item.trim_start();
@@ -357,7 +382,7 @@ fn aliases(index: &Index, disk: &Disk) -> BTreeMap<String, String> {
     }
     for (module, files) in disk.layers.values().flatten() {
         for file in files {
-            let code = code_of(&fs::read_to_string(file).unwrap());
+            let code = code_of(&read(file)?);
             for (i, _) in code.match_indices("#[macro_export]") {
                 let after = &code[i..];
                 if let Some(j) = after.find("macro_rules!") {
@@ -367,7 +392,7 @@ fn aliases(index: &Index, disk: &Disk) -> BTreeMap<String, String> {
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// The modules the code of a file at module path `here` imports: every path after `crate::`,
@@ -393,27 +418,27 @@ fn imported_modules(code: &str, here: &[String], index: &Index) -> Vec<String> {
 }
 
 /// The other modules `files` (module `name`'s) import, each with a file that imports it.
-fn imports(name: &str, files: &[PathBuf], index: &Index) -> BTreeMap<String, PathBuf> {
+fn imports(name: &str, files: &[PathBuf], index: &Index) -> TestResult<BTreeMap<String, PathBuf>> {
     let mut out = BTreeMap::new();
     for file in files {
-        let code = code_of(&fs::read_to_string(file).unwrap());
-        for module in imported_modules(&code, &module_path(file), index) {
+        let code = code_of(&read(file)?);
+        for module in imported_modules(&code, &module_path(file)?, index) {
             if module != name {
                 out.entry(module).or_insert_with(|| file.clone());
             }
         }
     }
-    out
+    Ok(out)
 }
 
 #[test]
-fn the_folders_are_the_documented_layers() {
-    let documented = documented_layers();
+fn the_folders_are_the_documented_layers() -> TestResult {
+    let documented = documented_layers()?;
     assert!(
         documented.len() >= 5,
         "lib.rs lists its layers: {documented:?}"
     );
-    let disk = disk();
+    let disk = disk()?;
     assert_eq!(
         disk.loose,
         ["lib.rs"],
@@ -443,23 +468,24 @@ fn the_folders_are_the_documented_layers() {
     );
     // Every folder and file is compiled: the root declares the layers, each layer its modules.
     assert_eq!(
-        declared(&src().join("lib.rs")),
+        declared(&src().join("lib.rs"))?,
         listed.keys().cloned().collect()
     );
     for (layer, modules) in &listed {
         assert_eq!(
-            &declared(&src().join(layer).join("mod.rs")),
+            &declared(&src().join(layer).join("mod.rs"))?,
             modules,
             "{layer}/mod.rs"
         );
     }
+    Ok(())
 }
 
 #[test]
-fn each_module_imports_only_what_lies_below_it() {
-    let disk = disk();
-    let index = Index::of(&disk);
-    let position: BTreeMap<String, (usize, usize)> = documented_layers()
+fn each_module_imports_only_what_lies_below_it() -> TestResult {
+    let disk = disk()?;
+    let index = Index::of(&disk)?;
+    let position: BTreeMap<String, (usize, usize)> = documented_layers()?
         .into_iter()
         .enumerate()
         .flat_map(|(l, (_, modules))| {
@@ -474,7 +500,7 @@ fn each_module_imports_only_what_lies_below_it() {
         let Some(&here) = position.get(name) else {
             continue; // the other test names it
         };
-        for (import, file) in imports(name, files, &index) {
+        for (import, file) in imports(name, files, &index)? {
             let Some(&there) = position.get(&import) else {
                 continue;
             };
@@ -493,6 +519,7 @@ fn each_module_imports_only_what_lies_below_it() {
         "imports against the layers:\n{}",
         wrong.join("\n")
     );
+    Ok(())
 }
 
 /// A small crate's index for the reader's own test.
@@ -552,8 +579,8 @@ fn the_reader_of_imports_sees_every_form_and_skips_comments_and_tests() {
 }
 
 #[test]
-fn a_module_of_a_file_and_a_folder_is_read_whole() {
-    let disk = disk();
+fn a_module_of_a_file_and_a_folder_is_read_whole() -> TestResult {
+    let disk = disk()?;
     let stats = &disk.layers["parts"]["stats"];
     let read = |end: &str| stats.iter().any(|f| f.ends_with(end));
     assert!(
@@ -561,31 +588,33 @@ fn a_module_of_a_file_and_a_folder_is_read_whole() {
         "{stats:?}"
     );
     assert_eq!(
-        module_path(&src().join("parts/stats/check.rs")),
+        module_path(&src().join("parts/stats/check.rs"))?,
         ["parts", "stats", "check"]
     );
     assert_eq!(
-        module_path(&src().join("simulation/engine/mod.rs")),
+        module_path(&src().join("simulation/engine/mod.rs"))?,
         ["simulation", "engine"]
     );
+    Ok(())
 }
 
 #[test]
-fn the_roots_re_exports_and_exported_macros_name_their_modules() {
-    let index = Index::of(&disk());
+fn the_roots_re_exports_and_exported_macros_name_their_modules() -> TestResult {
+    let index = Index::of(&disk()?)?;
     let aliases = &index.aliases;
     assert_eq!(aliases["Simulation"], "engine");
     assert_eq!(aliases["RunError"], "run");
     assert_eq!(aliases["Workload"], "config");
     assert_eq!(aliases["named_enum"], "names");
     assert_eq!(aliases["stats"], "stats");
+    Ok(())
 }
 
 #[test]
-fn every_public_module_keeps_its_name_at_the_root() {
+fn every_public_module_keeps_its_name_at_the_root() -> TestResult {
     // Callers name modules, never layers (`parallelism_model::stats`), so a module's layer
     // can change without a caller changing.
-    let index = Index::of(&disk());
+    let index = Index::of(&disk()?)?;
     for layer in index.layers.keys() {
         let text = fs::read_to_string(src().join(layer).join("mod.rs")).unwrap();
         for line in code_of(&text).lines() {
@@ -600,4 +629,5 @@ fn every_public_module_keeps_its_name_at_the_root() {
             );
         }
     }
+    Ok(())
 }

@@ -12,6 +12,9 @@ use parallelism_model::{
 
 const KIB: u32 = 1024;
 
+/// What a test or its helper returns: a drive or a run the model refuses is an error.
+type TestResult<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
 fn run_with(
     preset: &str,
     dies: u32,
@@ -20,11 +23,8 @@ fn run_with(
     iodepth: u32,
     state: DriveState,
     options: RunOptions,
-) -> RunResult {
-    let drive = presets::find(preset)
-        .expect("preset exists")
-        .drive_with_dies(dies)
-        .unwrap();
+) -> TestResult<RunResult> {
+    let drive = presets::lookup(preset)?.drive_with_dies(dies)?;
     let spec = RunSpec {
         drive,
         workload: Workload {
@@ -36,7 +36,8 @@ fn run_with(
         state,
         options,
     };
-    Simulation::run(&spec.check().expect("valid run")).unwrap()
+    let run = spec.check().map_err(|e| format!("valid run: {e}"))?;
+    Ok(Simulation::run(&run)?)
 }
 
 fn run(
@@ -46,7 +47,7 @@ fn run(
     bs_bytes: u32,
     iodepth: u32,
     state: DriveState,
-) -> RunResult {
+) -> TestResult<RunResult> {
     run_with(
         preset,
         dies,
@@ -63,12 +64,12 @@ fn ratio(a: f64, b: f64) -> f64 {
 }
 
 #[test]
-fn qd1_reads_do_not_depend_on_die_count() {
+fn qd1_reads_do_not_depend_on_die_count() -> TestResult {
     // Reference §1: 4 KiB random reads at QD1 are ~13.1k IOPS at 480 and 1,920 GB alike:
     // one read waits on one die, however many dies there are.
-    let small = run("e18dc", 8, Rw::RandRead, 4 * KIB, 1, DriveState::Steady);
+    let small = run("e18dc", 8, Rw::RandRead, 4 * KIB, 1, DriveState::Steady)?;
     for dies in [16, 32, 64] {
-        let big = run("e18dc", dies, Rw::RandRead, 4 * KIB, 1, DriveState::Steady);
+        let big = run("e18dc", dies, Rw::RandRead, 4 * KIB, 1, DriveState::Steady)?;
         assert!(
             (ratio(big.iops, small.iops) - 1.0).abs() < 0.01,
             "{dies} dies: {} vs {}",
@@ -77,21 +78,20 @@ fn qd1_reads_do_not_depend_on_die_count() {
         );
     }
     assert_eq!(small.bottleneck.id(), "queue-depth");
+    Ok(())
 }
 
 #[test]
-fn deep_queue_reads_grow_with_dies_until_the_controller_stops_them() {
+fn deep_queue_reads_grow_with_dies_until_the_controller_stops_them() -> TestResult {
     // Reference §1: at QD256 the 1,920 GB drive reaches ~646k IOPS, well above 480 GB's 264k;
     // past that the controller's command budget, not the dies, is the limit.
     let runs: Vec<(u32, RunResult)> = [4, 8, 16, 32, 64, 128]
         .into_iter()
         .map(|d| {
-            (
-                d,
-                run("e18dc", d, Rw::RandRead, 4 * KIB, 256, DriveState::Steady),
-            )
+            let r = run("e18dc", d, Rw::RandRead, 4 * KIB, 256, DriveState::Steady)?;
+            Ok((d, r))
         })
-        .collect();
+        .collect::<TestResult<_>>()?;
     for w in runs.windows(2) {
         assert!(
             w[1].1.iops >= w[0].1.iops * 0.99,
@@ -112,14 +112,15 @@ fn deep_queue_reads_grow_with_dies_until_the_controller_stops_them() {
         (ratio(max.iops, sixty_four.iops) - 1.0).abs() < 0.02,
         "no gain past the controller limit"
     );
+    Ok(())
 }
 
 #[test]
-fn preconditioned_random_writes_are_nearly_flat_in_queue_depth_and_grow_with_dies() {
+fn preconditioned_random_writes_are_nearly_flat_in_queue_depth_and_grow_with_dies() -> TestResult {
     // Reference §1: 480 GB 17.8k (QD1) vs 18.4k (QD256); 1,920 GB 48.3k vs 48.5k. Extra depth
     // turns only into waiting.
     for dies in [8, 32] {
-        let qd1 = run("e18dc", dies, Rw::RandWrite, 4 * KIB, 1, DriveState::Steady);
+        let qd1 = run("e18dc", dies, Rw::RandWrite, 4 * KIB, 1, DriveState::Steady)?;
         let qd256 = run(
             "e18dc",
             dies,
@@ -127,7 +128,7 @@ fn preconditioned_random_writes_are_nearly_flat_in_queue_depth_and_grow_with_die
             4 * KIB,
             256,
             DriveState::Steady,
-        );
+        )?;
         assert!(
             (ratio(qd256.iops, qd1.iops) - 1.0).abs() < 0.10,
             "{dies} dies: {} vs {}",
@@ -140,21 +141,22 @@ fn preconditioned_random_writes_are_nearly_flat_in_queue_depth_and_grow_with_die
         );
         assert!(qd1.write_amplification > 2.0);
     }
-    let small = run("e18dc", 8, Rw::RandWrite, 4 * KIB, 32, DriveState::Steady);
-    let big = run("e18dc", 32, Rw::RandWrite, 4 * KIB, 32, DriveState::Steady);
+    let small = run("e18dc", 8, Rw::RandWrite, 4 * KIB, 32, DriveState::Steady)?;
+    let big = run("e18dc", 32, Rw::RandWrite, 4 * KIB, 32, DriveState::Steady)?;
     assert!(
         big.iops > 2.0 * small.iops,
         "{} vs {}",
         big.iops,
         small.iops
     );
+    Ok(())
 }
 
 #[test]
-fn fresh_drives_write_at_random_far_faster_than_written_over_ones() {
+fn fresh_drives_write_at_random_far_faster_than_written_over_ones() -> TestResult {
     // Reference §4: garbage collection is what makes a written-over drive slow.
-    let fob = run("e18dc", 8, Rw::RandWrite, 4 * KIB, 32, DriveState::Fob);
-    let steady = run("e18dc", 8, Rw::RandWrite, 4 * KIB, 32, DriveState::Steady);
+    let fob = run("e18dc", 8, Rw::RandWrite, 4 * KIB, 32, DriveState::Fob)?;
+    let steady = run("e18dc", 8, Rw::RandWrite, 4 * KIB, 32, DriveState::Steady)?;
     assert_eq!(fob.write_amplification, 1.0);
     assert!(
         fob.iops > 3.0 * steady.iops,
@@ -162,28 +164,31 @@ fn fresh_drives_write_at_random_far_faster_than_written_over_ones() {
         fob.iops,
         steady.iops
     );
+    Ok(())
 }
 
 #[test]
-fn sequential_writes_grow_with_dies() {
+fn sequential_writes_grow_with_dies() -> TestResult {
     // Reference §1: 128 KiB sequential writes 368 MB/s at 480 GB, 1.6 GB/s at 1,920 GB.
     let mbs: Vec<f64> = [8, 16, 32]
         .into_iter()
-        .map(|d| run("e18dc", d, Rw::Write, 128 * KIB, 32, DriveState::SeqFilled).bw_mb_s)
-        .collect();
+        .map(|d| Ok(run("e18dc", d, Rw::Write, 128 * KIB, 32, DriveState::SeqFilled)?.bw_mb_s))
+        .collect::<TestResult<_>>()?;
     assert!(mbs[1] > 1.9 * mbs[0] && mbs[2] > 1.9 * mbs[1], "{mbs:?}");
+    Ok(())
 }
 
 #[test]
-fn sequential_reads_stop_at_the_host_link() {
+fn sequential_reads_stop_at_the_host_link() -> TestResult {
     // Reference §1/§5: 7.1 GB/s at 1,920 GB, ~90% of PCIe 4.0 x4's 7.88 GB/s.
-    let r = run("e18dc", 32, Rw::Read, 128 * KIB, 128, DriveState::SeqFilled);
+    let r = run("e18dc", 32, Rw::Read, 128 * KIB, 128, DriveState::SeqFilled)?;
     assert_eq!(r.bottleneck.id(), "host-link");
-    let more = run("e18dc", 64, Rw::Read, 128 * KIB, 128, DriveState::SeqFilled);
+    let more = run("e18dc", 64, Rw::Read, 128 * KIB, 128, DriveState::SeqFilled)?;
     assert!(
         (ratio(more.bw_mb_s, r.bw_mb_s) - 1.0).abs() < 0.01,
         "more dies add nothing at the link"
     );
+    Ok(())
 }
 
 /// A host path that serves one I/O at a time (one core submitting, one interrupt handler) caps
@@ -227,22 +232,28 @@ fn a_host_path_of_20_us_caps_deep_reads_at_50k_iops() {
 }
 
 #[test]
-fn halving_the_octanes_dies_halves_random_writes_and_leaves_sequential_reads_unchanged() {
+fn halving_the_octanes_dies_halves_random_writes_and_leaves_sequential_reads_unchanged(
+) -> TestResult {
     // Reference §4: the 128 GB Octane (16 dies) has a quarter of the 512 GB model's dies;
     // random writes are cut in half, sequential reads do not change. The half checks a fit:
     // the Everest's write command cost was chosen to meet it.
-    let w = |dies| run("octane", dies, Rw::RandWrite, 4 * KIB, 3, DriveState::Fob).iops;
-    let r = |dies| run("octane", dies, Rw::Read, 128 * KIB, 32, DriveState::Fob).bw_mb_s;
-    let half = ratio(w(8), w(16));
+    let w = |dies| -> TestResult<f64> {
+        Ok(run("octane", dies, Rw::RandWrite, 4 * KIB, 3, DriveState::Fob)?.iops)
+    };
+    let r = |dies| -> TestResult<f64> {
+        Ok(run("octane", dies, Rw::Read, 128 * KIB, 32, DriveState::Fob)?.bw_mb_s)
+    };
+    let half = ratio(w(8)?, w(16)?);
     assert!((0.45..0.55).contains(&half), "8 vs 16 dies: {half}");
-    let quarter = ratio(w(16), w(64));
+    let quarter = ratio(w(16)?, w(64)?);
     assert!((0.4..0.6).contains(&quarter), "128 vs 512 GB: {quarter}");
-    assert!((ratio(r(16), r(64)) - 1.0).abs() < 0.02);
-    assert!((ratio(r(8), r(16)) - 1.0).abs() < 0.02);
+    assert!((ratio(r(16)?, r(64)?) - 1.0).abs() < 0.02);
+    assert!((ratio(r(8)?, r(16)?) - 1.0).abs() < 0.02);
+    Ok(())
 }
 
 /// A small grid over every preset, pattern and depth.
-fn grid() -> Vec<(String, RunResult, u32, f64)> {
+fn grid() -> TestResult<Vec<(String, RunResult, u32, f64)>> {
     let mut out = Vec::new();
     for p in presets::all() {
         for &dies in &[1, 8, 32] {
@@ -264,7 +275,7 @@ fn grid() -> Vec<(String, RunResult, u32, f64)> {
                         measured_ios: 3_000.max(100 * u64::from(qd)),
                         ..RunOptions::default()
                     };
-                    let r = run_with(&p.id, dies, rw, bs, qd, state, options);
+                    let r = run_with(&p.id, dies, rw, bs, qd, state, options)?;
                     let link = p.controller.link.raw_bytes_per_s() / 1e6;
                     out.push((
                         format!("{} {dies} dies {} bs={bs} qd={qd}", p.id, rw.fio_name()),
@@ -276,14 +287,14 @@ fn grid() -> Vec<(String, RunResult, u32, f64)> {
             }
         }
     }
-    out
+    Ok(out)
 }
 
 #[test]
-fn littles_law_and_the_link_limit_hold_in_every_run() {
+fn littles_law_and_the_link_limit_hold_in_every_run() -> TestResult {
     // Little's law: IOPS x mean latency = requests in flight (closed loop, no think time).
     // No run moves more data than its link carries (reads and writes share SATA's one pipe).
-    for (name, r, qd, link_mb_s) in grid() {
+    for (name, r, qd, link_mb_s) in grid()? {
         let in_flight = r.iops * r.latency.mean_us / 1e6;
         assert!(
             (in_flight / f64::from(qd) - 1.0).abs() < 0.02,
@@ -316,15 +327,16 @@ fn littles_law_and_the_link_limit_hold_in_every_run() {
             "{name}"
         );
     }
+    Ok(())
 }
 
 #[test]
-fn one_direction_of_a_full_duplex_link_never_exceeds_the_link() {
+fn one_direction_of_a_full_duplex_link_never_exceeds_the_link() -> TestResult {
     for (preset, dies) in [("e18dc", 64), ("e12", 64), ("e8", 32), ("octane", 64)] {
         let p = presets::find(preset).unwrap();
         let cap = p.controller.link.raw_bytes_per_s() * p.controller.link_efficiency / 1e6;
         for rw in [Rw::Read, Rw::Write] {
-            let r = run(preset, dies, rw, 1024 * KIB, 64, DriveState::SeqFilled);
+            let r = run(preset, dies, rw, 1024 * KIB, 64, DriveState::SeqFilled)?;
             assert!(
                 r.bw_mb_s <= cap * 1.001,
                 "{preset} {}: {} > {cap}",
@@ -333,12 +345,13 @@ fn one_direction_of_a_full_duplex_link_never_exceeds_the_link() {
             );
         }
     }
+    Ok(())
 }
 
 #[test]
-fn the_same_seed_gives_the_same_result_and_another_seed_a_close_one() {
-    let a = run("e18dc", 16, Rw::RandRw, 4 * KIB, 32, DriveState::Steady);
-    let b = run("e18dc", 16, Rw::RandRw, 4 * KIB, 32, DriveState::Steady);
+fn the_same_seed_gives_the_same_result_and_another_seed_a_close_one() -> TestResult {
+    let a = run("e18dc", 16, Rw::RandRw, 4 * KIB, 32, DriveState::Steady)?;
+    let b = run("e18dc", 16, Rw::RandRw, 4 * KIB, 32, DriveState::Steady)?;
     assert_eq!(a, b);
     let other = RunOptions {
         seed: 99,
@@ -352,13 +365,14 @@ fn the_same_seed_gives_the_same_result_and_another_seed_a_close_one() {
         32,
         DriveState::Steady,
         other,
-    );
+    )?;
     assert_ne!(a.latency, c.latency);
     assert!((ratio(a.iops, c.iops) - 1.0).abs() < 0.05);
+    Ok(())
 }
 
 #[test]
-fn statistical_noise_is_reported_and_under_two_percent_for_pure_reads_and_writes() {
+fn statistical_noise_is_reported_and_under_two_percent_for_pure_reads_and_writes() -> TestResult {
     // Batch means over the measured window; mixed loads interleave 2 ms programs with 60 µs
     // reads and are noisier, so for them the figure is reported rather than promised.
     for (rw, qd) in [
@@ -368,7 +382,7 @@ fn statistical_noise_is_reported_and_under_two_percent_for_pure_reads_and_writes
         (Rw::Write, 4),
     ] {
         let bs = if rw.is_random() { 4 * KIB } else { 128 * KIB };
-        let r = run("e18dc", 16, rw, bs, qd, DriveState::Steady);
+        let r = run("e18dc", 16, rw, bs, qd, DriveState::Steady)?;
         assert!(
             r.iops_rel_noise < 0.02,
             "{} qd{qd}: ±{:.2}%",
@@ -376,18 +390,19 @@ fn statistical_noise_is_reported_and_under_two_percent_for_pure_reads_and_writes
             r.iops_rel_noise * 100.0
         );
     }
-    let mixed = run("e18dc", 16, Rw::RandRw, 4 * KIB, 8, DriveState::Steady);
+    let mixed = run("e18dc", 16, Rw::RandRw, 4 * KIB, 8, DriveState::Steady)?;
     assert!(
         mixed.iops_rel_noise > 0.0 && mixed.iops_rel_noise < 0.05,
         "{}",
         mixed.iops_rel_noise
     );
+    Ok(())
 }
 
 /// A run that uses every part of the engine: reads and writes, garbage collection, 8 dies.
-fn mixed_steady_run() -> CheckedRun {
-    let drive = presets::find("e18dc").unwrap().drive_with_dies(8).unwrap();
-    RunSpec {
+fn mixed_steady_run() -> TestResult<CheckedRun> {
+    let drive = presets::lookup("e18dc")?.drive_with_dies(8)?;
+    let run = RunSpec {
         drive,
         workload: Workload {
             rw: Rw::RandRw,
@@ -398,13 +413,13 @@ fn mixed_steady_run() -> CheckedRun {
         state: DriveState::Steady,
         options: RunOptions::default(),
     }
-    .check()
-    .unwrap()
+    .check()?;
+    Ok(run)
 }
 
 #[test]
-fn a_run_in_slices_ends_exactly_where_a_run_in_one_go_ends() {
-    let spec = mixed_steady_run();
+fn a_run_in_slices_ends_exactly_where_a_run_in_one_go_ends() -> TestResult {
+    let spec = mixed_steady_run()?;
     let whole = Simulation::run(&spec).unwrap();
     let mut sim = Simulation::new(&spec);
     let mut slices = 0;
@@ -415,14 +430,16 @@ fn a_run_in_slices_ends_exactly_where_a_run_in_one_go_ends() {
     }
     assert!(slices > 10);
     assert_eq!(sim.result().unwrap(), whole);
+    Ok(())
 }
 
 #[test]
-fn a_run_to_deadlines_runs_exactly_the_events_due_and_ends_where_a_run_in_one_go_ends() {
+fn a_run_to_deadlines_runs_exactly_the_events_due_and_ends_where_a_run_in_one_go_ends() -> TestResult
+{
     // The issue's "advance a run in slices ... or until a deadline": every call stops before
     // the first event after its deadline, a budget stops it sooner, and the result is bit for
     // bit the one-shot run's.
-    let spec = mixed_steady_run();
+    let spec = mixed_steady_run()?;
     let whole = Simulation::run(&spec).unwrap();
     let mut sim = Simulation::new(&spec);
     assert_eq!(
@@ -451,6 +468,7 @@ fn a_run_to_deadlines_runs_exactly_the_events_due_and_ends_where_a_run_in_one_go
         "a finished run does nothing"
     );
     assert_eq!(sim.result().unwrap(), whole);
+    Ok(())
 }
 
 #[test]
@@ -529,11 +547,8 @@ fn a_watched_run_measures_what_a_direct_run_measures_with_an_event_fewer_per_req
 }
 
 /// A mixed random workload on the E18DC with its firmware's program suspend, or with it off.
-fn mixed_with_suspends(dies: u32, iodepth: u32, max_suspends: u32) -> RunResult {
-    let mut drive = presets::find("e18dc")
-        .unwrap()
-        .drive_with_dies(dies)
-        .unwrap();
+fn mixed_with_suspends(dies: u32, iodepth: u32, max_suspends: u32) -> TestResult<RunResult> {
+    let mut drive = presets::lookup("e18dc")?.drive_with_dies(dies)?;
     drive.controller.max_suspends = max_suspends;
     let spec = RunSpec {
         drive,
@@ -546,17 +561,17 @@ fn mixed_with_suspends(dies: u32, iodepth: u32, max_suspends: u32) -> RunResult 
         state: DriveState::Steady,
         options: RunOptions::default(),
     };
-    Simulation::run(&spec.check().unwrap()).unwrap()
+    Ok(Simulation::run(&spec.check()?)?)
 }
 
 #[test]
-fn a_read_suspends_a_program_instead_of_waiting_it_out() {
+fn a_read_suspends_a_program_instead_of_waiting_it_out() -> TestResult {
     // Program suspend (issue 13): a read that meets a die in the middle of a ~2 ms TLC program
     // waits the suspend latency, not the program. At a light mixed load (QD4 on 8 dies) the
     // typical read then never waits for a whole program, and without suspend it often does.
     let t_prog_us = presets::find("e18dc").unwrap().nand.t_prog.as_us();
-    let with = mixed_with_suspends(8, 4, 4);
-    let without = mixed_with_suspends(8, 4, 0);
+    let with = mixed_with_suspends(8, 4, 4)?;
+    let without = mixed_with_suspends(8, 4, 0)?;
     assert!(
         with.latency.p90_us < 0.25 * t_prog_us,
         "with suspend p90 {} µs",
@@ -573,14 +588,15 @@ fn a_read_suspends_a_program_instead_of_waiting_it_out() {
         with.iops,
         without.iops
     );
+    Ok(())
 }
 
 #[test]
-fn a_deep_mixed_queue_reaches_the_controller_bound_without_doubling_the_depth() {
+fn a_deep_mixed_queue_reaches_the_controller_bound_without_doubling_the_depth() -> TestResult {
     // Issue 13: at 1,920 GB a 70/30 mix at QD256 must not need QD512 to reach its limit;
     // reads no longer queue behind programs that nothing interrupts.
-    let qd256 = mixed_with_suspends(32, 256, 4);
-    let qd512 = mixed_with_suspends(32, 512, 4);
+    let qd256 = mixed_with_suspends(32, 256, 4)?;
+    let qd512 = mixed_with_suspends(32, 512, 4)?;
     assert!(
         qd256.iops > 0.95 * qd512.iops,
         "QD256 {} vs QD512 {}",
@@ -592,6 +608,7 @@ fn a_deep_mixed_queue_reaches_the_controller_bound_without_doubling_the_depth() 
         "{:?}",
         qd256.bottleneck
     );
+    Ok(())
 }
 
 #[test]

@@ -43,7 +43,9 @@ fn workload() -> impl Strategy<Value = Workload> {
         })
 }
 
-fn spec() -> impl Strategy<Value = RunSpec> {
+/// A random run's parts: a preset, its die count, a workload, a drive state and a seed
+/// ([`run_spec`] makes the run).
+fn spec() -> impl Strategy<Value = (&'static Preset, u32, Workload, DriveState, u64)> {
     (
         preset(),
         log_uniform(MAX_DIES),
@@ -51,15 +53,27 @@ fn spec() -> impl Strategy<Value = RunSpec> {
         prop::sample::select(DriveState::ALL.to_vec()),
         any::<u64>(),
     )
-        .prop_map(|(preset, dies, workload, state, seed)| RunSpec {
-            drive: preset.drive_with_dies(dies).unwrap(),
-            workload,
-            state,
-            options: RunOptions {
-                seed,
-                measured_ios: 100.max(40 * u64::from(workload.iodepth)).min(5_000),
-            },
-        })
+}
+
+/// The run of `preset` with `dies` dies: a short one, and the longer the deeper its queue.
+fn run_spec(
+    preset: &Preset,
+    dies: u32,
+    workload: Workload,
+    state: DriveState,
+    seed: u64,
+) -> Result<RunSpec, TestCaseError> {
+    Ok(RunSpec {
+        drive: preset
+            .drive_with_dies(dies)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?,
+        workload,
+        state,
+        options: RunOptions {
+            seed,
+            measured_ios: 100.max(40 * u64::from(workload.iodepth)).min(5_000),
+        },
+    })
 }
 
 fn assert_busy_at_most_elapsed(u: &Utilisation) -> Result<(), TestCaseError> {
@@ -77,7 +91,10 @@ proptest! {
     #![proptest_config(config(150))]
 
     #[test]
-    fn random_configurations_never_panic_and_keep_every_invariant(spec in spec()) {
+    fn random_configurations_never_panic_and_keep_every_invariant(
+        (preset, dies, workload, state, seed) in spec(),
+    ) {
+        let spec = run_spec(preset, dies, workload, state, seed)?;
         let qd = f64::from(spec.workload.iodepth);
         let link_mb_s = spec.drive.controller.link.raw_bytes_per_s() / 1e6;
         let run = spec.check().map_err(|e| TestCaseError::fail(e.to_string()))?;

@@ -9,6 +9,9 @@ use parallelism_model::{DriveState, RunOptions, RunResult, RunSpec, Rw, Simulati
 
 const KIB: u32 = 1024;
 
+/// What a test or its helper returns: a drive or a run the model refuses is an error.
+type TestResult<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
 fn run(
     preset: &str,
     dies: u32,
@@ -16,12 +19,9 @@ fn run(
     bs_bytes: u32,
     qd: u32,
     limit: Option<PowerLimit>,
-) -> RunResult {
+) -> TestResult<RunResult> {
     let spec = RunSpec {
-        drive: presets::find(preset)
-            .unwrap()
-            .drive_with_dies(dies)
-            .unwrap(),
+        drive: presets::lookup(preset)?.drive_with_dies(dies)?,
         workload: Workload {
             rw,
             rwmixread: 70,
@@ -34,13 +34,13 @@ fn run(
             measured_ios: 4_000,
         },
     };
-    let mut run = spec.check().expect("a valid run");
+    let mut run = spec.check().map_err(|e| format!("a valid run: {e}"))?;
     if let Some(limit) = limit {
         run = run
             .with_power_limit(limit)
-            .expect("a budget the drive can keep");
+            .map_err(|e| format!("a budget the drive can keep: {e}"))?;
     }
-    Simulation::run(&run).unwrap()
+    Ok(Simulation::run(&run)?)
 }
 
 /// Workloads that keep the dies busy in different ways: senses, programs, a mix.
@@ -52,7 +52,7 @@ const WORKLOADS: [(Rw, u32); 4] = [
 ];
 
 #[test]
-fn a_power_budget_is_never_exceeded_at_any_instant() {
+fn a_power_budget_is_never_exceeded_at_any_instant() -> TestResult {
     let limits = [
         PowerLimit::State(0),
         PowerLimit::State(1),
@@ -63,7 +63,7 @@ fn a_power_budget_is_never_exceeded_at_any_instant() {
         for limit in limits {
             for (rw, bs) in WORKLOADS {
                 for qd in [1, 8, 64, 256] {
-                    let r = run(preset, dies, rw, bs, qd, Some(limit));
+                    let r = run(preset, dies, rw, bs, qd, Some(limit))?;
                     let budget = r.power.budget_w.expect("a budget");
                     let label = format!("{preset} {dies} dies {limit} {} qd{qd}", rw.fio_name());
                     assert!(
@@ -76,10 +76,11 @@ fn a_power_budget_is_never_exceeded_at_any_instant() {
             }
         }
     }
+    Ok(())
 }
 
 #[test]
-fn the_e12s_ps0_maximum_of_8_9_w_is_never_exceeded_in_any_sweep() {
+fn the_e12s_ps0_maximum_of_8_9_w_is_never_exceeded_in_any_sweep() -> TestResult {
     for &gb in presets::find("e12").unwrap().capacities_gb.iter() {
         let dies = presets::find("e12")
             .unwrap()
@@ -87,7 +88,7 @@ fn the_e12s_ps0_maximum_of_8_9_w_is_never_exceeded_in_any_sweep() {
             .unwrap();
         for (rw, bs) in WORKLOADS {
             for qd in [1, 2, 4, 8, 16, 32, 64, 128, 256] {
-                let r = run("e12", dies, rw, bs, qd, None);
+                let r = run("e12", dies, rw, bs, qd, None)?;
                 assert_eq!(r.power.budget_w, Some(8.9), "PS0 applies by default");
                 assert!(
                     r.power.peak_w <= 8.9,
@@ -98,15 +99,16 @@ fn the_e12s_ps0_maximum_of_8_9_w_is_never_exceeded_in_any_sweep() {
             }
         }
     }
+    Ok(())
 }
 
 #[test]
-fn a_lower_budget_never_raises_throughput() {
+fn a_lower_budget_never_raises_throughput() -> TestResult {
     for (rw, bs) in WORKLOADS {
         for qd in [1, 8, 64, 256] {
             let iops: Vec<f64> = (0..=2)
-                .map(|ps| run("e12", 32, rw, bs, qd, Some(PowerLimit::State(ps))).iops)
-                .collect();
+                .map(|ps| Ok(run("e12", 32, rw, bs, qd, Some(PowerLimit::State(ps)))?.iops))
+                .collect::<TestResult<_>>()?;
             // Within the model's statistical noise (a few percent at these run lengths).
             assert!(
                 iops[1] <= iops[0] * 1.03 && iops[2] <= iops[1] * 1.03,
@@ -115,10 +117,11 @@ fn a_lower_budget_never_raises_throughput() {
             );
         }
     }
+    Ok(())
 }
 
 #[test]
-fn at_qd1_a_lower_state_costs_little_and_at_depth_much() {
+fn at_qd1_a_lower_state_costs_little_and_at_depth_much() -> TestResult {
     // PS2 leaves room for three dies at once on the 960 GB E12 (32 dies).
     let at = |qd, ps| {
         run(
@@ -130,14 +133,14 @@ fn at_qd1_a_lower_state_costs_little_and_at_depth_much() {
             Some(PowerLimit::State(ps)),
         )
     };
-    let (qd1_ps0, qd1_ps2) = (at(1, 0), at(1, 2));
+    let (qd1_ps0, qd1_ps2) = (at(1, 0)?, at(1, 2)?);
     assert!(
         qd1_ps2.iops >= qd1_ps0.iops * 0.97,
         "QD1: {} against {}",
         qd1_ps2.iops,
         qd1_ps0.iops
     );
-    let (deep_ps0, deep_ps2) = (at(256, 0), at(256, 2));
+    let (deep_ps0, deep_ps2) = (at(256, 0)?, at(256, 2)?);
     assert!(
         deep_ps2.iops < deep_ps0.iops * 0.3,
         "QD256: {} against {}",
@@ -146,19 +149,24 @@ fn at_qd1_a_lower_state_costs_little_and_at_depth_much() {
     );
     assert_eq!(deep_ps2.bottleneck.id(), "power-budget");
     assert_ne!(qd1_ps2.bottleneck.id(), "power-budget");
+    Ok(())
 }
 
 #[test]
-fn power_rises_with_queue_depth_until_the_bottleneck_stops_it() {
-    let watts = |qd| {
-        run("e12", 32, Rw::RandRead, 4 * KIB, qd, None)
+fn power_rises_with_queue_depth_until_the_bottleneck_stops_it() -> TestResult {
+    let watts = |qd| -> TestResult<f64> {
+        Ok(run("e12", 32, Rw::RandRead, 4 * KIB, qd, None)?
             .power
-            .average_w
+            .average_w)
     };
-    let w: Vec<f64> = [1, 4, 16, 64, 256, 512].into_iter().map(watts).collect();
+    let w: Vec<f64> = [1, 4, 16, 64, 256, 512]
+        .into_iter()
+        .map(watts)
+        .collect::<TestResult<_>>()?;
     assert!(w[0] < w[1] && w[1] < w[2] && w[2] < w[3], "{w:?}");
     // Past saturation the same work per second draws the same power.
     assert!((w[5] - w[4]).abs() < 0.03 * w[4], "{w:?}");
     // An idle-dominated QD1 draws little above the 0.5 W idle.
     assert!(w[0] < 1.0, "{w:?}");
+    Ok(())
 }

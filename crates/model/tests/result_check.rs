@@ -16,8 +16,11 @@ use parallelism_model::{
     DriveSpec, DriveState, RunError, RunOptions, RunResult, RunSpec, Rw, Simulation, Workload,
 };
 
-fn drive() -> DriveSpec {
-    presets::find("e12").unwrap().drive_with_dies(8).unwrap()
+/// What a test or its helper returns: a drive or a run the model refuses is an error.
+type TestResult<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
+fn drive() -> TestResult<DriveSpec> {
+    Ok(presets::lookup("e12")?.drive_with_dies(8)?)
 }
 
 fn job(rw: Rw, bs_bytes: u32, iodepth: u32) -> Workload {
@@ -29,10 +32,10 @@ fn job(rw: Rw, bs_bytes: u32, iodepth: u32) -> Workload {
     }
 }
 
-/// The run's result, or the test fails with the check's own words.
-fn run(streams: Vec<Stream>, state: DriveState, measured_ios: u64) -> RunResult {
+/// The run's result, or the check's own words.
+fn run(streams: Vec<Stream>, state: DriveState, measured_ios: u64) -> TestResult<RunResult> {
     let spec = StreamsSpec {
-        drive: drive(),
+        drive: drive()?,
         streams,
         state,
         options: RunOptions {
@@ -40,10 +43,7 @@ fn run(streams: Vec<Stream>, state: DriveState, measured_ios: u64) -> RunResult 
             ..RunOptions::default()
         },
     };
-    match Simulation::run(&spec.check().unwrap()) {
-        Ok(r) => r,
-        Err(e) => panic!("{e}"),
-    }
+    Simulation::run(&spec.check()?).map_err(|e| e.to_string().into())
 }
 
 fn one_read_at(at_ns: u64, start_unit: u32) -> TraceRequest {
@@ -56,7 +56,7 @@ fn one_read_at(at_ns: u64, start_unit: u32) -> TraceRequest {
 }
 
 #[test]
-fn a_trace_of_one_request_is_one_request_in_the_system_for_its_latency() {
+fn a_trace_of_one_request_is_one_request_in_the_system_for_its_latency() -> TestResult {
     for arrival in [
         Arrival::Closed { iodepth: 1 },
         Arrival::Timed {
@@ -69,7 +69,7 @@ fn a_trace_of_one_request_is_one_request_in_the_system_for_its_latency() {
             TraceFormat::Mqsim,
             vec![one_read_at(0, 7)],
         ));
-        let r = run(vec![Stream::replay(trace, arrival)], DriveState::Fob, 100);
+        let r = run(vec![Stream::replay(trace, arrival)], DriveState::Fob, 100)?;
         assert_eq!((r.measured_ios, r.planned_ios), (1, 1));
         // One request alone: L = 1, and X W = (1 / W) W.
         assert!(
@@ -78,21 +78,23 @@ fn a_trace_of_one_request_is_one_request_in_the_system_for_its_latency() {
         );
         assert!(r.measured_ns > 0 && r.busy_ns > 0);
     }
+    Ok(())
 }
 
 #[test]
-fn millions_of_requests_complete_every_one() {
+fn millions_of_requests_complete_every_one() -> TestResult {
     let r = run(
         vec![Stream::closed(&job(Rw::RandRead, 4096, 32))],
         DriveState::SeqFilled,
         2_000_000,
-    );
+    )?;
     assert_eq!(r.measured_ios, 2_000_000);
     assert!(r.ended_early.is_none());
+    Ok(())
 }
 
 #[test]
-fn every_pattern_at_block_sizes_from_4_kib_to_1_mib_passes_the_check() {
+fn every_pattern_at_block_sizes_from_4_kib_to_1_mib_passes_the_check() -> TestResult {
     for rw in [
         Rw::RandRead,
         Rw::RandWrite,
@@ -103,14 +105,15 @@ fn every_pattern_at_block_sizes_from_4_kib_to_1_mib_passes_the_check() {
     ] {
         for shift in 12..=20 {
             let w = job(rw, 1 << shift, 4);
-            let r = run(vec![Stream::closed(&w)], DriveState::Steady, 500);
+            let r = run(vec![Stream::closed(&w)], DriveState::Steady, 500)?;
             assert_eq!(r.measured_ios, r.planned_ios, "{rw} {}", 1 << shift);
         }
     }
+    Ok(())
 }
 
 #[test]
-fn queue_depths_from_1_to_the_most_pass_the_check() {
+fn queue_depths_from_1_to_the_most_pass_the_check() -> TestResult {
     let mut depth = 1;
     while depth <= MAX_IODEPTH {
         for rw in [Rw::RandRead, Rw::RandRw] {
@@ -118,7 +121,7 @@ fn queue_depths_from_1_to_the_most_pass_the_check() {
                 vec![Stream::closed(&job(rw, 4096, depth))],
                 DriveState::SeqFilled,
                 500,
-            );
+            )?;
             // A closed loop holds its depth exactly.
             assert_eq!(r.mean_in_system, f64::from(depth), "{rw} at {depth}");
         }
@@ -129,10 +132,11 @@ fn queue_depths_from_1_to_the_most_pass_the_check() {
             _ => 64,
         };
     }
+    Ok(())
 }
 
 #[test]
-fn rates_from_1_to_10_million_iops_pass_the_check() {
+fn rates_from_1_to_10_million_iops_pass_the_check() -> TestResult {
     // Each decade at 1, 2 and 5: far below the drive's rate, at its knee, and far past it.
     let rates = (0..7).flat_map(|d| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(d)));
     for iops in rates.chain([1e7]) {
@@ -142,7 +146,7 @@ fn rates_from_1_to_10_million_iops_pass_the_check() {
                 vec![Stream::at_rate(&w, iops, spacing)],
                 DriveState::SeqFilled,
                 2_000,
-            );
+            )?;
             assert!(r.measured_ios > 0, "{iops} IOPS {spacing:?}");
             // Below the drive's rate the run achieves what was offered.
             if iops <= 20_000.0 {
@@ -154,24 +158,26 @@ fn rates_from_1_to_10_million_iops_pass_the_check() {
             }
         }
     }
+    Ok(())
 }
 
 #[test]
-fn several_jobs_at_once_pass_the_check() {
+fn several_jobs_at_once_pass_the_check() -> TestResult {
     // A reader at QD1 beside a writer at QD32, and a reader at a rate beside a closed writer.
     let reader = Stream::closed(&job(Rw::RandRead, 4096, 1));
     let writer = Stream::closed(&job(Rw::RandWrite, 131_072, 32));
-    let r = run(vec![reader, writer.clone()], DriveState::Steady, 2_000);
+    let r = run(vec![reader, writer.clone()], DriveState::Steady, 2_000)?;
     assert_eq!(r.streams.len(), 2);
     let paced = Stream::at_rate(&job(Rw::RandRead, 4096, 8), 5_000.0, Spacing::Poisson);
-    let r = run(vec![paced, writer], DriveState::Steady, 2_000);
+    let r = run(vec![paced, writer], DriveState::Steady, 2_000)?;
     assert_eq!(r.measured_ios, r.planned_ios);
+    Ok(())
 }
 
 #[test]
-fn a_result_that_breaks_a_rule_is_named_not_shown() {
+fn a_result_that_breaks_a_rule_is_named_not_shown() -> TestResult {
     let r = RunSpec {
-        drive: drive(),
+        drive: drive()?,
         workload: job(Rw::RandRead, 4096, 4),
         state: DriveState::Fob,
         options: RunOptions::default(),
@@ -224,14 +230,15 @@ fn a_result_that_breaks_a_rule_is_named_not_shown() {
             good.planned_ios
         )
     );
+    Ok(())
 }
 
 #[test]
-fn what_reviews_and_fills_derive_checks_its_figures_too() {
+fn what_reviews_and_fills_derive_checks_its_figures_too() -> TestResult {
     use parallelism_model::drive_state;
     use parallelism_model::review::{self, E12_SUITE};
 
-    let d = drive();
+    let d = drive()?;
     let fill = drive_state::fill(&d).unwrap();
     assert_eq!(fill.check(), Ok(()));
     let mut broken = fill.clone();
@@ -253,6 +260,7 @@ fn what_reviews_and_fills_derive_checks_its_figures_too() {
     broken.score_mb_s = -1.0;
     let e = broken.check().unwrap_err();
     assert!(e.to_string().contains("score is -1"), "{e}");
+    Ok(())
 }
 
 #[test]

@@ -5,17 +5,15 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use parallelism_model::presets;
-use parallelism_model::review::{
-    self, check, Test, TestResult, TestSpec, E12_SUITE, MIX_READ_PERCENTS,
-};
+use parallelism_model::review::{self, check, Test, TestSpec, E12_SUITE, MIX_READ_PERCENTS};
 use parallelism_model::sliced::Sliced;
 use parallelism_model::{DriveSpec, RunOptions};
 
-fn e12_sample() -> DriveSpec {
-    presets::find("e12")
-        .unwrap()
-        .drive_for_capacity_gb(960.0)
-        .unwrap()
+/// What a test or its helper returns: a drive or a run the model refuses is an error.
+type TestResult<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
+fn e12_sample() -> TestResult<DriveSpec> {
+    Ok(presets::lookup("e12")?.drive_for_capacity_gb(960.0)?)
 }
 
 fn options() -> RunOptions {
@@ -25,29 +23,31 @@ fn options() -> RunOptions {
     }
 }
 
-fn spec(test: Test) -> &'static TestSpec {
-    E12_SUITE.iter().find(|t| t.test == test).unwrap()
+fn spec(test: Test) -> TestResult<&'static TestSpec> {
+    let spec = E12_SUITE.iter().find(|t| t.test == test);
+    Ok(spec.ok_or_else(|| format!("{test} is not in the E12 suite"))?)
 }
 
-fn run(test: Test) -> TestResult {
-    review::run_test(&e12_sample(), spec(test), options()).unwrap()
+fn run(test: Test) -> TestResult<review::TestResult> {
+    Ok(review::run_test(&e12_sample()?, spec(test)?, options())?)
 }
 
 /// The test's curve on the E12 has the shape the review's words describe
 /// (`review::check`, which `lab review` and the page print).
-fn holds(test: Test) {
-    let c = check::check(&run(test)).expect("a test with words to check");
+fn holds(test: Test) -> TestResult {
+    let c = check::check(&run(test)?).ok_or("a test with words to check")?;
     assert!(c.holds, "{test}: {c}");
+    Ok(())
 }
 
 #[test]
-fn the_suite_runs_in_the_reviews_order_and_scores_as_it_does() {
-    let results = review::run(&e12_sample(), &E12_SUITE, options()).unwrap();
+fn the_suite_runs_in_the_reviews_order_and_scores_as_it_does() -> TestResult {
+    let results = review::run(&e12_sample()?, &E12_SUITE, options()).unwrap();
     let order: Vec<Test> = results.iter().map(|r| r.test).collect();
     assert_eq!(order, Test::ALL.to_vec());
     for r in &results {
         let mean = |ps: Vec<f64>| ps.iter().sum::<f64>() / ps.len() as f64;
-        let expected = match spec(r.test).shape {
+        let expected = match spec(r.test)?.shape {
             // "score = average of QD1, QD2 and QD4"
             review::Shape::Sustained => mean(
                 [1, 2, 4]
@@ -66,13 +66,15 @@ fn the_suite_runs_in_the_reviews_order_and_scores_as_it_does() {
         .unwrap();
     let mixes: Vec<u8> = mixed.points.iter().map(|p| p.read_percent).collect();
     assert_eq!(mixes, MIX_READ_PERCENTS.to_vec(), "100% reads down to 0%");
+    Ok(())
 }
 
 #[test]
-fn a_test_wider_than_the_drive_is_refused_with_its_span() {
+fn a_test_wider_than_the_drive_is_refused_with_its_span() -> TestResult {
     let small = presets::find("e12").unwrap().drive_with_dies(2).unwrap();
-    let err = review::run_test(&small, spec(Test::SustainedRandomRead), options()).unwrap_err();
+    let err = review::run_test(&small, spec(Test::SustainedRandomRead)?, options()).unwrap_err();
     assert!(err.to_string().contains("test span (GB)"), "{err}");
+    Ok(())
 }
 
 #[test]
@@ -87,16 +89,16 @@ fn test_names_parse_back() {
 /// "excellent ... at QD2": one 128 KiB write at a time waits out the host's round trip, two in
 /// flight hide it while the cache still has room, and deeper depths meet a fuller cache.
 #[test]
-fn sustained_sequential_writes_stay_above_1_gb_s_and_peak_at_qd2() {
-    holds(Test::SustainedSequentialWrite);
+fn sustained_sequential_writes_stay_above_1_gb_s_and_peak_at_qd2() -> TestResult {
+    holds(Test::SustainedSequentialWrite)
 }
 
 /// "Bounce around": the cache cannot be emptied in the idle gaps, so a later depth meets a
 /// fuller cache and writes slower than an earlier one, although deeper queues never slow the
 /// dies themselves.
 #[test]
-fn sustained_sequential_writes_slow_once_the_idle_gaps_cannot_empty_the_cache() {
-    let r = run(Test::SustainedSequentialWrite);
+fn sustained_sequential_writes_slow_once_the_idle_gaps_cannot_empty_the_cache() -> TestResult {
+    let r = run(Test::SustainedSequentialWrite)?;
     let first = r.points[0].mb_s;
     let slowest = r
         .points
@@ -108,41 +110,42 @@ fn sustained_sequential_writes_slow_once_the_idle_gaps_cannot_empty_the_cache() 
         "every depth as fast as QD1: {:?}",
         r.points
     );
+    Ok(())
 }
 
 /// "Gains performance slowly as the test progresses from pure reads toward write-heavy
 /// workloads."
 #[test]
-fn mixed_random_rises_toward_the_write_heavy_end() {
-    holds(Test::MixedRandom);
+fn mixed_random_rises_toward_the_write_heavy_end() -> TestResult {
+    holds(Test::MixedRandom)
 }
 
 /// "Barely loses any performance when writes are added to the mix": at most a tenth, down to
 /// half reads.
 #[test]
-fn mixed_sequential_loses_at_most_a_tenth_as_writes_are_added_up_to_half() {
-    holds(Test::MixedSequential);
+fn mixed_sequential_loses_at_most_a_tenth_as_writes_are_added_up_to_half() -> TestResult {
+    holds(Test::MixedSequential)
 }
 
 /// "Random reads scale up nicely with queue depth."
 #[test]
-fn sustained_random_reads_scale_with_depth() {
-    holds(Test::SustainedRandomRead);
+fn sustained_random_reads_scale_with_depth() -> TestResult {
+    holds(Test::SustainedRandomRead)
 }
 
 /// "Mostly flat at low queue depths, and then jumps up toward saturation between QD4 and
 /// QD16": the prefetch buffer serves QD1 to QD4 alike; deeper reads reach past it.
 #[test]
-fn sustained_sequential_reads_are_flat_to_qd4_then_jump_by_qd16() {
-    holds(Test::SustainedSequentialRead);
+fn sustained_sequential_reads_are_flat_to_qd4_then_jump_by_qd16() -> TestResult {
+    holds(Test::SustainedSequentialRead)
 }
 
 /// A suite in steps (one phase a step, as the page's worker runs it) ends where a run in one go
 /// ends, bit for bit, after one step per phase: 4 bursts, 4 sustained tests of 6 depths, 2 mixed
 /// sweeps of 11 mixes.
 #[test]
-fn a_suite_in_steps_ends_where_a_run_in_one_go_ends() {
-    let drive = e12_sample();
+fn a_suite_in_steps_ends_where_a_run_in_one_go_ends() -> TestResult {
+    let drive = e12_sample()?;
     let options = RunOptions {
         seed: 1,
         measured_ios: 2_000,
@@ -161,4 +164,5 @@ fn a_suite_in_steps_ends_where_a_run_in_one_go_ends() {
     };
     assert_eq!(steps, 4 + 4 * 6 + 2 * 11);
     assert_eq!(stepped, whole);
+    Ok(())
 }

@@ -11,7 +11,10 @@ use parallelism_model::review::{ReviewRun, E12_SUITE};
 use parallelism_model::sliced::Sliced;
 use parallelism_model::{presets, DriveState, RunOptions, RunSpec, Rw, Workload};
 
-fn keeps_the_promise<S>(mut make: impl FnMut() -> S, budget: usize)
+/// What a test or its helper returns: a step that fails is an error, not a panic.
+type TestResult<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
+fn keeps_the_promise<S>(mut make: impl FnMut() -> S, budget: usize) -> TestResult
 where
     S: Sliced,
     S::Output: PartialEq + Debug,
@@ -22,9 +25,10 @@ where
     let mut slices = 0;
     let mut last = run.progress();
     assert!((0.0..1.0).contains(&last), "not done before a step: {last}");
+    let failed = |e: S::Error| format!("a step failed: {e:?}");
     let stepped = loop {
         slices += 1;
-        if let Some(out) = run.step(budget).unwrap() {
+        if let Some(out) = run.step(budget).map_err(failed)? {
             break out;
         }
         let p = run.progress();
@@ -34,24 +38,25 @@ where
     assert!(slices > 1, "the budget cut the work into slices");
     assert_eq!(run.progress(), 1.0);
     assert_eq!(
-        run.step(budget).unwrap().as_ref(),
+        run.step(budget).map_err(failed)?.as_ref(),
         Some(&stepped),
         "done stays done"
     );
     assert_eq!(
-        make().finish().unwrap(),
+        make().finish().map_err(failed)?,
         stepped,
         "slices end where one go ends"
     );
+    Ok(())
 }
 
 #[test]
-fn the_garbage_collection_model_in_slices() {
-    keeps_the_promise(|| SteadyWa::new(0.173), 20_000);
+fn the_garbage_collection_model_in_slices() -> TestResult {
+    keeps_the_promise(|| SteadyWa::new(0.173), 20_000)
 }
 
 #[test]
-fn a_run_made_ready_in_slices() {
+fn a_run_made_ready_in_slices() -> TestResult {
     // A spare area no preset has: the presets' amplifications are known before any run.
     let mut drive = presets::find("e18dc").unwrap().drive_with_dies(8).unwrap();
     drive.controller.spare_efficiency = 0.61;
@@ -66,20 +71,20 @@ fn a_run_made_ready_in_slices() {
         state: DriveState::Steady,
         options: RunOptions::default(),
     };
-    keeps_the_promise(|| Preparation::new(spec()).unwrap(), 20_000);
+    keeps_the_promise(|| Preparation::new(spec()).unwrap(), 20_000)
 }
 
 #[test]
-fn the_drive_over_time_rates_in_slices() {
+fn the_drive_over_time_rates_in_slices() -> TestResult {
     let drive = presets::find("e12")
         .unwrap()
         .drive_for_capacity_gb(960.0)
         .unwrap();
-    keeps_the_promise(|| CacheRatesRun::new(&drive).unwrap(), 50_000);
+    keeps_the_promise(|| CacheRatesRun::new(&drive).unwrap(), 50_000)
 }
 
 #[test]
-fn the_reviews_tests_in_slices() {
+fn the_reviews_tests_in_slices() -> TestResult {
     let drive = presets::find("e12")
         .unwrap()
         .drive_for_capacity_gb(960.0)
@@ -91,5 +96,5 @@ fn the_reviews_tests_in_slices() {
     keeps_the_promise(
         || ReviewRun::new(&drive, &E12_SUITE[..2], options).unwrap(),
         1,
-    );
+    )
 }
