@@ -13,6 +13,10 @@ use parallelism_lab::model::calibration::{Depth, Metric};
 use parallelism_lab::model::custom::cells_from_fio;
 use parallelism_lab::model::DriveState;
 
+/// What a test or its helper returns: a corpus file it cannot read or parse is an error, not
+/// a panic.
+type TestResult<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
 /// What a file states of one job.
 struct Job {
     name: &'static str,
@@ -50,14 +54,19 @@ fn path(file: &str) -> PathBuf {
 }
 
 /// A corpus file as text, as `lab import` and the page read it.
-fn fixture(file: &str) -> String {
-    let bytes = std::fs::read(path(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
-    text_of(&bytes)
+fn fixture(file: &str) -> TestResult<String> {
+    let bytes = std::fs::read(path(file)).map_err(|e| format!("{file}: {e}"))?;
+    Ok(text_of(&bytes))
 }
 
 /// Reads `file` and checks it holds `jobs`, in `format` of fio `version`, skipping none.
-fn reads(file: &str, format: FioFormat, version: Option<&str>, jobs: &[Job]) -> FioOutput {
-    let out = parse_output(&fixture(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+fn reads(
+    file: &str,
+    format: FioFormat,
+    version: Option<&str>,
+    jobs: &[Job],
+) -> TestResult<FioOutput> {
+    let out = parse_output(&fixture(file)?).map_err(|e| format!("{file}: {e}"))?;
     assert_eq!(
         (out.format, out.fio_version.as_deref()),
         (format, version),
@@ -86,104 +95,106 @@ fn reads(file: &str, format: FioFormat, version: Option<&str>, jobs: &[Job]) -> 
             p.read_percent
         );
     }
-    out
+    Ok(out)
 }
 
 /// One job at depth 8, each format a run of its own: JSON, JSON+, JSON with the normal
 /// report, the normal report, and terse v2 to v5 (whose depth is reckoned from fio's depth
 /// distribution and Little's law: it holds no job options).
 #[test]
-fn one_job_at_depth_8_reads_in_every_format_and_terse_version() {
+fn one_job_at_depth_8_reads_in_every_format_and_terse_version() -> TestResult {
     reads(
         "local/randread-qd8.json",
         FioFormat::Json,
         Some("fio-3.33"),
         &[job("randread-qd8", 8, 1, 44886.556722, 171.440399, 100.0)],
-    );
+    )?;
     reads(
         "local/randread-qd8.jsonplus.json",
         FioFormat::Json,
         Some("fio-3.33"),
         &[job("randread-qd8", 8, 1, 51801.291605, 148.07169, 100.0)],
-    );
+    )?;
     reads(
         "local/randread-qd8.json-normal.txt",
         FioFormat::Json,
         Some("fio-3.33"),
         &[job("randread-qd8", 8, 1, 45041.252485, 169.731121, 100.0)],
-    );
+    )?;
     reads(
         "local/randread-qd8.normal.txt",
         FioFormat::Normal,
         Some("fio-3.33"),
         &[job("randread-qd8", 8, 1, 46600.0, 164.04, 100.0)],
-    );
+    )?;
     reads(
         "local/randread-qd8.terse-v3.txt",
         FioFormat::Terse(3),
         Some("fio-3.33"),
         &[job("randread-qd8", 8, 1, 44833.0, 171.838719, 100.0)],
-    );
+    )?;
     reads(
         "local/randread-qd8.terse-v2.txt",
         FioFormat::Terse(2),
         None,
         &[job("randread-qd8", 8, 1, 45638.0, 167.219222, 100.0)],
-    );
+    )?;
     reads(
         "local/randread-qd8.terse-v4.txt",
         FioFormat::Terse(4),
         Some("fio-3.33"),
         &[job("randread-qd8", 8, 1, 48386.0, 158.831883, 100.0)],
-    );
+    )?;
     reads(
         "local/randread-qd8.terse-v5.txt",
         FioFormat::Terse(5),
         Some("fio-3.33"),
         &[job("randread-qd8", 8, 1, 46524.0, 165.273305, 100.0)],
-    );
+    )?;
+    Ok(())
 }
 
 /// `randrw` with `rwmixread=70` at depth 4: the read share is the reads' share of the I/Os.
 #[test]
-fn a_70_percent_read_mix_reads_its_share_in_every_format() {
+fn a_70_percent_read_mix_reads_its_share_in_every_format() -> TestResult {
     reads(
         "local/randrw-70-qd4.json",
         FioFormat::Json,
         Some("fio-3.33"),
         &[job("randrw-70-qd4", 4, 1, 28204.162537, 130.768116, 70.03)],
-    );
+    )?;
     reads(
         "local/randrw-70-qd4.jsonplus.json",
         FioFormat::Json,
         Some("fio-3.33"),
         &[job("randrw-70-qd4", 4, 1, 29586.706646, 123.912838, 70.062)],
-    );
+    )?;
     reads(
         "local/randrw-70-qd4.json-normal.txt",
         FioFormat::Json,
         Some("fio-3.33"),
         &[job("randrw-70-qd4", 4, 1, 31401.7991, 116.712255, 70.092)],
-    );
+    )?;
     reads(
         "local/randrw-70-qd4.normal.txt",
         FioFormat::Normal,
         Some("fio-3.33"),
         &[job("randrw-70-qd4", 4, 1, 28150.0, 129.073476, 70.021)],
-    );
+    )?;
     reads(
         "local/randrw-70-qd4.terse-v3.txt",
         FioFormat::Terse(3),
         Some("fio-3.33"),
         &[job("randrw-70-qd4", 4, 1, 31469.0, 117.946835, 70.085)],
-    );
+    )?;
+    Ok(())
 }
 
 /// The case: `numjobs=4`, `iodepth=8`, `group_reporting`: one report of four
 /// processes that kept 32 in flight (a terse line says neither: Little's law finds 32 in
 /// flight in the depth-8 bucket, four processes).
 #[test]
-fn four_grouped_processes_at_depth_8_are_one_point_at_depth_32() {
+fn four_grouped_processes_at_depth_8_are_one_point_at_depth_32() -> TestResult {
     reads(
         "local/numjobs4-grouped.json",
         FioFormat::Json,
@@ -196,7 +207,7 @@ fn four_grouped_processes_at_depth_8_are_one_point_at_depth_32() {
             416.057723,
             100.0,
         )],
-    );
+    )?;
     reads(
         "local/numjobs4-grouped.jsonplus.json",
         FioFormat::Json,
@@ -209,7 +220,7 @@ fn four_grouped_processes_at_depth_8_are_one_point_at_depth_32() {
             414.720248,
             100.0,
         )],
-    );
+    )?;
     reads(
         "local/numjobs4-grouped.json-normal.txt",
         FioFormat::Json,
@@ -222,25 +233,26 @@ fn four_grouped_processes_at_depth_8_are_one_point_at_depth_32() {
             423.048329,
             100.0,
         )],
-    );
+    )?;
     reads(
         "local/numjobs4-grouped.normal.txt",
         FioFormat::Normal,
         Some("fio-3.33"),
         &[job("numjobs4-grouped", 32, 4, 73000.0, 429.18, 100.0)],
-    );
+    )?;
     reads(
         "local/numjobs4-grouped.terse-v3.txt",
         FioFormat::Terse(3),
         Some("fio-3.33"),
         &[job("numjobs4-grouped", 32, 4, 69946.0, 449.017276, 100.0)],
-    );
+    )?;
+    Ok(())
 }
 
 /// Without `group_reporting` fio reports each of the four clones; the drive served them
 /// together, so they are one point at depth 32, their IOPS summed.
 #[test]
-fn four_clones_reported_apart_are_one_point_at_depth_32() {
+fn four_clones_reported_apart_are_one_point_at_depth_32() -> TestResult {
     reads(
         "local/numjobs4-clones.json",
         FioFormat::Json,
@@ -253,7 +265,7 @@ fn four_clones_reported_apart_are_one_point_at_depth_32() {
             438.686148,
             100.0,
         )],
-    );
+    )?;
     reads(
         "local/numjobs4-clones.jsonplus.json",
         FioFormat::Json,
@@ -266,7 +278,7 @@ fn four_clones_reported_apart_are_one_point_at_depth_32() {
             400.479335,
             100.0,
         )],
-    );
+    )?;
     reads(
         "local/numjobs4-clones.json-normal.txt",
         FioFormat::Json,
@@ -279,19 +291,20 @@ fn four_clones_reported_apart_are_one_point_at_depth_32() {
             426.882957,
             100.0,
         )],
-    );
+    )?;
     reads(
         "local/numjobs4-clones.normal.txt",
         FioFormat::Normal,
         Some("fio-3.33"),
         &[job("numjobs4-clones", 32, 4, 78100.0, 401.488813, 100.0)],
-    );
+    )?;
     reads(
         "local/numjobs4-clones.terse-v3.txt",
         FioFormat::Terse(3),
         Some("fio-3.33"),
         &[job("numjobs4-clones", 32, 4, 77063.0, 407.297813, 100.0)],
-    );
+    )?;
+    Ok(())
 }
 
 /// `rate_iops=2000` at `iodepth=16`: fio's JSON names the rate, an open loop, and the fit takes
@@ -299,39 +312,39 @@ fn four_clones_reported_apart_are_one_point_at_depth_32() {
 /// report and terse lines do not name it, and their figures say what the drive saw (about one
 /// request in flight, which the fit's Little's-law check refuses to read as depth 16).
 #[test]
-fn a_rate_limited_job_names_its_rate_where_the_format_holds_it() {
+fn a_rate_limited_job_names_its_rate_where_the_format_holds_it() -> TestResult {
     reads(
         "local/rate-limited.json",
         FioFormat::Json,
         Some("fio-3.33"),
         &[job("rate-limited", 16, 1, 1999.0005, 442.19347, 100.0)],
-    );
+    )?;
     reads(
         "local/rate-limited.jsonplus.json",
         FioFormat::Json,
         Some("fio-3.33"),
         &[job("rate-limited", 16, 1, 1998.001998, 276.372677, 100.0)],
-    );
+    )?;
     reads(
         "local/rate-limited.json-normal.txt",
         FioFormat::Json,
         Some("fio-3.33"),
         &[job("rate-limited", 16, 1, 1999.0005, 110.757172, 100.0)],
-    );
+    )?;
     reads(
         "local/rate-limited.normal.txt",
         FioFormat::Normal,
         Some("fio-3.33"),
         &[job("rate-limited", 16, 1, 1999.0, 276.96, 100.0)],
-    );
+    )?;
     reads(
         "local/rate-limited.terse-v3.txt",
         FioFormat::Terse(3),
         Some("fio-3.33"),
         &[job("rate-limited", 1, 1, 1999.0, 108.853045, 100.0)],
-    );
+    )?;
     for file in ["local/rate-limited.json", "local/rate-limited.normal.txt"] {
-        let out = parse_output(&fixture(file)).unwrap();
+        let out = parse_output(&fixture(file)?).unwrap();
         let p = &out.points[0];
         let rate = if file.ends_with(".json") {
             Some(2000.0)
@@ -353,12 +366,13 @@ fn a_rate_limited_job_names_its_rate_where_the_format_holds_it() {
             None => assert!(cells.cells.is_empty(), "{file}: {:?}", cells.skipped),
         }
     }
+    Ok(())
 }
 
 /// Two jobs in one group, run together: a 4 KiB reader at depth 1 and a 64 KiB writer at
 /// depth 4, two points.
 #[test]
-fn two_jobs_run_together_are_two_points() {
+fn two_jobs_run_together_are_two_points() -> TestResult {
     reads(
         "local/two-jobs.json",
         FioFormat::Json,
@@ -367,7 +381,7 @@ fn two_jobs_run_together_are_two_points() {
             job("reader", 1, 1, 3320.83958, 276.332321, 100.0),
             job("writer", 4, 1, 5824.087956, 667.552411, 0.0),
         ],
-    );
+    )?;
     reads(
         "local/two-jobs.jsonplus.json",
         FioFormat::Json,
@@ -376,7 +390,7 @@ fn two_jobs_run_together_are_two_points() {
             job("reader", 1, 1, 3054.972514, 307.443892, 100.0),
             job("writer", 4, 1, 5811.594203, 666.921404, 0.0),
         ],
-    );
+    )?;
     reads(
         "local/two-jobs.json-normal.txt",
         FioFormat::Json,
@@ -385,7 +399,7 @@ fn two_jobs_run_together_are_two_points() {
             job("reader", 1, 1, 3827.086457, 243.589161, 100.0),
             job("writer", 4, 1, 6263.868066, 620.727593, 0.0),
         ],
-    );
+    )?;
     reads(
         "local/two-jobs.normal.txt",
         FioFormat::Normal,
@@ -394,7 +408,7 @@ fn two_jobs_run_together_are_two_points() {
             job("reader", 1, 1, 4705.0, 190.71962, 100.0),
             job("writer", 4, 1, 10100.0, 378.47, 0.0),
         ],
-    );
+    )?;
     reads(
         "local/two-jobs.terse-v3.txt",
         FioFormat::Terse(3),
@@ -403,12 +417,13 @@ fn two_jobs_run_together_are_two_points() {
             job("reader", 1, 1, 5149.0, 165.800694, 100.0),
             job("writer", 4, 1, 13078.0, 290.032844, 0.0),
         ],
-    );
+    )?;
+    Ok(())
 }
 
 /// Three stonewalled jobs, 128 KiB sequential reads at depths 1, 4 and 16: a sweep.
 #[test]
-fn a_stonewalled_sweep_is_a_point_per_depth() {
+fn a_stonewalled_sweep_is_a_point_per_depth() -> TestResult {
     reads(
         "local/seqread-128k-sweep.json",
         FioFormat::Json,
@@ -418,7 +433,7 @@ fn a_stonewalled_sweep_is_a_point_per_depth() {
             job("read-qd4", 4, 1, 4694.88189, 827.458782, 100.0),
             job("read-qd16", 16, 1, 8425.287356, 1883.010419, 100.0),
         ],
-    );
+    )?;
     reads(
         "local/seqread-128k-sweep.jsonplus.json",
         FioFormat::Json,
@@ -428,7 +443,7 @@ fn a_stonewalled_sweep_is_a_point_per_depth() {
             job("read-qd4", 4, 1, 3630.928854, 1073.323488, 100.0),
             job("read-qd16", 16, 1, 5832.583708, 2724.624953, 100.0),
         ],
-    );
+    )?;
     reads(
         "local/seqread-128k-sweep.json-normal.txt",
         FioFormat::Json,
@@ -438,7 +453,7 @@ fn a_stonewalled_sweep_is_a_point_per_depth() {
             job("read-qd4", 4, 1, 3824.087956, 1031.408396, 100.0),
             job("read-qd16", 16, 1, 4802.098951, 3315.048628, 100.0),
         ],
-    );
+    )?;
     reads(
         "local/seqread-128k-sweep.normal.txt",
         FioFormat::Normal,
@@ -448,7 +463,7 @@ fn a_stonewalled_sweep_is_a_point_per_depth() {
             job("read-qd4", 4, 1, 3585.0, 1098.64, 100.0),
             job("read-qd16", 16, 1, 3357.0, 4738.01, 100.0),
         ],
-    );
+    )?;
     reads(
         "local/seqread-128k-sweep.terse-v3.txt",
         FioFormat::Terse(3),
@@ -458,55 +473,56 @@ fn a_stonewalled_sweep_is_a_point_per_depth() {
             job("read-qd4", 4, 1, 3694.0, 1065.633338, 100.0),
             job("read-qd16", 16, 1, 10945.0, 1449.790681, 100.0),
         ],
-    );
+    )?;
+    Ok(())
 }
 
 /// This machine's disk, 4 KiB random reads at depths 1 to 64: one JSON per depth (as scripts
 /// that drive fio save them), and the same sweep as one normal report.
 #[test]
-fn this_machines_depth_sweep_reads_one_file_per_depth_or_one_report() {
+fn this_machines_depth_sweep_reads_one_file_per_depth_or_one_report() -> TestResult {
     reads(
         "local/disk-sweep/randread-qd1.json",
         FioFormat::Json,
         Some("fio-3.33"),
         &[job("randread-qd1", 1, 1, 14562.733849, 50.600498, 100.0)],
-    );
+    )?;
     reads(
         "local/disk-sweep/randread-qd2.json",
         FioFormat::Json,
         Some("fio-3.33"),
         &[job("randread-qd2", 2, 1, 23583.354161, 74.276099, 100.0)],
-    );
+    )?;
     reads(
         "local/disk-sweep/randread-qd4.json",
         FioFormat::Json,
         Some("fio-3.33"),
         &[job("randread-qd4", 4, 1, 34203.13277, 108.945448, 100.0)],
-    );
+    )?;
     reads(
         "local/disk-sweep/randread-qd8.json",
         FioFormat::Json,
         Some("fio-3.33"),
         &[job("randread-qd8", 8, 1, 48439.390152, 159.072891, 100.0)],
-    );
+    )?;
     reads(
         "local/disk-sweep/randread-qd16.json",
         FioFormat::Json,
         Some("fio-3.33"),
         &[job("randread-qd16", 16, 1, 64893.436486, 240.773971, 100.0)],
-    );
+    )?;
     reads(
         "local/disk-sweep/randread-qd32.json",
         FioFormat::Json,
         Some("fio-3.33"),
         &[job("randread-qd32", 32, 1, 66612.346913, 474.179603, 100.0)],
-    );
+    )?;
     reads(
         "local/disk-sweep/randread-qd64.json",
         FioFormat::Json,
         Some("fio-3.33"),
         &[job("randread-qd64", 64, 1, 69927.268183, 908.281883, 100.0)],
-    );
+    )?;
     reads(
         "local/disk-sweep/randread-sweep.normal.txt",
         FioFormat::Normal,
@@ -520,13 +536,14 @@ fn this_machines_depth_sweep_reads_one_file_per_depth_or_one_report() {
             job("randread-qd32", 32, 1, 67900.0, 463.91, 100.0),
             job("randread-qd64", 64, 1, 69100.0, 919.77, 100.0),
         ],
-    );
+    )?;
+    Ok(())
 }
 
 /// fio 2.1.2, terse v3, per-clone lines (jtulak/fio-parser): randrw 80% reads, 8 KiB, four
 /// clones per job at depths 4, 8 and 16.
 #[test]
-fn fio_2_1_terse_clones_are_one_point_per_job() {
+fn fio_2_1_terse_clones_are_one_point_per_job() -> TestResult {
     reads(
         "public/fio-2.1.2-terse-v3-randrw-8k-qd4-8-16-perclone.txt",
         FioFormat::Terse(3),
@@ -536,14 +553,15 @@ fn fio_2_1_terse_clones_are_one_point_per_job() {
             job("test-multi-file-io-8", 32, 4, 5437.0, 5851.204178, 79.915),
             job("test-multi-file-io-16", 64, 4, 8216.0, 7754.592866, 79.954),
         ],
-    );
+    )?;
+    Ok(())
 }
 
 /// fio 2.1.4 JSON (PerfKitBenchmarker): no job options, KiB/s and µs; depths from fio's depth
 /// distribution and block sizes from bytes per I/O (the repo's job file: 512 KiB at depth 64,
 /// 4 KiB at depth 1, 4 KiB at depth 64).
 #[test]
-fn fio_2_1_json_without_options_reckons_depth_and_block_size() {
+fn fio_2_1_json_without_options_reckons_depth_and_block_size() -> TestResult {
     let out = reads(
         "public/fio-2.1.4-json-pkb-seq-rand-5groups.json",
         FioFormat::Json,
@@ -555,7 +573,7 @@ fn fio_2_1_json_without_options_reckons_depth_and_block_size() {
             job("random_read_test", 1, 1, 317.0, 3117.62, 100.0),
             job("random_read_test_parallel", 64, 1, 323.0, 198030.44, 100.0),
         ],
-    );
+    )?;
     let sizes: Vec<Option<u32>> = out.points.iter().map(|p| p.bs_bytes).collect();
     let four_k = Some(4096);
     assert_eq!(
@@ -566,12 +584,13 @@ fn fio_2_1_json_without_options_reckons_depth_and_block_size() {
         .points
         .iter()
         .all(|p| p.depth_reckoned && p.rw.is_none()));
+    Ok(())
 }
 
 /// fio 2.x JSON with options (PerfKitBenchmarker 2.17, louwrentius/fio-plot 2.18): `numjobs`
 /// with `group_reporting`, depths written as `"01"`.
 #[test]
-fn fio_2_x_json_reads_grouped_jobs() {
+fn fio_2_x_json_reads_grouped_jobs() -> TestResult {
     reads(
         "public/fio-2.17-json-pkb-randread-randwrite-16k-qd1-nj2.json",
         FioFormat::Json,
@@ -594,19 +613,20 @@ fn fio_2_x_json_reads_grouped_jobs() {
                 0.0,
             ),
         ],
-    );
+    )?;
     reads(
         "public/fio-2.18-json-randread-4k-qd1-nj16-grouped-mdraid-hdd.json",
         FioFormat::Json,
         Some("fio-2.18-59-g618e"),
         &[job("random-io", 16, 16, 357.121558, 44636.969385, 100.0)],
-    );
+    )?;
+    Ok(())
 }
 
 /// fio 2.x normal reports (chris-sanders/ceph-fio-results): KB meaning KiB, `B/s` for small
 /// rates, clat in usec or msec; four jobs apart, then six groups of four grouped processes.
 #[test]
-fn fio_2_x_normal_reports_read_kb_as_kib() {
+fn fio_2_x_normal_reports_read_kb_as_kib() -> TestResult {
     reads(
         "public/fio-2.2.10-normal-randread-4k-qd32-4jobs-hdd.txt",
         FioFormat::Normal,
@@ -617,7 +637,7 @@ fn fio_2_x_normal_reports_read_kb_as_kib() {
             job("SDC", 32, 1, 382.0, 83516.92, 100.0),
             job("SDD", 32, 1, 169.0, 188414.92, 100.0),
         ],
-    );
+    )?;
     reads(
         "public/fio-2.16-normal-randread-4k-qd32-nj4-grouped-6groups-ceph.txt",
         FioFormat::Normal,
@@ -630,51 +650,53 @@ fn fio_2_x_normal_reports_read_kb_as_kib() {
             job("ceph-kern-erasure_1", 128, 4, 173.0, 736910.0, 100.0),
             job("ceph-kern-erasure_2", 128, 4, 231.0, 551100.0, 100.0),
         ],
-    );
+    )?;
+    Ok(())
 }
 
 /// fio 3.x normal reports: a mixed job whose read clat is in usec and write clat in nsec
 /// (3.1), grouped processes (3.19, 3.35 with its "zone resets"), ten clones reported apart
 /// (3.28).
 #[test]
-fn fio_3_x_normal_reports_read_grouped_and_cloned_jobs() {
+fn fio_3_x_normal_reports_read_grouped_and_cloned_jobs() -> TestResult {
     reads(
         "public/fio-3.1-normal-rw-4k-qd32-nvme.txt",
         FioFormat::Normal,
         Some("fio-3.1"),
         &[job("nvme-direct", 32, 1, 94600.0, 329.378137, 50.013)],
-    );
+    )?;
     reads(
         "public/fio-3.19-normal-randread-4k-qd128-nj4-grouped-optane-p4800x.txt",
         FioFormat::Normal,
         Some("fio-3.19"),
         &[job("random-read-4", 512, 4, 587000.0, 868.11, 100.0)],
-    );
+    )?;
     reads(
         "public/fio-3.35-normal-randwrite-4k-qd128-nj2-grouped-p4510.txt",
         FioFormat::Normal,
         Some("fio-3.35"),
         &[job("random-write-2", 256, 2, 245000.0, 1042.06, 0.0)],
-    );
+    )?;
     reads(
         "public/fio-3.28-normal-read-4k-qd16-nj10-perclone-nvme.txt",
         FioFormat::Normal,
         Some("fio-3.28"),
         &[job("test", 160, 10, 1701000.0, 93.256, 100.0)],
-    );
+    )?;
+    Ok(())
 }
 
 /// fio 3.x JSON of a group of several jobs under `group_reporting` (wilkmar/fioparser 3.16,
 /// bensonjohnson/FIO-tests 3.33 after a SIGINT line): one entry under the first job's options;
 /// Little's law finds three and six jobs' worth in flight.
 #[test]
-fn fio_3_x_json_of_a_grouped_group_counts_its_jobs_by_littles_law() {
+fn fio_3_x_json_of_a_grouped_group_counts_its_jobs_by_littles_law() -> TestResult {
     reads(
         "public/fio-3.16-json-randread-4k-qd32-ceph-rbd.json",
         FioFormat::Json,
         Some("fio-3.16"),
         &[job("job 1", 96, 3, 7077.404952, 13463.787803, 100.0)],
-    );
+    )?;
     reads(
         "public/fio-3.33-json-mixed-sigint-rw-4k-qd16.json",
         FioFormat::Json,
@@ -687,104 +709,66 @@ fn fio_3_x_json_of_a_grouped_group_counts_its_jobs_by_littles_law() {
             2026.593881,
             16.303,
         )],
-    );
+    )?;
+    Ok(())
+}
+
+/// A depth sweep of one drive in JSON of fio `version`, one file per depth (`{qd}` in
+/// `pattern`, two digits): each one job `name` alone at its depth, reading only, at the
+/// `(depth, IOPS, mean completion latency µs)` of `depths`.
+fn sweep_reads(
+    pattern: &str,
+    version: &str,
+    name: &'static str,
+    depths: &[(u32, f64, f64)],
+) -> TestResult {
+    for &(qd, iops, clat_us) in depths {
+        let file = pattern.replace("{qd}", &format!("{qd:02}"));
+        let jobs = [job(name, qd, 1, iops, clat_us, 100.0)];
+        reads(&file, FioFormat::Json, Some(version), &jobs)?;
+    }
+    Ok(())
 }
 
 /// Depth sweeps of two real SSDs, one JSON per depth: a Samsung PM883 (fio 3.1, `bw` in KiB/s
 /// and no `bw_bytes`; louwrentius/fio-plot) and a Sabrent Rocket 4 Plus (fio 3.33;
 /// SamYaple/fio-plot-results).
 #[test]
-fn two_real_ssd_depth_sweeps_read_one_file_per_depth() {
-    reads(
-        "public/fio-3.1-json-sweep-pm883-randread-4k-qd01.json",
-        FioFormat::Json,
-        Some("fio-3.1"),
-        &[job("iotest", 1, 1, 6389.443509, 142.840672, 100.0)],
-    );
-    reads(
-        "public/fio-3.1-json-sweep-pm883-randread-4k-qd02.json",
-        FioFormat::Json,
-        Some("fio-3.1"),
-        &[job("iotest", 2, 1, 11626.689555, 159.837713, 100.0)],
-    );
-    reads(
-        "public/fio-3.1-json-sweep-pm883-randread-4k-qd04.json",
-        FioFormat::Json,
-        Some("fio-3.1"),
-        &[job("iotest", 4, 1, 21028.299528, 177.182982, 100.0)],
-    );
-    reads(
-        "public/fio-3.1-json-sweep-pm883-randread-4k-qd08.json",
-        FioFormat::Json,
-        Some("fio-3.1"),
-        &[job("iotest", 8, 1, 34732.304462, 219.061374, 100.0)],
-    );
-    reads(
-        "public/fio-3.1-json-sweep-pm883-randread-4k-qd16.json",
-        FioFormat::Json,
-        Some("fio-3.1"),
-        &[job("iotest", 16, 1, 45389.343511, 342.331488, 100.0)],
-    );
-    reads(
-        "public/fio-3.1-json-sweep-pm883-randread-4k-qd32.json",
-        FioFormat::Json,
-        Some("fio-3.1"),
-        &[job("iotest", 32, 1, 45404.543258, 694.69451, 100.0)],
-    );
-    reads(
-        "public/fio-3.1-json-sweep-pm883-randread-4k-qd64.json",
-        FioFormat::Json,
-        Some("fio-3.1"),
-        &[job("iotest", 64, 1, 45408.88637, 1401.33482, 100.0)],
-    );
-    reads(
-        "public/fio-3.33-json-sweep-sbrkt4p-randread-4k-qd01.json",
-        FioFormat::Json,
-        Some("fio-3.33"),
-        &[job("FIOJOB", 1, 1, 14059.140237, 67.732853, 100.0)],
-    );
-    reads(
-        "public/fio-3.33-json-sweep-sbrkt4p-randread-4k-qd02.json",
-        FioFormat::Json,
-        Some("fio-3.33"),
-        &[job("FIOJOB", 2, 1, 26047.94751, 73.35891, 100.0)],
-    );
-    reads(
-        "public/fio-3.33-json-sweep-sbrkt4p-randread-4k-qd04.json",
-        FioFormat::Json,
-        Some("fio-3.33"),
-        &[job("FIOJOB", 4, 1, 37131.945492, 104.218318, 100.0)],
-    );
-    reads(
-        "public/fio-3.33-json-sweep-sbrkt4p-randread-4k-qd08.json",
-        FioFormat::Json,
-        Some("fio-3.33"),
-        &[job("FIOJOB", 8, 1, 47716.193097, 164.316085, 100.0)],
-    );
-    reads(
-        "public/fio-3.33-json-sweep-sbrkt4p-randread-4k-qd16.json",
-        FioFormat::Json,
-        Some("fio-3.33"),
-        &[job("FIOJOB", 16, 1, 78162.49272, 201.649288, 100.0)],
-    );
-    reads(
-        "public/fio-3.33-json-sweep-sbrkt4p-randread-4k-qd32.json",
-        FioFormat::Json,
-        Some("fio-3.33"),
-        &[job("FIOJOB", 32, 1, 125957.515106, 251.01594, 100.0)],
-    );
-    reads(
-        "public/fio-3.33-json-sweep-sbrkt4p-randread-4k-qd64.json",
-        FioFormat::Json,
-        Some("fio-3.33"),
-        &[job("FIOJOB", 64, 1, 246533.597145, 257.689864, 100.0)],
-    );
+fn two_real_ssd_depth_sweeps_read_one_file_per_depth() -> TestResult {
+    sweep_reads(
+        "public/fio-3.1-json-sweep-pm883-randread-4k-qd{qd}.json",
+        "fio-3.1",
+        "iotest",
+        &[
+            (1, 6389.443509, 142.840672),
+            (2, 11626.689555, 159.837713),
+            (4, 21028.299528, 177.182982),
+            (8, 34732.304462, 219.061374),
+            (16, 45389.343511, 342.331488),
+            (32, 45404.543258, 694.69451),
+            (64, 45408.88637, 1401.33482),
+        ],
+    )?;
+    sweep_reads(
+        "public/fio-3.33-json-sweep-sbrkt4p-randread-4k-qd{qd}.json",
+        "fio-3.33",
+        "FIOJOB",
+        &[
+            (1, 14059.140237, 67.732853),
+            (2, 26047.94751, 73.35891),
+            (4, 37131.945492, 104.218318),
+            (8, 47716.193097, 164.316085),
+            (16, 78162.49272, 201.649288),
+            (32, 125957.515106, 251.01594),
+            (64, 246533.597145, 257.689864),
+        ],
+    )
 }
 
 /// Ten fio runs appended to one file (BU-DiSC/SSD-Benchmark, fio 3.35): one to ten grouped
 /// processes at depth 1, each run a point though every job has the same name.
 #[test]
-fn appended_runs_of_one_job_name_stay_apart() {
+fn appended_runs_of_one_job_name_stay_apart() -> TestResult {
     reads(
         "public/fio-3.35-normal-sweep-randread-4k-qd1-nj1to10-p4510.txt",
         FioFormat::Normal,
@@ -801,7 +785,7 @@ fn appended_runs_of_one_job_name_stay_apart() {
             job("randread1", 9, 9, 103000.0, 83.85376, 100.0),
             job("randread1", 10, 10, 113000.0, 85.25, 100.0),
         ],
-    );
+    )?;
     reads(
         "public/fio-3.35-normal-sweep-randread-4k-qd1-nj1to10-optane-p4800x.txt",
         FioFormat::Normal,
@@ -818,17 +802,18 @@ fn appended_runs_of_one_job_name_stay_apart() {
             job("randread1", 9, 9, 571000.0, 12.52037, 100.0),
             job("randread1", 10, 10, 591000.0, 13.75929, 100.0),
         ],
-    );
+    )?;
+    Ok(())
 }
 
 /// Hostile versions of every corpus file get one clear message or fewer points, never a
 /// panic: cut short anywhere, mangled, grown past the size limit.
 #[test]
-fn cut_mangled_and_oversized_files_get_one_clear_message() {
-    let files = corpus_files();
+fn cut_mangled_and_oversized_files_get_one_clear_message() -> TestResult {
+    let files = corpus_files()?;
     assert!(files.len() >= 70, "the corpus is here: {}", files.len());
     for file in &files {
-        let text = fixture(file);
+        let text = fixture(file)?;
         let whole = parse_output(&text).unwrap().points.len();
         for cut in [text.len() / 3, text.len() / 2, text.len().saturating_sub(3)] {
             let cut = (0..=cut)
@@ -858,19 +843,20 @@ fn cut_mangled_and_oversized_files_get_one_clear_message() {
             assert!(e.to_string().starts_with("cannot read fio output: "), "{e}");
         }
     }
-    let big = fixture("local/randread-qd8.normal.txt").repeat(10_000);
+    let big = fixture("local/randread-qd8.normal.txt")?.repeat(10_000);
     assert!(big.len() > 16 << 20);
     let e = parse_output(&big).unwrap_err().to_string();
     assert_eq!(e, "cannot read fio output: the file is larger than 16 MiB");
     let e = parse_output("\u{0}\u{1}ELF").unwrap_err().to_string();
     assert!(e.contains("binary data"), "{e}");
+    Ok(())
 }
 
 /// Saved by Windows PowerShell (UTF-16 with a byte-order mark) or with a job name in another
 /// encoding than UTF-8, a report reads as its UTF-8 original does.
 #[test]
-fn utf16_and_stray_bytes_read_as_the_utf8_original() {
-    let text = fixture("local/numjobs4-grouped.normal.txt");
+fn utf16_and_stray_bytes_read_as_the_utf8_original() -> TestResult {
+    let text = fixture("local/numjobs4-grouped.normal.txt")?;
     let original = parse_output(&text).unwrap();
     let utf16: Vec<u8> = [0xFF, 0xFE]
         .into_iter()
@@ -888,19 +874,24 @@ fn utf16_and_stray_bytes_read_as_the_utf8_original() {
     let out = parse_output(&text_of(&bytes)).unwrap();
     assert_eq!(out.points[0].job, "r\u{fffd}sultat");
     assert_eq!(out.points[0].iops, original.points[0].iops);
+    Ok(())
 }
 
 /// Every output file of the corpus, by its path under `tests/fixtures/fio`.
-fn corpus_files() -> Vec<String> {
+fn corpus_files() -> TestResult<Vec<String>> {
     let mut files = Vec::new();
     for dir in ["local", "local/disk-sweep", "public"] {
-        for entry in std::fs::read_dir(path(dir)).unwrap() {
-            let name = entry.unwrap().file_name().into_string().unwrap();
+        let folder = |e: std::io::Error| format!("{dir}: {e}");
+        for entry in std::fs::read_dir(path(dir)).map_err(folder)? {
+            let name = entry.map_err(folder)?.file_name();
+            let name = name
+                .into_string()
+                .map_err(|name| format!("{dir}: a file name that is not UTF-8: {name:?}"))?;
             if name.ends_with(".json") || (name.ends_with(".txt") && name != "README.md") {
                 files.push(format!("{dir}/{name}"));
             }
         }
     }
     files.sort();
-    files
+    Ok(files)
 }

@@ -20,13 +20,21 @@ use std::path::{Path, PathBuf};
 /// A module's path below the crate root, e.g. `["ui", "charts", "style"]`.
 type ModPath = Vec<String>;
 
+/// What a test or its helper returns: a source it cannot read is an error, not a panic.
+type TestResult<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
 fn ui() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ui")
 }
 
+/// The text of `file`; the error names it.
+fn read(file: &Path) -> TestResult<String> {
+    fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()).into())
+}
+
 /// The layers in `src/ui/mod.rs`'s docs: lines `//! N. name: ...`.
-fn documented_layers() -> Vec<String> {
-    let docs = fs::read_to_string(ui().join("mod.rs")).unwrap();
+fn documented_layers() -> TestResult<Vec<String>> {
+    let docs = read(&ui().join("mod.rs"))?;
     let mut layers = Vec::new();
     for line in docs.lines() {
         let Some((number, body)) = line
@@ -36,31 +44,37 @@ fn documented_layers() -> Vec<String> {
             continue;
         };
         if number.parse::<usize>() == Ok(layers.len()) {
-            let (name, _) = body.split_once(':').expect("a layer says what it holds");
+            let (name, _) = body
+                .split_once(':')
+                .ok_or_else(|| format!("a layer says what it holds: {line}"))?;
             layers.push(name.to_string());
         }
     }
-    layers
+    Ok(layers)
 }
 
 /// Every source file of `src/ui` with its module path.
-fn files() -> BTreeMap<ModPath, PathBuf> {
+fn files() -> TestResult<BTreeMap<ModPath, PathBuf>> {
     let mut out = BTreeMap::new();
-    collect(&ui(), &mut vec!["ui".to_string()], &mut out);
-    out
+    collect(&ui(), &mut vec!["ui".to_string()], &mut out)?;
+    Ok(out)
 }
 
-fn collect(dir: &Path, at: &mut ModPath, out: &mut BTreeMap<ModPath, PathBuf>) {
-    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
+fn collect(dir: &Path, at: &mut ModPath, out: &mut BTreeMap<ModPath, PathBuf>) -> TestResult {
+    let named = |e: std::io::Error| format!("{}: {e}", dir.display());
+    let mut entries = Vec::new();
+    for entry in fs::read_dir(dir).map_err(named)? {
+        entries.push(entry.map_err(named)?.path());
+    }
     entries.sort();
     for path in entries {
-        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let stem = path
+            .file_stem()
+            .ok_or_else(|| format!("{} has no name", path.display()))?;
+        let stem = stem.to_string_lossy().into_owned();
         if path.is_dir() {
             at.push(stem);
-            collect(&path, at, out);
+            collect(&path, at, out)?;
             at.pop();
         } else if path.extension().is_some_and(|e| e == "rs") {
             let mut module = at.clone();
@@ -70,6 +84,7 @@ fn collect(dir: &Path, at: &mut ModPath, out: &mut BTreeMap<ModPath, PathBuf>) {
             out.insert(module, path);
         }
     }
+    Ok(())
 }
 
 /// The layer a file sits in: the folder of `src/ui` it is under, or `shell` at the root.
@@ -255,10 +270,12 @@ fn named_paths(code: &str, module: &ModPath) -> Vec<ModPath> {
 }
 
 /// What each module re-exports: (module, name) to the path the name stands for.
-fn re_exports(all: &BTreeMap<ModPath, PathBuf>) -> BTreeMap<(ModPath, String), ModPath> {
+fn re_exports(
+    all: &BTreeMap<ModPath, PathBuf>,
+) -> TestResult<BTreeMap<(ModPath, String), ModPath>> {
     let mut out = BTreeMap::new();
     for (module, file) in all {
-        let code = code_of(&fs::read_to_string(file).unwrap());
+        let code = code_of(&read(file)?);
         for statement in code.split(';') {
             let Some(tree) = statement.trim().strip_prefix("pub use ") else {
                 continue;
@@ -281,7 +298,7 @@ fn re_exports(all: &BTreeMap<ModPath, PathBuf>) -> BTreeMap<(ModPath, String), M
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// The file a path lands in: the deepest module on it, through re-exports.
@@ -309,12 +326,12 @@ fn resolve(
 }
 
 /// Each file's imports: the other files of `src/ui` its code names.
-fn imports() -> BTreeMap<ModPath, BTreeSet<ModPath>> {
-    let all = files();
-    let exports = re_exports(&all);
+fn imports() -> TestResult<BTreeMap<ModPath, BTreeSet<ModPath>>> {
+    let all = files()?;
+    let exports = re_exports(&all)?;
     let mut out = BTreeMap::new();
     for (module, file) in &all {
-        let code = code_of(&fs::read_to_string(file).unwrap());
+        let code = code_of(&read(file)?);
         let mut named: Vec<ModPath> = named_paths(&code, module)
             .into_iter()
             .filter(|p| p.first().is_some_and(|s| s == "ui"))
@@ -340,7 +357,7 @@ fn imports() -> BTreeMap<ModPath, BTreeSet<ModPath>> {
             .collect();
         out.insert(module.clone(), found);
     }
-    out
+    Ok(out)
 }
 
 /// A circle of imports, if there is one: the files around it, the first repeated at the end.
@@ -380,29 +397,30 @@ fn shown(m: &ModPath) -> String {
 }
 
 #[test]
-fn every_file_sits_in_a_documented_layer() {
-    let layers = documented_layers();
+fn every_file_sits_in_a_documented_layer() -> TestResult {
+    let layers = documented_layers()?;
     assert_eq!(
         layers,
         ["pure", "browser", "charts", "controls", "views", "shell"],
         "src/ui/mod.rs lists the layers"
     );
-    for (module, file) in files() {
+    for (module, file) in files()? {
         let layer = layer_of(&module, &file);
         assert!(layers.contains(&layer), "{} is in no layer", file.display());
     }
+    Ok(())
 }
 
 #[test]
-fn each_file_imports_only_its_own_layer_and_those_below() {
-    let layers = documented_layers();
-    let all = files();
+fn each_file_imports_only_its_own_layer_and_those_below() -> TestResult {
+    let layers = documented_layers()?;
+    let all = files()?;
     let rank = |m: &ModPath| {
         let layer = layer_of(m, &all[m]);
         layers.iter().position(|l| *l == layer).unwrap()
     };
     let mut wrong = Vec::new();
-    for (module, found) in imports() {
+    for (module, found) in imports()? {
         for import in found {
             if rank(&import) > rank(&module) {
                 wrong.push(format!("{} imports {}", shown(&module), shown(&import)));
@@ -414,11 +432,12 @@ fn each_file_imports_only_its_own_layer_and_those_below() {
         "imports against the layers:\n{}",
         wrong.join("\n")
     );
+    Ok(())
 }
 
 #[test]
-fn no_file_imports_one_that_imports_it() {
-    let circle = a_circle(&imports());
+fn no_file_imports_one_that_imports_it() -> TestResult {
+    let circle = a_circle(&imports()?);
     assert!(
         circle.is_none(),
         "an import circle: {}",
@@ -429,11 +448,12 @@ fn no_file_imports_one_that_imports_it() {
             .collect::<Vec<_>>()
             .join(" -> ")
     );
+    Ok(())
 }
 
 #[test]
-fn the_pure_layer_names_no_browser_crate() {
-    for (module, file) in files() {
+fn the_pure_layer_names_no_browser_crate() -> TestResult {
+    for (module, file) in files()? {
         if layer_of(&module, &file) != "pure" {
             continue;
         }
@@ -446,6 +466,7 @@ fn the_pure_layer_names_no_browser_crate() {
             );
         }
     }
+    Ok(())
 }
 
 #[test]
@@ -477,9 +498,9 @@ fn the_reader_of_imports_sees_every_form_and_skips_comments_and_tests() {
 }
 
 #[test]
-fn a_name_re_exported_stands_for_the_file_that_defines_it() {
-    let all = files();
-    let exports = re_exports(&all);
+fn a_name_re_exported_stands_for_the_file_that_defines_it() -> TestResult {
+    let all = files()?;
+    let exports = re_exports(&all)?;
     let path = |s: &str| s.split("::").map(String::from).collect::<ModPath>();
     // charts/mod.rs re-exports ChartStyle from charts/style.rs.
     assert_eq!(
@@ -491,6 +512,7 @@ fn a_name_re_exported_stands_for_the_file_that_defines_it() {
         resolve(&path("ui::controls::locked"), &all, &exports, 0),
         Some(path("ui::controls::lock"))
     );
+    Ok(())
 }
 
 #[test]

@@ -4,19 +4,21 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-fn lab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lab"))
-        .args(args)
-        .output()
-        .expect("lab runs")
+/// What a test or its helper returns: `lab` that cannot run, or prints what is not text, is
+/// an error, not a panic.
+type TestResult<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
+fn lab(args: &[&str]) -> TestResult<Output> {
+    let output = Command::new(env!("CARGO_BIN_EXE_lab")).args(args).output();
+    Ok(output.map_err(|e| format!("lab runs: {e}"))?)
 }
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("utf-8")
+fn stdout(o: &Output) -> TestResult<String> {
+    Ok(String::from_utf8(o.stdout.clone()).map_err(|e| format!("utf-8: {e}"))?)
 }
 
 #[test]
-fn sweep_prints_one_json_object_per_queue_depth_with_the_documented_keys() {
+fn sweep_prints_one_json_object_per_queue_depth_with_the_documented_keys() -> TestResult {
     let o = lab(&[
         "sweep",
         "--preset",
@@ -33,9 +35,9 @@ fn sweep_prints_one_json_object_per_queue_depth_with_the_documented_keys() {
         "2000",
         "--format",
         "json",
-    ]);
+    ])?;
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let points: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    let points: serde_json::Value = serde_json::from_str(&stdout(&o)?).expect("valid JSON");
     let points = points.as_array().expect("an array");
     assert_eq!(points.len(), 3);
     for (p, qd) in points.iter().zip([1, 4, 32]) {
@@ -46,10 +48,11 @@ fn sweep_prints_one_json_object_per_queue_depth_with_the_documented_keys() {
         assert!(p["bottleneck"].is_string());
     }
     assert!(points[2]["iops"].as_f64() > points[0]["iops"].as_f64());
+    Ok(())
 }
 
 #[test]
-fn csv_and_table_formats_carry_the_same_points() {
+fn csv_and_table_formats_carry_the_same_points() -> TestResult {
     let csv = stdout(&lab(&[
         "sweep",
         "--iodepth",
@@ -58,18 +61,19 @@ fn csv_and_table_formats_carry_the_same_points() {
         "1000",
         "--format",
         "csv",
-    ]));
+    ])?)?;
     assert_eq!(csv.lines().count(), 3, "{csv}");
     assert!(csv.starts_with("iodepth,read_percent,iops,bw_mb_s"));
-    let table = stdout(&lab(&["sweep", "--iodepth", "1,8", "--ios", "1000"]));
+    let table = stdout(&lab(&["sweep", "--iodepth", "1,8", "--ios", "1000"])?)?;
     assert!(
         table.contains("limited by") && table.lines().count() == 3,
         "{table}"
     );
+    Ok(())
 }
 
 #[test]
-fn a_mixed_sweep_covers_eleven_read_shares() {
+fn a_mixed_sweep_covers_eleven_read_shares() -> TestResult {
     let o = lab(&[
         "sweep",
         "--rw",
@@ -81,9 +85,9 @@ fn a_mixed_sweep_covers_eleven_read_shares() {
         "500",
         "--format",
         "json",
-    ]);
+    ])?;
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let points: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let points: serde_json::Value = serde_json::from_str(&stdout(&o)?).unwrap();
     let shares: Vec<u64> = points
         .as_array()
         .unwrap()
@@ -91,10 +95,11 @@ fn a_mixed_sweep_covers_eleven_read_shares() {
         .map(|p| p["read_percent"].as_u64().unwrap())
         .collect();
     assert_eq!(shares, (0..=100).step_by(10).collect::<Vec<u64>>());
+    Ok(())
 }
 
 #[test]
-fn a_rate_sweep_draws_latency_against_offered_load_up_to_saturation() {
+fn a_rate_sweep_draws_latency_against_offered_load_up_to_saturation() -> TestResult {
     // 8 dies of the E18DC serve about 178k random 4 KiB reads a second.
     let o = lab(&[
         "sweep",
@@ -112,9 +117,9 @@ fn a_rate_sweep_draws_latency_against_offered_load_up_to_saturation() {
         "4000",
         "--format",
         "json",
-    ]);
+    ])?;
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let rows: Vec<serde_json::Value> = serde_json::from_str(&stdout(&o)).unwrap();
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&stdout(&o)?).unwrap();
     let field = |i: usize, k: &str| rows[i][k].clone();
     assert_eq!(rows.len(), 3);
     for (i, offered) in [10_000.0, 100_000.0, 400_000.0].into_iter().enumerate() {
@@ -139,8 +144,8 @@ fn a_rate_sweep_draws_latency_against_offered_load_up_to_saturation() {
         "4000",
         "--format",
         "json",
-    ]);
-    let closed: Vec<serde_json::Value> = serde_json::from_str(&stdout(&closed)).unwrap();
+    ])?;
+    let closed: Vec<serde_json::Value> = serde_json::from_str(&stdout(&closed)?).unwrap();
     assert_eq!(closed[0]["iops"].as_f64(), Some(capacity));
     let achieved = field(2, "iops").as_f64().unwrap();
     assert!(
@@ -155,7 +160,7 @@ fn a_rate_sweep_draws_latency_against_offered_load_up_to_saturation() {
         "1e6",
         "--ios",
         "1000",
-    ]));
+    ])?)?;
     assert!(table.contains("saturated"), "{table}");
     assert!(table.starts_with("capacity at depth 256: "), "{table}");
     // One saturated rate brackets no knee, and the table says so rather than guessing.
@@ -165,32 +170,35 @@ fn a_rate_sweep_draws_latency_against_offered_load_up_to_saturation() {
         serde_json::Value::Null,
         "two calm rates bracket no knee"
     );
+    Ok(())
 }
 
 #[test]
-fn presets_lists_every_preset_id() {
-    let out = stdout(&lab(&["presets"]));
+fn presets_lists_every_preset_id() -> TestResult {
+    let out = stdout(&lab(&["presets"])?)?;
     for id in ["e18dc", "e12", "e12c", "e8", "e8t", "e7", "octane"] {
         assert!(
             out.lines().any(|l| l.starts_with(id)),
             "{id} missing:\n{out}"
         );
     }
+    Ok(())
 }
 
 #[test]
-fn calibrate_prints_every_reference_cell_with_its_error() {
-    let out = stdout(&lab(&["calibrate", "--format", "csv"]));
+fn calibrate_prints_every_reference_cell_with_its_error() -> TestResult {
+    let out = stdout(&lab(&["calibrate", "--format", "csv"])?)?;
     assert!(out.starts_with("cell,measured,model,error_pct"));
     assert_eq!(out.lines().count(), 24, "{out}");
+    Ok(())
 }
 
 /// `lab validate` prints the model's scorecard (`parallelism_model::scorecard`): every figure
 /// with its verdict, the summary line, and the time it took; the CSV and JSON carry the same
 /// rows and verdicts.
 #[test]
-fn validate_prints_every_figure_its_verdict_the_summary_and_its_time() {
-    let table = stdout(&lab(&["validate"]));
+fn validate_prints_every_figure_its_verdict_the_summary_and_its_time() -> TestResult {
+    let table = stdout(&lab(&["validate"])?)?;
     let summary = table
         .lines()
         .find(|l| l.contains("figures within their bands"))
@@ -202,11 +210,11 @@ fn validate_prints_every_figure_its_verdict_the_summary_and_its_time() {
         timed.contains("figures scored in") && timed.ends_with(" s"),
         "{timed}"
     );
-    let csv = stdout(&lab(&["validate", "--format", "csv"]));
+    let csv = stdout(&lab(&["validate", "--format", "csv"])?)?;
     let rows: Vec<&str> = csv.lines().skip(1).collect();
     assert!(csv.starts_with("id,source,drive,figure,procedure,published,model,error,band,verdict"));
     let json: serde_json::Value =
-        serde_json::from_str(&stdout(&lab(&["validate", "--format", "json"]))).unwrap();
+        serde_json::from_str(&stdout(&lab(&["validate", "--format", "json"])?)?).unwrap();
     let json_rows = json["rows"].as_array().unwrap();
     assert_eq!(json_rows.len(), rows.len());
     assert_eq!(json["summary"]["failing"], 0);
@@ -222,10 +230,11 @@ fn validate_prints_every_figure_its_verdict_the_summary_and_its_time() {
     assert!(json_rows
         .iter()
         .any(|r| r["id"] == id && r["verdict"] == "holds"));
+    Ok(())
 }
 
 #[test]
-fn bad_arguments_exit_with_status_2_and_say_what_is_wrong() {
+fn bad_arguments_exit_with_status_2_and_say_what_is_wrong() -> TestResult {
     for (args, says) in [
         (&["sweep", "--iodepth", "0"][..], "--iodepth '0'"),
         (&["sweep", "--iodepth", "1,,2"][..], "--iodepth ''"),
@@ -264,16 +273,17 @@ fn bad_arguments_exit_with_status_2_and_say_what_is_wrong() {
         ),
         (&["sweep", "--rate-process", "poisson"][..], "--rate-iops"),
     ] {
-        let o = lab(args);
+        let o = lab(args)?;
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(says), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+    Ok(())
 }
 
 #[test]
-fn fill_and_torture_print_the_documented_json() {
+fn fill_and_torture_print_the_documented_json() -> TestResult {
     let o = lab(&[
         "fill",
         "--preset",
@@ -282,9 +292,9 @@ fn fill_and_torture_print_the_documented_json() {
         "960",
         "--format",
         "json",
-    ]);
+    ])?;
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let points: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let points: serde_json::Value = serde_json::from_str(&stdout(&o)?).unwrap();
     let points = points.as_array().unwrap();
     assert!(points.len() > 100);
     assert!(points
@@ -299,9 +309,9 @@ fn fill_and_torture_print_the_documented_json() {
         "128",
         "--format",
         "json",
-    ]);
+    ])?;
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let r: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let r: serde_json::Value = serde_json::from_str(&stdout(&o)?).unwrap();
     for key in ["fresh_mb_s", "after_torture_mb_s", "after_trim_mb_s"] {
         assert!(r[key].as_f64().unwrap() > 0.0, "{key}");
     }
@@ -309,12 +319,13 @@ fn fill_and_torture_print_the_documented_json() {
 
     let table = stdout(&lab(&[
         "burst", "--preset", "e12", "--idle-s", "10", "--bursts", "3",
-    ]));
+    ])?)?;
     assert_eq!(table.lines().count(), 4, "{table}");
+    Ok(())
 }
 
 #[test]
-fn drive_state_commands_refuse_bad_numbers_with_status_2() {
+fn drive_state_commands_refuse_bad_numbers_with_status_2() -> TestResult {
     for (args, says) in [
         (&["burst", "--idle-s", "-5"][..], "idle time"),
         (
@@ -327,15 +338,16 @@ fn drive_state_commands_refuse_bad_numbers_with_status_2() {
         ),
         (&["fill", "--preset", "e99"][..], "unknown preset"),
     ] {
-        let o = lab(args);
+        let o = lab(args)?;
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(says), "{args:?}: {err}");
     }
+    Ok(())
 }
 
 #[test]
-fn fio_job_prints_a_job_file_and_import_reads_fio_output_or_says_why_not() {
+fn fio_job_prints_a_job_file_and_import_reads_fio_output_or_says_why_not() -> TestResult {
     let job = stdout(&lab(&[
         "fio-job",
         "--rw",
@@ -344,37 +356,38 @@ fn fio_job_prints_a_job_file_and_import_reads_fio_output_or_says_why_not() {
         "128k",
         "--iodepth",
         "1,16",
-    ]));
+    ])?)?;
     assert!(job.contains("rw=randwrite") && job.contains("bs=128k") && job.contains("iodepth=16"));
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let truncated = dir.join("truncated-fio.json");
     std::fs::write(&truncated, "{\"jobs\": [").unwrap();
-    let o = lab(&["import", truncated.to_str().unwrap()]);
+    let o = lab(&["import", truncated.to_str().unwrap()])?;
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2));
     assert!(
         err.contains("cannot read fio output: not valid JSON"),
         "{err}"
     );
-    let o = lab(&["import", "/no/such/file.json"]);
+    let o = lab(&["import", "/no/such/file.json"])?;
     assert_eq!(o.status.code(), Some(2));
+    Ok(())
 }
 
 /// The error as `lab` prints it: one `lab: ` line, then the hint, nothing on stdout.
-fn refusal(args: &[&str]) -> String {
-    let o = lab(args);
+fn refusal(args: &[&str]) -> TestResult<String> {
+    let o = lab(args)?;
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    assert!(o.stdout.is_empty(), "{args:?}: {}", stdout(&o));
+    assert!(o.stdout.is_empty(), "{args:?}: {}", stdout(&o)?);
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(lines.len(), 2, "{args:?}: {err}");
     assert!(lines[0].starts_with("lab: "), "{args:?}: {err}");
     assert_eq!(lines[1], "Run `lab --help` for usage.", "{args:?}");
-    lines[0].to_string()
+    Ok(lines[0].to_string())
 }
 
 #[test]
-fn key_equals_value_and_key_space_value_give_the_same_output() {
+fn key_equals_value_and_key_space_value_give_the_same_output() -> TestResult {
     let spaced = lab(&[
         "sweep",
         "--preset",
@@ -397,7 +410,7 @@ fn key_equals_value_and_key_space_value_give_the_same_output() {
         "500",
         "--format",
         "csv",
-    ]);
+    ])?;
     let joined = lab(&[
         "sweep",
         "--preset=e12",
@@ -410,27 +423,28 @@ fn key_equals_value_and_key_space_value_give_the_same_output() {
         "--seed=3",
         "--ios=500",
         "--format=csv",
-    ]);
+    ])?;
     assert!(
         spaced.status.success(),
         "{}",
         String::from_utf8_lossy(&spaced.stderr)
     );
-    assert_eq!(stdout(&spaced).lines().count(), 3, "{}", stdout(&spaced));
-    assert_eq!(stdout(&spaced), stdout(&joined));
+    assert_eq!(stdout(&spaced)?.lines().count(), 3, "{}", stdout(&spaced)?);
+    assert_eq!(stdout(&spaced)?, stdout(&joined)?);
 
-    let spaced = lab(&["burst", "--dies", "8", "--idle-s", "5", "--bursts", "2"]);
-    let joined = lab(&["burst", "--dies=8", "--idle-s=5", "--bursts=2"]);
+    let spaced = lab(&["burst", "--dies", "8", "--idle-s", "5", "--bursts", "2"])?;
+    let joined = lab(&["burst", "--dies=8", "--idle-s=5", "--bursts=2"])?;
     assert!(
         spaced.status.success(),
         "{}",
         String::from_utf8_lossy(&spaced.stderr)
     );
-    assert_eq!(stdout(&spaced), stdout(&joined));
+    assert_eq!(stdout(&spaced)?, stdout(&joined)?);
+    Ok(())
 }
 
 #[test]
-fn capacity_and_dies_together_are_refused_whichever_comes_first() {
+fn capacity_and_dies_together_are_refused_whichever_comes_first() -> TestResult {
     for args in [
         &["sweep", "--capacity-gb", "480", "--dies", "8"][..],
         &["fill", "--dies=8", "--capacity-gb=480"][..],
@@ -444,16 +458,17 @@ fn capacity_and_dies_together_are_refused_whichever_comes_first() {
             "128",
         ][..],
     ] {
-        let line = refusal(args);
+        let line = refusal(args)?;
         assert!(
             line.contains("--capacity-gb") && line.contains("--dies") && line.contains("not both"),
             "{args:?}: {line}"
         );
     }
+    Ok(())
 }
 
 #[test]
-fn an_unknown_option_is_refused_by_name() {
+fn an_unknown_option_is_refused_by_name() -> TestResult {
     for (args, name) in [
         (&["sweep", "--frobnicate", "1"][..], "--frobnicate"),
         (&["fill", "--frobnicate=1"][..], "--frobnicate"),
@@ -462,16 +477,17 @@ fn an_unknown_option_is_refused_by_name() {
         (&["spec", "--bogus"][..], "--bogus"),
         (&["bench", "--ios", "100"][..], "--ios"),
     ] {
-        let line = refusal(args);
+        let line = refusal(args)?;
         assert!(
             line.contains(&format!("unknown option {name}")),
             "{args:?}: {line}"
         );
     }
+    Ok(())
 }
 
 #[test]
-fn every_refusal_is_one_line_and_the_hint() {
+fn every_refusal_is_one_line_and_the_hint() -> TestResult {
     for args in [
         &["sweep", "--iodepth", "0"][..],
         &["sweep", "--iodepth"][..],
@@ -485,15 +501,16 @@ fn every_refusal_is_one_line_and_the_hint() {
         &["calibrate", "--loo=yes"][..],
         &["fit", "--format", "csv"][..],
     ] {
-        refusal(args);
+        refusal(args)?;
     }
+    Ok(())
 }
 
 #[test]
-fn help_comes_from_the_parser() {
-    let o = lab(&["sweep", "--help"]);
+fn help_comes_from_the_parser() -> TestResult {
+    let o = lab(&["sweep", "--help"])?;
     assert_eq!(o.status.code(), Some(0));
-    let help = stdout(&o);
+    let help = stdout(&o)?;
     for option in [
         "--iodepth",
         "--capacity-gb",
@@ -509,9 +526,9 @@ fn help_comes_from_the_parser() {
         "{help}"
     );
 
-    let o = lab(&["--help"]);
+    let o = lab(&["--help"])?;
     assert_eq!(o.status.code(), Some(0));
-    let help = stdout(&o);
+    let help = stdout(&o)?;
     for cmd in [
         "presets",
         "sweep",
@@ -532,20 +549,23 @@ fn help_comes_from_the_parser() {
     }
 
     // Alone, `lab` prints the same help as a usage error (clap's arg_required_else_help).
-    let o = lab(&[]);
+    let o = lab(&[])?;
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("fio-job"));
+    Ok(())
 }
 
-fn json_rows(args: &[&str]) -> Vec<serde_json::Value> {
-    let o = lab(args);
+fn json_rows(args: &[&str]) -> TestResult<Vec<serde_json::Value>> {
+    let o = lab(args)?;
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
-    v.as_array().expect("an array").clone()
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&o)?).map_err(|e| format!("valid JSON: {e}"))?;
+    let rows = v.as_array().ok_or_else(|| format!("an array: {v}"))?;
+    Ok(rows.clone())
 }
 
 #[test]
-fn sweep_points_carry_watts_and_a_power_state_caps_the_deep_queue() {
+fn sweep_points_carry_watts_and_a_power_state_caps_the_deep_queue() -> TestResult {
     let sweep = |power: &[&str]| {
         let mut args = vec![
             "sweep",
@@ -565,7 +585,7 @@ fn sweep_points_carry_watts_and_a_power_state_caps_the_deep_queue() {
         args.extend_from_slice(power);
         json_rows(&args)
     };
-    let ps0 = sweep(&[]);
+    let ps0 = sweep(&[])?;
     for p in &ps0 {
         let (w, mbs) = (
             p["watts"].as_f64().unwrap(),
@@ -582,17 +602,18 @@ fn sweep_points_carry_watts_and_a_power_state_caps_the_deep_queue() {
         ps0[1]["watts"].as_f64() > ps0[0]["watts"].as_f64(),
         "depth costs power"
     );
-    let ps2 = sweep(&["--power-state", "ps2"]);
+    let ps2 = sweep(&["--power-state", "ps2"])?;
     assert_eq!(ps2[1]["power_budget_w"], 1.8);
     assert_eq!(ps2[1]["bottleneck"], "power-budget");
     assert!(ps2[1]["iops"].as_f64().unwrap() < ps0[1]["iops"].as_f64().unwrap() * 0.3);
-    let watts = sweep(&["--power-limit-w", "2.3"]);
-    let ps1 = sweep(&["--power-state", "ps1"]);
+    let watts = sweep(&["--power-limit-w", "2.3"])?;
+    let ps1 = sweep(&["--power-state", "ps1"])?;
     assert_eq!(watts[1]["iops"], ps1[1]["iops"], "2.3 W is PS1");
+    Ok(())
 }
 
 #[test]
-fn impossible_power_limits_are_refused_by_name() {
+fn impossible_power_limits_are_refused_by_name() -> TestResult {
     for (args, says) in [
         (&["sweep", "--power-state", "ps9"][..], "--power-state"),
         (
@@ -617,13 +638,14 @@ fn impossible_power_limits_are_refused_by_name() {
             "'x' is not an idle time",
         ),
     ] {
-        let line = refusal(args);
+        let line = refusal(args)?;
         assert!(line.contains(says), "{args:?}: {line}");
     }
+    Ok(())
 }
 
 #[test]
-fn idle_prints_the_wake_up_once_per_idle_period() {
+fn idle_prints_the_wake_up_once_per_idle_period() -> TestResult {
     let rows = |burst: &str| {
         json_rows(&[
             "idle",
@@ -639,7 +661,7 @@ fn idle_prints_the_wake_up_once_per_idle_period() {
             "json",
         ])
     };
-    let one = rows("1");
+    let one = rows("1")?;
     let states: Vec<&str> = one.iter().map(|r| r["state"].as_str().unwrap()).collect();
     assert_eq!(
         states,
@@ -655,7 +677,7 @@ fn idle_prints_the_wake_up_once_per_idle_period() {
         "50 ms: still PS0's idle draw"
     );
     assert!(idle_w(&one[2], "idle_w_with_apst") < 0.1 * idle_w(&one[2], "idle_w_without_apst"));
-    let four = rows("4");
+    let four = rows("4")?;
     for (a, b) in one.iter().zip(&four) {
         let service = a["lat_mean_us_without_apst"].as_f64().unwrap();
         let extra = |r: &serde_json::Value| r["lat_mean_us_with_apst"].as_f64().unwrap() - service;
@@ -664,11 +686,12 @@ fn idle_prints_the_wake_up_once_per_idle_period() {
             "a burst of four shares one wake-up"
         );
     }
+    Ok(())
 }
 
 #[test]
-fn a_sweep_printed_as_fio_output_imports_as_the_same_points() {
-    let dir = scratch("as-fio");
+fn a_sweep_printed_as_fio_output_imports_as_the_same_points() -> TestResult {
+    let dir = scratch("as-fio")?;
     let file = dir.join("model.json");
     let sweep = [
         "sweep",
@@ -683,25 +706,26 @@ fn a_sweep_printed_as_fio_output_imports_as_the_same_points() {
         "--ios",
         "1000",
     ];
-    let o = lab(&[&sweep[..], &["--as-fio"]].concat());
+    let o = lab(&[&sweep[..], &["--as-fio"]].concat())?;
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     std::fs::write(&file, &o.stdout).unwrap();
-    let o = lab(&["import", file.to_str().unwrap(), "--format", "json"]);
+    let o = lab(&["import", file.to_str().unwrap(), "--format", "json"])?;
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let read: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    let read: serde_json::Value = serde_json::from_str(&stdout(&o)?).expect("valid JSON");
     assert_eq!(read["format"], "json");
     let imported = read["points"].as_array().expect("the points").clone();
-    let swept = json_rows(&[&sweep[..], &["--format", "json"]].concat());
+    let swept = json_rows(&[&sweep[..], &["--format", "json"]].concat())?;
     assert_eq!(imported.len(), 2);
     for (i, s) in imported.iter().zip(&swept) {
         assert_eq!(i["iodepth"], s["iodepth"]);
         let (a, b) = (i["iops"].as_f64().unwrap(), s["iops"].as_f64().unwrap());
         assert!((a - b).abs() < 1e-6 * b, "{i} against {s}");
     }
+    Ok(())
 }
 
 #[test]
-fn a_drive_text_sweeps_like_the_preset_it_names() {
+fn a_drive_text_sweeps_like_the_preset_it_names() -> TestResult {
     // A `drive=` text that changes only the die count is the preset at that die count.
     let common = [
         "sweep",
@@ -712,33 +736,34 @@ fn a_drive_text_sweeps_like_the_preset_it_names() {
         "--format",
         "json",
     ];
-    let custom = json_rows(&[&common[..], &["--drive", "e12_d24"]].concat());
-    let preset = json_rows(&[&common[..], &["--preset", "e12", "--dies", "24"]].concat());
+    let custom = json_rows(&[&common[..], &["--drive", "e12_d24"]].concat())?;
+    let preset = json_rows(&[&common[..], &["--preset", "e12", "--dies", "24"]].concat())?;
     assert_eq!(custom, preset);
-    let slower = json_rows(&[&common[..], &["--drive", "e12_d24_r130000"]].concat());
+    let slower = json_rows(&[&common[..], &["--drive", "e12_d24_r130000"]].concat())?;
     let iops = |rows: &[serde_json::Value]| rows[0]["iops"].as_f64().unwrap();
     assert!(
         iops(&slower) < iops(&custom),
         "a slower read lowers QD1 IOPS"
     );
 
-    let o = lab(&["sweep", "--drive", "e12_d0"]);
+    let o = lab(&["sweep", "--drive", "e12_d0"])?;
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains("d (dies) '0' is not a whole number in 1..=256"),
         "{err}"
     );
-    let o = lab(&["sweep", "--drive", "e12_d8", "--dies", "4"]);
+    let o = lab(&["sweep", "--drive", "e12_d8", "--dies", "4"])?;
     assert_eq!(o.status.code(), Some(2), "--drive and --dies are two sizes");
+    Ok(())
 }
 
 #[test]
-fn fit_reads_fio_output_and_prints_a_drive_link_that_sweeps_the_fitted_drive() {
+fn fit_reads_fio_output_and_prints_a_drive_link_that_sweeps_the_fitted_drive() -> TestResult {
     // Issue 17: fio output of a drive with known values (the model's own, through the fio
     // exporter), fitted back with its capacity known, prints every cell, the worst error and a
     // query whose drive= text `lab sweep --drive` takes.
-    let dir = scratch("fit-fio");
+    let dir = scratch("fit-fio")?;
     let truth = "e12_d16_r50000_p1400000_c2000_h8000_l800";
     let mut files = Vec::new();
     for (rw, bs, depths) in [("randread", "4k", "1,8,64"), ("read", "128k", "16")] {
@@ -757,7 +782,7 @@ fn fit_reads_fio_output_and_prints_a_drive_link_that_sweeps_the_fitted_drive() {
             "--ios",
             "2000",
             "--as-fio",
-        ]);
+        ])?;
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let file = dir.join(format!("{rw}.json"));
         std::fs::write(&file, &o.stdout).unwrap();
@@ -774,7 +799,7 @@ fn fit_reads_fio_output_and_prints_a_drive_link_that_sweeps_the_fitted_drive() {
     ];
     args.extend(["--format", "json", "--fio"]);
     args.extend(files.iter().map(String::as_str));
-    let o = lab(&args);
+    let o = lab(&args)?;
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(report["cells"].as_array().unwrap().len(), 2 * 4);
@@ -787,7 +812,7 @@ fn fit_reads_fio_output_and_prints_a_drive_link_that_sweeps_the_fitted_drive() {
         .strip_prefix("drive=")
         .and_then(|q| q.split('&').next())
         .unwrap();
-    let o = lab(&["sweep", "--drive", drive, "--iodepth", "1", "--ios", "500"]);
+    let o = lab(&["sweep", "--drive", drive, "--iodepth", "1", "--ios", "500"])?;
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 
     let normal = dir.join("normal.txt");
@@ -797,13 +822,14 @@ fn fit_reads_fio_output_and_prints_a_drive_link_that_sweeps_the_fitted_drive() {
     )
     .unwrap();
     // The normal report is read too; this one's job lacks its bandwidth and latency.
-    let o = lab(&["fit", "--preset", "e12", "--fio", normal.to_str().unwrap()]);
+    let o = lab(&["fit", "--preset", "e12", "--fio", normal.to_str().unwrap()])?;
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains("line 1, job 'qd1': it completed no reads or writes"),
         "{err}"
     );
+    Ok(())
 }
 
 /// A scratch folder of this test process's own, for the files a test writes.
@@ -824,15 +850,15 @@ impl Drop for Scratch {
     }
 }
 
-fn scratch(name: &str) -> Scratch {
+fn scratch(name: &str) -> TestResult<Scratch> {
     let dir = std::env::temp_dir().join(format!("lab-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    Ok(Scratch(dir))
 }
 
 #[test]
-fn run_puts_a_job_files_jobs_side_by_side_until_a_stonewall() {
-    let dir = scratch("run");
+fn run_puts_a_job_files_jobs_side_by_side_until_a_stonewall() -> TestResult {
+    let dir = scratch("run")?;
     let file = dir.join("mix.fio");
     std::fs::write(
         &file,
@@ -849,12 +875,12 @@ fn run_puts_a_job_files_jobs_side_by_side_until_a_stonewall() {
             "run", &path, "--dies", "8", "--ios", "4000", "--format", format,
         ])
     };
-    let o = args("json");
+    let o = args("json")?;
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(err.lines().count(), 1, "one warning: {err}");
     assert!(err.contains("line 21: 'verify' is not modelled"), "{err}");
-    let rows: Vec<serde_json::Value> = serde_json::from_str(&stdout(&o)).unwrap();
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&stdout(&o)?).unwrap();
     let jobs: Vec<(u64, &str)> = rows
         .iter()
         .map(|r| (r["group"].as_u64().unwrap(), r["job"].as_str().unwrap()))
@@ -873,7 +899,7 @@ fn run_puts_a_job_files_jobs_side_by_side_until_a_stonewall() {
         let iops = clone["iops"].as_f64().unwrap();
         assert!((iops / 20_000.0 - 1.0).abs() < 0.03, "{iops}");
     }
-    let csv = stdout(&args("csv"));
+    let csv = stdout(&args("csv")?)?;
     assert_eq!(csv.lines().count(), 5, "{csv}");
     // --as-fio writes fio's JSON output, which `lab import` reads back to the same jobs.
     let as_fio = lab(&[
@@ -884,12 +910,12 @@ fn run_puts_a_job_files_jobs_side_by_side_until_a_stonewall() {
         "--ios",
         "4000",
         "--as-fio",
-    ]);
+    ])?;
     let json = dir.join("mix.json");
-    std::fs::write(&json, stdout(&as_fio)).unwrap();
-    let o = lab(&["import", json.to_str().unwrap(), "--format", "json"]);
+    std::fs::write(&json, stdout(&as_fio)?).unwrap();
+    let o = lab(&["import", json.to_str().unwrap(), "--format", "json"])?;
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let read: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let read: serde_json::Value = serde_json::from_str(&stdout(&o)?).unwrap();
     let points = read["points"].as_array().unwrap();
     assert_eq!(points.len(), rows.len());
     for (p, r) in points.iter().zip(&rows) {
@@ -898,14 +924,15 @@ fn run_puts_a_job_files_jobs_side_by_side_until_a_stonewall() {
         assert!((a / b - 1.0).abs() < 1e-9, "{a} vs {b}");
     }
     assert_eq!(points[1]["read_percent"], 0.0, "the writer");
+    Ok(())
 }
 
 #[test]
-fn the_job_files_fio_job_writes_run_unchanged() {
-    let dir = scratch("fio-job-run");
+fn the_job_files_fio_job_writes_run_unchanged() -> TestResult {
+    let dir = scratch("fio-job-run")?;
     let file = dir.join("lab.fio");
-    let job = lab(&["fio-job", "--rw", "randrw", "--iodepth", "1,32"]);
-    std::fs::write(&file, stdout(&job)).unwrap();
+    let job = lab(&["fio-job", "--rw", "randrw", "--iodepth", "1,32"])?;
+    std::fs::write(&file, stdout(&job)?).unwrap();
     let o = lab(&[
         "run",
         file.to_str().unwrap(),
@@ -915,9 +942,9 @@ fn the_job_files_fio_job_writes_run_unchanged() {
         "4000",
         "--format",
         "json",
-    ]);
+    ])?;
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let rows: Vec<serde_json::Value> = serde_json::from_str(&stdout(&o)).unwrap();
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&stdout(&o)?).unwrap();
     assert_eq!(
         rows.len(),
         2,
@@ -927,13 +954,14 @@ fn the_job_files_fio_job_writes_run_unchanged() {
     assert_eq!(rows[1]["iodepth"], 32);
     assert!(rows[0]["read_lat"].is_object() && rows[0]["write_lat"].is_object());
     assert!(rows[1]["iops"].as_f64() > rows[0]["iops"].as_f64());
+    Ok(())
 }
 
 #[test]
-fn a_job_stops_at_its_runtime_of_simulated_time() {
+fn a_job_stops_at_its_runtime_of_simulated_time() -> TestResult {
     // QD1 random reads on 8 dies of the E18DC take 80 µs each: in 1 s of simulated time about
     // 12,500, of which the first 2,000 warm the drive up; --ios asks for far more.
-    let dir = scratch("runtime");
+    let dir = scratch("runtime")?;
     let file = dir.join("runtime.fio");
     std::fs::write(&file, "[qd1]\nrw=randread\nruntime=1\n").unwrap();
     let o = lab(&[
@@ -945,10 +973,10 @@ fn a_job_stops_at_its_runtime_of_simulated_time() {
         "1000000",
         "--format",
         "json",
-    ]);
+    ])?;
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(o.stderr.is_empty(), "runtime is honoured, not warned about");
-    let rows: Vec<serde_json::Value> = serde_json::from_str(&stdout(&o)).unwrap();
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&stdout(&o)?).unwrap();
     let ios = rows[0]["ios"].as_f64().unwrap();
     let iops = rows[0]["iops"].as_f64().unwrap();
     assert!(
@@ -956,11 +984,12 @@ fn a_job_stops_at_its_runtime_of_simulated_time() {
         "{ios} I/Os at {iops} IOPS"
     );
     assert!((9_000.0..11_500.0).contains(&ios), "{ios}");
+    Ok(())
 }
 
 #[test]
-fn run_refuses_bad_job_files_by_line_and_never_panics() {
-    let dir = scratch("run-bad");
+fn run_refuses_bad_job_files_by_line_and_never_panics() -> TestResult {
+    let dir = scratch("run-bad")?;
     let cases: [(&str, &[u8], &str); 5] = [
         (
             "bad.fio",
@@ -979,13 +1008,13 @@ fn run_refuses_bad_job_files_by_line_and_never_panics() {
     for (name, text, says) in cases {
         let file = dir.join(name);
         std::fs::write(&file, text).unwrap();
-        let o = lab(&["run", file.to_str().unwrap(), "--dies", "8"]);
+        let o = lab(&["run", file.to_str().unwrap(), "--dies", "8"])?;
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{name}: {err}");
         assert!(err.contains(says), "{name}: {err}");
         assert!(!err.contains("panicked"), "{name}: {err}");
     }
-    let o = lab(&["run", dir.join("missing.fio").to_str().unwrap()]);
+    let o = lab(&["run", dir.join("missing.fio").to_str().unwrap()])?;
     assert_eq!(o.status.code(), Some(2));
     // A 2 GB file (sparse) is refused before a byte of it is read.
     let huge = dir.join("huge.fio");
@@ -994,7 +1023,7 @@ fn run_refuses_bad_job_files_by_line_and_never_panics() {
         .set_len(2_000_000_000)
         .unwrap();
     for command in ["run", "import"] {
-        let o = lab(&[command, huge.to_str().unwrap()]);
+        let o = lab(&[command, huge.to_str().unwrap()])?;
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{command}: {err}");
         assert!(
@@ -1002,40 +1031,44 @@ fn run_refuses_bad_job_files_by_line_and_never_panics() {
             "{command}: {err}"
         );
     }
+    Ok(())
 }
 
+/// The same three requests (a read, a 128 KiB write 100 µs later, a read 100 µs after that) in
+/// each trace format `lab replay` reads, by file name.
+const TRACES: [(&str, &str); 5] = [
+    (
+        "t.mqsim",
+        "0 1 0 8 1\n100000 1 4096 256 0\n200000 1 80 8 1\n",
+    ),
+    (
+        "t.blkparse",
+        "  8,0    0        1     0.000000000  1  Q   R 0 + 8 [fio]\n\
+         \x20 8,0    0        2     0.000100000  1  Q   W 4096 + 256 [fio]\n\
+         \x20 8,0    0        3     0.000200000  1  Q   R 80 + 8 [fio]\n",
+    ),
+    (
+        "t.iolog2",
+        "fio version 2 iolog\n/f add\n/f open\n/f read 0 4096\n/f wait 100 0\n\
+         /f write 2097152 131072\n/f wait 100 0\n/f read 40960 4096\n/f close\n",
+    ),
+    (
+        "t.iolog3",
+        "fio version 3 iolog\n0 /f add\n0 /f open\n0 /f read 0 4096\n\
+         100 /f write 2097152 131072\n200 /f read 40960 4096\n210 /f close\n",
+    ),
+    (
+        "t.csv",
+        "128166372000000000,hm,1,Read,0,4096,10\n\
+         128166372000001000,hm,1,Write,2097152,131072,10\n\
+         128166372000002000,hm,1,Read,40960,4096,10\n",
+    ),
+];
+
 #[test]
-fn replay_reads_each_trace_format_and_measures_it_as_the_reviews_do() {
-    let dir = scratch("replay");
-    let traces: [(&str, &str); 5] = [
-        (
-            "t.mqsim",
-            "0 1 0 8 1\n100000 1 4096 256 0\n200000 1 80 8 1\n",
-        ),
-        (
-            "t.blkparse",
-            "  8,0    0        1     0.000000000  1  Q   R 0 + 8 [fio]\n\
-             \x20 8,0    0        2     0.000100000  1  Q   W 4096 + 256 [fio]\n\
-             \x20 8,0    0        3     0.000200000  1  Q   R 80 + 8 [fio]\n",
-        ),
-        (
-            "t.iolog2",
-            "fio version 2 iolog\n/f add\n/f open\n/f read 0 4096\n/f wait 100 0\n\
-             /f write 2097152 131072\n/f wait 100 0\n/f read 40960 4096\n/f close\n",
-        ),
-        (
-            "t.iolog3",
-            "fio version 3 iolog\n0 /f add\n0 /f open\n0 /f read 0 4096\n\
-             100 /f write 2097152 131072\n200 /f read 40960 4096\n210 /f close\n",
-        ),
-        (
-            "t.csv",
-            "128166372000000000,hm,1,Read,0,4096,10\n\
-             128166372000001000,hm,1,Write,2097152,131072,10\n\
-             128166372000002000,hm,1,Read,40960,4096,10\n",
-        ),
-    ];
-    for (name, text) in traces {
+fn replay_reads_each_trace_format_and_measures_it_as_the_reviews_do() -> TestResult {
+    let dir = scratch("replay")?;
+    for (name, text) in TRACES {
         let file = dir.join(name);
         std::fs::write(&file, text).unwrap();
         let o = lab(&[
@@ -1045,13 +1078,13 @@ fn replay_reads_each_trace_format_and_measures_it_as_the_reviews_do() {
             "8",
             "--format",
             "json",
-        ]);
+        ])?;
         assert!(
             o.status.success(),
             "{name}: {}",
             String::from_utf8_lossy(&o.stderr)
         );
-        let r: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let r: serde_json::Value = serde_json::from_str(&stdout(&o)?).unwrap();
         assert_eq!(
             (r["reads"].clone(), r["writes"].clone()),
             (2.into(), 1.into()),
@@ -1069,7 +1102,7 @@ fn replay_reads_each_trace_format_and_measures_it_as_the_reviews_do() {
         dir.join("t.mqsim").to_str().unwrap(),
         "--iodepth",
         "2",
-    ]));
+    ])?)?;
     assert!(
         table.contains("3 requests (2 reads, 1 writes; mqsim)"),
         "{table}"
@@ -1082,7 +1115,7 @@ fn replay_reads_each_trace_format_and_measures_it_as_the_reviews_do() {
         "0.1",
         "--format",
         "csv",
-    ]));
+    ])?)?;
     assert!(
         csv.starts_with("start_s,iops,mb_s,lat_mean_us,mean_in_system"),
         "{csv}"
@@ -1093,11 +1126,12 @@ fn replay_reads_each_trace_format_and_measures_it_as_the_reviews_do() {
         .map(|l| l.split(',').nth(1).unwrap().parse::<f64>().unwrap() * 1e-4)
         .sum();
     assert!((ios - 3.0).abs() < 1e-6, "{csv}");
+    Ok(())
 }
 
 #[test]
-fn replay_refuses_bad_traces_in_one_line_each_and_never_panics() {
-    let dir = scratch("replay-bad");
+fn replay_refuses_bad_traces_in_one_line_each_and_never_panics() -> TestResult {
+    let dir = scratch("replay-bad")?;
     let big = dir.join("big.trace");
     // A sparse file past the cap: refused before a byte is read.
     std::fs::File::create(&big)
@@ -1137,19 +1171,21 @@ fn replay_refuses_bad_traces_in_one_line_each_and_never_panics() {
         .map(|c| (c.0, c.2))
         .chain([("big.trace", "up to 1 GiB")]);
     for (name, says) in names {
-        let o = lab(&["replay", dir.join(name).to_str().unwrap(), "--dies", "8"]);
+        let o = lab(&["replay", dir.join(name).to_str().unwrap(), "--dies", "8"])?;
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{name}: {err}");
         assert!(err.contains(says), "{name}: {err}");
         assert!(!err.contains("panicked"), "{name}: {err}");
     }
+    Ok(())
 }
 
 #[test]
-fn replay_wraps_requests_past_the_drives_end_and_skips_empty_ones_and_says_how_many() {
+fn replay_wraps_requests_past_the_drives_end_and_skips_empty_ones_and_says_how_many() -> TestResult
+{
     // On the 960 GB E12: sector 9,999,999,999 (5.1 TB) lies past the end; one request has no
     // bytes.
-    let dir = scratch("replay-adjusted");
+    let dir = scratch("replay-adjusted")?;
     let path = dir.join("odd.trace");
     std::fs::write(
         &path,
@@ -1157,9 +1193,9 @@ fn replay_wraps_requests_past_the_drives_end_and_skips_empty_ones_and_says_how_m
     )
     .unwrap();
     let path = path.to_str().unwrap();
-    let o = lab(&["replay", path, "--preset", "e12", "--capacity-gb", "960"]);
+    let o = lab(&["replay", path, "--preset", "e12", "--capacity-gb", "960"])?;
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let out = stdout(&o);
+    let out = stdout(&o)?;
     assert!(out.contains("3 requests (2 reads, 1 writes"), "{out}");
     assert!(
         out.contains(
@@ -1168,8 +1204,8 @@ fn replay_wraps_requests_past_the_drives_end_and_skips_empty_ones_and_says_how_m
         ),
         "{out}"
     );
-    let o = lab(&["replay", path, "--preset", "e12", "--format", "json"]);
-    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    let o = lab(&["replay", path, "--preset", "e12", "--format", "json"])?;
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)?).expect("valid JSON");
     assert_eq!(
         (
             json["zero_length_skipped"].as_u64(),
@@ -1177,11 +1213,12 @@ fn replay_wraps_requests_past_the_drives_end_and_skips_empty_ones_and_says_how_m
         ),
         (Some(1), Some(2))
     );
+    Ok(())
 }
 
 #[test]
-fn replay_generates_the_reviews_desktop_workloads() {
-    let run = |gb: &str| {
+fn replay_generates_the_reviews_desktop_workloads() -> TestResult {
+    let run = |gb: &str| -> TestResult<serde_json::Value> {
         let o = lab(&[
             "replay",
             "--workload",
@@ -1194,11 +1231,11 @@ fn replay_generates_the_reviews_desktop_workloads() {
             gb,
             "--format",
             "json",
-        ]);
+        ])?;
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        serde_json::from_str::<serde_json::Value>(&stdout(&o)).unwrap()
+        Ok(serde_json::from_str(&stdout(&o)?)?)
     };
-    let (small, large) = (run("128"), run("512"));
+    let (small, large) = (run("128")?, run("512")?);
     // 5% of Light's 372,630 reads and 459,709 writes.
     assert_eq!(small["requests"], 41_617);
     assert_eq!(small["requests"], large["requests"]);
@@ -1216,18 +1253,19 @@ fn replay_generates_the_reviews_desktop_workloads() {
         ),
         (&["replay", "x.trace", "--scale", "0.5"][..], "--workload"),
     ] {
-        let o = lab(args);
+        let o = lab(args)?;
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(says), "{args:?}: {err}");
     }
+    Ok(())
 }
 
 #[test]
-fn review_runs_the_e12_suite_on_the_reviews_sample_and_prints_each_test() {
-    let o = lab(&["review", "e12", "--ios", "2000", "--format", "json"]);
+fn review_runs_the_e12_suite_on_the_reviews_sample_and_prints_each_test() -> TestResult {
+    let o = lab(&["review", "e12", "--ios", "2000", "--format", "json"])?;
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let tests: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    let tests: serde_json::Value = serde_json::from_str(&stdout(&o)?).expect("valid JSON");
     let tests = tests.as_array().expect("an array");
     assert_eq!(tests.len(), 10, "the review's ten synthetic tests");
     assert_eq!(tests[0]["test"], "burst-random-read");
@@ -1246,22 +1284,23 @@ fn review_runs_the_e12_suite_on_the_reviews_sample_and_prints_each_test() {
         .unwrap()
         .contains("scales up"));
 
-    let table = stdout(&lab(&["review", "--ios", "2000"]));
+    let table = stdout(&lab(&["review", "--ios", "2000"])?)?;
     assert!(
         table.contains("on the model's Phison PS5012-E12, 32 dies (960 GB)"),
         "{table}"
     );
     let other = lab(&[
         "review", "--preset", "e8t", "--ios", "2000", "--format", "csv",
-    ]);
+    ])?;
     assert!(
         other.status.success(),
         "{}",
         String::from_utf8_lossy(&other.stderr)
     );
-    assert!(stdout(&other).starts_with("test,qd,read_percent,mb_s,slc_read_share\n"));
+    assert!(stdout(&other)?.starts_with("test,qd,read_percent,mb_s,slc_read_share\n"));
 
-    let bad = lab(&["review", "--preset", "e12", "--capacity-gb", "30"]);
+    let bad = lab(&["review", "--preset", "e12", "--capacity-gb", "30"])?;
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("test span (GB)"));
+    Ok(())
 }

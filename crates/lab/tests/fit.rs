@@ -8,15 +8,16 @@ use std::process::{Command, Output};
 use parallelism_model::calibration::{self, HEADER};
 use parallelism_model::presets;
 
-fn lab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lab"))
-        .args(args)
-        .output()
-        .expect("lab runs")
+/// What a test or its helper returns: `lab` that cannot run is an error, not a panic.
+type TestResult<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
+fn lab(args: &[&str]) -> TestResult<Output> {
+    let output = Command::new(env!("CARGO_BIN_EXE_lab")).args(args).output();
+    Ok(output.map_err(|e| format!("lab runs: {e}"))?)
 }
 
 #[test]
-fn lab_fit_prints_the_documented_json_and_loo_adds_the_cross_validation() {
+fn lab_fit_prints_the_documented_json_and_loo_adds_the_cross_validation() -> TestResult {
     let cell_keys = [
         "capacity_gb",
         "rw",
@@ -60,7 +61,7 @@ fn lab_fit_prints_the_documented_json_and_loo_adds_the_cross_validation() {
 
     let o = lab(&[
         "fit", "--preset", "e18dc", "--format", "json", "--ios", "2000",
-    ]);
+    ])?;
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let r: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
     let params = r["params"].as_object().expect("params is an object");
@@ -81,7 +82,7 @@ fn lab_fit_prints_the_documented_json_and_loo_adds_the_cross_validation() {
     assert_eq!(r["max_err"].as_f64().unwrap(), worst);
     assert!(r.get("loo").is_none(), "no cross-validation unless asked");
 
-    let o = lab(&["fit", "--format", "json", "--ios", "2000", "--loo"]);
+    let o = lab(&["fit", "--format", "json", "--ios", "2000", "--loo"])?;
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let r: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
     let loo = &r["loo"];
@@ -89,10 +90,11 @@ fn lab_fit_prints_the_documented_json_and_loo_adds_the_cross_validation() {
         assert!(loo[key].as_f64().unwrap() >= 0.0, "{key}");
     }
     check_cells(&loo["cells"]);
+    Ok(())
 }
 
 #[test]
-fn a_malformed_data_file_exits_with_status_2_and_names_the_line() {
+fn a_malformed_data_file_exits_with_status_2_and_names_the_line() -> TestResult {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let row = "480,random,4KiB,100,1,13095,,0.075";
     for (name, text, says) in [
@@ -115,7 +117,7 @@ fn a_malformed_data_file_exits_with_status_2_and_names_the_line() {
     ] {
         let path = dir.join(format!("fit-{name}.csv"));
         std::fs::write(&path, text).unwrap();
-        let o = lab(&["fit", "--preset", "e18dc", "--data", path.to_str().unwrap()]);
+        let o = lab(&["fit", "--preset", "e18dc", "--data", path.to_str().unwrap()])?;
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{name}: {err}");
         let first = err.lines().next().unwrap_or_default();
@@ -123,10 +125,11 @@ fn a_malformed_data_file_exits_with_status_2_and_names_the_line() {
         assert!(first.contains(path.to_str().unwrap()), "{name}: {err}");
         assert!(!err.contains("panicked"), "{name}: {err}");
     }
-    let o = lab(&["fit", "--data", "/no/such/file.csv"]);
+    let o = lab(&["fit", "--data", "/no/such/file.csv"])?;
     assert_eq!(o.status.code(), Some(2));
-    let o = lab(&["fit", "--preset", "e12"]);
+    let o = lab(&["fit", "--preset", "e12"])?;
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("--data"), "{err}");
+    Ok(())
 }

@@ -3,6 +3,7 @@
 //! it, and a test of the page can include this file (`#[path = ...] mod guide_text;`) to parse
 //! [`url_examples`] with the page's own URL parser.
 
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// One Markdown file: where it is and what it says.
@@ -12,10 +13,10 @@ pub struct Source {
 }
 
 impl Source {
-    pub fn read(path: PathBuf) -> Source {
-        let text =
-            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        Source { path, text }
+    /// The file at `path`; the error names it.
+    pub fn read(path: PathBuf) -> io::Result<Source> {
+        let text = std::fs::read_to_string(&path).map_err(|e| naming(&path, e))?;
+        Ok(Source { path, text })
     }
 
     /// The file's name, for messages.
@@ -27,14 +28,21 @@ impl Source {
     }
 }
 
+/// `e` with the path it is about in its message.
+fn naming(path: &Path, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
 /// Every chapter's source in `root/guide/src`, sorted by file name.
-pub fn guide_sources(root: &Path) -> Vec<Source> {
+pub fn guide_sources(root: &Path) -> io::Result<Vec<Source>> {
     let dir = root.join("guide/src");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("a directory entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "md"))
-        .collect();
+    let mut paths = Vec::new();
+    for entry in std::fs::read_dir(&dir).map_err(|e| naming(&dir, e))? {
+        let path = entry.map_err(|e| naming(&dir, e))?.path();
+        if path.extension().is_some_and(|x| x == "md") {
+            paths.push(path);
+        }
+    }
     paths.sort();
     paths.into_iter().map(Source::read).collect()
 }
