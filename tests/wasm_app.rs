@@ -21,7 +21,7 @@ use parallelism_lab::ui::pure::compute::{Fidelity, Point};
 use parallelism_lab::ui::pure::state::LabState;
 use parallelism_lab::ui::views::readout::{self, Readout};
 use parallelism_lab::ui::App;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::{HtmlCanvasElement, HtmlElement, HtmlInputElement, KeyboardEvent, KeyboardEventInit};
 
@@ -34,122 +34,137 @@ const POLL_MS: u32 = 20;
 /// The built model worker, as the test runner serves it (from the repository root).
 const WORKER: &str = "/dist/worker_loader.js";
 
+/// What a test or its helper returns: what the browser refuses (its own error) or a page that
+/// lacks what the test looks for is an error, not a panic.
+type TestResult<T = ()> = Result<T, JsValue>;
+
+/// The page's window.
+fn window() -> TestResult<web_sys::Window> {
+    web_sys::window().ok_or_else(|| "no window".into())
+}
+
 /// A fresh `<div>` in `<body>` to mount into.
-fn container() -> HtmlElement {
-    let document = web_sys::window().unwrap().document().unwrap();
-    let div = document.create_element("div").unwrap();
-    document.body().unwrap().append_child(&div).unwrap();
-    div.unchecked_into()
+fn container() -> TestResult<HtmlElement> {
+    let document = window()?.document().ok_or("no document")?;
+    let div = document.create_element("div")?;
+    document.body().ok_or("no body")?.append_child(&div)?;
+    Ok(div.unchecked_into())
 }
 
 /// Waits until every part of the lab has mounted (those below the first screen mount after
 /// it, one per task: `src/ui/later.rs`).
-async fn mounted() {
+async fn mounted() -> TestResult {
     eventually("every part of the lab to be mounted", || {
-        web_sys::window()
+        Ok(web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.document_element())
-            .is_some_and(|root| root.has_attribute(MOUNTED_ATTRIBUTE))
+            .is_some_and(|root| root.has_attribute(MOUNTED_ATTRIBUTE)))
     })
-    .await;
+    .await
 }
 
 /// Mounts the lab on `query` in a fresh container and waits until every part has mounted;
 /// gives the container and the mount (dropping it unmounts the lab).
-async fn mount_lab(query: &'static str) -> (HtmlElement, impl Sized) {
-    use_the_browsers_worker();
-    let root = container();
+async fn mount_lab(query: &'static str) -> TestResult<(HtmlElement, impl Sized)> {
+    use_the_browsers_worker()?;
+    let root = container()?;
     let app = leptos::mount::mount_to(
         root.clone(),
         move || view! { <App query=query worker=WORKER /> },
     );
-    mounted().await;
-    (root, app)
+    mounted().await?;
+    Ok((root, app))
 }
 
 /// Puts the browser's own `Worker` back in place of the test runner's (see the module docs);
 /// the runner's keeps the browser's prototype, whose constructor is the browser's.
-fn use_the_browsers_worker() {
-    let window = web_sys::window().unwrap();
-    let worker = js_sys::Reflect::get(&window, &"Worker".into()).unwrap();
-    let prototype = js_sys::Reflect::get(&worker, &"prototype".into()).unwrap();
-    let own = js_sys::Reflect::get(&prototype, &"constructor".into()).unwrap();
-    js_sys::Reflect::set(&window, &"Worker".into(), &own).unwrap();
+fn use_the_browsers_worker() -> TestResult {
+    let window = window()?;
+    let worker = js_sys::Reflect::get(&window, &"Worker".into())?;
+    let prototype = js_sys::Reflect::get(&worker, &"prototype".into())?;
+    let own = js_sys::Reflect::get(&prototype, &"constructor".into())?;
+    js_sys::Reflect::set(&window, &"Worker".into(), &own)?;
+    Ok(())
 }
 
-fn find<T: JsCast>(root: &HtmlElement, css: &str) -> T {
-    root.query_selector(css)
-        .unwrap()
-        .unwrap_or_else(|| panic!("{css} not found"))
-        .unchecked_into()
+fn find<T: JsCast>(root: &HtmlElement, css: &str) -> TestResult<T> {
+    let found = root.query_selector(css)?;
+    let found = found.ok_or_else(|| format!("{css} not found"))?;
+    Ok(found.unchecked_into())
 }
 
-fn text(root: &HtmlElement, css: &str) -> String {
-    find::<HtmlElement>(root, css)
+fn text(root: &HtmlElement, css: &str) -> TestResult<String> {
+    Ok(find::<HtmlElement>(root, css)?
         .text_content()
-        .unwrap_or_default()
+        .unwrap_or_default())
 }
 
 /// Waits until `cond` holds; Leptos applies updates asynchronously and the model takes time.
-async fn eventually(what: &str, mut cond: impl FnMut() -> bool) {
+async fn eventually(what: &str, mut cond: impl FnMut() -> TestResult<bool>) -> TestResult {
     for _ in 0..WAIT_MS / POLL_MS {
-        if cond() {
-            return;
+        if cond()? {
+            return Ok(());
         }
         TimeoutFuture::new(POLL_MS).await;
     }
-    panic!("timed out waiting for {what}");
+    Err(format!("timed out waiting for {what}").into())
 }
 
 /// Presses `key` (with Shift if `shift`) on `el`, as the keyboard would.
-fn press(el: &HtmlElement, key: &str, shift: bool) {
+fn press(el: &HtmlElement, key: &str, shift: bool) -> TestResult {
     let init = KeyboardEventInit::new();
     init.set_key(key);
     init.set_shift_key(shift);
     init.set_bubbles(true); // Leptos delegates listeners to the document
     init.set_cancelable(true);
-    let ev = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
-    el.dispatch_event(&ev).unwrap();
+    let ev = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init)?;
+    el.dispatch_event(&ev)?;
+    Ok(())
 }
 
 #[wasm_bindgen_test]
-async fn the_readout_follows_the_queue_depth_slider() {
-    let (root, app) = mount_lab("?qd=16&state=fob").await;
-    let slider: HtmlInputElement = find(&root, "#qd");
+async fn the_readout_follows_the_queue_depth_slider() -> TestResult {
+    let (root, app) = mount_lab("?qd=16&state=fob").await?;
+    let slider: HtmlInputElement = find(&root, "#qd")?;
     assert_eq!(slider.type_(), "range");
     assert_eq!(
         slider.get_attribute("aria-valuetext").as_deref(),
         Some("queue depth 16")
     );
     eventually("a first model result", || {
-        text(&root, "#readout-iops") != "–"
+        Ok(text(&root, "#readout-iops")? != "–")
     })
-    .await;
-    assert!(text(&root, "#readout-what").contains("queue depth 16"));
+    .await?;
+    assert!(text(&root, "#readout-what")?.contains("queue depth 16"));
 
-    press(slider.unchecked_ref(), "ArrowRight", false);
+    press(slider.unchecked_ref(), "ArrowRight", false)?;
     eventually("the readout to move to queue depth 32", || {
-        text(&root, "#readout-what").contains("queue depth 32")
+        Ok(text(&root, "#readout-what")?.contains("queue depth 32"))
     })
-    .await;
+    .await?;
     assert_eq!(
         slider.get_attribute("aria-valuetext").as_deref(),
         Some("queue depth 32")
     );
-    assert_eq!(text(&root, "#qd-value"), "32");
+    assert_eq!(text(&root, "#qd-value")?, "32");
 
-    press(slider.unchecked_ref(), "ArrowRight", true);
-    eventually("a fine step to 40", || text(&root, "#qd-value") == "40").await;
+    press(slider.unchecked_ref(), "ArrowRight", true)?;
+    eventually(
+        "a fine step to 40",
+        || Ok(text(&root, "#qd-value")? == "40"),
+    )
+    .await?;
     eventually("a result for the new depth", || {
-        text(&root, "#readout-iops") != "–"
+        Ok(text(&root, "#readout-iops")? != "–")
     })
-    .await;
+    .await?;
     drop(app);
+    Ok(())
 }
 
 #[wasm_bindgen_test]
-async fn the_readout_component_shows_what_the_state_and_result_say() {
-    let root = container();
+async fn the_readout_component_shows_what_the_state_and_result_say() -> TestResult {
+    let root = container()?;
     let state = RwSignal::new(LabState::default());
     let result = RwSignal::new(None::<Point>);
     let data = Signal::derive(move || state.with(|s| readout::build(s, result.get(), None, None)));
@@ -159,12 +174,12 @@ async fn the_readout_component_shows_what_the_state_and_result_say() {
     );
 
     assert_eq!(
-        text(&root, "#readout-iops"),
+        text(&root, "#readout-iops")?,
         "–",
         "no result yet, no number"
     );
-    assert!(text(&root, "#readout-status").contains("Computing"));
-    assert!(text(&root, "#readout").contains("Published measurement"));
+    assert!(text(&root, "#readout-status")?.contains("Computing"));
+    assert!(text(&root, "#readout")?.contains("Published measurement"));
 
     result.set(Some(Point {
         iops: 263_500.0,
@@ -180,63 +195,71 @@ async fn the_readout_component_shows_what_the_state_and_result_say() {
         in_system: 1.0,
         fidelity: Fidelity::Estimate,
     }));
-    eventually("the figures", || text(&root, "#readout-iops") == "263.5k").await;
-    assert_eq!(text(&root, "#readout-mbs"), "1,079 MB/s");
-    assert_eq!(text(&root, "#readout-watts"), "2.5 W");
-    assert_eq!(text(&root, "#readout-efficiency"), "105.4k IOPS per W");
-    assert_eq!(text(&root, "#readout-mean"), "121 µs");
+    eventually("the figures", || {
+        Ok(text(&root, "#readout-iops")? == "263.5k")
+    })
+    .await?;
+    assert_eq!(text(&root, "#readout-mbs")?, "1,079 MB/s");
+    assert_eq!(text(&root, "#readout-watts")?, "2.5 W");
+    assert_eq!(text(&root, "#readout-efficiency")?, "105.4k IOPS per W");
+    assert_eq!(text(&root, "#readout-mean")?, "121 µs");
     assert_eq!(
-        text(&root, "#readout-limit"),
+        text(&root, "#readout-limit")?,
         "NAND dies; reads wait for programs to suspend"
     );
-    assert!(text(&root, "#readout-status").contains("estimate"));
+    assert!(text(&root, "#readout-status")?.contains("estimate"));
 
     state.update(|s| s.workload.set_qd(64));
     eventually("the new depth", || {
-        text(&root, "#readout-what").contains("queue depth 64")
+        Ok(text(&root, "#readout-what")?.contains("queue depth 64"))
     })
-    .await;
+    .await?;
     assert!(
-        !text(&root, "#readout").contains("Published measurement"),
+        !text(&root, "#readout")?.contains("Published measurement"),
         "nothing was published for QD 64"
     );
     drop(handle);
+    Ok(())
 }
 
 #[wasm_bindgen_test]
-async fn a_bad_link_parameter_shows_a_note_and_the_rest_of_the_link_applies() {
-    let (root, app) = mount_lab("?qd=banana&rw=randwrite&state=fob").await;
-    let note = text(&root, "#url-notes");
+async fn a_bad_link_parameter_shows_a_note_and_the_rest_of_the_link_applies() -> TestResult {
+    let (root, app) = mount_lab("?qd=banana&rw=randwrite&state=fob").await?;
+    let note = text(&root, "#url-notes")?;
     assert!(note.contains("qd"), "{note}");
     assert!(note.contains("'banana' is not a whole number"), "{note}");
-    assert_eq!(text(&root, "#qd-value"), "32", "the default depth stays");
-    assert!(text(&root, "#readout-what").contains("random writes"));
-    assert_eq!(text(&root, "#mix-value"), "0% reads");
+    assert_eq!(text(&root, "#qd-value")?, "32", "the default depth stays");
+    assert!(text(&root, "#readout-what")?.contains("random writes"));
+    assert_eq!(text(&root, "#mix-value")?, "0% reads");
 
-    find::<HtmlElement>(&root, "#dismiss-notes").click();
+    find::<HtmlElement>(&root, "#dismiss-notes")?.click();
     eventually("the note to go", || {
-        root.query_selector("#url-notes").unwrap().is_none()
+        Ok(root.query_selector("#url-notes")?.is_none())
     })
-    .await;
-    assert!(text(&root, "#readout-what").contains("random writes"));
+    .await?;
+    assert!(text(&root, "#readout-what")?.contains("random writes"));
     drop(app);
+    Ok(())
 }
 
 #[wasm_bindgen_test]
-async fn link_text_is_shown_as_text_never_as_html() {
-    let (root, app) = mount_lab("?%3Cimg%20src%3Dx%3E=1&state=fob").await;
-    assert!(text(&root, "#url-notes").contains("<img src=x>"));
-    assert!(root.query_selector("#url-notes img").unwrap().is_none());
+async fn link_text_is_shown_as_text_never_as_html() -> TestResult {
+    let (root, app) = mount_lab("?%3Cimg%20src%3Dx%3E=1&state=fob").await?;
+    assert!(text(&root, "#url-notes")?.contains("<img src=x>"));
+    assert!(root.query_selector("#url-notes img")?.is_none());
     drop(app);
+    Ok(())
 }
 
 #[wasm_bindgen_test]
-async fn charts_are_drawn_at_the_screen_resolution_and_stamped() {
-    let (root, app) = mount_lab("?state=fob").await;
-    let canvas: HtmlCanvasElement = find(&root, "canvas#chart-iops");
-    eventually("the first drawing", || canvas.has_attribute("data-draws")).await;
-    let ratio = web_sys::window()
-        .unwrap()
+async fn charts_are_drawn_at_the_screen_resolution_and_stamped() -> TestResult {
+    let (root, app) = mount_lab("?state=fob").await?;
+    let canvas: HtmlCanvasElement = find(&root, "canvas#chart-iops")?;
+    eventually("the first drawing", || {
+        Ok(canvas.has_attribute("data-draws"))
+    })
+    .await?;
+    let ratio = window()?
         .device_pixel_ratio()
         .min(parallelism_lab::ui::charts::canvas::MAX_BACKING_RATIO);
     let css_width = f64::from(canvas.client_width());
@@ -247,77 +270,82 @@ async fn charts_are_drawn_at_the_screen_resolution_and_stamped() {
         canvas.width()
     );
     assert_eq!(canvas.get_attribute("role").as_deref(), Some("img"));
-    let state = canvas.get_attribute("data-state").unwrap();
+    let state = canvas
+        .get_attribute("data-state")
+        .ok_or("the chart's data-state")?;
     assert!(
         state.contains("qd=32") && state.contains("state=fob"),
         "{state}"
     );
     drop(app);
+    Ok(())
 }
 
 #[wasm_bindgen_test]
-async fn reset_restores_the_defaults() {
-    let (root, app) = mount_lab("?preset=octane&qd=4&bs=128k&state=fob").await;
-    assert_eq!(text(&root, "#qd-value"), "4");
-    assert_eq!(text(&root, "#bs-value"), "128 KiB");
-    find::<HtmlElement>(&root, "#reset").click();
-    eventually("the defaults", || text(&root, "#qd-value") == "32").await;
-    assert_eq!(text(&root, "#bs-value"), "4 KiB");
-    assert_eq!(text(&root, "#cap-value"), "1,920 GB");
-    let preset: web_sys::HtmlSelectElement = find(&root, "#preset");
+async fn reset_restores_the_defaults() -> TestResult {
+    let (root, app) = mount_lab("?preset=octane&qd=4&bs=128k&state=fob").await?;
+    assert_eq!(text(&root, "#qd-value")?, "4");
+    assert_eq!(text(&root, "#bs-value")?, "128 KiB");
+    find::<HtmlElement>(&root, "#reset")?.click();
+    eventually("the defaults", || Ok(text(&root, "#qd-value")? == "32")).await?;
+    assert_eq!(text(&root, "#bs-value")?, "4 KiB");
+    assert_eq!(text(&root, "#cap-value")?, "1,920 GB");
+    let preset: web_sys::HtmlSelectElement = find(&root, "#preset")?;
     assert_eq!(preset.value(), "e18dc");
     drop(app);
+    Ok(())
 }
 
 #[wasm_bindgen_test]
-async fn the_idle_slider_changes_the_burst_chart_readout() {
-    let (root, app) = mount_lab("?preset=e12&view=time&idle=0&state=fob").await;
-    let section: HtmlElement = find(&root, "#drive-time");
+async fn the_idle_slider_changes_the_burst_chart_readout() -> TestResult {
+    let (root, app) = mount_lab("?preset=e12&view=time&idle=0&state=fob").await?;
+    let section: HtmlElement = find(&root, "#drive-time")?;
     assert!(
         !section.hidden(),
         "the link asks for the drive-over-time view"
     );
     assert!(
-        find::<HtmlElement>(&root, ".charts").hidden(),
+        find::<HtmlElement>(&root, ".charts")?.hidden(),
         "the queue-depth charts make way"
     );
-    let slider: HtmlInputElement = find(&root, "#idle");
+    let slider: HtmlInputElement = find(&root, "#idle")?;
     assert_eq!(
         slider.get_attribute("aria-valuetext").as_deref(),
         Some("0 seconds idle between bursts")
     );
     eventually("the model's burst figures", || {
-        text(&root, "#burst-readout").contains("with 0 s idle")
+        Ok(text(&root, "#burst-readout")?.contains("with 0 s idle"))
     })
-    .await;
-    let before = text(&root, "#burst-readout");
+    .await?;
+    let before = text(&root, "#burst-readout")?;
     assert!(before.starts_with("Model"), "{before}");
-    assert!(text(&root, "#burst-published").contains("E12"));
+    assert!(text(&root, "#burst-published")?.contains("E12"));
 
-    press(slider.unchecked_ref(), "ArrowRight", false);
+    press(slider.unchecked_ref(), "ArrowRight", false)?;
     eventually("the bursts with 5 s idle", || {
-        text(&root, "#burst-readout").contains("with 5 s idle")
+        Ok(text(&root, "#burst-readout")?.contains("with 5 s idle"))
     })
-    .await;
-    assert_eq!(text(&root, "#idle-value"), "5 s");
-    assert_ne!(text(&root, "#burst-readout"), before);
-    let canvas: HtmlCanvasElement = find(&root, "canvas#chart-burst");
+    .await?;
+    assert_eq!(text(&root, "#idle-value")?, "5 s");
+    assert_ne!(text(&root, "#burst-readout")?, before);
+    let canvas: HtmlCanvasElement = find(&root, "canvas#chart-burst")?;
     eventually("the burst chart drawn for 5 s idle", || {
-        canvas
+        Ok(canvas
             .get_attribute("data-state")
-            .is_some_and(|s| s.contains("idle=5"))
+            .is_some_and(|s| s.contains("idle=5")))
     })
-    .await;
+    .await?;
     assert!(canvas
         .get_attribute("aria-label")
         .is_some_and(|l| l.contains("5 s idle")));
     drop(app);
+    Ok(())
 }
 
 #[wasm_bindgen_test]
-async fn bad_view_parameters_are_noted_and_the_default_view_stays() {
-    let (root, app) = mount_lab("?view=graph&idle=abc&burst=3&state=fob").await;
-    let note = text(&root, "#url-notes");
+async fn bad_view_parameters_are_noted_and_the_default_view_stays() -> TestResult {
+    let (root, app) = mount_lab("?view=graph&idle=abc&burst=3&state=fob").await?;
+    let note = text(&root, "#url-notes")?;
     for part in [
         "view",
         "'graph'",
@@ -328,33 +356,33 @@ async fn bad_view_parameters_are_noted_and_the_default_view_stays() {
     ] {
         assert!(note.contains(part), "{part} missing from: {note}");
     }
-    assert!(find::<HtmlElement>(&root, "#drive-time").hidden());
-    assert!(!find::<HtmlElement>(&root, ".charts").hidden());
-    find::<HtmlElement>(&root, "#view-time").click();
+    assert!(find::<HtmlElement>(&root, "#drive-time")?.hidden());
+    assert!(!find::<HtmlElement>(&root, ".charts")?.hidden());
+    find::<HtmlElement>(&root, "#view-time")?.click();
     eventually("the drive-over-time view", || {
-        !find::<HtmlElement>(&root, "#drive-time").hidden()
+        Ok(!find::<HtmlElement>(&root, "#drive-time")?.hidden())
     })
-    .await;
-    assert_eq!(text(&root, "#idle-value"), "60 s", "the default idle time");
+    .await?;
+    assert_eq!(text(&root, "#idle-value")?, "60 s", "the default idle time");
     drop(app);
+    Ok(())
 }
 
 /// Lets the microtasks queued so far run (and those they queue, `rounds` deep), without
 /// ending the task: no timer, no animation frame runs meanwhile.
-async fn microtasks(rounds: usize) {
+async fn microtasks(rounds: usize) -> TestResult {
     for _ in 0..rounds {
-        let resolved = js_sys::Promise::resolve(&wasm_bindgen::JsValue::NULL);
-        wasm_bindgen_futures::JsFuture::from(resolved)
-            .await
-            .unwrap();
+        let resolved = js_sys::Promise::resolve(&JsValue::NULL);
+        wasm_bindgen_futures::JsFuture::from(resolved).await?;
     }
+    Ok(())
 }
 
 /// A task asked for with `next_task` runs after the task that asked has ended (not in its
 /// microtasks), the tasks in the order asked, each in a task of its own (a microtask queued by
 /// one runs before the next), and one asked for from a task runs after those already waiting.
 #[wasm_bindgen_test]
-async fn next_task_runs_each_closure_in_a_task_of_its_own_in_the_order_asked() {
+async fn next_task_runs_each_closure_in_a_task_of_its_own_in_the_order_asked() -> TestResult {
     use parallelism_lab::ui::browser::tasks::next_task;
     use std::cell::RefCell;
     use std::rc::Rc;
@@ -377,13 +405,17 @@ async fn next_task_runs_each_closure_in_a_task_of_its_own_in_the_order_asked() {
         });
     }
     next_task(note(&log, "c"));
-    microtasks(8).await;
+    microtasks(8).await?;
     assert!(
         log.borrow().is_empty(),
         "ran within the asking task: {:?}",
         log.borrow()
     );
-    eventually("every task asked for to run", || log.borrow().len() == 6).await;
+    eventually(
+        "every task asked for to run",
+        || Ok(log.borrow().len() == 6),
+    )
+    .await?;
     assert_eq!(
         *log.borrow(),
         [
@@ -395,26 +427,30 @@ async fn next_task_runs_each_closure_in_a_task_of_its_own_in_the_order_asked() {
             "asked by a, after c"
         ]
     );
+    Ok(())
 }
 
 #[wasm_bindgen_test]
-async fn parts_marked_soon_mount_before_the_others_each_kind_in_page_order() {
+async fn parts_marked_soon_mount_before_the_others_each_kind_in_page_order() -> TestResult {
     use parallelism_lab::ui::browser::later::{Later, FIRST_SCREEN_MARK};
-    use std::sync::{Arc, Mutex};
+    use std::sync::{Arc, Mutex, PoisonError};
 
-    let performance = web_sys::window().unwrap().performance().unwrap();
+    let performance = window()?.performance().ok_or("no performance")?;
     let marks_before = performance.get_entries_by_name(FIRST_SCREEN_MARK).length();
     // Children must be `Send + Sync` (Leptos' `ChildrenFn`).
     let order = Arc::new(Mutex::new(Vec::new()));
     let part = |name: &'static str| {
         let order = order.clone();
         move || {
-            order.lock().unwrap().push(name);
+            order
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(name);
             name
         }
     };
     let (a, b, c, d) = (part("a"), part("b"), part("c"), part("d"));
-    let handle = leptos::mount::mount_to(container(), move || {
+    let handle = leptos::mount::mount_to(container()?, move || {
         view! {
             <Later>{a.clone()}</Later>
             <Later soon=true>{b.clone()}</Later>
@@ -422,18 +458,20 @@ async fn parts_marked_soon_mount_before_the_others_each_kind_in_page_order() {
             <Later soon=true>{d.clone()}</Later>
         }
     });
-    mounted().await;
-    assert_eq!(*order.lock().unwrap(), ["b", "d", "a", "c"]);
+    mounted().await?;
+    let order = order.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    assert_eq!(order, ["b", "d", "a", "c"]);
     assert_eq!(
         performance.get_entries_by_name(FIRST_SCREEN_MARK).length(),
         marks_before + 1,
         "one mark, once the last part marked soon has mounted"
     );
     drop(handle);
+    Ok(())
 }
 
 #[wasm_bindgen_test]
-async fn a_chart_asked_for_while_an_input_is_handled_is_drawn_in_that_inputs_task() {
+async fn a_chart_asked_for_while_an_input_is_handled_is_drawn_in_that_inputs_task() -> TestResult {
     use parallelism_lab::ui::charts::turns;
     use std::cell::Cell;
     use std::rc::Rc;
@@ -447,19 +485,17 @@ async fn a_chart_asked_for_while_an_input_is_handled_is_drawn_in_that_inputs_tas
     turns::ask("test-quiet", Rc::new(Cell::new(true)), move || {
         count.set(count.get() + 1)
     });
-    microtasks(8).await;
+    microtasks(8).await?;
     assert_eq!(drawn.get(), 0, "drawn before any frame");
-    eventually("the next frame's drawing", || drawn.get() == 1).await;
+    eventually("the next frame's drawing", || Ok(drawn.get() == 1)).await?;
 
     // Asked for by a control's handler: drawn right after it, before the task ends.
-    let input: HtmlInputElement = web_sys::window()
-        .unwrap()
+    let input: HtmlInputElement = window()?
         .document()
-        .unwrap()
-        .create_element("input")
-        .unwrap()
+        .ok_or("no document")?
+        .create_element("input")?
         .unchecked_into();
-    container().append_child(&input).unwrap();
+    container()?.append_child(&input)?;
     let count = drawn.clone();
     let on_input = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
         let count = count.clone();
@@ -467,49 +503,49 @@ async fn a_chart_asked_for_while_an_input_is_handled_is_drawn_in_that_inputs_tas
             count.set(count.get() + 1)
         });
     });
-    input
-        .add_event_listener_with_callback("input", on_input.as_ref().unchecked_ref())
-        .unwrap();
+    input.add_event_listener_with_callback("input", on_input.as_ref().unchecked_ref())?;
     let init = web_sys::EventInit::new();
     init.set_bubbles(true);
-    let ev = web_sys::Event::new_with_event_init_dict("input", &init).unwrap();
-    input.dispatch_event(&ev).unwrap();
-    microtasks(8).await;
+    let ev = web_sys::Event::new_with_event_init_dict("input", &init)?;
+    input.dispatch_event(&ev)?;
+    microtasks(8).await?;
     assert_eq!(drawn.get(), 2, "not drawn within the input's task");
+    Ok(())
 }
 
 #[wasm_bindgen_test]
-async fn arrow_presses_a_busy_task_meets_are_applied_as_one_step_in_the_next_task() {
+async fn arrow_presses_a_busy_task_meets_are_applied_as_one_step_in_the_next_task() -> TestResult {
     use parallelism_lab::ui::browser::input::{self, TASK_BUDGET_MS};
 
-    let (root, app) = mount_lab("?qd=16&state=fob").await;
-    let slider: HtmlInputElement = find(&root, "#qd");
+    let (root, app) = mount_lab("?qd=16&state=fob").await?;
+    let slider: HtmlInputElement = find(&root, "#qd")?;
     TimeoutFuture::new(1).await;
 
     // A press in a task of its own is applied in it.
-    press(slider.unchecked_ref(), "ArrowRight", false);
-    microtasks(8).await;
-    assert_eq!(text(&root, "#qd-value"), "32");
+    press(slider.unchecked_ref(), "ArrowRight", false)?;
+    microtasks(8).await?;
+    assert_eq!(text(&root, "#qd-value")?, "32");
 
     // A task that has already worked its budget for the reader meets three more presses:
     // none is applied in it, and the next task applies all three as one step (32 -> 256).
     TimeoutFuture::new(1).await;
     input::begin();
-    let performance = web_sys::window().unwrap().performance().unwrap();
+    let performance = window()?.performance().ok_or("no performance")?;
     let busy_until = performance.now() + TASK_BUDGET_MS + 1.0;
     while performance.now() < busy_until {}
     for _ in 0..3 {
-        press(slider.unchecked_ref(), "ArrowRight", false);
+        press(slider.unchecked_ref(), "ArrowRight", false)?;
     }
-    microtasks(8).await;
-    assert_eq!(text(&root, "#qd-value"), "32", "applied in the busy task");
+    microtasks(8).await?;
+    assert_eq!(text(&root, "#qd-value")?, "32", "applied in the busy task");
     eventually("the three steps applied", || {
-        text(&root, "#qd-value") == "256"
+        Ok(text(&root, "#qd-value")? == "256")
     })
-    .await;
+    .await?;
     assert_eq!(
         slider.get_attribute("aria-valuetext").as_deref(),
         Some("queue depth 256")
     );
     drop(app);
+    Ok(())
 }
