@@ -14,7 +14,7 @@
 //! charts only when scrolled to. One cold load per build.
 
 use crate::common::cdp::{Chrome, Device};
-use crate::common::StaticServer;
+use crate::common::{Context, Failure, Result, StaticServer};
 use crate::lab::{self, ModelTimes, TaskSummary, INSTRUMENT, POLL};
 use crate::phone::{report_failed_requests, CPU_SLOWDOWN};
 use crate::report::{self, Section, Unit};
@@ -57,23 +57,24 @@ pub struct ArticleRun {
 }
 
 /// One run per build, in order.
-pub async fn measure(builds: &[Build]) -> Vec<ArticleRun> {
+pub async fn measure(builds: &[Build]) -> Result<Vec<ArticleRun>> {
     lab::one_run_each(builds, "article with 3 embeds", run).await
 }
 
-async fn run(build: &Build) -> ArticleRun {
-    let app = StaticServer::start(&build.dist, MOUNT).expect("cannot start the app's server");
+async fn run(build: &Build) -> Result<ArticleRun> {
+    let app = StaticServer::start(&build.dist, MOUNT).context("cannot start the app's server")?;
     // The blog: another port, so another origin. It serves the fixtures; its root is unused.
-    let blog = StaticServer::start(&build.dist, "/blog/").expect("cannot start the blog's server");
+    let blog =
+        StaticServer::start(&build.dist, "/blog/").context("cannot start the blog's server")?;
     let url = format!("{}#{}", blog.fixture_url(ARTICLE), app.url(""));
-    let chrome = Chrome::start(Device::Phone).await;
-    chrome.run_on_every_document(INSTRUMENT);
-    chrome.throttle_cpu(CPU_SLOWDOWN);
-    chrome.goto(&url).await;
-    let origin = chrome.js("return performance.timeOrigin;", vec![]).await;
-    let origin = origin.as_f64().expect("performance.timeOrigin");
+    let chrome = Chrome::start(Device::Phone).await?;
+    chrome.run_on_every_document(INSTRUMENT)?;
+    chrome.throttle_cpu(CPU_SLOWDOWN)?;
+    chrome.goto(&url).await?;
+    let origin = chrome.js("return performance.timeOrigin;", vec![]).await?;
+    let origin = origin.as_f64().context("performance.timeOrigin")?;
 
-    let loads = wait_for_frames(&chrome, &build.name).await;
+    let loads = wait_for_frames(&chrome, &build.name).await?;
     let frames = loads
         .iter()
         .map(|l| {
@@ -85,32 +86,32 @@ async fn run(build: &Build) -> ArticleRun {
             }
         })
         .collect();
-    let tasks = lab::long_tasks(&chrome).await;
+    let tasks = lab::long_tasks(&chrome).await?;
     let mut attributions: Vec<String> = tasks.iter().flatten().map(|t| t.name.clone()).collect();
     attributions.sort();
     attributions.dedup();
     let what = format!("article of {}", build.name);
     lab::report_console(&chrome, &what);
-    chrome.close().await;
+    chrome.close().await?;
     report_failed_requests(&app, &what);
     report_failed_requests(&blog, &what);
-    ArticleRun {
+    Ok(ArticleRun {
         frames,
         tasks: tasks.map(|t| TaskSummary::of(&t, f64::NEG_INFINITY, f64::INFINITY)),
         attributions,
-    }
+    })
 }
 
 /// Polls each frame in turn until every one's model has every point estimated and computed.
-async fn wait_for_frames(chrome: &Chrome, build: &str) -> Vec<ModelTimes> {
+async fn wait_for_frames(chrome: &Chrome, build: &str) -> Result<Vec<ModelTimes>> {
     let deadline = tokio::time::Instant::now() + TIMEOUT;
     let mut loads: Vec<Option<ModelTimes>> = FRAMES.iter().map(|_| None).collect();
     while loads.iter().any(Option::is_none) {
         for (i, load) in loads.iter_mut().enumerate() {
             if load.is_none() {
-                chrome.enter_frame(i as u16).await;
-                *load = lab::probe_model(chrome).await;
-                chrome.leave_frame().await;
+                chrome.enter_frame(i as u16).await?;
+                *load = lab::probe_model(chrome).await?;
+                chrome.leave_frame().await?;
             }
         }
         if tokio::time::Instant::now() > deadline {
@@ -120,20 +121,20 @@ async fn wait_for_frames(chrome: &Chrome, build: &str) -> Vec<ModelTimes> {
                 .enumerate()
                 .filter(|(i, _)| loads[*i].is_none())
             {
-                chrome.enter_frame(i as u16).await;
-                let seen = chrome.js(FRAME_STATUS, vec![json!(chart)]).await;
-                chrome.leave_frame().await;
+                chrome.enter_frame(i as u16).await?;
+                let seen = chrome.js(FRAME_STATUS, vec![json!(chart)]).await?;
+                chrome.leave_frame().await?;
                 waiting.push(format!("frame {} ({chart}): {seen}", i + 1));
             }
-            panic!(
+            return Err(Failure::new(format!(
                 "{build}: after {TIMEOUT:?} these frames of the article have not computed every point:\n{}\nconsole: {:#?}",
                 waiting.join("\n"),
                 chrome.console()
-            );
+            )));
         }
         tokio::time::sleep(POLL).await;
     }
-    loads.into_iter().flatten().collect()
+    Ok(loads.into_iter().flatten().collect())
 }
 
 /// The table, one column per build.

@@ -19,7 +19,7 @@
 //! builds.
 
 use crate::common::cdp::{Chrome, Device};
-use crate::common::StaticServer;
+use crate::common::{Context, Result, StaticServer};
 use crate::lab::{self, LongTask, TaskSummary, DEFAULT_CHARTS, INSTRUMENT};
 use crate::phone::report_failed_requests;
 use crate::report::{self, median_range, quantile, Section, Unit};
@@ -115,45 +115,46 @@ pub struct DesktopLoad {
 }
 
 /// One run per build, in order.
-pub async fn measure(builds: &[Build]) -> Vec<DesktopRun> {
+pub async fn measure(builds: &[Build]) -> Result<Vec<DesktopRun>> {
     lab::one_run_each(builds, "desktop", run).await
 }
 
 /// [`EXTRA_LOADS`] cold loads of each build, interleaved run by run.
-pub async fn measure_loads(builds: &[Build]) -> Vec<Vec<DesktopLoad>> {
+pub async fn measure_loads(builds: &[Build]) -> Result<Vec<Vec<DesktopLoad>>> {
     lab::interleaved(builds, EXTRA_LOADS, "desktop loads", async |build, _| {
-        let (server, chrome, load) = open(build).await;
-        chrome.close().await;
+        let (server, chrome, load) = open(build).await?;
+        chrome.close().await?;
         report_failed_requests(&server, &format!("desktop load of {}", build.name));
-        load
+        Ok(load)
     })
     .await
 }
 
 /// A cold load of `build` in a browser of its own, instrumented, waited for until every point
 /// is computed.
-async fn open(build: &Build) -> (StaticServer, Chrome, DesktopLoad) {
-    let server = StaticServer::start(&build.dist, MOUNT).expect("cannot start the static server");
-    let chrome = Chrome::start(Device::Desktop).await;
-    chrome.run_on_every_document(INSTRUMENT);
-    chrome.goto(&server.url("?qd=1")).await;
+async fn open(build: &Build) -> Result<(StaticServer, Chrome, DesktopLoad)> {
+    let server =
+        StaticServer::start(&build.dist, MOUNT).context("cannot start the static server")?;
+    let chrome = Chrome::start(Device::Desktop).await?;
+    chrome.run_on_every_document(INSTRUMENT)?;
+    chrome.goto(&server.url("?qd=1")).await?;
     let what = format!("desktop load of {}", build.name);
-    let load = lab::wait_for_load(&chrome, DEFAULT_CHARTS, &what, LOAD_TIMEOUT).await;
-    let notes = chrome.js(PAGE_NOTES, vec![json!(DEFAULT_CHARTS)]).await;
+    let load = lab::wait_for_load(&chrome, DEFAULT_CHARTS, &what, LOAD_TIMEOUT).await?;
+    let notes = chrome.js(PAGE_NOTES, vec![json!(DEFAULT_CHARTS)]).await?;
     let load = DesktopLoad {
         estimated: load.estimated,
         iops_estimated: load.first_listed_estimated,
         model_estimated: notes["model"].as_f64().unwrap_or(f64::NAN),
     };
-    (server, chrome, load)
+    Ok((server, chrome, load))
 }
 
-async fn run(build: &Build) -> DesktopRun {
-    let (server, chrome, load) = open(build).await;
+async fn run(build: &Build) -> Result<DesktopRun> {
+    let (server, chrome, load) = open(build).await?;
     let what = format!("desktop load of {}", build.name);
-    chrome.js(KEY_STAMP, vec![json!("qd")]).await;
+    chrome.js(KEY_STAMP, vec![json!("qd")]).await?;
 
-    let presses_from = now(&chrome).await;
+    let presses_from = now(&chrome).await?;
     let right = Key::Right.to_string();
     let left = Key::Left.to_string();
     let shift_right = format!("{}{}", Key::Shift, Key::Right);
@@ -162,37 +163,38 @@ async fn run(build: &Build) -> DesktopRun {
         (left.as_str(), "down"),
         (shift_right.as_str(), "fine up"),
     ];
-    let presses = press_the_slider(&chrome, "qd", &legs, PRESSES_PER_LEG, DEFAULT_CHARTS).await;
-    let tasks = lab::long_tasks(&chrome).await;
-    let notes = chrome.js(PAGE_NOTES, vec![json!(DEFAULT_CHARTS)]).await;
-    let timeline = lab::timeline(&chrome, tasks.as_deref().unwrap_or_default(), presses_from).await;
+    let presses = press_the_slider(&chrome, "qd", &legs, PRESSES_PER_LEG, DEFAULT_CHARTS).await?;
+    let tasks = lab::long_tasks(&chrome).await?;
+    let notes = chrome.js(PAGE_NOTES, vec![json!(DEFAULT_CHARTS)]).await?;
+    let timeline =
+        lab::timeline(&chrome, tasks.as_deref().unwrap_or_default(), presses_from).await?;
 
-    let switched_at = now(&chrome).await;
+    let switched_at = now(&chrome).await?;
     chrome
         .client
         .find(Locator::Id("view-time"))
         .await
-        .expect("the #view-time switch")
+        .context("the #view-time switch")?
         .click()
         .await
-        .expect("click #view-time");
+        .context("click #view-time")?;
     let done = chrome
         .wait_for(
             "the drive-over-time charts to be complete",
             LOAD_TIMEOUT,
             PRESS_POLL,
-            || async { chrome.js(TIME_PROBE, vec![]).await.as_f64() },
+            || async { Ok(chrome.js(TIME_PROBE, vec![]).await?.as_f64()) },
         )
-        .await;
-    let time_tasks = lab::long_tasks(&chrome).await;
+        .await?;
+    let time_tasks = lab::long_tasks(&chrome).await?;
     lab::report_console(&chrome, &what);
-    chrome.close().await;
+    chrome.close().await?;
     report_failed_requests(&server, &what);
 
     let window = |t: &Option<Vec<LongTask>>, from: f64, to: f64| {
         t.as_ref().map(|t| TaskSummary::of(t, from, to))
     };
-    DesktopRun {
+    Ok(DesktopRun {
         presses,
         pressing: window(&tasks, presses_from, f64::INFINITY),
         loading: window(&tasks, f64::NEG_INFINITY, presses_from),
@@ -202,12 +204,12 @@ async fn run(build: &Build) -> DesktopRun {
         time_view: done - switched_at,
         time_view_tasks: window(&time_tasks, switched_at, f64::INFINITY),
         timeline,
-    }
+    })
 }
 
-pub async fn now(chrome: &Chrome) -> f64 {
-    let v = chrome.js("return performance.now();", vec![]).await;
-    v.as_f64().expect("performance.now()")
+pub async fn now(chrome: &Chrome) -> Result<f64> {
+    let v = chrome.js("return performance.now();", vec![]).await?;
+    v.as_f64().context("performance.now()")
 }
 
 /// Each press's figures, in ms: the delays from the key press to the charts on the screen
@@ -230,30 +232,30 @@ pub async fn press_the_slider(
     legs: &[(&str, &str)],
     presses: usize,
     charts: &[&str],
-) -> Presses {
+) -> Result<Presses> {
     let slider = chrome
         .client
         .find(Locator::Id(id))
         .await
-        .unwrap_or_else(|e| panic!("the #{id} slider: {e}"));
+        .with_context(|| format!("the #{id} slider"))?;
     let mut figures = Presses::default();
     for &(keys, leg) in legs {
         for i in 0..presses {
-            let before = location_search(chrome).await;
+            let before = location_search(chrome).await?;
             slider
                 .send_keys(keys)
                 .await
-                .expect("key press on the slider");
+                .context("key press on the slider")?;
             let what = format!("press {i} ({leg}) on #{id} to be drawn with every point estimated");
             let times = chrome
                 .wait_for(&what, PRESS_TIMEOUT, PRESS_POLL, || async {
-                    if location_search(chrome).await == before {
-                        return None;
+                    if location_search(chrome).await? == before {
+                        return Ok(None);
                     }
-                    let v = chrome.js(PRESS_PROBE, vec![json!(charts)]).await;
-                    (!v.is_null()).then_some(v)
+                    let v = chrome.js(PRESS_PROBE, vec![json!(charts)]).await?;
+                    Ok((!v.is_null()).then_some(v))
                 })
-                .await;
+                .await?;
             let ms = |name: &str| times[name].as_f64().unwrap_or(f64::NAN);
             figures.on_screen.push(ms("onScreen"));
             figures.redrawn.push(ms("redrawn"));
@@ -261,12 +263,12 @@ pub async fn press_the_slider(
             figures.drawing.push(ms("drawing"));
         }
     }
-    figures
+    Ok(figures)
 }
 
-async fn location_search(chrome: &Chrome) -> String {
-    let v = chrome.js("return location.search;", vec![]).await;
-    v.as_str().unwrap_or_default().to_string()
+async fn location_search(chrome: &Chrome) -> Result<String> {
+    let v = chrome.js("return location.search;", vec![]).await?;
+    Ok(v.as_str().unwrap_or_default().to_string())
 }
 
 /// The table, one column per build; the load's figures over each build's run and its

@@ -12,7 +12,7 @@
 //! imports and its wasm), which appear only in the worker's timeline, not the document's.
 
 use crate::common::cdp::Chrome;
-use crate::common::StaticServer;
+use crate::common::{Context, Failure, Result, StaticServer};
 use crate::lab::Load;
 use crate::report::{kb, Section};
 use crate::{Build, MOUNT};
@@ -37,9 +37,9 @@ pub async fn fetched_before(
     server: &StaticServer,
     dist: &Path,
     load: &Load,
-) -> Fetched {
+) -> Result<Fetched> {
     let base = server.url("");
-    let entries = chrome.js(RESOURCES, vec![]).await;
+    let entries = chrome.js(RESOURCES, vec![]).await?;
     let mut files: Vec<String> = Vec::new();
     for entry in entries.as_array().into_iter().flatten() {
         let (name, start) = (entry[0].as_str().unwrap_or(""), entry[1].as_f64());
@@ -60,10 +60,10 @@ pub async fn fetched_before(
         }
     }
     let outside_document = files[in_document..].to_vec();
-    Fetched {
+    Ok(Fetched {
         files,
         outside_document,
-    }
+    })
 }
 
 /// Adds `rel` (a URL path below the mount, maybe with a query) if it names a JS or wasm file
@@ -83,19 +83,21 @@ fn is_worker_file(rel: &str) -> bool {
 }
 
 /// `gzip -9` size of one file.
-fn gzip_bytes(path: &Path) -> u64 {
+fn gzip_bytes(path: &Path) -> Result<u64> {
     let out = std::process::Command::new("gzip")
         .arg("-9c")
         .arg(path)
         .output()
-        .unwrap_or_else(|e| panic!("cannot run gzip on {}: {e}", path.display()));
-    assert!(out.status.success(), "gzip {} failed", path.display());
-    out.stdout.len() as u64
+        .with_context(|| format!("cannot run gzip on {}", path.display()))?;
+    if !out.status.success() {
+        return Err(Failure::new(format!("gzip {} failed", path.display())));
+    }
+    Ok(out.stdout.len() as u64)
 }
 
 /// Gzipped size of every JS and wasm file in `dist` (what `tests/run-all.sh` counts).
-fn whole_bundle(dist: &Path) -> u64 {
-    let entries = std::fs::read_dir(dist).unwrap_or_else(|e| panic!("{}: {e}", dist.display()));
+fn whole_bundle(dist: &Path) -> Result<u64> {
+    let entries = std::fs::read_dir(dist).with_context(|| format!("{}", dist.display()))?;
     let files: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("js" | "wasm")))
@@ -104,22 +106,22 @@ fn whole_bundle(dist: &Path) -> u64 {
 }
 
 /// The table, from each build's first phone load (`None`: not recorded).
-pub fn section(builds: &[Build], fetched: &[Option<&Fetched>]) -> Section {
+pub fn section(builds: &[Build], fetched: &[Option<&Fetched>]) -> Result<Section> {
     let mut s = Section::new("download before the first chart (phone load), gzip -9");
     let (mut main, mut worker, mut sum, mut all) = (vec![], vec![], vec![], vec![]);
     for (build, f) in builds.iter().zip(fetched) {
-        all.push(kb(whole_bundle(&build.dist)));
+        all.push(kb(whole_bundle(&build.dist)?));
         let Some(f) = f else {
             for v in [&mut main, &mut worker, &mut sum] {
                 v.push("n/a".to_string());
             }
             continue;
         };
-        let size = |worker_files: bool| -> u64 {
+        let size = |worker_files: bool| -> Result<u64> {
             let files = f.files.iter().filter(|r| is_worker_file(r) == worker_files);
             files.map(|r| gzip_bytes(&build.dist.join(r))).sum()
         };
-        let (m, w) = (size(false), size(true));
+        let (m, w) = (size(false)?, size(true)?);
         main.push(kb(m));
         worker.push(kb(w));
         sum.push(kb(m + w));
@@ -143,5 +145,5 @@ pub fn section(builds: &[Build], fetched: &[Option<&Fetched>]) -> Section {
     s.row("worker (files named worker*)", worker);
     s.row("sum", sum);
     s.row("every JS and wasm file in dist/", all);
-    s
+    Ok(s)
 }

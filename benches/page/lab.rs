@@ -20,6 +20,7 @@
 //!   point estimated", for frames whose charts are not drawn).
 
 use crate::common::cdp::Chrome;
+use crate::common::{Failure, Result};
 use crate::Build;
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -128,15 +129,15 @@ pub struct ModelTimes {
 }
 
 /// The model's times once, in the current frame: `Some` once every point is computed.
-pub async fn probe_model(chrome: &Chrome) -> Option<ModelTimes> {
-    let v = chrome.js(MODEL_PROBE, vec![]).await;
+pub async fn probe_model(chrome: &Chrome) -> Result<Option<ModelTimes>> {
+    let v = chrome.js(MODEL_PROBE, vec![]).await?;
     let n = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
-    (!v.is_null()).then(|| ModelTimes {
+    Ok((!v.is_null()).then(|| ModelTimes {
         estimated: n("estimated"),
         computed: n("computed"),
         computed_from: v["computedFrom"].as_str().unwrap_or("?").to_string(),
         time_origin: n("timeOrigin"),
-    })
+    }))
 }
 
 /// The stamps of a first view, in ms since its document's navigation.
@@ -176,9 +177,9 @@ impl Load {
 }
 
 /// The probe once, in the current frame: `Some` once `charts` are complete and computed.
-pub async fn probe_load(chrome: &Chrome, charts: &[&str]) -> Option<Load> {
-    let v = chrome.js(LOAD_PROBE, vec![json!(charts)]).await;
-    (!v.is_null()).then(|| Load::from_probe(&v))
+pub async fn probe_load(chrome: &Chrome, charts: &[&str]) -> Result<Option<Load>> {
+    let v = chrome.js(LOAD_PROBE, vec![json!(charts)]).await?;
+    Ok((!v.is_null()).then(|| Load::from_probe(&v)))
 }
 
 /// Waits (at most `timeout`) until `charts` show the URL's state with every point estimated
@@ -188,7 +189,7 @@ pub async fn wait_for_load(
     charts: &[&str],
     what: &str,
     timeout: Duration,
-) -> Load {
+) -> Result<Load> {
     let what = format!(
         "{what}: {} with every point estimated and computed",
         charts.join(", ")
@@ -198,37 +199,39 @@ pub async fn wait_for_load(
         .await
 }
 
-/// Runs `run` once for each build, in order, saying on stderr which section and build it is at.
+/// Runs `run` once for each build, in order, saying on stderr which section and build it is at;
+/// stops at the first run that fails.
 pub async fn one_run_each<R>(
     builds: &[Build],
     section: &str,
-    run: impl AsyncFn(&Build) -> R,
-) -> Vec<R> {
+    run: impl AsyncFn(&Build) -> Result<R>,
+) -> Result<Vec<R>> {
     let mut runs = Vec::with_capacity(builds.len());
     for build in builds {
         eprintln!("{section}: {}", build.name);
-        runs.push(run(build).await);
+        runs.push(run(build).await?);
     }
-    runs
+    Ok(runs)
 }
 
 /// Runs `run` `times` for each build, interleaved run by run (the first run of every build,
 /// then the second, ...), so a drift in the machine's speed hits every build alike; `run` is
-/// told which run it is (0-based). Returns the runs per build, in `builds`' order.
+/// told which run it is (0-based). Returns the runs per build, in `builds`' order; stops at the
+/// first run that fails.
 pub async fn interleaved<R>(
     builds: &[Build],
     times: usize,
     section: &str,
-    run: impl AsyncFn(&Build, usize) -> R,
-) -> Vec<Vec<R>> {
+    run: impl AsyncFn(&Build, usize) -> Result<R>,
+) -> Result<Vec<Vec<R>>> {
     let mut runs: Vec<Vec<R>> = builds.iter().map(|_| Vec::with_capacity(times)).collect();
     for i in 0..times {
         for (build, build_runs) in builds.iter().zip(&mut runs) {
             eprintln!("{section}: {} run {}/{times}", build.name, i + 1);
-            build_runs.push(run(build, i).await);
+            build_runs.push(run(build, i).await?);
         }
     }
-    runs
+    Ok(runs)
 }
 
 /// One main-thread long task, as the `longtask` observer saw it.
@@ -243,19 +246,20 @@ pub struct LongTask {
 
 /// Every long task of the current document so far; `None` where the browser has no
 /// `longtask` entries.
-pub async fn long_tasks(chrome: &Chrome) -> Option<Vec<LongTask>> {
+pub async fn long_tasks(chrome: &Chrome) -> Result<Option<Vec<LongTask>>> {
     // Let the observer's last entries arrive (they are delivered after the task).
     tokio::time::sleep(Duration::from_millis(100)).await;
-    let v = chrome.js("return window.__bench || null;", vec![]).await;
-    assert!(
-        !v.is_null(),
-        "the page has no window.__bench: the instrument script did not run"
-    );
+    let v = chrome.js("return window.__bench || null;", vec![]).await?;
+    if v.is_null() {
+        return Err(Failure::new(
+            "the page has no window.__bench: the instrument script did not run",
+        ));
+    }
     if v["noLongTaskApi"] == json!(true) {
-        return None;
+        return Ok(None);
     }
     let tasks = v["longTasks"].as_array().cloned().unwrap_or_default();
-    Some(
+    Ok(Some(
         tasks
             .iter()
             .map(|t| LongTask {
@@ -264,7 +268,7 @@ pub async fn long_tasks(chrome: &Chrome) -> Option<Vec<LongTask>> {
                 name: t["name"].as_str().unwrap_or("").to_string(),
             })
             .collect(),
-    )
+    ))
 }
 
 /// How many long tasks started in a window, and the longest.
@@ -304,8 +308,8 @@ const MARKS: &str = r#"
 /// Where the long tasks before `until` fell among the page's marks (the opening chart drawn,
 /// the app's mount, the workers ready, the model's estimates): "task START+DURATION", in
 /// order, each mark in its place.
-pub async fn timeline(chrome: &Chrome, tasks: &[LongTask], until: f64) -> String {
-    let marks = chrome.js(MARKS, vec![]).await;
+pub async fn timeline(chrome: &Chrome, tasks: &[LongTask], until: f64) -> Result<String> {
+    let marks = chrome.js(MARKS, vec![]).await?;
     let mut events: Vec<(f64, String)> = tasks
         .iter()
         .filter(|t| t.start < until)
@@ -328,5 +332,5 @@ pub async fn timeline(chrome: &Chrome, tasks: &[LongTask], until: f64) -> String
     }
     events.sort_by(|a, b| a.0.total_cmp(&b.0));
     let words: Vec<String> = events.into_iter().map(|(_, w)| w).collect();
-    words.join(", ")
+    Ok(words.join(", "))
 }

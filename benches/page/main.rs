@@ -62,9 +62,14 @@ mod teaching;
 #[cfg(not(target_arch = "wasm32"))]
 mod workloads;
 
+/// Runs the benchmark; on a failure (a build missing, a browser that would not start, a page
+/// that never got where a section waited for it) prints why and exits with status 1.
 fn main() {
     #[cfg(not(target_arch = "wasm32"))]
-    run();
+    if let Err(e) = run() {
+        eprintln!("page benchmark failed: {e}");
+        std::process::exit(1);
+    }
 }
 
 /// The sub-path every build is served under (proving its asset URLs are relative).
@@ -80,21 +85,22 @@ pub struct Build {
 
 /// The builds: this worktree's `dist/`, after the one `PAGE_BENCH_BEFORE` names if set.
 #[cfg(not(target_arch = "wasm32"))]
-fn builds() -> Vec<Build> {
-    let this = common::dist_dir();
+fn builds() -> common::Result<Vec<Build>> {
+    let this = common::dist_dir()?;
     let before = std::env::var_os("PAGE_BENCH_BEFORE").filter(|v| !v.is_empty());
     let Some(before) = before.map(std::path::PathBuf::from) else {
-        return vec![Build {
+        return Ok(vec![Build {
             name: "this build".into(),
             dist: this,
-        }];
+        }]);
     };
-    assert!(
-        before.join("index.html").is_file(),
-        "PAGE_BENCH_BEFORE={}: no index.html there (point it at a built dist/ folder)",
-        before.display()
-    );
-    vec![
+    if !before.join("index.html").is_file() {
+        return Err(common::Failure::new(format!(
+            "PAGE_BENCH_BEFORE={}: no index.html there (point it at a built dist/ folder)",
+            before.display()
+        )));
+    }
+    Ok(vec![
         Build {
             name: "before".into(),
             dist: before,
@@ -103,12 +109,12 @@ fn builds() -> Vec<Build> {
             name: "after".into(),
             dist: this,
         },
-    ]
+    ])
 }
 
 /// Whether `PAGE_BENCH_ONLY` (unset: everything) names `section`.
 #[cfg(not(target_arch = "wasm32"))]
-fn wanted(section: &str) -> bool {
+fn wanted(section: &str) -> common::Result<bool> {
     const KNOWN: &[&str] = &[
         "phone",
         "desktop",
@@ -121,26 +127,25 @@ fn wanted(section: &str) -> bool {
     ];
     match std::env::var("PAGE_BENCH_ONLY") {
         // A profile is a tool, not a figure: only when asked for.
-        _ if section == "profile" && std::env::var("PAGE_BENCH_ONLY").is_err() => false,
+        _ if section == "profile" && std::env::var("PAGE_BENCH_ONLY").is_err() => Ok(false),
         Ok(list) if !list.trim().is_empty() => {
-            for name in list.split(',').map(str::trim) {
-                assert!(
-                    KNOWN.contains(&name),
+            if let Some(name) = list.split(',').map(str::trim).find(|n| !KNOWN.contains(n)) {
+                return Err(common::Failure::new(format!(
                     "PAGE_BENCH_ONLY: unknown section {name:?} (known: {})",
                     KNOWN.join(", ")
-                );
+                )));
             }
-            list.split(',').any(|s| s.trim() == section)
+            Ok(list.split(',').any(|s| s.trim() == section))
         }
-        _ => true,
+        _ => Ok(true),
     }
 }
 
 #[cfg(not(target_arch = "wasm32"))]
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
-async fn run() {
+async fn run() -> common::Result {
     let started = std::time::Instant::now();
-    let builds = builds();
+    let builds = builds()?;
     println!(
         "page benchmark (load average at the start: {})",
         load_average()
@@ -148,41 +153,41 @@ async fn run() {
     for build in &builds {
         println!("  {}: {}", build.name, build.dist.display());
     }
-    if wanted("phone") {
-        let runs = phone::measure(&builds).await;
+    if wanted("phone")? {
+        let runs = phone::measure(&builds).await?;
         phone::section(&builds, &runs).print(&builds);
         let fetched: Vec<_> = runs
             .iter()
             .map(|r| r.first().and_then(|r| r.fetched.as_ref()))
             .collect();
-        download::section(&builds, &fetched).print(&builds);
+        download::section(&builds, &fetched)?.print(&builds);
     }
-    if wanted("desktop") {
-        let runs = desktop::measure(&builds).await;
-        let loads = desktop::measure_loads(&builds).await;
+    if wanted("desktop")? {
+        let runs = desktop::measure(&builds).await?;
+        let loads = desktop::measure_loads(&builds).await?;
         desktop::section(&builds, &runs, &loads).print(&builds);
     }
-    if wanted("network") {
-        let runs = network::measure(&builds).await;
+    if wanted("network")? {
+        let runs = network::measure(&builds).await?;
         network::section(&runs).print(&builds);
     }
-    if wanted("workloads") {
-        let runs = workloads::measure(&builds).await;
+    if wanted("workloads")? {
+        let runs = workloads::measure(&builds).await?;
         workloads::section(&builds, &runs).print(&builds);
     }
-    if wanted("article") {
-        let runs = article::measure(&builds).await;
+    if wanted("article")? {
+        let runs = article::measure(&builds).await?;
         article::section(&builds, &runs).print(&builds);
     }
-    if wanted("teaching") {
-        let runs = teaching::measure(&builds).await;
+    if wanted("teaching")? {
+        let runs = teaching::measure(&builds).await?;
         teaching::section(&builds, &runs).print(&builds);
     }
-    if wanted("profile") {
-        let windows = profile::measure(&builds).await;
+    if wanted("profile")? {
+        let windows = profile::measure(&builds).await?;
         profile::print(&builds, &windows);
     }
-    if wanted("lighthouse") {
+    if wanted("lighthouse")? {
         let runs = lighthouse::measure(&builds);
         lighthouse::section(&builds, &runs).print(&builds);
     }
@@ -191,6 +196,7 @@ async fn run() {
         started.elapsed().as_secs_f64(),
         load_average()
     );
+    Ok(())
 }
 
 /// `/proc/loadavg`'s 1, 5 and 15 minute figures: every time here stretches with the machine's

@@ -10,7 +10,7 @@
 //! another), every point estimated and every point computed.
 
 use crate::common::cdp::{Chrome, Device};
-use crate::common::StaticServer;
+use crate::common::{Context, Result, StaticServer};
 use crate::lab::{self, DEFAULT_CHARTS, INSTRUMENT};
 use crate::phone::{report_failed_requests, LOAD_TIMEOUT};
 use crate::report::{median_range, Section, Unit};
@@ -39,28 +39,29 @@ pub struct NetworkRun {
 }
 
 /// [`RUNS`] loads of each build, interleaved run by run.
-pub async fn measure(builds: &[Build]) -> Vec<Vec<NetworkRun>> {
+pub async fn measure(builds: &[Build]) -> Result<Vec<Vec<NetworkRun>>> {
     lab::interleaved(builds, RUNS, "network", async |build, _| run(build).await).await
 }
 
-async fn run(build: &Build) -> NetworkRun {
-    let server = StaticServer::start(&build.dist, MOUNT).expect("cannot start the static server");
+async fn run(build: &Build) -> Result<NetworkRun> {
+    let server =
+        StaticServer::start(&build.dist, MOUNT).context("cannot start the static server")?;
     server.answer_after(ROUND_TRIP);
-    let chrome = Chrome::start(Device::Desktop).await;
-    chrome.run_on_every_document(INSTRUMENT);
-    chrome.goto(&server.url("")).await;
+    let chrome = Chrome::start(Device::Desktop).await?;
+    chrome.run_on_every_document(INSTRUMENT)?;
+    chrome.goto(&server.url("")).await?;
     let what = format!("load of {} with round trips", build.name);
-    let load = lab::wait_for_load(&chrome, DEFAULT_CHARTS, &what, LOAD_TIMEOUT).await;
-    let marks = chrome.js(MARKS, vec![]).await;
+    let load = lab::wait_for_load(&chrome, DEFAULT_CHARTS, &what, LOAD_TIMEOUT).await?;
+    let marks = chrome.js(MARKS, vec![]).await?;
     let mark = |k: &str| marks[k].as_f64().unwrap_or(f64::NAN);
     lab::report_console(&chrome, &what);
-    chrome.close().await;
+    chrome.close().await?;
     report_failed_requests(&server, &what);
-    NetworkRun {
+    Ok(NetworkRun {
         start: mark("start"),
         ready: mark("ready"),
         load,
-    }
+    })
 }
 
 /// The table: each figure's median and range over the runs, per build.

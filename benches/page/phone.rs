@@ -15,7 +15,7 @@
 //! ([`crate::download`]).
 
 use crate::common::cdp::{Chrome, Device, PHONE_VIEWPORT};
-use crate::common::StaticServer;
+use crate::common::{Context, Failure, Result, StaticServer};
 use crate::download::{self, Fetched};
 use crate::lab::{self, Load, TaskSummary, DEFAULT_CHARTS, INSTRUMENT, POLL};
 use crate::report::{median_range, Section, Unit};
@@ -70,7 +70,7 @@ pub struct PhoneRun {
 
 /// [`RUNS`] cold loads of each build, interleaved run by run so a drift in the machine's
 /// speed hits every build alike. Returns the runs per build.
-pub async fn measure(builds: &[Build]) -> Vec<Vec<PhoneRun>> {
+pub async fn measure(builds: &[Build]) -> Result<Vec<Vec<PhoneRun>>> {
     lab::interleaved(builds, RUNS, "phone 4x", async |build, i| {
         run(build, i == 0).await
     })
@@ -78,76 +78,82 @@ pub async fn measure(builds: &[Build]) -> Vec<Vec<PhoneRun>> {
 }
 
 /// One cold load on the phone, then the burst.
-async fn run(build: &Build, record_fetches: bool) -> PhoneRun {
-    let server = StaticServer::start(&build.dist, MOUNT).expect("cannot start the static server");
-    let chrome = Chrome::start(Device::Phone).await;
-    chrome.run_on_every_document(INSTRUMENT);
-    chrome.throttle_cpu(CPU_SLOWDOWN);
-    chrome.goto(&server.url("")).await;
+async fn run(build: &Build, record_fetches: bool) -> Result<PhoneRun> {
+    let server =
+        StaticServer::start(&build.dist, MOUNT).context("cannot start the static server")?;
+    let chrome = Chrome::start(Device::Phone).await?;
+    chrome.run_on_every_document(INSTRUMENT)?;
+    chrome.throttle_cpu(CPU_SLOWDOWN)?;
+    chrome.goto(&server.url("")).await?;
     let what = format!("phone 4x load of {}", build.name);
-    let load = lab::wait_for_load(&chrome, DEFAULT_CHARTS, &what, LOAD_TIMEOUT).await;
-    check_viewport(&load);
+    let load = lab::wait_for_load(&chrome, DEFAULT_CHARTS, &what, LOAD_TIMEOUT).await?;
+    check_viewport(&load)?;
     let fetched = if record_fetches {
-        Some(download::fetched_before(&chrome, &server, &build.dist, &load).await)
+        Some(download::fetched_before(&chrome, &server, &build.dist, &load).await?)
     } else {
         None
     };
-    let tasks = lab::long_tasks(&chrome).await;
+    let tasks = lab::long_tasks(&chrome).await?;
     let load_tasks = tasks
         .as_ref()
         .map(|t| TaskSummary::of(t, f64::NEG_INFINITY, load.computed));
     let timeline = match (&tasks, record_fetches) {
-        (Some(t), true) => Some(lab::timeline(&chrome, t, load.computed).await),
+        (Some(t), true) => Some(lab::timeline(&chrome, t, load.computed).await?),
         _ => None,
     };
 
-    let (from, to) = burst(&chrome).await;
-    let tasks = lab::long_tasks(&chrome).await;
+    let (from, to) = burst(&chrome).await?;
+    let tasks = lab::long_tasks(&chrome).await?;
     let burst_tasks = tasks.as_ref().map(|t| TaskSummary::of(t, from, to));
     lab::report_console(&chrome, &what);
-    chrome.close().await;
+    chrome.close().await?;
     report_failed_requests(&server, &what);
-    PhoneRun {
+    Ok(PhoneRun {
         load,
         load_tasks,
         burst_tasks,
         burst_settled: to - from,
         fetched,
         timeline,
-    }
+    })
 }
 
 /// The emulation took: the page saw the phone's width and pixel ratio.
-pub fn check_viewport(load: &Load) {
+pub fn check_viewport(load: &Load) -> Result {
     let (width, _, ratio) = PHONE_VIEWPORT;
     let (w, _, r) = load.viewport;
-    assert!(
-        w == f64::from(width) && r == ratio,
+    if w == f64::from(width) && r == ratio {
+        return Ok(());
+    }
+    Err(Failure::new(format!(
         "phone emulation did not apply: the page saw {w} CSS px at ratio {r}, not {width} at {ratio}"
-    );
+    )))
 }
 
 /// Presses the queue-depth slider [`BURST_UP`] times up and [`BURST_DOWN`] times down in one
 /// go; returns when the presses began and when the last state had every point estimated
 /// (both ms since navigation).
-pub async fn burst(chrome: &Chrome) -> (f64, f64) {
+pub async fn burst(chrome: &Chrome) -> Result<(f64, f64)> {
     let keys = Key::Right.to_string().repeat(BURST_UP) + &Key::Left.to_string().repeat(BURST_DOWN);
     let slider = chrome
         .client
         .find(Locator::Id("qd"))
         .await
-        .expect("the #qd slider");
-    let from = chrome.js("return performance.now();", vec![]).await;
-    let from = from.as_f64().expect("performance.now()");
-    slider.send_keys(&keys).await.expect("key presses on #qd");
+        .context("the #qd slider")?;
+    let from = chrome.js("return performance.now();", vec![]).await?;
+    let from = from.as_f64().context("performance.now()")?;
+    slider
+        .send_keys(&keys)
+        .await
+        .context("key presses on #qd")?;
     let what = format!("the burst's last state (qd={BURST_END_QD}) with every point estimated");
     let to = chrome
         .wait_for(&what, BURST_TIMEOUT, POLL, || async {
             let args = vec![json!(DEFAULT_CHARTS), json!(BURST_END_QD)];
-            chrome.js(BURST_PROBE, args).await.as_f64()
+            Ok(chrome.js(BURST_PROBE, args).await?.as_f64())
         })
-        .await;
-    (from, to)
+        .await?;
+    Ok((from, to))
 }
 
 /// Prints the requests the server could not answer (a missing file skews every figure).

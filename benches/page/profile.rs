@@ -6,7 +6,7 @@
 //! faster, not a figure to compare: sampling adds its own cost. One run per build.
 
 use crate::common::cdp::{Chrome, Device};
-use crate::common::StaticServer;
+use crate::common::{Context, Result, StaticServer};
 use crate::lab::{self, DEFAULT_CHARTS, INSTRUMENT};
 use crate::phone::{self, CPU_SLOWDOWN, LOAD_TIMEOUT};
 use crate::{Build, MOUNT};
@@ -26,42 +26,43 @@ pub struct Window {
 }
 
 /// The load and the burst of each build, profiled.
-pub async fn measure(builds: &[Build]) -> Vec<Vec<Window>> {
+pub async fn measure(builds: &[Build]) -> Result<Vec<Vec<Window>>> {
     let mut out = Vec::new();
     for build in builds {
         eprintln!("profile: {}", build.name);
-        out.push(run(build).await);
+        out.push(run(build).await?);
     }
-    out
+    Ok(out)
 }
 
-async fn run(build: &Build) -> Vec<Window> {
-    let server = StaticServer::start(&build.dist, MOUNT).expect("cannot start the static server");
-    let chrome = Chrome::start(Device::Phone).await;
-    chrome.run_on_every_document(INSTRUMENT);
-    chrome.throttle_cpu(CPU_SLOWDOWN);
-    chrome.cdp("Profiler.enable", json!({}));
+async fn run(build: &Build) -> Result<Vec<Window>> {
+    let server =
+        StaticServer::start(&build.dist, MOUNT).context("cannot start the static server")?;
+    let chrome = Chrome::start(Device::Phone).await?;
+    chrome.run_on_every_document(INSTRUMENT)?;
+    chrome.throttle_cpu(CPU_SLOWDOWN)?;
+    chrome.cdp("Profiler.enable", json!({}))?;
     chrome.cdp(
         "Profiler.setSamplingInterval",
         json!({ "interval": SAMPLING_US }),
-    );
-    chrome.cdp("Profiler.start", json!({}));
-    chrome.goto(&server.url("")).await;
+    )?;
+    chrome.cdp("Profiler.start", json!({}))?;
+    chrome.goto(&server.url("")).await?;
     let what = format!("phone 4x load of {} (profiled)", build.name);
-    let load = lab::wait_for_load(&chrome, DEFAULT_CHARTS, &what, LOAD_TIMEOUT).await;
-    phone::check_viewport(&load);
-    let loaded = chrome.cdp("Profiler.stop", json!({}));
-    chrome.cdp("Profiler.start", json!({}));
-    phone::burst(&chrome).await;
-    let burst = chrome.cdp("Profiler.stop", json!({}));
-    chrome.close().await;
-    vec![
+    let load = lab::wait_for_load(&chrome, DEFAULT_CHARTS, &what, LOAD_TIMEOUT).await?;
+    phone::check_viewport(&load)?;
+    let loaded = chrome.cdp("Profiler.stop", json!({}))?;
+    chrome.cdp("Profiler.start", json!({}))?;
+    phone::burst(&chrome).await?;
+    let burst = chrome.cdp("Profiler.stop", json!({}))?;
+    chrome.close().await?;
+    Ok(vec![
         window("load to every point computed", &loaded["profile"]),
         window(
             "burst of key presses to the last state estimated",
             &burst["profile"],
         ),
-    ]
+    ])
 }
 
 /// Self time per function name of a `Profiler.Profile` (idle and the profiler's own nodes

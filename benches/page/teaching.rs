@@ -9,7 +9,7 @@
 //! point is ready, presses Play and watches for [`PLAY`].
 
 use crate::common::cdp::{Chrome, Device};
-use crate::common::StaticServer;
+use crate::common::{Context, Result, StaticServer};
 use crate::lab::{self, TaskSummary, INSTRUMENT};
 use crate::phone::{report_failed_requests, CPU_SLOWDOWN};
 use crate::report::{self, Section, Unit};
@@ -104,29 +104,30 @@ pub struct TeachingRun {
 }
 
 /// One run per build, in order.
-pub async fn measure(builds: &[Build]) -> Vec<TeachingRun> {
+pub async fn measure(builds: &[Build]) -> Result<Vec<TeachingRun>> {
     lab::one_run_each(builds, "teaching mode", run).await
 }
 
-async fn run(build: &Build) -> TeachingRun {
-    let server = StaticServer::start(&build.dist, MOUNT).expect("cannot start the static server");
-    let chrome = Chrome::start(Device::Phone).await;
-    chrome.run_on_every_document(INSTRUMENT);
-    chrome.throttle_cpu(CPU_SLOWDOWN);
+async fn run(build: &Build) -> Result<TeachingRun> {
+    let server =
+        StaticServer::start(&build.dist, MOUNT).context("cannot start the static server")?;
+    let chrome = Chrome::start(Device::Phone).await?;
+    chrome.run_on_every_document(INSTRUMENT)?;
+    chrome.throttle_cpu(CPU_SLOWDOWN)?;
     let what = format!("teaching mode of {}", build.name);
     let mut played = Vec::new();
     for case in Case::all() {
-        chrome.goto(&server.url(&case.query())).await;
-        played.push(play(&chrome, case).await);
+        chrome.goto(&server.url(&case.query())).await?;
+        played.push(play(&chrome, case).await?);
     }
     lab::report_console(&chrome, &what);
-    chrome.close().await;
+    chrome.close().await?;
     report_failed_requests(&server, &what);
-    TeachingRun { played }
+    Ok(TeachingRun { played })
 }
 
-/// Plays `case` once its point is ready.
-async fn play(chrome: &Chrome, case: Case) -> Option<Played> {
+/// Plays `case` once its point is ready (`None`: it did not play).
+async fn play(chrome: &Chrome, case: Case) -> Result<Option<Played>> {
     let what = format!("teaching mode's point ({}) to be ready", case.label());
     chrome
         .wait_for(&what, READY_TIMEOUT, POLL, || async {
@@ -136,25 +137,32 @@ async fn play(chrome: &Chrome, case: Case) -> Option<Played> {
                      return a && a.dataset.ready === 'true' ? true : null;",
                     vec![],
                 )
-                .await;
-            (!v.is_null()).then_some(())
+                .await?;
+            Ok((!v.is_null()).then_some(()))
         })
-        .await;
-    let from = chrome.js(START_PLAYING, vec![]).await.as_f64()?;
+        .await?;
+    let Some(from) = chrome.js(START_PLAYING, vec![]).await?.as_f64() else {
+        return Ok(None);
+    };
     tokio::time::sleep(PLAY).await;
-    let seen = chrome.js(PLAYED, vec![]).await;
+    let seen = chrome.js(PLAYED, vec![]).await?;
     if seen["playing"] != json!(true) {
-        return None;
+        return Ok(None);
     }
-    let to = seen["to"].as_f64()?;
+    let Some(to) = seen["to"].as_f64() else {
+        return Ok(None);
+    };
     let wall_s = (to - from) / 1e3;
     let asked_ns = f64::from(case.speed_us_per_s) * NANOS_PER_US * wall_s;
-    let tasks = lab::long_tasks(chrome).await;
-    Some(Played {
-        draws_per_s: seen["draws"].as_f64()? / wall_s,
-        pace: seen["simNs"].as_f64()? / asked_ns,
+    let tasks = lab::long_tasks(chrome).await?;
+    let (Some(draws), Some(sim_ns)) = (seen["draws"].as_f64(), seen["simNs"].as_f64()) else {
+        return Ok(None);
+    };
+    Ok(Some(Played {
+        draws_per_s: draws / wall_s,
+        pace: sim_ns / asked_ns,
         tasks: tasks.map(|t| TaskSummary::of(&t, from, to)),
-    })
+    }))
 }
 
 /// The table, one column per build.

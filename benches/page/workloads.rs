@@ -11,7 +11,7 @@
 //! A build without the workload views (an older `PAGE_BENCH_BEFORE`) reports "n/a".
 
 use crate::common::cdp::{Chrome, Device};
-use crate::common::StaticServer;
+use crate::common::{Context, Result, StaticServer};
 use crate::desktop::{now, press_the_slider, KEY_STAMP};
 use crate::lab::{self, TaskSummary, INSTRUMENT};
 use crate::phone::report_failed_requests;
@@ -60,23 +60,23 @@ struct LightFigures {
 }
 
 /// One run per build, in order.
-pub async fn measure(builds: &[Build]) -> Vec<WorkloadsRun> {
+pub async fn measure(builds: &[Build]) -> Result<Vec<WorkloadsRun>> {
     lab::one_run_each(builds, "workloads", run).await
 }
 
-async fn has(chrome: &Chrome, id: &str) -> bool {
-    chrome
+async fn has(chrome: &Chrome, id: &str) -> Result<bool> {
+    let found = chrome
         .js(
             "return !!document.getElementById(arguments[0]);",
             vec![json!(id)],
         )
-        .await
-        == json!(true)
+        .await?;
+    Ok(found == json!(true))
 }
 
 /// Waits until every part of the page has mounted (an older build's too), so a missing view
 /// is missing, not late.
-async fn mounted(chrome: &Chrome) {
+async fn mounted(chrome: &Chrome) -> Result {
     chrome
         .wait_for("the page to mount", TIMEOUT, POLL, || async {
             let v = chrome
@@ -84,30 +84,31 @@ async fn mounted(chrome: &Chrome) {
                     "return document.documentElement.hasAttribute('data-mounted') || null;",
                     vec![],
                 )
-                .await;
-            (!v.is_null()).then_some(())
+                .await?;
+            Ok((!v.is_null()).then_some(()))
         })
-        .await;
+        .await
 }
 
-async fn run(build: &Build) -> WorkloadsRun {
-    let server = StaticServer::start(&build.dist, MOUNT).expect("cannot start the static server");
-    let chrome = Chrome::start(Device::Desktop).await;
-    chrome.run_on_every_document(INSTRUMENT);
+async fn run(build: &Build) -> Result<WorkloadsRun> {
+    let server =
+        StaticServer::start(&build.dist, MOUNT).context("cannot start the static server")?;
+    let chrome = Chrome::start(Device::Desktop).await?;
+    chrome.run_on_every_document(INSTRUMENT)?;
     let what = format!("workloads of {}", build.name);
 
-    chrome.goto(&server.url("?workload=rate&qd=32")).await;
-    mounted(&chrome).await;
-    let rate = match has(&chrome, "chart-load").await {
+    chrome.goto(&server.url("?workload=rate&qd=32")).await?;
+    mounted(&chrome).await?;
+    let rate = match has(&chrome, "chart-load").await? {
         true => {
-            lab::wait_for_load(&chrome, RATE_CHARTS, &what, TIMEOUT).await;
-            chrome.js(KEY_STAMP, vec![json!("rate")]).await;
-            let from = now(&chrome).await;
+            lab::wait_for_load(&chrome, RATE_CHARTS, &what, TIMEOUT).await?;
+            chrome.js(KEY_STAMP, vec![json!("rate")]).await?;
+            let from = now(&chrome).await?;
             let (left, right) = (Key::Left.to_string(), Key::Right.to_string());
             let legs = [(left.as_str(), "down"), (right.as_str(), "up")];
             let presses =
-                press_the_slider(&chrome, "rate", &legs, PRESSES_PER_LEG, RATE_CHARTS).await;
-            let tasks = lab::long_tasks(&chrome).await;
+                press_the_slider(&chrome, "rate", &legs, PRESSES_PER_LEG, RATE_CHARTS).await?;
+            let tasks = lab::long_tasks(&chrome).await?;
             Some(RateFigures {
                 on_screen: presses.on_screen,
                 redrawn: presses.redrawn,
@@ -118,20 +119,20 @@ async fn run(build: &Build) -> WorkloadsRun {
         false => None,
     };
 
-    chrome.goto(&server.url(LIGHT_ON_ONE_DRIVE)).await;
-    mounted(&chrome).await;
-    let light = if has(&chrome, "figure-trace").await {
+    chrome.goto(&server.url(LIGHT_ON_ONE_DRIVE)).await?;
+    mounted(&chrome).await?;
+    let light = if has(&chrome, "figure-trace").await? {
         let v = chrome
             .wait_for("the Light replay", TIMEOUT, POLL, || async {
-                let v = chrome.js(REPLAY_PROBE, vec![]).await;
-                (!v.is_null()).then_some(v)
+                let v = chrome.js(REPLAY_PROBE, vec![]).await?;
+                Ok((!v.is_null()).then_some(v))
             })
-            .await;
+            .await?;
         let (started, done) = (
             v["started"].as_f64().unwrap_or(f64::NAN),
             v["done"].as_f64().unwrap_or(f64::NAN),
         );
-        let tasks = lab::long_tasks(&chrome).await;
+        let tasks = lab::long_tasks(&chrome).await?;
         Some(LightFigures {
             replay_ms: done - started,
             drives: v["rows"].as_u64().unwrap_or(0),
@@ -141,9 +142,9 @@ async fn run(build: &Build) -> WorkloadsRun {
         None
     };
     lab::report_console(&chrome, &what);
-    chrome.close().await;
+    chrome.close().await?;
     report_failed_requests(&server, &what);
-    WorkloadsRun { rate, light }
+    Ok(WorkloadsRun { rate, light })
 }
 
 /// The table, one column per build.

@@ -20,7 +20,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{dist_with, Browser};
+use common::{dist_with, Browser, Context, Result};
 use parallelism_lab::model::presets;
 use parallelism_lab::model::{ConfigError, DriveState, RunError, Rw};
 use parallelism_work::protocol::{Reply, Request};
@@ -28,9 +28,16 @@ use parallelism_work::{DriveChoice, Outcome, PlanTask, RunKey};
 use serde_json::{json, Value};
 
 /// A run of `preset` at its default capacity.
-fn run(preset: &str, rw: Rw, read_pct: u8, bs_bytes: u32, qd: u32, state: DriveState) -> RunKey {
-    let p = parallelism_lab::model::custom::lookup(preset).expect("a preset");
-    RunKey {
+fn run(
+    preset: &str,
+    rw: Rw,
+    read_pct: u8,
+    bs_bytes: u32,
+    qd: u32,
+    state: DriveState,
+) -> Result<RunKey> {
+    let p = parallelism_lab::model::custom::lookup(preset).context("a preset")?;
+    Ok(RunKey {
         drive: DriveChoice::default_for(&p),
         preset: p,
         rw,
@@ -40,25 +47,25 @@ fn run(preset: &str, rw: Rw, read_pct: u8, bs_bytes: u32, qd: u32, state: DriveS
         state,
         power_state: 0,
         load: parallelism_work::Load::Depth,
-    }
+    })
 }
 
 /// Runs that reach every part of the engine: deep and shallow reads, the SLC cache, steady
 /// state's garbage collection, a mix with suspends, a large sequential block, a power state,
 /// a drive of the reader's own and a run the model refuses.
-fn runs() -> Vec<RunKey> {
+fn runs() -> Result<Vec<RunKey>> {
     assert!(presets::find("e12").is_some());
-    vec![
-        run("e18dc", Rw::RandRead, 100, 4096, 1, DriveState::Steady),
-        run("e18dc", Rw::RandRead, 100, 4096, 128, DriveState::Steady),
-        run("e18dc", Rw::RandRw, 70, 4096, 32, DriveState::Steady),
-        run("e12", Rw::RandWrite, 0, 4096, 8, DriveState::Fob),
-        run("e12", Rw::Write, 0, 131_072, 32, DriveState::Fob),
+    Ok(vec![
+        run("e18dc", Rw::RandRead, 100, 4096, 1, DriveState::Steady)?,
+        run("e18dc", Rw::RandRead, 100, 4096, 128, DriveState::Steady)?,
+        run("e18dc", Rw::RandRw, 70, 4096, 32, DriveState::Steady)?,
+        run("e12", Rw::RandWrite, 0, 4096, 8, DriveState::Fob)?,
+        run("e12", Rw::Write, 0, 131_072, 32, DriveState::Fob)?,
         RunKey {
             power_state: 2,
-            ..run("e12", Rw::RandRead, 100, 4096, 64, DriveState::Fob)
+            ..run("e12", Rw::RandRead, 100, 4096, 64, DriveState::Fob)?
         },
-        run("octane", Rw::Read, 100, 131_072, 4, DriveState::SeqFilled),
+        run("octane", Rw::Read, 100, 131_072, 4, DriveState::SeqFilled)?,
         run(
             "e12_d24_r52500_c900",
             Rw::RandRead,
@@ -66,9 +73,9 @@ fn runs() -> Vec<RunKey> {
             4096,
             16,
             DriveState::Fob,
-        ),
-        run("e18dc", Rw::RandRead, 100, 4096, 0, DriveState::Fob),
-    ]
+        )?,
+        run("e18dc", Rw::RandRead, 100, 4096, 0, DriveState::Fob)?,
+    ])
 }
 
 /// Presses Shift+Right on the element `arguments[0]` `arguments[1]` times, each press in a
@@ -106,10 +113,10 @@ const ASK_A_WORKER: &str = r#"
 "#;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn e2e_the_worker_computes_the_native_engines_numbers() {
-    let browser = Browser::start().await;
-    browser.open("", "#model-status").await;
-    let keys = runs();
+async fn e2e_the_worker_computes_the_native_engines_numbers() -> Result {
+    let browser = Browser::start().await?;
+    browser.open("", "#model-status").await?;
+    let keys = runs()?;
     let plan = Request::Plan {
         generation: 1,
         keys: keys.clone(),
@@ -161,8 +168,8 @@ async fn e2e_the_worker_computes_the_native_engines_numbers() {
         ),
         "the refusal crosses too, as itself"
     );
-    browser.assert_clean_console();
-    browser.close().await;
+    browser.assert_clean_console()?;
+    browser.close().await
 }
 
 /// The worker's loader asks for the worker's wasm beside its glue (`worker.js`), not once the
@@ -170,12 +177,12 @@ async fn e2e_the_worker_computes_the_native_engines_numbers() {
 /// The server holds the glue for a while; the wasm is asked for meanwhile, and the model still
 /// computes every point.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn e2e_a_worker_asks_for_its_wasm_beside_its_glue() {
+async fn e2e_a_worker_asks_for_its_wasm_beside_its_glue() -> Result {
     const HOLD: Duration = Duration::from_millis(1500);
-    let browser = Browser::start().await;
+    let browser = Browser::start().await?;
     browser.server.hold("worker.js", HOLD);
-    browser.open("", "#model-status").await;
-    browser.wait_for_queue_charts().await;
+    browser.open("", "#model-status").await?;
+    browser.wait_for_queue_charts().await?;
     let served = browser.server.served();
     let first_asked = |name: &str| {
         let asked = browser.server.asked_at(name);
@@ -189,8 +196,8 @@ async fn e2e_a_worker_asks_for_its_wasm_beside_its_glue() {
         wasm < glue + HOLD / 2,
         "the wasm was asked for while the glue was held: {served:?}"
     );
-    browser.assert_clean_console();
-    browser.close().await;
+    browser.assert_clean_console()?;
+    browser.close().await
 }
 
 /// The model's first worker starts before the app (`assets/boot.js`, beside the app's
@@ -199,13 +206,13 @@ async fn e2e_a_worker_asks_for_its_wasm_beside_its_glue() {
 /// `Ready` came before the app started, the pool started no second copy of it, and the charts
 /// are drawn with every point.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn e2e_the_model_s_first_worker_starts_before_the_app() {
+async fn e2e_the_model_s_first_worker_starts_before_the_app() -> Result {
     const HOLD: Duration = Duration::from_millis(2500);
-    let app_wasm = common::app_wasm();
-    let browser = Browser::start().await;
+    let app_wasm = common::app_wasm()?;
+    let browser = Browser::start().await?;
     browser.server.hold(&app_wasm, HOLD);
-    browser.open("", "#model-status").await;
-    browser.wait_for_queue_charts().await;
+    browser.open("", "#model-status").await?;
+    browser.wait_for_queue_charts().await?;
     let served = browser.server.served();
     // Once the view has settled, the offline copy (`sw.js`, registered by boot.js then) fetches
     // every file of the build once more, the worker's loader among them: only the page's own
@@ -225,7 +232,7 @@ async fn e2e_the_model_s_first_worker_starts_before_the_app() {
             .is_some_and(|(loader, app)| *loader < *app + HOLD / 2),
         "the first worker was started while the app's wasm was held: {served:?}"
     );
-    let workers = browser.attr("#model-status", "data-workers").await;
+    let workers = browser.attr("#model-status", "data-workers").await?;
     assert_eq!(
         Some(loaders.len().to_string()),
         workers,
@@ -237,14 +244,14 @@ async fn e2e_the_model_s_first_worker_starts_before_the_app() {
              return { ready: at('lab:worker-0-ready'), start: at('lab:start-start') };",
             vec![],
         )
-        .await;
+        .await?;
     let (ready, start) = (marks["ready"].as_f64(), marks["start"].as_f64());
     assert!(
         ready.zip(start).is_some_and(|(ready, start)| ready < start),
         "the first worker was ready before the app started: {marks}"
     );
-    browser.assert_clean_console();
-    browser.close().await;
+    browser.assert_clean_console()?;
+    browser.close().await
 }
 
 /// The largest function body the worker's wasm may hold, in bytes. The worker's slice, with
@@ -295,9 +302,9 @@ fn function_body_sizes(wasm: &[u8]) -> Vec<usize> {
 /// [`LARGEST_WORKER_FUNCTION_BYTES`], so the functions a slice runs are optimised each on its
 /// own and early, not as one large function late in the first view's load.
 #[test]
-fn e2e_the_worker_s_wasm_has_no_function_over_32_kib() {
+fn e2e_the_worker_s_wasm_has_no_function_over_32_kib() -> Result {
     let wasm =
-        std::fs::read(common::dist_dir().join("worker_bg.wasm")).expect("dist/worker_bg.wasm");
+        std::fs::read(common::dist_dir()?.join("worker_bg.wasm")).expect("dist/worker_bg.wasm");
     let sizes = function_body_sizes(&wasm);
     assert!(sizes.len() > 100, "the worker's functions: {}", sizes.len());
     let largest = sizes.iter().copied().max().unwrap_or(0);
@@ -305,13 +312,14 @@ fn e2e_the_worker_s_wasm_has_no_function_over_32_kib() {
         largest <= LARGEST_WORKER_FUNCTION_BYTES,
         "the worker's largest function is {largest} bytes"
     );
+    Ok(())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn e2e_a_worker_takes_what_the_page_posted_before_it_loaded_in_order() {
-    let browser = Browser::start().await;
-    browser.open("", "#model-status").await;
-    let key = runs().remove(0);
+async fn e2e_a_worker_takes_what_the_page_posted_before_it_loaded_in_order() -> Result {
+    let browser = Browser::start().await?;
+    browser.open("", "#model-status").await?;
+    let key = runs()?.remove(0);
     let plan = Request::Plan {
         generation: 7,
         keys: vec![key.clone()],
@@ -354,8 +362,8 @@ async fn e2e_a_worker_takes_what_the_page_posted_before_it_loaded_in_order() {
         Some((7, native.outcome(&key).expect("a native result"))),
         "the plan posted before the worker loaded is worked to its full result"
     );
-    browser.assert_clean_console();
-    browser.close().await;
+    browser.assert_clean_console()?;
+    browser.close().await
 }
 
 /// The pool's state as the model status line carries it.
@@ -369,35 +377,35 @@ struct PoolState {
     text: String,
 }
 
-async fn pool_state(browser: &Browser) -> PoolState {
+async fn pool_state(browser: &Browser) -> Result<PoolState> {
     const SCRIPT: &str = r#"
         const s = document.getElementById("model-status");
         const n = (name) => Number(s.getAttribute("data-" + name));
         return [n("workers"), n("generation"), n("oldest-report"), n("stale-running"),
                 n("runs-started"), s.textContent];
     "#;
-    let v = browser.js(SCRIPT, vec![]).await;
-    let n = |i: usize| v[i].as_u64().expect("a number");
-    PoolState {
-        workers: n(0),
-        generation: n(1),
-        oldest_report: n(2),
-        stale_running: n(3),
-        runs_started: n(4),
+    let v = browser.js(SCRIPT, vec![]).await?;
+    let n = |i: usize| v[i].as_u64().with_context(|| format!("a number: {}", v[i]));
+    Ok(PoolState {
+        workers: n(0)?,
+        generation: n(1)?,
+        oldest_report: n(2)?,
+        stale_running: n(3)?,
+        runs_started: n(4)?,
         text: v[5].as_str().unwrap_or_default().to_string(),
-    }
+    })
 }
 
 /// Waits until every worker has reported on the current plan and every point is computed.
-async fn wait_until_done(browser: &Browser) -> PoolState {
+async fn wait_until_done(browser: &Browser) -> Result<PoolState> {
     browser
         .wait_for("every point of the plan computed", || async {
-            let s = pool_state(browser).await;
+            let s = pool_state(browser).await?;
             assert_eq!(
                 s.stale_running, 0,
                 "a worker ran a dropped state's run: {s:?}"
             );
-            (s.oldest_report == s.generation && s.text.contains("all")).then_some(s)
+            Ok((s.oldest_report == s.generation && s.text.contains("all")).then_some(s))
         })
         .await
 }
@@ -427,10 +435,10 @@ fn runs_the_burst_asks_for(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn e2e_a_burst_of_slider_moves_leaves_only_the_last_states_work_running() {
-    let browser = Browser::start().await;
-    browser.open("?state=fob", "#qd").await;
-    let before = wait_until_done(&browser).await;
+async fn e2e_a_burst_of_slider_moves_leaves_only_the_last_states_work_running() -> Result {
+    let browser = Browser::start().await?;
+    browser.open("?state=fob", "#qd").await?;
+    let before = wait_until_done(&browser).await?;
     assert!(before.workers >= 1);
 
     // 30 single steps of the depth, each a key press in a task of its own, as fast as the
@@ -442,12 +450,12 @@ async fn e2e_a_burst_of_slider_moves_leaves_only_the_last_states_work_running() 
     assert!(last > 64, "30 distinct depths");
     browser
         .js(PRESS_IN_TASKS_OF_THEIR_OWN, vec![json!("qd"), json!(30)])
-        .await;
+        .await?;
     let wanted = format!("qd={last}&");
     browser
         .wait_for_query("the 30th step in the URL", &[&wanted])
-        .await;
-    let after = wait_until_done(&browser).await;
+        .await?;
+    let after = wait_until_done(&browser).await?;
     // The page makes a plan per state it shows (moves that land in one task share one).
     let plans = after.generation - before.generation;
     assert!(plans > 10, "the moves made plans: {before:?} -> {after:?}");
@@ -461,27 +469,28 @@ async fn e2e_a_burst_of_slider_moves_leaves_only_the_last_states_work_running() 
         started * 2 < asked,
         "{started} runs started for {plans} plans: not far below the {asked} the burst's states ask for"
     );
-    browser.assert_clean_console();
-    browser.close().await;
+    browser.assert_clean_console()?;
+    browser.close().await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn e2e_a_worker_that_cannot_start_shows_the_error_screen_with_the_reason() {
+async fn e2e_a_worker_that_cannot_start_shows_the_error_screen_with_the_reason() -> Result {
     // The app without its worker, as a host that lost a file would serve it.
     let details = crash_details(dist_with(
         "no-worker",
         |name| name == "worker_loader.js",
         None,
-    ))
-    .await;
+    )?)
+    .await?;
     assert!(
         details.contains("the model's worker") && details.contains("worker_loader.js"),
         "the reason is shown: {details}"
     );
+    Ok(())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn e2e_a_worker_of_another_version_shows_the_error_screen_and_says_to_reload() {
+async fn e2e_a_worker_of_another_version_shows_the_error_screen_and_says_to_reload() -> Result {
     // A worker whose first message this page's protocol does not have, as a host that cached
     // an older build's (unhashed) worker files would pair them.
     let details = crash_details(dist_with(
@@ -491,20 +500,21 @@ async fn e2e_a_worker_of_another_version_shows_the_error_screen_and_says_to_relo
             "worker_loader.js",
             "postMessage(JSON.stringify({ Hello: { from: 'an older lab' } }));\n",
         )),
-    ))
-    .await;
+    )?)
+    .await?;
     assert!(
         details.contains("another version of the lab") && details.contains("reload the page"),
         "the reason is shown: {details}"
     );
+    Ok(())
 }
 
 /// Serves `root`, waits for the error screen, and gives its details; then removes `root`.
-async fn crash_details(root: std::path::PathBuf) -> String {
-    let browser = Browser::start_serving(&root).await;
-    browser.open("", "#crash").await;
-    let details = browser.text("#crash pre").await;
-    browser.close().await;
+async fn crash_details(root: std::path::PathBuf) -> Result<String> {
+    let browser = Browser::start_serving(&root).await?;
+    browser.open("", "#crash").await?;
+    let details = browser.text("#crash pre").await?;
+    browser.close().await?;
     let _ = std::fs::remove_dir_all(&root);
-    details
+    Ok(details)
 }

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::Browser;
+use common::{Browser, Context, Result};
 use fantoccini::key::Key;
 use fantoccini::Locator;
 use serde_json::json;
@@ -23,44 +23,44 @@ const PAUSE_WATCH: Duration = Duration::from_millis(800);
 const IN_FLIGHT_WAIT: Duration = Duration::from_millis(300);
 
 /// `(data-sim-ns, data-steps)` of the activity view.
-async fn clock(browser: &Browser) -> (u64, u64) {
+async fn clock(browser: &Browser) -> Result<(u64, u64)> {
     let v = browser
         .js(
             r#"const a = document.getElementById("activity");
                return [a.dataset.simNs, a.dataset.steps];"#,
             vec![],
         )
-        .await;
+        .await?;
     let num = |i: usize| {
         v[i].as_str()
             .and_then(|s| s.parse::<u64>().ok())
-            .unwrap_or_else(|| panic!("bad clock attributes: {v}"))
+            .with_context(|| format!("bad clock attributes: {v}"))
     };
-    (num(0), num(1))
+    Ok((num(0)?, num(1)?))
 }
 
-async fn wait_ready(browser: &Browser) {
+async fn wait_ready(browser: &Browser) -> Result {
     browser
         .wait_for("the activity view to be ready", || async {
-            (browser
+            Ok((browser
                 .js(
                     "const a = document.getElementById('activity'); return a && a.dataset.ready;",
                     vec![],
                 )
-                .await
+                .await?
                 == json!("true"))
-            .then_some(())
+            .then_some(()))
         })
-        .await;
+        .await
 }
 
 /// Waits until the page's query is `want`; fails showing the last one seen.
-async fn wait_search(browser: &Browser, want: &str, what: &str) {
+async fn wait_search(browser: &Browser, want: &str, what: &str) -> Result {
     let deadline = tokio::time::Instant::now() + URL_WAIT;
     loop {
-        let now = browser.location_search().await;
+        let now = browser.location_search().await?;
         if now == want {
-            return;
+            return Ok(());
         }
         assert!(
             tokio::time::Instant::now() < deadline,
@@ -71,74 +71,78 @@ async fn wait_search(browser: &Browser, want: &str, what: &str) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn e2e_teach_play_advances_pause_stops_step_is_one_event_and_reset_restarts() {
-    let browser = Browser::start().await;
-    browser.open(SMALL_DRIVE, "#activity").await;
-    wait_ready(&browser).await;
-    assert_eq!(clock(&browser).await, (0, 0), "a fresh view starts at zero");
+async fn e2e_teach_play_advances_pause_stops_step_is_one_event_and_reset_restarts() -> Result {
+    let browser = Browser::start().await?;
+    browser.open(SMALL_DRIVE, "#activity").await?;
+    wait_ready(&browser).await?;
+    assert_eq!(
+        clock(&browser).await?,
+        (0, 0),
+        "a fresh view starts at zero"
+    );
     let dies = browser
         .js(
             "return document.querySelectorAll('.drive-picture .die').length;",
             vec![],
         )
-        .await;
+        .await?;
     assert_eq!(dies, json!(8), "the 480 GB drive is drawn with its 8 dies");
 
     // Step: exactly one engine event, and the clock moves to it (never back).
     for expected in 1..=3u64 {
-        let (ns_before, _) = clock(&browser).await;
-        browser.click("teach-step").await;
+        let (ns_before, _) = clock(&browser).await?;
+        browser.click("teach-step").await?;
         let (ns, steps) = browser
             .wait_for("one step", || async {
-                let c = clock(&browser).await;
-                (c.1 == expected).then_some(c)
+                let c = clock(&browser).await?;
+                Ok((c.1 == expected).then_some(c))
             })
-            .await;
+            .await?;
         assert_eq!(steps, expected);
         assert!(ns >= ns_before, "time ran backwards: {ns_before} -> {ns}");
     }
-    let summary = browser.text("#teach-summary").await;
+    let summary = browser.text("#teach-summary").await?;
     assert!(
         summary.contains("of 8 dies busy"),
         "spoken summary: {summary}"
     );
 
     // Play: simulated time advances by itself.
-    let before = clock(&browser).await;
-    browser.click("teach-play").await;
+    let before = clock(&browser).await?;
+    browser.click("teach-play").await?;
     let playing = browser
         .wait_for("simulated time to advance", || async {
-            let c = clock(&browser).await;
-            (c.0 > before.0 && c.1 > before.1).then_some(c)
+            let c = clock(&browser).await?;
+            Ok((c.0 > before.0 && c.1 > before.1).then_some(c))
         })
-        .await;
+        .await?;
     assert!(playing.0 > before.0);
 
     // Pause: it stops.
-    browser.click("teach-pause").await;
+    browser.click("teach-pause").await?;
     browser
         .wait_for("the view to stop playing", || async {
-            (browser
+            Ok((browser
                 .js(
                     "return document.getElementById('activity').dataset.playing;",
                     vec![],
                 )
-                .await
+                .await?
                 == json!("false"))
-            .then_some(())
+            .then_some(()))
         })
-        .await;
+        .await?;
     // An advance already on its way to the worker when Pause is pressed is still shown (the
     // clock the worker reached; at most one is ever on its way), then nothing moves.
     let paused = browser
         .wait_for("the advance sent before Pause to be shown", || async {
-            let seen = clock(&browser).await;
+            let seen = clock(&browser).await?;
             tokio::time::sleep(IN_FLIGHT_WAIT).await;
-            (clock(&browser).await == seen).then_some(seen)
+            Ok((clock(&browser).await? == seen).then_some(seen))
         })
-        .await;
+        .await?;
     tokio::time::sleep(PAUSE_WATCH).await;
-    assert_eq!(clock(&browser).await, paused, "time moved while paused");
+    assert_eq!(clock(&browser).await?, paused, "time moved while paused");
 
     // Alt+R: back to the start.
     browser
@@ -147,25 +151,25 @@ async fn e2e_teach_play_advances_pause_stops_step_is_one_event_and_reset_restart
                  { key: "r", code: "KeyR", altKey: true, bubbles: true }));"#,
             vec![],
         )
-        .await;
+        .await?;
     browser
         .wait_for("Alt+R to reset", || async {
-            (clock(&browser).await == (0, 0)).then_some(())
+            Ok((clock(&browser).await? == (0, 0)).then_some(()))
         })
-        .await;
-    browser.assert_clean_console();
-    browser.close().await;
+        .await?;
+    browser.assert_clean_console()?;
+    browser.close().await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn e2e_teach_the_sentence_goes_from_dies_idle_at_qd1_to_dies_busy_at_depth() {
-    let browser = Browser::start().await;
+async fn e2e_teach_the_sentence_goes_from_dies_idle_at_qd1_to_dies_busy_at_depth() -> Result {
+    let browser = Browser::start().await?;
     browser
         .open(
             "?preset=e18dc&cap=480&qd=1&rw=randread&state=steady&view=activity",
             "#explain",
         )
-        .await;
+        .await?;
     let limit = |want: &'static str| {
         let browser = &browser;
         async move {
@@ -176,19 +180,19 @@ async fn e2e_teach_the_sentence_goes_from_dies_idle_at_qd1_to_dies_busy_at_depth
                             "return document.getElementById('explain').dataset.limit;",
                             vec![],
                         )
-                        .await;
-                    (v == json!(want)).then_some(())
+                        .await?;
+                    Ok((v == json!(want)).then_some(()))
                 })
-                .await;
+                .await?;
             browser.text("#explain-sentence").await
         }
     };
-    let idle = limit("queue-depth").await;
+    let idle = limit("queue-depth").await?;
     assert!(
         idle.contains("Only 1 request in flight") && idle.contains("7 of 8 dies are idle"),
         "{idle}"
     );
-    let little = browser.text("#explain-little").await;
+    let little = browser.text("#explain-little").await?;
     assert!(
         little.contains("Little's law") && little.contains("1 request in flight"),
         "{little}"
@@ -205,14 +209,16 @@ async fn e2e_teach_the_sentence_goes_from_dies_idle_at_qd1_to_dies_busy_at_depth
             .await
             .expect("key on #qd");
     }
-    browser.wait_for_query("queue depth 256", &["qd=256"]).await;
-    let busy = limit("dies").await;
+    browser
+        .wait_for_query("queue depth 256", &["qd=256"])
+        .await?;
+    let busy = limit("dies").await?;
     assert!(
         busy.contains("busy") && busy.contains("more queue depth only adds waiting"),
         "{busy}"
     );
-    browser.assert_clean_console();
-    browser.close().await;
+    browser.assert_clean_console()?;
+    browser.close().await
 }
 
 /// Every tour, every step: the URL (the state) it must produce. Steps without a `view` keep
@@ -286,96 +292,98 @@ const TOUR_STEPS: [(&str, &[&str]); 8] = [
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn e2e_teach_each_tour_sets_the_controls_it_promises() {
-    let browser = Browser::start().await;
-    browser.open("?view=activity&state=fob", "#activity").await;
+async fn e2e_teach_each_tour_sets_the_controls_it_promises() -> Result {
+    let browser = Browser::start().await?;
+    browser
+        .open("?view=activity&state=fob", "#activity")
+        .await?;
     // Above teaching mode the tours fold to one line until opened.
     assert_eq!(
         browser
             .js("return document.getElementById('tours').open;", vec![])
-            .await,
+            .await?,
         json!(false)
     );
-    browser.click("tours-summary").await;
+    browser.click("tours-summary").await?;
     for (tour, steps) in TOUR_STEPS {
         for (i, want) in steps.iter().enumerate() {
             if i == 0 {
-                browser.click(&format!("tour-{tour}")).await;
+                browser.click(&format!("tour-{tour}")).await?;
             } else {
-                browser.click("tour-next").await;
+                browser.click("tour-next").await?;
             }
             let want = if want.contains("view=") {
                 format!("?{want}")
             } else {
                 format!("?{want}&view=activity")
             };
-            wait_search(&browser, &want, &format!("tour {tour} step {}", i + 1)).await;
+            wait_search(&browser, &want, &format!("tour {tour} step {}", i + 1)).await?;
             if want.contains("view=time") {
-                browser.wait_for_time_charts().await;
+                browser.wait_for_time_charts().await?;
                 let idle = want.split('&').find_map(|kv| kv.strip_prefix("idle="));
                 let expect = if want.contains("preset=e18dc") {
                     "this drive has no SLC cache".to_string()
                 } else {
                     format!("with {} s idle", idle.unwrap_or("?"))
                 };
-                let readout = browser.text("#burst-readout").await;
+                let readout = browser.text("#burst-readout").await?;
                 assert!(
                     readout.contains(&expect),
                     "the burst chart follows the tour: {readout}"
                 );
             }
-            let count = browser.text(".tour-count").await;
+            let count = browser.text(".tour-count").await?;
             assert!(
                 count.contains(&format!("step {} of {}", i + 1, steps.len())),
                 "{count}"
             );
-            assert!(!browser.text("#tour-text").await.is_empty());
+            assert!(!browser.text("#tour-text").await?.is_empty());
         }
         let next_disabled = browser
             .js(
                 "return document.getElementById('tour-next').disabled;",
                 vec![],
             )
-            .await;
+            .await?;
         assert_eq!(
             next_disabled,
             json!(true),
             "the last step of {tour} has no next"
         );
     }
-    browser.assert_clean_console();
-    browser.close().await;
+    browser.assert_clean_console()?;
+    browser.close().await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn e2e_teach_a_tour_started_under_the_charts_keeps_the_charts() {
-    let browser = Browser::start().await;
-    browser.open("", "#tour-qd1-reads").await;
+async fn e2e_teach_a_tour_started_under_the_charts_keeps_the_charts() -> Result {
+    let browser = Browser::start().await?;
+    browser.open("", "#tour-qd1-reads").await?;
     assert_eq!(
         browser
             .js(
                 "return document.querySelector('.tour-dock').hidden;",
                 vec![]
             )
-            .await,
+            .await?,
         json!(true),
         "no dock before a tour starts"
     );
-    browser.click("tour-qd1-reads").await;
+    browser.click("tour-qd1-reads").await?;
     let (_, steps) = TOUR_STEPS[0];
     wait_search(
         &browser,
         &format!("?{}", steps[0]),
         "the first step, in the chart view",
     )
-    .await;
-    browser.click("tour-next").await;
-    wait_search(&browser, &format!("?{}", steps[1]), "the second step").await;
-    assert!(browser.text(".tour-count").await.contains("step 2 of 2"));
+    .await?;
+    browser.click("tour-next").await?;
+    wait_search(&browser, &format!("?{}", steps[1]), "the second step").await?;
+    assert!(browser.text(".tour-count").await?.contains("step 2 of 2"));
     assert_eq!(
         browser
             .js("return document.querySelector('.charts').hidden;", vec![])
-            .await,
+            .await?,
         json!(false),
         "the charts stay"
     );
@@ -390,30 +398,30 @@ async fn e2e_teach_a_tour_started_under_the_charts_keeps_the_charts() {
                      Math.abs(chart.top) < 2 && chart.top < text.top];",
             vec![],
         )
-        .await;
+        .await?;
     assert_eq!(
         seen,
         json!([true, true]),
         "step text docked in view, chart above it"
     );
-    browser.assert_clean_console();
-    browser.close().await;
+    browser.assert_clean_console()?;
+    browser.close().await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn e2e_teach_projector_theme_and_view_come_from_the_url_and_bad_values_are_noted() {
-    let browser = Browser::start().await;
+async fn e2e_teach_projector_theme_and_view_come_from_the_url_and_bad_values_are_noted() -> Result {
+    let browser = Browser::start().await?;
     browser
         .open("?theme=projector&view=activity&speed=7", "#activity")
-        .await;
+        .await?;
     let theme = browser
         .js(
             "return [document.documentElement.dataset.theme, document.getElementById('theme').value];",
             vec![],
         )
-        .await;
+        .await?;
     assert_eq!(theme, json!(["projector", "projector"]));
-    let note = browser.text("#url-notes").await;
+    let note = browser.text("#url-notes").await?;
     assert!(note.contains("speed") && note.contains('7'), "{note}");
     assert_eq!(
         browser
@@ -421,23 +429,23 @@ async fn e2e_teach_projector_theme_and_view_come_from_the_url_and_bad_values_are
                 "return document.getElementById('view-activity').checked;",
                 vec![]
             )
-            .await,
+            .await?,
         json!(true)
     );
-    browser.click("view-qd").await;
+    browser.click("view-qd").await?;
     browser
         .wait_for("the charts to come back", || async {
             let gone = browser
                 .js("return document.getElementById('activity') === null && document.getElementById('chart-iops') !== null;", vec![])
-                .await;
-            (gone == json!(true)).then_some(())
+                .await?;
+            Ok((gone == json!(true)).then_some(()))
         })
-        .await;
+        .await?;
     browser
         .wait_for("the URL to leave teaching mode", || async {
-            (!browser.location_search().await.contains("view=")).then_some(())
+            Ok((!browser.location_search().await?.contains("view=")).then_some(()))
         })
-        .await;
-    browser.assert_clean_console();
-    browser.close().await;
+        .await?;
+    browser.assert_clean_console()?;
+    browser.close().await
 }

@@ -7,6 +7,7 @@ mod common;
 use std::path::PathBuf;
 
 use common::fio::{self, quick_job, run_fio_as};
+use common::Result;
 
 use parallelism_lab::fio::{job_file, parse_output};
 use parallelism_lab::model::{Rw, Workload};
@@ -14,20 +15,20 @@ use parallelism_lab::model::{Rw, Workload};
 /// Scratch files of this test binary.
 const AREA: &str = "fio";
 
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> Result<PathBuf> {
     fio::scratch(AREA, name)
 }
 
 #[test]
-fn the_exported_job_file_runs_in_fio_and_its_output_imports_as_one_point_per_depth() {
+fn the_exported_job_file_runs_in_fio_and_its_output_imports_as_one_point_per_depth() -> Result {
     let w = Workload {
         rw: Rw::RandRw,
         rwmixread: 70,
         bs_bytes: 4096,
         iodepth: 1,
     };
-    let job = quick_job(&job_file(&w, &[1, 8]), &scratch("data.bin"));
-    let json = fio::run_fio(AREA, "randrw", &job);
+    let job = quick_job(&job_file(&w, &[1, 8]), &scratch("data.bin")?);
+    let json = fio::run_fio(AREA, "randrw", &job)?;
     let points = parse_output(&json)
         .expect("fio's own output imports")
         .points;
@@ -42,48 +43,50 @@ fn the_exported_job_file_runs_in_fio_and_its_output_imports_as_one_point_per_dep
         );
         assert!((40.0..100.0).contains(&p.read_percent), "{p:?}");
     }
+    Ok(())
 }
 
 #[test]
-fn truncated_real_output_is_refused_with_a_reason() {
+fn truncated_real_output_is_refused_with_a_reason() -> Result {
     let w = Workload {
         rw: Rw::RandRead,
         rwmixread: 100,
         bs_bytes: 4096,
         iodepth: 4,
     };
-    let job = quick_job(&job_file(&w, &[4]), &scratch("data2.bin"));
-    let json = fio::run_fio(AREA, "randread", &job);
+    let job = quick_job(&job_file(&w, &[4]), &scratch("data2.bin")?);
+    let json = fio::run_fio(AREA, "randread", &job)?;
     assert_eq!(parse_output(&json).unwrap().points.len(), 1);
     for cut in [json.len() / 3, json.len() / 2, json.len() - 3] {
         let e = parse_output(&json[..cut]).unwrap_err().to_string();
         assert!(e.contains("fio output"), "{e}");
     }
+    Ok(())
 }
 
 #[test]
-fn fio_output_imports_as_people_save_it_json_json_plus_and_json_with_the_normal_report() {
+fn fio_output_imports_as_people_save_it_json_json_plus_and_json_with_the_normal_report() -> Result {
     let w = Workload {
         rw: Rw::RandRead,
         rwmixread: 100,
         bs_bytes: 4096,
         iodepth: 1,
     };
-    let job = quick_job(&job_file(&w, &[1, 4]), &scratch("formats.bin"));
-    let json = run_fio_as(AREA, "formats-json", &job, "json");
+    let job = quick_job(&job_file(&w, &[1, 4]), &scratch("formats.bin")?);
+    let json = run_fio_as(AREA, "formats-json", &job, "json")?;
     let plain = parse_output(&json).expect("json imports").points;
-    let json_plus = run_fio_as(AREA, "formats-json-plus", &job, "json+");
+    let json_plus = run_fio_as(AREA, "formats-json-plus", &job, "json+")?;
     assert!(
         json_plus.contains("\"bins\""),
         "json+ carries the latency bins"
     );
-    let json_normal = run_fio_as(AREA, "formats-json-normal", &job, "json,normal");
+    let json_normal = run_fio_as(AREA, "formats-json-normal", &job, "json,normal")?;
     assert!(
         json_normal.contains("Run status group"),
         "the normal report is in the file"
     );
-    let normal = run_fio_as(AREA, "formats-normal", &job, "normal");
-    let terse = run_fio_as(AREA, "formats-terse", &job, "terse");
+    let normal = run_fio_as(AREA, "formats-normal", &job, "normal")?;
+    let terse = run_fio_as(AREA, "formats-terse", &job, "terse")?;
     // The normal report first, then the JSON: two runs saved into one file.
     let normal_then_json = format!("{normal}\n{json}");
     for (format, text) in [
@@ -113,10 +116,11 @@ fn fio_output_imports_as_people_save_it_json_json_plus_and_json_with_the_normal_
             .collect::<Vec<_>>(),
         [(1, true, Some(4096)), (4, true, Some(4096))]
     );
+    Ok(())
 }
 
 #[test]
-fn a_real_fio_run_on_this_machine_imports_and_fits_with_its_error_reported() {
+fn a_real_fio_run_on_this_machine_imports_and_fits_with_its_error_reported() -> Result {
     // Issue 17: the fit takes what fio writes on a real machine (here a scratch file on
     // whatever disk the tests run on, which no preset models: the fit reports how far off it
     // is rather than passing as a good one).
@@ -132,8 +136,8 @@ fn a_real_fio_run_on_this_machine_imports_and_fits_with_its_error_reported() {
             bs_bytes,
             iodepth: 1,
         };
-        let job = quick_job(&job_file(&w, depths), &scratch("fit.bin"));
-        let json = fio::run_fio(AREA, &format!("fit-{rw}"), &job);
+        let job = quick_job(&job_file(&w, depths), &scratch("fit.bin")?);
+        let json = fio::run_fio(AREA, &format!("fit-{rw}"), &job)?;
         let got = custom::cells_from_fio(&parse_output(&json).unwrap().points, DriveState::Fob);
         assert!(got.skipped.is_empty(), "{:?}", got.skipped);
         cells.extend(got.cells);
@@ -172,22 +176,23 @@ fn a_real_fio_run_on_this_machine_imports_and_fits_with_its_error_reported() {
         report.max_err * 100.0,
         report.mean_err * 100.0
     );
+    Ok(())
 }
 
 #[test]
-fn fios_own_iolog_replays_as_the_requests_fio_made() {
+fn fios_own_iolog_replays_as_the_requests_fio_made() -> Result {
     // fio's write_iolog (version 3: a timestamp in microseconds before each action) of a
     // rate-limited mixed job of 100 requests.
-    let log = scratch("replay.iolog");
+    let log = scratch("replay.iolog")?;
     // fio appends to an iolog that is already there.
     let _ = std::fs::remove_file(&log);
     let job = format!(
         "[replay]\nfilename={}\nsize=4M\nrw=randrw\nrwmixread=60\nbs=4k\nioengine=psync\n\
          number_ios=100\nrate_iops=500\nwrite_iolog={}\n",
-        scratch("replay.bin").display(),
+        scratch("replay.bin")?.display(),
         log.display()
     );
-    fio::run_fio(AREA, "iolog", &job);
+    fio::run_fio(AREA, "iolog", &job)?;
     let text = std::fs::read_to_string(&log).unwrap();
     let trace = parallelism_lab::model::workload::trace::read(text.as_bytes(), None)
         .expect("fio's own iolog reads");
@@ -201,4 +206,5 @@ fn fios_own_iolog_replays_as_the_requests_fio_made() {
     // machine fio falls behind its rate (325 ms seen while a build ran), never ahead of it.
     let span_ms = trace.span_ns() as f64 / 1e6;
     assert!((90.0..1_000.0).contains(&span_ms), "{span_ms} ms");
+    Ok(())
 }

@@ -1,6 +1,6 @@
 //! [`Browser`]: the built app served locally and a headless Chromium driven through fantoccini.
 
-use super::{dist_dir, http, ChromeDriver, StaticServer};
+use super::{dist_dir, http, ChromeDriver, Context, Failure, Result, StaticServer};
 use fantoccini::wd::Capabilities;
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -38,7 +38,7 @@ pub struct LogEntry {
 }
 
 /// Static server + chromedriver + WebDriver session. Drop closes the session and stops both
-/// processes, also when the test panics; call [`Browser::close`] at the end of a passing test.
+/// processes, also when the test fails; call [`Browser::close`] at the end of a passing test.
 pub struct Browser {
     pub client: Client,
     session_id: String,
@@ -51,23 +51,26 @@ pub struct Browser {
 impl Browser {
     /// Serves `dist/` under [`MOUNT`] and opens a headless Chromium session. Console messages
     /// are collected from the start via chromedriver's `goog:loggingPrefs`.
-    pub async fn start() -> Self {
-        Self::start_with(&dist_dir(), None).await
+    pub async fn start() -> Result<Self> {
+        Self::start_with(&dist_dir()?, None).await
     }
 
     /// [`start`](Self::start), serving `root` instead of `dist/` (a changed copy of it).
-    pub async fn start_serving(root: &std::path::Path) -> Self {
+    pub async fn start_serving(root: &std::path::Path) -> Result<Self> {
         Self::start_with(root, None).await
     }
 
     /// [`start`](Self::start), with every download saved to `dir` without a prompt.
-    pub async fn start_downloading_to(dir: &std::path::Path) -> Self {
-        Self::start_with(&dist_dir(), Some(dir)).await
+    pub async fn start_downloading_to(dir: &std::path::Path) -> Result<Self> {
+        Self::start_with(&dist_dir()?, Some(dir)).await
     }
 
-    async fn start_with(root: &std::path::Path, downloads: Option<&std::path::Path>) -> Self {
-        let server = StaticServer::start(root, MOUNT).expect("cannot start the static server");
-        let driver = ChromeDriver::start();
+    async fn start_with(
+        root: &std::path::Path,
+        downloads: Option<&std::path::Path>,
+    ) -> Result<Self> {
+        let server = StaticServer::start(root, MOUNT).context("cannot start the static server")?;
+        let driver = ChromeDriver::start()?;
 
         let mut chrome_options = json!({ "args": CHROME_ARGS });
         if let Some(dir) = downloads {
@@ -88,19 +91,19 @@ impl Browser {
             .capabilities(caps)
             .connect(&driver.url())
             .await
-            .expect("cannot open a WebDriver session");
+            .context("cannot open a WebDriver session")?;
         let session_id = client
             .session_id()
             .await
-            .expect("WebDriver session id")
-            .expect("WebDriver session id");
-        Self {
+            .context("WebDriver session id")?
+            .context("WebDriver session id")?;
+        Ok(Self {
             client,
             session_id,
             closed: false,
             driver,
             server,
-        }
+        })
     }
 
     /// URL of `path` in the served app (relative to [`MOUNT`]).
@@ -110,12 +113,12 @@ impl Browser {
 
     /// Opens `path` of the app and waits until the element `ready_css` exists and every part
     /// of the page has mounted.
-    pub async fn open(&self, path: &str, ready_css: &str) {
+    pub async fn open(&self, path: &str, ready_css: &str) -> Result {
         let url = self.url(path);
         self.client
             .goto(&url)
             .await
-            .unwrap_or_else(|e| panic!("cannot open {url}: {e}"));
+            .with_context(|| format!("cannot open {url}"))?;
         let found = self
             .client
             .wait()
@@ -123,10 +126,10 @@ impl Browser {
             .for_element(Locator::Css(ready_css))
             .await;
         if let Err(e) = found {
-            panic!(
-                "{ready_css} did not appear within {TIMEOUT:?} ({e}); console: {:#?}",
-                self.console()
-            );
+            return Err(Failure::new(format!(
+                "{ready_css} did not appear within {TIMEOUT:?} ({e}); console: {}",
+                self.console_text()
+            )));
         }
         // The parts below the first screen mount after it, one per task (src/ui/later.rs): a
         // test reaches for them once all are there, or once the crash screen has replaced them.
@@ -134,84 +137,80 @@ impl Browser {
             "every part of the page to be mounted",
             "return document.documentElement.hasAttribute('data-mounted') || !!document.getElementById('crash');",
         )
-        .await;
+        .await
     }
 
     /// Runs `script` (a function body; `arguments` holds `args`) in the page.
-    pub async fn js(&self, script: &str, args: Vec<Value>) -> Value {
+    pub async fn js(&self, script: &str, args: Vec<Value>) -> Result<Value> {
         self.client
             .execute(script, args)
             .await
-            .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+            .map_err(|e| Failure::new(format!("script failed: {e}\n{script}")))
     }
 
     /// How far the page scrolls sideways, in CSS px (0 or less: not at all).
-    pub async fn sideways_overflow(&self) -> i64 {
-        self.js(
-            "return document.documentElement.scrollWidth - window.innerWidth;",
-            vec![],
-        )
-        .await
-        .as_i64()
-        .unwrap_or(i64::MAX)
+    pub async fn sideways_overflow(&self) -> Result<i64> {
+        let overflow = self
+            .js(
+                "return document.documentElement.scrollWidth - window.innerWidth;",
+                vec![],
+            )
+            .await?;
+        Ok(overflow.as_i64().unwrap_or(i64::MAX))
     }
 
     /// `textContent` of the element matching `css`.
-    pub async fn text(&self, css: &str) -> String {
+    pub async fn text(&self, css: &str) -> Result<String> {
         let v = self
             .js(
                 "return document.querySelector(arguments[0]).textContent;",
                 vec![json!(css)],
             )
-            .await;
-        v.as_str().unwrap_or_default().to_string()
+            .await?;
+        Ok(v.as_str().unwrap_or_default().to_string())
     }
 
     /// The page's query string (`location.search`, with its `?`).
-    pub async fn location_search(&self) -> String {
-        self.js("return location.search;", vec![])
-            .await
-            .as_str()
-            .unwrap_or_default()
-            .to_string()
+    pub async fn location_search(&self) -> Result<String> {
+        let search = self.js("return location.search;", vec![]).await?;
+        Ok(search.as_str().unwrap_or_default().to_string())
     }
 
     /// The attribute `name` of the element matching `css` (`None` if either is missing).
-    pub async fn attr(&self, css: &str, name: &str) -> Option<String> {
-        self.js(
+    pub async fn attr(&self, css: &str, name: &str) -> Result<Option<String>> {
+        let value = self.js(
             "const e = document.querySelector(arguments[0]); return e ? e.getAttribute(arguments[1]) : null;",
             vec![json!(css), json!(name)],
         )
-        .await
-        .as_str()
-        .map(str::to_string)
+        .await?;
+        Ok(value.as_str().map(str::to_string))
     }
 
     /// Clicks the element with id `id`.
-    pub async fn click(&self, id: &str) {
+    pub async fn click(&self, id: &str) -> Result {
         self.client
             .find(Locator::Id(id))
             .await
-            .unwrap_or_else(|e| panic!("#{id}: {e}"))
+            .with_context(|| format!("#{id}"))?
             .click()
             .await
-            .unwrap_or_else(|e| panic!("click #{id}: {e}"));
+            .with_context(|| format!("click #{id}"))
     }
 
     /// Types `keys` into the element with id `id` (as a reader's keyboard would).
-    pub async fn press(&self, id: &str, keys: &str) {
+    pub async fn press(&self, id: &str, keys: &str) -> Result {
         self.client
             .find(Locator::Id(id))
             .await
-            .unwrap_or_else(|e| panic!("#{id}: {e}"))
+            .with_context(|| format!("#{id}"))?
             .send_keys(keys)
             .await
-            .unwrap_or_else(|e| panic!("keys on #{id}: {e}"));
+            .with_context(|| format!("keys on #{id}"))
     }
 
     /// A hash of the pixels of the canvas matching `css` (changes whenever its drawing does),
     /// as `WxH:hash:ink` where `ink` counts non-zero bytes (0 for a canvas never drawn on).
-    pub async fn canvas_hash(&self, css: &str) -> String {
+    pub async fn canvas_hash(&self, css: &str) -> Result<String> {
         // Read back through a copy made for it, so the page's own canvas is not flagged by
         // Chromium's "multiple readbacks, set willReadFrequently" warning.
         const SCRIPT: &str = r#"
@@ -229,26 +228,27 @@ impl Browser {
             }
             return `${c.width}x${c.height}:${(h >>> 0).toString(16)}:${ink}`;
         "#;
-        let v = self.js(SCRIPT, vec![json!(css)]).await;
-        v.as_str().unwrap_or_default().to_string()
+        let v = self.js(SCRIPT, vec![json!(css)]).await?;
+        Ok(v.as_str().unwrap_or_default().to_string())
     }
 
-    /// Polls `probe` until it returns `Some`, failing with `what` after [`TIMEOUT`].
-    pub async fn wait_for<T, F, Fut>(&self, what: &str, mut probe: F) -> T
+    /// Polls `probe` until it returns `Some`, failing with `what` after [`TIMEOUT`], or with
+    /// the probe's own failure.
+    pub async fn wait_for<T, F, Fut>(&self, what: &str, mut probe: F) -> Result<T>
     where
         F: FnMut() -> Fut,
-        Fut: Future<Output = Option<T>>,
+        Fut: Future<Output = Result<Option<T>>>,
     {
         let deadline = tokio::time::Instant::now() + TIMEOUT;
         loop {
-            if let Some(v) = probe().await {
-                return v;
+            if let Some(v) = probe().await? {
+                return Ok(v);
             }
             if tokio::time::Instant::now() > deadline {
-                panic!(
-                    "timed out after {TIMEOUT:?} waiting for {what}; console: {:#?}",
-                    self.console()
-                );
+                return Err(Failure::new(format!(
+                    "timed out after {TIMEOUT:?} waiting for {what}; console: {}",
+                    self.console_text()
+                )));
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
@@ -256,20 +256,20 @@ impl Browser {
 
     /// Waits until the page's query contains every one of `parts`, and gives it (the page
     /// rewrites its URL at most every 200 ms while the controls move, so a test waits for it).
-    pub async fn wait_for_query(&self, what: &str, parts: &[&str]) -> String {
+    pub async fn wait_for_query(&self, what: &str, parts: &[&str]) -> Result<String> {
         self.wait_for(what, || async {
-            let s = self.location_search().await;
-            parts.iter().all(|p| s.contains(p)).then_some(s)
+            let s = self.location_search().await?;
+            Ok(parts.iter().all(|p| s.contains(p)).then_some(s))
         })
         .await
     }
 
     /// Waits until `script` (a function body) returns `true` in the page.
-    pub async fn wait_until(&self, what: &str, script: &str) {
+    pub async fn wait_until(&self, what: &str, script: &str) -> Result {
         self.wait_for(what, || async {
-            (self.js(script, vec![]).await == json!(true)).then_some(())
+            Ok((self.js(script, vec![]).await? == json!(true)).then_some(()))
         })
-        .await;
+        .await
     }
 
     /// Sizes the window so that the page's viewport is `width` x `height` CSS pixels, as a
@@ -277,52 +277,60 @@ impl Browser {
     /// size, so the window grows by what the viewport lacks; and the page learns of a new
     /// window size a moment after chromedriver has set it (its width and height apart, at
     /// times), so the viewport is read once it has settled, and the last size waited for.
-    pub async fn set_viewport(&self, width: u32, height: u32) {
+    pub async fn set_viewport(&self, width: u32, height: u32) -> Result {
         let want = (u64::from(width), u64::from(height));
-        self.client.set_window_size(width, height).await.unwrap();
-        let (w, h) = self.settled_viewport().await;
+        let resize = || format!("a {width} x {height} window");
+        self.client
+            .set_window_size(width, height)
+            .await
+            .with_context(resize)?;
+        let (w, h) = self.settled_viewport().await?;
         let framed = (2 * want.0 - w.min(want.0), 2 * want.1 - h.min(want.1));
         if framed != want {
             self.client
                 .set_window_size(framed.0 as u32, framed.1 as u32)
                 .await
-                .unwrap();
+                .with_context(resize)?;
         }
         self.wait_for(&format!("a {width} x {height} viewport"), || async {
-            (self.viewport().await == want).then_some(())
+            Ok((self.viewport().await? == want).then_some(()))
         })
-        .await;
+        .await
     }
 
     /// The viewport's size in CSS pixels.
-    async fn viewport(&self) -> (u64, u64) {
+    async fn viewport(&self) -> Result<(u64, u64)> {
         let v = self
             .js("return [window.innerWidth, window.innerHeight];", vec![])
-            .await;
-        (v[0].as_u64().unwrap(), v[1].as_u64().unwrap())
+            .await?;
+        match (v[0].as_u64(), v[1].as_u64()) {
+            (Some(width), Some(height)) => Ok((width, height)),
+            _ => Err(Failure::new(format!("a viewport's width and height: {v}"))),
+        }
     }
 
     /// The viewport's size once two reads a tenth of a second apart agree.
-    async fn settled_viewport(&self) -> (u64, u64) {
+    async fn settled_viewport(&self) -> Result<(u64, u64)> {
         let deadline = tokio::time::Instant::now() + TIMEOUT;
-        let mut last = self.viewport().await;
+        let mut last = self.viewport().await?;
         loop {
             tokio::time::sleep(Duration::from_millis(100)).await;
-            let now = self.viewport().await;
+            let now = self.viewport().await?;
             if now == last {
-                return now;
+                return Ok(now);
             }
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "the viewport never settled: {last:?}, then {now:?}"
-            );
+            if tokio::time::Instant::now() >= deadline {
+                return Err(Failure::new(format!(
+                    "the viewport never settled: {last:?}, then {now:?}"
+                )));
+            }
             last = now;
         }
     }
 
     /// Waits until the three charts against queue depth are drawn for the state in the URL
     /// with every point at least estimated.
-    pub async fn wait_for_queue_charts(&self) {
+    pub async fn wait_for_queue_charts(&self) -> Result {
         const SCRIPT: &str = r#"
             const state = location.search.slice(1);
             return ["chart-iops", "chart-latency", "chart-mix"].every((id) => {
@@ -331,12 +339,12 @@ impl Browser {
             });
         "#;
         self.wait_until("every chart to be drawn with all points", SCRIPT)
-            .await;
+            .await
     }
 
     /// Waits until the drive-over-time view's three charts are drawn with results for the
     /// state in the URL.
-    pub async fn wait_for_time_charts(&self) {
+    pub async fn wait_for_time_charts(&self) -> Result {
         const SCRIPT: &str = r#"
             const state = location.search.slice(1);
             return ["chart-fill", "chart-burst", "chart-torture"].every((id) => {
@@ -348,25 +356,27 @@ impl Browser {
             "the drive-over-time charts to be drawn with results",
             SCRIPT,
         )
-        .await;
+        .await
     }
 
     /// Runs the Chrome DevTools Protocol command `cmd` with `params` in this session (through
     /// chromedriver's `goog/cdp/execute`) and returns its result, e.g.
     /// `Emulation.setDeviceMetricsOverride` for a phone's viewport, which a desktop window
     /// cannot be made as narrow as.
-    pub fn cdp(&self, cmd: &str, params: Value) -> Value {
+    pub fn cdp(&self, cmd: &str, params: Value) -> Result<Value> {
         let path = format!("/session/{}/goog/cdp/execute", self.session_id);
         let body = json!({ "cmd": cmd, "params": params }).to_string();
         let (status, body) = http::request(self.driver.port(), "POST", &path, Some(&body))
-            .unwrap_or_else(|e| panic!("cannot send {cmd} to chromedriver: {e}"));
-        assert_eq!(status, 200, "{cmd} failed: {body}");
-        let body: Value = serde_json::from_str(&body).expect("a CDP answer is JSON");
-        body["value"].clone()
+            .with_context(|| format!("cannot send {cmd} to chromedriver"))?;
+        if status != 200 {
+            return Err(Failure::new(format!("{cmd} failed: {body}")));
+        }
+        let body: Value = serde_json::from_str(&body).context("a CDP answer is JSON")?;
+        Ok(body["value"].clone())
     }
 
     /// Console messages since the last call (chromedriver hands each entry out once).
-    pub fn console(&self) -> Vec<LogEntry> {
+    pub fn console(&self) -> Result<Vec<LogEntry>> {
         let path = format!("/session/{}/se/log", self.session_id);
         let (status, body) = http::request(
             self.driver.port(),
@@ -374,10 +384,14 @@ impl Browser {
             &path,
             Some(r#"{"type":"browser"}"#),
         )
-        .expect("cannot read the browser log from chromedriver");
-        assert_eq!(status, 200, "reading the browser log failed: {body}");
-        let body: Value = serde_json::from_str(&body).expect("browser log is not JSON");
-        body["value"]
+        .context("cannot read the browser log from chromedriver")?;
+        if status != 200 {
+            return Err(Failure::new(format!(
+                "reading the browser log failed: {body}"
+            )));
+        }
+        let body: Value = serde_json::from_str(&body).context("browser log is not JSON")?;
+        Ok(body["value"]
             .as_array()
             .into_iter()
             .flatten()
@@ -386,15 +400,24 @@ impl Browser {
                 source: e["source"].as_str().unwrap_or("").into(),
                 message: e["message"].as_str().unwrap_or("").into(),
             })
-            .collect()
+            .collect())
+    }
+
+    /// The console's messages since the last call, for a failure's message (or why they
+    /// cannot be read).
+    pub fn console_text(&self) -> String {
+        match self.console() {
+            Ok(entries) => format!("{entries:#?}"),
+            Err(e) => format!("unread ({e})"),
+        }
     }
 
     /// Asserts the page logged no errors or warnings (uncaught exceptions, `console.error`,
     /// CSP violations, failed requests) since the last call, and the server answered every
     /// request.
-    pub fn assert_clean_console(&self) {
+    pub fn assert_clean_console(&self) -> Result {
         let bad: Vec<_> = self
-            .console()
+            .console()?
             .into_iter()
             .filter(|e| e.level == "SEVERE" || e.level == "WARNING")
             .collect();
@@ -404,24 +427,25 @@ impl Browser {
         );
         let failed = self.server.failed();
         assert!(failed.is_empty(), "requests that failed: {failed:#?}");
+        Ok(())
     }
 
     /// Ends the WebDriver session (Chromium quits); Drop then stops the rest.
-    pub async fn close(mut self) {
+    pub async fn close(mut self) -> Result {
         self.closed = true;
         self.client
             .clone()
             .close()
             .await
-            .expect("closing the WebDriver session");
+            .context("closing the WebDriver session")
     }
 }
 
 impl Drop for Browser {
     fn drop(&mut self) {
         if !self.closed {
-            // A panicking test: end the session synchronously so Chromium quits even though the
-            // async runtime may already be gone.
+            // A test that failed: end the session synchronously so Chromium quits even though
+            // the async runtime may already be gone.
             let path = format!("/session/{}", self.session_id);
             let _ = http::request(self.driver.port(), "DELETE", &path, None);
         }

@@ -10,9 +10,9 @@
 //!
 //! Unlike [`super::Browser`] it opens no server: the caller points it at one or more
 //! [`super::StaticServer`]s (two builds side by side, an article on one port framing the app on
-//! another). Drop ends the session and stops chromedriver and its Chromium, also on a panic.
+//! another). Drop ends the session and stops chromedriver and its Chromium, also on a failure.
 
-use super::{http, ChromeDriver, LogEntry};
+use super::{http, ChromeDriver, Context, Failure, LogEntry, Result};
 use fantoccini::wd::Capabilities;
 use fantoccini::{Client, ClientBuilder};
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -82,8 +82,8 @@ pub struct Chrome {
 impl Chrome {
     /// Starts chromedriver and opens a session for `device`. Console messages are collected
     /// from the start (`goog:loggingPrefs`).
-    pub async fn start(device: Device) -> Self {
-        let driver = ChromeDriver::start();
+    pub async fn start(device: Device) -> Result<Self> {
+        let driver = ChromeDriver::start()?;
         let mut caps = Capabilities::new();
         caps.insert("goog:chromeOptions".into(), device.chrome_options());
         caps.insert("goog:loggingPrefs".into(), json!({ "browser": "ALL" }));
@@ -91,106 +91,110 @@ impl Chrome {
             .capabilities(caps)
             .connect(&driver.url())
             .await
-            .unwrap_or_else(|e| panic!("cannot open a WebDriver session ({device:?}): {e}"));
+            .with_context(|| format!("cannot open a WebDriver session ({device:?})"))?;
         let session_id = client
             .session_id()
             .await
             .ok()
             .flatten()
-            .expect("WebDriver session id");
-        Self {
+            .context("WebDriver session id")?;
+        Ok(Self {
             client,
             session_id,
             closed: false,
             driver,
-        }
+        })
     }
 
     /// Sends the DevTools command `cmd` with `params` to the page's target and returns its
     /// result. Emulation set this way stays in force across navigations.
-    pub fn cdp(&self, cmd: &str, params: Value) -> Value {
+    pub fn cdp(&self, cmd: &str, params: Value) -> Result<Value> {
         let path = format!("/session/{}/goog/cdp/execute", self.session_id);
         let body = json!({ "cmd": cmd, "params": params }).to_string();
         let (status, text) = http::request(self.driver.port(), "POST", &path, Some(&body))
-            .unwrap_or_else(|e| panic!("CDP {cmd}: chromedriver did not answer: {e}"));
-        assert_eq!(status, 200, "CDP {cmd} {params} failed: {text}");
+            .with_context(|| format!("CDP {cmd}: chromedriver did not answer"))?;
+        if status != 200 {
+            return Err(Failure::new(format!("CDP {cmd} {params} failed: {text}")));
+        }
         let mut reply: Value = serde_json::from_str(&text)
-            .unwrap_or_else(|e| panic!("CDP {cmd}: reply is not JSON ({e}): {text}"));
-        reply["value"].take()
+            .map_err(|e| Failure::new(format!("CDP {cmd}: reply is not JSON ({e}): {text}")))?;
+        Ok(reply["value"].take())
     }
 
     /// Slows the page's main thread down `rate` times (DevTools' CPU throttling; 4 is the
     /// usual stand-in for a mid-range phone). Set it before navigating to include the load.
     /// The page's workers run at full speed: Chromium refuses the throttling for workers.
-    pub fn throttle_cpu(&self, rate: f64) {
-        self.cdp("Emulation.setCPUThrottlingRate", json!({ "rate": rate }));
+    pub fn throttle_cpu(&self, rate: f64) -> Result {
+        self.cdp("Emulation.setCPUThrottlingRate", json!({ "rate": rate }))?;
+        Ok(())
     }
 
     /// Runs `source` in every document (frames too) from now on, before the document's own
     /// scripts; WebDriver's scripts and this one are not subject to the page's CSP.
-    pub fn run_on_every_document(&self, source: &str) {
+    pub fn run_on_every_document(&self, source: &str) -> Result {
         self.cdp(
             "Page.addScriptToEvaluateOnNewDocument",
             json!({ "source": source }),
-        );
+        )?;
+        Ok(())
     }
 
     /// Navigates to `url` and returns once it has loaded (WebDriver's normal page load).
-    pub async fn goto(&self, url: &str) {
+    pub async fn goto(&self, url: &str) -> Result {
         self.client
             .goto(url)
             .await
-            .unwrap_or_else(|e| panic!("cannot open {url}: {e}"));
+            .with_context(|| format!("cannot open {url}"))
     }
 
     /// Runs `script` (a function body; `arguments` holds `args`) in the current frame.
-    pub async fn js(&self, script: &str, args: Vec<Value>) -> Value {
+    pub async fn js(&self, script: &str, args: Vec<Value>) -> Result<Value> {
         self.client
             .execute(script, args)
             .await
-            .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+            .map_err(|e| Failure::new(format!("script failed: {e}\n{script}")))
     }
 
     /// Makes the `index`-th frame of the current document the current frame.
-    pub async fn enter_frame(&self, index: u16) {
+    pub async fn enter_frame(&self, index: u16) -> Result {
         self.client
             .enter_frame(Some(index))
             .await
-            .unwrap_or_else(|e| panic!("cannot enter frame {index}: {e}"));
+            .with_context(|| format!("cannot enter frame {index}"))
     }
 
     /// Makes the parent of the current frame the current frame.
-    pub async fn leave_frame(&self) {
+    pub async fn leave_frame(&self) -> Result {
         self.client
             .enter_parent_frame()
             .await
-            .unwrap_or_else(|e| panic!("cannot leave the frame: {e}"));
+            .context("cannot leave the frame")
     }
 
     /// Polls `probe` every `poll` until it returns `Some`; fails after `timeout`, naming `what`
-    /// and the console's last messages.
+    /// and the console's last messages, or with the probe's own failure.
     pub async fn wait_for<T, F, Fut>(
         &self,
         what: &str,
         timeout: Duration,
         poll: Duration,
         mut probe: F,
-    ) -> T
+    ) -> Result<T>
     where
         F: FnMut() -> Fut,
-        Fut: Future<Output = Option<T>>,
+        Fut: Future<Output = Result<Option<T>>>,
     {
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
-            if let Some(v) = probe().await {
-                return v;
+            if let Some(v) = probe().await? {
+                return Ok(v);
             }
             if tokio::time::Instant::now() > deadline {
                 let console = self.console();
                 let tail = &console[console.len().saturating_sub(10)..];
-                panic!(
+                return Err(Failure::new(format!(
                     "timed out after {timeout:?} waiting for {what}; console (last 10): {tail:#?}"
-                );
+                )));
             }
             tokio::time::sleep(poll).await;
         }
@@ -229,20 +233,20 @@ impl Chrome {
     }
 
     /// Ends the WebDriver session (Chromium quits); Drop then stops chromedriver.
-    pub async fn close(mut self) {
+    pub async fn close(mut self) -> Result {
         self.closed = true;
         self.client
             .clone()
             .close()
             .await
-            .expect("closing the WebDriver session");
+            .context("closing the WebDriver session")
     }
 }
 
 impl Drop for Chrome {
     fn drop(&mut self) {
         if !self.closed {
-            // A panic: end the session synchronously, as the async runtime may be gone.
+            // A failure: end the session synchronously, as the async runtime may be gone.
             let path = format!("/session/{}", self.session_id);
             let _ = http::request(self.driver.port(), "DELETE", &path, None);
         }

@@ -1,6 +1,6 @@
 //! A `chromedriver` process on a free local port, stopped on drop.
 
-use super::http;
+use super::{http, Context, Failure, Result};
 use std::net::{Ipv4Addr, TcpListener};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
@@ -19,16 +19,17 @@ pub struct ChromeDriver {
 impl ChromeDriver {
     /// Starts chromedriver and waits until it accepts sessions. Its log goes to
     /// `target/tmp/chromedriver-{port}.log`, kept only when the test fails.
-    pub fn start() -> Self {
+    pub fn start() -> Result<Self> {
         let bin = std::env::var_os("CHROMEDRIVER")
             .map(PathBuf::from)
             .unwrap_or_else(|| DEFAULT_CHROMEDRIVER.into());
-        assert!(
-            bin.is_file(),
-            "{} not found: install chromium and chromium-driver (`./dev.sh setup`) or set CHROMEDRIVER",
-            bin.display()
-        );
-        let port = free_port();
+        if !bin.is_file() {
+            return Err(Failure::new(format!(
+                "{} not found: install chromium and chromium-driver (`./dev.sh setup`) or set CHROMEDRIVER",
+                bin.display()
+            )));
+        }
+        let port = free_port()?;
         let log =
             PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("chromedriver-{port}.log"));
         let child = Command::new(&bin)
@@ -41,28 +42,31 @@ impl ChromeDriver {
             // launched, which outlives chromedriver otherwise.
             .process_group(0)
             .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {}: {e}", bin.display()));
+            .with_context(|| format!("cannot start {}", bin.display()))?;
         let mut driver = Self { child, port, log };
         // Generous: on a loaded CI machine chromedriver has taken over 5 s to bind its port.
-        driver.wait_ready(Duration::from_secs(90));
-        driver
+        driver.wait_ready(Duration::from_secs(90))?;
+        Ok(driver)
     }
 
-    fn wait_ready(&mut self, timeout: Duration) {
+    fn wait_ready(&mut self, timeout: Duration) -> Result {
         let start = Instant::now();
         loop {
             if let Ok((200, body)) = http::request(self.port, "GET", "/status", None) {
                 if body.contains("\"ready\":true") {
-                    return;
+                    return Ok(());
                 }
             }
             if let Ok(Some(status)) = self.child.try_wait() {
-                panic!("chromedriver exited early with {status}");
+                return Err(Failure::new(format!(
+                    "chromedriver exited early with {status}"
+                )));
             }
-            assert!(
-                start.elapsed() < timeout,
-                "chromedriver not ready after {timeout:?}"
-            );
+            if start.elapsed() >= timeout {
+                return Err(Failure::new(format!(
+                    "chromedriver not ready after {timeout:?}"
+                )));
+            }
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -103,9 +107,9 @@ impl Drop for ChromeDriver {
 }
 
 /// A port that was free a moment ago (the OS picks it; tiny race accepted).
-fn free_port() -> u16 {
+fn free_port() -> Result<u16> {
     TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
-        .expect("no free local port")
+        .context("no free local port")
 }

@@ -13,7 +13,7 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::net::{Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime};
 
@@ -74,15 +74,15 @@ impl StaticServer {
                         let Ok(stream) = stream else { continue };
                         let id = id as u64;
                         if let Ok(handle) = stream.try_clone() {
-                            open.lock().unwrap().insert(id, handle);
+                            locked(&open).insert(id, handle);
                         }
                         let (site, log, held, open) =
                             (site.clone(), log.clone(), held.clone(), open.clone());
                         std::thread::spawn(move || {
                             if let Ok(Some(served)) = site.handle(stream, &held) {
-                                log.lock().unwrap().push(served);
+                                locked(&log).push(served);
                             }
-                            open.lock().unwrap().remove(&id);
+                            locked(&open).remove(&id);
                         });
                     }
                 })?
@@ -116,28 +116,24 @@ impl StaticServer {
     /// Holds every answer to a file named `name` (the last part of its path) for `by`, as a
     /// slow network would, so a test can tell what a page asks for before that file arrives.
     pub fn hold(&self, name: &str, by: Duration) {
-        self.held
-            .lock()
-            .unwrap()
-            .by_name
-            .insert(name.to_string(), by);
+        locked(&self.held).by_name.insert(name.to_string(), by);
     }
 
     /// Holds every answer for `by` (on top of [`StaticServer::hold`]): a network's round trip,
     /// without a limit on its bandwidth.
     pub fn answer_after(&self, by: Duration) {
-        self.held.lock().unwrap().every = by;
+        locked(&self.held).every = by;
     }
 
     /// Every request answered so far.
     pub fn served(&self) -> Vec<Served> {
-        self.log.lock().unwrap().clone()
+        locked(&self.log).clone()
     }
 
     /// When each request so far for a file named `name` (the last part of its path) reached
     /// the server, in order.
     pub fn asked_at(&self, name: &str) -> Vec<SystemTime> {
-        let log = self.log.lock().unwrap();
+        let log = locked(&self.log);
         let asked = log
             .iter()
             .filter(|s| s.path.rsplit('/').next() == Some(name));
@@ -153,7 +149,7 @@ impl StaticServer {
         if let Some(thread) = self.accept_thread.take() {
             let _ = thread.join();
         }
-        for (_, connection) in self.open.lock().unwrap().drain() {
+        for (_, connection) in locked(&self.open).drain() {
             let _ = connection.shutdown(Shutdown::Both);
         }
     }
@@ -171,6 +167,12 @@ impl Drop for StaticServer {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// The value behind `mutex`, also after a thread panicked holding it: every change to the
+/// server's log and settings is one call (a push, an insert), so what they hold is whole.
+fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// How long answers wait before they are sent: every one, and those of files by name.
@@ -216,7 +218,7 @@ impl Site {
             "GET" | "HEAD" => self.resolve(&path),
             _ => None,
         };
-        let hold = held.lock().unwrap().of(&path);
+        let hold = locked(held).of(&path);
         std::thread::sleep(hold);
         let mut stream = stream;
         let status = match file.and_then(|f| std::fs::read(&f).ok().map(|body| (f, body))) {
