@@ -366,32 +366,32 @@ async fn e2e_offline_after_one_visit_the_lab_opens_without_a_network() -> Result
 /// without a network like the app: by its folder (the masthead's link), by a panel's "How does
 /// this work?" link, and with the `?highlight=` mdBook's search adds.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn e2e_offline_the_guide_opens_without_a_network_from_the_pages_links() {
-    let dist = dist_dir();
-    let files = shipped(&dist);
+async fn e2e_offline_the_guide_opens_without_a_network_from_the_pages_links() -> Result {
+    let dist = dist_dir()?;
+    let files = shipped(&dist)?;
     assert!(
         files.iter().any(|f| f == "guide/index.html"),
         "the build ships the guide: {files:?}"
     );
-    let mut browser = Browser::start().await;
-    browser.open("?preset=e12&cap=960", "#chart-iops").await;
-    wait_for_charts(&browser).await;
-    let name = cache_name(&browser, &version(&dist));
+    let mut browser = Browser::start().await?;
+    browser.open("?preset=e12&cap=960", "#chart-iops").await?;
+    wait_for_charts(&browser).await?;
+    let name = cache_name(&browser, &version(&dist)?);
     let expected = urls(&browser, &files);
-    wait_for_offline_copy(&browser, &name, &expected).await;
+    wait_for_offline_copy(&browser, &name, &expected).await?;
     let links = browser
         .js(
             "return [document.getElementById('guide-link').getAttribute('href'),
                      document.querySelector('#readout .guide-link').getAttribute('href')];",
             vec![],
         )
-        .await;
+        .await?;
     assert_eq!(
         links,
         json!(["guide/", "guide/using-the-page.html#what-the-page-shows"])
     );
 
-    cut_the_network(&mut browser);
+    cut_the_network(&mut browser)?;
     for (path, heading) in [
         ("guide/", "Parallelism Lab"),
         (
@@ -412,9 +412,10 @@ async fn e2e_offline_the_guide_opens_without_a_network_from_the_pages_links() {
         );
         browser
             .wait_until(&format!("{path} to show its chapter offline"), &script)
-            .await;
+            .await?;
     }
-    browser.close().await;
+    browser.close().await?;
+    Ok(())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
