@@ -74,75 +74,12 @@ pub fn parse_output(text: &str) -> Result<FioOutput, ConfigError> {
             "the file holds binary data, not text: is it fio's output?",
         ));
     }
-    let found = json::find(text);
-    let (format, fio_version, reports, mut skipped) = match &found {
-        json::Found::Docs(docs, cut) => {
-            // Appended runs: a document without jobs is named and the others read; a file
-            // whose every document is so says why its first is.
-            let mut reports = Vec::new();
-            let mut refused = Vec::new();
-            for (doc, line) in docs {
-                let most = MAX_JOBS - reports.len();
-                match json::reports(doc, *line, most) {
-                    Ok(more) => reports.extend(more),
-                    Err(why) => refused.push((*line, why)),
-                }
-            }
-            if reports.is_empty() {
-                if let Some((_, why)) = refused.first() {
-                    return Err(malformed(why.clone()));
-                }
-            }
-            let mut skipped: Vec<Skipped> = refused
-                .into_iter()
-                .chain(cut.iter().cloned())
-                .map(|(line, why)| Skipped {
-                    line,
-                    job: String::new(),
-                    why,
-                })
-                .collect();
-            skipped.sort_by_key(|s| s.line);
-            (FioFormat::Json, json::version(&docs[0].0), reports, skipped)
-        }
-        _ if normal::holds_report(text) => (
-            FioFormat::Normal,
-            normal::version(text),
-            normal::reports(text, MAX_JOBS),
-            Vec::new(),
-        ),
-        _ if terse::holds_line(text) => {
-            let (reports, bad) = terse::reports(text, MAX_JOBS);
-            let skipped = bad
-                .into_iter()
-                .map(|(line, why)| Skipped {
-                    line,
-                    job: String::new(),
-                    why,
-                })
-                .collect();
-            let version = terse::file_version(text).unwrap_or(3);
-            (
-                FioFormat::Terse(version),
-                terse::version(text),
-                reports,
-                skipped,
-            )
-        }
-        json::Found::Broken { line, column, why } => {
-            return Err(malformed(format!(
-                "not valid JSON at line {line}, column {column} ({why}); is the file complete?"
-            )))
-        }
-        json::Found::Other => {
-            return Err(malformed("no \"jobs\" list: this is not fio's JSON output"))
-        }
-        json::Found::Nothing => {
-            return Err(malformed(
-                "found no fio JSON, normal report or terse line: is this fio's output?",
-            ))
-        }
-    };
+    let Read {
+        format,
+        fio_version,
+        reports,
+        mut skipped,
+    } = read(text)?;
     let (points, more_skipped) = report::points(reports);
     skipped.extend(more_skipped);
     if points.is_empty() {
@@ -154,6 +91,96 @@ pub fn parse_output(text: &str) -> Result<FioOutput, ConfigError> {
         points,
         skipped,
     })
+}
+
+/// What one format's reader made of a file: the jobs' reports, before they become points.
+struct Read {
+    format: FioFormat,
+    fio_version: Option<String>,
+    reports: Vec<report::Report>,
+    /// What the reader could not take, by line.
+    skipped: Vec<Skipped>,
+}
+
+/// The file read in the first format it holds, in the order of preference
+/// [`parse_output`] gives; refused when it holds none, or only broken JSON.
+fn read(text: &str) -> Result<Read, ConfigError> {
+    match json::find(text) {
+        json::Found::Docs(docs, cut) => read_json(&docs, cut),
+        _ if normal::holds_report(text) => Ok(Read {
+            format: FioFormat::Normal,
+            fio_version: normal::version(text),
+            reports: normal::reports(text, MAX_JOBS),
+            skipped: Vec::new(),
+        }),
+        _ if terse::holds_line(text) => Ok(read_terse(text)),
+        json::Found::Broken { line, column, why } => Err(malformed(format!(
+            "not valid JSON at line {line}, column {column} ({why}); is the file complete?"
+        ))),
+        json::Found::Other => Err(malformed("no \"jobs\" list: this is not fio's JSON output")),
+        json::Found::Nothing => Err(malformed(
+            "found no fio JSON, normal report or terse line: is this fio's output?",
+        )),
+    }
+}
+
+/// fio's JSON documents, with `cut`, the objects after the first that would not parse.
+/// Appended runs: a document without jobs is named and the others read; a file whose every
+/// document is so says why its first is.
+fn read_json(
+    docs: &[(serde_json::Value, usize)],
+    cut: Vec<(usize, String)>,
+) -> Result<Read, ConfigError> {
+    let mut reports = Vec::new();
+    let mut refused = Vec::new();
+    for (doc, line) in docs {
+        let most = MAX_JOBS - reports.len();
+        match json::reports(doc, *line, most) {
+            Ok(more) => reports.extend(more),
+            Err(why) => refused.push((*line, why)),
+        }
+    }
+    if reports.is_empty() {
+        if let Some((_, why)) = refused.first() {
+            return Err(malformed(why.clone()));
+        }
+    }
+    let mut skipped: Vec<Skipped> = refused
+        .into_iter()
+        .chain(cut)
+        .map(|(line, why)| Skipped {
+            line,
+            job: String::new(),
+            why,
+        })
+        .collect();
+    skipped.sort_by_key(|s| s.line);
+    Ok(Read {
+        format: FioFormat::Json,
+        fio_version: docs.first().and_then(|(doc, _)| json::version(doc)),
+        reports,
+        skipped,
+    })
+}
+
+/// Terse lines' reports, with each line that would not read and why.
+fn read_terse(text: &str) -> Read {
+    let (reports, bad) = terse::reports(text, MAX_JOBS);
+    let skipped = bad
+        .into_iter()
+        .map(|(line, why)| Skipped {
+            line,
+            job: String::new(),
+            why,
+        })
+        .collect();
+    let version = terse::file_version(text).unwrap_or(3);
+    Read {
+        format: FioFormat::Terse(version),
+        fio_version: terse::version(text),
+        reports,
+        skipped,
+    }
 }
 
 /// Why a file of `format` gave no point: its first skipped jobs, then a count of the rest.

@@ -250,27 +250,7 @@ fn clean_name(name: &str) -> String {
 /// One point from a run of clones (often a run of one).
 fn point(clones: &[Report], name: &str) -> Result<FioPoint, String> {
     let first = &clones[0];
-    if let Some(e) = clones.iter().find(|r| r.error != 0) {
-        return Err(format!("fio reports error {} for it", e.error));
-    }
-    // Processes: a grouped report says how many it covers; clones reported apart are counted;
-    // a lone report of a job with numjobs > 1 is fio's group report of them all.
-    let processes = match clones.len() {
-        1 => first
-            .processes
-            .unwrap_or_else(|| first.options.numjobs.unwrap_or(1)),
-        n => u32::try_from(n).unwrap_or(u32::MAX),
-    };
-    if !(1..=MAX_PROCESSES).contains(&processes) {
-        return Err(format!("numjobs {processes} is not one the lab reads"));
-    }
-    if let Some(q) = first
-        .options
-        .iodepth
-        .filter(|q| !(1..=MAX_DEPTH).contains(q))
-    {
-        return Err(format!("iodepth {q} is not a usable depth"));
-    }
+    let processes = usable_processes(clones)?;
     let read = merge(clones.iter().map(|r| r.read));
     let write = merge(clones.iter().map(|r| r.write));
     let (r_ios, w_ios) = (read.ios(), write.ios());
@@ -292,23 +272,9 @@ fn point(clones: &[Report], name: &str) -> Result<FioPoint, String> {
     let iops = read.iops + write.iops;
     let bytes_per_s = read.bytes_per_s + write.bytes_per_s;
     let counted = (clones.len() > 1 || first.processes.is_some()).then_some(processes);
-    let (per_process, processes, reckoned) = match (first.options.iodepth, first.depths) {
-        (Some(q), _) => (q, processes, false),
-        (None, Some(d)) => {
-            let in_flight = iops * total.unwrap_or(clat) / 1e6;
-            let (q, n) = reckon_depth(&d, in_flight, counted);
-            (q, n, true)
-        }
-        (None, None) => (1, processes, false),
-    };
-    let (processes, reckoned) = match grouped_jobs(
-        first,
-        per_process * processes,
-        iops * total.unwrap_or(clat) / 1e6,
-    ) {
-        Some(k) => (processes * k, true),
-        None => (processes, reckoned),
-    };
+    let in_flight = iops * total.unwrap_or(clat) / 1e6;
+    let (per_process, processes, reckoned) =
+        depth_and_processes(first, processes, counted, in_flight);
     Ok(FioPoint {
         job: name.to_string(),
         line: first.line,
@@ -337,6 +303,58 @@ fn point(clones: &[Report], name: &str) -> Result<FioPoint, String> {
         }
         .map(|ns| ns / 1e3),
     })
+}
+
+/// The processes a run of clones covers: a grouped report says how many; clones reported
+/// apart are counted; a lone report of a job with numjobs > 1 is fio's group report of them
+/// all. Refused when fio reports an error for one, or when the count or the job's depth is
+/// not one the lab reads.
+fn usable_processes(clones: &[Report]) -> Result<u32, String> {
+    let first = &clones[0];
+    if let Some(e) = clones.iter().find(|r| r.error != 0) {
+        return Err(format!("fio reports error {} for it", e.error));
+    }
+    let processes = match clones.len() {
+        1 => first
+            .processes
+            .unwrap_or_else(|| first.options.numjobs.unwrap_or(1)),
+        n => u32::try_from(n).unwrap_or(u32::MAX),
+    };
+    if !(1..=MAX_PROCESSES).contains(&processes) {
+        return Err(format!("numjobs {processes} is not one the lab reads"));
+    }
+    if let Some(q) = first
+        .options
+        .iodepth
+        .filter(|q| !(1..=MAX_DEPTH).contains(q))
+    {
+        return Err(format!("iodepth {q} is not a usable depth"));
+    }
+    Ok(processes)
+}
+
+/// Each process's depth and the processes, and whether the lab reckoned them: from the job's
+/// `iodepth` where its options give one, else from fio's depth distribution and the I/Os
+/// `in_flight` (`counted`: the processes where the report counts them); a grouped report of
+/// jobs the options call one is counted from what was in flight.
+fn depth_and_processes(
+    first: &Report,
+    processes: u32,
+    counted: Option<u32>,
+    in_flight: f64,
+) -> (u32, u32, bool) {
+    let (per_process, processes, reckoned) = match (first.options.iodepth, first.depths) {
+        (Some(q), _) => (q, processes, false),
+        (None, Some(d)) => {
+            let (q, n) = reckon_depth(&d, in_flight, counted);
+            (q, n, true)
+        }
+        (None, None) => (1, processes, false),
+    };
+    match grouped_jobs(first, per_process * processes, in_flight) {
+        Some(k) => (per_process, processes * k, true),
+        None => (per_process, processes, reckoned),
+    }
 }
 
 /// One direction of clones served together: I/Os and rates add up; latencies are weighted by

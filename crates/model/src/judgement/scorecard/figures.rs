@@ -594,6 +594,15 @@ fn e12_reads() -> Vec<Figure> {
 }
 
 fn e12_writes() -> Vec<Figure> {
+    let mut rows = e12_sustained_writes();
+    rows.extend(e12_mixes());
+    rows.extend(e12_write_slowdowns());
+    rows
+}
+
+/// The review's sustained writes: random ones saturating early, sequential ones above 1 GB/s,
+/// best at QD2 and bouncing around.
+fn e12_sustained_writes() -> Vec<Figure> {
     vec![
         review_row(
             "e12-sustained-random-write-saturates-early",
@@ -658,6 +667,12 @@ fn e12_writes() -> Vec<Figure> {
                 .fold(f64::INFINITY, f64::min);
             num(slowest / first)
         }),
+    ]
+}
+
+/// The review's mixes of reads and writes, random and sequential.
+fn e12_mixes() -> Vec<Figure> {
+    vec![
         review_row(
             "e12-mixed-random-rises-toward-writes",
             Test::MixedRandom,
@@ -716,6 +731,13 @@ fn e12_writes() -> Vec<Figure> {
             let best = mixes.iter().map(|m| m.1).fold(0.0, f64::max);
             num(mixes.last().map_or(f64::NAN, |m| m.1) / best)
         }),
+    ]
+}
+
+/// Where the E12's writes slow down: sustained ones dipping to twice a SATA SSD's rate, and a
+/// whole-drive fill once the cache is full.
+fn e12_write_slowdowns() -> Vec<Figure> {
+    vec![
         review_row(
             "e12-sustained-sequential-write-dips-to-twice-sata",
             Test::SustainedSequentialWrite,
@@ -1034,16 +1056,26 @@ fn desktop_ratio(runs: &mut Runs, w: Desktop) -> Result<f64, RunError> {
 }
 
 fn octane_desktop() -> Vec<Figure> {
+    let mut rows = octane_desktop_ratios();
+    rows.push(octane_heavy_gb_written());
+    rows.extend(octane_trace_counts());
+    rows
+}
+
+/// \[REF4\]'s Storage Bench 2011 results: the 128 GB drive against the 512 GB one.
+fn octane_desktop_ratios() -> Vec<Figure> {
     let drive = "OCZ Octane 128 and 512 GB, fresh";
-    let mut rows =
-        vec![
+    vec![
         Row::new(Source::OctaneReview, "octane-light-quite-well", drive)
             .what(
                 "Storage Bench 2011 Light: 128 GB's data rate over 512 GB's (\"quite well\", \
                  read as at least 88%)",
                 "lab replay --workload desktop-light --preset octane --capacity-gb 128 (and 512)",
             )
-            .judged(Published::Said("on Light it does quite well"), Band::AtLeast(0.88))
+            .judged(
+                Published::Said("on Light it does quite well"),
+                Band::AtLeast(0.88),
+            )
             .model(|runs| num(desktop_ratio(runs, Desktop::Light)?)),
         Row::new(Source::OctaneReview, "octane-heavy-penalised", drive)
             .what(
@@ -1061,36 +1093,43 @@ fn octane_desktop() -> Vec<Figure> {
             .model(|runs| {
                 num(desktop_ratio(runs, Desktop::Light)? - desktop_ratio(runs, Desktop::Heavy)?)
             }),
-    ];
-    rows.push(
-        Row::new(
-            Source::OctaneReview,
-            "octane-desktop-heavy-gb-written",
-            "the generated desktop-heavy trace",
-        )
-        .what(
-            "GB written by the generated trace (its 4 KiB and 128 KiB writes against the \
+    ]
+}
+
+/// The generated heavy trace's writes against the GB the review says it writes.
+fn octane_heavy_gb_written() -> Figure {
+    Row::new(
+        Source::OctaneReview,
+        "octane-desktop-heavy-gb-written",
+        "the generated desktop-heavy trace",
+    )
+    .what(
+        "GB written by the generated trace (its 4 KiB and 128 KiB writes against the \
              published 59.6 KB a write, within 8%)",
-            "lab replay --workload desktop-heavy --preset octane --capacity-gb 128",
-        )
-        .judged(
-            Published::Value {
-                value: 106.32,
-                unit: "GB",
-            },
-            Band::Within(CELL_BAND),
-        )
-        .model(|runs| {
-            let trace = runs.trace(Desktop::Heavy)?;
-            let units: u64 = trace
-                .requests
-                .iter()
-                .filter(|q| q.write)
-                .map(|q| u64::from(q.units))
-                .sum();
-            num(units as f64 * 4096.0 / 1e9)
-        }),
-    );
+        "lab replay --workload desktop-heavy --preset octane --capacity-gb 128",
+    )
+    .judged(
+        Published::Value {
+            value: 106.32,
+            unit: "GB",
+        },
+        Band::Within(CELL_BAND),
+    )
+    .model(|runs| {
+        let trace = runs.trace(Desktop::Heavy)?;
+        let units: u64 = trace
+            .requests
+            .iter()
+            .filter(|q| q.write)
+            .map(|q| u64::from(q.units))
+            .sum();
+        num(units as f64 * 4096.0 / 1e9)
+    })
+}
+
+/// The generated traces' reads and writes against the counts the review gives.
+fn octane_trace_counts() -> Vec<Figure> {
+    let mut rows = Vec::new();
     for (w, requests, published) in [
         (Desktop::Heavy, false, 2_168_893.0),
         (Desktop::Heavy, true, 1_783_447.0),
