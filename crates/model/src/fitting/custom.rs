@@ -147,11 +147,12 @@ pub fn plausible(base: &Preset) -> [Fitted; 8] {
     })
 }
 
-/// The one-letter key of each [`DRIVE_FIT`] parameter in a `drive=` text, and how many of the
-/// text's whole units make one of the parameter's own: times in nanoseconds (the model's unit),
-/// the link efficiency in thousandths. (A count, so the text's number is divided by it: 81100 /
-/// 1000 is exactly the 81.1 a fit lands on, where 81100 x 0.001 is not.) Whole numbers keep the text free of `.`, which
-/// separates the fields of a compare pin, and every value a fit lands on is one of them.
+/// The one-letter key of each [`DRIVE_FIT`] parameter in a `drive=` text, in its order, and how
+/// many of the text's whole units make one of the parameter's own: times in nanoseconds (the
+/// model's unit), the link efficiency in thousandths. (A count, so the text's number is divided
+/// by it: 81100 / 1000 is exactly the 81.1 a fit lands on, where 81100 x 0.001 is not.) Whole
+/// numbers keep the text free of `.`, which separates the fields of a compare pin, and every
+/// value a fit lands on is one of them.
 pub const KEYS: [(Param, char, f64); 8] = [
     (Param::Dies, 'd', 1.0),
     (Param::TReadUs, 'r', 1e3),
@@ -400,21 +401,23 @@ impl FromStr for CustomDrive {
         for part in parts {
             let mut chars = part.chars();
             let key = chars.next().ok_or_else(|| refuse(text, "an empty value"))?;
-            let (param, _, per) = KEYS.iter().find(|(_, k, _)| *k == key).ok_or_else(|| {
-                let keys: Vec<String> = KEYS.iter().map(|(p, k, _)| format!("{k} ({p})")).collect();
-                refuse(
-                    text,
-                    format!("unknown key '{key}': expected {}", keys.join(", ")),
-                )
-            })?;
+            // KEYS is in DRIVE_FIT's order (tested), so each key's bounds are beside it.
+            let ((param, _, per), bounds) = KEYS
+                .iter()
+                .zip(&DRIVE_FIT)
+                .find(|((_, k, _), _)| *k == key)
+                .ok_or_else(|| {
+                    let keys: Vec<String> =
+                        KEYS.iter().map(|(p, k, _)| format!("{k} ({p})")).collect();
+                    refuse(
+                        text,
+                        format!("unknown key '{key}': expected {}", keys.join(", ")),
+                    )
+                })?;
             if seen.contains(&key) {
                 return Err(refuse(text, format!("'{key}' ({param}) given twice")));
             }
             seen.push(key);
-            let bounds = DRIVE_FIT
-                .iter()
-                .find(|f| f.param == *param)
-                .expect("every key names a DRIVE_FIT parameter (tested)");
             let (lo, hi) = ((bounds.lo * per).round(), (bounds.hi * per).round());
             let number = chars.as_str();
             let value = number
@@ -732,10 +735,14 @@ mod tests {
     }
 
     #[test]
-    fn every_key_names_a_fitted_parameter_once() {
+    fn every_key_names_a_fitted_parameter_once_in_its_order() {
         assert_eq!(KEYS.len(), DRIVE_FIT.len());
         for f in &DRIVE_FIT {
             assert_eq!(KEYS.iter().filter(|(p, _, _)| *p == f.param).count(), 1);
+        }
+        // In the same order: reading a text finds a key's bounds beside it.
+        for ((p, _, _), f) in KEYS.iter().zip(&DRIVE_FIT) {
+            assert_eq!(*p, f.param);
         }
     }
 

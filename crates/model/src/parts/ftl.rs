@@ -77,13 +77,17 @@ impl ScaledFtl {
         self.map.len()
     }
 
-    fn append(&mut self, lpn: u32) {
+    /// Write `lpn` at the end of the log; false, and nothing written, when the active block is
+    /// full and no erased block is left. The collector keeps two blocks erased before every
+    /// host write and one victim's copies fill at most one block, so a write always finds room;
+    /// were none left, the drive would take no more writes, as a worn-out SSD turns read-only.
+    fn append(&mut self, lpn: u32) -> bool {
         if self.write_ptr == self.pages_per_block {
+            let Some(next) = self.free_blocks.pop() else {
+                return false;
+            };
             self.is_full[self.active as usize] = true;
-            self.active = self
-                .free_blocks
-                .pop()
-                .expect("collector keeps a free block");
+            self.active = next;
             self.write_ptr = 0;
         }
         let old = self.map[lpn as usize];
@@ -96,35 +100,44 @@ impl ScaledFtl {
         self.map[lpn as usize] = ppn as u32;
         self.valid[self.active as usize] += 1;
         self.write_ptr += 1;
+        true
     }
 
-    /// Collect greedily until at least two blocks are free.
+    /// Collect greedily until at least two blocks are free, or no full block is left to
+    /// collect. A victim whose valid pages find no room (see [`append`](Self::append)) keeps
+    /// those not yet copied and is not erased.
     fn collect(&mut self) {
         while self.free_blocks.len() < 2 {
-            let victim = (0..self.valid.len())
+            let Some(victim) = (0..self.valid.len())
                 .filter(|&b| self.is_full[b])
                 .min_by_key(|&b| self.valid[b])
-                .expect("a full block exists when free blocks run out");
-            self.is_full[victim] = false;
+            else {
+                return;
+            };
             let base = victim * self.pages_per_block;
             for p in base..base + self.pages_per_block {
                 let lpn = self.owner[p];
                 if lpn != NONE {
-                    self.append(lpn);
+                    if !self.append(lpn) {
+                        return;
+                    }
                     self.gc_copies += 1;
                 }
             }
             debug_assert_eq!(self.valid[victim], 0);
+            self.is_full[victim] = false;
             self.erases += 1;
             self.free_blocks.push(victim as u32);
         }
     }
 
-    /// One host write of logical page `lpn`.
+    /// One host write of logical page `lpn` (none where no erased block is left, see
+    /// [`append`](Self::append)).
     pub fn write(&mut self, lpn: u32) {
         self.collect();
-        self.append(lpn);
-        self.host_writes += 1;
+        if self.append(lpn) {
+            self.host_writes += 1;
+        }
     }
 
     /// Flash writes per host write since the counters were last reset.
@@ -304,6 +317,19 @@ mod tests {
         }
         assert_eq!(ftl.gc_copies, 0);
         assert_eq!(ftl.write_amplification(), 1.0);
+    }
+
+    #[test]
+    fn a_drive_with_no_erased_block_left_takes_no_more_writes() {
+        let mut ftl = ScaledFtl::new(4, 4, 0.5);
+        // As if the collector had left none: the first block fills, then nothing more goes in.
+        ftl.free_blocks.clear();
+        for lpn in 0..5 {
+            ftl.write(lpn);
+        }
+        assert_eq!((ftl.host_writes, ftl.gc_copies, ftl.erases), (4, 0, 0));
+        assert_eq!(ftl.map[4], NONE);
+        assert_eq!(ftl.valid[0], 4);
     }
 
     #[test]

@@ -104,12 +104,15 @@ impl Preset {
             .unwrap_or_else(|_| self.with_dies_unchecked(1))
     }
 
-    /// The capacity the lab shows by default for this preset.
+    /// The capacity the lab shows by default for this preset: the last one listed, or, for a
+    /// preset that lists none, one die's (the drive [`default_drive`](Self::default_drive)
+    /// falls back to), as a whole GB of at least 1.
     pub fn default_capacity_gb(&self) -> u32 {
-        *self
-            .capacities_gb
-            .last()
-            .expect("every preset lists a capacity")
+        match self.capacities_gb.last() {
+            Some(&gb) => gb,
+            // Far below u32::MAX GB for any die the model accepts; the cast saturates anyway.
+            None => self.gb_per_die().round().max(1.0) as u32,
+        }
     }
 }
 
@@ -812,6 +815,21 @@ mod tests {
         assert_eq!(p.dies_for_capacity_gb(960.0), Ok(16));
         assert_eq!(p.dies_for_capacity_gb(1920.0), Ok(32));
         assert!((p.drive_with_dies(8).unwrap().user_gb() - 480.0).abs() < 0.5);
+    }
+
+    #[test]
+    fn the_default_capacity_is_the_last_listed_or_one_dies() {
+        let e12 = find("e12").unwrap();
+        assert_eq!(e12.default_capacity_gb(), 960);
+        let unlisted = Preset {
+            capacities_gb: Cow::Borrowed(&[]),
+            ..e12.clone()
+        };
+        assert_eq!(
+            f64::from(unlisted.default_capacity_gb()),
+            e12.gb_per_die().round()
+        );
+        assert_eq!(unlisted.default_drive().dies, 1);
     }
 
     #[test]

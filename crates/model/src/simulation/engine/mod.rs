@@ -293,15 +293,15 @@ struct Slot {
     slc: bool,
 }
 
-/// Take the read at the front of `queue` into `batch[0]` and, when `deep`, the first other read
-/// on each other plane; returns how many were taken.
+/// Put `first`, the read taken from the front of `queue`, into `batch[0]` and, when `deep`, take
+/// the first other read on each other plane; returns how many the batch holds.
 fn take_batch(
+    first: PageRead,
     queue: &mut Ring<PageRead>,
     deep: bool,
     planes: usize,
     batch: &mut [PageRead; MAX_PLANES],
 ) -> usize {
-    let first = queue.pop_front().expect("a read is ready");
     batch[0] = first;
     let mut n = 1;
     if deep {
@@ -1089,14 +1089,19 @@ impl Simulation {
     }
 
     /// Take the die's first waiting read into `sensing`, and with a deep queue the first
-    /// waiting read on each other plane too: a multi-plane read shares one tR.
-    fn take_read_batch(&mut self, die_idx: u32) {
+    /// waiting read on each other plane too: a multi-plane read shares one tR. False when no
+    /// read waits.
+    fn take_read_batch(&mut self, die_idx: u32) -> bool {
         let p = &self.p;
         let die = &mut self.dies[die_idx as usize];
+        let Some(first) = die.reads.pop_front() else {
+            return false;
+        };
         let deep = p.multi_plane(die.waiting_reads);
         let planes = p.planes as usize;
-        die.n_sensing = take_batch(&mut die.reads, deep, planes, &mut die.sensing);
+        die.n_sensing = take_batch(first, &mut die.reads, deep, planes, &mut die.sensing);
         die.waiting_reads -= die.n_sensing as u32;
+        true
     }
 
     /// Let an idle die pick its next operation: reads first, but never more than
@@ -1148,20 +1153,25 @@ impl Simulation {
                     self.schedule_step(die_idx, done);
                     return;
                 }
-                if die.unit.is_none() {
-                    die.units_queued -= 1;
-                    self.begin_unit(die_idx);
-                }
-                self.program_step(die_idx);
+                let steps = match die.unit.take() {
+                    Some(steps) => steps,
+                    None => {
+                        die.units_queued -= 1;
+                        self.begin_unit(die_idx)
+                    }
+                };
+                self.program_step(die_idx, steps);
             }
         }
     }
 
-    /// Start sensing the die's first waiting read (and with a deep queue a multi-plane batch).
+    /// Start sensing the die's first waiting read (and with a deep queue a multi-plane batch);
+    /// with none waiting there is nothing to sense.
     #[inline]
     fn start_read(&mut self, die_idx: u32) {
-        self.take_read_batch(die_idx);
-        self.begin_sense(die_idx);
+        if self.take_read_batch(die_idx) {
+            self.begin_sense(die_idx);
+        }
     }
 
     /// Start sensing the batch in the die's `sensing`.
@@ -1278,8 +1288,8 @@ impl Simulation {
 
     /// A program unit owes the garbage collection that makes room for it (copies of valid
     /// pages and its share of erases) before its own program; the controller's share of that
-    /// collection runs as background work beside it.
-    fn begin_unit(&mut self, die_idx: u32) {
+    /// collection runs as background work beside it. Returns the unit's steps.
+    fn begin_unit(&mut self, die_idx: u32) -> UnitSteps {
         let p = &self.p;
         let die = &mut self.dies[die_idx as usize];
         die.gc_debt += p.gc_copies_per_unit;
@@ -1291,11 +1301,6 @@ impl Simulation {
         let (copies, erases) = (copies as u64, erases as u64);
         let slc = die.units_begun < die.slc_units;
         die.units_begun += 1;
-        die.unit = Some(UnitSteps {
-            copies,
-            erases,
-            slc,
-        });
         if p.gc_copies_per_unit > 0.0 {
             // Every unit gets a (possibly empty) background job so units finish in order.
             self.background
@@ -1305,22 +1310,29 @@ impl Simulation {
                 self.start_background_head();
             }
         }
+        UnitSteps {
+            copies,
+            erases,
+            slc,
+        }
     }
 
-    /// Run the next flash step of the die's current unit.
-    fn program_step(&mut self, die_idx: u32) {
+    /// Run the next flash step of the die's unit, `steps` (out of `die.unit`): a copy or an
+    /// erase leaves the rest in `die.unit`, the host data's program ends the unit.
+    fn program_step(&mut self, die_idx: u32, mut steps: UnitSteps) {
         let p = &self.p;
         let die = &mut self.dies[die_idx as usize];
-        let steps = die.unit.as_mut().expect("a unit is in progress");
         let unit_xfer = p.bus(p.unit_bytes);
         let channel = &mut self.channels[die.channel as usize];
         let done = if steps.copies > 0 {
             steps.copies -= 1;
+            die.unit = Some(steps);
             die.op = DieOp::Copy;
             let out_and_in = channel.reserve(self.now, unit_xfer * 2);
             (self.now + p.t_read * p.senses_per_unit + p.t_prog).max(out_and_in)
         } else if steps.erases > 0 {
             steps.erases -= 1;
+            die.unit = Some(steps);
             die.op = DieOp::Erase;
             self.now + p.t_erase
         } else {
@@ -1329,7 +1341,6 @@ impl Simulation {
             } else {
                 (p.unit_bytes, p.t_prog)
             };
-            die.unit = None;
             die.op = DieOp::Program;
             channel.reserve(self.now, p.bus(bytes)) + t_prog
         };
@@ -1425,11 +1436,10 @@ impl Simulation {
                 .push_at_place(bg.head_done, bg.due, Ev::BackgroundDone(bg.due));
             return;
         }
-        let (die, work) = self
-            .background
-            .jobs
-            .pop_front()
-            .expect("a live generation has a job");
+        // An event in its due place always has its job; without one there is nothing to end.
+        let Some((die, work)) = self.background.jobs.pop_front() else {
+            return;
+        };
         // Background work runs only while no host command holds the controller, so counting
         // whole jobs that started inside the window never counts the same time twice.
         if self.background.head_start >= self.meter.util_start {
