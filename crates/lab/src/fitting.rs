@@ -15,7 +15,7 @@ use crate::{json, Fail};
 
 pub fn calibrate(a: &cli::CalibrateArgs) -> Result<String, Fail> {
     let options = a.run.options();
-    let rows = calibration::table(options);
+    let rows = calibration::table(options)?;
     // Cross-validation refits the preset once per cell, so it runs only when asked for.
     let loo = if a.loo {
         let preset = presets::lookup("e18dc")?;
@@ -23,7 +23,7 @@ pub fn calibrate(a: &cli::CalibrateArgs) -> Result<String, Fail> {
             run: options,
             ..FitOptions::default()
         };
-        let report = fit::fit_with_loo(preset, calibration::e18dc(), fit_options)?;
+        let report = fit::fit_with_loo(preset, calibration::e18dc()?, fit_options)?;
         report.loo
     } else {
         None
@@ -157,7 +157,7 @@ pub fn fit(a: &cli::FitArgs) -> Result<String, Fail> {
 /// The cells to fit and where they come from: `--data`, or the preset's built-in reference.
 fn measurements(a: &cli::FitArgs) -> Result<(String, Vec<Measurement>), Fail> {
     let Some(file) = &a.data else {
-        let r = calibration::reference_for(&a.preset.id).ok_or_else(|| {
+        let r = calibration::reference_for(&a.preset.id)?.ok_or_else(|| {
             Fail::Refused(format!(
                 "preset '{}' has no built-in measurements; give --data FILE",
                 a.preset.id

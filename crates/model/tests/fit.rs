@@ -50,7 +50,7 @@ fn a_fit_recovers_the_parameters_that_generated_its_data() {
     // A measurement file with the E18DC's cells, each value what the model gives at the truth.
     let mut file =
         format!("# synthetic: the E18DC preset with t_read_us 64, cmd_cost_ns 1800\n{HEADER}\n");
-    for c in calibration::e18dc() {
+    for c in calibration::e18dc().unwrap() {
         let value = c.model_value(&truth, options.run).unwrap();
         let workload = if c.rw.is_random() {
             "random"
@@ -76,7 +76,7 @@ fn a_fit_recovers_the_parameters_that_generated_its_data() {
         );
     }
     let cells = calibration::parse(&file).unwrap();
-    assert_eq!(cells.len(), calibration::e18dc().len());
+    assert_eq!(cells.len(), calibration::e18dc().unwrap().len());
 
     let start = Preset {
         fitted: &TWO_FREE,
@@ -99,11 +99,11 @@ fn a_fit_recovers_the_parameters_that_generated_its_data() {
 fn the_fit_judges_the_model_values_the_calibration_table_shows() {
     let e18dc = presets::find("e18dc").unwrap();
     let options = quick();
-    let mut e = Evaluator::new(e18dc, calibration::e18dc(), options).unwrap();
+    let mut e = Evaluator::new(e18dc, calibration::e18dc().unwrap(), options).unwrap();
     let point = e.preset_point();
     let at = e.drive_at(&point);
     let fitted = e.evaluate(&point).to_vec();
-    let table = calibration::table_for(&at, calibration::e18dc(), options.run).unwrap();
+    let table = calibration::table_for(&at, calibration::e18dc().unwrap(), options.run).unwrap();
     assert_eq!(fitted.len(), table.len());
     for (f, row) in fitted.iter().zip(&table) {
         assert_eq!(*f, row.model, "{}", row.cell);
@@ -119,7 +119,7 @@ fn every_fitted_e18dc_value_is_identified_by_at_least_two_cells() {
     // the E18DC's fitted values by a tenth of its search range must move at least two published
     // cells by more than 1% each.
     let preset = presets::find("e18dc").unwrap();
-    let cells = calibration::e18dc();
+    let cells = calibration::e18dc().unwrap();
     let options = RunOptions::default();
     let drive = preset.default_drive();
     let base = calibration::table_for(&drive, cells, options).unwrap();

@@ -478,7 +478,8 @@ fn the_e18dc_preset_is_what_lab_fit_finds_and_its_cross_validation_holds() {
     // each cell predicted by a fit that never saw it within 12% (mean within 5%).
     use parallelism_model::fit::{self, FitOptions};
     let preset = presets::find("e18dc").unwrap();
-    let report = fit::fit_with_loo(preset, calibration::e18dc(), FitOptions::default()).unwrap();
+    let report =
+        fit::fit_with_loo(preset, calibration::e18dc().unwrap(), FitOptions::default()).unwrap();
     let off = report.disagreements(preset);
     assert!(
         off.is_empty(),
@@ -488,7 +489,7 @@ fn the_e18dc_preset_is_what_lab_fit_finds_and_its_cross_validation_holds() {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let table = calibration::table(RunOptions::default());
+    let table = calibration::table(RunOptions::default()).unwrap();
     assert_eq!(table.len(), 23);
     let bad: Vec<String> = table
         .iter()

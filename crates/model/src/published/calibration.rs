@@ -132,15 +132,26 @@ pub struct Measurement {
     pub value: f64,
 }
 
-/// Every E18DC reference cell, parsed once from [`E18DC_CSV`].
-pub fn e18dc() -> &'static [Measurement] {
-    static CELLS: OnceLock<Vec<Measurement>> = OnceLock::new();
-    CELLS.get_or_init(|| parse(E18DC_CSV).expect("the embedded E18DC file parses (tested)"))
+/// Every E18DC reference cell, parsed once from [`E18DC_CSV`]. The file is read as any
+/// measurement file is (a test holds it to the format), so one that would not parse is refused
+/// as theirs would be.
+pub fn e18dc() -> Result<&'static [Measurement], ConfigError> {
+    static CELLS: OnceLock<Result<Vec<Measurement>, ConfigError>> = OnceLock::new();
+    CELLS
+        .get_or_init(|| {
+            parse(E18DC_CSV).map_err(|e| ConfigError::Malformed {
+                what: "the built-in E18DC measurements".into(),
+                value: String::new(),
+                why: e.to_string(),
+            })
+        })
+        .as_deref()
+        .map_err(Clone::clone)
 }
 
 /// All E18DC reference cells.
-pub fn cells() -> impl Iterator<Item = Measurement> {
-    e18dc().iter().copied()
+pub fn cells() -> Result<impl Iterator<Item = Measurement>, ConfigError> {
+    Ok(e18dc()?.iter().copied())
 }
 
 /// Measurements built into the lab for a preset, and where they come from.
@@ -151,11 +162,14 @@ pub struct Reference {
 }
 
 /// The built-in reference data of the preset with this id, if it has any.
-pub fn reference_for(preset_id: &str) -> Option<Reference> {
-    preset_id.eq_ignore_ascii_case("e18dc").then(|| Reference {
+pub fn reference_for(preset_id: &str) -> Result<Option<Reference>, ConfigError> {
+    if !preset_id.eq_ignore_ascii_case("e18dc") {
+        return Ok(None);
+    }
+    Ok(Some(Reference {
         source: SOURCE,
-        cells: e18dc(),
-    })
+        cells: e18dc()?,
+    }))
 }
 
 /// A mistake in a measurement file, on line `line` (1-based).
@@ -397,10 +411,9 @@ pub fn table_for(
 }
 
 /// The E18DC preset against every reference cell.
-pub fn table(options: RunOptions) -> Vec<Row> {
-    let preset = presets::find("e18dc").expect("the E18DC preset exists");
-    table_for(&preset.default_drive(), e18dc(), options)
-        .expect("the E18DC cells are valid runs of its preset, and the engine runs them to the end")
+pub fn table(options: RunOptions) -> Result<Vec<Row>, RunError> {
+    let preset = presets::lookup("e18dc")?;
+    table_for(&preset.default_drive(), e18dc()?, options)
 }
 
 #[cfg(test)]
@@ -409,7 +422,7 @@ mod tests {
 
     #[test]
     fn the_embedded_e18dc_file_has_23_cells_in_its_row_order() {
-        let cells = e18dc();
+        let cells = e18dc().unwrap();
         assert_eq!(cells.len(), 23);
         let first = cells[0];
         assert_eq!(

@@ -11,7 +11,7 @@ use std::sync::{Arc, OnceLock};
 use super::runs::{Job, Runs};
 use super::{Band, Figure, KnownMiss, Published, Source, Value};
 use crate::calibration::{self, Depth, Measurement};
-use crate::config::{DriveState, Figure as SpecFigure, Rw};
+use crate::config::{ConfigError, DriveState, Figure as SpecFigure, Rw};
 use crate::drive_state::{FillPhase, OCTANE_TORTURED_FRACTION};
 use crate::link::HostLink;
 use crate::presets;
@@ -170,7 +170,10 @@ fn e18dc_state(state: DriveState) -> &'static str {
 
 /// \[REF1\]: the published cells, then the article's sentences.
 fn e18dc() -> Vec<Figure> {
-    let mut rows: Vec<Figure> = calibration::e18dc().iter().map(cell).collect();
+    let mut rows: Vec<Figure> = match calibration::e18dc() {
+        Ok(cells) => cells.iter().map(cell).collect(),
+        Err(why) => vec![unread_cells(why)],
+    };
     rows.extend(e18dc_qd1_sequential_reads());
     rows.extend(e18dc_sentences());
     rows.extend(e18dc_demands());
@@ -207,6 +210,14 @@ fn cell(m: &Measurement) -> Figure {
         Band::Within(CELL_BAND),
     )
     .model(move |runs| runs.cell(&m).map(Value::Number))
+}
+
+/// The cells' one figure when the built-in file cannot be read: the scorecard shows it failed,
+/// and why, rather than leave the cells out.
+fn unread_cells(why: ConfigError) -> Figure {
+    Row::new(Source::E18dcArticle, "e18dc-cells", "Phison E18DC")
+        .what("the published cells", "lab calibrate")
+        .model(move |_| Err(RunError::Config(why.clone())))
 }
 
 /// A label as an id: lower case, words joined by dashes.
