@@ -10,7 +10,7 @@ use crate::{json, Fail};
 pub fn fill(a: &cli::FillArgs) -> Result<String, Fail> {
     let report = drive_state::fill(&a.drive.drive()?)?;
     Ok(match a.output.format {
-        Format::Json => json(&report.points),
+        Format::Json => json(&report.points)?,
         Format::Csv => {
             let mut s = String::from("gb_written,mb_s,phase\n");
             for p in &report.points {
@@ -55,7 +55,7 @@ fn phase_name(p: drive_state::FillPhase) -> &'static str {
 pub fn burst(a: &cli::BurstArgs) -> Result<String, Fail> {
     let points = drive_state::bursts(&a.drive.drive()?, a.burst_gb, a.idle_s, a.bursts)?;
     Ok(match a.output.format {
-        Format::Json => json(&points),
+        Format::Json => json(&points)?,
         Format::Csv => {
             let mut s = String::from("burst,mb_s,cache_free_gb\n");
             for p in &points {
@@ -80,7 +80,7 @@ pub fn burst(a: &cli::BurstArgs) -> Result<String, Fail> {
 pub fn torture(a: &cli::TortureArgs) -> Result<String, Fail> {
     let r = drive_state::torture(&a.drive.drive()?, a.minutes)?;
     Ok(match a.output.format {
-        Format::Json => json(&r),
+        Format::Json => json(&r)?,
         Format::Csv => {
             let mut s = String::from("minute,mb_s,write_amplification\n");
             for p in &r.series {

@@ -7,9 +7,9 @@ use parallelism_model::spec_sheet;
 use parallelism_model::RunOptions;
 
 use crate::cli::Format;
-use crate::Fail;
+use crate::{json, Fail};
 
-pub fn presets(format: Format) -> String {
+pub fn presets(format: Format) -> Result<String, Fail> {
     if format == Format::Json {
         let list: Vec<_> = presets::all()
             .iter()
@@ -22,7 +22,7 @@ pub fn presets(format: Format) -> String {
                 })
             })
             .collect();
-        return serde_json::to_string_pretty(&list).expect("plain JSON values") + "\n";
+        return json(&list);
     }
     let mut out = String::new();
     for p in presets::all() {
@@ -37,7 +37,7 @@ pub fn presets(format: Format) -> String {
             p.nand.name
         );
     }
-    out
+    Ok(out)
 }
 
 /// The consumer presets' spec-sheet peaks against the model's fresh drive.
@@ -73,7 +73,7 @@ pub fn spec(preset: Option<&'static Preset>, format: Format) -> Result<String, F
                     })
                 })
                 .collect();
-            serde_json::to_string_pretty(&list).expect("plain JSON values") + "\n"
+            json(&list)?
         }
         Format::Csv | Format::Table => {
             let mut out = format!(

@@ -30,14 +30,14 @@ pub fn calibrate(a: &cli::CalibrateArgs) -> Result<String, Fail> {
     };
     let loo = loo.as_ref();
     Ok(match a.output.format {
-        Format::Json => calibration_json(&rows, loo),
+        Format::Json => calibration_json(&rows, loo)?,
         Format::Csv => calibration_csv(&rows, loo),
         Format::Table => calibration_table(&rows, loo),
     })
 }
 
-fn calibration_json(rows: &[Row], loo: Option<&LooReport>) -> String {
-    let mut value = serde_json::to_value(rows).expect("plain JSON values");
+fn calibration_json(rows: &[Row], loo: Option<&LooReport>) -> Result<String, Fail> {
+    let mut value = serde_json::to_value(rows)?;
     if let (Some(list), Some(l)) = (value.as_array_mut(), loo) {
         for (row, c) in list.iter_mut().zip(&l.cells) {
             row["loo_model"] = serde_json::json!(c.model);
@@ -149,7 +149,7 @@ pub fn fit(a: &cli::FitArgs) -> Result<String, Fail> {
     }
     .map_err(|e| Fail::at(&source, e))?;
     Ok(match a.format {
-        ReportFormat::Json => json(&report),
+        ReportFormat::Json => json(&report)?,
         ReportFormat::Table => fit_table(preset, &source, cells.len(), &report),
     })
 }
@@ -268,7 +268,7 @@ fn fit_drive(a: &cli::FitArgs) -> Result<String, Fail> {
         skipped,
     };
     Ok(match a.format {
-        ReportFormat::Json => json(&fitted.json()),
+        ReportFormat::Json => json(&fitted.json()?)?,
         ReportFormat::Table => fitted.table(),
     })
 }
@@ -295,8 +295,8 @@ impl DriveFit {
             .collect()
     }
 
-    fn json(&self) -> serde_json::Value {
-        let mut v = serde_json::to_value(&self.report).expect("plain JSON values");
+    fn json(&self) -> Result<serde_json::Value, Fail> {
+        let mut v = serde_json::to_value(&self.report)?;
         v["base"] = self.base.id.clone().into();
         v["state"] = self.state.to_string().into();
         v["drive"] = self.drive.to_string().into();
@@ -309,7 +309,7 @@ impl DriveFit {
             .map(|(job, why)| serde_json::json!({ "job": job, "why": why }))
             .collect::<Vec<_>>()
             .into();
-        v
+        Ok(v)
     }
 
     fn table(&self) -> String {

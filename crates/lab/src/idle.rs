@@ -73,12 +73,12 @@ pub fn idle(a: &cli::IdleArgs) -> Result<String, Fail> {
             }
         })
         .collect();
-    Ok(render(&rows, a.output.format))
+    render(&rows, a.output.format)
 }
 
-fn render(rows: &[IdleRow], format: Format) -> String {
-    match format {
-        Format::Json => crate::json(&rows),
+fn render(rows: &[IdleRow], format: Format) -> Result<String, Fail> {
+    Ok(match format {
+        Format::Json => crate::json(&rows)?,
         Format::Csv => {
             let mut s = String::from(
                 "think_us,state,wake_us,lat_mean_us_without_apst,lat_mean_us_with_apst,first_lat_us_with_apst,idle_w_without_apst,idle_w_with_apst\n",
@@ -127,5 +127,5 @@ fn render(rows: &[IdleRow], format: Format) -> String {
             }
             s
         }
-    }
+    })
 }

@@ -60,7 +60,7 @@ pub fn run(a: &cli::RunJobArgs) -> Result<String, Fail> {
     if a.as_fio {
         return Ok(as_fio(&rows));
     }
-    Ok(render(&rows, a.output.format))
+    render(&rows, a.output.format)
 }
 
 /// A group's rows: one for the group, or one per stream (each job's clones in order).
@@ -152,95 +152,102 @@ fn as_fio(rows: &[Row]) -> String {
     fio::jobs_json(&jobs)
 }
 
-fn render(rows: &[Row], format: Format) -> String {
-    match format {
-        Format::Json => {
-            let items: Vec<_> = rows
-                .iter()
-                .map(|r| {
-                    json!({
-                        "group": r.group,
-                        "job": r.job,
-                        "rw": r.pattern,
-                        "bs": r.bs,
-                        "iodepth": r.iodepth,
-                        "rate_iops": r.offered_iops,
-                        "ios": r.ios,
-                        "iops": r.iops,
-                        "bw_mb_s": r.bw_mb_s,
-                        "lat_mean_us": r.latency.mean_us,
-                        "lat_p99_us": r.latency.p99_us,
-                        "read_lat": r.read_latency,
-                        "write_lat": r.write_latency,
-                        "saturated": r.saturated,
-                    })
-                })
-                .collect();
-            crate::json(&items)
-        }
-        Format::Csv => {
-            let mut s = String::from(
-                "group,job,rw,bs,iodepth,rate_iops,iops,bw_mb_s,lat_mean_us,lat_p99_us,saturated\n",
-            );
-            for r in rows {
+fn render(rows: &[Row], format: Format) -> Result<String, Fail> {
+    Ok(match format {
+        Format::Json => rows_json(rows)?,
+        Format::Csv => rows_csv(rows),
+        Format::Table => rows_table(rows),
+    })
+}
+
+fn rows_json(rows: &[Row]) -> Result<String, Fail> {
+    let items: Vec<_> = rows
+        .iter()
+        .map(|r| {
+            json!({
+                "group": r.group,
+                "job": r.job,
+                "rw": r.pattern,
+                "bs": r.bs,
+                "iodepth": r.iodepth,
+                "rate_iops": r.offered_iops,
+                "ios": r.ios,
+                "iops": r.iops,
+                "bw_mb_s": r.bw_mb_s,
+                "lat_mean_us": r.latency.mean_us,
+                "lat_p99_us": r.latency.p99_us,
+                "read_lat": r.read_latency,
+                "write_lat": r.write_latency,
+                "saturated": r.saturated,
+            })
+        })
+        .collect();
+    crate::json(&items)
+}
+
+fn rows_csv(rows: &[Row]) -> String {
+    let mut s = String::from(
+        "group,job,rw,bs,iodepth,rate_iops,iops,bw_mb_s,lat_mean_us,lat_p99_us,saturated\n",
+    );
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{},{},{:.0},{:.1},{:.1},{:.1},{}",
+            r.group,
+            r.job.replace(',', " "),
+            r.pattern,
+            r.bs,
+            r.iodepth,
+            r.offered_iops
+                .map(|v| format!("{v:.0}"))
+                .unwrap_or_default(),
+            r.iops,
+            r.bw_mb_s,
+            r.latency.mean_us,
+            r.latency.p99_us,
+            r.saturated
+        );
+    }
+    s
+}
+
+/// A line per row; a row of reads and writes adds each direction's latency below it.
+fn rows_table(rows: &[Row]) -> String {
+    let mut s = format!(
+        "{:>5} {:<20} {:<9} {:<14} {:>7} {:>9} {:>10} {:>9} {:>9} {:>9}\n",
+        "group", "job", "rw", "bs", "iodepth", "rate", "IOPS", "MB/s", "mean µs", "p99 µs"
+    );
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{:>5} {:<20} {:<9} {:<14} {:>7} {:>9} {:>10.0} {:>9.1} {:>9.1} {:>9.1}{}",
+            r.group,
+            r.job,
+            r.pattern,
+            r.bs,
+            r.iodepth,
+            r.offered_iops
+                .map(|v| format!("{v:.0}"))
+                .unwrap_or_else(|| "-".into()),
+            r.iops,
+            r.bw_mb_s,
+            r.latency.mean_us,
+            r.latency.p99_us,
+            if r.saturated { "  saturated" } else { "" }
+        );
+        // A group of reads and writes: each direction's latency on a line of its own.
+        if let (Some(reads), Some(writes)) = (&r.read_latency, &r.write_latency) {
+            for (what, l) in [("reads", reads), ("writes", writes)] {
                 let _ = writeln!(
                     s,
-                    "{},{},{},{},{},{},{:.0},{:.1},{:.1},{:.1},{}",
-                    r.group,
-                    r.job.replace(',', " "),
-                    r.pattern,
-                    r.bs,
-                    r.iodepth,
-                    r.offered_iops
-                        .map(|v| format!("{v:.0}"))
-                        .unwrap_or_default(),
-                    r.iops,
-                    r.bw_mb_s,
-                    r.latency.mean_us,
-                    r.latency.p99_us,
-                    r.saturated
+                    "{:>5} {:<20} mean {:.1} µs, p99 {:.1} µs",
+                    "",
+                    format!("  {what}"),
+                    l.mean_us,
+                    l.p99_us
                 );
             }
-            s
-        }
-        Format::Table => {
-            let mut s = format!(
-                "{:>5} {:<20} {:<9} {:<14} {:>7} {:>9} {:>10} {:>9} {:>9} {:>9}\n",
-                "group", "job", "rw", "bs", "iodepth", "rate", "IOPS", "MB/s", "mean µs", "p99 µs"
-            );
-            for r in rows {
-                let _ = writeln!(
-                    s,
-                    "{:>5} {:<20} {:<9} {:<14} {:>7} {:>9} {:>10.0} {:>9.1} {:>9.1} {:>9.1}{}",
-                    r.group,
-                    r.job,
-                    r.pattern,
-                    r.bs,
-                    r.iodepth,
-                    r.offered_iops
-                        .map(|v| format!("{v:.0}"))
-                        .unwrap_or_else(|| "-".into()),
-                    r.iops,
-                    r.bw_mb_s,
-                    r.latency.mean_us,
-                    r.latency.p99_us,
-                    if r.saturated { "  saturated" } else { "" }
-                );
-                // A group of reads and writes: each direction's latency on a line of its own.
-                if let (Some(reads), Some(writes)) = (&r.read_latency, &r.write_latency) {
-                    for (what, l) in [("reads", reads), ("writes", writes)] {
-                        let _ = writeln!(
-                            s,
-                            "{:>5} {:<20} mean {:.1} µs, p99 {:.1} µs",
-                            "",
-                            format!("  {what}"),
-                            l.mean_us,
-                            l.p99_us
-                        );
-                    }
-                }
-            }
-            s
         }
     }
+    s
 }

@@ -59,6 +59,8 @@ enum Fail {
     },
     /// What the command line or the command itself refuses, in its words.
     Refused(String),
+    /// Output that serde_json would not write (a map whose keys are not text).
+    Json(serde_json::Error),
 }
 
 impl Fail {
@@ -92,6 +94,7 @@ impl fmt::Display for Fail {
                 )
             }
             Fail::Refused(why) => f.write_str(why),
+            Fail::Json(e) => write!(f, "cannot write the output as JSON: {e}"),
         }
     }
 }
@@ -111,6 +114,12 @@ impl From<RunError> for Fail {
 impl From<FileError> for Fail {
     fn from(e: FileError) -> Fail {
         Fail::File(e)
+    }
+}
+
+impl From<serde_json::Error> for Fail {
+    fn from(e: serde_json::Error) -> Fail {
+        Fail::Json(e)
     }
 }
 
@@ -263,7 +272,7 @@ fn or_list(items: &[String]) -> String {
 
 fn run(command: Command) -> Result<String, Fail> {
     match command {
-        Command::Presets(a) => Ok(drives::presets(a.format)),
+        Command::Presets(a) => drives::presets(a.format),
         Command::Sweep(a) => points::sweep(&a),
         Command::Calibrate(a) => fitting::calibrate(&a),
         Command::Fit(a) => fitting::fit(&a),
@@ -282,6 +291,7 @@ fn run(command: Command) -> Result<String, Fail> {
     }
 }
 
-fn json<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_string_pretty(value).expect("plain JSON values") + "\n"
+/// `value` as pretty JSON and a line break: every command's `--format json`.
+fn json<T: serde::Serialize>(value: &T) -> Result<String, Fail> {
+    Ok(serde_json::to_string_pretty(value)? + "\n")
 }

@@ -24,7 +24,7 @@ pub fn sweep(a: &cli::SweepArgs) -> Result<String, Fail> {
             sweep::over_offered_load(&drive, w, state, options, power, &rates.0, a.rate_process)?;
         // The most the drive completes at that depth: past it the host's queue grows.
         let capacity = sweep::over_queue_depth(&drive, w, state, options, power, &[iodepth])?;
-        return Ok(render_load_points(&points, &capacity[0], a.output.format));
+        return render_load_points(&points, &capacity[0], a.output.format);
     }
     let points = if a.mix_sweep {
         sweep::over_read_share(&drive, workload, state, options, power, &sweep::MIX_STEPS)?
@@ -35,18 +35,18 @@ pub fn sweep(a: &cli::SweepArgs) -> Result<String, Fail> {
     if a.as_fio {
         return Ok(parallelism_model::fio::output_json(&workload, &points));
     }
-    Ok(render_points(&points, a.output.format))
+    render_points(&points, a.output.format)
 }
 
-fn render_points(points: &[SweepPoint], format: Format) -> String {
-    match format {
-        Format::Json => points_json(points),
+fn render_points(points: &[SweepPoint], format: Format) -> Result<String, Fail> {
+    Ok(match format {
+        Format::Json => points_json(points)?,
         Format::Csv => points_csv(points),
         Format::Table => points_table(points),
-    }
+    })
 }
 
-fn points_json(points: &[SweepPoint]) -> String {
+fn points_json(points: &[SweepPoint]) -> Result<String, Fail> {
     let rows: Vec<_> = points
         .iter()
         .map(|p| {
@@ -76,7 +76,7 @@ fn points_json(points: &[SweepPoint]) -> String {
             })
         })
         .collect();
-    serde_json::to_string_pretty(&rows).expect("plain JSON values") + "\n"
+    json(&rows)
 }
 
 fn points_csv(points: &[SweepPoint]) -> String {
@@ -141,100 +141,113 @@ fn points_table(points: &[SweepPoint]) -> String {
     s
 }
 
-fn render_load_points(points: &[LoadPoint], capacity: &SweepPoint, format: Format) -> String {
+fn render_load_points(
+    points: &[LoadPoint],
+    capacity: &SweepPoint,
+    format: Format,
+) -> Result<String, Fail> {
     let most = capacity.result.iops;
     let samples: Vec<sweep::LoadSample> = points.iter().map(sweep::LoadSample::from).collect();
     let knee = sweep::knee(&samples);
-    match format {
-        Format::Json => {
-            let rows: Vec<_> = points
-                .iter()
-                .map(|p| {
-                    let r = &p.result;
-                    serde_json::json!({
-                        "offered_iops": p.offered_iops,
-                        "iodepth": p.iodepth,
-                        "read_percent": p.read_percent,
-                        "iops": r.iops,
-                        "bw_mb_s": r.bw_mb_s,
-                        "lat_mean_us": r.latency.mean_us,
-                        "lat_p50_us": r.latency.p50_us,
-                        "lat_p99_us": r.latency.p99_us,
-                        "lat_p999_us": r.latency.p999_us,
-                        "mean_in_system": r.mean_in_system,
-                        "saturated": r.saturated,
-                        "bottleneck": r.bottleneck.id(),
-                        "capacity_iops": most,
-                        "knee_iops": knee,
-                    })
-                })
-                .collect();
-            serde_json::to_string_pretty(&rows).expect("plain JSON values") + "\n"
-        }
-        Format::Csv => {
-            let mut s = String::from(
-                "offered_iops,iodepth,read_percent,iops,bw_mb_s,lat_mean_us,lat_p50_us,lat_p99_us,lat_p999_us,mean_in_system,saturated,bottleneck\n",
-            );
-            for p in points {
-                let r = &p.result;
-                let l = &r.latency;
-                let _ = writeln!(
-                    s,
-                    "{:.0},{},{},{:.0},{:.1},{:.1},{:.1},{:.1},{:.1},{:.2},{},{}",
-                    p.offered_iops,
-                    p.iodepth,
-                    p.read_percent,
-                    r.iops,
-                    r.bw_mb_s,
-                    l.mean_us,
-                    l.p50_us,
-                    l.p99_us,
-                    l.p999_us,
-                    r.mean_in_system,
-                    r.saturated,
-                    r.bottleneck.id()
-                );
-            }
-            s
-        }
-        Format::Table => {
-            let mut s = format!(
-                "capacity at depth {}: {most:.0} IOPS (limited by {}); offered loads above it \
-                 saturate the drive and its queue grows without bound\n{}\
-                 {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  {}\n",
-                capacity.iodepth,
-                capacity.result.bottleneck.label(),
-                knee_line(knee, most),
-                "offered",
-                "IOPS",
-                "mean µs",
-                "p99 µs",
-                "p99.9 µs",
-                "in system",
-                "limited by"
-            );
-            for p in points {
-                let r = &p.result;
-                let _ = writeln!(
-                    s,
-                    "{:>10.0} {:>10.0} {:>10.1} {:>10.1} {:>10.1} {:>10.1}  {}",
-                    p.offered_iops,
-                    r.iops,
-                    r.latency.mean_us,
-                    r.latency.p99_us,
-                    r.latency.p999_us,
-                    r.mean_in_system,
-                    match r.bottleneck {
-                        _ if r.saturated => {
-                            "saturated: requests arrive faster than the drive completes them"
-                        }
-                        limit => limit.open_loop_label(),
-                    }
-                );
-            }
-            s
-        }
+    Ok(match format {
+        Format::Json => load_points_json(points, most, knee)?,
+        Format::Csv => load_points_csv(points),
+        Format::Table => load_points_table(points, capacity, knee),
+    })
+}
+
+/// Each offered load's point, with the drive's capacity (`most`, IOPS) and the knee beside it.
+fn load_points_json(points: &[LoadPoint], most: f64, knee: Option<f64>) -> Result<String, Fail> {
+    let rows: Vec<_> = points
+        .iter()
+        .map(|p| {
+            let r = &p.result;
+            serde_json::json!({
+                "offered_iops": p.offered_iops,
+                "iodepth": p.iodepth,
+                "read_percent": p.read_percent,
+                "iops": r.iops,
+                "bw_mb_s": r.bw_mb_s,
+                "lat_mean_us": r.latency.mean_us,
+                "lat_p50_us": r.latency.p50_us,
+                "lat_p99_us": r.latency.p99_us,
+                "lat_p999_us": r.latency.p999_us,
+                "mean_in_system": r.mean_in_system,
+                "saturated": r.saturated,
+                "bottleneck": r.bottleneck.id(),
+                "capacity_iops": most,
+                "knee_iops": knee,
+            })
+        })
+        .collect();
+    json(&rows)
+}
+
+fn load_points_csv(points: &[LoadPoint]) -> String {
+    let mut s = String::from(
+        "offered_iops,iodepth,read_percent,iops,bw_mb_s,lat_mean_us,lat_p50_us,lat_p99_us,lat_p999_us,mean_in_system,saturated,bottleneck\n",
+    );
+    for p in points {
+        let r = &p.result;
+        let l = &r.latency;
+        let _ = writeln!(
+            s,
+            "{:.0},{},{},{:.0},{:.1},{:.1},{:.1},{:.1},{:.1},{:.2},{},{}",
+            p.offered_iops,
+            p.iodepth,
+            p.read_percent,
+            r.iops,
+            r.bw_mb_s,
+            l.mean_us,
+            l.p50_us,
+            l.p99_us,
+            l.p999_us,
+            r.mean_in_system,
+            r.saturated,
+            r.bottleneck.id()
+        );
     }
+    s
+}
+
+/// The capacity and the knee in words, then a line per offered load.
+fn load_points_table(points: &[LoadPoint], capacity: &SweepPoint, knee: Option<f64>) -> String {
+    let most = capacity.result.iops;
+    let mut s = format!(
+        "capacity at depth {}: {most:.0} IOPS (limited by {}); offered loads above it \
+         saturate the drive and its queue grows without bound\n{}\
+         {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  {}\n",
+        capacity.iodepth,
+        capacity.result.bottleneck.label(),
+        knee_line(knee, most),
+        "offered",
+        "IOPS",
+        "mean µs",
+        "p99 µs",
+        "p99.9 µs",
+        "in system",
+        "limited by"
+    );
+    for p in points {
+        let r = &p.result;
+        let _ = writeln!(
+            s,
+            "{:>10.0} {:>10.0} {:>10.1} {:>10.1} {:>10.1} {:>10.1}  {}",
+            p.offered_iops,
+            r.iops,
+            r.latency.mean_us,
+            r.latency.p99_us,
+            r.latency.p999_us,
+            r.mean_in_system,
+            match r.bottleneck {
+                _ if r.saturated => {
+                    "saturated: requests arrive faster than the drive completes them"
+                }
+                limit => limit.open_loop_label(),
+            }
+        );
+    }
+    s
 }
 
 /// The knee in words, as the table's second line.
@@ -262,7 +275,7 @@ pub fn import(file: &Path, format: Format) -> Result<String, Fail> {
     )?)?;
     let points = &output.points;
     Ok(match format {
-        Format::Json => json(&output),
+        Format::Json => json(&output)?,
         Format::Csv => {
             let mut s = String::from(
                 "job,line,iodepth,processes,rate_iops,in_flight,read_percent,iops,bw_mb_s,lat_mean_us,lat_p99_us\n",

@@ -54,7 +54,7 @@ pub fn review(a: &cli::ReviewArgs) -> Result<String, Fail> {
                     }),
                 })
                 .collect::<Vec<_>>(),
-        ),
+        )?,
         Format::Csv => csv(&results),
         Format::Table => {
             let name = format!(

@@ -32,7 +32,7 @@ pub fn validate(a: &cli::ValidateArgs) -> Result<String, Fail> {
             "sensitivity": s,
             "assumptions": s.as_ref().map(|_| assumption_json()),
             "seconds": seconds,
-        })),
+        }))?,
         (Format::Csv, None) => csv(card),
         (Format::Csv, Some(s)) => sensitivity_csv(card, s),
         (Format::Table, s) => {
