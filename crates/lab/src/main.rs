@@ -287,7 +287,7 @@ fn run(command: Command) -> Result<String, Fail> {
         Command::Idle(a) => idle::idle(&a),
         Command::Review(a) => review::review(&a),
         Command::Validate(a) => validate::validate(&a),
-        Command::Bench => Ok(bench::run()),
+        Command::Bench => bench::run(),
     }
 }
 
