@@ -8,7 +8,7 @@
 //! - [`teach`]: teaching mode's player and explainer.
 //! - [`review`]: the E12 review's tests on one drive.
 //! - [`scorecard`]: the model against every published figure, as `lab validate` scores it.
-//! - [`time`]: the drive over time (cache rates, fill, torture) for one drive at a time.
+//! - [`over_time`]: the drive over time (cache rates, fill, torture) for one drive at a time.
 //! - [`WorkError`]: why work was not done, as data that crosses to the page.
 //! - [`protocol`]: the messages between the page and a worker, and their one text form.
 //! - [`serve`]: a worker's side: reads requests, works slices, replies.
