@@ -8,7 +8,7 @@
 /// Colours the charts cycle through for the compared drives (smallest capacity first).
 pub const SERIES_COLOURS: usize = 4;
 
-/// Which colour a series takes from the [`Palette`].
+/// Which colour a series takes from the [`Palette`](super::Palette).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SeriesColour {
     /// One of the palette's series colours (by the drive's place in the comparison).

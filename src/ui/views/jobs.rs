@@ -1,4 +1,4 @@
-//! Several jobs on one drive: the jobs' controls ([`JobsControls`], in the controls panel) and
+//! Several jobs on one drive: the jobs' controls ([`JobsControls`](crate::ui::controls::jobs::JobsControls), in the controls panel) and
 //! their results ([`JobsFigure`], where the charts are): each job's IOPS, MB/s, mean and p99
 //! latency with every job running, its p99 alone, and the drive's total.
 //!

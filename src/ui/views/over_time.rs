@@ -5,7 +5,7 @@
 //!
 //! The view's model work runs in the page's worker pool ([`Pool::set_time_target`]), never on
 //! the thread that draws; it is asked for only while the view is shown. Everything the view
-//! shows comes from [`over_time::build`](crate::ui::charts::over_time::build), so the component holds no logic of its own beyond
+//! shows comes from [`over_time::build`], so the component holds no logic of its own beyond
 //! wiring.
 
 use leptos::prelude::*;

@@ -1,4 +1,4 @@
-//! A trace on each compared drive: the trace's choice ([`TraceControls`], in the controls
+//! A trace on each compared drive: the trace's choice ([`TraceControls`](crate::ui::controls::trace::TraceControls), in the controls
 //! panel) and what each drive did with it ([`TraceFigure`], where the charts are), as the
 //! reviews report their desktop tests: the average data rate over the time the drive was busy,
 //! the busy time, and each direction's latency.
