@@ -16,7 +16,7 @@ use std::sync::Arc;
 use parallelism_model::rng::Rng;
 use parallelism_model::workload::trace;
 use parallelism_model::workload::{Arrival, Stream, StreamsSpec};
-use parallelism_model::{drive_state, ftl, presets, DriveState, RunOptions, Rw, Workload};
+use parallelism_model::{ftl, over_time, presets, DriveState, RunOptions, Rw, Workload};
 use parallelism_model::{DriveSpec, Simulation};
 
 use crate::Fail;
@@ -88,7 +88,7 @@ pub fn run() -> Result<String, Fail> {
     // The largest drive the presets build: 64 dies of 256 Gbit behind the E12 (1,920 GB).
     let big = presets::lookup("e12")?.drive_with_dies(FILL_BENCH_DIES)?;
     let fill_ms = median_ms(|| {
-        let _ = drive_state::fill(&big);
+        let _ = over_time::fill(&big);
     });
     let out = serde_json::json!({
         "sim_ios_per_s": rate.round(),
@@ -178,11 +178,11 @@ fn replay(drive: &DriveSpec) -> Result<serde_json::Value, Fail> {
 /// The drive over time as the page runs it: steps of the page's work budget.
 fn drive_time() -> Result<serde_json::Value, Fail> {
     let octane = presets::lookup("octane")?.drive_for_capacity_gb(128.0)?;
-    let budget = drive_state::WORK_UNITS_PER_STEP;
-    let mut torture = drive_state::TortureRun::new(&octane, drive_state::REVIEW_TORTURE_MINUTES)?;
+    let budget = over_time::WORK_UNITS_PER_STEP;
+    let mut torture = over_time::TortureRun::new(&octane, over_time::REVIEW_TORTURE_MINUTES)?;
     let (torture_steps, torture_step_ms, torture_ms) =
         steps(&mut || torture.step(budget).map(|done| done.is_some()))?;
-    let mut rates = drive_state::CacheRatesRun::new(&octane)?;
+    let mut rates = over_time::CacheRatesRun::new(&octane)?;
     let (rates_steps, rates_step_ms, rates_ms) =
         steps(&mut || rates.step(budget).map(|done| done.is_some()))?;
     Ok(serde_json::json!({

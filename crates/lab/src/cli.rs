@@ -14,7 +14,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use parallelism_model::config::PowerLimit;
 use parallelism_model::config::{parse_block_size, MAX_IODEPTH};
 use parallelism_model::custom::CustomDrive;
-use parallelism_model::drive_state::REVIEW_TORTURE_MINUTES;
+use parallelism_model::over_time::REVIEW_TORTURE_MINUTES;
 use parallelism_model::presets::{self, Preset};
 use parallelism_model::review::{E12_SAMPLE_GB, E12_SAMPLE_PRESET, REVIEW_PHASES, SUSTAINED_QDS};
 use parallelism_model::sweep::REVIEW_QDS;

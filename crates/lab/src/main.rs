@@ -18,11 +18,11 @@
 
 mod bench;
 mod cli;
-mod drive_time;
 mod drives;
 mod fitting;
 mod idle;
 mod jobs;
+mod over_time;
 mod points;
 mod replay;
 mod review;
@@ -277,9 +277,9 @@ fn run(command: Command) -> Result<String, Fail> {
         Command::Calibrate(a) => fitting::calibrate(&a),
         Command::Fit(a) => fitting::fit(&a),
         Command::Spec(a) => drives::spec(a.preset, a.output.format),
-        Command::Fill(a) => drive_time::fill(&a),
-        Command::Burst(a) => drive_time::burst(&a),
-        Command::Torture(a) => drive_time::torture(&a),
+        Command::Fill(a) => over_time::fill(&a),
+        Command::Burst(a) => over_time::burst(&a),
+        Command::Torture(a) => over_time::torture(&a),
         Command::FioJob(a) => points::fio_job(&a),
         Command::Run(a) => jobs::run(&a),
         Command::Replay(a) => replay::replay(&a),

@@ -47,7 +47,7 @@
 //! 1. [`specification`], what a drive and a run are: [`config`]
 //! 2. [`parts`]: [`activity`], [`stats`], [`ftl`], [`workload`], [`power`]
 //! 3. [`simulation`], checked runs and the engine: [`run`](mod@run), `engine`, [`prepare`]
-//! 4. [`experiments`], runs of the engine: [`sweep`], [`fio`], [`drive_state`], [`review`]
+//! 4. [`experiments`], runs of the engine: [`sweep`], [`fio`], [`over_time`], [`review`]
 //! 5. [`published`], presets and what is published: [`presets`], [`calibration`], [`spec_sheet`]
 //! 6. [`fitting`]: [`fit`], [`sliced_fit`], [`custom`]
 //! 7. [`judgement`], the model scored: [`scorecard`]
@@ -76,7 +76,7 @@
 //! - [`prepare`]: a run made ready for the engine in steps, so a page never blocks.
 //! - [`sweep`]: runs over queue depth or read share, as the charts and `lab` draw them.
 //! - [`fio`]: fio's output read (normal, terse, JSON) and written.
-//! - [`drive_state`]: the drive over time: SLC cache fill and folding, torture, TRIM.
+//! - [`over_time`]: the drive over time: SLC cache fill and folding, torture, TRIM.
 //! - [`review`]: the E12 review's synthetic tests (bursts, sustained depths, mixes) on any drive.
 //! - [`presets`]: the controllers and NAND parts the lab knows, each value sourced.
 //! - [`calibration`]: the published measurements and the model's error against them.
@@ -109,7 +109,7 @@ pub mod fitting;
 pub mod judgement;
 
 // Every public module under its own name, where it stood before the layers had folders.
-pub use experiments::{drive_state, fio, review, sweep};
+pub use experiments::{fio, over_time, review, sweep};
 pub use fitting::{custom, fit, sliced_fit};
 pub use foundations::{link, rng, sliced, text, time};
 pub use judgement::scorecard;

@@ -235,11 +235,11 @@ fn a_result_that_breaks_a_rule_is_named_not_shown() -> TestResult {
 
 #[test]
 fn what_reviews_and_fills_derive_checks_its_figures_too() -> TestResult {
-    use parallelism_model::drive_state;
+    use parallelism_model::over_time;
     use parallelism_model::review::{self, E12_SUITE};
 
     let d = drive()?;
-    let fill = drive_state::fill(&d).unwrap();
+    let fill = over_time::fill(&d).unwrap();
     assert_eq!(fill.check(), Ok(()));
     let mut broken = fill.clone();
     broken.points[3].mb_s = f64::INFINITY;

@@ -4,8 +4,8 @@
 
 use std::fmt::Debug;
 
-use parallelism_model::drive_state::CacheRatesRun;
 use parallelism_model::ftl::SteadyWa;
+use parallelism_model::over_time::CacheRatesRun;
 use parallelism_model::prepare::Preparation;
 use parallelism_model::review::{ReviewRun, E12_SUITE};
 use parallelism_model::sliced::Sliced;

@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 
-use parallelism_model::drive_state::{
+use parallelism_model::over_time::{
     fill_with, CacheRates, CacheRatesRun, FillReport, TortureReport, TortureRun,
     REVIEW_TORTURE_MINUTES, WORK_UNITS_PER_STEP,
 };

@@ -11,13 +11,13 @@
 //! - nothing here touches the browser, so all of it is tested natively.
 
 use crate::model::config::DriveSpec;
-use crate::model::drive_state::{
+use crate::model::over_time::{
     bursts_with, BurstPoint, CacheRates, FillPhase, TortureReport, REVIEW_TORTURE_MINUTES,
 };
 use crate::model::presets::{self, Preset};
 pub use parallelism_work::over_time::OverTimeResults;
 
-use crate::model::drive_state::{
+use crate::model::over_time::{
     OCTANE_CAPACITY_GB, OCTANE_FACT, OCTANE_PRESET, OCTANE_SOURCE, OCTANE_TORTURED_FRACTION,
 };
 use crate::model::review::{

@@ -15,8 +15,8 @@ use parallelism_work::teach::RunFigures;
 
 use crate::model::activity::Activity;
 use crate::model::config::{DriveState, Rw};
-use crate::model::drive_state::{FILL_BS, FILL_QD};
 use crate::model::link::HostLink;
+use crate::model::over_time::{FILL_BS, FILL_QD};
 use crate::model::presets;
 use crate::model::stats::Bottleneck;
 use crate::model::time::{Nanos, SimTime};
@@ -961,7 +961,7 @@ mod tests {
     /// and an enterprise drive without one.
     #[test]
     fn the_slc_cache_tour_shows_what_its_text_says() {
-        use crate::model::drive_state::{bursts, fill, FillPhase};
+        use crate::model::over_time::{bursts, fill, FillPhase};
         const BURSTS: u32 = 3;
         let steps = tour("slc-cache").expect("the tour exists").steps;
         let lab = |i: usize| {

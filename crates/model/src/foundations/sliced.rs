@@ -8,7 +8,7 @@
 //! slices is exactly that of the same computation in one go, however the budget is cut.
 //!
 //! ```
-//! use parallelism_model::{drive_state::CacheRatesRun, presets, sliced::Sliced};
+//! use parallelism_model::{over_time::CacheRatesRun, presets, sliced::Sliced};
 //!
 //! let drive = presets::find("e12").unwrap().drive_for_capacity_gb(960.0)?;
 //! let mut run = CacheRatesRun::new(&drive)?;

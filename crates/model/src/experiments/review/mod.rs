@@ -4,7 +4,7 @@
 //!
 //! Each test is data ([`TestSpec`]): what it moves, at which depths or mixes, on a drive
 //! holding how much. Every rate comes from the I/O-level [`engine`] on the same drive; between
-//! phases the SLC cache fills and folds at the grain of [`drive_state`], so one phase's writes
+//! phases the SLC cache fills and folds at the grain of [`over_time`], so one phase's writes
 //! and idle time decide what the next finds (the sustained sequential writes "bounce around"
 //! in the review for that reason). What always holds: a test's points are in the review's
 //! order, and its score is computed from them as the review computes it (the average of QD1,
@@ -19,14 +19,14 @@
 //! [`check`] reads the review's words as shapes and says whether a test's curve has them.
 //!
 //! [`engine`]: crate::Simulation
-//! [`drive_state`]: crate::drive_state
+//! [`over_time`]: crate::over_time
 
 pub mod check;
 
 use serde::{Deserialize, Serialize};
 
 use crate::config::{ConfigError, DriveSpec, DriveState, RunOptions, RunSpec, Rw};
-use crate::drive_state::{CachedDrive, Phases};
+use crate::over_time::{CachedDrive, Phases};
 use crate::run::{RunError, SlcRoom};
 use crate::sliced::Sliced;
 use crate::stats::{self, Figure, Unsound};

@@ -82,7 +82,7 @@ impl Source {
                 "Phison's spec sheets for the E7, E8, E8T, E12 and E12C, as tabulated in The \
                  Phison E12 Reference Design Preview (Billy Tallis, AnandTech, July 18, 2018)"
             }
-            Source::OctaneReview => crate::drive_state::OCTANE_SOURCE,
+            Source::OctaneReview => crate::over_time::OCTANE_SOURCE,
             Source::RetailE12 => {
                 "TechPowerUp, Seagate FireCuda 510 1 TB Review and Sabrent Rocket 1 TB M.2 NVMe \
                  SSD Review, \"Write Intensive Usage\" (1 MB sequential writes in one thread on \

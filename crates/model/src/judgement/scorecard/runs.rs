@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use crate::calibration::Measurement;
 use crate::config::{DriveSpec, DriveState, PowerLimit, RunOptions, RunSpec, Rw, Workload};
-use crate::drive_state::{self, FillReport, TortureReport};
+use crate::over_time::{self, FillReport, TortureReport};
 use crate::presets::{self, Preset};
 use crate::review::{self, ReviewRun, TestResult, E12_SUITE};
 use crate::run::CheckedRun;
@@ -201,13 +201,13 @@ impl Runs {
 
     /// The Octane review's torture on its 128 GB drive, as `lab torture` runs it.
     pub(crate) fn torture(&mut self) -> Result<&TortureReport, RunError> {
-        self.note(drive_state::OCTANE_PRESET);
+        self.note(over_time::OCTANE_PRESET);
         let report = match self.torture.take() {
             Some(report) => report,
             None => {
-                let gb = drive_state::OCTANE_CAPACITY_GB as u32;
-                let drive = self.drive(drive_state::OCTANE_PRESET, gb)?;
-                drive_state::torture(&drive, drive_state::REVIEW_TORTURE_MINUTES)?
+                let gb = over_time::OCTANE_CAPACITY_GB as u32;
+                let drive = self.drive(over_time::OCTANE_PRESET, gb)?;
+                over_time::torture(&drive, over_time::REVIEW_TORTURE_MINUTES)?
             }
         };
         Ok(self.torture.insert(report))
@@ -220,7 +220,7 @@ impl Runs {
             Some(report) => report,
             None => {
                 let drive = self.drive(review::E12_SAMPLE_PRESET, review::E12_SAMPLE_GB as u32)?;
-                drive_state::fill(&drive)?
+                over_time::fill(&drive)?
             }
         };
         Ok(self.fill.insert(report))
@@ -244,7 +244,7 @@ impl Runs {
         gb: u32,
         state: DriveState,
     ) -> Result<&RunResult, RunError> {
-        self.note(drive_state::OCTANE_PRESET);
+        self.note(over_time::OCTANE_PRESET);
         let key = (workload, gb, state);
         if !self.desktop.contains_key(&key) {
             let result = Simulation::run(&self.desktop_run(workload, gb, state)?)?;
@@ -261,7 +261,7 @@ impl Runs {
         gb: u32,
         state: DriveState,
     ) -> Result<CheckedRun, RunError> {
-        let drive = self.drive(drive_state::OCTANE_PRESET, gb)?;
+        let drive = self.drive(over_time::OCTANE_PRESET, gb)?;
         let trace = self.trace_for(workload, &drive);
         let spec = StreamsSpec {
             drive,
@@ -293,7 +293,7 @@ impl Runs {
     /// A generated desktop trace, as `lab replay --workload` generates it for the 128 GB
     /// Octane.
     pub(crate) fn trace(&mut self, workload: Desktop) -> Result<Arc<Trace>, RunError> {
-        let drive = self.drive(drive_state::OCTANE_PRESET, 128)?;
+        let drive = self.drive(over_time::OCTANE_PRESET, 128)?;
         Ok(self.trace_for(workload, &drive))
     }
 

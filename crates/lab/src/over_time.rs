@@ -2,13 +2,13 @@
 
 use std::fmt::Write as _;
 
-use parallelism_model::drive_state;
+use parallelism_model::over_time;
 
 use crate::cli::{self, Format};
 use crate::{json, Fail};
 
 pub fn fill(a: &cli::FillArgs) -> Result<String, Fail> {
-    let report = drive_state::fill(&a.drive.drive()?)?;
+    let report = over_time::fill(&a.drive.drive()?)?;
     Ok(match a.output.format {
         Format::Json => json(&report.points)?,
         Format::Csv => {
@@ -44,16 +44,16 @@ pub fn fill(a: &cli::FillArgs) -> Result<String, Fail> {
     })
 }
 
-fn phase_name(p: drive_state::FillPhase) -> &'static str {
+fn phase_name(p: over_time::FillPhase) -> &'static str {
     match p {
-        drive_state::FillPhase::Cache => "cache",
-        drive_state::FillPhase::PostCache => "post-cache",
-        drive_state::FillPhase::Folding => "folding",
+        over_time::FillPhase::Cache => "cache",
+        over_time::FillPhase::PostCache => "post-cache",
+        over_time::FillPhase::Folding => "folding",
     }
 }
 
 pub fn burst(a: &cli::BurstArgs) -> Result<String, Fail> {
-    let points = drive_state::bursts(&a.drive.drive()?, a.burst_gb, a.idle_s, a.bursts)?;
+    let points = over_time::bursts(&a.drive.drive()?, a.burst_gb, a.idle_s, a.bursts)?;
     Ok(match a.output.format {
         Format::Json => json(&points)?,
         Format::Csv => {
@@ -78,7 +78,7 @@ pub fn burst(a: &cli::BurstArgs) -> Result<String, Fail> {
 }
 
 pub fn torture(a: &cli::TortureArgs) -> Result<String, Fail> {
-    let r = drive_state::torture(&a.drive.drive()?, a.minutes)?;
+    let r = over_time::torture(&a.drive.drive()?, a.minutes)?;
     Ok(match a.output.format {
         Format::Json => json(&r)?,
         Format::Csv => {

@@ -2,7 +2,7 @@
 //! (the E12 and OCZ Octane reviews) and against the I/O-level model.
 #![cfg(not(target_arch = "wasm32"))]
 
-use parallelism_model::drive_state::{self, FillPhase};
+use parallelism_model::over_time::{self, FillPhase};
 use parallelism_model::presets;
 use parallelism_model::sliced::Sliced;
 use parallelism_model::{DriveState, RunOptions, RunSpec, Rw, Simulation, Workload};
@@ -41,7 +41,7 @@ fn the_e12_fill_runs_through_cache_post_cache_and_folding_and_stays_above_1_gb_s
 ) -> TestResult {
     // Reference §3: the E12 960 GB drive bursts into its SLC cache and sustains above 1 GB/s.
     // The post-cache figure checks a fit: the E12's NAND tPROG was chosen to meet it.
-    let r = drive_state::fill(&drive("e12", 960.0)?).unwrap();
+    let r = over_time::fill(&drive("e12", 960.0)?).unwrap();
     let phases: Vec<FillPhase> = r.points.iter().map(|p| p.phase).collect();
     let first = |ph| {
         phases
@@ -68,7 +68,7 @@ fn the_e12_fill_runs_through_cache_post_cache_and_folding_and_stays_above_1_gb_s
 fn the_e18dc_fill_runs_at_the_io_models_sustained_sequential_write() -> TestResult {
     // Reference §1: 368 MB/s at 480 GB, 1.6 GB/s at 1,920 GB, with no cache in front.
     for (gb, measured) in [(480.0, 368.1), (1920.0, 1600.8)] {
-        let r = drive_state::fill(&drive("e18dc", gb)?).unwrap();
+        let r = over_time::fill(&drive("e18dc", gb)?).unwrap();
         assert_eq!(r.slc_cache_gb, 0.0);
         assert!(r.points.iter().all(|p| p.phase == FillPhase::PostCache));
         assert!(
@@ -98,9 +98,9 @@ fn idle_time_lets_the_cache_recover_and_no_idle_leaves_it_full() -> TestResult {
     // Reference §3: sustained writes "bounce around" because the drive cannot finish folding
     // in the idle gaps; with enough idle every burst lands in the cache again.
     let d = drive("e12", 960.0)?;
-    let none = drive_state::bursts(&d, 32.0, 0.0, 6).unwrap();
-    let some = drive_state::bursts(&d, 32.0, 10.0, 6).unwrap();
-    let plenty = drive_state::bursts(&d, 32.0, 600.0, 6).unwrap();
+    let none = over_time::bursts(&d, 32.0, 0.0, 6).unwrap();
+    let some = over_time::bursts(&d, 32.0, 10.0, 6).unwrap();
+    let plenty = over_time::bursts(&d, 32.0, 600.0, 6).unwrap();
     assert!(none[5].mb_s < some[5].mb_s && some[5].mb_s < plenty[5].mb_s);
     assert!(
         (plenty[5].mb_s / plenty[0].mb_s - 1.0).abs() < 0.01,
@@ -121,7 +121,7 @@ fn the_octane_torture_ends_below_a_tenth_of_fresh_and_trim_restores_it() -> Test
     // Reference §4: after 20 minutes of 4 KB random writes at QD32 on a full 128 GB Octane,
     // sequential writes fall below a tenth of fresh; TRIM of all LBAs restores them. The tenth
     // checks a fit: the Octane's spare efficiency was chosen to meet it.
-    let r = drive_state::torture(&drive("octane", 128.0)?, 20.0).unwrap();
+    let r = over_time::torture(&drive("octane", 128.0)?, 20.0).unwrap();
     assert!(
         r.after_torture_mb_s < 0.10 * r.fresh_mb_s,
         "{} vs {}",
@@ -146,7 +146,7 @@ fn the_octane_torture_ends_below_a_tenth_of_fresh_and_trim_restores_it() -> Test
 #[test]
 fn the_torture_settles_at_the_io_models_steady_random_write_rate() -> TestResult {
     // Both grains share the dies and timings: at steady state they agree.
-    let r = drive_state::torture(&drive("e18dc", 480.0)?, 600.0).unwrap();
+    let r = over_time::torture(&drive("e18dc", 480.0)?, 600.0).unwrap();
     let tail: Vec<f64> = r.series.iter().rev().take(10).map(|p| p.mb_s).collect();
     let coarse = tail.iter().sum::<f64>() / tail.len() as f64;
     let io = io_level_mb_s("e18dc", 480.0, Rw::RandWrite, 4096, 32, DriveState::Steady)?;
@@ -164,13 +164,11 @@ fn bad_drive_state_inputs_are_refused_with_a_reason() -> TestResult {
         (1.0, -1.0, 1),
         (1.0, 1.0, 0),
     ] {
-        let e = drive_state::bursts(&d, gb, idle, n)
-            .unwrap_err()
-            .to_string();
+        let e = over_time::bursts(&d, gb, idle, n).unwrap_err().to_string();
         assert!(e.contains("out of range"), "{e}");
     }
-    assert!(drive_state::torture(&d, f64::INFINITY).is_err());
-    assert!(drive_state::torture(&d, 0.0).is_err());
+    assert!(over_time::torture(&d, f64::INFINITY).is_err());
+    assert!(over_time::torture(&d, 0.0).is_err());
     Ok(())
 }
 
@@ -180,7 +178,7 @@ fn interpolated_rates_match_the_engine_between_grid_points() -> TestResult {
     // run at that exact amplification must agree.
     for (preset, gb) in [("e18dc", 480.0), ("e18dc", 1920.0), ("octane", 128.0)] {
         let d = drive(preset, gb)?;
-        let mut rates = drive_state::Rates::new(&d);
+        let mut rates = over_time::Rates::new(&d);
         for wa in [1.25, 5.0, 10.0] {
             let interpolated = rates.write_mb_s(Rw::RandWrite, 4096, 32, wa, false);
             let spec = RunSpec {
@@ -215,9 +213,8 @@ const TEST_BUDGET: usize = 2_000;
 fn the_sliced_torture_gives_exactly_the_one_shot_report() -> TestResult {
     for (preset, gb) in [("octane", 128.0), ("e12", 960.0)] {
         let d = drive(preset, gb)?;
-        let one_shot = drive_state::torture(&d, drive_state::REVIEW_TORTURE_MINUTES).unwrap();
-        let mut run =
-            drive_state::TortureRun::new(&d, drive_state::REVIEW_TORTURE_MINUTES).unwrap();
+        let one_shot = over_time::torture(&d, over_time::REVIEW_TORTURE_MINUTES).unwrap();
+        let mut run = over_time::TortureRun::new(&d, over_time::REVIEW_TORTURE_MINUTES).unwrap();
         let mut slices = 0usize;
         let mut last_progress = 0.0;
         let sliced = loop {
@@ -244,7 +241,7 @@ fn the_sliced_torture_gives_exactly_the_one_shot_report() -> TestResult {
 #[test]
 fn sliced_cache_rates_give_exactly_the_one_shot_fill_and_bursts() -> TestResult {
     let d = drive("e12", 960.0)?;
-    let mut run = drive_state::CacheRatesRun::new(&d).unwrap();
+    let mut run = over_time::CacheRatesRun::new(&d).unwrap();
     let mut slices = 0usize;
     let rates = loop {
         slices += 1;
@@ -254,18 +251,18 @@ fn sliced_cache_rates_give_exactly_the_one_shot_fill_and_bursts() -> TestResult 
         assert!(run.progress() < 1.0);
     };
     assert!(slices > 10, "only {slices} slices");
-    assert_eq!(rates, drive_state::cache_rates(&d).unwrap());
+    assert_eq!(rates, over_time::cache_rates(&d).unwrap());
     assert_eq!(
-        drive_state::fill_with(&d, &rates).unwrap(),
-        drive_state::fill(&d).unwrap()
+        over_time::fill_with(&d, &rates).unwrap(),
+        over_time::fill(&d).unwrap()
     );
     for idle_s in [0.0, 10.0, 600.0] {
         assert_eq!(
-            drive_state::bursts_with(&d, &rates, 32.0, idle_s, 6).unwrap(),
-            drive_state::bursts(&d, 32.0, idle_s, 6).unwrap()
+            over_time::bursts_with(&d, &rates, 32.0, idle_s, 6).unwrap(),
+            over_time::bursts(&d, 32.0, idle_s, 6).unwrap()
         );
     }
-    assert!(drive_state::bursts_with(&d, &rates, 32.0, -1.0, 6).is_err());
+    assert!(over_time::bursts_with(&d, &rates, 32.0, -1.0, 6).is_err());
     Ok(())
 }
 
@@ -273,10 +270,10 @@ fn sliced_cache_rates_give_exactly_the_one_shot_fill_and_bursts() -> TestResult 
 fn a_run_the_model_refuses_is_refused_before_any_slice() -> TestResult {
     let mut d = drive("e12", 960.0)?;
     d.controller.channels = 0;
-    assert!(drive_state::CacheRatesRun::new(&d).is_err());
-    assert!(drive_state::TortureRun::new(&d, 20.0).is_err());
+    assert!(over_time::CacheRatesRun::new(&d).is_err());
+    assert!(over_time::TortureRun::new(&d, 20.0).is_err());
     let d = drive("e12", 960.0)?;
-    assert!(drive_state::TortureRun::new(&d, f64::NAN).is_err());
+    assert!(over_time::TortureRun::new(&d, f64::NAN).is_err());
     Ok(())
 }
 
@@ -285,7 +282,7 @@ fn the_queue_depth_sweep_and_the_fill_agree_on_the_slc_cache_rate() -> TestResul
     // Issue 13: a fresh drive writes into its SLC cache in the I/O-level engine too, so the
     // sweep's 128 KiB QD32 point on a fresh E12 and the fill's cache phase are one rate.
     for (preset, gb) in [("e12", 960.0), ("e12c", 480.0), ("e8", 480.0)] {
-        let fill = drive_state::fill(&drive(preset, gb)?).unwrap();
+        let fill = over_time::fill(&drive(preset, gb)?).unwrap();
         let cache = fill
             .points
             .iter()
@@ -296,8 +293,8 @@ fn the_queue_depth_sweep_and_the_fill_agree_on_the_slc_cache_rate() -> TestResul
             preset,
             gb,
             Rw::Write,
-            drive_state::FILL_BS,
-            drive_state::FILL_QD,
+            over_time::FILL_BS,
+            over_time::FILL_QD,
             DriveState::Fob,
         )?;
         assert!(
@@ -317,14 +314,14 @@ fn a_run_that_outlasts_the_slc_cache_drops_to_the_native_rate() -> TestResult {
     let cache_bytes = 1u64 << 30;
     d.controller.slc_cache.static_bytes = cache_bytes;
     d.controller.slc_cache.dynamic_share = 0.0;
-    let bs = u64::from(drive_state::FILL_BS);
+    let bs = u64::from(over_time::FILL_BS);
     let spec = RunSpec {
         drive: d,
         workload: Workload {
             rw: Rw::Write,
             rwmixread: 0,
-            bs_bytes: drive_state::FILL_BS,
-            iodepth: drive_state::FILL_QD,
+            bs_bytes: over_time::FILL_BS,
+            iodepth: over_time::FILL_QD,
         },
         state: DriveState::Fob,
         options: RunOptions {
@@ -337,7 +334,7 @@ fn a_run_that_outlasts_the_slc_cache_drops_to_the_native_rate() -> TestResult {
         "e12",
         960.0,
         Rw::Write,
-        drive_state::FILL_BS,
+        over_time::FILL_BS,
         32,
         DriveState::Fob,
     )?;
@@ -345,7 +342,7 @@ fn a_run_that_outlasts_the_slc_cache_drops_to_the_native_rate() -> TestResult {
         "e12",
         960.0,
         Rw::Write,
-        drive_state::FILL_BS,
+        over_time::FILL_BS,
         32,
         DriveState::SeqFilled,
     )?;
