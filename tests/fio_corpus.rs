@@ -713,7 +713,7 @@ fn fio_3_x_json_of_a_grouped_group_counts_its_jobs_by_littles_law() -> TestResul
     Ok(())
 }
 
-/// A depth sweep of one drive in JSON of fio `version`, one file per depth (`{qd}` in
+/// A depth sweep of one drive in JSON of fio `version`, one file per depth (`{iodepth}` in
 /// `pattern`, two digits): each one job `name` alone at its depth, reading only, at the
 /// `(depth, IOPS, mean completion latency µs)` of `depths`.
 fn sweep_reads(
@@ -722,9 +722,9 @@ fn sweep_reads(
     name: &'static str,
     depths: &[(u32, f64, f64)],
 ) -> TestResult {
-    for &(qd, iops, clat_us) in depths {
-        let file = pattern.replace("{qd}", &format!("{qd:02}"));
-        let jobs = [job(name, qd, 1, iops, clat_us, 100.0)];
+    for &(iodepth, iops, clat_us) in depths {
+        let file = pattern.replace("{iodepth}", &format!("{iodepth:02}"));
+        let jobs = [job(name, iodepth, 1, iops, clat_us, 100.0)];
         reads(&file, FioFormat::Json, Some(version), &jobs)?;
     }
     Ok(())
@@ -736,7 +736,7 @@ fn sweep_reads(
 #[test]
 fn two_real_ssd_depth_sweeps_read_one_file_per_depth() -> TestResult {
     sweep_reads(
-        "public/fio-3.1-json-sweep-pm883-randread-4k-qd{qd}.json",
+        "public/fio-3.1-json-sweep-pm883-randread-4k-qd{iodepth}.json",
         "fio-3.1",
         "iotest",
         &[
@@ -750,7 +750,7 @@ fn two_real_ssd_depth_sweeps_read_one_file_per_depth() -> TestResult {
         ],
     )?;
     sweep_reads(
-        "public/fio-3.33-json-sweep-sbrkt4p-randread-4k-qd{qd}.json",
+        "public/fio-3.33-json-sweep-sbrkt4p-randread-4k-qd{iodepth}.json",
         "fio-3.33",
         "FIOJOB",
         &[

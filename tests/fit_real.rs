@@ -40,7 +40,7 @@ fn sweep_cells(
 fn depths(pattern: &str) -> Vec<String> {
     ["01", "02", "04", "08", "16", "32", "64"]
         .iter()
-        .map(|qd| pattern.replace("{qd}", qd))
+        .map(|iodepth| pattern.replace("{iodepth}", iodepth))
         .collect()
 }
 
@@ -73,7 +73,7 @@ fn fit(base: &str, files: &[String]) -> TestResult<(FitReport, usize)> {
 fn the_pm883_sweep_is_a_host_limit_not_a_two_die_drive() -> TestResult {
     let (report, explained) = fit(
         "octane",
-        &depths("public/fio-3.1-json-sweep-pm883-randread-4k-qd{qd}.json"),
+        &depths("public/fio-3.1-json-sweep-pm883-randread-4k-qd{iodepth}.json"),
     )?;
     assert_eq!(explained, 14, "{report:?}");
     let path = report.value(Param::HostPathUs).unwrap();
@@ -90,17 +90,17 @@ fn three_real_sweeps_fit_at_least_85_percent_of_their_cells_within_15_percent() 
     let sweeps = [
         (
             "octane",
-            depths("public/fio-3.1-json-sweep-pm883-randread-4k-qd{qd}.json"),
+            depths("public/fio-3.1-json-sweep-pm883-randread-4k-qd{iodepth}.json"),
         ),
         (
             "e18dc",
-            depths("public/fio-3.33-json-sweep-sbrkt4p-randread-4k-qd{qd}.json"),
+            depths("public/fio-3.33-json-sweep-sbrkt4p-randread-4k-qd{iodepth}.json"),
         ),
         (
             "e12c",
             ["1", "2", "4", "8", "16", "32", "64"]
                 .iter()
-                .map(|qd| format!("local/disk-sweep/randread-qd{qd}.json"))
+                .map(|iodepth| format!("local/disk-sweep/randread-qd{iodepth}.json"))
                 .collect(),
         ),
     ];

@@ -209,7 +209,7 @@ async fn the_readout_component_shows_what_the_state_and_result_say() -> TestResu
     );
     assert!(text(&root, "#readout-status")?.contains("estimate"));
 
-    state.update(|s| s.workload.set_qd(64));
+    state.update(|s| s.workload.set_iodepth(64));
     eventually("the new depth", || {
         Ok(text(&root, "#readout-what")?.contains("queue depth 64"))
     })

@@ -1,5 +1,5 @@
 //! Desktop (as the benchmark has always run): the 1200 x 800 headless window at full speed,
-//! `?qd=1`. It presses the queue-depth slider [`PRESSES_PER_LEG`] times in each of three legs
+//! `?iodepth=1`. It presses the queue-depth slider [`PRESSES_PER_LEG`] times in each of three legs
 //! (up from QD 1 to 1024, down again, then fine Shift steps up), waiting for each press to be
 //! drawn, and prints the median and p95 time from the key press to
 //! - the first redraw of the charts on the screen for the new state (what the reader sees),

@@ -40,7 +40,7 @@ const BURST_TIMEOUT: Duration = Duration::from_secs(120);
 const BURST_UP: usize = 5;
 const BURST_DOWN: usize = 7;
 /// Where the burst ends (32 -> 1024 -> 8).
-const BURST_END_QD: &str = "8";
+const BURST_END_IODEPTH: &str = "8";
 
 /// `arguments`: chart ids, the final depth. Null until the URL has that depth and every chart
 /// shows it with every point estimated; then when the last chart got there.
@@ -146,10 +146,11 @@ pub async fn burst(chrome: &Chrome) -> Result<(f64, f64)> {
         .send_keys(&keys)
         .await
         .context("key presses on #qd")?;
-    let what = format!("the burst's last state (qd={BURST_END_QD}) with every point estimated");
+    let what =
+        format!("the burst's last state (qd={BURST_END_IODEPTH}) with every point estimated");
     let to = chrome
         .wait_for(&what, BURST_TIMEOUT, POLL, || async {
-            let args = vec![json!(DEFAULT_CHARTS), json!(BURST_END_QD)];
+            let args = vec![json!(DEFAULT_CHARTS), json!(BURST_END_IODEPTH)];
             Ok(chrome.js(BURST_PROBE, args).await?.as_f64())
         })
         .await?;

@@ -188,7 +188,7 @@ fn LegendAndCompare(charts: Memo<charts::ChartSet>, shown: Signal<bool>) -> impl
                 <Legend
                     entries=legend
                     measured=Signal::derive(move || charts.with(has_markers))
-                    yours=Signal::derive(move || charts.with(|c| c.qd.depth.yours.clone()))
+                    yours=Signal::derive(move || charts.with(|c| c.iodepth.depth.yours.clone()))
                 />
             </Show>
         </Later>

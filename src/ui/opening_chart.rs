@@ -41,13 +41,13 @@ use web_sys::{Document, Element, HtmlCanvasElement};
 
 use crate::ui::app::{apply_theme, opening, read_palette};
 use crate::ui::charts::canvas::{LoneChart, UNDERLAY_CLASS};
-use crate::ui::charts::{self, qd_chart, QdChartData};
+use crate::ui::charts::{self, iodepth_chart, IodepthChartData};
 use crate::ui::pure::embed::ChartId;
 use crate::ui::pure::state::{LabState, LoadKind, View};
 use crate::ui::pure::url_state;
 use crate::ui::views::embed_frame;
 use crate::ui::views::queue_charts::{
-    iops_label, iops_title, measured_caption, pattern_text, qd_stamp, IOPS_CANVAS_ID,
+    iodepth_stamp, iops_label, iops_title, measured_caption, pattern_text, IOPS_CANVAS_ID,
 };
 
 /// The opening chart's root element.
@@ -82,7 +82,7 @@ impl std::error::Error for NotShown {}
 
 thread_local! {
     /// The chart [`show`] laid out, waiting for [`draw`].
-    static LAID_OUT: RefCell<Option<LoneChart<QdChartData>>> = const { RefCell::new(None) };
+    static LAID_OUT: RefCell<Option<LoneChart<IodepthChartData>>> = const { RefCell::new(None) };
 }
 
 /// Whether the app's first screen for `state` is the IOPS chart on the page itself.
@@ -111,10 +111,10 @@ pub fn show() -> Result<(), NotShown> {
     let chart = LoneChart::new(
         CANVAS_ID,
         canvas,
-        set.qd,
-        qd_stamp,
+        set.iodepth,
+        iodepth_stamp,
         read_palette(),
-        qd_chart::draw,
+        iodepth_chart::draw,
     );
     LAID_OUT.with(|laid_out| laid_out.replace(Some(chart)));
     Ok(())
@@ -136,7 +136,7 @@ pub fn draw() {
 
 /// Draws `chart` again whenever the window's size changes (a phone turned on a slow network)
 /// until the app has taken it over (its canvas then no longer has the opening chart's id).
-fn follow_resizes(chart: LoneChart<QdChartData>) {
+fn follow_resizes(chart: LoneChart<IodepthChartData>) {
     let redraw = Closure::<dyn FnMut()>::new(move || {
         if chart.canvas().id() == CANVAS_ID {
             chart.draw();
@@ -187,7 +187,7 @@ fn frame(doc: &Document, state: &LabState, set: &charts::ChartSet) -> Option<Htm
         add(&label, "span", "", Some(view.label()))?;
     }
 
-    let data = &set.qd;
+    let data = &set.iodepth;
     let charts_div = add(&results, "div", "charts", None)?;
     let figure = add(&charts_div, "figure", "chart", None)?;
     add(&figure, "h2", "", Some(&iops_title(data)))?;

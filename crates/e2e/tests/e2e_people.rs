@@ -146,16 +146,16 @@ async fn e2e_a_phone_shows_the_chart_then_its_controls_then_the_readout_and_neve
     browser.open("", "#chart-iops").await?;
     screenshot(&browser, "phone-390x844").await?;
     let chart = top(&browser, "#figure-iops").await?;
-    let qd = top(&browser, "#qd").await?;
+    let iodepth = top(&browser, "#qd").await?;
     let capacity = top(&browser, "#cap").await?;
     let readout = top(&browser, "#readout").await?;
     assert!(
-        chart < qd,
-        "the chart ({chart}) before the queue depth ({qd})"
+        chart < iodepth,
+        "the chart ({chart}) before the queue depth ({iodepth})"
     );
     assert!(
-        qd < capacity,
-        "the queue depth ({qd}) before the capacity ({capacity})"
+        iodepth < capacity,
+        "the queue depth ({iodepth}) before the capacity ({capacity})"
     );
     assert!(
         capacity < readout,

@@ -33,7 +33,7 @@ fn run(
     rw: Rw,
     read_pct: u8,
     bs_bytes: u32,
-    qd: u32,
+    iodepth: u32,
     state: DriveState,
 ) -> Result<RunKey> {
     let p = parallelism_lab::model::custom::lookup(preset).context("a preset")?;
@@ -43,7 +43,7 @@ fn run(
         rw,
         read_pct,
         bs_bytes,
-        qd,
+        iodepth,
         state,
         power_state: 0,
         load: parallelism_work::Load::Depth,
@@ -423,7 +423,7 @@ fn runs_the_burst_asks_for(
     for _ in 0..steps {
         state
             .workload
-            .set_qd(ladder.step(state.workload.qd(), true, true));
+            .set_iodepth(ladder.step(state.workload.iodepth(), true, true));
         asked.extend(
             compute::plan(&state)
                 .keys
@@ -445,8 +445,8 @@ async fn e2e_a_burst_of_slider_moves_leaves_only_the_last_states_work_running() 
     // page takes them: 30 states, each a new plan. (Keys typed in one go would reach the busy
     // page in one task, whose later steps the slider applies as one:
     // src/ui/controls/slider.rs.)
-    let ladder = parallelism_lab::ui::pure::state::qd_ladder();
-    let last = (0..30).fold(32, |qd, _| ladder.step(qd, true, true));
+    let ladder = parallelism_lab::ui::pure::state::iodepth_ladder();
+    let last = (0..30).fold(32, |iodepth, _| ladder.step(iodepth, true, true));
     assert!(last > 64, "30 distinct depths");
     browser
         .js(PRESS_IN_TASKS_OF_THEIR_OWN, vec![json!("qd"), json!(30)])

@@ -78,7 +78,7 @@ async fn open_in_an_embedding_page(browser: &Browser, query: &str) -> Result<Vec
         .await
 }
 
-/// The embedded lab shows its chart and a link to the full lab (for `cap=480`, `qd=8`), and
+/// The embedded lab shows its chart and a link to the full lab (for `cap=480`, `iodepth=8`), and
 /// none of the full page's chrome: no lede, no sharing, no import, its controls folded and not
 /// built until they are opened.
 async fn the_embed_shows_only_its_chart_and_a_link_to_the_full_lab(browser: &Browser) -> Result {

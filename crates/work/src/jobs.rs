@@ -39,7 +39,7 @@ pub struct JobAsk {
     pub read_pct: u8,
     pub bs_bytes: u32,
     /// Requests in flight (closed loop), or the most at the drive (at a rate).
-    pub qd: u32,
+    pub iodepth: u32,
     /// Requests a second offered whatever the drive does; `None`: a closed loop.
     pub rate_iops: Option<u32>,
 }
@@ -51,7 +51,7 @@ impl JobAsk {
             rw: self.rw,
             rwmixread: self.read_pct,
             bs_bytes: self.bs_bytes,
-            iodepth: self.qd,
+            iodepth: self.iodepth,
         }
     }
 
@@ -290,14 +290,14 @@ mod tests {
         rw: Rw::RandRead,
         read_pct: 100,
         bs_bytes: 4096,
-        qd: 1,
+        iodepth: 1,
         rate_iops: None,
     };
     const WRITER: JobAsk = JobAsk {
         rw: Rw::RandWrite,
         read_pct: 0,
         bs_bytes: 4096,
-        qd: 32,
+        iodepth: 32,
         rate_iops: None,
     };
 
@@ -341,7 +341,10 @@ mod tests {
 
     #[test]
     fn a_job_set_the_model_refuses_is_refused_with_the_reason() {
-        let bad = JobAsk { qd: 0, ..READER };
+        let bad = JobAsk {
+            iodepth: 0,
+            ..READER
+        };
         let why = JobsTask::start(ask(vec![READER, bad])).err().unwrap();
         assert!(
             matches!(&why, WorkError::Refused(ConfigError::OutOfRange { what, value, .. })

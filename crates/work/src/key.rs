@@ -218,11 +218,11 @@ pub struct RunKey {
     /// Read percentage (0 or 100 for the pure patterns, so equal runs get equal keys).
     pub read_pct: u8,
     pub bs_bytes: u32,
-    pub qd: u32,
+    pub iodepth: u32,
     pub state: parallelism_model::DriveState,
     /// The active power state the drive is held to (0: PS0, the model's default).
     pub power_state: u8,
-    /// A closed loop at `qd`, or an open loop at a rate with at most `qd` at the device.
+    /// A closed loop at `iodepth`, or an open loop at a rate with at most `iodepth` at the device.
     pub load: Load,
 }
 
@@ -277,7 +277,7 @@ impl RunKey {
                 rw: self.rw,
                 rwmixread: self.read_pct,
                 bs_bytes: self.bs_bytes,
-                iodepth: self.qd,
+                iodepth: self.iodepth,
             },
             state: self.state,
             options: RunOptions {
@@ -299,7 +299,7 @@ impl fmt::Display for RunKey {
             self.rw,
             self.read_pct,
             self.bs_bytes,
-            self.qd,
+            self.iodepth,
             self.state,
             self.power_state,
             self.load
@@ -364,7 +364,8 @@ impl FromStr for RunKey {
 
     fn from_str(text: &str) -> Result<RunKey, KeyError> {
         let fields: Vec<&str> = text.split('/').collect();
-        let [preset, drive, rw, read_pct, bs, qd, state, power_state, load] = fields[..] else {
+        let [preset, drive, rw, read_pct, bs, iodepth, state, power_state, load] = fields[..]
+        else {
             return Err(KeyError::Shape(text.to_string()));
         };
         let DriveKey { preset, drive } = DriveKey::parse_fields(preset, drive, text)?;
@@ -374,7 +375,7 @@ impl FromStr for RunKey {
             rw: rw.parse()?,
             read_pct: number("read %", read_pct)?,
             bs_bytes: number("block bytes", bs)?,
-            qd: number("depth", qd)?,
+            iodepth: number("depth", iodepth)?,
             state: state.parse()?,
             power_state: number("power state", power_state)?,
             load: load.parse()?,
@@ -464,7 +465,7 @@ mod tests {
             rw: Rw::RandRead,
             read_pct: 100,
             bs_bytes: 4096,
-            qd: 32,
+            iodepth: 32,
             state: parallelism_model::DriveState::Steady,
             power_state: 0,
             load: Load::Depth,

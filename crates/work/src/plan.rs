@@ -389,7 +389,7 @@ mod tests {
     #[test]
     fn every_point_gets_an_estimate_before_any_is_refined() {
         let keys: Vec<RunKey> = [1, 4, 16]
-            .map(|qd| key_at(DriveState::Fob, qd, 100))
+            .map(|iodepth| key_at(DriveState::Fob, iodepth, 100))
             .to_vec();
         let mut e = PlanTask::new();
         e.set_plan(keys.clone());
@@ -418,7 +418,9 @@ mod tests {
     /// until the slice's end.
     #[test]
     fn a_slice_ends_at_the_plan_s_last_estimate() {
-        let keys: Vec<RunKey> = [1, 4].map(|qd| key_at(DriveState::Fob, qd, 100)).to_vec();
+        let keys: Vec<RunKey> = [1, 4]
+            .map(|iodepth| key_at(DriveState::Fob, iodepth, 100))
+            .to_vec();
         let mut e = PlanTask::new();
         e.set_plan(keys.clone());
         let first = e.work(&mut || false);
@@ -439,7 +441,7 @@ mod tests {
     #[test]
     fn a_refused_last_point_ends_the_slice_too() {
         let refused = RunKey {
-            qd: 0,
+            iodepth: 0,
             ..key_at(DriveState::Fob, 1, 100)
         };
         let keys = vec![key_at(DriveState::Fob, 4, 100), refused.clone()];
@@ -545,7 +547,10 @@ mod tests {
 
     #[test]
     fn a_run_the_model_refuses_is_reported_not_retried() {
-        let bad = RunKey { qd: 0, ..key() };
+        let bad = RunKey {
+            iodepth: 0,
+            ..key()
+        };
         let mut e = PlanTask::new();
         e.set_plan(vec![bad.clone()]);
         run_to_idle(&mut e);

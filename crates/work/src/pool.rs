@@ -238,7 +238,9 @@ mod tests {
     use parallelism_model::DriveState;
 
     fn keys(n: u32) -> Vec<RunKey> {
-        (1..=n).map(|qd| key_at(DriveState::Fob, qd, 100)).collect()
+        (1..=n)
+            .map(|iodepth| key_at(DriveState::Fob, iodepth, 100))
+            .collect()
     }
 
     fn share(request: &Request) -> &[RunKey] {
@@ -374,7 +376,7 @@ mod tests {
         let one = d.milestones(2);
         assert!(!one.reached_since(&start), "the first run is still missing");
         let why = RunKey {
-            qd: 0,
+            iodepth: 0,
             ..plan[0].clone()
         }
         .prepare(1)
@@ -428,10 +430,10 @@ mod tests {
         // The page's promise: the same numbers whichever worker ran a point.
         let plan: Vec<RunKey> = [1, 2, 8, 32]
             .into_iter()
-            .flat_map(|qd| {
+            .flat_map(|iodepth| {
                 [
-                    key_at(DriveState::Fob, qd, 100),
-                    key_at(DriveState::Fob, qd, 70),
+                    key_at(DriveState::Fob, iodepth, 100),
+                    key_at(DriveState::Fob, iodepth, 70),
                 ]
             })
             .collect();

@@ -585,11 +585,11 @@ mod tests {
     #[test]
     fn jobs_report_each_run_then_what_they_came_to_and_a_refused_set_says_why() {
         use crate::jobs::{JobAsk, JobsAsk};
-        let job = |rw, read_pct, qd| JobAsk {
+        let job = |rw, read_pct, iodepth| JobAsk {
             rw,
             read_pct,
             bs_bytes: 4096,
-            qd,
+            iodepth,
             rate_iops: None,
         };
         let k = crate::testing::key();

@@ -329,9 +329,9 @@ mod tests {
     use crate::testing::key_at;
     use parallelism_model::DriveState;
 
-    /// Random reads at `qd` on an E18DC with 8 dies, fresh out of the box.
-    fn small_drive(qd: u32) -> RunKey {
-        let k = key_at(DriveState::Fob, qd, 100);
+    /// Random reads at `iodepth` on an E18DC with 8 dies, fresh out of the box.
+    fn small_drive(iodepth: u32) -> RunKey {
+        let k = key_at(DriveState::Fob, iodepth, 100);
         RunKey {
             drive: DriveChoice { dies: 8, ..k.drive },
             ..k
@@ -391,16 +391,16 @@ mod tests {
 
     #[test]
     fn a_point_is_made_ready_then_explained_from_idle_dies_at_qd1_to_busy_dies_at_depth() {
-        for (qd, limit) in [(1, Bottleneck::QueueDepth), (256, Bottleneck::Dies)] {
+        for (iodepth, limit) in [(1, Bottleneck::QueueDepth), (256, Bottleneck::Dies)] {
             let mut t = TeachTask::new();
-            assert_eq!(t.command(TeachCommand::Start(small_drive(qd))), None);
+            assert_eq!(t.command(TeachCommand::Start(small_drive(iodepth))), None);
             assert_eq!(t.command(TeachCommand::Step), None, "not ready yet");
             let news = all_news(&mut t);
             let [TeachNews::Ready(start), TeachNews::Explained(figures)] = &news[..] else {
-                panic!("qd {qd}: {news:?}")
+                panic!("qd {iodepth}: {news:?}")
             };
             assert_eq!((start.steps, start.clock), (0, SimTime::ZERO));
-            assert_eq!(figures.bottleneck, limit, "qd {qd}: {figures:?}");
+            assert_eq!(figures.bottleneck, limit, "qd {iodepth}: {figures:?}");
         }
     }
 
@@ -447,7 +447,7 @@ mod tests {
         }
         assert!(slices > 2, "{slices} slices: one unit of work per slice");
         let bad = RunKey {
-            qd: 0,
+            iodepth: 0,
             ..small_drive(4)
         };
         let refused = t.command(TeachCommand::Start(bad));

@@ -13,8 +13,8 @@ pub fn key() -> RunKey {
     key_at(DriveState::Steady, 32, 100)
 }
 
-/// 4 KiB random I/O at `qd` with `read_pct` percent reads, on a drive in `state`.
-pub fn key_at(state: DriveState, qd: u32, read_pct: u8) -> RunKey {
+/// 4 KiB random I/O at `iodepth` with `read_pct` percent reads, on a drive in `state`.
+pub fn key_at(state: DriveState, iodepth: u32, read_pct: u8) -> RunKey {
     let preset = presets::find("e18dc").expect("the E18DC preset");
     let rw = Rw::from_parts(true, read_pct);
     RunKey {
@@ -23,7 +23,7 @@ pub fn key_at(state: DriveState, qd: u32, read_pct: u8) -> RunKey {
         rw,
         read_pct: rw.fixed_read_percent().unwrap_or(read_pct),
         bs_bytes: 4096,
-        qd,
+        iodepth,
         state,
         power_state: 0,
         load: crate::key::Load::Depth,
@@ -33,13 +33,13 @@ pub fn key_at(state: DriveState, qd: u32, read_pct: u8) -> RunKey {
 /// A fit a drive on the E12's controller answers quickly: QD1 and QD32 random reads, read
 /// from a fresh drive with 16 dies.
 pub fn fit_ask() -> FitAsk {
-    let cell = |qd, iops| Measurement {
+    let cell = |iodepth, iops| Measurement {
         capacity_gb: None,
         state: DriveState::Fob,
         rw: Rw::RandRead,
         rwmixread: 100,
         bs_bytes: 4096,
-        depth: Depth::Qd(qd),
+        depth: Depth::Qd(iodepth),
         metric: Metric::Iops,
         value: iops,
     };

@@ -74,10 +74,10 @@ pub fn ticks_within(top: f64, count: usize) -> Vec<f64> {
         .collect()
 }
 
-/// The queue-depth axis in log2 units (`0..=log2(max_qd)`) and its ticks: every doubling, or
+/// The queue-depth axis in log2 units (`0..=log2(max_iodepth)`) and its ticks: every doubling, or
 /// every other one when `narrow` and there are many.
-pub fn octave_ticks(max_qd: u32, narrow: bool) -> (f64, Vec<f64>) {
-    let top = f64::from(max_qd.max(2)).log2().ceil();
+pub fn octave_ticks(max_iodepth: u32, narrow: bool) -> (f64, Vec<f64>) {
+    let top = f64::from(max_iodepth.max(2)).log2().ceil();
     let octaves = top as u32;
     let every = if narrow && octaves > 8 { 2 } else { 1 };
     let ticks = (0..=octaves)
@@ -87,7 +87,7 @@ pub fn octave_ticks(max_qd: u32, narrow: bool) -> (f64, Vec<f64>) {
     (top, ticks)
 }
 
-/// The label for a tick at `log2(qd)`: the queue depth.
+/// The label for a tick at `log2(iodepth)`: the queue depth.
 pub fn octave_label(x: f64) -> String {
     format!("{}", 2f64.powf(x).round())
 }

@@ -66,7 +66,7 @@ pub fn jobs_csv(state: &LabState, found: &JobsFound) -> String {
                 rw.fio_name().to_string(),
                 rw.fixed_read_percent().unwrap_or(j.read_pct()).to_string(),
                 j.bs_bytes().to_string(),
-                j.qd().to_string(),
+                j.iodepth().to_string(),
                 j.rate_iops().map_or_else(String::new, |r| r.to_string()),
                 SOURCE_MODEL.to_string(),
                 number(f.iops),
@@ -204,20 +204,20 @@ pub fn csv(state: &LabState, set: &ChartSet) -> String {
         return out;
     }
     if shown.shows(ChartId::Iops) {
-        let col = Column::measuring(set.qd.unit);
+        let col = Column::measuring(set.iodepth.unit);
         rows.curves(
             ChartId::Iops,
-            &set.qd.depth.curves,
+            &set.iodepth.depth.curves,
             XColumn::QueueDepth,
             col,
         );
         rows.markers(
             ChartId::Iops,
-            &set.qd.depth.markers,
+            &set.iodepth.depth.markers,
             XColumn::QueueDepth,
             col,
         );
-        rows.yours(ChartId::Iops, &set.qd.depth.yours, col);
+        rows.yours(ChartId::Iops, &set.iodepth.depth.yours, col);
     }
     if shown.shows(ChartId::Latency) {
         let col = Column::LatencyUs;
@@ -397,7 +397,7 @@ mod tests {
     use crate::ui::pure::embed::ChartsShown;
 
     fn fake(k: &RunKey) -> Option<Point> {
-        let iops = f64::from(k.qd) * 1000.0;
+        let iops = f64::from(k.iodepth) * 1000.0;
         Some(Point {
             iops,
             mb_s: iops * 0.004,
@@ -425,7 +425,7 @@ mod tests {
         let header = lines.iter().position(|l| *l == CSV_HEADER).unwrap();
         let rows = &lines[header + 1..];
         let model_points: usize = [
-            &set.qd.depth.curves,
+            &set.iodepth.depth.curves,
             &set.latency.curves,
             &set.mix.curves,
             &set.power.depth.curves,
@@ -436,7 +436,7 @@ mod tests {
         .map(|c| c.points.len())
         .sum();
         let markers =
-            set.qd.depth.markers.len() + set.latency.markers.len() + set.mix.markers.len();
+            set.iodepth.depth.markers.len() + set.latency.markers.len() + set.mix.markers.len();
         assert_eq!(rows.len(), model_points + markers);
         assert!(rows.iter().all(|r| r.split(',').count() >= 10), "{rows:?}");
         // The fake run draws 2 W and 32,000 IOPS: 16,000 IOPS per watt.

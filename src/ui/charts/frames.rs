@@ -112,7 +112,7 @@ impl fmt::Debug for FrameSlot {
 mod tests {
     use std::cell::Cell;
 
-    use super::super::qd_chart::{self, QdChartData, X_TITLE};
+    use super::super::iodepth_chart::{self, IodepthChartData, X_TITLE};
     use super::super::recording::Recorder;
     use super::super::{Curve, Dash, DepthSeries, SeriesColour};
     use super::*;
@@ -139,8 +139,8 @@ mod tests {
         }
     }
 
-    fn at_depth(current_qd: u32, top: f64) -> QdChartData {
-        QdChartData {
+    fn at_depth(current_iodepth: u32, top: f64) -> IodepthChartData {
+        IodepthChartData {
             depth: DepthSeries {
                 curves: vec![Curve {
                     label: "x".into(),
@@ -149,10 +149,10 @@ mod tests {
                     dash: Dash::Solid,
                     points: vec![(1.0, top / 10.0), (32.0, top / 2.0), (256.0, top)],
                 }],
-                current_qd,
+                current_iodepth,
                 ..DepthSeries::default()
             },
-            ..QdChartData::default()
+            ..IodepthChartData::default()
         }
     }
 
@@ -163,8 +163,8 @@ mod tests {
             frames: FrameSlot::new(store.clone()),
             ..ChartStyle::default()
         };
-        let draw = |data: &QdChartData| {
-            Recorder::draw(640, 360, |root| qd_chart::draw(root, data, &style))
+        let draw = |data: &IodepthChartData| {
+            Recorder::draw(640, 360, |root| iodepth_chart::draw(root, data, &style))
         };
         let first = draw(&at_depth(32, 264e3));
         assert!(first.has_text(X_TITLE) && first.has_text("IOPS"));
@@ -199,7 +199,9 @@ mod tests {
             ..ChartStyle::default()
         };
         let data = at_depth(32, 264e3);
-        let frame = Recorder::draw(640, 360, |root| qd_chart::draw(root, &data, &frame_only));
+        let frame = Recorder::draw(640, 360, |root| {
+            iodepth_chart::draw(root, &data, &frame_only)
+        });
         assert!(frame.has_text(X_TITLE) && frame.has_text("IOPS"));
         assert!(store.kept.get().is_some(), "the frame is kept");
         assert_eq!(
@@ -213,7 +215,9 @@ mod tests {
             frames: FrameSlot::new(store.clone()),
             ..ChartStyle::default()
         };
-        let rest = Recorder::draw(640, 360, |root| qd_chart::draw(root, &data, &rest_style));
+        let rest = Recorder::draw(640, 360, |root| {
+            iodepth_chart::draw(root, &data, &rest_style)
+        });
         assert_eq!(store.restored.get(), 1, "the rest finds the frame kept");
         assert!(!rest.has_text(X_TITLE), "{:?}", rest.texts);
         assert!(

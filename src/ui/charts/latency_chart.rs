@@ -8,8 +8,8 @@ use plotters::prelude::*;
 
 use super::axis;
 use super::axis::Axis;
+use super::iodepth_chart::depth_axis;
 use super::paint::{self, DrawResult};
-use super::qd_chart::depth_axis;
 use super::style::ChartStyle;
 use super::DepthSeries;
 use crate::ui::pure::format;
@@ -54,14 +54,14 @@ pub fn draw<DB: DrawingBackend>(
         let (top, ticks) = axis::linear_axis(positive.iter().copied(), Y_TICKS);
         (0.0, top, ticks)
     };
-    let to_chart = move |(qd, us): (f64, f64)| -> Option<(f64, f64)> {
-        if qd < 1.0 || !us.is_finite() {
+    let to_chart = move |(iodepth, us): (f64, f64)| -> Option<(f64, f64)> {
+        if iodepth < 1.0 || !us.is_finite() {
             return None;
         }
         if log {
-            (us > 0.0).then(|| (qd.log2(), us.log10()))
+            (us > 0.0).then(|| (iodepth.log2(), us.log10()))
         } else {
-            Some((qd.log2(), us))
+            Some((iodepth.log2(), us))
         }
     };
     let y_label = move |v: f64| {
@@ -90,7 +90,7 @@ pub fn draw<DB: DrawingBackend>(
     paint::guide(
         &mut chart,
         style,
-        f64::from(data.current_qd.max(1)).log2(),
+        f64::from(data.current_iodepth.max(1)).log2(),
         (y_lo, y_hi),
     )?;
     paint::curves(&mut chart, style, &data.curves, &to_chart)?;

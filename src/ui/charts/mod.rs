@@ -15,12 +15,12 @@ pub mod axis;
 pub mod canvas;
 pub mod export;
 pub mod frames;
+pub mod iodepth_chart;
 pub mod latency_chart;
 pub mod load_chart;
 pub mod mix_chart;
 pub mod over_time;
 pub mod paint;
-pub mod qd_chart;
 pub mod series;
 pub mod style;
 pub mod time_chart;
@@ -42,10 +42,10 @@ use crate::ui::pure::state::{DriveChoice, LabState};
 use load_chart::DriveLimits;
 
 pub use crate::ui::pure::measure::{Measure, Unit};
+pub use iodepth_chart::IodepthChartData;
 pub use latency_chart::LatencyChartData;
 pub use load_chart::LoadChartData;
 pub use mix_chart::MixChartData;
-pub use qd_chart::QdChartData;
 pub use series::{
     your_values, Curve, Dash, DepthSeries, FioShape, LegendEntry, Marker, SeriesColour, Stamp,
     YourSeries,
@@ -55,12 +55,12 @@ pub use style::{ChartStyle, Palette};
 /// The data of all three charts for one state.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ChartSet {
-    pub qd: QdChartData,
+    pub iodepth: IodepthChartData,
     pub latency: LatencyChartData,
     pub mix: MixChartData,
     /// Average power against queue depth, and throughput per watt.
-    pub power: QdChartData,
-    pub efficiency: QdChartData,
+    pub power: IodepthChartData,
+    pub efficiency: IodepthChartData,
     /// The rate view's charts (empty while the workload is a queue depth).
     pub load: LoadChartData,
     pub legend: Vec<LegendEntry>,
@@ -156,17 +156,18 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
     let current = lookup(&compute::current_key(state));
     let current_missing = usize::from(current.is_none());
 
-    let (mut qd, mut latency, qd_missing) = depth_charts(state, &drives, lookup, unit, current);
+    let (mut iodepth, mut latency, iodepth_missing) =
+        depth_charts(state, &drives, lookup, unit, current);
     let (mut mix, mix_missing) = mix_chart(state, &drives, lookup, unit, current);
     let measured_state_differs =
-        add_published(state, &drives, unit, [&mut qd, &mut latency, &mut mix]);
-    add_imports(state, unit, &mut qd, &mut latency);
+        add_published(state, &drives, unit, [&mut iodepth, &mut latency, &mut mix]);
+    add_imports(state, unit, &mut iodepth, &mut latency);
     let stamp = |missing: usize| Stamp {
         state: tag.clone(),
         missing: missing + current_missing,
     };
-    qd.depth.stamp = stamp(qd_missing);
-    latency.stamp = stamp(qd_missing);
+    iodepth.depth.stamp = stamp(iodepth_missing);
+    latency.stamp = stamp(iodepth_missing);
     mix.stamp = stamp(mix_missing);
 
     let (power, efficiency) = power_charts(state, &drives, lookup, current, &tag);
@@ -176,7 +177,7 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
     };
     ChartSet {
         load,
-        qd,
+        iodepth,
         latency,
         mix,
         power,
@@ -255,7 +256,7 @@ fn load_charts(
         ));
         let capacity = sweep.capacity.map(|p| unit.pick(&p));
         if d.current {
-            data.named = named_limits(&sweep, unit, bs, d.config.workload.qd());
+            data.named = named_limits(&sweep, unit, bs, d.config.workload.iodepth());
         }
         data.limits.push(DriveLimits {
             colour: d.colour,
@@ -318,11 +319,11 @@ const LATENCY_LINES: [LatencyLine; 3] = [
 ];
 
 /// A compared drive's queue-depth sweep: the results so far, and how many are still missing.
-fn qd_results(
+fn iodepth_results(
     d: &Compared,
     lookup: &dyn Fn(&RunKey) -> Option<Point>,
 ) -> (Vec<(RunKey, Point)>, usize) {
-    let sweep = compute::qd_sweep(&d.config, d.drive);
+    let sweep = compute::iodepth_sweep(&d.config, d.drive);
     let results: Vec<(RunKey, Point)> = sweep
         .iter()
         .filter_map(|k| lookup(k).map(|p| (k.clone(), p)))
@@ -332,13 +333,13 @@ fn qd_results(
 }
 
 /// An empty chart of `measure` against the state's queue depths, with the current point.
-fn depth_chart(state: &LabState, measure: Measure, current: Option<Point>) -> QdChartData {
-    let at = state.workload.qd();
-    QdChartData {
+fn depth_chart(state: &LabState, measure: Measure, current: Option<Point>) -> IodepthChartData {
+    let at = state.workload.iodepth();
+    IodepthChartData {
         unit: measure,
         depth: DepthSeries {
-            max_qd: compute::sweep_qds(at).last().copied().unwrap_or(1),
-            current_qd: at,
+            max_iodepth: compute::sweep_iodepths(at).last().copied().unwrap_or(1),
+            current_iodepth: at,
             current: current.map(|p| (f64::from(at), measure.pick(&p))),
             ..DepthSeries::default()
         },
@@ -353,27 +354,28 @@ fn depth_charts(
     lookup: &dyn Fn(&RunKey) -> Option<Point>,
     unit: Unit,
     current: Option<Point>,
-) -> (QdChartData, LatencyChartData, usize) {
-    let at = state.workload.qd();
-    let mut qd = depth_chart(state, Measure::Throughput(unit), current);
+) -> (IodepthChartData, LatencyChartData, usize) {
+    let at = state.workload.iodepth();
+    let mut iodepth = depth_chart(state, Measure::Throughput(unit), current);
     let mut latency = LatencyChartData {
-        max_qd: qd.depth.max_qd,
-        current_qd: at,
+        max_iodepth: iodepth.depth.max_iodepth,
+        current_iodepth: at,
         current: current.map(|p| (f64::from(at), p.mean_us)),
         ..LatencyChartData::default()
     };
     let mut missing = 0;
     for d in drives {
-        let (results, unknown) = qd_results(d, lookup);
+        let (results, unknown) = iodepth_results(d, lookup);
         missing += unknown;
         let series = |dash, label: String, pick: &dyn Fn(&Point) -> f64| Curve {
             label,
             colour: d.colour,
             emphasis: d.current,
             dash,
-            points: finite_points(results.iter().map(|(k, p)| (f64::from(k.qd), pick(p)))),
+            points: finite_points(results.iter().map(|(k, p)| (f64::from(k.iodepth), pick(p)))),
         };
-        qd.depth
+        iodepth
+            .depth
             .curves
             .push(series(Dash::Solid, d.label.clone(), &|p| unit.pick(p)));
         let shown = if state.views.show_p999() { 3 } else { 2 };
@@ -383,7 +385,7 @@ fn depth_charts(
                 .push(series(dash, format!("{}, {name}", d.label), &pick));
         }
     }
-    (qd, latency, missing)
+    (iodepth, latency, missing)
 }
 
 /// Throughput against read share at the current depth, one curve per drive, and how many of
@@ -445,10 +447,10 @@ fn add_published(
             .map_or(SeriesColour::Configured, |c| c.colour)
     };
     let in_mb = unit == Unit::MbS;
-    let [qd, latency, mix] = charts;
+    let [iodepth, latency, mix] = charts;
     let pattern = reference::same_pattern(state);
     for m in &pattern {
-        qd.add(m, in_mb, colour_of(m.drive));
+        iodepth.add(m, in_mb, colour_of(m.drive));
         latency.add(m, in_mb, colour_of(m.drive));
     }
     let mixed = reference::for_mix(state);
@@ -473,7 +475,7 @@ fn depth_marker(m: &Measured, y: f64, colour: SeriesColour) -> Marker {
     }
 }
 
-impl PublishedOn for QdChartData {
+impl PublishedOn for IodepthChartData {
     fn add(&mut self, m: &Measured, in_mb: bool, colour: SeriesColour) {
         if let Some(y) = m.throughput(in_mb) {
             self.depth.markers.push(depth_marker(m, y, colour));
@@ -504,7 +506,12 @@ impl PublishedOn for MixChartData {
 
 /// Places the reader's imported fio files on the depth charts, each in its marker shape,
 /// widening the depth axis to their deepest point.
-fn add_imports(state: &LabState, unit: Unit, qd: &mut QdChartData, latency: &mut LatencyChartData) {
+fn add_imports(
+    state: &LabState,
+    unit: Unit,
+    iodepth: &mut IodepthChartData,
+    latency: &mut LatencyChartData,
+) {
     for (index, import) in state.imported.as_slice().iter().enumerate() {
         let points: Vec<_> = import
             .points_on(&state.workload)
@@ -513,14 +520,14 @@ fn add_imports(state: &LabState, unit: Unit, qd: &mut QdChartData, latency: &mut
         let Some(axis_end) = points.iter().map(|p| p.iodepth.next_power_of_two()).max() else {
             continue;
         };
-        qd.depth.max_qd = qd.depth.max_qd.max(axis_end);
-        latency.max_qd = latency.max_qd.max(axis_end);
+        iodepth.depth.max_iodepth = iodepth.depth.max_iodepth.max(axis_end);
+        latency.max_iodepth = latency.max_iodepth.max(axis_end);
         let series = |y: &dyn Fn(&crate::fio::FioPoint) -> f64| YourSeries {
             shape: FioShape::of(index),
             file_name: import.name(),
             points: finite_points(points.iter().map(|p| (f64::from(p.iodepth), y(p)))),
         };
-        qd.depth.yours.push(series(&|p| match unit {
+        iodepth.depth.yours.push(series(&|p| match unit {
             Unit::MbS => p.bw_mb_s,
             Unit::Iops => p.iops,
         }));
@@ -536,14 +543,14 @@ fn power_charts(
     lookup: &dyn Fn(&RunKey) -> Option<Point>,
     current: Option<Point>,
     tag: &str,
-) -> (QdChartData, QdChartData) {
+) -> (IodepthChartData, IodepthChartData) {
     let (mut power, mut efficiency) = (
         depth_chart(state, Measure::Watts, current),
         depth_chart(state, Measure::PerWatt(Unit::of(state)), current),
     );
     let mut missing = usize::from(current.is_none());
     for d in drives {
-        let (results, unknown) = qd_results(d, lookup);
+        let (results, unknown) = iodepth_results(d, lookup);
         missing += unknown;
         for chart in [&mut power, &mut efficiency] {
             let unit = chart.unit;
@@ -552,7 +559,11 @@ fn power_charts(
                 colour: d.colour,
                 emphasis: d.current,
                 dash: Dash::Solid,
-                points: finite_points(results.iter().map(|(k, p)| (f64::from(k.qd), unit.pick(p)))),
+                points: finite_points(
+                    results
+                        .iter()
+                        .map(|(k, p)| (f64::from(k.iodepth), unit.pick(p))),
+                ),
             });
         }
     }
@@ -608,13 +619,13 @@ mod tests {
 
     /// A stand-in model: IOPS grow with depth and dies, so tests can check placement.
     fn fake(k: &RunKey) -> Option<Point> {
-        let iops = f64::from(k.qd.min(k.drive.dies * 8)) * 10_000.0;
+        let iops = f64::from(k.iodepth.min(k.drive.dies * 8)) * 10_000.0;
         Some(Point {
             iops,
             mb_s: iops * f64::from(k.bs_bytes) / 1e6,
-            mean_us: 1e6 * f64::from(k.qd) / iops,
-            p99_us: 2e6 * f64::from(k.qd) / iops,
-            p999_us: 3e6 * f64::from(k.qd) / iops,
+            mean_us: 1e6 * f64::from(k.iodepth) / iops,
+            p99_us: 2e6 * f64::from(k.iodepth) / iops,
+            p999_us: 3e6 * f64::from(k.iodepth) / iops,
             bottleneck: Bottleneck::Dies,
             program_wait: ProgramWait::Rarely,
             watts: 2.0,
@@ -628,15 +639,15 @@ mod tests {
     #[test]
     fn the_default_charts_compare_three_capacities_with_their_measurements() {
         let set = build(&LabState::default(), &fake);
-        assert_eq!(set.qd.depth.curves.len(), 3);
-        assert!(set.qd.depth.curves.iter().all(|c| c.points.len() == 9));
+        assert_eq!(set.iodepth.depth.curves.len(), 3);
+        assert!(set.iodepth.depth.curves.iter().all(|c| c.points.len() == 9));
         assert_eq!(set.latency.curves.len(), 6, "mean and p99 per drive");
         assert_eq!(set.mix.curves.len(), 3);
         assert!(set.mix.curves.iter().all(|c| c.points.len() == 11));
-        assert_eq!(set.qd.unit, Measure::Throughput(Unit::Iops));
-        assert!(!set.qd.depth.markers.is_empty());
+        assert_eq!(set.iodepth.unit, Measure::Throughput(Unit::Iops));
+        assert!(!set.iodepth.depth.markers.is_empty());
         assert!(!set.latency.markers.is_empty());
-        assert_eq!(set.qd.depth.stamp.missing, 0);
+        assert_eq!(set.iodepth.depth.stamp.missing, 0);
         assert_eq!(set.legend.len(), 3);
         assert_eq!(set.legend.iter().filter(|l| l.current).count(), 1);
         assert_eq!(set.measured_state_differs, None);
@@ -646,7 +657,7 @@ mod tests {
     fn a_drive_keeps_its_colour_on_every_chart_and_in_the_legend() {
         let set = build(&LabState::default(), &fake);
         for (i, l) in set.legend.iter().enumerate() {
-            assert_eq!(set.qd.depth.curves[i].colour, l.colour);
+            assert_eq!(set.iodepth.depth.curves[i].colour, l.colour);
             assert_eq!(set.mix.curves[i].colour, l.colour);
             assert_eq!(set.latency.curves[2 * i].colour, l.colour);
         }
@@ -673,11 +684,11 @@ mod tests {
         for pin in Pin::family(&s) {
             s.pins.add(pin).unwrap();
         }
-        s.workload.set_qd(8);
+        s.workload.set_iodepth(8);
         s.workload.set_bs_bytes(128 << 10);
         let set = build(&s, &fake);
         assert_eq!(set.legend.len(), 5, "the view and four pins");
-        assert_eq!(set.qd.depth.curves.len(), 5);
+        assert_eq!(set.iodepth.depth.curves.len(), 5);
         assert_eq!(set.mix.curves.len(), 5);
         assert_eq!(set.legend[0].colour, SeriesColour::Configured);
         assert!(set.legend[0].label.starts_with("now: "));
@@ -687,7 +698,7 @@ mod tests {
             "{:?}",
             set.legend
         );
-        assert!(set.qd.depth.curves.iter().all(|c| c.points.len() == 9));
+        assert!(set.iodepth.depth.curves.iter().all(|c| c.points.len() == 9));
     }
 
     #[test]
@@ -709,7 +720,7 @@ mod tests {
         }
         let set = build(&s, &fake);
         let iops: Vec<_> = set
-            .qd
+            .iodepth
             .depth
             .yours
             .iter()
@@ -729,21 +740,21 @@ mod tests {
     #[test]
     fn missing_results_are_counted_and_left_out() {
         let set = build(&LabState::default(), &|_| None);
-        assert!(set.qd.depth.curves.iter().all(|c| c.points.is_empty()));
-        assert_eq!(set.qd.depth.stamp.missing, 3 * 9 + 1);
-        assert_eq!(set.qd.depth.current, None);
+        assert!(set.iodepth.depth.curves.iter().all(|c| c.points.is_empty()));
+        assert_eq!(set.iodepth.depth.stamp.missing, 3 * 9 + 1);
+        assert_eq!(set.iodepth.depth.current, None);
     }
 
     #[test]
     fn results_that_are_not_finite_are_never_plotted() {
         let nan = |k: &RunKey| {
             fake(k).map(|p| Point {
-                iops: if k.qd == 4 { f64::NAN } else { p.iops },
+                iops: if k.iodepth == 4 { f64::NAN } else { p.iops },
                 ..p
             })
         };
         let set = build(&LabState::default(), &nan);
-        assert!(set.qd.depth.curves.iter().all(|c| c.points.len() == 8));
+        assert!(set.iodepth.depth.curves.iter().all(|c| c.points.len() == 8));
     }
 
     #[test]
@@ -753,8 +764,8 @@ mod tests {
         s.workload.set_bs_bytes(128 << 10);
         s.workload.set_read_pct(0);
         let set = build(&s, &fake);
-        assert_eq!(set.qd.unit, Measure::Throughput(Unit::MbS));
-        let ys: Vec<f64> = set.qd.depth.markers.iter().map(|m| m.y).collect();
+        assert_eq!(set.iodepth.unit, Measure::Throughput(Unit::MbS));
+        let ys: Vec<f64> = set.iodepth.depth.markers.iter().map(|m| m.y).collect();
         assert!(ys.contains(&1600.8), "{ys:?}");
         assert_eq!(set.measured_state_differs, Some(DriveState::SeqFilled));
     }
@@ -762,7 +773,7 @@ mod tests {
     #[test]
     fn the_accessible_description_names_each_curve_or_says_it_is_computing() {
         let set = build(&LabState::default(), &fake);
-        let d = describe("IOPS", &set.qd.depth.curves, "QD", &format::compact);
+        let d = describe("IOPS", &set.iodepth.depth.curves, "QD", &format::compact);
         assert!(
             d.contains("1,920 GB (32 dies)") && d.contains("model results"),
             "{d}"

@@ -76,8 +76,8 @@ pub struct Stamp {
 #[derive(Clone, Debug, PartialEq)]
 pub struct DepthSeries {
     /// The deepest queue depth on the axis.
-    pub max_qd: u32,
-    pub current_qd: u32,
+    pub max_iodepth: u32,
+    pub current_iodepth: u32,
     pub curves: Vec<Curve>,
     /// The readout's point (queue depth, value).
     pub current: Option<(f64, f64)>,
@@ -151,8 +151,8 @@ pub fn your_values(series: &[YourSeries]) -> impl Iterator<Item = (f64, f64)> + 
 impl Default for DepthSeries {
     fn default() -> Self {
         DepthSeries {
-            max_qd: 256,
-            current_qd: 1,
+            max_iodepth: 256,
+            current_iodepth: 1,
             curves: Vec::new(),
             current: None,
             markers: Vec::new(),

@@ -10,7 +10,7 @@ use crate::model::workload::jobfile::{self, MAX_JOB_FILE_BYTES};
 use crate::ui::pure::embed::Control;
 use crate::ui::pure::format;
 use crate::ui::pure::state::{
-    block_size_ladder, qd_ladder, read_share_ladder, JobSetup, Jobs, Lab, MAX_JOBS,
+    block_size_ladder, iodepth_ladder, read_share_ladder, JobSetup, Jobs, Lab, MAX_JOBS,
 };
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -184,7 +184,7 @@ fn JobControls(index: usize) -> impl IntoView {
         .iter()
         .map(|b| (b.to_string(), format::block_size(*b)))
         .collect();
-    let depths = qd_ladder()
+    let depths = iodepth_ladder()
         .values()
         .iter()
         .filter(|q| q.is_power_of_two())
@@ -249,10 +249,10 @@ fn JobControls(index: usize) -> impl IntoView {
                 id=format!("job-{n}-qd")
                 label="Queue depth (with a rate: the most at the drive)"
                 values=depths
-                selected=read(|j| j.qd().to_string())
+                selected=read(|j| j.iodepth().to_string())
                 set=change(|j, v| {
                     if let Ok(q) = v.parse() {
-                        j.set_qd(q);
+                        j.set_iodepth(q);
                     }
                 })
                 disabled=locked

@@ -24,8 +24,9 @@ use crate::model::workload::Spacing;
 use crate::ui::pure::embed::Control;
 use crate::ui::pure::format;
 use crate::ui::pure::state::{
-    block_size_ladder, custom, qd_ladder, rate_ladder, read_share_ladder, think_ladder, Display,
-    DriveSetup, Hold, Lab, LabState, LoadKind, Theme, ViewSettings, WorkloadSetup, ALL_READS_PCT,
+    block_size_ladder, custom, iodepth_ladder, rate_ladder, read_share_ladder, think_ladder,
+    Display, DriveSetup, Hold, Lab, LabState, LoadKind, Theme, ViewSettings, WorkloadSetup,
+    ALL_READS_PCT,
 };
 use jobs::JobsControls;
 use radio::{Choice, RadioGroup};
@@ -254,7 +255,7 @@ fn fio_line(w: &WorkloadSetup) -> String {
         "fio: rw={} bs={} iodepth={}{mix}{rate}",
         w.rw().fio_name(),
         crate::model::config::format_block_size(w.bs_bytes()),
-        w.qd(),
+        w.iodepth(),
     )
 }
 
@@ -361,13 +362,13 @@ fn DepthControl(workload: RwSignal<WorkloadSetup>) -> impl IntoView {
                     <LadderSlider
                         id="qd"
                         label="Most requests at the drive at once (the rest wait in the host)"
-                        ladder=Signal::derive(qd_ladder)
-                        value=Signal::derive(move || workload.with(WorkloadSetup::qd))
-                        on_change=Callback::new(move |q| workload.update(|w| w.set_qd(q)))
+                        ladder=Signal::derive(iodepth_ladder)
+                        value=Signal::derive(move || workload.with(WorkloadSetup::iodepth))
+                        on_change=Callback::new(move |q| workload.update(|w| w.set_iodepth(q)))
                         format=Callback::new(|q: u32| q.to_string())
                         value_text=Callback::new(|q: u32| format!("at most {q} at the drive"))
                         hint="fio's iodepth beside rate_iops. Arrow keys double or halve it."
-                        locked=locked(Control::Qd)
+                        locked=locked(Control::Iodepth)
                     />
                 }
             }
@@ -375,13 +376,13 @@ fn DepthControl(workload: RwSignal<WorkloadSetup>) -> impl IntoView {
             <LadderSlider
                 id="qd"
                 label="Queue depth (requests in flight)"
-                ladder=Signal::derive(qd_ladder)
-                value=Signal::derive(move || workload.with(WorkloadSetup::qd))
-                on_change=Callback::new(move |q| workload.update(|w| w.set_qd(q)))
+                ladder=Signal::derive(iodepth_ladder)
+                value=Signal::derive(move || workload.with(WorkloadSetup::iodepth))
+                on_change=Callback::new(move |q| workload.update(|w| w.set_iodepth(q)))
                 format=Callback::new(|q: u32| q.to_string())
                 value_text=Callback::new(|q: u32| format!("queue depth {q}"))
                 hint="Arrow keys double or halve it; Shift + arrow takes a finer step."
-                locked=locked(Control::Qd)
+                locked=locked(Control::Iodepth)
             />
         </Show>
     }

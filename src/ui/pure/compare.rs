@@ -251,7 +251,7 @@ mod tests {
     #[test]
     fn the_family_is_three_e18dc_capacities_with_the_current_workload() {
         let mut s = LabState::default();
-        s.workload.set_qd(4);
+        s.workload.set_iodepth(4);
         s.workload.set_read_pct(0);
         let fam = Pin::family(&s);
         let caps: Vec<u32> = fam

@@ -26,7 +26,7 @@ use crate::ui::pure::state::{
 /// a PCIe 5.0 x4 link (about 15.8 GB/s), whatever the block size.
 pub const RATE_SWEEP_MB_S: (f64, f64) = (10.0, 16_000.0);
 
-/// The charts drawn from each drive's sweep over queue depth ([`qd_sweep`]); the mixed chart
+/// The charts drawn from each drive's sweep over queue depth ([`iodepth_sweep`]); the mixed chart
 /// alone draws the sweep over read share ([`mix_sweep`]).
 const DEPTH_SWEEP_CHARTS: [ChartId; 3] = [ChartId::Iops, ChartId::Latency, ChartId::Power];
 
@@ -41,9 +41,9 @@ pub fn drive_key(drive: &DriveSetup) -> DriveKey {
     }
 }
 
-/// The run of `drive` with the state's workload kept at `qd` in flight (closed loop), at
+/// The run of `drive` with the state's workload kept at `iodepth` in flight (closed loop), at
 /// `read_pct`.
-pub fn run_key(state: &LabState, drive: DriveChoice, qd: u32, read_pct: u8) -> RunKey {
+pub fn run_key(state: &LabState, drive: DriveChoice, iodepth: u32, read_pct: u8) -> RunKey {
     let rw = Rw::from_parts(state.workload.random(), read_pct);
     RunKey {
         preset: state.drive.preset().clone(),
@@ -51,7 +51,7 @@ pub fn run_key(state: &LabState, drive: DriveChoice, qd: u32, read_pct: u8) -> R
         rw,
         read_pct: rw.fixed_read_percent().unwrap_or(read_pct),
         bs_bytes: state.workload.bs_bytes(),
-        qd,
+        iodepth,
         state: state.workload.drive_state(),
         power_state: state.drive.power_state(),
         load: Load::Depth,
@@ -73,7 +73,12 @@ pub fn rate_key(state: &LabState, drive: DriveChoice, iops: u32) -> RunKey {
 /// The closed loop at the state's depth on `drive`: the most a rate on it can be carried at
 /// (its capacity), and the point the charts against queue depth show.
 pub fn capacity_key(state: &LabState, drive: DriveChoice) -> RunKey {
-    run_key(state, drive, state.workload.qd(), state.workload.read_pct())
+    run_key(
+        state,
+        drive,
+        state.workload.iodepth(),
+        state.workload.read_pct(),
+    )
 }
 
 /// The point the readout shows: the current depth, or the current rate.
@@ -119,7 +124,7 @@ fn sweeps(state: &LabState, drive: DriveChoice) -> [Vec<RunKey>; SWEEP_GROUPS] {
     match state.workload.load() {
         LoadKind::Depth | LoadKind::Jobs | LoadKind::Trace => [
             if DEPTH_SWEEP_CHARTS.iter().any(|&c| shown.shows(c)) {
-                qd_sweep(state, drive)
+                iodepth_sweep(state, drive)
             } else {
                 Vec::new()
             },
@@ -137,27 +142,27 @@ fn sweeps(state: &LabState, drive: DriveChoice) -> [Vec<RunKey>; SWEEP_GROUPS] {
     }
 }
 
-/// The queue depths of a sweep: the reviewers' 1..256, extended by doublings to cover `qd`,
-/// plus `qd` itself when it is between them (so the current point lies on its curve).
-pub fn sweep_qds(qd: u32) -> Vec<u32> {
-    let mut qds = REVIEW_QDS.to_vec();
-    let mut last = *qds.last().unwrap_or(&1);
-    while last < qd {
+/// The queue depths of a sweep: the reviewers' 1..256, extended by doublings to cover `iodepth`,
+/// plus `iodepth` itself when it is between them (so the current point lies on its curve).
+pub fn sweep_iodepths(iodepth: u32) -> Vec<u32> {
+    let mut iodepths = REVIEW_QDS.to_vec();
+    let mut last = *iodepths.last().unwrap_or(&1);
+    while last < iodepth {
         last *= 2;
-        qds.push(last);
+        iodepths.push(last);
     }
-    if !qds.contains(&qd) {
-        qds.push(qd);
-        qds.sort_unstable();
+    if !iodepths.contains(&iodepth) {
+        iodepths.push(iodepth);
+        iodepths.sort_unstable();
     }
-    qds
+    iodepths
 }
 
-/// One drive's runs over [`sweep_qds`] at the state's read share.
-pub fn qd_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
-    sweep_qds(state.workload.qd())
+/// One drive's runs over [`sweep_iodepths`] at the state's read share.
+pub fn iodepth_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
+    sweep_iodepths(state.workload.iodepth())
         .into_iter()
-        .map(|qd| run_key(state, drive, qd, state.workload.read_pct()))
+        .map(|iodepth| run_key(state, drive, iodepth, state.workload.read_pct()))
         .collect()
 }
 
@@ -165,7 +170,7 @@ pub fn qd_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
 pub fn mix_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
     MIX_STEPS
         .iter()
-        .map(|&pct| run_key(state, drive, state.workload.qd(), pct))
+        .map(|&pct| run_key(state, drive, state.workload.iodepth(), pct))
         .collect()
 }
 
@@ -243,7 +248,7 @@ mod tests {
         // The IOPS chart's (first screen) sweeps over depth come before any read share.
         let (depths, shares) = p.split_at(3 * 9);
         assert!(depths.iter().all(|k| k.read_pct == 100), "{depths:?}");
-        assert!(shares.iter().all(|k| k.read_pct < 100 && k.qd == 32));
+        assert!(shares.iter().all(|k| k.read_pct < 100 && k.iodepth == 32));
         let unique: HashSet<RunKey> = p.iter().cloned().collect();
         assert_eq!(unique.len(), p.len());
     }
@@ -258,7 +263,7 @@ mod tests {
         assert!(p.keys[..p.first_screen].iter().all(|k| k.read_pct == 100));
         // A depth off the reviewers' ladder is the readout's point and a point of each curve.
         let mut s = LabState::default();
-        s.workload.set_qd(24);
+        s.workload.set_iodepth(24);
         let p = plan(&s);
         assert_eq!(p.first_screen, 3 * 10);
         assert_eq!(p.keys[0], current_key(&s));
@@ -289,7 +294,7 @@ mod tests {
         let p = plan(&s).keys;
         assert_eq!(p[0], current_key(&s));
         assert_eq!(p.len(), 3 * 11);
-        assert!(p.iter().all(|k| k.qd == s.workload.qd()));
+        assert!(p.iter().all(|k| k.iodepth == s.workload.iodepth()));
         // The latency and power charts draw the depth sweep too.
         for chart in [ChartId::Latency, ChartId::Power] {
             s.embedding.charts = ChartsShown::of(&[chart]).unwrap();
@@ -352,10 +357,10 @@ mod tests {
 
     #[test]
     fn sweeps_reach_the_current_depth() {
-        assert_eq!(sweep_qds(32), REVIEW_QDS.to_vec());
-        assert_eq!(*sweep_qds(1024).last().unwrap(), 1024);
-        assert!(sweep_qds(24).contains(&24));
-        assert!(sweep_qds(600).ends_with(&[512, 600, 1024]));
+        assert_eq!(sweep_iodepths(32), REVIEW_QDS.to_vec());
+        assert_eq!(*sweep_iodepths(1024).last().unwrap(), 1024);
+        assert!(sweep_iodepths(24).contains(&24));
+        assert!(sweep_iodepths(600).ends_with(&[512, 600, 1024]));
     }
 
     #[test]

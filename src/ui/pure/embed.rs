@@ -5,7 +5,7 @@
 //!
 //! What always holds: at least one chart shows (an empty choice is refused, never stored), and
 //! names are short, stable and the same as the URL parameter of the control they lock, so an
-//! author can write `lock=qd,rw` from the URL table alone.
+//! author can write `lock=iodepth,rw` from the URL table alone.
 
 use crate::ui::pure::state::LoadKind;
 
@@ -102,7 +102,7 @@ pub enum Control {
     Hold,
     Dies,
     Cap,
-    Qd,
+    Iodepth,
     /// The random / sequential choice.
     Rw,
     /// The read share.
@@ -144,7 +144,7 @@ crate::model::named_enum!(Control, "control", id, {
     Hold => "hold",
     Dies => "dies",
     Cap => "cap",
-    Qd => "qd",
+    Iodepth => "qd",
     Rw => "rw",
     Mix => "mix",
     Bs => "bs",
@@ -213,8 +213,8 @@ mod tests {
         let shown = ChartsShown::of(&[ChartId::Mix, ChartId::Iops]).unwrap();
         assert_eq!(shown.list(), vec![ChartId::Iops, ChartId::Mix]);
         assert!(ChartsShown::of(&[]).is_none(), "never no chart");
-        let locks = Locks::of(&[Control::Rw, Control::Qd]);
-        assert_eq!(locks.list(), vec![Control::Qd, Control::Rw]);
+        let locks = Locks::of(&[Control::Rw, Control::Iodepth]);
+        assert_eq!(locks.list(), vec![Control::Iodepth, Control::Rw]);
         assert!(Locks::default().is_empty());
     }
 }

@@ -40,11 +40,11 @@ impl Measured {
         }
     }
 
-    /// Whether this figure was measured at queue depth `qd` (a peak counts for its range).
-    pub fn covers_qd(&self, qd: u32) -> bool {
+    /// Whether this figure was measured at queue depth `iodepth` (a peak counts for its range).
+    pub fn covers_iodepth(&self, iodepth: u32) -> bool {
         match self.cell.depth {
-            Depth::Qd(q) => q == qd,
-            Depth::Peak => PEAK_QDS.contains(&qd),
+            Depth::Qd(q) => q == iodepth,
+            Depth::Peak => PEAK_QDS.contains(&iodepth),
             // An open loop's figure is not a point of a closed-loop depth sweep.
             Depth::Rate { .. } => false,
         }
@@ -111,7 +111,8 @@ pub fn for_mix(state: &LabState) -> Vec<Measured> {
     for_state(state)
         .into_iter()
         .filter(|m| {
-            m.cell.rw.is_random() == state.workload.random() && m.covers_qd(state.workload.qd())
+            m.cell.rw.is_random() == state.workload.random()
+                && m.covers_iodepth(state.workload.iodepth())
         })
         .collect()
 }
@@ -120,7 +121,7 @@ pub fn for_mix(state: &LabState) -> Vec<Measured> {
 pub fn for_current_point(state: &LabState) -> Vec<Measured> {
     same_pattern(state)
         .into_iter()
-        .filter(|m| m.drive == state.drive.choice() && m.covers_qd(state.workload.qd()))
+        .filter(|m| m.drive == state.drive.choice() && m.covers_iodepth(state.workload.iodepth()))
         .collect()
 }
 
@@ -171,7 +172,7 @@ mod tests {
         let mut s = LabState::default();
         s.workload.set_random(false);
         s.workload.set_bs_bytes(128 << 10);
-        s.workload.set_qd(64);
+        s.workload.set_iodepth(64);
         let m = for_current_point(&s);
         assert_eq!(m.len(), 1);
         assert_eq!(m[0].depths(), (32, 256));

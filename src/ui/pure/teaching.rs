@@ -137,7 +137,7 @@ pub struct ExplainContext {
 impl ExplainContext {
     pub fn of(state: &LabState) -> ExplainContext {
         ExplainContext {
-            iodepth: state.workload.qd(),
+            iodepth: state.workload.iodepth(),
             dies: state.drive.dies(),
             link: state.drive.preset().controller.link,
             power: state
@@ -293,7 +293,7 @@ pub struct Setup {
     pub preset: &'static str,
     /// User capacity in GB (one the preset lists), built from the preset's own part.
     pub capacity_gb: u32,
-    pub qd: u32,
+    pub iodepth: u32,
     pub rw: Rw,
     pub bs_bytes: u32,
     pub state: DriveState,
@@ -301,8 +301,8 @@ pub struct Setup {
     pub time: Option<TimeSetup>,
     /// The active power state the drive is held to (0: PS0).
     pub power_state: u8,
-    /// Requests offered at this rate (I/Os per second, Poisson arrivals, at most `qd` at the
-    /// drive); `None`: one job keeping `qd` in flight.
+    /// Requests offered at this rate (I/Os per second, Poisson arrivals, at most `iodepth` at the
+    /// drive); `None`: one job keeping `iodepth` in flight.
     pub rate_iops: Option<u32>,
     /// This desktop workload replayed on each compared drive (the other workload fields are
     /// then unused); `None`: a queue depth or a rate.
@@ -332,7 +332,7 @@ impl Setup {
                 });
             }
         }
-        s.workload.set_qd(self.qd);
+        s.workload.set_iodepth(self.iodepth);
         s.workload.set_random(self.rw.is_random());
         s.workload
             .set_read_pct(u32::from(self.rw.fixed_read_percent().unwrap_or(ALL_READS)));
@@ -386,7 +386,7 @@ pub struct Tour {
 const fn setup(
     preset: &'static str,
     capacity_gb: u32,
-    qd: u32,
+    iodepth: u32,
     rw: Rw,
     bs_bytes: u32,
     state: DriveState,
@@ -394,7 +394,7 @@ const fn setup(
     Setup {
         preset,
         capacity_gb,
-        qd,
+        iodepth,
         rw,
         bs_bytes,
         state,
@@ -683,10 +683,10 @@ mod tests {
         panic!("the explainer's run did not finish")
     }
 
-    fn small_drive(qd: u32) -> LabState {
+    fn small_drive(iodepth: u32) -> LabState {
         let mut s = LabState::default();
         s.drive.set_dies(8);
-        s.workload.set_qd(qd);
+        s.workload.set_iodepth(iodepth);
         s.workload.set_drive_state(DriveState::Fob);
         s
     }
@@ -796,14 +796,14 @@ mod tests {
 
     #[test]
     fn a_real_run_goes_from_dies_idle_at_qd1_to_dies_busy_at_depth_on_a_small_drive() {
-        for (qd, limit, words) in [
+        for (iodepth, limit, words) in [
             (1, Bottleneck::QueueDepth, "7 of 8 dies are idle"),
             (256, Bottleneck::Dies, "more queue depth only adds waiting"),
         ] {
-            let s = small_drive(qd);
+            let s = small_drive(iodepth);
             let e = explain(&figures(&s), ExplainContext::of(&s));
-            assert_eq!(e.limit, limit, "qd {qd}: {}", e.sentence);
-            assert!(e.sentence.contains(words), "qd {qd}: {}", e.sentence);
+            assert_eq!(e.limit, limit, "qd {iodepth}: {}", e.sentence);
+            assert!(e.sentence.contains(words), "qd {iodepth}: {}", e.sentence);
         }
     }
 
@@ -823,8 +823,8 @@ mod tests {
                     "{q}"
                 );
                 assert_eq!(
-                    (s.workload.qd(), s.workload.rw(), s.workload.bs_bytes()),
-                    (step.setup.qd, step.setup.rw, step.setup.bs_bytes),
+                    (s.workload.iodepth(), s.workload.rw(), s.workload.bs_bytes()),
+                    (step.setup.iodepth, step.setup.rw, step.setup.bs_bytes),
                     "{q}"
                 );
                 assert_eq!(s.workload.drive_state(), step.setup.state);

@@ -12,9 +12,9 @@
 //! `rate` (offered I/Os per second, on the rate slider's steps 10..5000000), `arrivals`
 //! (`poisson` or `linear`), `jobs` (`workload=jobs`: up to four jobs, syntax in
 //! [`crate::ui::pure::state::jobs`]), `trace` (`workload=trace`: `desktop-light` or `desktop-heavy`),
-//! `qd`, `rw` (fio's randread,
+//! `iodepth`, `rw` (fio's randread,
 //! randwrite, randrw, read, write, rw), `mix` (read %, mixed patterns only), `bs` (4k, 128k,
-//! 1m ...), `state` (fob, seq-filled, steady), `p999` (1 to draw p99.9), `view` (`qd`, the
+//! 1m ...), `state` (fob, seq-filled, steady), `p999` (1 to draw p99.9), `view` (`iodepth`, the
 //! default, `time` for the drive over time or `activity` for teaching mode), `idle` (seconds of idle between the burst
 //! chart's bursts, on the slider's steps 0..1800), `burst` (GB per burst, 4..128), `compare`
 //! (pinned configurations, syntax in [`crate::ui::pure::compare`]), `theme` (auto, light, dark,
@@ -22,11 +22,11 @@
 //! 200, 500, 1000); for
 //! authors who embed the lab: `embed` (1 for the compact iframe chrome), `charts` (the charts
 //! to show, a comma list of `iops`, `latency`, `mix`) and `lock` (read-only controls, a comma
-//! list of the control's own parameter names, e.g. `qd,rw`; see [`crate::ui::pure::embed`]).
+//! list of the control's own parameter names, e.g. `iodepth,rw`; see [`crate::ui::pure::embed`]).
 //!
 //! Lists are separated by `,` and written in a fixed order, so equal states give equal links.
 //! `charts` is written only when it is not every chart, `lock` and `compare` only when not
-//! empty, `embed` only when on, `view` only when it is not `qd`, `workload` only when not
+//! empty, `embed` only when on, `view` only when it is not `iodepth`, `workload` only when not
 //! `depth`, `rate` and `arrivals` when the workload is a rate or they differ from their
 //! defaults, `speed` only when not the default, `idle` and `burst` when the
 //! view is `time` or they differ from their defaults, so a plain link stays short. The imported
@@ -52,7 +52,7 @@ use crate::ui::pure::compare::{Pin, MAX_PINS, PIN_SEPARATOR};
 use crate::ui::pure::embed::{ChartId, ChartsShown, Control, Locks};
 use crate::ui::pure::ladder::Ladder;
 use crate::ui::pure::state::{
-    burst_ladder, custom, idle_ladder, qd_ladder, rate_ladder, think_ladder, DriveChoice,
+    burst_ladder, custom, idle_ladder, iodepth_ladder, rate_ladder, think_ladder, DriveChoice,
     DriveSetup, Hold, LabState, LoadKind, Theme, View, ALL_READS_PCT, BLOCK_SIZES,
     DEFAULT_BURST_GB, DEFAULT_IDLE_S, DEFAULT_RATE_IOPS, DEFAULT_SPACING, DEFAULT_SPEED_US_PER_S,
     DIE_DENSITIES_GBIT, READ_SHARE_STEP, SPEEDS_US_PER_S,
@@ -157,7 +157,7 @@ fn workload_params(w: &WorkloadSetup) -> Vec<(&'static str, String)> {
     if w.load() == LoadKind::Trace || w.trace() != DEFAULT_TRACE {
         parts.push(("trace", w.trace().id().to_string()));
     }
-    parts.push(("qd", w.qd().to_string()));
+    parts.push(("qd", w.iodepth().to_string()));
     let rw = w.rw();
     parts.push(("rw", rw.fio_name().to_string()));
     if rw.fixed_read_percent().is_none() {
@@ -753,24 +753,24 @@ impl Parser {
 
     fn queue_depth(&mut self, v: &str) {
         match v.parse::<u32>() {
-            Ok(qd) if (1..=MAX_IODEPTH).contains(&qd) => {
-                let ladder = qd_ladder();
-                let snapped = ladder.nearest(qd);
-                self.state.workload.set_qd(snapped);
-                if snapped != qd {
+            Ok(iodepth) if (1..=MAX_IODEPTH).contains(&iodepth) => {
+                let ladder = iodepth_ladder();
+                let snapped = ladder.nearest(iodepth);
+                self.state.workload.set_iodepth(snapped);
+                if snapped != iodepth {
                     self.note(
                         "qd",
-                        format!("{qd} lies between the slider's steps; using {snapped}"),
+                        format!("{iodepth} lies between the slider's steps; using {snapped}"),
                     );
                 }
             }
-            Ok(qd) => self.note("qd", format!("{qd} is outside 1 to {MAX_IODEPTH}")),
+            Ok(iodepth) => self.note("qd", format!("{iodepth} is outside 1 to {MAX_IODEPTH}")),
             Err(_) => self.note(
                 "qd",
                 format!(
                     "'{}' is not a whole number; kept {}",
                     quote(v),
-                    self.state.workload.qd()
+                    self.state.workload.iodepth()
                 ),
             ),
         }
@@ -863,7 +863,7 @@ mod tests {
         assert!(p.notes.is_empty(), "{:?}", p.notes);
         assert_eq!(p.state.drive.dies(), 16);
         assert!((p.state.drive.capacity_gb() - 960.0).abs() < 0.5);
-        assert_eq!(p.state.workload.qd(), 32);
+        assert_eq!(p.state.workload.iodepth(), 32);
         assert_eq!(p.state.workload.rw(), Rw::RandWrite);
         assert_eq!(p.state.workload.read_pct(), 0);
     }
@@ -878,7 +878,7 @@ mod tests {
             s.drive.set_hold(Hold::Capacity);
             let dies = s.drive.dies_ladder().values()[0];
             s.drive.set_dies(dies);
-            s.workload.set_qd(24);
+            s.workload.set_iodepth(24);
             s.workload.set_random(false);
             s.workload.set_read_pct(70);
             s.workload.set_bs_bytes(128 << 10);
@@ -953,7 +953,7 @@ mod tests {
         let w = &p.state.workload;
         assert_eq!(w.load(), LoadKind::Rate);
         assert_eq!(
-            (w.rate_iops(), w.spacing(), w.qd()),
+            (w.rate_iops(), w.spacing(), w.iodepth()),
             (250_000, Spacing::Linear, 64)
         );
         assert_eq!(
@@ -969,7 +969,7 @@ mod tests {
         assert!(notes_for(&p, "workload")[0].contains("expected one of: depth, rate, jobs, trace"));
         assert!(notes_for(&p, "rate")[0].contains("outside 10 to 5000000"));
         assert!(notes_for(&p, "arrivals")[0].contains("linear, poisson"));
-        assert_eq!(p.state.workload.qd(), 8);
+        assert_eq!(p.state.workload.iodepth(), 8);
         assert_eq!(p.state.workload.load(), LoadKind::Depth);
         let between = parse("workload=rate&rate=260000");
         assert!(notes_for(&between, "rate")[0].contains("using 250000"));
@@ -1001,10 +1001,13 @@ mod tests {
     #[test]
     fn a_bad_queue_depth_is_named_and_everything_else_still_applies() {
         let p = parse("qd=banana&rw=randwrite&bs=128k");
-        let qd = notes_for(&p, "qd");
-        assert_eq!(qd.len(), 1);
-        assert!(qd[0].contains("banana") && qd[0].contains("not a whole number"));
-        assert_eq!(p.state.workload.qd(), LabState::default().workload.qd());
+        let iodepth = notes_for(&p, "qd");
+        assert_eq!(iodepth.len(), 1);
+        assert!(iodepth[0].contains("banana") && iodepth[0].contains("not a whole number"));
+        assert_eq!(
+            p.state.workload.iodepth(),
+            LabState::default().workload.iodepth()
+        );
         assert_eq!(p.state.workload.rw(), Rw::RandWrite);
         assert_eq!(p.state.workload.bs_bytes(), 128 << 10);
     }
@@ -1015,7 +1018,7 @@ mod tests {
         assert_eq!(notes_for(&p, "foo").len(), 1);
         assert!(notes_for(&p, "foo")[0].contains("unknown parameter"));
         assert_eq!(notes_for(&p, "qd").len(), 1);
-        assert_eq!(p.state.workload.qd(), 8);
+        assert_eq!(p.state.workload.iodepth(), 8);
         assert_eq!(notes_for(&p, "").len(), 1, "an empty name is unknown too");
     }
 
@@ -1087,7 +1090,7 @@ mod tests {
     #[test]
     fn values_between_steps_snap_with_a_note() {
         let p = parse("qd=100&cap=1000");
-        assert_eq!(p.state.workload.qd(), 96);
+        assert_eq!(p.state.workload.iodepth(), 96);
         assert!(notes_for(&p, "qd")[0].contains("using 96"));
         assert_eq!(p.state.drive.dies(), 17);
         assert!(notes_for(&p, "cap")[0].contains("1020 GB"));
@@ -1145,7 +1148,7 @@ mod tests {
 
         let bad = parse("preset=e12&drive=e12_d0&qd=8");
         assert_eq!(bad.state.drive.preset().id, "e12", "the drive is unchanged");
-        assert_eq!(bad.state.workload.qd(), 8);
+        assert_eq!(bad.state.workload.iodepth(), 8);
         let note = &notes_for(&bad, "drive")[0];
         assert!(note.contains("d (dies) '0'"), "{note}");
         assert!(note.contains("the drive is unchanged"), "{note}");
@@ -1155,7 +1158,7 @@ mod tests {
     fn the_crash_screens_debug_parameter_is_not_an_unknown_one() {
         let p = parse("debug=panic&qd=8");
         assert!(p.notes.is_empty(), "{:?}", p.notes);
-        assert_eq!(p.state.workload.qd(), 8);
+        assert_eq!(p.state.workload.iodepth(), 8);
         assert!(!to_query(&p.state).contains("debug"));
     }
 
@@ -1182,7 +1185,7 @@ mod tests {
         );
         assert_eq!(
             p.state.embedding.locks.list(),
-            vec![Control::Qd, Control::Rw]
+            vec![Control::Iodepth, Control::Rw]
         );
         assert_eq!(p.state.pins.as_slice().len(), 2);
         let q = to_query(&p.state);
@@ -1209,7 +1212,7 @@ mod tests {
         }
         assert!(!p.state.embedding.framed);
         assert_eq!(p.state.embedding.charts.list(), vec![ChartId::Iops]);
-        assert_eq!(p.state.embedding.locks.list(), vec![Control::Qd]);
+        assert_eq!(p.state.embedding.locks.list(), vec![Control::Iodepth]);
         assert_eq!(p.state.pins.as_slice().len(), 1);
         assert!(notes_for(&p, "compare")[0].contains("5 fields"));
 

@@ -31,15 +31,15 @@ pub fn spacing_words(spacing: Spacing) -> &'static str {
     }
 }
 
-/// A job in words, e.g. `random reads, 4 KiB, QD 1` or `... at 20,000 IOPS (at most 4 in
+/// A job in words, e.g. `random reads, 4 KiB, IODEPTH 1` or `... at 20,000 IOPS (at most 4 in
 /// flight)`.
 pub fn job_words(j: &JobSetup) -> String {
     let load = match j.rate_iops() {
-        None => format!("QD {}", j.qd()),
+        None => format!("QD {}", j.iodepth()),
         Some(r) => format!(
             "{} offered, at most {} at the drive",
             format::rate_iops(r),
-            j.qd()
+            j.iodepth()
         ),
     };
     format!(

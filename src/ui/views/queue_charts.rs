@@ -15,8 +15,8 @@ use crate::ui::views::guide_link::GuideLink;
 use crate::ui::browser::later::Later;
 use crate::ui::charts::canvas::ChartCanvas;
 use crate::ui::charts::{
-    self, latency_chart, load_chart, mix_chart, qd_chart, ChartSet, LatencyChartData,
-    LoadChartData, MixChartData, Palette, QdChartData, Stamp, YourSeries,
+    self, iodepth_chart, latency_chart, load_chart, mix_chart, ChartSet, IodepthChartData,
+    LatencyChartData, LoadChartData, MixChartData, Palette, Stamp, YourSeries,
 };
 use crate::ui::pure::embed::ChartId;
 use crate::ui::pure::format;
@@ -201,7 +201,7 @@ fn CarriedFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool
 #[component]
 fn IopsFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool) -> impl IntoView {
     let lab = Lab::expect();
-    let data = Memo::new(move |_| charts.with(|c| c.qd.clone()));
+    let data = Memo::new(move |_| charts.with(|c| c.iodepth.clone()));
     let title = move || data.with(iops_title);
     let label = Signal::derive(move || data.with(iops_label));
     view! {
@@ -212,9 +212,9 @@ fn IopsFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool) -
                 id=IOPS_CANVAS_ID
                 label=label
                 data=data
-                stamp=qd_stamp
+                stamp=iodepth_stamp
                 palette=palette
-                draw=qd_chart::draw
+                draw=iodepth_chart::draw
             />
             <figcaption>
                 {move || lines_caption(lab.pins.with(|p| !p.is_empty()))}
@@ -283,7 +283,7 @@ fn MixFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool) ->
     let title = move || {
         format!(
             "Throughput against read share at queue depth {}",
-            lab.workload.with(WorkloadSetup::qd)
+            lab.workload.with(WorkloadSetup::iodepth)
         )
     };
     let caption = move || {
@@ -314,7 +314,7 @@ fn PowerFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool) 
     let lab = Lab::expect();
     let power = Memo::new(move |_| charts.with(|c| c.power.clone()));
     let efficiency = Memo::new(move |_| charts.with(|c| c.efficiency.clone()));
-    let label = |data: Memo<QdChartData>, title: &'static str| {
+    let label = |data: Memo<IodepthChartData>, title: &'static str| {
         Signal::derive(move || {
             data.with(|d| {
                 charts::describe(title, &d.depth.curves, "queue depth", &|v| d.unit.tick(v))
@@ -336,18 +336,18 @@ fn PowerFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool) 
                 id="chart-power"
                 label=label(power, "Average power (W) against queue depth")
                 data=power
-                stamp=qd_stamp
+                stamp=iodepth_stamp
                 palette=palette
-                draw=qd_chart::draw
+                draw=iodepth_chart::draw
             />
             <h3 class="chart-sub-title">{efficiency_title}</h3>
             <ChartCanvas
                 id="chart-efficiency"
                 label=label(efficiency, "Throughput per watt against queue depth")
                 data=efficiency
-                stamp=qd_stamp
+                stamp=iodepth_stamp
                 palette=palette
-                draw=qd_chart::draw
+                draw=iodepth_chart::draw
             />
             <figcaption>
                 {move || lab.drive.with(power_caption)}
@@ -372,12 +372,12 @@ fn power_caption(drive: &DriveSetup) -> String {
 }
 
 /// The queue-depth chart's title.
-pub(crate) fn iops_title(d: &QdChartData) -> String {
+pub(crate) fn iops_title(d: &IodepthChartData) -> String {
     format!("{} against queue depth", d.unit.title())
 }
 
 /// The queue-depth chart in words (its canvas's text alternative).
-pub(crate) fn iops_label(d: &QdChartData) -> String {
+pub(crate) fn iops_label(d: &IodepthChartData) -> String {
     charts::describe(&iops_title(d), &d.depth.curves, "queue depth", &|v| {
         d.unit.tick(v)
     })
@@ -398,7 +398,7 @@ fn rate_subtitle(w: &WorkloadSetup) -> String {
         "{}, {} arrivals, at most {} at the drive",
         pattern_text(w),
         spacing_words(w.spacing()),
-        w.qd()
+        w.iodepth()
     )
 }
 
@@ -451,7 +451,7 @@ fn lines_caption(pinned: bool) -> &'static str {
     }
 }
 
-pub(crate) fn qd_stamp(d: &QdChartData) -> &Stamp {
+pub(crate) fn iodepth_stamp(d: &IodepthChartData) -> &Stamp {
     &d.depth.stamp
 }
 fn latency_stamp(d: &LatencyChartData) -> &Stamp {
@@ -466,7 +466,9 @@ fn load_stamp(d: &LoadChartData) -> &Stamp {
 
 /// Whether any chart shows a published measurement.
 pub fn has_markers(c: &ChartSet) -> bool {
-    !(c.qd.depth.markers.is_empty() && c.latency.markers.is_empty() && c.mix.markers.is_empty())
+    !(c.iodepth.depth.markers.is_empty()
+        && c.latency.markers.is_empty()
+        && c.mix.markers.is_empty())
 }
 
 /// What the queue-depth chart's caption says about published measurements.

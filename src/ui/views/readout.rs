@@ -29,7 +29,7 @@ use crate::ui::pure::words::{pattern_words, spacing_words};
 pub struct MeasuredLine {
     /// The figure with its unit, e.g. `263,839 IOPS`.
     pub value: String,
-    /// Depth detail, e.g. `at QD 32` or `peak over QD 32-256`.
+    /// Depth detail, e.g. `at IODEPTH 32` or `peak over IODEPTH 32-256`.
     pub depth: String,
     /// The drive state it was measured in, when it differs from the current one.
     pub other_state: Option<&'static str>,
@@ -89,10 +89,10 @@ pub fn build(
             "{} offered, {} arrivals, at most {} at the drive",
             format::rate_iops(w.rate_iops()),
             spacing_words(w.spacing()),
-            w.qd()
+            w.iodepth()
         )
     } else {
-        format!("queue depth {}", w.qd())
+        format!("queue depth {}", w.iodepth())
     };
     let what = format!(
         "{} {}{} · {} {} · {load} · {}{power}",
@@ -179,7 +179,7 @@ pub fn load_text(state: &LabState, p: &Point, sweep: &LoadSweep) -> String {
     format!(
         "Utilisation: {:.0}% of this drive's capacity at depth {} ({}).{knee} {little}",
         100.0 * p.iops / capacity,
-        state.workload.qd(),
+        state.workload.iodepth(),
         format::iops(capacity),
     )
 }

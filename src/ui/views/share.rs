@@ -96,7 +96,7 @@ fn fio_job_text(state: &LabState) -> Option<String> {
     let w = &state.workload;
     Some(match w.load() {
         LoadKind::Trace => return None,
-        LoadKind::Depth => fio::job_file(&w.spec(), &compute::sweep_qds(w.qd())),
+        LoadKind::Depth => fio::job_file(&w.spec(), &compute::sweep_iodepths(w.iodepth())),
         LoadKind::Rate => fio::rate_job_file(&w.spec(), &compute::sweep_rates(state), w.spacing()),
         LoadKind::Jobs => {
             let jobs: Vec<_> = w

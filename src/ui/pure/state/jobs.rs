@@ -2,12 +2,12 @@
 //! [`JobSetup`] with its pattern, read share, block size, depth and, if it has one, its rate.
 //!
 //! What always holds (private fields; every setter snaps instead of failing): a job's depth is
-//! on [`qd_ladder`], its block size on [`BLOCK_SIZES`], its read share a multiple of
+//! on [`iodepth_ladder`], its block size on [`BLOCK_SIZES`], its read share a multiple of
 //! [`READ_SHARE_STEP`], its rate (if any) on [`rate_ladder`], and there are one to
 //! [`MAX_JOBS`] jobs, so every job set passes the model's checks. It is `Copy` (a fixed array
 //! and a count), as the rest of the workload part is.
 //!
-//! In a link, `jobs=` lists the jobs separated by `,`, each `pattern[read %].block.qdN[.rIOPS]`
+//! In a link, `jobs=` lists the jobs separated by `,`, each `pattern[read %].block.iodepthN[.rIOPS]`
 //! (e.g. `randread.4k.qd1,write.128k.qd8,randrw70.4k.qd4.r20000`); [`Jobs::code`] writes it
 //! and [`Jobs::parse`] reads it back.
 
@@ -17,7 +17,9 @@ use crate::model::config::{format_block_size, parse_block_size, Rw};
 use crate::model::workload::jobfile::{Amount, JobFile};
 use crate::model::workload::Spacing;
 
-use super::ladders::{block_size_ladder, qd_ladder, rate_ladder, read_share_ladder, ALL_READS_PCT};
+use super::ladders::{
+    block_size_ladder, iodepth_ladder, rate_ladder, read_share_ladder, ALL_READS_PCT,
+};
 #[cfg(doc)]
 use super::ladders::{BLOCK_SIZES, READ_SHARE_STEP};
 
@@ -34,23 +36,23 @@ pub struct JobSetup {
     random: bool,
     read_pct: u8,
     bs_bytes: u32,
-    qd: u32,
+    iodepth: u32,
     rate_iops: Option<u32>,
 }
 
 impl JobSetup {
-    /// A job at `qd` in flight (closed loop); values off the controls' steps snap to them.
-    pub fn new(rw: Rw, read_pct: u8, bs_bytes: u32, qd: u32) -> JobSetup {
+    /// A job at `iodepth` in flight (closed loop); values off the controls' steps snap to them.
+    pub fn new(rw: Rw, read_pct: u8, bs_bytes: u32, iodepth: u32) -> JobSetup {
         let mut j = JobSetup {
             random: rw.is_random(),
             read_pct: rw.fixed_read_percent().unwrap_or(read_pct),
             bs_bytes: 0,
-            qd: 0,
+            iodepth: 0,
             rate_iops: None,
         };
         j.set_read_pct(u32::from(j.read_pct));
         j.set_bs_bytes(bs_bytes);
-        j.set_qd(qd);
+        j.set_iodepth(iodepth);
         j
     }
 
@@ -63,8 +65,8 @@ impl JobSetup {
     pub fn bs_bytes(&self) -> u32 {
         self.bs_bytes
     }
-    pub fn qd(&self) -> u32 {
-        self.qd
+    pub fn iodepth(&self) -> u32 {
+        self.iodepth
     }
     /// Requests a second offered whatever the drive does; `None`: a closed loop at the depth.
     pub fn rate_iops(&self) -> Option<u32> {
@@ -85,8 +87,8 @@ impl JobSetup {
     pub fn set_bs_bytes(&mut self, bytes: u32) {
         self.bs_bytes = block_size_ladder().nearest(bytes);
     }
-    pub fn set_qd(&mut self, qd: u32) {
-        self.qd = qd_ladder().nearest(qd);
+    pub fn set_iodepth(&mut self, iodepth: u32) {
+        self.iodepth = iodepth_ladder().nearest(iodepth);
     }
     pub fn set_rate_iops(&mut self, iops: Option<u32>) {
         self.rate_iops = iops.map(|r| rate_ladder().nearest(r));
@@ -99,7 +101,7 @@ impl JobSetup {
             rw,
             read_pct: rw.fixed_read_percent().unwrap_or(self.read_pct),
             bs_bytes: self.bs_bytes,
-            qd: self.qd,
+            iodepth: self.iodepth,
             rate_iops: self.rate_iops,
         }
     }
@@ -118,7 +120,7 @@ impl JobSetup {
             "{}{mix}{FIELD_SEPARATOR}{}{FIELD_SEPARATOR}qd{}{rate}",
             rw.fio_name(),
             format_block_size(self.bs_bytes),
-            self.qd
+            self.iodepth
         )
     }
 
@@ -129,7 +131,7 @@ impl JobSetup {
             why,
         };
         let fields: Vec<&str> = code.split(FIELD_SEPARATOR).map(str::trim).collect();
-        let (pattern, bs, qd, rate) =
+        let (pattern, bs, iodepth, rate) =
             match fields[..] {
                 [p, b, q] => (p, b, q, None),
                 [p, b, q, r] => (p, b, q, Some(r)),
@@ -154,11 +156,11 @@ impl JobSetup {
             (Some(_), _) => return Err(refused(format!("{rw} takes no read share"))),
         };
         let bs_bytes = parse_block_size(bs).map_err(|e| refused(e.to_string()))?;
-        let qd = qd
+        let iodepth = iodepth
             .strip_prefix("qd")
             .and_then(|q| q.parse::<u32>().ok())
             .filter(|q| *q >= 1)
-            .ok_or_else(|| refused(format!("'{qd}' is not a depth such as qd8")))?;
+            .ok_or_else(|| refused(format!("'{iodepth}' is not a depth such as qd8")))?;
         let rate = match rate {
             None => None,
             Some(r) => Some(
@@ -168,7 +170,7 @@ impl JobSetup {
                     .ok_or_else(|| refused(format!("'{r}' is not a rate such as r20000")))?,
             ),
         };
-        let mut job = JobSetup::new(rw, read_pct, bs_bytes, qd);
+        let mut job = JobSetup::new(rw, read_pct, bs_bytes, iodepth);
         job.set_rate_iops(rate);
         Ok(job)
     }
@@ -354,7 +356,7 @@ mod tests {
             j.set_random(true);
             j.set_read_pct(70);
             j.set_bs_bytes(4096);
-            j.set_qd(4);
+            j.set_iodepth(4);
             j.set_rate_iops(Some(20_000));
         });
         assert_eq!(
@@ -423,6 +425,6 @@ mod tests {
     #[test]
     fn values_between_steps_snap() {
         let j = JobSetup::parse("randread.4k.qd100.r260000").unwrap();
-        assert_eq!((j.qd(), j.rate_iops()), (96, Some(250_000)));
+        assert_eq!((j.iodepth(), j.rate_iops()), (96, Some(250_000)));
     }
 }

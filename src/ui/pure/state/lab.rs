@@ -106,14 +106,14 @@ mod tests {
         let owner = Owner::new();
         owner.with(|| {
             let mut start = LabState::default();
-            start.workload.set_qd(4);
+            start.workload.set_iodepth(4);
             start.display.theme = Theme::Dark;
             let lab = Lab::new(start.clone());
             assert_eq!(lab.state_untracked(), start);
 
             let drive_before = lab.drive.get_untracked();
-            lab.update(|s| s.workload.set_qd(64));
-            assert_eq!(lab.workload.get_untracked().qd(), 64);
+            lab.update(|s| s.workload.set_iodepth(64));
+            assert_eq!(lab.workload.get_untracked().iodepth(), 64);
             assert_eq!(lab.drive.get_untracked(), drive_before);
             assert_eq!(lab.display.get_untracked().theme, Theme::Dark);
 

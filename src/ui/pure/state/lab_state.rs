@@ -60,7 +60,7 @@ mod tests {
         assert_eq!(s.drive.dies(), 32);
         assert_eq!(s.drive.die_gbit(), 512);
         assert!((s.drive.capacity_gb() - 1920.0).abs() < 0.5);
-        assert_eq!(s.workload.qd(), 32);
+        assert_eq!(s.workload.iodepth(), 32);
         assert_eq!(s.workload.rw(), Rw::RandRead);
         assert_eq!(s.workload.bs_bytes(), 4096);
         assert_eq!(s.workload.drive_state(), DriveState::Steady);
@@ -81,7 +81,7 @@ mod tests {
 
     #[test]
     fn queue_depth_moves_in_powers_of_two_with_finer_steps_between() {
-        let l = qd_ladder();
+        let l = iodepth_ladder();
         assert_eq!(l.values()[0], 1);
         assert_eq!(*l.values().last().unwrap(), MAX_IODEPTH);
         assert!(l.contains(256) && l.contains(24) && l.contains(7));
@@ -129,10 +129,10 @@ mod tests {
     #[test]
     fn extreme_values_are_clamped_onto_the_sliders() {
         let mut s = LabState::default();
-        s.workload.set_qd(0);
-        assert_eq!(s.workload.qd(), 1);
-        s.workload.set_qd(u32::MAX);
-        assert_eq!(s.workload.qd(), MAX_IODEPTH);
+        s.workload.set_iodepth(0);
+        assert_eq!(s.workload.iodepth(), 1);
+        s.workload.set_iodepth(u32::MAX);
+        assert_eq!(s.workload.iodepth(), MAX_IODEPTH);
         s.drive.set_dies(0);
         assert_eq!(s.drive.dies(), 1);
         s.drive.set_dies(u32::MAX);
@@ -169,8 +169,8 @@ mod tests {
                 let mut s = LabState::default();
                 s.drive.set_preset(preset);
                 s.drive.set_choice(DriveChoice { dies, die_gbit }).unwrap();
-                for (qd, bs, pct) in [(1, 4096, 0), (MAX_IODEPTH, 1 << 20, 50)] {
-                    s.workload.set_qd(qd);
+                for (iodepth, bs, pct) in [(1, 4096, 0), (MAX_IODEPTH, 1 << 20, 50)] {
+                    s.workload.set_iodepth(iodepth);
                     s.workload.set_bs_bytes(bs);
                     s.workload.set_read_pct(pct);
                     let spec = crate::ui::pure::compute::current_key(&s).spec();
@@ -183,14 +183,14 @@ mod tests {
     #[test]
     fn switching_preset_takes_its_default_capacity_and_reset_keeps_the_theme() {
         let mut s = LabState::default();
-        s.workload.set_qd(4);
+        s.workload.set_iodepth(4);
         s.display.theme = Theme::Dark;
         s.drive.set_preset(presets::find("octane").unwrap());
         assert_eq!(s.drive.dies(), 64);
         assert_eq!(s.drive.die_gbit(), 64);
         s.reset();
         assert_eq!(s.drive.preset().id, e18dc().id);
-        assert_eq!(s.workload.qd(), DEFAULT_QD);
+        assert_eq!(s.workload.iodepth(), DEFAULT_IODEPTH);
         assert_eq!(s.display.theme, Theme::Dark);
     }
 
@@ -201,7 +201,7 @@ mod tests {
             s.pins.add(pin).unwrap();
         }
         assert_eq!(s.pins.add(Pin::of(&s)), Err(PinRefused::Duplicate));
-        s.workload.set_qd(1);
+        s.workload.set_iodepth(1);
         s.workload.set_read_pct(0);
         s.pins.add(Pin::of(&s)).unwrap();
         s.workload.set_read_pct(50);

@@ -11,7 +11,7 @@ use crate::ui::pure::ladder::Ladder;
 
 /// Queue depth a fresh page shows: the depth where the published 480 and 1,920 GB random reads
 /// already differ by a factor of two.
-pub const DEFAULT_QD: u32 = 32;
+pub const DEFAULT_IODEPTH: u32 = 32;
 /// Block size a fresh page shows: the 4 KiB of the published random cells.
 pub const DEFAULT_BS_BYTES: u32 = 4096;
 /// Read share (percent) a fresh page shows: pure reads.
@@ -45,23 +45,23 @@ const RATE_STEPS_PER_MILLE: [u32; 10] =
 const RATE_COARSE_PER_MILLE: [u32; 3] = [1000, 2000, 5000];
 
 /// Queue depths up to this one are all on the slider; above it, four steps per doubling.
-const QD_ALL_STEPS_UP_TO: u32 = 8;
-/// Fine queue-depth steps per doubling above [`QD_ALL_STEPS_UP_TO`] (x1.25, x1.5, x1.75, x2).
-const QD_STEPS_PER_OCTAVE: u32 = 4;
+const IODEPTH_ALL_STEPS_UP_TO: u32 = 8;
+/// Fine queue-depth steps per doubling above [`IODEPTH_ALL_STEPS_UP_TO`] (x1.25, x1.5, x1.75, x2).
+const IODEPTH_STEPS_PER_OCTAVE: u32 = 4;
 
 /// The queue depths on the slider: every depth up to 8, then four steps per doubling up to
 /// the model's limit. Powers of two are the coarse stops.
-pub fn qd_ladder() -> Ladder {
-    let mut values: Vec<u32> = (1..=QD_ALL_STEPS_UP_TO).collect();
-    let mut base = QD_ALL_STEPS_UP_TO;
+pub fn iodepth_ladder() -> Ladder {
+    let mut values: Vec<u32> = (1..=IODEPTH_ALL_STEPS_UP_TO).collect();
+    let mut base = IODEPTH_ALL_STEPS_UP_TO;
     while base < MAX_IODEPTH {
-        for k in 1..=QD_STEPS_PER_OCTAVE {
-            values.push(base + base * k / QD_STEPS_PER_OCTAVE);
+        for k in 1..=IODEPTH_STEPS_PER_OCTAVE {
+            values.push(base + base * k / IODEPTH_STEPS_PER_OCTAVE);
         }
         base *= 2;
     }
     values.retain(|&q| q <= MAX_IODEPTH);
-    Ladder::with_coarse(values, DEFAULT_QD, u32::is_power_of_two)
+    Ladder::with_coarse(values, DEFAULT_IODEPTH, u32::is_power_of_two)
 }
 
 /// The rates on the slider (I/Os per second): the R10 preferred numbers (1, 1.25, 1.6, 2, 2.5,

@@ -45,9 +45,9 @@ pub use jobs::{JobRefused, JobSetup, Jobs, MAX_JOBS};
 pub use lab::Lab;
 pub use lab_state::LabState;
 pub use ladders::{
-    block_size_ladder, is_sweep_rate, qd_ladder, rate_ladder, read_share_ladder, ALL_READS_PCT,
-    BLOCK_SIZES, DEFAULT_BS_BYTES, DEFAULT_QD, DEFAULT_RATE_IOPS, DEFAULT_READ_PCT,
-    RATE_RANGE_IOPS, READ_SHARE_STEP,
+    block_size_ladder, iodepth_ladder, is_sweep_rate, rate_ladder, read_share_ladder,
+    ALL_READS_PCT, BLOCK_SIZES, DEFAULT_BS_BYTES, DEFAULT_IODEPTH, DEFAULT_RATE_IOPS,
+    DEFAULT_READ_PCT, RATE_RANGE_IOPS, READ_SHARE_STEP,
 };
 pub use pins::{Pin, PinRefused, Pins, MAX_PINS};
 pub use views::{

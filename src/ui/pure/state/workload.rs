@@ -2,8 +2,8 @@
 //! kept full, or a rate), access pattern, read share, block size, and the state the drive is
 //! in when the run starts.
 //!
-//! What always holds (private fields; every setter snaps instead of failing): `qd` is on
-//! [`qd_ladder`](super::ladders::qd_ladder), the rate on [`rate_ladder`], the block size on [`BLOCK_SIZES`](super::ladders::BLOCK_SIZES), the read
+//! What always holds (private fields; every setter snaps instead of failing): `iodepth` is on
+//! [`iodepth_ladder`](super::ladders::iodepth_ladder), the rate on [`rate_ladder`], the block size on [`BLOCK_SIZES`](super::ladders::BLOCK_SIZES), the read
 //! share a multiple of [`READ_SHARE_STEP`](super::ladders::READ_SHARE_STEP) in `0..=100`, so the workload always passes the
 //! model's checks. With a rate the queue depth stays meaningful: it is the most requests the
 //! host lets reach the drive at once (fio's `iodepth` beside `rate_iops`).
@@ -14,7 +14,7 @@ use crate::model::workload::Spacing;
 
 use super::jobs::{JobSetup, Jobs};
 use super::ladders::{
-    rate_ladder, DEFAULT_BS_BYTES, DEFAULT_QD, DEFAULT_RATE_IOPS, DEFAULT_READ_PCT,
+    rate_ladder, DEFAULT_BS_BYTES, DEFAULT_IODEPTH, DEFAULT_RATE_IOPS, DEFAULT_READ_PCT,
 };
 
 /// Drive state a fresh page shows: the state the published random cells were measured in.
@@ -118,7 +118,12 @@ impl Default for WorkloadSetup {
             trace: DEFAULT_TRACE,
             rate_iops: DEFAULT_RATE_IOPS,
             spacing: DEFAULT_SPACING,
-            job: JobSetup::new(Rw::RandRead, DEFAULT_READ_PCT, DEFAULT_BS_BYTES, DEFAULT_QD),
+            job: JobSetup::new(
+                Rw::RandRead,
+                DEFAULT_READ_PCT,
+                DEFAULT_BS_BYTES,
+                DEFAULT_IODEPTH,
+            ),
             drive_state: DEFAULT_DRIVE_STATE,
         }
     }
@@ -152,8 +157,8 @@ impl WorkloadSetup {
         self.spacing
     }
     /// The queue depth kept full or, with a rate, the most requests at the drive at once.
-    pub fn qd(&self) -> u32 {
-        self.job.qd()
+    pub fn iodepth(&self) -> u32 {
+        self.job.iodepth()
     }
     /// Random (true) or sequential (false) addresses.
     pub fn random(&self) -> bool {
@@ -181,7 +186,7 @@ impl WorkloadSetup {
             rw: self.rw(),
             rwmixread: self.read_pct(),
             bs_bytes: self.bs_bytes(),
-            iodepth: self.qd(),
+            iodepth: self.iodepth(),
         }
     }
 
@@ -204,8 +209,8 @@ impl WorkloadSetup {
     }
 
     /// Sets the queue depth, snapped to the slider's steps.
-    pub fn set_qd(&mut self, qd: u32) {
-        self.job.set_qd(qd);
+    pub fn set_iodepth(&mut self, iodepth: u32) {
+        self.job.set_iodepth(iodepth);
     }
 
     /// Random (true) or sequential (false) addresses.

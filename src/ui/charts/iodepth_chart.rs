@@ -19,14 +19,14 @@ const Y_TICKS_NARROW: usize = 4;
 
 /// Everything the queue-depth chart draws: throughput in `unit` against queue depth.
 #[derive(Clone, Debug, PartialEq)]
-pub struct QdChartData {
+pub struct IodepthChartData {
     pub unit: Measure,
     pub depth: DepthSeries,
 }
 
-impl Default for QdChartData {
+impl Default for IodepthChartData {
     fn default() -> Self {
-        QdChartData {
+        IodepthChartData {
             unit: Measure::Throughput(Unit::Iops),
             depth: DepthSeries::default(),
         }
@@ -36,7 +36,7 @@ impl Default for QdChartData {
 /// The queue-depth axis both depth charts share: octaves from 1 to the series' deepest depth,
 /// on a log2 scale.
 pub fn depth_axis(depth: &DepthSeries, style: &ChartStyle) -> Axis<'static> {
-    let (hi, ticks) = axis::octave_ticks(depth.max_qd, style.narrow());
+    let (hi, ticks) = axis::octave_ticks(depth.max_iodepth, style.narrow());
     Axis {
         lo: 0.0,
         hi,
@@ -47,14 +47,14 @@ pub fn depth_axis(depth: &DepthSeries, style: &ChartStyle) -> Axis<'static> {
 }
 
 /// Maps (queue depth, value) to chart coordinates; depths below 1 have no place on a log axis.
-fn to_chart((qd, v): (f64, f64)) -> Option<(f64, f64)> {
-    (qd >= 1.0 && v.is_finite()).then(|| (qd.log2(), v))
+fn to_chart((iodepth, v): (f64, f64)) -> Option<(f64, f64)> {
+    (iodepth >= 1.0 && v.is_finite()).then(|| (iodepth.log2(), v))
 }
 
 /// Draws the chart on `root`.
 pub fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
-    data: &QdChartData,
+    data: &IodepthChartData,
     style: &ChartStyle,
 ) -> DrawResult<DB> {
     let values = data
@@ -93,7 +93,7 @@ pub fn draw<DB: DrawingBackend>(
     paint::guide(
         &mut chart,
         style,
-        f64::from(data.depth.current_qd.max(1)).log2(),
+        f64::from(data.depth.current_iodepth.max(1)).log2(),
         (0.0, y_top),
     )?;
     paint::curves(&mut chart, style, &data.depth.curves, &to_chart)?;
@@ -126,11 +126,11 @@ mod tests {
 
     #[test]
     fn a_curve_marker_and_the_current_point_are_drawn_with_depth_labels() {
-        let data = QdChartData {
+        let data = IodepthChartData {
             depth: DepthSeries {
                 curves: vec![curve(vec![(1.0, 13e3), (32.0, 132e3), (256.0, 264e3)])],
                 current: Some((32.0, 132e3)),
-                current_qd: 32,
+                current_iodepth: 32,
                 markers: vec![Marker {
                     x: 32.0,
                     x_to: None,
@@ -139,7 +139,7 @@ mod tests {
                 }],
                 ..DepthSeries::default()
             },
-            ..QdChartData::default()
+            ..IodepthChartData::default()
         };
         let rec = Recorder::draw(640, 360, |root| draw(root, &data, &ChartStyle::default()));
         for label in ["1", "32", "256", "IOPS", X_TITLE] {
@@ -153,29 +153,29 @@ mod tests {
     #[test]
     fn an_empty_chart_says_it_is_computing_and_extreme_values_do_not_panic() {
         let rec = Recorder::draw(320, 200, |root| {
-            draw(root, &QdChartData::default(), &ChartStyle::default())
+            draw(root, &IodepthChartData::default(), &ChartStyle::default())
         });
         assert!(rec.has_text("computing the model…"));
-        let wild = QdChartData {
+        let wild = IodepthChartData {
             depth: DepthSeries {
-                max_qd: 1024,
-                current_qd: 1024,
+                max_iodepth: 1024,
+                current_iodepth: 1024,
                 curves: vec![curve(vec![(0.0, 5.0), (1.0, f64::MAX), (1024.0, 0.0)])],
                 ..DepthSeries::default()
             },
-            ..QdChartData::default()
+            ..IodepthChartData::default()
         };
         Recorder::draw(200, 120, |root| draw(root, &wild, &ChartStyle::default()));
     }
 
     #[test]
     fn drawing_at_twice_the_pixel_ratio_scales_fonts() {
-        let data = QdChartData {
+        let data = IodepthChartData {
             depth: DepthSeries {
                 curves: vec![curve(vec![(1.0, 1.0), (2.0, 2.0)])],
                 ..DepthSeries::default()
             },
-            ..QdChartData::default()
+            ..IodepthChartData::default()
         };
         let style = ChartStyle {
             scale: 2.0,
