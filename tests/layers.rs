@@ -17,6 +17,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+#[path = "../crates/model/tests/common/source.rs"]
+pub mod source;
+use source::{block_end, code_of};
+
 /// A module's path below the crate root, e.g. `["ui", "charts", "style"]`.
 type ModPath = Vec<String>;
 
@@ -97,66 +101,6 @@ fn layer_of(module: &ModPath, file: &Path) -> String {
     }
 }
 
-/// The source without line comments and without its `#[cfg(test)]` modules, wherever they
-/// stand (the code after one is kept).
-fn code_of(text: &str) -> String {
-    let code: String = text
-        .lines()
-        .map(|l| match l.find("//") {
-            Some(i) => &l[..i],
-            None => l,
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    let mut out = String::new();
-    let mut rest = code.as_str();
-    while let Some(i) = rest.find("#[cfg(test)]") {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + "#[cfg(test)]".len()..];
-        let item = after.trim_start();
-        if !item.starts_with("mod ") {
-            out.push_str("#[cfg(test)]");
-            rest = after;
-            continue;
-        }
-        rest = match item.find(['{', ';']) {
-            Some(j) if item.as_bytes()[j] == b'{' => &item[group_end(&item[j..]) + j..],
-            Some(j) => &item[j + 1..],
-            None => "",
-        };
-    }
-    out.push_str(rest);
-    out
-}
-
-/// The length of the block `code` opens with its first `{`, through its closing `}`; braces in
-/// string and character literals do not count.
-fn group_end(code: &str) -> usize {
-    let bytes = code.as_bytes();
-    let (mut depth, mut i) = (0usize, 0);
-    while i < bytes.len() {
-        match bytes[i] {
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return i + 1;
-                }
-            }
-            b'"' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-            }
-            b'\'' if bytes.get(i + 2) == Some(&b'\'') => i += 2,
-            _ => {}
-        }
-        i += 1;
-    }
-    bytes.len()
-}
-
 fn is_word(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
@@ -181,7 +125,7 @@ fn paths_from(code: &str, root: &str) -> Vec<ModPath> {
 fn expand(mut prefix: ModPath, mut rest: &str, out: &mut Vec<ModPath>) {
     while let Some(after) = rest.strip_prefix("::") {
         if after.starts_with('{') {
-            let inner = &after[1..group_end(after) - 1];
+            let inner = &after[1..block_end(after) - 1];
             for item in split_top(inner) {
                 let item = item.trim();
                 let name: String = item.chars().take_while(|&c| is_word(c)).collect();

@@ -15,6 +15,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+#[path = "common/source.rs"]
+pub mod source;
+use source::code_of;
+
 /// What a test or its helper returns: a source it cannot read is an error, not a panic.
 type TestResult<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
 
@@ -159,74 +163,6 @@ fn declared(file: &Path) -> TestResult<BTreeSet<String>> {
                 .map(str::to_string)
         })
         .collect())
-}
-
-/// The source without line comments and without its `#[cfg(test)]` modules, wherever they
-/// stand (the code after one is kept).
-fn code_of(text: &str) -> String {
-    let code: String = text
-        .lines()
-        .map(|l| match l.find("//") {
-            Some(i) => &l[..i],
-            None => l,
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    let mut out = String::new();
-    let mut rest = code.as_str();
-    while let Some(i) = rest.find("#[cfg(test)]") {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + "#[cfg(test)]".len()..];
-        let item = after.trim_start();
-        if !item.starts_with("mod ") {
-            // A test-only item that is not a module: kept, attribute and all.
-            out.push_str("#[cfg(test)]");
-            rest = after;
-            continue;
-        }
-        rest = match item.find(['{', ';']) {
-            Some(j) if item.as_bytes()[j] == b'{' => &item[block_end(&item[j..]) + j..],
-            Some(j) => &item[j + 1..],
-            None => "",
-        };
-    }
-    out.push_str(rest);
-    out
-}
-
-/// The length of the block `code` opens with its first `{`, through its closing `}`: braces
-/// inside string and character literals do not count.
-fn block_end(code: &str) -> usize {
-    let bytes = code.as_bytes();
-    let (mut depth, mut i) = (0usize, 0);
-    while i < bytes.len() {
-        match bytes[i] {
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return i + 1;
-                }
-            }
-            b'"' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-            }
-            // A character literal ('{', '\''), not a lifetime ('a).
-            b'\'' if bytes.get(i + 2) == Some(&b'\'') => i += 2,
-            b'\'' if bytes.get(i + 1) == Some(&b'\\') => {
-                i += 2;
-                while i < bytes.len() && bytes[i] != b'\'' {
-                    i += 1;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    bytes.len()
 }
 
 /// One path a use tree names, and the name it takes (the last segment, or what `as` gives).
