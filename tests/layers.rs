@@ -220,6 +220,7 @@ fn re_exports(
     let mut out = BTreeMap::new();
     for (module, file) in all {
         let code = code_of(&read(file)?);
+        let kids = children(&code);
         for statement in code.split(';') {
             let Some(tree) = statement.trim().strip_prefix("pub use ") else {
                 continue;
@@ -229,8 +230,11 @@ fn re_exports(
                     out.insert((module.clone(), name.clone()), path.clone());
                 }
             }
-            for child in children(&code) {
-                if let Some(rest) = tree.strip_prefix(&child).filter(|r| r.starts_with("::")) {
+            for child in &kids {
+                if let Some(rest) = tree
+                    .strip_prefix(child.as_str())
+                    .filter(|r| r.starts_with("::"))
+                {
                     let mut found = Vec::new();
                     expand(vec![child.clone()], rest, &mut found);
                     for p in found {
