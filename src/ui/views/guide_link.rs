@@ -11,7 +11,9 @@ use crate::ui::pure::state::Lab;
 /// The link to `page`'s section of the guide (none in an embedded lab).
 #[component]
 pub fn GuideLink(page: GuidePage) -> impl IntoView {
-    let framed = Lab::expect().embedding.with_untracked(|e| e.framed);
+    // A panel drawn from its props alone, as its tests mount it, has no lab around it: it is
+    // not framed.
+    let framed = use_context::<Lab>().is_some_and(|lab| lab.embedding.with_untracked(|e| e.framed));
     (!framed).then(|| {
         view! {
             <a
