@@ -359,7 +359,13 @@ fn a_rate_limited_job_names_its_rate_where_the_format_holds_it() -> TestResult {
                 let [latency] = cells.cells.as_slice() else {
                     panic!("{file}: {:?}", cells.cells);
                 };
-                assert_eq!(latency.depth, Depth::Rate { iops: 2000, qd: 16 });
+                assert_eq!(
+                    latency.depth,
+                    Depth::Rate {
+                        iops: 2000,
+                        iodepth: 16
+                    }
+                );
                 assert_eq!(latency.metric, Metric::LatencyMs);
                 assert_eq!(latency.label(), "randread 4 KiB QD16 at 2000 IOPS ms");
             }

@@ -9,7 +9,7 @@ use parallelism_model::fit::FitOptions;
 use parallelism_model::review::{self, ReviewRun, E12_SUITE};
 use parallelism_model::sliced::Sliced;
 use parallelism_model::sliced_fit::SlicedFit;
-use parallelism_model::sweep::{self, REVIEW_QDS};
+use parallelism_model::sweep::{self, REVIEW_IODEPTHS};
 use std::fmt::Write as _;
 use std::sync::Arc;
 
@@ -79,7 +79,7 @@ pub fn run() -> Result<String, Fail> {
             DriveState::SeqFilled,
             RunOptions::default(),
             None,
-            &REVIEW_QDS,
+            &REVIEW_IODEPTHS,
         );
     });
     let steady_ms = median_ms(|| {

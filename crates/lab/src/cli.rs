@@ -16,8 +16,10 @@ use parallelism_model::config::{parse_block_size, MAX_IODEPTH};
 use parallelism_model::custom::CustomDrive;
 use parallelism_model::over_time::REVIEW_TORTURE_MINUTES;
 use parallelism_model::presets::{self, Preset};
-use parallelism_model::review::{E12_SAMPLE_GB, E12_SAMPLE_PRESET, REVIEW_PHASES, SUSTAINED_QDS};
-use parallelism_model::sweep::REVIEW_QDS;
+use parallelism_model::review::{
+    E12_SAMPLE_GB, E12_SAMPLE_PRESET, REVIEW_PHASES, SUSTAINED_IODEPTHS,
+};
+use parallelism_model::sweep::REVIEW_IODEPTHS;
 use parallelism_model::workload::desktop::Desktop;
 use parallelism_model::workload::trace::TraceFormat;
 use parallelism_model::workload::Spacing;
@@ -237,7 +239,7 @@ pub struct WorkloadArgs {
     #[arg(
         long,
         value_name = "LIST",
-        default_value_t = Depths(REVIEW_QDS.to_vec()),
+        default_value_t = Depths(REVIEW_IODEPTHS.to_vec()),
         value_parser = depths,
         allow_negative_numbers = true
     )]
@@ -414,7 +416,7 @@ pub struct BurstArgs {
     #[arg(long, value_name = "S", default_value_t = REVIEW_PHASES.idle_s, value_parser = finite, allow_negative_numbers = true)]
     pub idle_s: f64,
     /// Number of bursts (by default one a depth of the review's sustained tests, QD1 to QD32)
-    #[arg(long, value_name = "N", default_value_t = SUSTAINED_QDS.len() as u32, value_parser = whole::<u32>, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", default_value_t = SUSTAINED_IODEPTHS.len() as u32, value_parser = whole::<u32>, allow_negative_numbers = true)]
     pub bursts: u32,
     #[command(flatten)]
     pub drive: DriveArgs,
@@ -721,7 +723,7 @@ mod tests {
         let Command::FioJob(w) = cli.command else {
             panic!("fio-job parses as fio-job")
         };
-        assert_eq!(w.iodepth.0, REVIEW_QDS);
+        assert_eq!(w.iodepth.0, REVIEW_IODEPTHS);
         assert_eq!(w.bs, 4096);
         assert_eq!(w.rw, Rw::RandRead);
     }

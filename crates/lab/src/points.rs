@@ -29,8 +29,8 @@ pub fn sweep(a: &cli::SweepArgs) -> Result<String, Fail> {
     let points = if a.mix_sweep {
         sweep::over_read_share(&drive, workload, state, options, power, &sweep::MIX_STEPS)?
     } else {
-        let qds = &a.workload.iodepth.0;
-        sweep::over_queue_depth(&drive, workload, state, options, power, qds)?
+        let iodepths = &a.workload.iodepth.0;
+        sweep::over_queue_depth(&drive, workload, state, options, power, iodepths)?
     };
     if a.as_fio {
         return Ok(parallelism_model::fio::output_json(&workload, &points));

@@ -75,7 +75,7 @@ fn csv(results: &[TestResult]) -> String {
             let _ = writeln!(
                 s,
                 "{},{},{},{:.1},{:.3}",
-                r.test, p.qd, p.read_percent, p.mb_s, p.slc_read_share
+                r.test, p.iodepth, p.read_percent, p.mb_s, p.slc_read_share
             );
         }
     }
@@ -94,7 +94,7 @@ fn table(drive: &str, suite: &[TestSpec], results: &[TestResult]) -> String {
             .iter()
             .map(|p| match t.shape {
                 Shape::Mixed => format!("{}% {:.0}", p.read_percent, p.mb_s),
-                Shape::Burst | Shape::Sustained => format!("QD{} {:.0}", p.qd, p.mb_s),
+                Shape::Burst | Shape::Sustained => format!("QD{} {:.0}", p.iodepth, p.mb_s),
             })
             .collect();
         let _ = writeln!(s, "  {}", points.join("  "));

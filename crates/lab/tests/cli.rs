@@ -40,8 +40,8 @@ fn sweep_prints_one_json_object_per_queue_depth_with_the_documented_keys() -> Te
     let points: serde_json::Value = serde_json::from_str(&stdout(&o)?).expect("valid JSON");
     let points = points.as_array().expect("an array");
     assert_eq!(points.len(), 3);
-    for (p, qd) in points.iter().zip([1, 4, 32]) {
-        assert_eq!(p["iodepth"], qd);
+    for (p, iodepth) in points.iter().zip([1, 4, 32]) {
+        assert_eq!(p["iodepth"], iodepth);
         for key in ["iops", "bw_mb_s", "lat_mean_us", "lat_p99_us"] {
             assert!(p[key].as_f64().unwrap() > 0.0, "{key}");
         }
@@ -1271,13 +1271,13 @@ fn review_runs_the_e12_suite_on_the_reviews_sample_and_prints_each_test() -> Tes
     assert_eq!(tests[0]["test"], "burst-random-read");
     let sustained = &tests[2];
     assert_eq!(sustained["test"], "sustained-random-read");
-    let qds: Vec<u64> = sustained["points"]
+    let iodepths: Vec<u64> = sustained["points"]
         .as_array()
         .unwrap()
         .iter()
         .map(|p| p["qd"].as_u64().unwrap())
         .collect();
-    assert_eq!(qds, [1, 2, 4, 8, 16, 32]);
+    assert_eq!(iodepths, [1, 2, 4, 8, 16, 32]);
     assert!(sustained["score_mb_s"].as_f64().unwrap() > 0.0);
     assert!(sustained["review_says"]
         .as_str()

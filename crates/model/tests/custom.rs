@@ -115,7 +115,9 @@ fn one_odd_cell_does_not_move_the_fit_and_is_named() -> TestResult {
     let mut cells = cells_of(&truth, DriveState::Steady, options.run)?;
     let odd = cells
         .iter()
-        .position(|c| c.rw == Rw::RandRead && c.depth == Depth::Qd(16) && c.metric == Metric::Iops)
+        .position(|c| {
+            c.rw == Rw::RandRead && c.depth == Depth::Iodepth(16) && c.metric == Metric::Iops
+        })
         .unwrap();
     cells[odd].value *= 1.6;
     let report = custom::fit(truth.base, &cells, options, Some(truth.dies())).unwrap();
@@ -158,7 +160,7 @@ fn a_rate_cell_is_the_latency_of_the_open_loop_run_at_its_rate() {
         bs_bytes: 4096,
         depth: Depth::Rate {
             iops: 100_000,
-            qd: 32,
+            iodepth: 32,
         },
         metric: Metric::LatencyMs,
         value: 1.0,
@@ -189,7 +191,7 @@ fn rate_cells_fit_a_drive_back() -> TestResult {
     let options = quick();
     let mut cells: Vec<Measurement> = cells_of(&truth, DriveState::Fob, options.run)?
         .into_iter()
-        .filter(|c| c.rw == Rw::RandRead && c.depth == Depth::Qd(1))
+        .filter(|c| c.rw == Rw::RandRead && c.depth == Depth::Iodepth(1))
         .collect();
     for iops in [20_000, 100_000, 200_000] {
         let mut cell = Measurement {
@@ -198,7 +200,7 @@ fn rate_cells_fit_a_drive_back() -> TestResult {
             rw: Rw::RandRead,
             rwmixread: 100,
             bs_bytes: 4096,
-            depth: Depth::Rate { iops, qd: 64 },
+            depth: Depth::Rate { iops, iodepth: 64 },
             metric: Metric::LatencyMs,
             value: 0.0,
         };

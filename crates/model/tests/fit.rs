@@ -57,8 +57,8 @@ fn a_fit_recovers_the_parameters_that_generated_its_data() {
         } else {
             "sequential"
         };
-        let qd = match c.depth {
-            Depth::Qd(q) => q.to_string(),
+        let iodepth = match c.depth {
+            Depth::Iodepth(q) => q.to_string(),
             Depth::Peak => "peak".into(),
             Depth::Rate { .. } => unreachable!("published cells are closed loops"),
         };
@@ -69,7 +69,7 @@ fn a_fit_recovers_the_parameters_that_generated_its_data() {
         };
         let _ = writeln!(
             file,
-            "{},{workload},{}KiB,{},{qd},{metrics}",
+            "{},{workload},{}KiB,{},{iodepth},{metrics}",
             c.capacity_gb.unwrap(),
             c.bs_bytes / 1024,
             c.rwmixread

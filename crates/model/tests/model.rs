@@ -258,7 +258,7 @@ fn grid() -> TestResult<Vec<(String, RunResult, u32, f64)>> {
     for p in presets::all() {
         for &dies in &[1, 8, 32] {
             for rw in Rw::ALL {
-                for &(bs, qd) in &[
+                for &(bs, iodepth) in &[
                     (4 * KIB, 1),
                     (4 * KIB, 64),
                     (128 * KIB, 8),
@@ -272,15 +272,19 @@ fn grid() -> TestResult<Vec<(String, RunResult, u32, f64)>> {
                     // A window of N completions misplaces about QD of them at its edges, so
                     // Little's law is only as exact as QD / N: keep N >= 100 x QD.
                     let options = RunOptions {
-                        measured_ios: 3_000.max(100 * u64::from(qd)),
+                        measured_ios: 3_000.max(100 * u64::from(iodepth)),
                         ..RunOptions::default()
                     };
-                    let r = run_with(&p.id, dies, rw, bs, qd, state, options)?;
+                    let r = run_with(&p.id, dies, rw, bs, iodepth, state, options)?;
                     let link = p.controller.link.raw_bytes_per_s() / 1e6;
                     out.push((
-                        format!("{} {dies} dies {} bs={bs} qd={qd}", p.id, rw.fio_name()),
+                        format!(
+                            "{} {dies} dies {} bs={bs} qd={iodepth}",
+                            p.id,
+                            rw.fio_name()
+                        ),
                         r,
-                        qd,
+                        iodepth,
                         link,
                     ));
                 }
@@ -294,10 +298,10 @@ fn grid() -> TestResult<Vec<(String, RunResult, u32, f64)>> {
 fn littles_law_and_the_link_limit_hold_in_every_run() -> TestResult {
     // Little's law: IOPS x mean latency = requests in flight (closed loop, no think time).
     // No run moves more data than its link carries (reads and writes share SATA's one pipe).
-    for (name, r, qd, link_mb_s) in grid()? {
+    for (name, r, iodepth, link_mb_s) in grid()? {
         let in_flight = r.iops * r.latency.mean_us / 1e6;
         assert!(
-            (in_flight / f64::from(qd) - 1.0).abs() < 0.02,
+            (in_flight / f64::from(iodepth) - 1.0).abs() < 0.02,
             "{name}: {in_flight} in flight"
         );
         assert!(r.bw_mb_s <= link_mb_s * 2.0, "{name}: {} MB/s", r.bw_mb_s);
@@ -375,17 +379,17 @@ fn the_same_seed_gives_the_same_result_and_another_seed_a_close_one() -> TestRes
 fn statistical_noise_is_reported_and_under_two_percent_for_pure_reads_and_writes() -> TestResult {
     // Batch means over the measured window; mixed loads interleave 2 ms programs with 60 µs
     // reads and are noisier, so for them the figure is reported rather than promised.
-    for (rw, qd) in [
+    for (rw, iodepth) in [
         (Rw::RandRead, 1),
         (Rw::RandRead, 32),
         (Rw::RandWrite, 32),
         (Rw::Write, 4),
     ] {
         let bs = if rw.is_random() { 4 * KIB } else { 128 * KIB };
-        let r = run("e18dc", 16, rw, bs, qd, DriveState::Steady)?;
+        let r = run("e18dc", 16, rw, bs, iodepth, DriveState::Steady)?;
         assert!(
             r.iops_rel_noise < 0.02,
-            "{} qd{qd}: ±{:.2}%",
+            "{} qd{iodepth}: ±{:.2}%",
             rw.fio_name(),
             r.iops_rel_noise * 100.0
         );

@@ -95,7 +95,7 @@ proptest! {
         (preset, dies, workload, state, seed) in spec(),
     ) {
         let spec = run_spec(preset, dies, workload, state, seed)?;
-        let qd = f64::from(spec.workload.iodepth);
+        let iodepth = f64::from(spec.workload.iodepth);
         let link_mb_s = spec.drive.controller.link.raw_bytes_per_s() / 1e6;
         let run = spec.check().map_err(|e| TestCaseError::fail(e.to_string()))?;
         // Busy time is exact, never clamped: no resource is busy longer than the time that
@@ -113,7 +113,7 @@ proptest! {
         // (requests straddling either edge span at most the longest latency).
         let in_flight = r.iops * r.latency.mean_us / 1e6;
         let edge = 2.0 * r.latency.max_us * 1e3 / r.measured_ns as f64;
-        prop_assert!((in_flight / qd - 1.0).abs() < 0.02 + edge, "{} in flight", in_flight);
+        prop_assert!((in_flight / iodepth - 1.0).abs() < 0.02 + edge, "{} in flight", in_flight);
         // Both directions together never beat twice the link (once on half-duplex SATA).
         prop_assert!(r.bw_mb_s <= 2.0 * link_mb_s, "{} MB/s", r.bw_mb_s);
         assert_busy_at_most_elapsed(&r.utilisation)?;

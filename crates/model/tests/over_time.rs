@@ -19,7 +19,7 @@ fn io_level_mb_s(
     gb: f64,
     rw: Rw,
     bs: u32,
-    qd: u32,
+    iodepth: u32,
     state: DriveState,
 ) -> TestResult<f64> {
     let spec = RunSpec {
@@ -28,7 +28,7 @@ fn io_level_mb_s(
             rw,
             rwmixread: 0,
             bs_bytes: bs,
-            iodepth: qd,
+            iodepth,
         },
         state,
         options: RunOptions::default(),
@@ -294,7 +294,7 @@ fn the_queue_depth_sweep_and_the_fill_agree_on_the_slc_cache_rate() -> TestResul
             gb,
             Rw::Write,
             over_time::FILL_BS,
-            over_time::FILL_QD,
+            over_time::FILL_IODEPTH,
             DriveState::Fob,
         )?;
         assert!(
@@ -321,7 +321,7 @@ fn a_run_that_outlasts_the_slc_cache_drops_to_the_native_rate() -> TestResult {
             rw: Rw::Write,
             rwmixread: 0,
             bs_bytes: over_time::FILL_BS,
-            iodepth: over_time::FILL_QD,
+            iodepth: over_time::FILL_IODEPTH,
         },
         state: DriveState::Fob,
         options: RunOptions {

@@ -17,7 +17,7 @@ fn run(
     dies: u32,
     rw: Rw,
     bs_bytes: u32,
-    qd: u32,
+    iodepth: u32,
     limit: Option<PowerLimit>,
 ) -> TestResult<RunResult> {
     let spec = RunSpec {
@@ -26,7 +26,7 @@ fn run(
             rw,
             rwmixread: 70,
             bs_bytes,
-            iodepth: qd,
+            iodepth,
         },
         state: DriveState::Fob,
         options: RunOptions {
@@ -62,10 +62,11 @@ fn a_power_budget_is_never_exceeded_at_any_instant() -> TestResult {
     for (preset, dies) in [("e12", 32), ("e12c", 16), ("e12", 256)] {
         for limit in limits {
             for (rw, bs) in WORKLOADS {
-                for qd in [1, 8, 64, 256] {
-                    let r = run(preset, dies, rw, bs, qd, Some(limit))?;
+                for iodepth in [1, 8, 64, 256] {
+                    let r = run(preset, dies, rw, bs, iodepth, Some(limit))?;
                     let budget = r.power.budget_w.expect("a budget");
-                    let label = format!("{preset} {dies} dies {limit} {} qd{qd}", rw.fio_name());
+                    let label =
+                        format!("{preset} {dies} dies {limit} {} qd{iodepth}", rw.fio_name());
                     assert!(
                         r.power.peak_w <= budget + 1e-9,
                         "{label}: peak {}",
@@ -87,12 +88,12 @@ fn the_e12s_ps0_maximum_of_8_9_w_is_never_exceeded_in_any_sweep() -> TestResult 
             .dies_for_capacity_gb(f64::from(gb))
             .unwrap();
         for (rw, bs) in WORKLOADS {
-            for qd in [1, 2, 4, 8, 16, 32, 64, 128, 256] {
-                let r = run("e12", dies, rw, bs, qd, None)?;
+            for iodepth in [1, 2, 4, 8, 16, 32, 64, 128, 256] {
+                let r = run("e12", dies, rw, bs, iodepth, None)?;
                 assert_eq!(r.power.budget_w, Some(8.9), "PS0 applies by default");
                 assert!(
                     r.power.peak_w <= 8.9,
-                    "{gb} GB {} qd{qd}: {}",
+                    "{gb} GB {} qd{iodepth}: {}",
                     rw.fio_name(),
                     r.power.peak_w
                 );
@@ -105,14 +106,14 @@ fn the_e12s_ps0_maximum_of_8_9_w_is_never_exceeded_in_any_sweep() -> TestResult 
 #[test]
 fn a_lower_budget_never_raises_throughput() -> TestResult {
     for (rw, bs) in WORKLOADS {
-        for qd in [1, 8, 64, 256] {
+        for iodepth in [1, 8, 64, 256] {
             let iops: Vec<f64> = (0..=2)
-                .map(|ps| Ok(run("e12", 32, rw, bs, qd, Some(PowerLimit::State(ps)))?.iops))
+                .map(|ps| Ok(run("e12", 32, rw, bs, iodepth, Some(PowerLimit::State(ps)))?.iops))
                 .collect::<TestResult<_>>()?;
             // Within the model's statistical noise (a few percent at these run lengths).
             assert!(
                 iops[1] <= iops[0] * 1.03 && iops[2] <= iops[1] * 1.03,
-                "{} qd{qd}: {iops:?}",
+                "{} qd{iodepth}: {iops:?}",
                 rw.fio_name()
             );
         }
@@ -123,13 +124,13 @@ fn a_lower_budget_never_raises_throughput() -> TestResult {
 #[test]
 fn at_qd1_a_lower_state_costs_little_and_at_depth_much() -> TestResult {
     // PS2 leaves room for three dies at once on the 960 GB E12 (32 dies).
-    let at = |qd, ps| {
+    let at = |iodepth, ps| {
         run(
             "e12",
             32,
             Rw::RandRead,
             4 * KIB,
-            qd,
+            iodepth,
             Some(PowerLimit::State(ps)),
         )
     };
@@ -154,8 +155,8 @@ fn at_qd1_a_lower_state_costs_little_and_at_depth_much() -> TestResult {
 
 #[test]
 fn power_rises_with_queue_depth_until_the_bottleneck_stops_it() -> TestResult {
-    let watts = |qd| -> TestResult<f64> {
-        Ok(run("e12", 32, Rw::RandRead, 4 * KIB, qd, None)?
+    let watts = |iodepth| -> TestResult<f64> {
+        Ok(run("e12", 32, Rw::RandRead, 4 * KIB, iodepth, None)?
             .power
             .average_w)
     };

@@ -76,7 +76,8 @@ fn read_ahead_serves_a_qd1_sequential_stream_from_dram() -> TestResult {
 /// little; deeper ones add reads of their own and reach the link.
 #[test]
 fn depth_adds_little_inside_the_prefetch_buffer_and_a_lot_beyond_it() -> TestResult {
-    let mb_s = |qd| -> TestResult<f64> { Ok(run(e12_960(true)?, Rw::Read, SEQ, qd)?.bw_mb_s) };
+    let mb_s =
+        |iodepth| -> TestResult<f64> { Ok(run(e12_960(true)?, Rw::Read, SEQ, iodepth)?.bw_mb_s) };
     let (qd1, qd4, qd16) = (mb_s(1)?, mb_s(4)?, mb_s(16)?);
     assert!(qd4 < 1.2 * qd1, "QD1 {qd1:.0}, QD4 {qd4:.0}");
     assert!(qd16 > 1.5 * qd1, "QD1 {qd1:.0}, QD16 {qd16:.0}");
@@ -86,10 +87,10 @@ fn depth_adds_little_inside_the_prefetch_buffer_and_a_lot_beyond_it() -> TestRes
 /// Random reads never continue a stream, so read-ahead leaves them bit for bit alone.
 #[test]
 fn random_reads_are_untouched_by_read_ahead() -> TestResult {
-    for qd in [1, 32] {
-        let a = run(e12_960(false)?, Rw::RandRead, 4096, qd)?;
-        let b = run(e12_960(true)?, Rw::RandRead, 4096, qd)?;
-        assert_eq!(a.iops.to_bits(), b.iops.to_bits(), "QD{qd}");
+    for iodepth in [1, 32] {
+        let a = run(e12_960(false)?, Rw::RandRead, 4096, iodepth)?;
+        let b = run(e12_960(true)?, Rw::RandRead, 4096, iodepth)?;
+        assert_eq!(a.iops.to_bits(), b.iops.to_bits(), "QD{iodepth}");
         assert_eq!(a.latency.mean_us.to_bits(), b.latency.mean_us.to_bits());
     }
     Ok(())
@@ -99,12 +100,12 @@ fn random_reads_are_untouched_by_read_ahead() -> TestResult {
 /// the host's.
 #[test]
 fn littles_law_holds_with_read_ahead() -> TestResult {
-    for qd in [2, 8] {
-        let r = run(e12_960(true)?, Rw::Read, SEQ, qd)?;
+    for iodepth in [2, 8] {
+        let r = run(e12_960(true)?, Rw::Read, SEQ, iodepth)?;
         let l = r.iops * r.latency.mean_us / 1e6;
         assert!(
-            (l - f64::from(qd)).abs() < 0.01 * f64::from(qd),
-            "QD{qd}: L = {l:.3}"
+            (l - f64::from(iodepth)).abs() < 0.01 * f64::from(iodepth),
+            "QD{iodepth}: L = {l:.3}"
         );
     }
     Ok(())

@@ -52,7 +52,7 @@ fn the_suite_runs_in_the_reviews_order_and_scores_as_it_does() -> TestResult {
             review::Shape::Sustained => mean(
                 [1, 2, 4]
                     .iter()
-                    .map(|&q| r.at_qd(q).unwrap().mb_s)
+                    .map(|&q| r.at_iodepth(q).unwrap().mb_s)
                     .collect(),
             ),
             _ => mean(r.points.iter().map(|p| p.mb_s).collect()),

@@ -391,19 +391,20 @@ fn replay(d: &DriveSpec, trace: &Arc<Trace>, arrival: Arrival) -> TestResult<Run
 }
 
 #[test]
-fn a_trace_replayed_as_fast_as_possible_at_qd_n_matches_the_closed_loop_at_qd_n() -> TestResult {
+fn a_trace_replayed_as_fast_as_possible_at_iodepth_n_matches_the_closed_loop_at_iodepth_n(
+) -> TestResult {
     let d = drive()?;
     let trace = random_read_trace(&d, 40_000, 1_000);
-    for qd in [1, 32] {
-        let replayed = replay(&d, &trace, Arrival::Closed { iodepth: qd })?;
-        let generated = closed(&d, job(Rw::RandRead, qd))?;
+    for iodepth in [1, 32] {
+        let replayed = replay(&d, &trace, Arrival::Closed { iodepth })?;
+        let generated = closed(&d, job(Rw::RandRead, iodepth))?;
         assert_eq!(
             replayed.measured_ios, 40_000,
             "the whole trace, from its first request"
         );
         assert!(
             rel(replayed.iops, generated.iops) < 0.03,
-            "QD{qd}: replay {} against the closed loop {}",
+            "QD{iodepth}: replay {} against the closed loop {}",
             replayed.iops,
             generated.iops
         );

@@ -39,7 +39,7 @@ pub fn fit_ask() -> FitAsk {
         rw: Rw::RandRead,
         rwmixread: 100,
         bs_bytes: 4096,
-        depth: Depth::Qd(iodepth),
+        depth: Depth::Iodepth(iodepth),
         metric: Metric::Iops,
         value: iops,
     };

@@ -22,7 +22,7 @@ use crate::model::over_time::{
 };
 use crate::model::review::{
     E12_SAMPLE_GB, E12_SAMPLE_PRESET, E12_SOURCE, E12_SUSTAINED_FLOOR_MB_S,
-    E12_SUSTAINED_WRITES_SAID, SUSTAINED_QDS,
+    E12_SUSTAINED_WRITES_SAID, SUSTAINED_IODEPTHS,
 };
 
 use crate::ui::charts::time_chart::{Dot, Level, LevelKind, TimeChartData};
@@ -32,7 +32,7 @@ use crate::ui::pure::state::{DriveChoice, LabState};
 use crate::ui::pure::url_state;
 
 /// Bursts on the burst chart: the six queue depths (1 to 32) of the E12 review's sustained test.
-pub const BURSTS: u32 = SUSTAINED_QDS.len() as u32;
+pub const BURSTS: u32 = SUSTAINED_IODEPTHS.len() as u32;
 /// Points of the fill curve drawn (the model computes more; the curve is flat between them).
 pub const FILL_POINTS_DRAWN: usize = 100;
 

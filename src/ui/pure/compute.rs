@@ -11,7 +11,7 @@
 use std::collections::HashSet;
 
 use crate::model::config::{Rw, BYTES_PER_MB};
-use crate::model::sweep::{MIX_STEPS, REVIEW_QDS};
+use crate::model::sweep::{MIX_STEPS, REVIEW_IODEPTHS};
 
 pub use parallelism_work::{
     DriveKey, Fidelity, Load, Outcome, Point, Progress, RunKey, ESTIMATE_IOS, SEED,
@@ -145,7 +145,7 @@ fn sweeps(state: &LabState, drive: DriveChoice) -> [Vec<RunKey>; SWEEP_GROUPS] {
 /// The queue depths of a sweep: the reviewers' 1..256, extended by doublings to cover `iodepth`,
 /// plus `iodepth` itself when it is between them (so the current point lies on its curve).
 pub fn sweep_iodepths(iodepth: u32) -> Vec<u32> {
-    let mut iodepths = REVIEW_QDS.to_vec();
+    let mut iodepths = REVIEW_IODEPTHS.to_vec();
     let mut last = *iodepths.last().unwrap_or(&1);
     while last < iodepth {
         last *= 2;
@@ -357,7 +357,7 @@ mod tests {
 
     #[test]
     fn sweeps_reach_the_current_depth() {
-        assert_eq!(sweep_iodepths(32), REVIEW_QDS.to_vec());
+        assert_eq!(sweep_iodepths(32), REVIEW_IODEPTHS.to_vec());
         assert_eq!(*sweep_iodepths(1024).last().unwrap(), 1024);
         assert!(sweep_iodepths(24).contains(&24));
         assert!(sweep_iodepths(600).ends_with(&[512, 600, 1024]));

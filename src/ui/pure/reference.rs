@@ -6,7 +6,7 @@
 //! a marker never sits on a curve it was not measured for. Every value shown from here is
 //! labelled as measured and cites [`calibration::SOURCE`].
 
-use crate::model::calibration::{self, Depth, Measurement, Metric, PEAK_QDS};
+use crate::model::calibration::{self, Depth, Measurement, Metric, PEAK_IODEPTHS};
 use crate::model::config::DriveState;
 
 use crate::ui::pure::state::{DriveChoice, LabState};
@@ -35,16 +35,16 @@ impl Measured {
     /// The depths this figure stands for: one depth, or the range a "peak" was taken over.
     pub fn depths(&self) -> (u32, u32) {
         match self.cell.depth {
-            Depth::Qd(q) | Depth::Rate { qd: q, .. } => (q, q),
-            Depth::Peak => (PEAK_QDS[0], PEAK_QDS[PEAK_QDS.len() - 1]),
+            Depth::Iodepth(q) | Depth::Rate { iodepth: q, .. } => (q, q),
+            Depth::Peak => (PEAK_IODEPTHS[0], PEAK_IODEPTHS[PEAK_IODEPTHS.len() - 1]),
         }
     }
 
     /// Whether this figure was measured at queue depth `iodepth` (a peak counts for its range).
     pub fn covers_iodepth(&self, iodepth: u32) -> bool {
         match self.cell.depth {
-            Depth::Qd(q) => q == iodepth,
-            Depth::Peak => PEAK_QDS.contains(&iodepth),
+            Depth::Iodepth(q) => q == iodepth,
+            Depth::Peak => PEAK_IODEPTHS.contains(&iodepth),
             // An open loop's figure is not a point of a closed-loop depth sweep.
             Depth::Rate { .. } => false,
         }

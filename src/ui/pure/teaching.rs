@@ -16,7 +16,7 @@ use parallelism_work::teach::RunFigures;
 use crate::model::activity::Activity;
 use crate::model::config::{DriveState, Rw};
 use crate::model::link::HostLink;
-use crate::model::over_time::{FILL_BS, FILL_QD};
+use crate::model::over_time::{FILL_BS, FILL_IODEPTH};
 use crate::model::presets;
 use crate::model::stats::Bottleneck;
 use crate::model::time::{Nanos, SimTime};
@@ -449,7 +449,7 @@ const fn over_time(preset: &'static str, capacity_gb: u32, idle_s: u32, burst_gb
         ..setup(
             preset,
             capacity_gb,
-            FILL_QD,
+            FILL_IODEPTH,
             Rw::Write,
             FILL_BS,
             DriveState::Fob,

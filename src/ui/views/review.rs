@@ -94,7 +94,7 @@ fn tests(found: &ReviewFound) -> Vec<TestView> {
                 .map(|p| Bar {
                     label: match spec.shape {
                         Shape::Mixed => format!("{}% reads", p.read_percent),
-                        Shape::Burst | Shape::Sustained => format!("QD{}", p.qd),
+                        Shape::Burst | Shape::Sustained => format!("QD{}", p.iodepth),
                     },
                     value: format::mb_s(p.mb_s),
                     percent: if top > 0.0 { 100.0 * p.mb_s / top } else { 0.0 },

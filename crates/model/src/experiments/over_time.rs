@@ -40,12 +40,12 @@ pub const WORK_UNITS_PER_STEP: usize = 2_000;
 
 /// Sequential writes as reviewers fill a drive: 128 KiB at QD32.
 pub const FILL_BS: u32 = 128 * 1024;
-pub const FILL_QD: u32 = 32;
+pub const FILL_IODEPTH: u32 = 32;
 /// The torture test of the OCZ Octane review [REF4]: 4 KiB random writes at QD32.
 const TORTURE_BS: u32 = 4096;
-const TORTURE_QD: u32 = 32;
+const TORTURE_IODEPTH: u32 = 32;
 /// ...and the sequential write measured before and after it: 128 KiB at QD1.
-const SEQ_PROBE_QD: u32 = 1;
+const SEQ_PROBE_IODEPTH: u32 = 1;
 /// Chunks a whole-drive fill is split into (a 2 TB drive: 5 GB per chunk).
 const FILL_CHUNKS: usize = 400;
 /// I/Os per engine run behind a rate: rates are memoised, so a few runs serve a whole curve.
@@ -166,7 +166,7 @@ impl TortureReport {
 struct RateKey {
     rw: Rw,
     bs: u32,
-    qd: u32,
+    iodepth: u32,
     wa_bits: u64,
     slc: bool,
 }
@@ -201,7 +201,7 @@ impl Rates {
                 rw: key.rw,
                 rwmixread: 0,
                 bs_bytes: key.bs,
-                iodepth: key.qd,
+                iodepth: key.iodepth,
             },
             state: DriveState::Fob,
             options: RunOptions {
@@ -273,7 +273,7 @@ impl Rates {
     }
 
     /// The two grid runs [`Self::write_mb_s`] reads for `wa`, and where `wa` lies between them.
-    fn grid(rw: Rw, bs: u32, qd: u32, wa: f64, slc: bool) -> ([RateKey; 2], f64) {
+    fn grid(rw: Rw, bs: u32, iodepth: u32, wa: f64, slc: bool) -> ([RateKey; 2], f64) {
         let wa = wa.max(1.0);
         let hi = WA_GRID
             .iter()
@@ -283,16 +283,16 @@ impl Rates {
         let key = |g: f64| RateKey {
             rw,
             bs,
-            qd,
+            iodepth,
             wa_bits: g.to_bits(),
             slc,
         };
         ([key(WA_GRID[hi - 1]), key(WA_GRID[hi])], wa)
     }
 
-    /// MB/s of `rw` writes of `bs` at `qd` when every write pays write amplification `wa`.
-    pub fn write_mb_s(&mut self, rw: Rw, bs: u32, qd: u32, wa: f64, slc: bool) -> f64 {
-        let ([ka, kb], wa) = Rates::grid(rw, bs, qd, wa, slc);
+    /// MB/s of `rw` writes of `bs` at `iodepth` when every write pays write amplification `wa`.
+    pub fn write_mb_s(&mut self, rw: Rw, bs: u32, iodepth: u32, wa: f64, slc: bool) -> f64 {
+        let ([ka, kb], wa) = Rates::grid(rw, bs, iodepth, wa, slc);
         let (a, b) = (f64::from_bits(ka.wa_bits), f64::from_bits(kb.wa_bits));
         let (ra, rb) = (self.grid_mb_s(ka), self.grid_mb_s(kb));
         if wa == a || ra <= 0.0 || rb <= 0.0 {
@@ -305,12 +305,12 @@ impl Rates {
 
     /// Sequential fill rate into the SLC cache.
     pub fn slc_mb_s(&mut self) -> f64 {
-        self.write_mb_s(Rw::Write, FILL_BS, FILL_QD, 1.0, true)
+        self.write_mb_s(Rw::Write, FILL_BS, FILL_IODEPTH, 1.0, true)
     }
 
     /// Sequential fill rate straight to the native cell type.
     pub fn native_mb_s(&mut self) -> f64 {
-        self.write_mb_s(Rw::Write, FILL_BS, FILL_QD, 1.0, false)
+        self.write_mb_s(Rw::Write, FILL_BS, FILL_IODEPTH, 1.0, false)
     }
 
     /// Rate at which the dies fold cached data into native cells when they do nothing else:
@@ -318,7 +318,7 @@ impl Rates {
     /// write amplification of 2 adds over 1.
     pub fn fold_mb_s(&mut self) -> f64 {
         let one = self.native_mb_s();
-        let two = self.write_mb_s(Rw::Write, FILL_BS, FILL_QD, FOLD_WA, false);
+        let two = self.write_mb_s(Rw::Write, FILL_BS, FILL_IODEPTH, FOLD_WA, false);
         if one <= 0.0 || two <= 0.0 || two >= one {
             return one;
         }
@@ -350,7 +350,7 @@ impl CacheRates {
     fn keys() -> Vec<RateKey> {
         let mut keys = Vec::new();
         for (wa, slc) in [(1.0, true), (1.0, false), (FOLD_WA, false)] {
-            let (pair, _) = Rates::grid(Rw::Write, FILL_BS, FILL_QD, wa, slc);
+            let (pair, _) = Rates::grid(Rw::Write, FILL_BS, FILL_IODEPTH, wa, slc);
             for k in pair {
                 if !keys.contains(&k) {
                     keys.push(k);
@@ -424,7 +424,7 @@ fn check(drive: &DriveSpec) -> Result<(), ConfigError> {
             rw: Rw::Write,
             rwmixread: 0,
             bs_bytes: FILL_BS,
-            iodepth: FILL_QD,
+            iodepth: FILL_IODEPTH,
         },
         state: DriveState::Fob,
         options: RunOptions::default(),
@@ -682,13 +682,19 @@ impl CachedDrive {
         self.cache.capacity(self.held) > self.cache.used
     }
 
-    /// Writes of `rw` in `bs` at `qd` for one phase; returns (bytes, seconds). Data goes to the
+    /// Writes of `rw` in `bs` at `iodepth` for one phase; returns (bytes, seconds). Data goes to the
     /// cache while it has room, straight to native cells after, at the engine's rates for this
     /// size and depth.
-    pub(crate) fn write_phase(&mut self, rw: Rw, bs: u32, qd: u32, phases: Phases) -> (f64, f64) {
+    pub(crate) fn write_phase(
+        &mut self,
+        rw: Rw,
+        bs: u32,
+        iodepth: u32,
+        phases: Phases,
+    ) -> (f64, f64) {
         let rates = CacheRates {
-            slc_mb_s: self.rates.write_mb_s(rw, bs, qd, 1.0, true),
-            native_mb_s: self.rates.write_mb_s(rw, bs, qd, 1.0, false),
+            slc_mb_s: self.rates.write_mb_s(rw, bs, iodepth, 1.0, true),
+            native_mb_s: self.rates.write_mb_s(rw, bs, iodepth, 1.0, false),
             fold_mb_s: self.rates.fold_mb_s(),
         };
         let chunk = phases.phase_gb * 1e9 / f64::from(PHASE_CHUNKS);
@@ -873,21 +879,21 @@ impl TortureRun {
 
     /// Sequential write keys at `wa` (128 KiB, QD1, native cells).
     fn seq_keys(wa: f64) -> [RateKey; 2] {
-        Rates::grid(Rw::Write, FILL_BS, SEQ_PROBE_QD, wa, false).0
+        Rates::grid(Rw::Write, FILL_BS, SEQ_PROBE_IODEPTH, wa, false).0
     }
 
     fn seq_mb_s(&mut self, wa: f64) -> f64 {
         self.rates
-            .write_mb_s(Rw::Write, FILL_BS, SEQ_PROBE_QD, wa, false)
+            .write_mb_s(Rw::Write, FILL_BS, SEQ_PROBE_IODEPTH, wa, false)
     }
 
     fn random_keys(wa: f64) -> [RateKey; 2] {
-        Rates::grid(Rw::RandWrite, TORTURE_BS, TORTURE_QD, wa, false).0
+        Rates::grid(Rw::RandWrite, TORTURE_BS, TORTURE_IODEPTH, wa, false).0
     }
 
     fn random_mb_s(&mut self, wa: f64) -> f64 {
         self.rates
-            .write_mb_s(Rw::RandWrite, TORTURE_BS, TORTURE_QD, wa, false)
+            .write_mb_s(Rw::RandWrite, TORTURE_BS, TORTURE_IODEPTH, wa, false)
     }
 
     fn next_probe_lpn(&mut self) -> u32 {

@@ -12,7 +12,7 @@ use crate::workload::{Spacing, Stream, StreamsSpec};
 use crate::Simulation;
 
 /// The queue depths reviewers sweep: 1, 2, 4, ..., 256.
-pub const REVIEW_QDS: [u32; 9] = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+pub const REVIEW_IODEPTHS: [u32; 9] = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 /// Read shares of a mixed sweep: 0, 10, ..., 100 %.
 pub const MIX_STEPS: [u8; 11] = [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100];
 
@@ -39,16 +39,17 @@ pub fn spec(
     }
 }
 
-/// `workload` at each queue depth in `qds`.
+/// `workload` at each queue depth in `iodepths`.
 pub fn over_queue_depth(
     drive: &DriveSpec,
     workload: Workload,
     state: DriveState,
     options: RunOptions,
     power: Option<PowerLimit>,
-    qds: &[u32],
+    iodepths: &[u32],
 ) -> Result<Vec<SweepPoint>, RunError> {
-    qds.iter()
+    iodepths
+        .iter()
         .map(|&iodepth| {
             let w = Workload {
                 iodepth,

@@ -564,9 +564,9 @@ fn cells_of_job(p: &FioPoint, state: DriveState) -> Result<Vec<Measurement>, Str
     let depth = match open_loop {
         Some(iops) => Depth::Rate {
             iops,
-            qd: p.iodepth,
+            iodepth: p.iodepth,
         },
-        None => Depth::Qd(p.iodepth),
+        None => Depth::Iodepth(p.iodepth),
     };
     let cell = |metric: Metric, value: f64| Measurement {
         capacity_gb: None,
@@ -668,7 +668,7 @@ pub fn misses(report: &FitReport) -> Vec<&CellFit> {
 /// use parallelism_model::{DriveState, Rw};
 /// let cell = |depth, value| Measurement {
 ///     capacity_gb: None, state: DriveState::Fob, rw: Rw::RandRead, rwmixread: 100,
-///     bs_bytes: 4096, depth: Depth::Qd(depth), metric: Metric::Iops, value,
+///     bs_bytes: 4096, depth: Depth::Iodepth(depth), metric: Metric::Iops, value,
 /// };
 /// let report = FitReport {
 ///     params: ParamValues::default(),

@@ -257,12 +257,14 @@ impl Serialize for CellFit {
         o.serialize_field("rw", c.rw.fio_name())?;
         o.serialize_field("bs", &c.bs_bytes)?;
         match c.depth {
-            Depth::Qd(q) | Depth::Rate { qd: q, .. } => o.serialize_field("iodepth", &q)?,
+            Depth::Iodepth(q) | Depth::Rate { iodepth: q, .. } => {
+                o.serialize_field("iodepth", &q)?
+            }
             Depth::Peak => o.serialize_field("iodepth", "peak")?,
         }
         let rate = match c.depth {
             Depth::Rate { iops, .. } => Some(iops),
-            Depth::Qd(_) | Depth::Peak => None,
+            Depth::Iodepth(_) | Depth::Peak => None,
         };
         o.serialize_field("rate_iops", &rate)?;
         o.serialize_field("rwmixread", &c.rwmixread)?;

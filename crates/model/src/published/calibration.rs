@@ -92,24 +92,30 @@ impl Metric {
 
 /// How a cell's requests arrived: a closed loop at a queue depth, "peak" (the best over deep
 /// queue depths), or an open loop at a rate (fio's `rate_iops`: evenly spaced arrivals, its
-/// default `rate_process`) with at most `qd` at the drive.
+/// default `rate_process`) with at most `iodepth` at the drive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Depth {
-    Qd(u32),
+    // Scripts that read `lab`'s JSON know this field as `qd`.
+    #[serde(rename = "qd")]
+    Iodepth(u32),
     Peak,
-    Rate { iops: u32, qd: u32 },
+    Rate {
+        iops: u32,
+        #[serde(rename = "qd")]
+        iodepth: u32,
+    },
 }
 
 /// Queue depths searched for a "peak" cell.
-pub const PEAK_QDS: [u32; 4] = [32, 64, 128, 256];
+pub const PEAK_IODEPTHS: [u32; 4] = [32, 64, 128, 256];
 
 impl Depth {
     /// The queue depths the model runs for this cell.
-    pub fn qds(&self) -> &[u32] {
+    pub fn iodepths(&self) -> &[u32] {
         match self {
-            Depth::Qd(q) | Depth::Rate { qd: q, .. } => std::slice::from_ref(q),
-            Depth::Peak => &PEAK_QDS,
+            Depth::Iodepth(q) | Depth::Rate { iodepth: q, .. } => std::slice::from_ref(q),
+            Depth::Peak => &PEAK_IODEPTHS,
         }
     }
 }
@@ -249,7 +255,7 @@ fn parse_row(n: usize, row: &str) -> Result<Vec<Measurement>, FileError> {
     let depth = if f[4].eq_ignore_ascii_case("peak") {
         Depth::Peak
     } else {
-        Depth::Qd(whole(4, 1, MAX_IODEPTH)?)
+        Depth::Iodepth(whole(4, 1, MAX_IODEPTH)?)
     };
     let rw = Rw::from_parts(random, rwmixread);
     let mut cells = Vec::new();
@@ -287,9 +293,9 @@ fn parse_row(n: usize, row: &str) -> Result<Vec<Measurement>, FileError> {
 impl Measurement {
     pub fn label(&self) -> String {
         let depth = match self.depth {
-            Depth::Qd(q) => format!("QD{q}"),
+            Depth::Iodepth(q) => format!("QD{q}"),
             Depth::Peak => "peak".to_string(),
-            Depth::Rate { iops, qd } => format!("QD{qd} at {iops} IOPS"),
+            Depth::Rate { iops, iodepth } => format!("QD{iodepth} at {iops} IOPS"),
         };
         let mix = match self.rw.fixed_read_percent() {
             Some(_) => String::new(),
@@ -310,7 +316,7 @@ impl Measurement {
     }
 
     /// The runs of this cell on `drive`'s controller and flash (one per queue depth of
-    /// [`Depth::qds`]): at the cell's capacity, or with `drive`'s dies when it names none.
+    /// [`Depth::iodepths`]): at the cell's capacity, or with `drive`'s dies when it names none.
     /// Fails if the capacity cannot be built.
     pub fn specs(
         &self,
@@ -323,7 +329,7 @@ impl Measurement {
         };
         Ok(self
             .depth
-            .qds()
+            .iodepths()
             .iter()
             .map(|&iodepth| {
                 let workload = Workload {
@@ -336,7 +342,7 @@ impl Measurement {
                     Depth::Rate { iops, .. } => {
                         Stream::at_rate(&workload, f64::from(iops), Spacing::Linear)
                     }
-                    Depth::Qd(_) | Depth::Peak => Stream::closed(&workload),
+                    Depth::Iodepth(_) | Depth::Peak => Stream::closed(&workload),
                 };
                 StreamsSpec {
                     drive: drive.clone(),
@@ -427,7 +433,7 @@ mod tests {
         let first = cells[0];
         assert_eq!(
             (first.capacity_gb, first.rw, first.bs_bytes, first.depth),
-            (Some(480), Rw::RandRead, 4096, Depth::Qd(1))
+            (Some(480), Rw::RandRead, 4096, Depth::Iodepth(1))
         );
         assert_eq!((first.metric, first.value), (Metric::Iops, 13095.0));
         assert_eq!(cells[1].metric, Metric::LatencyMs);
@@ -441,7 +447,7 @@ mod tests {
         let qd1 = cells[22];
         assert_eq!(
             (qd1.capacity_gb, qd1.rw, qd1.depth, qd1.metric, qd1.value),
-            (Some(1920), Rw::Read, Depth::Qd(1), Metric::MbS, 1232.3)
+            (Some(1920), Rw::Read, Depth::Iodepth(1), Metric::MbS, 1232.3)
         );
     }
 

@@ -17,8 +17,8 @@ use crate::Simulation;
 /// How far the model may be from a spec peak.
 pub const SPEC_TOLERANCE: f64 = 0.15;
 /// Queue depths searched for a random-I/O peak.
-pub const PEAK_QDS: [u32; 4] = [32, 64, 128, 256];
-const SEQ_QD: u32 = 32;
+pub const PEAK_IODEPTHS: [u32; 4] = [32, 64, 128, 256];
+const SEQ_IODEPTH: u32 = 32;
 const SEQ_BS: u32 = 128 * 1024;
 const RANDOM_BS: u32 = 4096;
 
@@ -56,12 +56,12 @@ pub fn compare(preset: &Preset, options: RunOptions) -> Option<Vec<SpecRow>> {
         .into_iter()
         .map(|figure| {
             let rw = figure.rw();
-            let (bs_bytes, qds): (u32, &[u32]) = if rw.is_random() {
-                (RANDOM_BS, &PEAK_QDS)
+            let (bs_bytes, iodepths): (u32, &[u32]) = if rw.is_random() {
+                (RANDOM_BS, &PEAK_IODEPTHS)
             } else {
-                (SEQ_BS, &[SEQ_QD])
+                (SEQ_BS, &[SEQ_IODEPTH])
             };
-            let model = qds
+            let model = iodepths
                 .iter()
                 .filter_map(|&iodepth| {
                     let run = RunSpec {

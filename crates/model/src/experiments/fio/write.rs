@@ -18,9 +18,9 @@ pub const JOB_RAMP_S: u32 = 5;
 /// measure their own drive the way the lab plots it.
 pub fn job_file(workload: &Workload, iodepths: &[u32]) -> String {
     let mut s = job_head(workload);
-    for &qd in iodepths {
+    for &iodepth in iodepths {
         // stonewall: each depth runs alone, after the one before.
-        s.push_str(&format!("\n[qd{qd}]\nstonewall\niodepth={qd}\n"));
+        s.push_str(&format!("\n[qd{iodepth}]\nstonewall\niodepth={iodepth}\n"));
     }
     s
 }

@@ -56,7 +56,10 @@ pub enum Found {
     SaturatesEarly { ratio: f64 },
     /// Above a floor at every depth, at its best at one: the slowest depth (MB/s) and the
     /// fastest depth.
-    AboveFloorBestAt { slowest_mb_s: f64, best_qd: u32 },
+    AboveFloorBestAt {
+        slowest_mb_s: f64,
+        best_iodepth: u32,
+    },
     /// Scales with depth: QD32 over QD1.
     Scales { ratio: f64 },
     /// Rising from pure reads to pure writes: at 100%, 50% and 0% reads (MB/s).
@@ -74,7 +77,7 @@ pub enum Found {
 /// ```
 /// use parallelism_model::review::{check, ReviewPoint, Test, TestResult};
 ///
-/// let point = |mb_s| ReviewPoint { qd: 1, read_percent: 100, mb_s, slc_read_share: 1.0 };
+/// let point = |mb_s| ReviewPoint { iodepth: 1, read_percent: 100, mb_s, slc_read_share: 1.0 };
 /// let burst = TestResult { test: Test::BurstSequentialRead, points: vec![point(2_100.0)], score_mb_s: 2_100.0 };
 /// let c = check::check(&burst).unwrap();
 /// assert!(c.holds);
@@ -84,7 +87,7 @@ pub enum Found {
 /// );
 /// ```
 pub fn check(result: &TestResult) -> Option<Check> {
-    let at = |qd: u32| result.at_qd(qd).map(|p| p.mb_s);
+    let at = |iodepth: u32| result.at_iodepth(iodepth).map(|p| p.mb_s);
     let mix = |pct: u8| result.at_read_percent(pct).map(|p| p.mb_s);
     let (holds, found) = match result.test {
         Test::BurstSequentialRead => near_burst_read(result.score_mb_s),
@@ -155,10 +158,10 @@ fn above_floor_best_at(result: &TestResult) -> Option<(bool, Found)> {
         .iter()
         .max_by(|a, b| a.mb_s.total_cmp(&b.mb_s))?;
     Some((
-        slowest.mb_s > E12_SUSTAINED_FLOOR_MB_S && best.qd == 2,
+        slowest.mb_s > E12_SUSTAINED_FLOOR_MB_S && best.iodepth == 2,
         Found::AboveFloorBestAt {
             slowest_mb_s: slowest.mb_s,
-            best_qd: best.qd,
+            best_iodepth: best.iodepth,
         },
     ))
 }
@@ -208,10 +211,10 @@ impl fmt::Display for Found {
             ),
             Found::AboveFloorBestAt {
                 slowest_mb_s,
-                best_qd,
+                best_iodepth,
             } => write!(
                 f,
-                "the slowest depth {} MB/s (above {}), the fastest QD{best_qd} (the review: QD2)",
+                "the slowest depth {} MB/s (above {}), the fastest QD{best_iodepth} (the review: QD2)",
                 grouped(slowest_mb_s),
                 grouped(E12_SUSTAINED_FLOOR_MB_S)
             ),
@@ -254,8 +257,8 @@ mod tests {
     /// A test's curve from (depth, read share, MB/s) points.
     fn curve(test: Test, points: impl Iterator<Item = (u32, u8, f64)>) -> TestResult {
         let points = points
-            .map(|(qd, read_percent, mb_s)| ReviewPoint {
-                qd,
+            .map(|(iodepth, read_percent, mb_s)| ReviewPoint {
+                iodepth,
                 read_percent,
                 mb_s,
                 slc_read_share: 0.0,
@@ -269,8 +272,11 @@ mod tests {
     }
 
     fn depths(test: Test, rates: [f64; 6]) -> TestResult {
-        let depths = crate::review::SUSTAINED_QDS.into_iter();
-        curve(test, depths.zip(rates).map(|(qd, mb_s)| (qd, 0, mb_s)))
+        let depths = crate::review::SUSTAINED_IODEPTHS.into_iter();
+        curve(
+            test,
+            depths.zip(rates).map(|(iodepth, mb_s)| (iodepth, 0, mb_s)),
+        )
     }
 
     fn mixes(test: Test, rates: [f64; 11]) -> TestResult {
@@ -282,7 +288,7 @@ mod tests {
         TestResult {
             test,
             points: vec![ReviewPoint {
-                qd: 1,
+                iodepth: 1,
                 read_percent: 100,
                 mb_s,
                 slc_read_share: 1.0,

@@ -93,7 +93,7 @@ pub struct TestSpec {
     pub rw: Rw,
     pub bs_bytes: u32,
     /// The depths a sustained test sweeps; a burst test's one depth; a mixed test's depth.
-    pub qds: &'static [u32],
+    pub iodepths: &'static [u32],
     /// Test data on the drive (GB): the span it reads or writes.
     pub held_gb: f64,
     /// Data a burst test moves in all (GB).
@@ -103,12 +103,12 @@ pub struct TestSpec {
 }
 
 /// \[REF3\]: the sustained tests' depths, QD1 to QD32.
-pub const SUSTAINED_QDS: [u32; 6] = [1, 2, 4, 8, 16, 32];
+pub const SUSTAINED_IODEPTHS: [u32; 6] = [1, 2, 4, 8, 16, 32];
 /// \[REF3\]: burst tests run at QD1.
-const BURST_QD: [u32; 1] = [1];
+const BURST_IODEPTH: [u32; 1] = [1];
 /// \[REF3\]: the mixed random test runs at QD4, the mixed sequential one at QD1.
-const MIXED_RANDOM_QD: [u32; 1] = [4];
-const MIXED_SEQUENTIAL_QD: [u32; 1] = [1];
+const MIXED_RANDOM_IODEPTH: [u32; 1] = [4];
+const MIXED_SEQUENTIAL_IODEPTH: [u32; 1] = [1];
 /// \[REF3\]: the mixes, 100% reads down to 0% in 10% steps.
 pub const MIX_READ_PERCENTS: [u8; 11] = [100, 90, 80, 70, 60, 50, 40, 30, 20, 10, 0];
 /// \[REF3\]: a sustained test's depth or a mix moves at most 32 GB...
@@ -127,7 +127,7 @@ pub const REVIEW_PHASES: Phases = Phases {
 const BURST_SPAN_GB: f64 = 16.0;
 const SUSTAINED_SPAN_GB: f64 = 64.0;
 /// \[REF3\]: the sustained score averages these depths.
-const SCORED_QDS: [u32; 3] = [1, 2, 4];
+const SCORED_IODEPTHS: [u32; 3] = [1, 2, 4];
 const KIB: u32 = 1024;
 const RANDOM_BS: u32 = 4 * KIB;
 const SEQUENTIAL_BS: u32 = 128 * KIB;
@@ -141,7 +141,7 @@ pub const E12_SUITE: [TestSpec; 10] = [
         shape: Shape::Burst,
         rw: Rw::RandRead,
         bs_bytes: RANDOM_BS,
-        qds: &BURST_QD,
+        iodepths: &BURST_IODEPTH,
         held_gb: BURST_SPAN_GB,
         burst_total_gb: 1.0,
         review_says: "very good",
@@ -152,7 +152,7 @@ pub const E12_SUITE: [TestSpec; 10] = [
         shape: Shape::Burst,
         rw: Rw::RandWrite,
         bs_bytes: RANDOM_BS,
-        qds: &BURST_QD,
+        iodepths: &BURST_IODEPTH,
         held_gb: BURST_SPAN_GB,
         burst_total_gb: 0.128,
         review_says: "a new record",
@@ -163,7 +163,7 @@ pub const E12_SUITE: [TestSpec; 10] = [
         shape: Shape::Sustained,
         rw: Rw::RandRead,
         bs_bytes: RANDOM_BS,
-        qds: &SUSTAINED_QDS,
+        iodepths: &SUSTAINED_IODEPTHS,
         held_gb: SUSTAINED_SPAN_GB,
         burst_total_gb: 0.0,
         review_says: "scales up nicely as queue depths increase",
@@ -174,7 +174,7 @@ pub const E12_SUITE: [TestSpec; 10] = [
         shape: Shape::Sustained,
         rw: Rw::RandWrite,
         bs_bytes: RANDOM_BS,
-        qds: &SUSTAINED_QDS,
+        iodepths: &SUSTAINED_IODEPTHS,
         held_gb: SUSTAINED_SPAN_GB,
         burst_total_gb: 0.0,
         review_says: "very good at QD1 and QD2, but at higher queue depths many drives overtake \
@@ -186,7 +186,7 @@ pub const E12_SUITE: [TestSpec; 10] = [
         shape: Shape::Burst,
         rw: Rw::Read,
         bs_bytes: SEQUENTIAL_BS,
-        qds: &BURST_QD,
+        iodepths: &BURST_IODEPTH,
         held_gb: BURST_SPAN_GB,
         burst_total_gb: 1.0,
         review_says: "just shy of 2 GB/s",
@@ -197,7 +197,7 @@ pub const E12_SUITE: [TestSpec; 10] = [
         shape: Shape::Sustained,
         rw: Rw::Read,
         bs_bytes: SEQUENTIAL_BS,
-        qds: &SUSTAINED_QDS,
+        iodepths: &SUSTAINED_IODEPTHS,
         held_gb: SUSTAINED_SPAN_GB,
         burst_total_gb: 0.0,
         review_says: "mostly flat at low queue depths, and then jumps up toward saturation \
@@ -209,7 +209,7 @@ pub const E12_SUITE: [TestSpec; 10] = [
         shape: Shape::Burst,
         rw: Rw::Write,
         bs_bytes: SEQUENTIAL_BS,
-        qds: &BURST_QD,
+        iodepths: &BURST_IODEPTH,
         held_gb: BURST_SPAN_GB,
         burst_total_gb: 1.0,
         review_says: "a record",
@@ -220,7 +220,7 @@ pub const E12_SUITE: [TestSpec; 10] = [
         shape: Shape::Sustained,
         rw: Rw::Write,
         bs_bytes: SEQUENTIAL_BS,
-        qds: &SUSTAINED_QDS,
+        iodepths: &SUSTAINED_IODEPTHS,
         held_gb: SUSTAINED_SPAN_GB,
         burst_total_gb: 0.0,
         review_says: "excellent at QD2, but then bounces around; above 1 GB/s throughout",
@@ -231,7 +231,7 @@ pub const E12_SUITE: [TestSpec; 10] = [
         shape: Shape::Mixed,
         rw: Rw::RandRw,
         bs_bytes: RANDOM_BS,
-        qds: &MIXED_RANDOM_QD,
+        iodepths: &MIXED_RANDOM_IODEPTH,
         held_gb: SUSTAINED_SPAN_GB,
         burst_total_gb: 0.0,
         review_says: "gains performance slowly as the test progresses from pure reads toward \
@@ -243,7 +243,7 @@ pub const E12_SUITE: [TestSpec; 10] = [
         shape: Shape::Mixed,
         rw: Rw::Rw,
         bs_bytes: SEQUENTIAL_BS,
-        qds: &MIXED_SEQUENTIAL_QD,
+        iodepths: &MIXED_SEQUENTIAL_IODEPTH,
         held_gb: SUSTAINED_SPAN_GB,
         burst_total_gb: 0.0,
         review_says: "barely loses any performance when writes are added to the mix",
@@ -253,7 +253,9 @@ pub const E12_SUITE: [TestSpec; 10] = [
 /// One measured phase of a test.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReviewPoint {
-    pub qd: u32,
+    // Scripts that read `lab`'s JSON know this field as `qd`.
+    #[serde(rename = "qd")]
+    pub iodepth: u32,
     pub read_percent: u8,
     pub mb_s: f64,
     /// Share of the reads served from SLC-mode blocks (cached data not yet folded).
@@ -292,9 +294,9 @@ impl TestResult {
         stats::figures(points.chain([(Figure::named("the test's score"), self.score_mb_s)]))
     }
 
-    /// The point at depth `qd`, if the test ran it.
-    pub fn at_qd(&self, qd: u32) -> Option<&ReviewPoint> {
-        self.points.iter().find(|p| p.qd == qd)
+    /// The point at depth `iodepth`, if the test ran it.
+    pub fn at_iodepth(&self, iodepth: u32) -> Option<&ReviewPoint> {
+        self.points.iter().find(|p| p.iodepth == iodepth)
     }
 
     /// The point at `read_percent` reads, if the test ran it.
@@ -448,7 +450,7 @@ fn reads_only(spec: &TestSpec) -> bool {
 fn phases_of(spec: &TestSpec) -> usize {
     match spec.shape {
         Shape::Mixed => MIX_READ_PERCENTS.len(),
-        Shape::Burst | Shape::Sustained => spec.qds.len(),
+        Shape::Burst | Shape::Sustained => spec.iodepths.len(),
     }
 }
 
@@ -471,29 +473,29 @@ fn phase(
 ) -> Result<ReviewPoint, RunError> {
     match spec.shape {
         Shape::Mixed => mixed_point(drive, spec, MIX_READ_PERCENTS[i], d, options),
-        _ if reads_only(spec) => read_point(drive, spec, spec.qds[i], d, options),
-        _ => Ok(write_point(spec, spec.qds[i], d)),
+        _ if reads_only(spec) => read_point(drive, spec, spec.iodepths[i], d, options),
+        _ => Ok(write_point(spec, spec.iodepths[i], d)),
     }
 }
 
 fn read_point(
     drive: &DriveSpec,
     spec: &TestSpec,
-    qd: u32,
+    iodepth: u32,
     d: &CachedDrive,
     options: RunOptions,
 ) -> Result<ReviewPoint, RunError> {
     let share = d.share_in_cache();
-    let mb_s = engine_mb_s(drive, spec, qd, 100, SlcRoom::Bytes(0), share, options)?;
+    let mb_s = engine_mb_s(drive, spec, iodepth, 100, SlcRoom::Bytes(0), share, options)?;
     Ok(ReviewPoint {
-        qd,
+        iodepth,
         read_percent: 100,
         mb_s,
         slc_read_share: share,
     })
 }
 
-fn write_point(spec: &TestSpec, qd: u32, d: &mut CachedDrive) -> ReviewPoint {
+fn write_point(spec: &TestSpec, iodepth: u32, d: &mut CachedDrive) -> ReviewPoint {
     let phases = match spec.shape {
         // Bursts small enough to land in an empty cache, run back to back.
         Shape::Burst => Phases {
@@ -503,10 +505,10 @@ fn write_point(spec: &TestSpec, qd: u32, d: &mut CachedDrive) -> ReviewPoint {
         },
         _ => REVIEW_PHASES,
     };
-    let (bytes, seconds) = d.write_phase(spec.rw, spec.bs_bytes, qd, phases);
+    let (bytes, seconds) = d.write_phase(spec.rw, spec.bs_bytes, iodepth, phases);
     d.idle_after(seconds, phases);
     ReviewPoint {
-        qd,
+        iodepth,
         read_percent: 0,
         mb_s: bytes / seconds.max(f64::MIN_POSITIVE) / 1e6,
         slc_read_share: 0.0,
@@ -522,7 +524,7 @@ fn mixed_point(
     d: &mut CachedDrive,
     options: RunOptions,
 ) -> Result<ReviewPoint, RunError> {
-    let qd = spec.qds[0];
+    let iodepth = spec.iodepths[0];
     let phases = REVIEW_PHASES;
     let room = if d.cache_has_room() {
         SlcRoom::Unlimited
@@ -530,13 +532,13 @@ fn mixed_point(
         SlcRoom::Bytes(0)
     };
     let share = d.share_in_cache();
-    let mb_s = engine_mb_s(drive, spec, qd, read_percent, room, share, options)?;
+    let mb_s = engine_mb_s(drive, spec, iodepth, read_percent, room, share, options)?;
     let seconds = (phases.phase_gb * 1e3 / mb_s.max(f64::MIN_POSITIVE)).min(phases.phase_s);
     let written = mb_s * 1e6 * seconds * f64::from(100 - read_percent) / 100.0;
     d.absorb(written);
     d.idle_after(seconds, phases);
     Ok(ReviewPoint {
-        qd,
+        iodepth,
         read_percent,
         mb_s,
         slc_read_share: share,
@@ -546,7 +548,7 @@ fn mixed_point(
 fn engine_mb_s(
     drive: &DriveSpec,
     spec: &TestSpec,
-    qd: u32,
+    iodepth: u32,
     read_percent: u8,
     room: SlcRoom,
     slc_read_share: f64,
@@ -558,7 +560,7 @@ fn engine_mb_s(
             rw: Rw::from_parts(spec.rw.is_random(), read_percent),
             rwmixread: read_percent,
             bs_bytes: spec.bs_bytes,
-            iodepth: qd,
+            iodepth,
         },
         state: DriveState::Fob,
         options,
@@ -573,7 +575,7 @@ fn score(shape: Shape, points: &[ReviewPoint]) -> f64 {
     let scored: Vec<f64> = match shape {
         Shape::Sustained => points
             .iter()
-            .filter(|p| SCORED_QDS.contains(&p.qd))
+            .filter(|p| SCORED_IODEPTHS.contains(&p.iodepth))
             .map(|p| p.mb_s)
             .collect(),
         Shape::Burst | Shape::Mixed => points.iter().map(|p| p.mb_s).collect(),

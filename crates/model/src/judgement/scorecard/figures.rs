@@ -183,9 +183,9 @@ fn e18dc() -> Vec<Figure> {
 fn cell(m: &Measurement) -> Figure {
     let gb = m.capacity_gb.unwrap_or(0);
     let depth = match m.depth {
-        Depth::Qd(q) => q.to_string(),
+        Depth::Iodepth(q) => q.to_string(),
         Depth::Peak => "32,64,128,256 (the best)".to_string(),
-        Depth::Rate { qd, .. } => qd.to_string(),
+        Depth::Rate { iodepth, .. } => iodepth.to_string(),
     };
     let procedure = format!(
         "lab sweep --preset e18dc --capacity-gb {gb} --rw {} --bs {}k --iodepth {depth} \
@@ -318,9 +318,9 @@ fn e18dc_qd1_sequential_reads() -> Vec<Figure> {
 
 /// \[REF1\]'s sentences on how the cells move with depth and capacity.
 fn e18dc_sentences() -> Vec<Figure> {
-    let rr = |gb, qd| Job::new("e18dc", gb, Rw::RandRead, 4 * KIB, qd);
-    let rw = |gb, qd| Job::new("e18dc", gb, Rw::RandWrite, 4 * KIB, qd);
-    let sw = |gb, qd| Job::new("e18dc", gb, Rw::Write, 128 * KIB, qd);
+    let rr = |gb, iodepth| Job::new("e18dc", gb, Rw::RandRead, 4 * KIB, iodepth);
+    let rw = |gb, iodepth| Job::new("e18dc", gb, Rw::RandWrite, 4 * KIB, iodepth);
+    let sw = |gb, iodepth| Job::new("e18dc", gb, Rw::Write, 128 * KIB, iodepth);
     let shape = |id: &str, drive: &str, what: &str, procedure: String, said, band| {
         Row::new(Source::E18dcArticle, id, drive)
             .what(what, procedure)
@@ -651,7 +651,7 @@ fn e12_sustained_writes() -> Vec<Figure> {
             Band::Same,
         )
         .model(|runs| match found(runs, Test::SustainedSequentialWrite)? {
-            Some(Found::AboveFloorBestAt { best_qd, .. }) => text(format!("QD{best_qd}")),
+            Some(Found::AboveFloorBestAt { best_iodepth, .. }) => text(format!("QD{best_iodepth}")),
             _ => no_figure(),
         }),
         review_row(
@@ -946,7 +946,7 @@ fn controller_table() -> Vec<Figure> {
 
 /// \[REF4\]: fewer dies on the same controller, the torture, and the desktop traces.
 fn octane_review() -> Vec<Figure> {
-    let job = |gb, rw, bs, qd| Job::new("octane", gb, rw, bs, qd).fresh();
+    let job = |gb, rw, bs, iodepth| Job::new("octane", gb, rw, bs, iodepth).fresh();
     let seq_read = |gb| Job::new("octane", gb, Rw::Read, 128 * KIB, 1);
     let pair = |id: &str, what: &str, said, band, small: Job, large: Job, f| {
         Row::new(Source::OctaneReview, id, "OCZ Octane 128 and 512 GB")

@@ -1575,13 +1575,13 @@ mod tests {
     use super::*;
     use crate::run::Stalled;
 
-    /// A simulation of 4 KiB random I/O (`read_pct` reads) at `qd` on a fresh `preset` of
+    /// A simulation of 4 KiB random I/O (`read_pct` reads) at `iodepth` on a fresh `preset` of
     /// `gb`, measuring `measured_ios`.
     fn fresh_drive_run(
         preset: &str,
         gb: f64,
         read_pct: u8,
-        qd: u32,
+        iodepth: u32,
         measured_ios: u64,
     ) -> Simulation {
         let spec = crate::RunSpec {
@@ -1593,7 +1593,7 @@ mod tests {
                 rw: crate::Rw::from_parts(true, read_pct),
                 rwmixread: read_pct,
                 bs_bytes: 4096,
-                iodepth: qd,
+                iodepth,
             },
             state: crate::DriveState::Fob,
             options: crate::RunOptions {

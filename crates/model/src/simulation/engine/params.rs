@@ -17,7 +17,7 @@ use crate::workload::Stream;
 
 /// Warm-up I/Os at least, and per unit of queue depth.
 const MIN_WARMUP_IOS: u64 = 2_000;
-const WARMUP_IOS_PER_QD: u64 = 4;
+const WARMUP_IOS_PER_IODEPTH: u64 = 4;
 /// Write-buffer fills a run with writes measures at least.
 const MEASURED_BUFFER_TURNOVERS: u64 = 20;
 
@@ -271,7 +271,7 @@ impl Params {
         let buffer_ios = 3 * self.buffer_bytes / self.mean_bytes;
         let writes = streams.iter().any(|s| s.read_percent < 100);
         let warmup = MIN_WARMUP_IOS
-            .max(WARMUP_IOS_PER_QD * u64::from(self.depth))
+            .max(WARMUP_IOS_PER_IODEPTH * u64::from(self.depth))
             .max(if writes { buffer_ios } else { 0 });
         // Write throughput breathes with the buffer filling and draining around long program and
         // collection steps; a window of many turnovers keeps that out of the figure.
