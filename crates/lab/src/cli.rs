@@ -300,6 +300,10 @@ pub struct SweepArgs {
         requires = "rate_iops"
     )]
     pub rate_process: Spacing,
+    /// Print where each point's requests spent their time instead, part by part: for the mean
+    /// request and those at or above p50, p99 and p99.9, reads and writes apart
+    #[arg(long, conflicts_with = "as_fio")]
+    pub anatomy: bool,
     /// The drive's state when the run starts: fob, seq-filled or steady
     #[arg(long, value_name = "STATE", default_value = "seq-filled", value_parser = state)]
     pub state: DriveState,
@@ -539,6 +543,10 @@ pub struct RunJobArgs {
     /// fit and the page's fio import read
     #[arg(long, conflicts_with = "format")]
     pub as_fio: bool,
+    /// Print where each job's (or group's) requests spent their time instead, part by part: for the mean
+    /// request and those at or above p50, p99 and p99.9, reads and writes apart
+    #[arg(long, conflicts_with = "as_fio")]
+    pub anatomy: bool,
     /// The drive's state when each group starts: fob, seq-filled or steady
     #[arg(long, value_name = "STATE", default_value = "seq-filled", value_parser = state)]
     pub state: DriveState,
@@ -561,6 +569,10 @@ pub struct ReplayArgs {
     /// AnandTech Storage Bench 2011 Heavy and Light; its idle gaps are capped at 25 ms)
     #[arg(long, value_name = "NAME", value_parser = desktop, conflicts_with_all = ["file", "trace_format"])]
     pub workload: Option<Desktop>,
+    /// Print where the trace's requests spent their time instead, part by part: for the mean
+    /// request and those at or above p50, p99 and p99.9, reads and writes apart
+    #[arg(long)]
+    pub anatomy: bool,
     /// With --workload: generate this share (0..1] of its requests, in the same mix [default: 1]
     #[arg(long, value_name = "X", value_parser = finite)]
     pub scale: Option<f64>,

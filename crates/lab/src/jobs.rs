@@ -14,7 +14,7 @@ use parallelism_model::Simulation;
 use serde_json::json;
 
 use crate::cli::{self, Format};
-use crate::Fail;
+use crate::{anatomy, Fail};
 
 /// One printed line: a job's clone, or a whole group.
 struct Row {
@@ -43,7 +43,7 @@ pub fn run(a: &cli::RunJobArgs) -> Result<String, Fail> {
         eprintln!("lab: {}: {w}", a.file.display());
     }
     let drive = a.drive.drive()?;
-    let mut rows = Vec::new();
+    let (mut rows, mut results) = (Vec::new(), Vec::new());
     for (g, group) in file.groups.iter().enumerate() {
         let spec = group.spec(&drive, a.state, a.run.options());
         let mut run = spec.check()?;
@@ -55,12 +55,48 @@ pub fn run(a: &cli::RunJobArgs) -> Result<String, Fail> {
             sim.stop_at(SimTime(runtime.0));
         }
         while !sim.step(u64::MAX) {}
-        rows.extend(rows_of(g + 1, group, &sim.result()?));
+        let result = sim.result()?;
+        rows.extend(rows_of(g + 1, group, &result));
+        results.push(result);
+    }
+    if a.anatomy {
+        return jobs_anatomy(&file.groups, &results, a.output.format);
     }
     if a.as_fio {
         return Ok(as_fio(&rows));
     }
     render(&rows, a.output.format)
+}
+
+/// Each group's anatomy (fio's group report), or each job's, named as the table names it.
+fn jobs_anatomy(groups: &[Group], results: &[RunResult], format: Format) -> Result<String, Fail> {
+    let mut items = Vec::new();
+    for (g, (group, r)) in groups.iter().zip(results).enumerate() {
+        let named = |job: String| vec![("group", (g + 1).into()), ("job", job.into())];
+        if group.group_reporting {
+            items.push(anatomy::Item {
+                fields: named(format!("group {}", g + 1)),
+                anatomy: &r.anatomy,
+            });
+            continue;
+        }
+        let clones = group
+            .jobs
+            .iter()
+            .flat_map(|j| (1..=j.numjobs).map(move |k| (j, k)));
+        for ((job, k), s) in clones.zip(&r.streams) {
+            let name = if job.numjobs > 1 {
+                format!("{} ({k}/{})", job.name, job.numjobs)
+            } else {
+                job.name.clone()
+            };
+            items.push(anatomy::Item {
+                fields: named(name),
+                anatomy: &s.anatomy,
+            });
+        }
+    }
+    anatomy::render(&items, format)
 }
 
 /// A group's rows: one for the group, or one per stream (each job's clones in order).

@@ -16,6 +16,7 @@
 //! clap's errors are re-worded here to that one line, in the words `lab` used before clap, so
 //! scripts and tests that read them keep working.
 
+mod anatomy;
 mod bench;
 mod cli;
 mod drives;

@@ -7,7 +7,7 @@ use parallelism_model::power::per_watt;
 use parallelism_model::sweep::{self, LoadPoint, SweepPoint};
 
 use crate::cli::{self, Format};
-use crate::{json, Fail};
+use crate::{anatomy, json, Fail};
 
 pub fn sweep(a: &cli::SweepArgs) -> Result<String, Fail> {
     let drive = a.drive.drive()?;
@@ -23,6 +23,9 @@ pub fn sweep(a: &cli::SweepArgs) -> Result<String, Fail> {
         let points =
             sweep::over_offered_load(&drive, w, state, options, power, &rates.0, a.rate_process)?;
         // The most the drive completes at that depth: past it the host's queue grows.
+        if a.anatomy {
+            return load_anatomy(&points, a.output.format);
+        }
         let capacity = sweep::over_queue_depth(&drive, w, state, options, power, &[iodepth])?;
         return render_load_points(&points, &capacity[0], a.output.format);
     }
@@ -35,7 +38,39 @@ pub fn sweep(a: &cli::SweepArgs) -> Result<String, Fail> {
     if a.as_fio {
         return Ok(parallelism_model::fio::output_json(&workload, &points));
     }
+    if a.anatomy {
+        return points_anatomy(&points, a.output.format);
+    }
     render_points(&points, a.output.format)
+}
+
+fn points_anatomy(points: &[SweepPoint], format: Format) -> Result<String, Fail> {
+    let items: Vec<_> = points
+        .iter()
+        .map(|p| anatomy::Item {
+            fields: vec![
+                ("iodepth", p.iodepth.into()),
+                ("read_percent", p.read_percent.into()),
+            ],
+            anatomy: &p.result.anatomy,
+        })
+        .collect();
+    anatomy::render(&items, format)
+}
+
+fn load_anatomy(points: &[LoadPoint], format: Format) -> Result<String, Fail> {
+    let items: Vec<_> = points
+        .iter()
+        .map(|p| anatomy::Item {
+            fields: vec![
+                ("offered_iops", p.offered_iops.into()),
+                ("iodepth", p.iodepth.into()),
+                ("read_percent", p.read_percent.into()),
+            ],
+            anatomy: &p.result.anatomy,
+        })
+        .collect();
+    anatomy::render(&items, format)
 }
 
 fn render_points(points: &[SweepPoint], format: Format) -> Result<String, Fail> {

@@ -79,6 +79,16 @@ pub fn replay(a: &cli::ReplayArgs) -> Result<String, Fail> {
         sim.record_series(Nanos((ms * 1e6) as u64));
     }
     while !sim.step(u64::MAX) {}
+    if a.anatomy {
+        let item = crate::anatomy::Item {
+            fields: vec![
+                ("format", trace.format.id().into()),
+                ("requests", trace.requests.len().into()),
+            ],
+            anatomy: &sim.result()?.anatomy,
+        };
+        return crate::anatomy::render(&[item], a.output.format);
+    }
     let adjusted = trace.adjusted(run.drive().user_bytes() as u64);
     render(&trace, adjusted, &sim.result()?, a.output.format)
 }

@@ -1304,3 +1304,116 @@ fn review_runs_the_e12_suite_on_the_reviews_sample_and_prints_each_test() -> Tes
     assert!(String::from_utf8_lossy(&bad.stderr).contains("test span (GB)"));
     Ok(())
 }
+
+#[test]
+fn anatomy_rows_add_up_to_their_latency_in_every_format() -> TestResult {
+    // `--anatomy`: a row per point, direction and statistic whose parts add up to its
+    // latency (to the printed rounding), the same points in JSON, and a table that names the
+    // largest part of the p99.
+    let args = |format: &str| {
+        lab(&[
+            "sweep",
+            "--preset",
+            "e12",
+            "--rw",
+            "randrw",
+            "--iodepth",
+            "1,32",
+            "--ios",
+            "3000",
+            "--state",
+            "steady",
+            "--anatomy",
+            "--format",
+            format,
+        ])
+    };
+    let csv = stdout(&args("csv")?)?;
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().ok_or("no header")?.split(',').collect();
+    assert_eq!(
+        header[..6],
+        [
+            "iodepth",
+            "read_percent",
+            "direction",
+            "statistic",
+            "requests",
+            "latency_us"
+        ]
+    );
+    assert_eq!(header.len(), 6 + 18, "every part has its column");
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(
+        rows.len(),
+        2 * 2 * 4,
+        "two depths, reads and writes, four statistics"
+    );
+    for row in &rows {
+        let latency: f64 = row[5].parse()?;
+        let parts: f64 = row[6..]
+            .iter()
+            .map(|v| v.parse::<f64>())
+            .sum::<Result<f64, _>>()?;
+        assert!((parts - latency).abs() < 0.02, "{row:?}");
+    }
+    let json: serde_json::Value = serde_json::from_str(&stdout(&args("json")?)?)?;
+    let points = json.as_array().ok_or("an array")?;
+    assert_eq!(points.len(), 2);
+    let p99 = &points[1]["anatomy"]["reads"]["p99"];
+    assert!(p99["requests"].as_u64().ok_or("requests")? >= 1);
+    assert!(p99["parts_us"]["sense"].as_f64().ok_or("sense")? > 0.0);
+    let table = stdout(&args("table")?)?;
+    assert!(table.contains("iodepth 32, read_percent 70"), "{table}");
+    assert!(table.contains("at p99, "), "{table}");
+    Ok(())
+}
+
+#[test]
+fn anatomy_of_a_job_file_is_per_job_and_of_a_replay_is_the_trace_s() -> TestResult {
+    let dir = scratch("anatomy")?;
+    let file = dir.join("pair.fio");
+    std::fs::write(
+        &file,
+        "[reader]\nrw=randread\nbs=4k\niodepth=1\n\n[writer]\nrw=randwrite\nbs=4k\niodepth=32\n",
+    )?;
+    let path = file.to_str().ok_or("path")?;
+    let o = lab(&[
+        "run",
+        path,
+        "--capacity-gb",
+        "480",
+        "--state",
+        "steady",
+        "--anatomy",
+        "--format",
+        "json",
+    ])?;
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)?)?;
+    let jobs = json.as_array().ok_or("an array")?;
+    assert_eq!(jobs.len(), 2);
+    assert_eq!(jobs[0]["job"], "reader");
+    assert!(
+        jobs[0]["anatomy"]["writes"].is_null(),
+        "the reader wrote nothing"
+    );
+    assert!(
+        jobs[1]["anatomy"]["reads"].is_null(),
+        "the writer read nothing"
+    );
+    let o = lab(&[
+        "replay",
+        "--workload",
+        "desktop-light",
+        "--scale",
+        "0.05",
+        "--anatomy",
+    ])?;
+    let table = stdout(&o)?;
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        table.contains("reads") && table.contains("writes"),
+        "{table}"
+    );
+    Ok(())
+}

@@ -45,7 +45,7 @@
 //!
 //! 0. [`foundations`]: [`time`], [`rng`], `ring`, [`text`], `names`, [`link`], `events`, [`sliced`]
 //! 1. [`specification`], what a drive and a run are: [`config`]
-//! 2. [`parts`]: [`activity`], [`stats`], [`ftl`], [`workload`], [`power`]
+//! 2. [`parts`]: [`activity`], [`anatomy`], [`stats`], [`ftl`], [`workload`], [`power`]
 //! 3. [`simulation`], checked runs and the engine: [`run`](mod@run), `engine`, [`prepare`]
 //! 4. [`experiments`], runs of the engine: [`sweep`], [`fio`], [`over_time`], [`review`]
 //! 5. [`published`], presets and what is published: [`presets`], [`calibration`], [`spec_sheet`]
@@ -113,7 +113,7 @@ pub use experiments::{fio, over_time, review, sweep};
 pub use fitting::{custom, fit, sliced_fit};
 pub use foundations::{link, rng, sliced, text, time};
 pub use judgement::scorecard;
-pub use parts::{activity, ftl, power, stats, workload};
+pub use parts::{activity, anatomy, ftl, power, stats, workload};
 pub use published::{calibration, presets, spec_sheet};
 pub use simulation::{prepare, run};
 pub use specification::config;

@@ -145,8 +145,12 @@ pub fn Footer(embed: bool) -> impl IntoView {
                 ". Random cells were measured in random-write steady state, sequential ones after a sequential fill. "
                 <ScorecardLink>"How good is this model?"</ScorecardLink>
                 ": every published figure the lab holds, against the model's result for it. "
-                <a href=GUIDE_DIR>"The guide"</a>
-                ": using the lab, teaching and embedding with it, your fio results and traces, the command line, and the model."
+                // Embedded, the frame keeps its author's height: the guide is a click away
+                // through "Open in the full lab".
+                {(!embed).then(|| view! {
+                    <a href=GUIDE_DIR>"The guide"</a>
+                    ": using the lab, teaching and embedding with it, your fio results and traces, the command line, and the model."
+                })}
             </p>
         </footer>
     }

@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::anatomy::Anatomy;
 use crate::time::Nanos;
 
 mod check;
@@ -295,6 +296,8 @@ pub struct RunResult {
     /// Latencies of the reads alone and of the writes alone (`None`: the run had none).
     pub read_latency: Option<LatencySummary>,
     pub write_latency: Option<LatencySummary>,
+    /// Where the measured requests' time went, part by part.
+    pub anatomy: Anatomy,
     /// Each stream's figures, in the order of the run's streams.
     pub streams: Vec<StreamResult>,
     /// Requests in the system (waiting in the host or at the device) averaged over the window:
@@ -368,6 +371,8 @@ pub struct StreamResult {
     pub read_latency: Option<LatencySummary>,
     pub write_latency: Option<LatencySummary>,
     pub measured_ios: u64,
+    /// Where its measured requests' time went.
+    pub anatomy: Anatomy,
     /// The stream's requests arrived faster than they completed (see [`RunResult::saturated`]).
     pub saturated: bool,
 }

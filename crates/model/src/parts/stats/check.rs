@@ -10,7 +10,9 @@
 //!   ([`EndedEarly`]: the host's backlog, or fio's `runtime`);
 //! - Little's law: the measured throughput times the mean latency is the mean number of
 //!   requests in the system, within [`LITTLE_TOLERANCE`] plus the requests that straddle the
-//!   window's edges.
+//!   window's edges;
+//! - each direction's anatomy ([`crate::anatomy`]) adds up to its mean latency, within
+//!   [`ANATOMY_TOLERANCE_US`].
 //!
 //! A result still in progress (an estimate) is checked for finite numbers only: its counts
 //! are not yet what the run will have. What other computations derive from checked runs (a
@@ -28,6 +30,10 @@ use super::{LatencySummary, RunResult};
 /// allowance: the law is exact over a window that starts and ends empty, and a measured
 /// window of whole requests differs from it only at its two edges (see [`check`]).
 pub const LITTLE_TOLERANCE: f64 = 0.02;
+
+/// A direction's mean anatomy may differ from its mean latency by this much: the latency's
+/// mean is whole nanoseconds, rounded down, and the anatomy's is a float sum of its parts.
+pub const ANATOMY_TOLERANCE_US: f64 = 0.002;
 
 /// Why a run ended before it completed the requests it set out to measure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -72,6 +78,12 @@ pub enum Unsound {
     },
     /// Fewer requests completed than the run set out to measure, with no reason given.
     Unfinished { measured: u64, planned: u64 },
+    /// A direction's parts do not add up to its mean latency.
+    AnatomyMismatch {
+        direction: String,
+        parts_us: f64,
+        latency_us: f64,
+    },
     /// Throughput times mean latency is not the mean number in the system.
     LittlesLaw {
         iops: f64,
@@ -115,6 +127,15 @@ impl fmt::Display for Unsound {
                 "{measured} of its {planned} requests completed, and nothing says why the rest \
                  did not"
             ),
+            Unsound::AnatomyMismatch {
+                direction,
+                parts_us,
+                latency_us,
+            } => write!(
+                f,
+                "the {direction}' parts add up to {parts_us:.3} µs, but their mean latency is \
+                 {latency_us:.3} µs"
+            ),
             Unsound::LittlesLaw {
                 iops,
                 mean_us,
@@ -137,6 +158,7 @@ impl std::error::Error for Unsound {}
 pub fn check(r: &RunResult) -> Result<(), Unsound> {
     finite(r)?;
     busy_fractions(r)?;
+    anatomy_adds_up(r)?;
     if !r.finished {
         return Ok(());
     }
@@ -187,6 +209,31 @@ fn littles_law(r: &RunResult) -> Result<(), Unsound> {
         mean_in_system: l,
         allowed,
     })
+}
+
+/// Each direction's mean anatomy is its mean latency, in parts.
+fn anatomy_adds_up(r: &RunResult) -> Result<(), Unsound> {
+    let directions = [
+        ("reads", r.anatomy.reads.as_ref(), r.read_latency.as_ref()),
+        (
+            "writes",
+            r.anatomy.writes.as_ref(),
+            r.write_latency.as_ref(),
+        ),
+    ];
+    for (direction, anatomy, latency) in directions {
+        let (Some(a), Some(l)) = (anatomy, latency) else {
+            continue;
+        };
+        if (a.mean.latency_us - l.mean_us).abs() > ANATOMY_TOLERANCE_US {
+            return Err(Unsound::AnatomyMismatch {
+                direction: direction.to_string(),
+                parts_us: a.mean.latency_us,
+                latency_us: l.mean_us,
+            });
+        }
+    }
+    Ok(())
 }
 
 fn finite(r: &RunResult) -> Result<(), Unsound> {

@@ -68,6 +68,7 @@ use std::collections::VecDeque;
 
 use super::run::{CheckedRun, RunError};
 use crate::activity::{die_state, Activity, DieActivity, DieOp, DieView};
+use crate::anatomy::Part;
 use crate::config::MAPPING_UNIT_BYTES;
 use crate::foundations::events::{EventQueue, Place};
 use crate::foundations::ring::Ring;
@@ -75,11 +76,13 @@ use crate::rng::Rng;
 use crate::stats::{EndedEarly, RunResult};
 use crate::time::{Nanos, SimTime};
 
+mod anatomy;
 mod host;
 mod params;
 mod read_ahead;
 mod results;
 mod series;
+use anatomy::{DieClock, DieWait, PagePath, Trace, Work};
 use host::{HostStream, StreamParams};
 use params::Params;
 use read_ahead::{Arrived, Claim, ReadAhead};
@@ -199,6 +202,8 @@ struct PageRead {
     map: bool,
     /// The page sits in SLC-mode cells (the SLC cache).
     slc: bool,
+    /// What it waited behind at its die (see `anatomy.rs`).
+    wait: DieWait,
 }
 
 #[derive(Debug, Default)]
@@ -248,6 +253,12 @@ struct Die {
     holds_slot: bool,
     /// The die has work and waits for a power slot.
     waits_for_power: bool,
+    /// Its time on each kind of work, for the reads that wait behind it.
+    clock: DieClock,
+    /// The batch being sensed: when its sense began, its tR, and whether in SLC-mode cells.
+    sense_began: SimTime,
+    sense_time: Nanos,
+    sense_slc: bool,
 }
 
 impl Die {
@@ -293,6 +304,16 @@ struct Slot {
     slc: bool,
 }
 
+/// The clock a die's program or garbage-collection step runs on.
+fn work_of(op: DieOp) -> Work {
+    match op {
+        DieOp::Copy | DieOp::Erase => Work::Gc,
+        DieOp::Program => Work::Programs,
+        DieOp::Read => Work::Reads,
+        DieOp::None => Work::Idle,
+    }
+}
+
 /// Put `first`, the read taken from the front of `queue`, into `batch[0]` and, when `deep`, take
 /// the first other read on each other plane; returns how many the batch holds.
 fn take_batch(
@@ -331,6 +352,9 @@ pub struct Simulation {
     queue: EventQueue<Ev, LANES>,
     rng: Rng,
     slots: Vec<Slot>,
+    /// Each slot's request's time so far, part by part (apart from `slots`, which the hot
+    /// loop copies whole).
+    traces: Vec<Trace>,
     dies: Vec<Die>,
     channels: Vec<Server>,
     controller: Server,
@@ -409,6 +433,7 @@ impl Simulation {
             queue: EventQueue::default(),
             rng: Rng::new(opts.seed),
             slots: Vec::new(),
+            traces: Vec::new(),
             dies,
             channels: vec![Server::default(); channels as usize],
             controller: Server::default(),
@@ -454,6 +479,7 @@ impl Simulation {
                     stream,
                     ..Slot::default()
                 });
+                sim.traces.push(Trace::default());
                 sim.submit(slot, SimTime::ZERO);
             }
         }
@@ -656,6 +682,7 @@ impl Simulation {
             prefetch: false,
             slc: false,
         };
+        self.traces[slot as usize] = Trace::new(at);
     }
 
     /// The request in `slot` goes down the host's stack at `at`, to the controller.
@@ -669,6 +696,9 @@ impl Simulation {
             self.host_path.reserve(at, p.host_path)
         };
         let at_drive = through + p.host_stack;
+        let trace = &mut self.traces[slot as usize];
+        trace.pass(Part::HostQueue, at);
+        trace.pass(Part::HostStack, at_drive);
         if p.direct_arrival {
             self.arrive(slot, at_drive);
         } else {
@@ -693,6 +723,7 @@ impl Simulation {
             Some(slot) => slot,
             None => {
                 self.slots.push(Slot::default());
+                self.traces.push(Trace::default());
                 self.slots.len() as u32 - 1
             }
         };
@@ -800,6 +831,9 @@ impl Simulation {
         self.in_device += 1;
         let cost = self.command_cost(self.slots[slot as usize].write);
         let done = self.controller.reserve(now, cost);
+        let trace = &mut self.traces[slot as usize];
+        trace.pass(Part::HostQueue, now);
+        trace.served(Part::ControllerQueue, Part::Command, cost, done);
         self.preempt_background(done, cost);
         self.queue
             .push_in_lane(DISPATCH_LANE, done, Ev::Dispatch(slot));
@@ -835,6 +869,7 @@ impl Simulation {
                     bytes: MAPPING_UNIT_BYTES,
                     map: true,
                     slc: false,
+                    wait: DieWait::default(),
                 },
             );
         } else if self.p.read_ahead {
@@ -876,6 +911,7 @@ impl Simulation {
                 Some(free) => free,
                 None => {
                     self.slots.push(Slot::default());
+                    self.traces.push(Trace::default());
                     self.slots.len() as u32 - 1
                 }
             };
@@ -889,6 +925,7 @@ impl Simulation {
                 slc,
                 ..Slot::default()
             };
+            self.traces[chunk as usize] = Trace::new(self.now);
             self.ahead[i].fetching(offset, s.bytes, chunk);
             self.dispatch_pages(chunk);
         }
@@ -908,7 +945,12 @@ impl Simulation {
     /// A host read whose data is in the controller's DRAM: it only crosses the link.
     fn serve_from_dram(&mut self, slot: u32) {
         let bytes = self.slots[slot as usize].bytes;
-        let done = self.link[0].reserve(self.now, self.p.link(bytes));
+        let transfer = self.p.link(bytes);
+        let done = self.link[0].reserve(self.now, transfer);
+        let trace = &mut self.traces[slot as usize];
+        trace.pass(Part::ReadAhead, self.now);
+        trace.served(Part::LinkQueue, Part::LinkTransfer, transfer, done);
+        trace.from_dram = true;
         self.finish(slot, done);
     }
 
@@ -939,6 +981,7 @@ impl Simulation {
     /// Split a read into flash pages, striped page by page over dies, then planes (data
     /// written at random addresses lands anywhere, so any even spread is as good).
     fn dispatch_pages(&mut self, slot: u32) {
+        self.traces[slot as usize].pages_queued();
         let s = self.slots[slot as usize];
         if self.p.sequential_reads && self.streams[s.stream as usize].params.sequential() {
             self.dispatch_unit_pages(slot);
@@ -971,6 +1014,7 @@ impl Simulation {
                     bytes: (stop - start) as u32,
                     map: false,
                     slc: s.slc,
+                    wait: DieWait::default(),
                 },
             );
             start = stop;
@@ -1014,6 +1058,7 @@ impl Simulation {
                     bytes: (stop - start) as u32,
                     map: false,
                     slc: s.slc,
+                    wait: DieWait::default(),
                 },
             );
             start = stop;
@@ -1022,9 +1067,10 @@ impl Simulation {
 
     /// A read joins its die's queue. A die that starts with this read alone (idle, no program
     /// owed, no multi-plane batch to gather) takes it without a trip through the queue.
-    fn enqueue_read(&mut self, die: u32, read: PageRead) {
+    fn enqueue_read(&mut self, die: u32, mut read: PageRead) {
         let p = &self.p;
         let d = &mut self.dies[die as usize];
+        read.wait = DieWait::queued(d.clock.read(self.now));
         d.waiting_reads += 1;
         // Under a binding power budget the read goes the long way, through a power slot.
         let ungated = p.die_slots >= p.dies;
@@ -1046,6 +1092,7 @@ impl Simulation {
     /// A die became free: let it pick new work (after the dies waiting for its power slot).
     fn wake_die(&mut self, die_idx: u32) {
         let die = &mut self.dies[die_idx as usize];
+        die.clock.switch(self.now, Work::Idle);
         die.busy = false;
         die.suspending = false;
         if die.holds_slot {
@@ -1149,6 +1196,7 @@ impl Simulation {
                 die.busy = true;
                 if let Some((left, op)) = die.suspended.take() {
                     die.op = op;
+                    die.clock.resume(self.now, work_of(op), self.p.t_resume);
                     let done = self.now + left;
                     self.schedule_step(die_idx, done);
                     return;
@@ -1188,11 +1236,14 @@ impl Simulation {
         die.op = DieOp::Read;
         // The sensed data needs the data register, still held by the previous page until it
         // has streamed out (cache read overlaps the two; the register cannot).
-        let t_read = if p.slc_read_ppm > 0 && die.sensing[..die.n_sensing].iter().all(|r| r.slc) {
-            p.t_read_slc
-        } else {
-            p.t_read
-        };
+        let slc = p.slc_read_ppm > 0 && die.sensing[..die.n_sensing].iter().all(|r| r.slc);
+        let t_read = if slc { p.t_read_slc } else { p.t_read };
+        let clocks = die.clock.read(self.now);
+        for r in &mut die.sensing[..die.n_sensing] {
+            r.wait.began(clocks);
+        }
+        die.clock.switch(self.now, Work::Reads);
+        (die.sense_began, die.sense_time, die.sense_slc) = (self.now, t_read, slc);
         let done = (self.now + t_read).max(die.register_free);
         die.book(self.now, done);
         self.queue
@@ -1204,7 +1255,16 @@ impl Simulation {
         let ch = &mut self.channels[die.channel as usize];
         let mut last = self.now;
         for r in &die.sensing[..die.n_sensing] {
-            last = ch.reserve(self.now, self.p.bus(r.bytes));
+            let transfer = self.p.bus(r.bytes);
+            last = ch.reserve(self.now, transfer);
+            let path = PagePath {
+                began: die.sense_began,
+                sense: die.sense_time,
+                slc: die.sense_slc,
+                transfer,
+                out: last,
+            };
+            self.traces[r.slot as usize].page(&r.wait, path);
             self.queue.push_in_lane(
                 PAGE_LANE,
                 last,
@@ -1227,6 +1287,7 @@ impl Simulation {
 
     fn page_out(&mut self, slot: u32, bytes: u32, map: bool) {
         if map {
+            self.traces[slot as usize].pass(Part::MappingRead, self.now);
             self.dispatch_pages(slot);
             return;
         }
@@ -1238,7 +1299,9 @@ impl Simulation {
             }
             return;
         }
-        let done = self.link[0].reserve(self.now, self.p.link(bytes));
+        let transfer = self.p.link(bytes);
+        let done = self.link[0].reserve(self.now, transfer);
+        self.traces[slot as usize].page_on_link(self.now, transfer, done);
         let s = &mut self.slots[slot as usize];
         s.data_done = s.data_done.max(done);
         s.pages_left -= 1;
@@ -1258,7 +1321,12 @@ impl Simulation {
         let bytes = self.slots[slot as usize].bytes;
         self.buffer_used += u64::from(bytes);
         let dir = usize::from(!self.p.half_duplex);
-        let done = self.link[dir].reserve(self.now, self.p.link_write(bytes));
+        let transfer = self.p.link_write(bytes);
+        let done = self.link[dir].reserve(self.now, transfer);
+        let trace = &mut self.traces[slot as usize];
+        trace.pass(Part::BufferWait, self.now);
+        trace.served(Part::LinkQueue, Part::LinkTransfer, transfer, done);
+        trace.from_dram = true;
         self.unit_fill += u64::from(bytes);
         loop {
             // Host data fills SLC-mode units while the cache has room, native ones after.
@@ -1328,12 +1396,14 @@ impl Simulation {
             steps.copies -= 1;
             die.unit = Some(steps);
             die.op = DieOp::Copy;
+            die.clock.switch(self.now, Work::Gc);
             let out_and_in = channel.reserve(self.now, unit_xfer * 2);
             (self.now + p.t_read * p.senses_per_unit + p.t_prog).max(out_and_in)
         } else if steps.erases > 0 {
             steps.erases -= 1;
             die.unit = Some(steps);
             die.op = DieOp::Erase;
+            die.clock.switch(self.now, Work::Gc);
             self.now + p.t_erase
         } else {
             let (bytes, t_prog) = if steps.slc {
@@ -1342,6 +1412,7 @@ impl Simulation {
                 (p.unit_bytes, p.t_prog)
             };
             die.op = DieOp::Program;
+            die.clock.switch(self.now, Work::Programs);
             channel.reserve(self.now, p.bus(bytes)) + t_prog
         };
         die.suspends = 0;
@@ -1386,6 +1457,7 @@ impl Simulation {
         die.busy_until = stop;
         die.suspends += 1;
         die.suspending = true;
+        die.clock.switch(self.now, Work::Suspends);
         die.suspended = Some((left + p.t_resume, die.op));
         die.step_generation = die.step_generation.wrapping_add(1);
         self.queue.push(stop, Ev::Suspended(die_idx));
@@ -1509,6 +1581,10 @@ impl Simulation {
         } else if m.completed > m.warmup {
             let latency = at.since(s.submitted);
             m.hist.record(latency);
+            let trace = &self.traces[slot as usize];
+            m.anatomy
+                .of(s.write)
+                .record(latency, &trace.parts(), trace.from_dram);
             m.bytes += u64::from(s.bytes);
             m.window_end = m.window_end.max(at);
             if m.completed == m.next_mark {
@@ -1516,7 +1592,7 @@ impl Simulation {
                 m.next_mark += m.per_batch;
             }
             if self.p.split_figures {
-                self.record_split(&s, at, latency);
+                self.record_split(&s, slot, at, latency);
             }
         }
         if self.p.open && self.streams[s.stream as usize].params.rate.is_some() {
@@ -1530,7 +1606,7 @@ impl Simulation {
     /// Record a measured request where a run keeps figures apart: by direction, by stream,
     /// over time.
     #[inline(never)]
-    fn record_split(&mut self, s: &Slot, at: SimTime, latency: Nanos) {
+    fn record_split(&mut self, s: &Slot, slot: u32, at: SimTime, latency: Nanos) {
         let m = &mut self.meter;
         if self.p.both_directions {
             match s.write {
@@ -1541,6 +1617,10 @@ impl Simulation {
         if let Some(sm) = m.streams.get_mut(s.stream as usize) {
             sm.hist.record(latency);
             sm.bytes += u64::from(s.bytes);
+            let trace = &self.traces[slot as usize];
+            sm.anatomy
+                .of(s.write)
+                .record(latency, &trace.parts(), trace.from_dram);
             if self.p.both_directions {
                 match s.write {
                     true => sm.write_hist.record(latency),

@@ -11,6 +11,7 @@
 use super::host::Arrivals;
 use super::series::Series;
 use super::{Die, Simulation, Slot};
+use crate::anatomy::{Anatomy, AnatomyMeter};
 use crate::power;
 use crate::run::{RunError, Stalled};
 use crate::stats::{
@@ -93,6 +94,32 @@ pub(super) struct Meter {
     pub(super) arrivals_closed: bool,
     /// Figures over time, when asked for ([`Simulation::record_series`]).
     pub(super) series: Option<Series>,
+    /// Where the measured reads' and writes' time went.
+    pub(super) anatomy: Directions,
+}
+
+/// A direction's anatomy each: reads, writes.
+#[derive(Debug, Default)]
+pub(super) struct Directions {
+    reads: AnatomyMeter,
+    writes: AnatomyMeter,
+}
+
+impl Directions {
+    #[inline(always)]
+    pub(super) fn of(&mut self, write: bool) -> &mut AnatomyMeter {
+        match write {
+            true => &mut self.writes,
+            false => &mut self.reads,
+        }
+    }
+
+    fn summary(&self) -> Anatomy {
+        Anatomy {
+            reads: self.reads.summary(),
+            writes: self.writes.summary(),
+        }
+    }
 }
 
 impl Meter {
@@ -126,6 +153,7 @@ pub(super) struct StreamMeter {
     pub(super) write_hist: Histogram,
     pub(super) bytes: u64,
     pub(super) arrivals: u64,
+    pub(super) anatomy: Directions,
 }
 
 impl Simulation {
@@ -167,6 +195,7 @@ impl Simulation {
             read_latency,
             write_latency,
             saturated: streams.iter().any(|s| s.saturated),
+            anatomy: m.anatomy.summary(),
             streams,
             mean_in_system: self.mean_in_system(),
             series: self
@@ -248,6 +277,7 @@ impl Simulation {
                 write_latency: writes.clone(),
                 measured_ios: m.hist.count(),
                 saturated: false,
+                anatomy: m.anatomy.summary(),
             }];
         }
         self.streams
@@ -278,6 +308,7 @@ impl Simulation {
                     read_latency,
                     write_latency,
                     measured_ios: done,
+                    anatomy: sm.anatomy.summary(),
                     saturated: open
                         && (m.backlog_full || behind > SATURATION_SHARE * sm.arrivals as f64),
                 }
