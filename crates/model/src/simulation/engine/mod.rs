@@ -682,7 +682,7 @@ impl Simulation {
             prefetch: false,
             slc: false,
         };
-        self.traces[slot as usize] = Trace::new(at);
+        self.traces[slot as usize].start(at);
     }
 
     /// The request in `slot` goes down the host's stack at `at`, to the controller.
@@ -833,7 +833,7 @@ impl Simulation {
         let done = self.controller.reserve(now, cost);
         let trace = &mut self.traces[slot as usize];
         trace.pass(Part::HostQueue, now);
-        trace.served(Part::ControllerQueue, Part::Command, cost, done);
+        trace.commanded(cost, done);
         self.preempt_background(done, cost);
         self.queue
             .push_in_lane(DISPATCH_LANE, done, Ev::Dispatch(slot));
@@ -925,7 +925,7 @@ impl Simulation {
                 slc,
                 ..Slot::default()
             };
-            self.traces[chunk as usize] = Trace::new(self.now);
+            self.traces[chunk as usize].start(self.now);
             self.ahead[i].fetching(offset, s.bytes, chunk);
             self.dispatch_pages(chunk);
         }
@@ -949,7 +949,7 @@ impl Simulation {
         let done = self.link[0].reserve(self.now, transfer);
         let trace = &mut self.traces[slot as usize];
         trace.pass(Part::ReadAhead, self.now);
-        trace.served(Part::LinkQueue, Part::LinkTransfer, transfer, done);
+        trace.on_link(transfer, done);
         trace.from_dram = true;
         self.finish(slot, done);
     }
@@ -1070,17 +1070,18 @@ impl Simulation {
     fn enqueue_read(&mut self, die: u32, mut read: PageRead) {
         let p = &self.p;
         let d = &mut self.dies[die as usize];
-        read.wait = DieWait::queued(d.clock.read(self.now));
         d.waiting_reads += 1;
         // Under a binding power budget the read goes the long way, through a power slot.
         let ungated = p.die_slots >= p.dies;
         if ungated && !d.busy && !d.owes_program() && !p.multi_plane(d.waiting_reads) {
+            // It waits for nothing: its `wait` stays zero.
             d.waiting_reads -= 1;
             d.sensing[0] = read;
             d.n_sensing = 1;
-            self.begin_sense(die);
+            self.begin_sense(die, false);
             return;
         }
+        read.wait = DieWait::queued(d.clock.read(self.now));
         d.reads.push_back(read);
         if d.busy {
             self.try_suspend(die);
@@ -1218,13 +1219,14 @@ impl Simulation {
     #[inline]
     fn start_read(&mut self, die_idx: u32) {
         if self.take_read_batch(die_idx) {
-            self.begin_sense(die_idx);
+            self.begin_sense(die_idx, true);
         }
     }
 
-    /// Start sensing the batch in the die's `sensing`.
+    /// Start sensing the batch in the die's `sensing`; `queued`: its reads waited in the die's
+    /// queue (and learn now what they waited behind).
     #[inline]
-    fn begin_sense(&mut self, die_idx: u32) {
+    fn begin_sense(&mut self, die_idx: u32, queued: bool) {
         let p = &self.p;
         let die = &mut self.dies[die_idx as usize];
         debug_assert!(
@@ -1238,9 +1240,11 @@ impl Simulation {
         // has streamed out (cache read overlaps the two; the register cannot).
         let slc = p.slc_read_ppm > 0 && die.sensing[..die.n_sensing].iter().all(|r| r.slc);
         let t_read = if slc { p.t_read_slc } else { p.t_read };
-        let clocks = die.clock.read(self.now);
-        for r in &mut die.sensing[..die.n_sensing] {
-            r.wait.began(clocks);
+        if queued {
+            let clocks = die.clock.read(self.now);
+            for r in &mut die.sensing[..die.n_sensing] {
+                r.wait.began(clocks);
+            }
         }
         die.clock.switch(self.now, Work::Reads);
         (die.sense_began, die.sense_time, die.sense_slc) = (self.now, t_read, slc);
@@ -1287,7 +1291,7 @@ impl Simulation {
 
     fn page_out(&mut self, slot: u32, bytes: u32, map: bool) {
         if map {
-            self.traces[slot as usize].pass(Part::MappingRead, self.now);
+            self.traces[slot as usize].mapping_read(self.now);
             self.dispatch_pages(slot);
             return;
         }
@@ -1325,7 +1329,7 @@ impl Simulation {
         let done = self.link[dir].reserve(self.now, transfer);
         let trace = &mut self.traces[slot as usize];
         trace.pass(Part::BufferWait, self.now);
-        trace.served(Part::LinkQueue, Part::LinkTransfer, transfer, done);
+        trace.on_link(transfer, done);
         trace.from_dram = true;
         self.unit_fill += u64::from(bytes);
         loop {
@@ -1580,11 +1584,14 @@ impl Simulation {
             self.reset_busy();
         } else if m.completed > m.warmup {
             let latency = at.since(s.submitted);
+            debug_assert_eq!(
+                self.traces[slot as usize].parts().total(),
+                latency,
+                "a request's parts add up to its latency"
+            );
             m.hist.record(latency);
             let trace = &self.traces[slot as usize];
-            m.anatomy
-                .of(s.write)
-                .record(latency, &trace.parts(), trace.from_dram);
+            *m.anatomy.of(s.write).tally(latency, trace.from_dram) += trace.parts();
             m.bytes += u64::from(s.bytes);
             m.window_end = m.window_end.max(at);
             if m.completed == m.next_mark {
@@ -1618,9 +1625,7 @@ impl Simulation {
             sm.hist.record(latency);
             sm.bytes += u64::from(s.bytes);
             let trace = &self.traces[slot as usize];
-            sm.anatomy
-                .of(s.write)
-                .record(latency, &trace.parts(), trace.from_dram);
+            *sm.anatomy.of(s.write).tally(latency, trace.from_dram) += trace.parts();
             if self.p.both_directions {
                 match s.write {
                     true => sm.write_hist.record(latency),
