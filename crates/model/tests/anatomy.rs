@@ -2,8 +2,9 @@
 //! and the queueing fact it shows, with what the parts must be.
 #![cfg(not(target_arch = "wasm32"))]
 
-use parallelism_model::anatomy::{Breakdown, DirectionAnatomy, Part};
+use parallelism_model::anatomy::{Breakdown, DirectionAnatomy, Followed, Part, Whereabouts};
 use parallelism_model::presets;
+use parallelism_model::time::Nanos;
 use parallelism_model::workload::{Arrival, Spacing, Stream, StreamsSpec};
 use parallelism_model::{DriveSpec, DriveState, RunOptions, RunResult, Rw, Simulation, Workload};
 use proptest::prelude::*;
@@ -213,5 +214,76 @@ fn streams_kept_apart_have_their_own_anatomy() -> TestResult {
         "writes are acknowledged from the write buffer"
     );
     assert_eq!(w.mean.part_us(Part::Sense), 0.0);
+    Ok(())
+}
+
+/// Steps `sim` one event at a time until the followed request is done, and returns where it
+/// was seen, each place once in order, and what it was made of.
+fn follow(sim: &mut Simulation, write: bool) -> TestResult<(Vec<Whereabouts>, Followed)> {
+    sim.follow_next(write);
+    let mut seen: Vec<Whereabouts> = Vec::new();
+    for _ in 0..2_000_000 {
+        sim.step(1);
+        if let Some(f) = sim.followed() {
+            if seen.last() != Some(&f.at) {
+                seen.push(f.at);
+            }
+            if f.at == Whereabouts::Done {
+                return Ok((seen, f));
+            }
+        }
+    }
+    Err(format!("the followed request never finished: {seen:?}").into())
+}
+
+#[test]
+fn a_followed_read_is_seen_at_its_die_then_on_its_way_back_and_its_parts_are_its_latency(
+) -> TestResult {
+    // One read at a time on an idle drive: it is at the controller, then sensed on a die,
+    // then its data crosses the channel and the link; done, its parts are its whole latency.
+    let d = presets::lookup("e18dc")?.drive_for_capacity_gb(1920.0)?;
+    let spec = StreamsSpec {
+        drive: d,
+        streams: vec![Stream::closed(&job(Rw::RandRead, 100, 4096, 1))],
+        state: DriveState::SeqFilled,
+        options: RunOptions::default(),
+    };
+    let mut sim = Simulation::watched(&spec.check()?);
+    sim.step(100);
+    let (seen, f) = follow(&mut sim, false)?;
+    assert!(!f.write);
+    assert_eq!(f.parts.total(), f.age, "{seen:?}");
+    assert!(
+        seen.iter()
+            .any(|w| matches!(w, Whereabouts::Die { behind: None, .. })),
+        "sensed on a die: {seen:?}"
+    );
+    assert_eq!(seen.last(), Some(&Whereabouts::Done));
+    assert!(f.parts.get(Part::Sense) > Nanos::ZERO || f.parts.get(Part::SlcSense) > Nanos::ZERO);
+    Ok(())
+}
+
+#[test]
+fn a_followed_write_on_a_full_buffer_waits_for_room_then_crosses_the_link() -> TestResult {
+    // Random writes at QD32 in steady state keep the write buffer full: a write waits for
+    // room, then its data crosses the link and the drive acknowledges it.
+    let d = presets::lookup("e18dc")?.drive_for_capacity_gb(480.0)?;
+    let spec = StreamsSpec {
+        drive: d,
+        streams: vec![Stream::closed(&job(Rw::RandWrite, 0, 4096, 32))],
+        state: DriveState::Steady,
+        options: RunOptions {
+            measured_ios: 100_000,
+            ..RunOptions::default()
+        },
+    };
+    let mut sim = Simulation::new(&spec.check()?);
+    sim.step(50_000);
+    assert!(!sim.is_finished(), "the buffer fills before the run ends");
+    let (seen, f) = follow(&mut sim, true)?;
+    assert!(f.write);
+    assert!(seen.contains(&Whereabouts::Buffer), "{seen:?}");
+    assert_eq!(f.parts.total(), f.age);
+    assert!(f.parts.get(Part::BufferWait) > Nanos::ZERO);
     Ok(())
 }

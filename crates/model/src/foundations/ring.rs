@@ -31,7 +31,6 @@ impl<T> Default for Ring<T> {
 }
 
 impl<T> Ring<T> {
-    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.len
     }

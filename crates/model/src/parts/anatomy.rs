@@ -24,7 +24,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde::ser::SerializeMap;
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 
 use crate::time::Nanos;
 
@@ -32,7 +32,8 @@ use crate::time::Nanos;
 pub const PARTS: usize = 18;
 
 /// One kind of span in a request's life, in the order a request meets them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Part {
     /// Waiting in the host: an open-loop request while its stream has `iodepth` at the
     /// device, or any request while the device's queue is full.
@@ -194,7 +195,7 @@ impl FromStr for Part {
 }
 
 /// One request's time, part by part, in nanoseconds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Parts(pub [u64; PARTS]);
 
 impl Parts {
@@ -442,6 +443,43 @@ pub struct Anatomy {
     pub writes: Option<DirectionAnatomy>,
 }
 
+/// Where a followed request is now (see [`Followed`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Whereabouts {
+    /// Waiting in the host for room at the device.
+    Host,
+    /// In the host's stack, or at the controller (waiting for it, or its command in work).
+    Controller,
+    /// A write waiting for room in the write buffer.
+    Buffer,
+    /// A read's page at a die: waiting in its queue (behind the die's current work, `behind`),
+    /// or being sensed (`behind` is `None`).
+    Die {
+        die: u32,
+        channel: u32,
+        behind: Option<Part>,
+    },
+    /// A read's data on its way to the controller over a NAND channel.
+    Channel,
+    /// Its data crossing the host link (or waiting for it).
+    Link,
+    /// Done: its last byte crossed the link.
+    Done,
+}
+
+/// One request followed through the engine, for teaching mode's "follow one request": its
+/// parts charged so far (the whole of them once it is done) and where it is now.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Followed {
+    pub write: bool,
+    /// How long it has been in the system (its latency, once done).
+    pub age: Nanos,
+    /// Its parts so far: what it spent up to the stage it is in (a read's pages join them
+    /// when they leave their channel); once done, its whole latency.
+    pub parts: Parts,
+    pub at: Whereabouts,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -457,6 +495,15 @@ mod tests {
             err.contains("'queueing'") && err.contains("behind-programs"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_part_crosses_to_the_page_as_its_key() {
+        for part in Part::ALL {
+            let json = serde_json::to_string(&part).unwrap();
+            assert_eq!(json, format!("\"{}\"", part.key()));
+            assert_eq!(serde_json::from_str::<Part>(&json).unwrap(), part);
+        }
     }
 
     #[test]

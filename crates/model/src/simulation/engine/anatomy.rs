@@ -63,6 +63,11 @@ impl DieClock {
         self.resume_until = now + resume;
     }
 
+    /// What the die is doing now.
+    pub(super) fn work(&self) -> Work {
+        self.work
+    }
+
     /// The running totals of the kinds a read may wait behind, as of `now`.
     #[inline(always)]
     pub(super) fn read(&mut self, now: SimTime) -> [u64; 4] {
@@ -234,9 +239,19 @@ impl Trace {
         }
     }
 
-    /// The finished request's parts.
+    /// The request's parts so far (whole, once it is done).
     #[inline(always)]
     pub(super) fn parts(&self) -> &Parts {
         &self.parts
+    }
+
+    /// Up to when its parts are charged.
+    pub(super) fn mark(&self) -> SimTime {
+        self.mark
+    }
+
+    /// Its link time is charged (a write, or a read served from DRAM).
+    pub(super) fn on_the_link(&self) -> bool {
+        self.parts.get(Part::LinkTransfer) > Nanos::ZERO
     }
 }

@@ -77,12 +77,14 @@ use crate::stats::{EndedEarly, RunResult};
 use crate::time::{Nanos, SimTime};
 
 mod anatomy;
+mod follow;
 mod host;
 mod params;
 mod read_ahead;
 mod results;
 mod series;
 use anatomy::{DieClock, DieWait, PagePath, Trace, Work};
+use follow::Follow;
 use host::{HostStream, StreamParams};
 use params::Params;
 use read_ahead::{Arrived, Claim, ReadAhead};
@@ -393,6 +395,8 @@ pub struct Simulation {
     ahead: Vec<ReadAhead>,
     prefetch_free: Vec<u32>,
     freed: Vec<u32>,
+    /// The request teaching mode follows (see `follow.rs`).
+    follow: Follow,
 }
 
 impl Simulation {
@@ -459,6 +463,7 @@ impl Simulation {
             ahead: Vec::new(),
             prefetch_free: Vec::new(),
             freed: Vec::new(),
+            follow: Follow::Nobody,
             p,
         };
         if sim.p.read_ahead {
@@ -683,6 +688,7 @@ impl Simulation {
             slc: false,
         };
         self.traces[slot as usize].start(at);
+        self.maybe_follow(slot);
     }
 
     /// The request in `slot` goes down the host's stack at `at`, to the controller.
@@ -1572,6 +1578,7 @@ impl Simulation {
             self.queue.push(at, Ev::CtrlArrive(waiting));
         }
         let s = self.slots[slot as usize];
+        self.maybe_followed_done(slot, at.since(s.submitted));
         let m = &mut self.meter;
         m.completed += 1;
         if m.completed == m.warmup {
