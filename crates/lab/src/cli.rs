@@ -221,6 +221,7 @@ impl RunArgs {
         RunOptions {
             seed: self.seed,
             measured_ios: self.ios,
+            ..RunOptions::default()
         }
     }
 }

@@ -10,7 +10,7 @@ use parallelism_model::fio::{self, JobFigures};
 use parallelism_model::stats::{LatencySummary, RunResult};
 use parallelism_model::time::SimTime;
 use parallelism_model::workload::jobfile::{self, Group};
-use parallelism_model::Simulation;
+use parallelism_model::{RunOptions, Simulation};
 use serde_json::json;
 
 use crate::cli::{self, Format};
@@ -45,7 +45,11 @@ pub fn run(a: &cli::RunJobArgs) -> Result<String, Fail> {
     let drive = a.drive.drive()?;
     let (mut rows, mut results) = (Vec::new(), Vec::new());
     for (g, group) in file.groups.iter().enumerate() {
-        let spec = group.spec(&drive, a.state, a.run.options());
+        let options = RunOptions {
+            anatomy: a.anatomy,
+            ..a.run.options()
+        };
+        let spec = group.spec(&drive, a.state, options);
         let mut run = spec.check()?;
         if let Some(limit) = a.power.limit() {
             run = run.with_power_limit(limit)?;

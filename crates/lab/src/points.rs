@@ -5,6 +5,7 @@ use std::path::Path;
 
 use parallelism_model::power::per_watt;
 use parallelism_model::sweep::{self, LoadPoint, SweepPoint};
+use parallelism_model::RunOptions;
 
 use crate::cli::{self, Format};
 use crate::{anatomy, json, Fail};
@@ -12,7 +13,12 @@ use crate::{anatomy, json, Fail};
 pub fn sweep(a: &cli::SweepArgs) -> Result<String, Fail> {
     let drive = a.drive.drive()?;
     let workload = a.workload.workload()?;
-    let (state, options, power) = (a.state, a.run.options(), a.power.limit());
+    // The anatomy is kept only when it is printed: the runs are faster without it.
+    let options = RunOptions {
+        anatomy: a.anatomy,
+        ..a.run.options()
+    };
+    let (state, power) = (a.state, a.power.limit());
     if let Some(rates) = &a.rate_iops {
         // The host lets at most the deepest listed depth reach the device.
         let iodepth = a.workload.iodepth.0.iter().copied().max().unwrap_or(1);

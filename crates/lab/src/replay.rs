@@ -63,7 +63,10 @@ pub fn replay(a: &cli::ReplayArgs) -> Result<String, Fail> {
         drive,
         streams: vec![Stream::replay(Arc::clone(&trace), arrival)],
         state: a.state,
-        options: RunOptions::default(),
+        options: RunOptions {
+            anatomy: a.anatomy,
+            ..RunOptions::default()
+        },
     };
     let mut run = spec.check()?;
     if let Some(limit) = a.power.limit() {

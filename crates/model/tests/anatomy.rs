@@ -287,3 +287,31 @@ fn a_followed_write_on_a_full_buffer_waits_for_room_then_crosses_the_link() -> T
     assert!(f.parts.get(Part::BufferWait) > Nanos::ZERO);
     Ok(())
 }
+
+#[test]
+fn a_run_without_the_anatomy_has_the_same_figures_and_no_anatomy() -> TestResult {
+    // The anatomy only watches: the same run with it off has the same events, latencies and
+    // throughput, and reports no parts.
+    let d = presets::lookup("e12")?.drive_for_capacity_gb(480.0)?;
+    let w = job(Rw::RandRw, 70, 4096, 32);
+    let with = |anatomy: bool| -> TestResult<RunResult> {
+        let spec = StreamsSpec {
+            drive: d.clone(),
+            streams: vec![Stream::closed(&w)],
+            state: DriveState::Steady,
+            options: RunOptions {
+                measured_ios: 3_000,
+                anatomy,
+                ..RunOptions::default()
+            },
+        };
+        Ok(Simulation::run(&spec.check()?)?)
+    };
+    let (on, off) = (with(true)?, with(false)?);
+    assert_eq!(on.events, off.events);
+    assert_eq!(on.latency, off.latency);
+    assert_eq!(on.iops, off.iops);
+    assert!(on.anatomy.reads.is_some() && on.anatomy.writes.is_some());
+    assert_eq!(off.anatomy, Default::default());
+    Ok(())
+}

@@ -37,6 +37,7 @@ fn fingerprint() -> TestResult<String> {
                         options: RunOptions {
                             seed: 7,
                             measured_ios: 1_000,
+                            ..RunOptions::default()
                         },
                     };
                     let run = spec.check().map_err(|e| format!("a valid run: {e}"))?;

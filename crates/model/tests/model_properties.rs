@@ -72,6 +72,7 @@ fn run_spec(
         options: RunOptions {
             seed,
             measured_ios: 100.max(40 * u64::from(workload.iodepth)).min(5_000),
+            ..RunOptions::default()
         },
     })
 }

@@ -193,6 +193,7 @@ fn interpolated_rates_match_the_engine_between_grid_points() -> TestResult {
                 options: RunOptions {
                     seed: 1,
                     measured_ios: 4_000,
+                    ..RunOptions::default()
                 },
             };
             let run = spec.check().unwrap().with_write_amplification(wa).unwrap();
@@ -327,6 +328,7 @@ fn a_run_that_outlasts_the_slc_cache_drops_to_the_native_rate() -> TestResult {
         options: RunOptions {
             seed: 1,
             measured_ios: (4 << 30) / bs,
+            ..RunOptions::default()
         },
     };
     let long = Simulation::run(&spec.check().unwrap()).unwrap();

@@ -32,6 +32,7 @@ fn run(
         options: RunOptions {
             seed: 11,
             measured_ios: 4_000,
+            ..RunOptions::default()
         },
     };
     let mut run = spec.check().map_err(|e| format!("a valid run: {e}"))?;

@@ -32,6 +32,7 @@ fn checked(drive: DriveSpec, rw: Rw, bs_bytes: u32, iodepth: u32) -> TestResult<
         options: RunOptions {
             seed: 3,
             measured_ios: 10_000,
+            ..RunOptions::default()
         },
     }
     .check()?;

@@ -250,6 +250,7 @@ fn what_reviews_and_fills_derive_checks_its_figures_too() -> TestResult {
     let options = RunOptions {
         seed: 1,
         measured_ios: 500,
+        ..RunOptions::default()
     };
     let test = review::run(&d, &E12_SUITE[..1], options).unwrap().remove(0);
     assert_eq!(test.check(), Ok(()));

@@ -20,6 +20,7 @@ fn options() -> RunOptions {
     RunOptions {
         seed: 1,
         measured_ios: 20_000,
+        ..RunOptions::default()
     }
 }
 
@@ -149,6 +150,7 @@ fn a_suite_in_steps_ends_where_a_run_in_one_go_ends() -> TestResult {
     let options = RunOptions {
         seed: 1,
         measured_ios: 2_000,
+        ..RunOptions::default()
     };
     let whole = review::run(&drive, &E12_SUITE, options).unwrap();
     let mut run = review::ReviewRun::new(&drive, &E12_SUITE, options).unwrap();

@@ -92,6 +92,7 @@ fn the_reviews_tests_in_slices() -> TestResult {
     let options = RunOptions {
         seed: 1,
         measured_ios: 1_000,
+        ..RunOptions::default()
     };
     keeps_the_promise(
         || ReviewRun::new(&drive, &E12_SUITE[..2], options).unwrap(),

@@ -87,6 +87,7 @@ impl JobsAsk {
             options: RunOptions {
                 seed: SEED,
                 measured_ios: JOBS_MEASURED_IOS,
+                ..RunOptions::default()
             },
         }
         .check()?;

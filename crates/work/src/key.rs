@@ -283,6 +283,7 @@ impl RunKey {
             options: RunOptions {
                 seed: SEED,
                 measured_ios,
+                ..RunOptions::default()
             },
         }
     }

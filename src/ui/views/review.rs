@@ -238,6 +238,7 @@ mod tests {
         let options = RunOptions {
             seed: 1,
             measured_ios: 2_000,
+            ..RunOptions::default()
         };
         TaskState {
             ask: ReviewAsk { drive: key },

@@ -204,9 +204,11 @@ impl Rates {
                 iodepth: key.iodepth,
             },
             state: DriveState::Fob,
+            // A rate's figure is its MB/s: the run keeps no anatomy.
             options: RunOptions {
                 seed: 1,
                 measured_ios: RATE_IOS,
+                anatomy: false,
             },
         };
         // The engine's own SLC cache: every write into it, or none.

@@ -2,7 +2,7 @@
 //!
 //! What it owns: the parts, named once ([`Part`]: a key that parses and prints, and words for
 //! readers); one request's parts as integer nanoseconds ([`Parts`]); the bookkeeping that a
-//! run's measured requests go into ([`AnatomyMeter`]: sums of parts by latency, so a tail's
+//! run's measured requests go into (the crate's `AnatomyMeter`: sums of parts by latency, so a tail's
 //! composition is known without keeping each request); and what a result reports
 //! ([`Anatomy`]: per direction, the mean request and the requests at or above p50, p99 and
 //! p99.9).

@@ -344,11 +344,12 @@ impl Measurement {
                     }
                     Depth::Iodepth(_) | Depth::Peak => Stream::closed(&workload),
                 };
+                // A cell's figure is a total: its runs keep no anatomy.
                 StreamsSpec {
                     drive: drive.clone(),
                     streams: vec![stream],
                     state: self.state,
-                    options,
+                    options: options.without_anatomy(),
                 }
             })
             .collect())

@@ -73,7 +73,7 @@ pub fn compare(preset: &Preset, options: RunOptions) -> Option<Vec<SpecRow>> {
                             iodepth,
                         },
                         state: DriveState::Fob,
-                        options,
+                        options: options.without_anatomy(),
                     }
                     .check()
                     .ok()?;

@@ -117,6 +117,7 @@ mod tests {
             options: RunOptions {
                 seed: 3,
                 measured_ios: 2_000,
+                ..RunOptions::default()
             },
         }
     }

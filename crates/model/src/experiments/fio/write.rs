@@ -248,6 +248,7 @@ mod tests {
         let options = RunOptions {
             seed: 5,
             measured_ios: 1_000,
+            ..RunOptions::default()
         };
         let w = |rw, iodepth| Workload {
             rw,

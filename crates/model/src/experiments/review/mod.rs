@@ -321,7 +321,7 @@ impl TestSpec {
 /// use parallelism_model::RunOptions;
 ///
 /// let drive = presets::find("e12").unwrap().drive_for_capacity_gb(960.0).unwrap();
-/// let options = RunOptions { seed: 1, measured_ios: 2_000 };
+/// let options = RunOptions { seed: 1, measured_ios: 2_000, ..RunOptions::default() };
 /// let results = review::run(&drive, &E12_SUITE[..1], options).unwrap();
 /// assert_eq!(results[0].test, Test::BurstRandomRead);
 /// assert!(results[0].score_mb_s > 0.0);
@@ -563,7 +563,8 @@ fn engine_mb_s(
             iodepth,
         },
         state: DriveState::Fob,
-        options,
+        // A phase's figure is its MB/s: the run keeps no anatomy.
+        options: options.without_anatomy(),
     }
     .check()?
     .with_slc_room(room)

@@ -687,7 +687,9 @@ impl Simulation {
             prefetch: false,
             slc: false,
         };
-        self.traces[slot as usize].start(at);
+        if self.p.anatomy {
+            self.traces[slot as usize].start(at);
+        }
         self.maybe_follow(slot);
     }
 
@@ -702,9 +704,11 @@ impl Simulation {
             self.host_path.reserve(at, p.host_path)
         };
         let at_drive = through + p.host_stack;
-        let trace = &mut self.traces[slot as usize];
-        trace.pass(Part::HostQueue, at);
-        trace.pass(Part::HostStack, at_drive);
+        if p.anatomy {
+            let trace = &mut self.traces[slot as usize];
+            trace.pass(Part::HostQueue, at);
+            trace.pass(Part::HostStack, at_drive);
+        }
         if p.direct_arrival {
             self.arrive(slot, at_drive);
         } else {
@@ -837,9 +841,11 @@ impl Simulation {
         self.in_device += 1;
         let cost = self.command_cost(self.slots[slot as usize].write);
         let done = self.controller.reserve(now, cost);
-        let trace = &mut self.traces[slot as usize];
-        trace.pass(Part::HostQueue, now);
-        trace.commanded(cost, done);
+        if self.p.anatomy {
+            let trace = &mut self.traces[slot as usize];
+            trace.pass(Part::HostQueue, now);
+            trace.commanded(cost, done);
+        }
         self.preempt_background(done, cost);
         self.queue
             .push_in_lane(DISPATCH_LANE, done, Ev::Dispatch(slot));
@@ -931,7 +937,9 @@ impl Simulation {
                 slc,
                 ..Slot::default()
             };
-            self.traces[chunk as usize].start(self.now);
+            if self.p.anatomy {
+                self.traces[chunk as usize].start(self.now);
+            }
             self.ahead[i].fetching(offset, s.bytes, chunk);
             self.dispatch_pages(chunk);
         }
@@ -953,10 +961,12 @@ impl Simulation {
         let bytes = self.slots[slot as usize].bytes;
         let transfer = self.p.link(bytes);
         let done = self.link[0].reserve(self.now, transfer);
-        let trace = &mut self.traces[slot as usize];
-        trace.pass(Part::ReadAhead, self.now);
-        trace.on_link(transfer, done);
-        trace.from_dram = true;
+        if self.p.anatomy {
+            let trace = &mut self.traces[slot as usize];
+            trace.pass(Part::ReadAhead, self.now);
+            trace.on_link(transfer, done);
+            trace.from_dram = true;
+        }
         self.finish(slot, done);
     }
 
@@ -987,7 +997,9 @@ impl Simulation {
     /// Split a read into flash pages, striped page by page over dies, then planes (data
     /// written at random addresses lands anywhere, so any even spread is as good).
     fn dispatch_pages(&mut self, slot: u32) {
-        self.traces[slot as usize].pages_queued();
+        if self.p.anatomy {
+            self.traces[slot as usize].pages_queued();
+        }
         let s = self.slots[slot as usize];
         if self.p.sequential_reads && self.streams[s.stream as usize].params.sequential() {
             self.dispatch_unit_pages(slot);
@@ -1087,7 +1099,9 @@ impl Simulation {
             self.begin_sense(die, false);
             return;
         }
-        read.wait = DieWait::queued(d.clock.read(self.now));
+        if p.anatomy {
+            read.wait = DieWait::queued(d.clock.read(self.now));
+        }
         d.reads.push_back(read);
         if d.busy {
             self.try_suspend(die);
@@ -1246,7 +1260,7 @@ impl Simulation {
         // has streamed out (cache read overlaps the two; the register cannot).
         let slc = p.slc_read_ppm > 0 && die.sensing[..die.n_sensing].iter().all(|r| r.slc);
         let t_read = if slc { p.t_read_slc } else { p.t_read };
-        if queued {
+        if queued && p.anatomy {
             let clocks = die.clock.read(self.now);
             for r in &mut die.sensing[..die.n_sensing] {
                 r.wait.began(clocks);
@@ -1274,7 +1288,9 @@ impl Simulation {
                 transfer,
                 out: last,
             };
-            self.traces[r.slot as usize].page(&r.wait, path);
+            if self.p.anatomy {
+                self.traces[r.slot as usize].page(&r.wait, path);
+            }
             self.queue.push_in_lane(
                 PAGE_LANE,
                 last,
@@ -1297,7 +1313,9 @@ impl Simulation {
 
     fn page_out(&mut self, slot: u32, bytes: u32, map: bool) {
         if map {
-            self.traces[slot as usize].mapping_read(self.now);
+            if self.p.anatomy {
+                self.traces[slot as usize].mapping_read(self.now);
+            }
             self.dispatch_pages(slot);
             return;
         }
@@ -1311,7 +1329,9 @@ impl Simulation {
         }
         let transfer = self.p.link(bytes);
         let done = self.link[0].reserve(self.now, transfer);
-        self.traces[slot as usize].page_on_link(self.now, transfer, done);
+        if self.p.anatomy {
+            self.traces[slot as usize].page_on_link(self.now, transfer, done);
+        }
         let s = &mut self.slots[slot as usize];
         s.data_done = s.data_done.max(done);
         s.pages_left -= 1;
@@ -1333,10 +1353,12 @@ impl Simulation {
         let dir = usize::from(!self.p.half_duplex);
         let transfer = self.p.link_write(bytes);
         let done = self.link[dir].reserve(self.now, transfer);
-        let trace = &mut self.traces[slot as usize];
-        trace.pass(Part::BufferWait, self.now);
-        trace.on_link(transfer, done);
-        trace.from_dram = true;
+        if self.p.anatomy {
+            let trace = &mut self.traces[slot as usize];
+            trace.pass(Part::BufferWait, self.now);
+            trace.on_link(transfer, done);
+            trace.from_dram = true;
+        }
         self.unit_fill += u64::from(bytes);
         loop {
             // Host data fills SLC-mode units while the cache has room, native ones after.
@@ -1591,14 +1613,16 @@ impl Simulation {
             self.reset_busy();
         } else if m.completed > m.warmup {
             let latency = at.since(s.submitted);
-            debug_assert_eq!(
-                self.traces[slot as usize].parts().total(),
-                latency,
-                "a request's parts add up to its latency"
-            );
             m.hist.record(latency);
-            let trace = &self.traces[slot as usize];
-            *m.anatomy.of(s.write).tally(latency, trace.from_dram) += trace.parts();
+            if self.p.anatomy {
+                let trace = &self.traces[slot as usize];
+                debug_assert_eq!(
+                    trace.parts().total(),
+                    latency,
+                    "a request's parts add up to its latency"
+                );
+                *m.anatomy.of(s.write).tally(latency, trace.from_dram) += trace.parts();
+            }
             m.bytes += u64::from(s.bytes);
             m.window_end = m.window_end.max(at);
             if m.completed == m.next_mark {
@@ -1631,8 +1655,10 @@ impl Simulation {
         if let Some(sm) = m.streams.get_mut(s.stream as usize) {
             sm.hist.record(latency);
             sm.bytes += u64::from(s.bytes);
-            let trace = &self.traces[slot as usize];
-            *sm.anatomy.of(s.write).tally(latency, trace.from_dram) += trace.parts();
+            if self.p.anatomy {
+                let trace = &self.traces[slot as usize];
+                *sm.anatomy.of(s.write).tally(latency, trace.from_dram) += trace.parts();
+            }
             if self.p.both_directions {
                 match s.write {
                     true => sm.write_hist.record(latency),

@@ -52,6 +52,8 @@ impl Divisor {
 /// Constants derived once from the checked configuration.
 #[derive(Clone, Debug)]
 pub(super) struct Params {
+    /// Keep where every request's time goes (the run's options say).
+    pub(super) anatomy: bool,
     pub(super) dies: u32,
     pub(super) planes: u32,
     pub(super) page_bytes: u64,
@@ -206,6 +208,7 @@ impl Params {
         let sequential_reads =
             reads_in_order && c.sequential_layout == SequentialLayout::UnitPerDie;
         Params {
+            anatomy: run.options().anatomy,
             dies: d.dies,
             planes: n.planes,
             page_bytes: u64::from(n.page_bytes),
