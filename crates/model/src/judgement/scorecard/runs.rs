@@ -93,7 +93,8 @@ impl Runs {
     pub(crate) fn new(varied: Option<(&'static Assumption, f64)>) -> Runs {
         Runs {
             varied,
-            options: RunOptions::default(),
+            // Every figure is a total: no run keeps an anatomy.
+            options: RunOptions::default().without_anatomy(),
             jobs: HashMap::new(),
             cells: HashMap::new(),
             review: None,

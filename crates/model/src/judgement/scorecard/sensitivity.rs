@@ -301,7 +301,7 @@ mod tests {
                             iodepth: 4,
                         },
                         state: crate::DriveState::Steady,
-                        options: crate::RunOptions::default(),
+                        options: crate::RunOptions::default().without_anatomy(),
                     };
                     assert!(spec.check().is_ok(), "{} = {v} on {id}", a.id);
                 }
