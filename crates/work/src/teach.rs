@@ -16,6 +16,7 @@
 //!   panic; a command before the point is ready is answered with nothing.
 
 use parallelism_model::activity::Activity;
+use parallelism_model::anatomy::Followed;
 use parallelism_model::config::DriveSpec;
 use parallelism_model::power;
 use parallelism_model::prepare::{Preparation, WA_WRITES_PER_STEP};
@@ -118,7 +119,13 @@ impl Player {
             steps: self.steps,
             events,
             budget_w: self.budget_w,
+            followed: self.sim.followed(),
         }
+    }
+
+    /// Follow the next read (or write, `write`) the host makes.
+    pub fn follow_next(&mut self, write: bool) {
+        self.sim.follow_next(write);
     }
 }
 
@@ -134,6 +141,9 @@ pub struct Frame {
     /// What the drive draws at this instant, and the budget it keeps to (W).
     pub power_w: f64,
     pub budget_w: Option<f64>,
+    /// The request followed (after [`TeachCommand::Follow`]): where it is and its parts so
+    /// far, or `None` before the next one of its direction is made.
+    pub followed: Option<Followed>,
 }
 
 /// What the explainer says of a finished run: its limit, its IOPS and mean latency, and how
@@ -178,6 +188,8 @@ pub enum TeachCommand {
     Step,
     /// Back to the point's start.
     Reset,
+    /// Follow the next read (or write, `write`) the host makes, dropping the one followed.
+    Follow { write: bool },
     /// Nothing more: teaching mode is closed.
     Stop,
 }
@@ -249,6 +261,11 @@ impl TeachTask {
                 let p = self.player.as_mut()?;
                 p.step_one();
                 Some(TeachNews::Frame(p.frame(1)))
+            }
+            TeachCommand::Follow { write } => {
+                let p = self.player.as_mut()?;
+                p.follow_next(write);
+                Some(TeachNews::Frame(p.frame(0)))
             }
             TeachCommand::Reset => {
                 let p = Player::new(self.run.as_ref()?);
@@ -327,6 +344,7 @@ mod tests {
     use super::*;
     use crate::key::DriveChoice;
     use crate::testing::key_at;
+    use parallelism_model::anatomy::Whereabouts;
     use parallelism_model::DriveState;
 
     /// Random reads at `iodepth` on an E18DC with 8 dies, fresh out of the box.
@@ -402,6 +420,38 @@ mod tests {
             assert_eq!((start.steps, start.clock), (0, SimTime::ZERO));
             assert_eq!(figures.bottleneck, limit, "qd {iodepth}: {figures:?}");
         }
+    }
+
+    #[test]
+    fn a_followed_read_is_in_each_frame_until_it_is_done_and_then_stays() {
+        // "Follow one request": after Follow, the next read made is in every frame, where it
+        // is and its parts so far; done, its parts are its latency and it stays shown.
+        let mut t = TeachTask::new();
+        t.command(TeachCommand::Start(small_drive(4)));
+        all_news(&mut t);
+        let Some(TeachNews::Frame(asked)) = t.command(TeachCommand::Follow { write: false }) else {
+            panic!("a ready player answers a follow")
+        };
+        assert_eq!(asked.followed, None, "no read made since");
+        let mut seen = Vec::new();
+        for _ in 0..10_000 {
+            let Some(TeachNews::Frame(f)) = t.command(TeachCommand::Step) else {
+                panic!("a ready player answers a step")
+            };
+            if let Some(followed) = f.followed {
+                seen.push(followed.at);
+                if followed.at == Whereabouts::Done {
+                    assert!(!followed.write);
+                    assert_eq!(followed.parts.total(), followed.age);
+                    break;
+                }
+            }
+        }
+        assert_eq!(seen.last(), Some(&Whereabouts::Done), "{seen:?}");
+        let Some(TeachNews::Frame(after)) = t.command(TeachCommand::Step) else {
+            panic!("a ready player answers a step")
+        };
+        assert_eq!(after.followed.map(|f| f.at), Some(Whereabouts::Done));
     }
 
     #[test]
