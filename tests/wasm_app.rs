@@ -17,7 +17,7 @@ use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use parallelism_lab::model::stats::{Bottleneck, ProgramWait};
 use parallelism_lab::ui::browser::later::MOUNTED_ATTRIBUTE;
-use parallelism_lab::ui::pure::compute::{Fidelity, Point};
+use parallelism_lab::ui::pure::compute::{Fidelity, Point, PointAnatomy};
 use parallelism_lab::ui::pure::state::LabState;
 use parallelism_lab::ui::views::readout::{self, Readout};
 use parallelism_lab::ui::App;
@@ -193,6 +193,7 @@ async fn the_readout_component_shows_what_the_state_and_result_say() -> TestResu
         budget_w: Some(8.9),
         saturated: false,
         in_system: 1.0,
+        anatomy: PointAnatomy::default(),
         fidelity: Fidelity::Estimate,
     }));
     eventually("the figures", || {

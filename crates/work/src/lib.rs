@@ -3,6 +3,8 @@
 //!
 //! - [`key`]: a run's identity ([`RunKey`], which travels as text) and what the page keeps of
 //!   it ([`Point`], [`Outcome`]).
+//! - [`anatomy`]: what a point keeps of its run's anatomy ([`PointAnatomy`]: where the reads'
+//!   and writes' time went, mean and tails).
 //! - [`plan`]: the [`PlanTask`] that works a plan of runs in slices, estimates first.
 //! - [`fit`]: a fit of the model to the reader's measurements.
 //! - [`teach`]: teaching mode's player and explainer.
@@ -18,6 +20,7 @@
 //! workers call the engine, so the main thread's WebAssembly does not carry it.
 #![forbid(unsafe_code)]
 
+pub mod anatomy;
 mod error;
 pub mod fit;
 pub mod jobs;
@@ -34,6 +37,7 @@ pub mod teach;
 #[cfg(test)]
 mod testing;
 
+pub use anatomy::{DirectionParts, PartsUs, PointAnatomy};
 pub use error::{Counted, WorkError};
 pub use key::{DriveChoice, DriveKey, Fidelity, Load, Outcome, Point, RunKey, ESTIMATE_IOS, SEED};
 pub use plan::{PlanTask, Progress};

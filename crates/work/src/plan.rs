@@ -26,6 +26,7 @@ use parallelism_model::prepare::{Preparation, WA_WRITES_PER_STEP};
 use parallelism_model::sliced::Sliced;
 use parallelism_model::{RunError, Simulation};
 
+use crate::anatomy::PointAnatomy;
 use crate::key::{Fidelity, Outcome, Point, RunKey, ESTIMATE_IOS};
 
 /// Most runs set aside at once (each holds its simulation, tens of KB).
@@ -33,7 +34,8 @@ pub const MAX_PARKED: usize = 128;
 /// Events processed between two looks at the clock (about 0.1-0.3 ms of work in wasm).
 pub const EVENTS_PER_STEP: u64 = 1_000;
 /// The cache forgets everything the plan does not need when it grows past this many results
-/// (a result is about a hundred bytes, so this is a few MB at most).
+/// (a result is about 600 bytes with its key, 450 of them its anatomy, so this is some 12 MB
+/// at most).
 pub const MAX_CACHED: usize = 20_000;
 
 /// How far a plan is.
@@ -159,7 +161,7 @@ impl PlanTask {
     /// The best point so far for `key`.
     pub fn point(&self, key: &RunKey) -> Option<&Point> {
         match self.cache.get(key) {
-            Some(Outcome::Done(p)) => Some(p),
+            Some(Outcome::Done(p)) => Some(&**p),
             _ => None,
         }
     }
@@ -279,7 +281,7 @@ impl PlanTask {
                 return Some(key);
             }
         };
-        let outcome = Outcome::Done(Point {
+        let outcome = Outcome::Done(Box::new(Point {
             iops: r.iops,
             mb_s: r.bw_mb_s,
             mean_us: r.latency.mean_us,
@@ -291,12 +293,13 @@ impl PlanTask {
             budget_w: r.power.budget_w,
             saturated: r.saturated,
             in_system: r.mean_in_system,
+            anatomy: PointAnatomy::of(&r.anatomy),
             fidelity: if finished {
                 Fidelity::Full
             } else {
                 Fidelity::Estimate
             },
-        });
+        }));
         if outcome.improves_on(self.cache.get(&key)) {
             self.cache.insert(key.clone(), outcome);
         }
@@ -543,6 +546,35 @@ mod tests {
         for k in &keys {
             assert_eq!(e.point(k).unwrap().fidelity, Fidelity::Full);
         }
+    }
+
+    /// The anatomy arrives with the point, estimate and full result alike: a read-only run's
+    /// has reads alone, a mix's both directions, each made of its parts.
+    #[test]
+    fn a_point_carries_its_runs_anatomy() {
+        let reads = key_at(DriveState::Fob, 8, 100);
+        let mix = key_at(DriveState::Fob, 8, 70);
+        let mut e = PlanTask::new();
+        e.set_plan(vec![reads.clone(), mix.clone()]);
+        e.work(&mut || false);
+        let estimate = e.point(&reads).unwrap();
+        assert_eq!(estimate.fidelity, Fidelity::Estimate);
+        assert!(estimate.anatomy.reads.is_some(), "an estimate has one too");
+        run_to_idle(&mut e);
+        let p = e.point(&reads).unwrap();
+        let a = p.anatomy.reads.unwrap();
+        assert_eq!(p.anatomy.writes, None);
+        // A read-only run's mean read is its mean request (the result's, in whole
+        // nanoseconds), and a tail's mean is at least the percentile it starts at.
+        assert!((f64::from(a.mean.latency_us) - p.mean_us).abs() < 1e-3);
+        assert!(f64::from(a.p99.latency_us) >= p.p99_us * (1.0 - 1e-6));
+        assert!(a.p999.latency_us >= a.p99.latency_us);
+        for b in [a.mean, a.p99, a.p999] {
+            let sum: f32 = b.parts_us.iter().sum();
+            assert!((sum / b.latency_us - 1.0).abs() < 1e-5, "{b:?}");
+        }
+        let m = e.point(&mix).unwrap().anatomy;
+        assert!(m.reads.is_some() && m.writes.is_some());
     }
 
     #[test]

@@ -181,7 +181,7 @@ impl Dispatch {
     /// The best point so far for `key`.
     pub fn point(&self, key: &RunKey) -> Option<Point> {
         match self.results.get(key) {
-            Some(Outcome::Done(p)) => Some(*p),
+            Some(Outcome::Done(p)) => Some(**p),
             _ => None,
         }
     }
@@ -251,7 +251,7 @@ mod tests {
     }
 
     fn point(fidelity: Fidelity) -> Outcome {
-        Outcome::Done(Point {
+        Outcome::Done(Box::new(Point {
             iops: 1.0,
             mb_s: 1.0,
             mean_us: 1.0,
@@ -263,8 +263,9 @@ mod tests {
             budget_w: None,
             saturated: false,
             in_system: 1.0,
+            anatomy: crate::PointAnatomy::default(),
             fidelity,
-        })
+        }))
     }
 
     fn results(generation: u64, results: Vec<(RunKey, Outcome)>) -> Reply {

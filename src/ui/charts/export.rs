@@ -410,6 +410,7 @@ mod tests {
             budget_w: None,
             saturated: false,
             in_system: 1.0,
+            anatomy: crate::ui::pure::compute::PointAnatomy::default(),
             fidelity: Fidelity::Full,
         })
     }

@@ -14,7 +14,7 @@ use crate::model::config::{Rw, BYTES_PER_MB};
 use crate::model::sweep::{MIX_STEPS, REVIEW_IODEPTHS};
 
 pub use parallelism_work::{
-    DriveKey, Fidelity, Load, Outcome, Point, Progress, RunKey, ESTIMATE_IOS, SEED,
+    DriveKey, Fidelity, Load, Outcome, Point, PointAnatomy, Progress, RunKey, ESTIMATE_IOS, SEED,
 };
 
 use crate::ui::pure::embed::ChartId;

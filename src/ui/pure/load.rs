@@ -101,6 +101,7 @@ mod tests {
             budget_w: None,
             saturated,
             in_system: carried * mean_us / 1e6,
+            anatomy: crate::ui::pure::compute::PointAnatomy::default(),
             fidelity: Fidelity::Full,
         })
     }
