@@ -6,6 +6,7 @@
 //! - [`state`]: the one [`state::LabState`], in parts, and [`state::Lab`] (its parts as signals).
 //! - [`url_state`]: the state written to and read from a link.
 //! - [`compute`]: which model runs a state needs, their keys and the points they give.
+//! - [`anatomy`]: where a point's time goes, as bars, colours and words.
 //! - [`load`]: a sweep over offered load read as capacity and knee; [`measure`]: what a
 //!   throughput figure counts and what a chart plots.
 //! - [`reference`](mod@reference): the published measurements the charts mark.
@@ -13,6 +14,7 @@
 //! - [`embed`], [`snippet`], [`compare`]: embed options and the snippet, pinned configurations.
 //! - [`format`](mod@format), [`ladder`]: numbers in words and digits, the values a slider snaps to.
 
+pub mod anatomy;
 pub mod compare;
 pub mod compute;
 pub mod embed;
