@@ -15,10 +15,13 @@
 
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
+use parallelism_lab::model::anatomy::{Part, PARTS};
 use parallelism_lab::model::stats::{Bottleneck, ProgramWait};
 use parallelism_lab::ui::browser::later::MOUNTED_ATTRIBUTE;
+use parallelism_lab::ui::pure::anatomy::{DirectionParts, PartsUs};
 use parallelism_lab::ui::pure::compute::{Fidelity, Point, PointAnatomy};
 use parallelism_lab::ui::pure::state::LabState;
+use parallelism_lab::ui::views::anatomy::WhereTheTimeGoes;
 use parallelism_lab::ui::views::readout::{self, Readout};
 use parallelism_lab::ui::App;
 use wasm_bindgen::{JsCast, JsValue};
@@ -30,6 +33,9 @@ wasm_bindgen_test_configure!(run_in_browser);
 /// Longest wait for the page to react (the debug-build model is slow).
 const WAIT_MS: u32 = 60_000;
 const POLL_MS: u32 = 20;
+/// Long enough for a `<details>` element's `toggle` event, which the browser fires in a task
+/// of its own after the element opens.
+const TOGGLE_MS: u32 = 100;
 
 /// The built model worker, as the test runner serves it (from the repository root).
 const WORKER: &str = "/dist/worker_loader.js";
@@ -180,6 +186,10 @@ async fn the_readout_component_shows_what_the_state_and_result_say() -> TestResu
     );
     assert!(text(&root, "#readout-status")?.contains("Computing"));
     assert!(text(&root, "#readout")?.contains("Published measurement"));
+    eventually("the readout's panel of where the time goes", || {
+        Ok(root.query_selector("#readout #anatomy-status")?.is_some())
+    })
+    .await?;
 
     result.set(Some(Point {
         iops: 263_500.0,
@@ -219,6 +229,131 @@ async fn the_readout_component_shows_what_the_state_and_result_say() -> TestResu
         !text(&root, "#readout")?.contains("Published measurement"),
         "nothing was published for QD 64"
     );
+    drop(handle);
+    Ok(())
+}
+
+/// A breakdown of `parts` (µs each), its latency their sum.
+fn parts_us(parts: &[(Part, f32)]) -> PartsUs {
+    let mut parts_us = [0.0; PARTS];
+    for &(part, us) in parts {
+        parts_us[part as usize] = us;
+    }
+    PartsUs {
+        latency_us: parts_us.iter().sum(),
+        parts_us,
+    }
+}
+
+/// A point whose reads take 70 µs on average (60 sensing, 10 crossing the link) and 1 ms in
+/// the p99's and p99.9's tails (940 µs of it behind host programs), and no writes.
+fn point_with_anatomy() -> Point {
+    let tail = parts_us(&[(Part::Sense, 60.0), (Part::BehindPrograms, 940.0)]);
+    Point {
+        iops: 100_000.0,
+        mb_s: 409.6,
+        mean_us: 70.0,
+        p99_us: 1_000.0,
+        p999_us: 1_000.0,
+        bottleneck: Bottleneck::Dies,
+        program_wait: ProgramWait::Rarely,
+        watts: 2.0,
+        budget_w: None,
+        saturated: false,
+        in_system: 7.0,
+        anatomy: PointAnatomy {
+            reads: Some(DirectionParts {
+                mean: parts_us(&[(Part::Sense, 60.0), (Part::LinkTransfer, 10.0)]),
+                p99: tail,
+                p999: tail,
+            }),
+            writes: None,
+        },
+        fidelity: Fidelity::Full,
+    }
+}
+
+#[wasm_bindgen_test]
+async fn where_the_time_goes_names_the_p99s_largest_part_and_every_part_in_text() -> TestResult {
+    let root = container()?;
+    let point = RwSignal::new(None::<Point>);
+    let failed = RwSignal::new(false);
+    let handle = leptos::mount::mount_to(
+        root.clone(),
+        move || view! { <WhereTheTimeGoes point=point failed=failed /> },
+    );
+    assert_eq!(text(&root, "#anatomy-status")?, "Computing the model…");
+    assert!(root.query_selector("#anatomy-sentence")?.is_none());
+
+    point.set(Some(point_with_anatomy()));
+    eventually("the sentence", || {
+        Ok(root.query_selector("#anatomy-sentence")?.is_some())
+    })
+    .await?;
+    assert_eq!(
+        text(&root, "#anatomy-sentence")?,
+        "At p99, 94% of a read's time is spent waiting for its die behind host programs \
+         (model: the reads at or above the p99 take 1.00 ms on average)."
+    );
+    assert_eq!(
+        text(&root, "#anatomy-title")?,
+        "Where the time goes · model result"
+    );
+    assert_eq!(
+        text(&root, "#anatomy-legend")?,
+        "its own flash readbehind the writes' workthe host link"
+    );
+    // Each bar's text equivalent, and its parts as wide as their shares.
+    find::<HtmlElement>(&root, ".anatomy-row:nth-child(3) .anatomy-bar[role=img]")?;
+    assert!(
+        root.query_selector(".anatomy-row:nth-child(4)")?.is_none(),
+        "three bars: mean, p99, p99.9"
+    );
+    let p99: HtmlElement = find(&root, ".anatomy-row:nth-child(2) .anatomy-bar")?;
+    assert_eq!(
+        p99.get_attribute("aria-label").as_deref(),
+        Some(
+            "p99 of reads at or above the p99, 1.00 ms on average in the model: 94% waiting \
+             for its die behind host programs (940 µs); 6% on its own NAND read (60 µs)"
+        )
+    );
+    let first: HtmlElement = find(&p99, ".anatomy-segment")?;
+    assert_eq!(first.style().get_property_value("width")?, "94%");
+    assert_eq!(
+        first.class_name(),
+        "anatomy-segment part-writes-work shade-1"
+    );
+    // The table names every part that took time with its µs, and every other part too.
+    let table = text(&root, "#anatomy-parts")?;
+    for words in [
+        "waiting for its die behind host programs–940 µs940 µs",
+        "on its own NAND read60 µs60 µs60 µs",
+        "crossing the host link10 µs––",
+        "the whole latency70 µs1.00 ms1.00 ms",
+        "No time was spent waiting in the host, in the host's stack,",
+    ] {
+        assert!(table.contains(words), "{words} in {table}");
+    }
+
+    // Opened, the table stays open when the panel is redrawn for a new result.
+    find::<HtmlElement>(&root, "#anatomy-parts summary")?.click();
+    TimeoutFuture::new(TOGGLE_MS).await;
+    point.update(|p| {
+        if let Some(p) = p {
+            p.fidelity = Fidelity::Estimate;
+        }
+    });
+    eventually("the estimate's panel", || {
+        Ok(text(&root, "#anatomy-title")?.contains("model estimate"))
+    })
+    .await?;
+    assert!(find::<HtmlElement>(&root, "#anatomy-parts")?.has_attribute("open"));
+
+    failed.set(true);
+    eventually("the panel to go with a failure", || {
+        Ok(root.query_selector("#anatomy")?.is_none())
+    })
+    .await?;
     drop(handle);
     Ok(())
 }

@@ -17,6 +17,9 @@
 //! set, from the lab's context, [`crate::ui::pure::state::Lab`]) and writes only its own settings
 //! ([`crate::ui::pure::state::ViewSettings`]), through their setters.
 //!
+//! In the readout, [`anatomy`]: where the current point's time goes (on
+//! [`crate::ui::pure::anatomy`], its pure part).
+//!
 //! Around them, [`chrome`]: the masthead, the controls panel and the footer.
 //!
 //! Beside them, the page's sharing parts (browser only): [`share`] (Copy link, Embed snippet,
@@ -28,6 +31,7 @@
 //! needs; only transient feedback (a "copied" confirmation, the
 //! note about a refused file) lives in the component.
 
+pub mod anatomy;
 pub mod chrome;
 pub mod compare;
 pub mod download;

@@ -1,5 +1,6 @@
 //! The readout card: the current point's model figures (IOPS, MB/s, mean and p99 latency, the
-//! resource that limits it) and, where one exists, the published measurement of that point.
+//! resource that limits it), where one exists the published measurement of that point, and
+//! where its time goes ([`crate::ui::views::anatomy`]).
 //!
 //! What always holds: every figure says what it is. Model figures are labelled as model
 //! results (or as a quick estimate while the full run is still going); a published figure is
@@ -7,7 +8,9 @@
 
 use leptos::prelude::*;
 
+use crate::ui::browser::later::Later;
 use crate::ui::pure::guide::GuidePage;
+use crate::ui::views::anatomy::WhereTheTimeGoes;
 use crate::ui::views::guide_link::GuideLink;
 
 use crate::model::power::{self, Apst};
@@ -377,6 +380,13 @@ pub fn Readout(
             {move || data.with(|d| d.idle.clone()).map(|t| view! { <p class="idle-line" id="readout-idle">{t}</p> })}
             {move || data.with(|d| d.load.clone()).map(|t| view! { <p class="load-line" id="readout-load">{t}</p> })}
             {measured}
+            // In a task of its own: the readout's own figures come first.
+            <Later>
+                <WhereTheTimeGoes
+                    point=Signal::derive(move || data.with(|d| d.point))
+                    failed=Signal::derive(move || data.with(|d| d.failure.is_some()))
+                />
+            </Later>
             <p class="visually-hidden" aria-live="polite" aria-atomic="true">
                 {move || data.with(spoken_summary)}
             </p>
