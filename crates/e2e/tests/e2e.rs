@@ -60,6 +60,64 @@ async fn e2e_slider_moves_readout_and_chart() -> Result {
     browser.close().await
 }
 
+/// Under the readout, where the default point's time goes: once the full run is in, the
+/// sentence names the largest part of the reads' p99 with the figures `lab sweep --anatomy`
+/// prints for the same point, the bars are drawn under the page's CSP (their widths set
+/// through the style object), and on a phone's 360 px nothing scrolls sideways, the table of
+/// every part opened.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_where_the_time_goes_names_the_default_points_p99() -> Result {
+    let browser = Browser::start().await?;
+    browser.open("", "#readout").await?;
+    let sentence = browser
+        .wait_for("the full result's anatomy", || async {
+            // Missing until the readout's panel has mounted.
+            let title = browser.text("#anatomy-title").await.unwrap_or_default();
+            if !title.ends_with("model result") {
+                return Ok(None);
+            }
+            Ok(Some(browser.text("#anatomy-sentence").await?))
+        })
+        .await?;
+    assert_eq!(
+        sentence,
+        "At p99, 75% of a read's time is spent waiting for its die behind other reads \
+         (model: the reads at or above the p99 take 323 µs on average)."
+    );
+    let drawn = browser
+        .js(
+            "const s = document.querySelector('#anatomy .anatomy-row:nth-child(2) .anatomy-segment');
+             const bar = s.parentElement.getBoundingClientRect();
+             const widths = [...s.parentElement.children]
+                 .map((e) => e.getBoundingClientRect().width);
+             return [bar.width, widths.reduce((a, b) => a + b, 0)];",
+            vec![],
+        )
+        .await?;
+    let (bar, parts) = (drawn[0].as_f64().unwrap(), drawn[1].as_f64().unwrap());
+    assert!(
+        bar > 100.0 && (parts - bar).abs() < 3.0,
+        "the p99's parts fill its bar: {drawn}"
+    );
+    browser.cdp(
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": 360, "height": 800, "deviceScaleFactor": 2, "mobile": true}),
+    )?;
+    browser
+        .js(
+            "document.getElementById('anatomy-parts').open = true;",
+            vec![],
+        )
+        .await?;
+    let overflow = browser.sideways_overflow().await?;
+    assert!(
+        overflow <= 0,
+        "{overflow} px of sideways scrolling at 360 px"
+    );
+    browser.assert_clean_console()?;
+    browser.close().await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_a_link_opens_with_exactly_its_values() -> Result {
     let browser = Browser::start().await?;

@@ -79,8 +79,8 @@ async fn open_in_an_embedding_page(browser: &Browser, query: &str) -> Result<Vec
 }
 
 /// The embedded lab shows its chart and a link to the full lab (for `cap=480`, `iodepth=8`), and
-/// none of the full page's chrome: no lede, no sharing, no import, its controls folded and not
-/// built until they are opened.
+/// none of the full page's chrome: no lede, no sharing, no import, no "Where the time goes"
+/// under its readout, its controls folded and not built until they are opened.
 async fn the_embed_shows_only_its_chart_and_a_link_to_the_full_lab(browser: &Browser) -> Result {
     browser
         .wait_until(
@@ -100,6 +100,8 @@ async fn the_embed_shows_only_its_chart_and_a_link_to_the_full_lab(browser: &Bro
              controlsFolded: d.getElementById("embed-controls") !== null
                  && !d.getElementById("embed-controls").open,
              controlsBuilt: d.getElementById("qd") !== null,
+             readout: d.getElementById("readout") !== null,
+             anatomy: d.getElementById("anatomy") !== null,
              charts: [...d.querySelectorAll(".results > .charts canvas[id^=chart-]")].map((c) => c.id),
              full: full ? full.getAttribute("href") : null,
              fullText: full ? full.textContent : "",
@@ -114,6 +116,11 @@ async fn the_embed_shows_only_its_chart_and_a_link_to_the_full_lab(browser: &Bro
         framed["controlsBuilt"],
         json!(false),
         "folded controls are built when first opened: {framed}"
+    );
+    assert_eq!(
+        (&framed["readout"], &framed["anatomy"]),
+        (&json!(true), &json!(false)),
+        "the readout without where the time goes (the frame keeps its height): {framed}"
     );
     assert_eq!(framed["charts"], json!(["chart-iops"]));
     let full_text = framed["fullText"].as_str().context("the link's text")?;
