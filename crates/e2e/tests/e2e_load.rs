@@ -246,6 +246,39 @@ async fn e2e_a_rate_past_capacity_is_named_saturated_and_one_below_gives_littles
     browser.close().await
 }
 
+/// Issue 56: each job's p99 anatomy says what the writer costs the reader. With every job
+/// running, the reader's p99 is mostly waiting behind the writes' work; each job has a bar
+/// together and alone.
+async fn assert_the_writer_s_cost_shows_in_the_reader_s_p99(browser: &Browser) -> Result {
+    let reader = text_of(browser, "#jobs-anatomy .anatomy-sentence").await?;
+    assert!(
+        reader.starts_with("Reads: At p99, ") && reader.contains("behind"),
+        "{reader}"
+    );
+    let labels = browser
+        .js(
+            "return [...document.querySelectorAll('#jobs-anatomy .anatomy-bar')].map(b => b.getAttribute('aria-label'));",
+            vec![],
+        )
+        .await?;
+    let labels: Vec<String> = serde_json::from_value(labels)?;
+    assert_eq!(
+        labels.len(),
+        4,
+        "two bars a job (together, alone): {labels:?}"
+    );
+    assert!(
+        labels[0].starts_with("With every job running: p99 of reads"),
+        "{labels:?}"
+    );
+    assert!(labels[1].starts_with("Alone: p99 of reads"), "{labels:?}");
+    assert!(
+        labels[2].starts_with("With every job running: p99 of writes"),
+        "{labels:?}"
+    );
+    Ok(())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_several_jobs_show_what_a_write_job_does_to_a_read_jobs_p99_and_round_trip() -> Result {
     let browser = Browser::start().await?;
@@ -270,6 +303,7 @@ async fn e2e_several_jobs_show_what_a_write_job_does_to_a_read_jobs_p99_and_roun
         )
         .await?;
     assert_eq!(rows, serde_json::json!(2));
+    assert_the_writer_s_cost_shows_in_the_reader_s_p99(&browser).await?;
     // Adding a job writes it into the link, and the link brings it back.
     browser.click("job-add").await?;
     let q = browser

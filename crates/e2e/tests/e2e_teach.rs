@@ -161,6 +161,112 @@ async fn e2e_teach_play_advances_pause_stops_step_is_one_event_and_reset_restart
     browser.close().await
 }
 
+/// Most Steps a followed read of [`SMALL_DRIVE`] takes to finish (it takes a few dozen: the
+/// work crate's test follows one to the end).
+const MAX_FOLLOW_STEPS: u64 = 400;
+
+/// What the follow card and the picture show after one Step: the sentence, the stages
+/// listed, and whether a die is lit.
+async fn follow_seen(browser: &Browser) -> Result<(String, u64, bool)> {
+    let v = browser
+        .js(
+            r##"return [document.getElementById("follow-now").textContent,
+                       document.querySelectorAll("#follow-timeline li").length,
+                       document.querySelector(".drive-picture .die.followed") !== null];"##,
+            vec![],
+        )
+        .await?;
+    Ok((
+        v[0].as_str().unwrap_or_default().to_string(),
+        v[1].as_u64().unwrap_or_default(),
+        v[2].as_bool().unwrap_or_default(),
+    ))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_teach_a_followed_read_lights_its_die_and_ends_with_every_part_of_its_latency() -> Result
+{
+    // Issue 56, "follow one request": pick the next read, Step, and watch its journey.
+    let browser = Browser::start().await?;
+    browser.open(SMALL_DRIVE, "#activity").await?;
+    wait_ready(&browser).await?;
+    let write_disabled = browser
+        .js(
+            "return document.getElementById('follow-write').disabled;",
+            vec![],
+        )
+        .await?;
+    assert_eq!(
+        write_disabled,
+        json!(true),
+        "random reads make no write to follow"
+    );
+
+    browser.click("follow-read").await?;
+    browser
+        .wait_until(
+            "the card to wait for the next read",
+            "return document.getElementById('follow-now').textContent.startsWith(\"Waiting for the host's next read\");",
+        )
+        .await?;
+    let mut lit = false;
+    let mut seen = (String::new(), 0, false);
+    for expected in 1..=MAX_FOLLOW_STEPS {
+        browser.click("teach-step").await?;
+        browser
+            .wait_for("one step", || async {
+                Ok((clock(&browser).await?.1 == expected).then_some(()))
+            })
+            .await?;
+        seen = follow_seen(&browser).await?;
+        lit |= seen.2;
+        if seen.0.contains("is done") {
+            break;
+        }
+    }
+    let (now, stages, _) = seen;
+    assert!(
+        now.starts_with("The read is done: "),
+        "after {MAX_FOLLOW_STEPS} steps: {now}"
+    );
+    assert!(lit, "the die the read was sensed on lit up on the way");
+    assert!(
+        stages >= 2,
+        "a read passes the controller and its die: {stages} stages"
+    );
+    let timeline = browser.text("#follow-timeline").await?;
+    assert!(timeline.contains("being sensed"), "{timeline}");
+    // Done, its parts are its latency: the bar's total is the sentence's.
+    let latency = now
+        .trim_start_matches("The read is done: ")
+        .split(" in the model")
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let bar = browser
+        .attr("#follow-parts .anatomy-bar", "aria-label")
+        .await?
+        .unwrap_or_default();
+    assert!(
+        bar.starts_with(&format!("Its parts all, {latency} in the model: ")),
+        "bar {bar} against {now}"
+    );
+    assert!(bar.contains("on its own NAND read"), "{bar}");
+    let spoken = browser.text("#follow-spoken").await?;
+    assert_eq!(spoken, now, "the end is spoken once");
+
+    // Reset: the player starts again following nothing.
+    browser.click("teach-reset").await?;
+    browser
+        .wait_until(
+            "Reset to drop the journey",
+            "return document.getElementById('follow-now').textContent === '' && !document.querySelector('.followed');",
+        )
+        .await?;
+    browser.assert_clean_console()?;
+    browser.close().await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_teach_the_sentence_goes_from_dies_idle_at_qd1_to_dies_busy_at_depth() -> Result {
     let browser = Browser::start().await?;

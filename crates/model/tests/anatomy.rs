@@ -289,6 +289,24 @@ fn a_followed_write_on_a_full_buffer_waits_for_room_then_crosses_the_link() -> T
 }
 
 #[test]
+fn a_run_without_the_anatomy_follows_nobody() -> TestResult {
+    // Without the anatomy the engine keeps no parts and no die clocks: asked to follow a
+    // read, it says it follows none rather than give a journey of zeros.
+    let d = presets::lookup("e18dc")?.drive_for_capacity_gb(480.0)?;
+    let spec = StreamsSpec {
+        drive: d,
+        streams: vec![Stream::closed(&job(Rw::RandRead, 100, 4096, 4))],
+        state: DriveState::SeqFilled,
+        options: RunOptions::default().without_anatomy(),
+    };
+    let mut sim = Simulation::watched(&spec.check()?);
+    sim.follow_next(false);
+    sim.step(1_000);
+    assert_eq!(sim.followed(), None);
+    Ok(())
+}
+
+#[test]
 fn a_run_without_the_anatomy_has_the_same_figures_and_no_anatomy() -> TestResult {
     // The anatomy only watches: the same run with it off has the same events, latencies and
     // throughput, and reports no parts.

@@ -18,7 +18,8 @@
 //! E18DC at QD8, measured). Only the three statistics the page draws are kept, not the p50's
 //! tail. A [`Point`](crate::Point) stays `Copy`: the anatomy is plain arrays.
 
-use parallelism_model::anatomy::{Anatomy, Breakdown, DirectionAnatomy, Part, PARTS};
+use parallelism_model::anatomy::{Anatomy, Breakdown, DirectionAnatomy, Part, Parts, PARTS};
+use parallelism_model::time::Nanos;
 use serde::{Deserialize, Serialize};
 
 /// One set of requests' mean composition: their mean latency and each part's mean, in µs,
@@ -35,6 +36,15 @@ impl PartsUs {
         PartsUs {
             latency_us: b.latency_us as f32,
             parts_us: b.parts_us.map(|us| us as f32),
+        }
+    }
+
+    /// One request's parts (a followed request's, so far), its latency their sum.
+    pub fn of_request(p: &Parts) -> PartsUs {
+        let us = |ns: u64| Nanos(ns).as_us() as f32;
+        PartsUs {
+            latency_us: p.total().as_us() as f32,
+            parts_us: p.0.map(us),
         }
     }
 

@@ -3,7 +3,8 @@
 //!
 //! The jobs run together, as fio runs the jobs of one group, and then each alone on the same
 //! drive, so the page can say what the others cost each job (a write job's programs holding the
-//! dies a read job needs shows as the read job's p99 together against alone).
+//! dies a read job needs shows as the read job's p99 together against alone, and in that p99's
+//! anatomy as waiting for its die behind host programs).
 //!
 //! What always holds:
 //! - every run is checked by the model before it starts: a job set the model refuses is
@@ -22,6 +23,7 @@ use parallelism_model::workload::{Spacing, Stream, StreamsSpec};
 use parallelism_model::{DriveState, Simulation};
 use serde::{Deserialize, Serialize};
 
+use crate::anatomy::PointAnatomy;
 use crate::key::{DriveKey, SEED};
 use crate::plan::EVENTS_PER_STEP;
 use crate::{Counted, WorkError};
@@ -117,6 +119,8 @@ pub struct JobFigures {
     pub p99_us: f64,
     /// Its requests arrived faster than they completed (an open loop past capacity).
     pub saturated: bool,
+    /// Where its requests' time went: what the other jobs cost its p99 shows here.
+    pub anatomy: PointAnatomy,
 }
 
 impl JobFigures {
@@ -127,6 +131,7 @@ impl JobFigures {
             mean_us: s.latency.mean_us,
             p99_us: s.latency.p99_us,
             saturated: s.saturated,
+            anatomy: PointAnatomy::of(&s.anatomy),
         }
     }
 
@@ -137,6 +142,7 @@ impl JobFigures {
             mean_us: r.latency.mean_us,
             p99_us: r.latency.p99_us,
             saturated: r.saturated,
+            anatomy: PointAnatomy::of(&r.anatomy),
         }
     }
 }
@@ -144,8 +150,9 @@ impl JobFigures {
 /// What the worker found.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JobsFound {
-    /// The drive's total with every job running.
-    pub total: JobFigures,
+    /// The drive's total with every job running (boxed: with its anatomy a job's figures are
+    /// some 500 bytes, and the worker's every reply would be as large as the largest).
+    pub total: Box<JobFigures>,
     /// Each job's figures with every job running, in the asked order.
     pub together: Vec<JobFigures>,
     /// Each job's figures running alone (empty for a single job).
@@ -240,7 +247,7 @@ impl JobsTask {
     fn found(&self) -> JobsFound {
         let together = &self.results[0];
         JobsFound {
-            total: JobFigures::of_run(together),
+            total: Box::new(JobFigures::of_run(together)),
             together: together.streams.iter().map(JobFigures::of_stream).collect(),
             alone: self.results[1..].iter().map(JobFigures::of_run).collect(),
             limit: together.bottleneck.label().to_string(),
@@ -268,6 +275,7 @@ impl Sliced for JobsTask {
 mod tests {
     use super::*;
     use crate::key::DriveChoice;
+    use parallelism_model::anatomy::Part;
     use parallelism_model::presets::{self, PresetRef};
 
     fn ask(jobs: Vec<JobAsk>) -> JobsAsk {
@@ -331,12 +339,37 @@ mod tests {
     }
 
     #[test]
+    fn the_writer_s_cost_to_the_reader_shows_in_the_reader_s_p99_anatomy() {
+        // Issue 56: a QD1 reader beside a QD32 random writer waits behind the writes' work at
+        // its p99 (more than half of it behind programs, garbage collection or their
+        // suspends); alone, its p99 waits behind none of it. The writer has no reads.
+        let found = run(ask(vec![READER, WRITER]));
+        let share = |f: &JobFigures| {
+            let p99 = f.anatomy.reads.unwrap().p99;
+            let writes: f32 = Part::ALL
+                .into_iter()
+                .filter(|p| p.writes_cause())
+                .map(|p| p99.part_us(p))
+                .sum();
+            writes / p99.latency_us
+        };
+        assert!(
+            share(&found.together[0]) > 0.5,
+            "{}",
+            share(&found.together[0])
+        );
+        assert_eq!(share(&found.alone[0]), 0.0);
+        assert!(found.together[1].anatomy.reads.is_none());
+        assert!(found.together[1].anatomy.writes.is_some());
+    }
+
+    #[test]
     fn the_runs_together_are_the_models_own_streams_run() {
         // The same streams through the model in one go give the same figures, bit for bit.
         let a = ask(vec![READER, WRITER]);
         let found = run(a.clone());
         let direct = Simulation::run(&a.checked(&a.jobs).unwrap()).unwrap();
-        assert_eq!(found.total, JobFigures::of_run(&direct));
+        assert_eq!(*found.total, JobFigures::of_run(&direct));
         assert_eq!(found.together[1], JobFigures::of_stream(&direct.streams[1]));
     }
 

@@ -271,20 +271,24 @@ pub fn panel(anatomy: &PointAnatomy) -> Option<Panel> {
     let first = directions.first()?;
     let p99 = first.bars.iter().find(|b| b.statistic == Statistic::P99)?;
     let sentence = sentence(first.direction, p99);
-    let colours = PartColour::ALL
-        .into_iter()
-        .filter(|&c| {
-            directions
-                .iter()
-                .flat_map(|d| &d.rows)
-                .any(|r| PartColour::of(r.part) == c)
-        })
-        .collect();
+    let colours = colours(directions.iter().flat_map(|d| &d.bars));
     Some(Panel {
         sentence,
         directions,
         colours,
     })
+}
+
+/// The colours `bars` use, in the order a request meets them, for a legend.
+pub fn colours<'a>(bars: impl IntoIterator<Item = &'a Bar>) -> Vec<PartColour> {
+    let mut used = [false; PartColour::ALL.len()];
+    for seg in bars.into_iter().flat_map(|b| &b.segments) {
+        used[PartColour::of(seg.part) as usize] = true;
+    }
+    PartColour::ALL
+        .into_iter()
+        .filter(|&c| used[c as usize])
+        .collect()
 }
 
 fn direction_panel(direction: Direction, parts: &DirectionParts) -> DirectionPanel {
@@ -310,17 +314,14 @@ fn direction_panel(direction: Direction, parts: &DirectionParts) -> DirectionPan
 /// One statistic's bar: each part that took time, as its share of the whole.
 pub fn bar(direction: Direction, statistic: Statistic, b: &PartsUs) -> Bar {
     let latency_us = f64::from(b.latency_us);
-    let segments: Vec<Segment> = Part::ALL
-        .into_iter()
-        .map(|part| (part, f64::from(b.part_us(part))))
-        .filter(|&(_, us)| us > 0.0)
-        .map(|(part, us)| Segment {
-            part,
-            us,
-            width_pct: share(us, latency_us) * FULL_PCT,
-        })
-        .collect();
-    let described = describe(direction, statistic, latency_us, &segments);
+    let segments = segments(b);
+    let described = format!(
+        "{} of {}, {} on average in the model: {}",
+        statistic.label(),
+        statistic.requests(direction),
+        format::latency_us(latency_us),
+        largest_first(&segments)
+    );
     Bar {
         statistic,
         latency_us,
@@ -329,9 +330,25 @@ pub fn bar(direction: Direction, statistic: Statistic, b: &PartsUs) -> Bar {
     }
 }
 
-/// A bar in words, largest part first: `p99 of reads at or above the p99, 1.00 ms in the
-/// model: 94% waiting for …`.
-fn describe(d: Direction, s: Statistic, latency_us: f64, segments: &[Segment]) -> String {
+/// The parts of `b` that took time, in the order a request meets them, each as its share of
+/// `b`'s latency.
+pub fn segments(b: &PartsUs) -> Vec<Segment> {
+    let latency_us = f64::from(b.latency_us);
+    Part::ALL
+        .into_iter()
+        .map(|part| (part, f64::from(b.part_us(part))))
+        .filter(|&(_, us)| us > 0.0)
+        .map(|(part, us)| Segment {
+            part,
+            us,
+            width_pct: share(us, latency_us) * FULL_PCT,
+        })
+        .collect()
+}
+
+/// Segments in words, largest first: `94% waiting for its die behind host programs (940 µs);
+/// 4% on its own NAND read (40 µs)`.
+pub fn largest_first(segments: &[Segment]) -> String {
     let mut largest: Vec<&Segment> = segments.iter().collect();
     largest.sort_by(|a, b| b.us.total_cmp(&a.us));
     let parts: Vec<String> = largest
@@ -345,13 +362,7 @@ fn describe(d: Direction, s: Statistic, latency_us: f64, segments: &[Segment]) -
             )
         })
         .collect();
-    format!(
-        "{} of {}, {} on average in the model: {}",
-        s.label(),
-        s.requests(d),
-        format::latency_us(latency_us),
-        parts.join("; ")
-    )
+    parts.join("; ")
 }
 
 /// The largest part of the p99's tail in one sentence: `At p99, 71% of a read's time is spent
@@ -378,6 +389,40 @@ pub fn sentence(direction: Direction, p99: &Bar) -> String {
         direction.plural(),
         format::latency_us(p99.latency_us),
     )
+}
+
+/// One direction of a job's p99 in several-jobs view: its bar with every job running, and
+/// alone (`None` for a single job, which never runs alone).
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobP99 {
+    pub direction: Direction,
+    pub together: Bar,
+    pub alone: Option<Bar>,
+    /// The largest part of the p99 together, in words.
+    pub sentence: String,
+}
+
+/// A job's p99 bars, reads first, then writes; only the directions the job has.
+pub fn job_p99(together: &PointAnatomy, alone: Option<&PointAnatomy>) -> Vec<JobP99> {
+    let of = |a: &PointAnatomy, d: Direction| match d {
+        Direction::Reads => a.reads,
+        Direction::Writes => a.writes,
+    };
+    [Direction::Reads, Direction::Writes]
+        .into_iter()
+        .filter_map(|d| {
+            let with = bar(d, Statistic::P99, &of(together, d)?.p99);
+            let without = alone
+                .and_then(|a| of(a, d))
+                .map(|a| bar(d, Statistic::P99, &a.p99));
+            Some(JobP99 {
+                direction: d,
+                sentence: sentence(d, &with),
+                together: with,
+                alone: without,
+            })
+        })
+        .collect()
 }
 
 /// The least time the table prints as a figure: [`format::latency_us`] gives a tenth of a
@@ -617,6 +662,48 @@ mod tests {
             ],
             "the legend shows the colours the bars use"
         );
+    }
+
+    /// Several jobs: a reader's p99 with a writer running waits behind programs; alone it
+    /// is its own sense. A writer has a writes' bar only; a single job has no "alone".
+    #[test]
+    fn a_job_s_p99_is_shown_together_and_alone_for_each_direction_it_has() {
+        let own = parts(&[(Part::Sense, 60.0), (Part::LinkTransfer, 10.0)]);
+        let alone = PointAnatomy {
+            reads: Some(DirectionParts {
+                mean: own,
+                p99: own,
+                p999: own,
+            }),
+            writes: None,
+        };
+        let together = PointAnatomy {
+            reads: Some(reads()),
+            writes: None,
+        };
+        let bars = job_p99(&together, Some(&alone));
+        assert_eq!(bars.len(), 1);
+        let reader = &bars[0];
+        assert_eq!(reader.direction, Direction::Reads);
+        assert_eq!(reader.together.latency_us, 1000.0);
+        assert_eq!(reader.alone.as_ref().map(|b| b.latency_us), Some(70.0));
+        assert!(
+            reader.sentence.starts_with(
+                "At p99, 94% of a read's time is spent waiting for its die behind host programs"
+            ),
+            "{}",
+            reader.sentence
+        );
+
+        let writer = PointAnatomy {
+            reads: None,
+            writes: Some(writes()),
+        };
+        let bars = job_p99(&writer, None);
+        assert_eq!(bars.len(), 1);
+        assert_eq!(bars[0].direction, Direction::Writes);
+        assert_eq!(bars[0].alone, None);
+        assert_eq!(job_p99(&PointAnatomy::default(), None), Vec::new());
     }
 
     #[test]

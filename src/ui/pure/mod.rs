@@ -10,7 +10,8 @@
 //! - [`load`]: a sweep over offered load read as capacity and knee; [`measure`]: what a
 //!   throughput figure counts and what a chart plots.
 //! - [`reference`](mod@reference): the published measurements the charts mark.
-//! - [`teaching`]: teaching mode's bottleneck explainer, power meter and tours.
+//! - [`teaching`]: teaching mode's bottleneck explainer, power meter and tours; [`journey`]:
+//!   the request it follows.
 //! - [`embed`], [`snippet`], [`compare`]: embed options and the snippet, pinned configurations.
 //! - [`format`](mod@format), [`ladder`]: numbers in words and digits, the values a slider snaps to.
 
@@ -20,6 +21,7 @@ pub mod compute;
 pub mod embed;
 pub mod format;
 pub mod guide;
+pub mod journey;
 pub mod ladder;
 pub mod load;
 pub mod measure;

@@ -15,7 +15,9 @@
 
 use leptos::prelude::*;
 
-use crate::ui::pure::anatomy::{self, css_classes, Bar, DirectionPanel, Panel, Shown, Statistic};
+use crate::ui::pure::anatomy::{
+    self, css_classes, Bar, DirectionPanel, Panel, PartColour, Segment, Shown, Statistic,
+};
 use crate::ui::pure::compute::{Fidelity, Point};
 use crate::ui::pure::format;
 use crate::ui::pure::state::Lab;
@@ -67,20 +69,7 @@ fn panel_view(panel: Panel, table_open: RwSignal<bool>) -> AnyView {
     view! {
         <p class="anatomy-sentence" id="anatomy-sentence">{panel.sentence}</p>
         {panel.directions.into_iter().map(direction_bars).collect_view()}
-        <ul class="anatomy-legend" id="anatomy-legend" aria-label="The parts' colours">
-            {panel
-                .colours
-                .into_iter()
-                .map(|f| {
-                    view! {
-                        <li>
-                            <span class=format!("anatomy-swatch {}", f.css_class()) aria-hidden="true"></span>
-                            {f.label()}
-                        </li>
-                    }
-                })
-                .collect_view()}
-        </ul>
+        {legend_view("anatomy-legend", panel.colours)}
         <details
             class="anatomy-parts"
             id="anatomy-parts"
@@ -106,10 +95,9 @@ fn direction_bars(d: DirectionPanel) -> impl IntoView {
     }
 }
 
-/// One bar: its label, its parts side by side, its latency.
-fn bar_view(bar: Bar) -> impl IntoView {
-    let segments = bar
-        .segments
+/// A bar's parts side by side, each as wide as its share, its words as its title.
+pub fn segments_view(segments: Vec<Segment>) -> impl IntoView {
+    segments
         .into_iter()
         .map(|s| {
             view! {
@@ -120,10 +108,40 @@ fn bar_view(bar: Bar) -> impl IntoView {
                 ></span>
             }
         })
-        .collect_view();
+        .collect_view()
+}
+
+/// The colours' legend, each in words beside its swatch.
+pub fn legend_view(id: &'static str, colours: Vec<PartColour>) -> impl IntoView {
+    view! {
+        <ul class="anatomy-legend" id=id aria-label="The parts' colours">
+            {colours
+                .into_iter()
+                .map(|f| {
+                    view! {
+                        <li>
+                            <span class=format!("anatomy-swatch {}", f.css_class()) aria-hidden="true"></span>
+                            {f.label()}
+                        </li>
+                    }
+                })
+                .collect_view()}
+        </ul>
+    }
+}
+
+/// One bar labelled with its statistic.
+fn bar_view(bar: Bar) -> impl IntoView {
+    let label = bar.statistic.label();
+    labelled_bar(label, bar)
+}
+
+/// One bar: `label`, its parts side by side, its latency.
+pub fn labelled_bar(label: &'static str, bar: Bar) -> impl IntoView {
+    let segments = segments_view(bar.segments);
     view! {
         <li class="anatomy-row">
-            <span class="anatomy-label" aria-hidden="true">{bar.statistic.label()}</span>
+            <span class="anatomy-label" aria-hidden="true">{label}</span>
             <span class="anatomy-bar" role="img" aria-label=bar.described>{segments}</span>
             <span class="anatomy-value" aria-hidden="true">{format::latency_us(bar.latency_us)}</span>
         </li>

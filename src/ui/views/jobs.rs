@@ -1,6 +1,7 @@
 //! Several jobs on one drive: the jobs' controls ([`JobsControls`](crate::ui::controls::jobs::JobsControls), in the controls panel) and
 //! their results ([`JobsFigure`], where the charts are): each job's IOPS, MB/s, mean and p99
-//! latency with every job running, its p99 alone, and the drive's total.
+//! latency with every job running, its p99 alone, and the drive's total; then each job's p99
+//! anatomy, together and alone (where its time goes, in the readout's colours).
 //!
 //! What always holds: the jobs run in a worker of the pool (never on the page's thread), the
 //! latest set asked replacing the one before; every figure is a model result and says so; the
@@ -12,9 +13,11 @@ use crate::ui::pure::guide::GuidePage;
 use crate::ui::views::guide_link::GuideLink;
 
 use crate::ui::browser::pool::Pool;
+use crate::ui::pure::anatomy::{self, JobP99};
 use crate::ui::pure::format;
 use crate::ui::pure::state::{JobSetup, Jobs, Lab, LabState};
 use crate::ui::pure::words::job_words;
+use crate::ui::views::anatomy::{labelled_bar, legend_view};
 use crate::ui::views::task_status::TaskStatus;
 use parallelism_work::jobs::{JobFigures, JobsAsk, JobsFound};
 
@@ -179,5 +182,67 @@ fn JobsTable(jobs: Jobs, found: JobsFound) -> impl IntoView {
             </tfoot>
         </table>
         {summary.map(|s| view! { <p class="jobs-summary" id="jobs-summary">{s}</p> })}
+        <JobsAnatomy jobs=jobs found=found />
+    }
+}
+
+/// Each job's p99, where its time goes: with every job running, and alone, so the reader
+/// sees what a writer costs a reader.
+#[component]
+fn JobsAnatomy(jobs: Jobs, found: JobsFound) -> impl IntoView {
+    let per_job: Vec<(String, Vec<JobP99>)> = jobs
+        .as_slice()
+        .iter()
+        .zip(&found.together)
+        .enumerate()
+        .map(|(i, (j, f))| {
+            let alone = found.alone.get(i).map(|a| &a.anatomy);
+            (
+                format!("Job {}: {}", i + 1, job_words(j)),
+                anatomy::job_p99(&f.anatomy, alone),
+            )
+        })
+        .collect();
+    let colours = anatomy::colours(
+        per_job
+            .iter()
+            .flat_map(|(_, d)| d)
+            .flat_map(|d| std::iter::once(&d.together).chain(&d.alone)),
+    );
+    let jobs_view = per_job
+        .into_iter()
+        .map(|(heading, directions)| {
+            view! {
+                <div class="anatomy-direction">
+                    <h4>{heading}</h4>
+                    {directions.into_iter().map(job_direction).collect_view()}
+                </div>
+            }
+        })
+        .collect_view();
+    view! {
+        <section class="anatomy jobs-anatomy" id="jobs-anatomy" aria-labelledby="jobs-anatomy-title">
+            <h3 id="jobs-anatomy-title">"Each job's p99: where its time goes (model)"</h3>
+            {jobs_view}
+            {legend_view("jobs-anatomy-legend", colours)}
+        </section>
+    }
+}
+
+/// One direction of a job: its p99 bar together and alone, and the sentence naming the
+/// largest part together.
+fn job_direction(d: JobP99) -> impl IntoView {
+    let mut together = d.together;
+    together.described = format!("With every job running: {}", together.described);
+    let alone = d.alone.map(|mut a| {
+        a.described = format!("Alone: {}", a.described);
+        labelled_bar("alone", a)
+    });
+    view! {
+        <p class="anatomy-sentence">{format!("{}: {}", d.direction.heading(), d.sentence)}</p>
+        <ul class="anatomy-bars">
+            {labelled_bar("together", together)}
+            {alone}
+        </ul>
     }
 }

@@ -6,7 +6,8 @@
 //! - [`over_time`]: the drive over time (browser components), on [`charts::over_time`](crate::ui::charts::over_time) (its pure
 //!   part: the chart data and the texts made from the worker's results, tested natively).
 //! - [`teaching_mode`]: teaching mode (the drive at work, the bottleneck explainer), on
-//!   [`crate::ui::pure::teaching`] (its pure part).
+//!   [`crate::ui::pure::teaching`] (its pure part); [`journey`]: its "Follow one request"
+//!   card, on [`crate::ui::pure::journey`].
 //! - [`review`]: the E12 review's tests on the drive, one bar chart a test in its order.
 //! - [`scorecard`]: "How good is this model?": every published figure against the model's
 //!   result for it, source by source, and the links that open it.
@@ -40,6 +41,7 @@ pub mod fio_import;
 pub mod fit_drive;
 pub mod guide_link;
 pub mod jobs;
+pub mod journey;
 pub mod notes;
 pub mod over_time;
 pub mod queue_charts;

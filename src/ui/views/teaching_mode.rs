@@ -35,6 +35,7 @@ use leptos::prelude::*;
 
 use crate::ui::pure::guide::GuidePage;
 use crate::ui::views::guide_link::GuideLink;
+use crate::ui::views::journey::FollowOne;
 
 use parallelism_work::teach::{Frame, TeachCommand, TeachNews, MAX_EVENTS_PER_ADVANCE};
 
@@ -47,6 +48,7 @@ use crate::ui::controls::slider::LadderSlider;
 use crate::ui::pure::compute;
 use crate::ui::pure::embed::Control;
 use crate::ui::pure::format;
+use crate::ui::pure::journey::{Highlight, Journey};
 use crate::ui::pure::state::{speed_ladder, Lab, ViewSettings, DEFAULT_SPEED_US_PER_S};
 use crate::ui::pure::teaching::{
     bar_percent, explain, sim_span, speed_text, summary, ExplainContext, Explanation, PowerTrace,
@@ -266,6 +268,8 @@ struct Shown {
     explanation: RwSignal<Option<Explanation>>,
     spoken: RwSignal<String>,
     power: RwSignal<PowerTrace>,
+    /// The request followed, once the reader asked for one.
+    journey: RwSignal<Option<Journey>>,
 }
 
 impl Shown {
@@ -280,10 +284,12 @@ impl Shown {
             explanation: RwSignal::new(None),
             spoken: RwSignal::new(String::new()),
             power: RwSignal::new(PowerTrace::default()),
+            journey: RwSignal::new(None),
         }
     }
 
     fn publish(&self, f: Frame, speak: bool) {
+        self.follow(&f);
         if speak {
             self.spoken.set(summary(&f.activity, f.clock));
         }
@@ -291,6 +297,18 @@ impl Shown {
         self.activity.set(Some(f.activity));
         self.clock_ns.set(f.clock.0);
         self.steps.set(f.steps);
+    }
+
+    /// Takes in where the request followed is (a journey changes only when it moved on).
+    fn follow(&self, f: &Frame) {
+        let changed = self.journey.with_untracked(|j| {
+            j.as_ref()
+                .is_some_and(|j| f.followed.is_some() && j.latest != f.followed)
+        });
+        if changed {
+            self.journey
+                .update(|j| j.iter_mut().for_each(|j| j.hear(f.followed)));
+        }
     }
 
     /// What the drive does now, in one sentence (for Pause).
@@ -313,6 +331,9 @@ struct Core {
     owed_ms: f64,
     /// Commands sent whose frame has not come back.
     awaited: u32,
+    /// Frames still to come that answer commands sent before the last Follow: they tell of
+    /// the request followed before it, so the journey does not take them in.
+    before_follow: u32,
     last_spoken_ms: f64,
 }
 
@@ -324,6 +345,7 @@ impl Core {
             last_frame_ms: None,
             owed_ms: 0.0,
             awaited: 0,
+            before_follow: 0,
             last_spoken_ms: 0.0,
         }
     }
@@ -340,6 +362,7 @@ impl Core {
         shown.explanation.set(None);
         shown.clock_ns.set(0);
         shown.steps.set(0);
+        shown.journey.set(None);
         shown.status.set("Preparing the drive…".into());
     }
 
@@ -355,6 +378,8 @@ impl Core {
             let budget = shown.power.with_untracked(PowerTrace::budget_w);
             shown.power.set(PowerTrace::new(budget));
             self.owed_ms = 0.0;
+            // The worker's player starts again, following nothing.
+            shown.journey.set(None);
             self.send(TeachCommand::Reset);
         }
     }
@@ -363,6 +388,15 @@ impl Core {
         shown.playing.set(false);
         if shown.ready.get_untracked() {
             self.send(TeachCommand::Step);
+        }
+    }
+
+    /// Follows the host's next read (or write, `write`).
+    fn follow(&mut self, write: bool, shown: Shown) {
+        if shown.ready.get_untracked() {
+            self.before_follow = self.awaited;
+            shown.journey.set(Some(Journey::waiting(write)));
+            self.send(TeachCommand::Follow { write });
         }
     }
 
@@ -396,8 +430,12 @@ impl Core {
                 shown.ready.set(true);
                 shown.status.set(String::new());
             }
-            TeachNews::Frame(f) => {
+            TeachNews::Frame(mut f) => {
                 self.awaited = self.awaited.saturating_sub(1);
+                if self.before_follow > 0 {
+                    self.before_follow -= 1;
+                    f.followed = None;
+                }
                 let now = performance_now();
                 let speak =
                     !shown.playing.get_untracked() || now - self.last_spoken_ms >= SPOKEN_EVERY_MS;
@@ -407,6 +445,7 @@ impl Core {
                 if f.events > 0 || f.steps == 0 || speak {
                     shown.publish(f, speak);
                 } else {
+                    shown.follow(&f);
                     shown.clock_ns.set(f.clock.0);
                 }
             }
@@ -480,6 +519,13 @@ pub fn TeachingMode() -> impl IntoView {
         })
     });
     let link_name = Signal::derive(move || lab.drive.with(|d| d.preset().controller.link.name()));
+    let highlight = Memo::new(move |_| {
+        shown
+            .journey
+            .with(|j| j.as_ref().map(Journey::highlight).unwrap_or_default())
+    });
+    let read_pct = move || lab.workload.with(|w| w.read_pct());
+    let follow = Callback::new(move |write| core.update_value(|c| c.follow(write, shown)));
 
     view! {
         <section
@@ -504,13 +550,25 @@ pub fn TeachingMode() -> impl IntoView {
                     }}
                 </p>
                 <p class="status" id="teach-status">{move || shown.status.get()}</p>
-                <DrivePicture parts=parts activity=shown.activity link_name=link_name />
+                <DrivePicture
+                    parts=parts
+                    activity=shown.activity
+                    link_name=link_name
+                    highlight=highlight
+                />
                 <PowerDraw trace=shown.power />
                 <DieLegend />
                 <p class="visually-hidden" id="teach-summary" aria-live="polite" aria-atomic="true">
                     {move || shown.spoken.get()}
                 </p>
             </div>
+            <FollowOne
+                journey=shown.journey
+                ready=shown.ready
+                reads=Signal::derive(move || read_pct() > 0)
+                writes=Signal::derive(move || read_pct() < 100)
+                follow=follow
+            />
             <Explainer explanation=shown.explanation />
         </section>
     }
@@ -669,6 +727,9 @@ fn DrivePicture(
     /// The host link's name, e.g. `PCIe 4.0 x4`.
     #[prop(into)]
     link_name: Signal<&'static str>,
+    /// Where the request followed is.
+    #[prop(into)]
+    highlight: Signal<Highlight>,
 ) -> impl IntoView {
     let box_ref = NodeRef::<leptos::html::Div>::new();
     let box_px = follow_box(box_ref, |e| Some(f64::from(e.client_width())));
@@ -693,14 +754,15 @@ fn DrivePicture(
     let picture = move || {
         let l = layout.get()?;
         let lanes = (0..l.channels)
-            .map(|ch| channel_lane(l, ch, activity))
+            .map(|ch| channel_lane(l, ch, activity, highlight))
             .collect_view();
         let dies = (0..l.dies)
             .map(|i| {
                 let die = Memo::new(move |_| {
                     activity.with(|a| a.as_ref().and_then(|a| a.dies.get(i as usize).copied()))
                 });
-                die_cell(l, i, die)
+                let followed = Memo::new(move |_| highlight.with(|h| h.die == Some(i)));
+                die_cell(l, i, die, followed)
             })
             .collect_view();
         Some(view! {
@@ -714,7 +776,7 @@ fn DrivePicture(
                 preserveAspectRatio="xMinYMin meet"
             >
                 <title id="drive-picture-title">{description}</title>
-                <FrontEnd layout=l activity=activity link_name=link_name />
+                <FrontEnd layout=l activity=activity link_name=link_name highlight=highlight />
                 {lanes}
                 {dies}
             </svg>
@@ -733,16 +795,20 @@ fn FrontEnd(
     activity: Signal<Option<Activity>>,
     /// The host link's name.
     link_name: Signal<&'static str>,
+    /// Where the request followed is.
+    highlight: Signal<Highlight>,
 ) -> impl IntoView {
     let pick = move |f: fn(&Activity) -> String| {
         move || activity.with(|a| a.as_ref().map(f).unwrap_or_default())
     };
-    let busy_class = move |base: &'static str, f: fn(&Activity) -> bool| {
-        move || {
-            let busy = activity.with(|a| a.as_ref().is_some_and(f));
-            format!("{base} {}", if busy { "busy" } else { "idle" })
-        }
-    };
+    let busy_class =
+        move |base: &'static str, f: fn(&Activity) -> bool, lit: fn(&Highlight) -> bool| {
+            move || {
+                let busy = activity.with(|a| a.as_ref().is_some_and(f));
+                let followed = if highlight.with(lit) { " followed" } else { "" };
+                format!("{base} {}{followed}", if busy { "busy" } else { "idle" })
+            }
+        };
     let [(host_x, host_y), (link_x, link_y), (ctrl_x, ctrl_y)] = layout.front_end();
     // The arrows point the way data goes: across a row, down and up a stack.
     let (to_drive, to_host) = if layout.stacked {
@@ -751,7 +817,7 @@ fn FrontEnd(
         ("to the drive →", "← to the host")
     };
     view! {
-        <g class=busy_class("host", |a| a.host_waiting > 0 || a.host_backlog > 0)>
+        <g class=busy_class("host", |a| a.host_waiting > 0 || a.host_backlog > 0, |h| h.host)>
             <rect class="box" x=host_x y=host_y width=HOST_W height=BOX_H rx="8" />
             <text class="box-title" x=host_x + TEXT_PAD y=host_y + LINE_H>
                 "Host"
@@ -767,7 +833,7 @@ fn FrontEnd(
                 })}
             </text>
         </g>
-        <g class=busy_class("link link-write", |a| a.link_write_busy)>
+        <g class=busy_class("link link-write", |a| a.link_write_busy, |h| h.link)>
             <rect
                 class="arrow"
                 x=link_x
@@ -780,7 +846,7 @@ fn FrontEnd(
                 {to_drive}
             </text>
         </g>
-        <g class=busy_class("link link-read", |a| a.link_read_busy)>
+        <g class=busy_class("link link-read", |a| a.link_read_busy, |h| h.link)>
             <rect
                 class="arrow"
                 x=link_x
@@ -796,7 +862,7 @@ fn FrontEnd(
         <text class="link-name" x=link_x + TEXT_PAD y=link_y + BOX_H * HALF + CELL_GAP>
             {move || link_name.get()}
         </text>
-        <g class=busy_class("controller", |a| a.controller_busy)>
+        <g class=busy_class("controller", |a| a.controller_busy, |h| h.controller)>
             <rect class="box" x=ctrl_x y=ctrl_y width=CTRL_W height=BOX_H rx="8" />
             <text class="box-title" x=ctrl_x + TEXT_PAD y=ctrl_y + LINE_H>
                 {pick(|a| {
@@ -817,7 +883,12 @@ fn FrontEnd(
 }
 
 /// One channel's lane: its bus, busy or idle, and its name.
-fn channel_lane(l: Layout, ch: u32, activity: Signal<Option<Activity>>) -> impl IntoView {
+fn channel_lane(
+    l: Layout,
+    ch: u32,
+    activity: Signal<Option<Activity>>,
+    highlight: Signal<Highlight>,
+) -> impl IntoView {
     let y = l.lane_y(ch);
     // A lane too low for two lines of text says "busy" beside the name.
     let compact = l.lane_h() < 2.0 * LINE_H;
@@ -829,7 +900,14 @@ fn channel_lane(l: Layout, ch: u32, activity: Signal<Option<Activity>>) -> impl 
         })
     };
     view! {
-        <g class=move || format!("channel {}", if busy() { "busy" } else { "idle" })>
+        <g class=move || {
+            let followed = highlight.with(|h| h.channel == Some(ch));
+            format!(
+                "channel {}{}",
+                if busy() { "busy" } else { "idle" },
+                if followed { " followed" } else { "" },
+            )
+        }>
             <rect
                 class="channel-bus"
                 x=CHANNEL_BAR_X
@@ -863,7 +941,12 @@ fn channel_lane(l: Layout, ch: u32, activity: Signal<Option<Activity>>) -> impl 
 }
 
 /// One die: its state's colour and letter, its queue and its planes.
-fn die_cell(l: Layout, i: u32, die: Memo<Option<DieActivity>>) -> impl IntoView {
+fn die_cell(
+    l: Layout,
+    i: u32,
+    die: Memo<Option<DieActivity>>,
+    followed: Memo<bool>,
+) -> impl IntoView {
     let (x, y) = l.die_xy(i);
     let state = move || die.get().map_or(DieState::Idle, |d| d.state);
     let queued = move || die.get().map_or(0, |d| d.queued);
@@ -887,10 +970,13 @@ fn die_cell(l: Layout, i: u32, die: Memo<Option<DieActivity>>) -> impl IntoView 
         })
         .collect_view();
     view! {
-        <g class=move || format!("die die-{}", state().id())>
+        <g class=move || {
+            format!("die die-{}{}", state().id(), if followed.get() { " followed" } else { "" })
+        }>
             <title>
                 {move || {
-                    format!("Die {i}: {}, {} waiting", state().label(), queued())
+                    let mark = if followed.get() { " (the request followed is here)" } else { "" };
+                    format!("Die {i}: {}, {} waiting{mark}", state().label(), queued())
                 }}
             </title>
             <rect class="die-body" x=x y=y width=l.cell height=l.cell rx="3" />

@@ -30,9 +30,15 @@ pub(super) enum Follow {
 
 impl Simulation {
     /// Follow the next request of this direction (`write`) that the host makes, dropping the
-    /// one followed before.
+    /// one followed before. A run that keeps no anatomy ([`RunOptions::anatomy`]
+    /// off) keeps no parts or die clocks to follow one with: it follows nobody.
+    ///
+    /// [`RunOptions::anatomy`]: crate::RunOptions::anatomy
     pub fn follow_next(&mut self, write: bool) {
-        self.follow = Follow::Next { write };
+        self.follow = match self.p.anatomy {
+            true => Follow::Next { write },
+            false => Follow::Nobody,
+        };
     }
 
     /// The request followed, once there is one.

@@ -1113,7 +1113,9 @@ impl Simulation {
     /// A die became free: let it pick new work (after the dies waiting for its power slot).
     fn wake_die(&mut self, die_idx: u32) {
         let die = &mut self.dies[die_idx as usize];
-        die.clock.switch(self.now, Work::Idle);
+        if self.p.anatomy {
+            die.clock.switch(self.now, Work::Idle);
+        }
         die.busy = false;
         die.suspending = false;
         if die.holds_slot {
@@ -1217,7 +1219,9 @@ impl Simulation {
                 die.busy = true;
                 if let Some((left, op)) = die.suspended.take() {
                     die.op = op;
-                    die.clock.resume(self.now, work_of(op), self.p.t_resume);
+                    if self.p.anatomy {
+                        die.clock.resume(self.now, work_of(op), self.p.t_resume);
+                    }
                     let done = self.now + left;
                     self.schedule_step(die_idx, done);
                     return;
@@ -1260,13 +1264,15 @@ impl Simulation {
         // has streamed out (cache read overlaps the two; the register cannot).
         let slc = p.slc_read_ppm > 0 && die.sensing[..die.n_sensing].iter().all(|r| r.slc);
         let t_read = if slc { p.t_read_slc } else { p.t_read };
-        if queued && p.anatomy {
-            let clocks = die.clock.read(self.now);
-            for r in &mut die.sensing[..die.n_sensing] {
-                r.wait.began(clocks);
+        if p.anatomy {
+            if queued {
+                let clocks = die.clock.read(self.now);
+                for r in &mut die.sensing[..die.n_sensing] {
+                    r.wait.began(clocks);
+                }
             }
+            die.clock.switch(self.now, Work::Reads);
         }
-        die.clock.switch(self.now, Work::Reads);
         (die.sense_began, die.sense_time, die.sense_slc) = (self.now, t_read, slc);
         let done = (self.now + t_read).max(die.register_free);
         die.book(self.now, done);
@@ -1428,14 +1434,18 @@ impl Simulation {
             steps.copies -= 1;
             die.unit = Some(steps);
             die.op = DieOp::Copy;
-            die.clock.switch(self.now, Work::Gc);
+            if p.anatomy {
+                die.clock.switch(self.now, Work::Gc);
+            }
             let out_and_in = channel.reserve(self.now, unit_xfer * 2);
             (self.now + p.t_read * p.senses_per_unit + p.t_prog).max(out_and_in)
         } else if steps.erases > 0 {
             steps.erases -= 1;
             die.unit = Some(steps);
             die.op = DieOp::Erase;
-            die.clock.switch(self.now, Work::Gc);
+            if p.anatomy {
+                die.clock.switch(self.now, Work::Gc);
+            }
             self.now + p.t_erase
         } else {
             let (bytes, t_prog) = if steps.slc {
@@ -1444,7 +1454,9 @@ impl Simulation {
                 (p.unit_bytes, p.t_prog)
             };
             die.op = DieOp::Program;
-            die.clock.switch(self.now, Work::Programs);
+            if p.anatomy {
+                die.clock.switch(self.now, Work::Programs);
+            }
             channel.reserve(self.now, p.bus(bytes)) + t_prog
         };
         die.suspends = 0;
@@ -1489,7 +1501,9 @@ impl Simulation {
         die.busy_until = stop;
         die.suspends += 1;
         die.suspending = true;
-        die.clock.switch(self.now, Work::Suspends);
+        if p.anatomy {
+            die.clock.switch(self.now, Work::Suspends);
+        }
         die.suspended = Some((left + p.t_resume, die.op));
         die.step_generation = die.step_generation.wrapping_add(1);
         self.queue.push(stop, Ev::Suspended(die_idx));
