@@ -243,10 +243,7 @@ async fn e2e_teach_a_followed_read_lights_its_die_and_ends_with_every_part_of_it
         .next()
         .unwrap_or_default()
         .to_string();
-    let bar = browser
-        .attr("#follow-parts .anatomy-bar", "aria-label")
-        .await?
-        .unwrap_or_default();
+    let bar = browser.text("#follow-parts-text").await?;
     assert!(
         bar.starts_with(&format!("Its parts all, {latency} in the model: ")),
         "bar {bar} against {now}"

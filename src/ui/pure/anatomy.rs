@@ -271,7 +271,12 @@ pub fn panel(anatomy: &PointAnatomy) -> Option<Panel> {
     let first = directions.first()?;
     let p99 = first.bars.iter().find(|b| b.statistic == Statistic::P99)?;
     let sentence = sentence(first.direction, p99);
-    let colours = colours(directions.iter().flat_map(|d| &d.bars));
+    let colours = colours(
+        directions
+            .iter()
+            .flat_map(|d| &d.bars)
+            .flat_map(|b| &b.segments),
+    );
     Some(Panel {
         sentence,
         directions,
@@ -279,10 +284,10 @@ pub fn panel(anatomy: &PointAnatomy) -> Option<Panel> {
     })
 }
 
-/// The colours `bars` use, in the order a request meets them, for a legend.
-pub fn colours<'a>(bars: impl IntoIterator<Item = &'a Bar>) -> Vec<PartColour> {
+/// The colours `segments` use, in the order a request meets them, for a legend.
+pub fn colours<'a>(segments: impl IntoIterator<Item = &'a Segment>) -> Vec<PartColour> {
     let mut used = [false; PartColour::ALL.len()];
-    for seg in bars.into_iter().flat_map(|b| &b.segments) {
+    for seg in segments {
         used[PartColour::of(seg.part) as usize] = true;
     }
     PartColour::ALL

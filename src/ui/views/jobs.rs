@@ -207,7 +207,8 @@ fn JobsAnatomy(jobs: Jobs, found: JobsFound) -> impl IntoView {
         per_job
             .iter()
             .flat_map(|(_, d)| d)
-            .flat_map(|d| std::iter::once(&d.together).chain(&d.alone)),
+            .flat_map(|d| std::iter::once(&d.together).chain(&d.alone))
+            .flat_map(|b| &b.segments),
     );
     let jobs_view = per_job
         .into_iter()

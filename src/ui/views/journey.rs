@@ -9,13 +9,15 @@
 //!   says why), so the card never waits for a request that will not come;
 //! - the timeline and bar change with the frames, but only the sentence that a request is
 //!   done is spoken (a polite live region), never every frame;
-//! - the bar's text equivalent names every part with its microseconds.
+//! - the parts bar is drawn for the eye only: the sentence under it names every part with its
+//!   microseconds, for everyone.
 
 use leptos::prelude::*;
 
+use crate::ui::pure::anatomy;
 use crate::ui::pure::format;
 use crate::ui::pure::journey::Journey;
-use crate::ui::views::anatomy::segments_view;
+use crate::ui::views::anatomy::{legend_view, segments_view};
 
 /// The card. `follow(write)` asks for the next read (or write); `reads` and `writes` say
 /// whether the workload makes any.
@@ -100,7 +102,8 @@ fn FollowButton(
     }
 }
 
-/// The bar of the parts charged so far (the whole latency once done).
+/// The bar of the parts charged so far (the whole latency once done), its legend, and the
+/// parts in words (the bar's text, shown: a class reads it off the projector).
 #[component]
 fn PartsSoFar(journey: Signal<Option<Journey>>) -> impl IntoView {
     let bar = move || {
@@ -108,15 +111,18 @@ fn PartsSoFar(journey: Signal<Option<Journey>>) -> impl IntoView {
             let j = j.as_ref()?;
             let (us, segments) = j.parts()?;
             let text = j.parts_text()?;
+            let colours = anatomy::colours(&segments);
             let cells = segments_view(segments);
             Some(view! {
                 <div class="anatomy-row follow-parts" id="follow-parts">
                     <span class="anatomy-label" aria-hidden="true">"parts"</span>
-                    <span class="anatomy-bar" role="img" aria-label=text>{cells}</span>
+                    <span class="anatomy-bar" aria-hidden="true">{cells}</span>
                     <span class="anatomy-value" aria-hidden="true">
                         {format::latency_us(f64::from(us.latency_us))}
                     </span>
                 </div>
+                <p class="follow-parts-text" id="follow-parts-text">{text}</p>
+                {legend_view("follow-legend", colours)}
             })
         })
     };
