@@ -36,7 +36,12 @@ impl Default for IodepthChartData {
 /// The queue-depth axis both depth charts share: octaves from 1 to the series' deepest depth,
 /// on a log2 scale.
 pub fn depth_axis(depth: &DepthSeries, style: &ChartStyle) -> Axis<'static> {
-    let (hi, ticks) = axis::octave_ticks(depth.max_iodepth, style.narrow());
+    octave_axis(depth.max_iodepth, style)
+}
+
+/// The queue-depth axis from 1 to `max_iodepth`, in octaves on a log2 scale.
+pub fn octave_axis(max_iodepth: u32, style: &ChartStyle) -> Axis<'static> {
+    let (hi, ticks) = axis::octave_ticks(max_iodepth, style.narrow());
     Axis {
         lo: 0.0,
         hi,

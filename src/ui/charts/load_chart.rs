@@ -87,18 +87,29 @@ fn log_log((x, y): (f64, f64)) -> Option<(f64, f64)> {
     (x > 0.0 && y > 0.0 && x.is_finite() && y.is_finite()).then(|| (x.log10(), y.log10()))
 }
 
-fn unit_label(unit: Unit) -> impl Fn(f64) -> String {
+/// The tick label at `log10(v)` of an axis counting in `unit`.
+pub(super) fn unit_label(unit: Unit) -> impl Fn(f64) -> String {
     move |v: f64| unit.tick(10f64.powf(v))
 }
 
 /// The offered-load axis, with the current rate inside it.
 fn offered_axis(data: &LoadChartData, style: &ChartStyle) -> (f64, f64, Vec<f64>) {
-    let lo = data.x_range.0.min(data.current_x);
-    let hi = data.x_range.1.max(data.current_x);
+    offered_range(data.x_range, data.current_x, style)
+}
+
+/// The offered-load axis (log10 units) over `x_range`, widened to hold `current_x`.
+pub(super) fn offered_range(
+    x_range: (f64, f64),
+    current_x: f64,
+    style: &ChartStyle,
+) -> (f64, f64, Vec<f64>) {
+    let lo = x_range.0.min(current_x);
+    let hi = x_range.1.max(current_x);
     axis::log10_range(lo, hi, max_ticks(style))
 }
 
-fn x_title(unit: Unit) -> &'static str {
+/// The offered-load axis's title.
+pub(super) fn x_title(unit: Unit) -> &'static str {
     match unit {
         Unit::Iops => "offered IOPS (log scale)",
         Unit::MbS => "offered MB/s (log scale)",

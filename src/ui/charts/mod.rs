@@ -11,6 +11,7 @@
 //! - chart data holds only finite numbers: a result that is not finite (or not positive on a
 //!   log axis) is left out rather than drawn.
 
+pub mod anatomy_chart;
 pub mod axis;
 pub mod canvas;
 pub mod export;
@@ -42,6 +43,7 @@ use crate::ui::pure::state::{DriveChoice, LabState};
 use load_chart::DriveLimits;
 
 pub use crate::ui::pure::measure::{Measure, Unit};
+pub use anatomy_chart::AnatomyChartData;
 pub use iodepth_chart::IodepthChartData;
 pub use latency_chart::LatencyChartData;
 pub use load_chart::LoadChartData;
@@ -63,6 +65,9 @@ pub struct ChartSet {
     pub efficiency: IodepthChartData,
     /// The rate view's charts (empty while the workload is a queue depth).
     pub load: LoadChartData,
+    /// Where the reader's drive's mean request spends its time, across the depth or rate
+    /// sweep (empty for several jobs and a trace).
+    pub anatomy: AnatomyChartData,
     pub legend: Vec<LegendEntry>,
     /// The published measurements on the charts were taken in a different drive state.
     pub measured_state_differs: Option<DriveState>,
@@ -175,8 +180,10 @@ pub fn build(state: &LabState, lookup: &dyn Fn(&RunKey) -> Option<Point>) -> Cha
         LoadKind::Rate => load_charts(state, &drives, lookup, unit, current, &tag),
         LoadKind::Depth | LoadKind::Jobs | LoadKind::Trace => LoadChartData::default(),
     };
+    let anatomy = anatomy_chart(state, &drives, lookup, &iodepth, &load, &tag);
     ChartSet {
         load,
+        anatomy,
         iodepth,
         latency,
         mix,
@@ -265,6 +272,57 @@ fn load_charts(
             capacity,
         });
     }
+    data.stamp = Stamp {
+        state: tag.to_string(),
+        missing,
+    };
+    data
+}
+
+/// Where the time goes for the reader's own drive: its depth sweep's points (or its rate
+/// sweep's below saturation, where a latency says how long a request took, not how long the
+/// run lasted), on the axis the view's other charts use.
+fn anatomy_chart(
+    state: &LabState,
+    drives: &[Compared],
+    lookup: &dyn Fn(&RunKey) -> Option<Point>,
+    iodepth: &IodepthChartData,
+    load: &LoadChartData,
+    tag: &str,
+) -> AnatomyChartData {
+    let Some(d) = drives.iter().find(|d| d.current) else {
+        return AnatomyChartData::default();
+    };
+    let label = d.label.clone();
+    let (mut data, missing) = match state.workload.load() {
+        LoadKind::Depth => {
+            let (results, missing) = iodepth_results(d, lookup);
+            let axis = anatomy_chart::AnatomyAxis::Depth {
+                max_iodepth: iodepth.depth.max_iodepth,
+                current_iodepth: iodepth.depth.current_iodepth,
+            };
+            let points = results
+                .iter()
+                .map(|(k, p)| (f64::from(k.iodepth), &p.anatomy));
+            (AnatomyChartData::of(axis, label, points), missing)
+        }
+        LoadKind::Rate => {
+            let sweep = LoadSweep::of(&d.config, d.drive, lookup);
+            let bs = d.config.workload.bs_bytes();
+            let axis = anatomy_chart::AnatomyAxis::Offered {
+                unit: load.unit,
+                x_range: load.x_range,
+                current_x: load.current_x,
+            };
+            let points = sweep
+                .points
+                .iter()
+                .filter(|(_, p)| !p.saturated)
+                .map(|(r, p)| (load.unit.offered(f64::from(*r), bs), &p.anatomy));
+            (AnatomyChartData::of(axis, label, points), sweep.missing)
+        }
+        LoadKind::Jobs | LoadKind::Trace => return AnatomyChartData::default(),
+    };
     data.stamp = Stamp {
         state: tag.to_string(),
         missing,
@@ -769,6 +827,91 @@ mod tests {
         let ys: Vec<f64> = set.iodepth.depth.markers.iter().map(|m| m.y).collect();
         assert!(ys.contains(&1600.8), "{ys:?}");
         assert_eq!(set.measured_state_differs, Some(DriveState::SeqFilled));
+    }
+
+    /// [`fake`], its reads' mean 100 µs in the host's stack and a microsecond per request in
+    /// flight in its sense.
+    fn fake_with_anatomy(k: &RunKey) -> Option<Point> {
+        use crate::model::anatomy::{Part, PARTS};
+        use crate::ui::pure::compute::PointAnatomy;
+        let mut parts_us = [0.0; PARTS];
+        parts_us[Part::HostStack as usize] = 100.0;
+        parts_us[Part::Sense as usize] = k.iodepth as f32;
+        let mean = crate::ui::pure::anatomy::PartsUs {
+            latency_us: parts_us.iter().sum(),
+            parts_us,
+        };
+        let reads = crate::ui::pure::anatomy::DirectionParts {
+            mean,
+            p99: mean,
+            p999: mean,
+        };
+        fake(k).map(|p| Point {
+            anatomy: PointAnatomy {
+                reads: Some(reads),
+                writes: None,
+            },
+            ..p
+        })
+    }
+
+    #[test]
+    fn where_the_time_goes_follows_the_readers_own_drive_across_the_depth_sweep() {
+        use crate::ui::pure::anatomy::{Direction, PartColour};
+        let set = build(&LabState::default(), &fake_with_anatomy);
+        let a = &set.anatomy;
+        let current = set.legend.iter().find(|l| l.current).unwrap();
+        assert_eq!(a.drive, current.label, "the drive set, not every capacity");
+        assert_eq!(
+            a.axis,
+            anatomy_chart::AnatomyAxis::Depth {
+                max_iodepth: 256,
+                current_iodepth: 32
+            }
+        );
+        assert_eq!(a.panels.len(), 1);
+        assert_eq!(a.panels[0].direction, Direction::Reads);
+        let tops: Vec<(f64, f64)> = a.panels[0]
+            .stacks
+            .iter()
+            .map(|s| (s.x, s.top_us()))
+            .collect();
+        assert_eq!(
+            tops,
+            [1, 2, 4, 8, 16, 32, 64, 128, 256].map(|d| (f64::from(d), 100.0 + f64::from(d)))
+        );
+        assert_eq!(a.colours(), [PartColour::Host, PartColour::FlashRead]);
+        assert_eq!(a.stamp.missing, 0);
+        let none = build(&LabState::default(), &|_| None);
+        assert!(none.anatomy.panels.is_empty());
+        assert_eq!(
+            none.anatomy.stamp.missing, 9,
+            "the reader's drive's sweep alone"
+        );
+    }
+
+    #[test]
+    fn where_the_time_goes_against_offered_load_leaves_out_saturated_rates() {
+        let mut s = LabState::default();
+        s.workload.set_load(LoadKind::Rate);
+        let capacity = 32.0 * 10_000.0;
+        let saturating = |k: &RunKey| {
+            fake_with_anatomy(k).map(|p| Point {
+                saturated: matches!(k.load, compute::Load::Rate { iops, .. } if f64::from(iops) > capacity),
+                ..p
+            })
+        };
+        let set = build(&s, &saturating);
+        let a = &set.anatomy;
+        assert!(matches!(a.axis, anatomy_chart::AnatomyAxis::Offered { .. }));
+        let xs: Vec<f64> = a.panels[0].stacks.iter().map(|s| s.x).collect();
+        let calm: Vec<f64> = compute::sweep_rates(&s)
+            .into_iter()
+            .map(f64::from)
+            .filter(|&r| r <= capacity)
+            .collect();
+        assert!(!calm.is_empty());
+        assert_eq!(xs, calm);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! A plotters backend for tests that records what a draw function drew (texts, font sizes,
-//! stroked paths by colour, filled polygons, circles) instead of drawing it.
+//! stroked paths by colour, filled polygons and their colours, circles) instead of drawing it.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -18,6 +18,8 @@ pub struct Recorder {
     /// The colour of every stroked line or path.
     pub strokes: Vec<(u8, u8, u8)>,
     pub polygons: usize,
+    /// The colour of every filled polygon, in the order drawn.
+    pub fills: Vec<(u8, u8, u8)>,
     pub circles: usize,
 }
 
@@ -106,9 +108,11 @@ impl DrawingBackend for RecordingBackend {
     fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
         &mut self,
         _: I,
-        _: &S,
+        s: &S,
     ) -> R {
-        self.log.borrow_mut().polygons += 1;
+        let mut log = self.log.borrow_mut();
+        log.polygons += 1;
+        log.fills.push(s.color().rgb);
         Ok(())
     }
     fn draw_text<S: BackendTextStyle>(&mut self, text: &str, style: &S, _: BackendCoord) -> R {

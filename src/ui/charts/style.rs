@@ -10,9 +10,17 @@ use plotters::style::RGBColor;
 
 use super::frames::FrameSlot;
 use super::series::{SeriesColour, SERIES_COLOURS};
+use crate::ui::pure::anatomy::PartColour;
 
-/// CSS custom properties the palette reads, each with its light-theme fallback.
-pub const CSS_VARS: [(&str, RGBColor); 9 + SERIES_COLOURS] = [
+/// How many colours the parts of a request's time are drawn in.
+pub const PART_COLOURS: usize = PartColour::ALL.len();
+/// The palette's entries before the series colours (background to band).
+const BASE_COLOURS: usize = 9;
+
+/// CSS custom properties the palette reads, each with its light-theme fallback: the chart
+/// colours, the series colours, then the parts' colours in [`PartColour::ALL`]'s order (the
+/// readout's bars use the same properties, so a band and its bar segment match).
+pub const CSS_VARS: [(&str, RGBColor); BASE_COLOURS + SERIES_COLOURS + PART_COLOURS] = [
     ("--chart-bg", RGBColor(0xff, 0xff, 0xff)),
     ("--chart-text", RGBColor(0x1f, 0x29, 0x37)),
     ("--chart-muted", RGBColor(0x4b, 0x55, 0x63)),
@@ -26,6 +34,14 @@ pub const CSS_VARS: [(&str, RGBColor); 9 + SERIES_COLOURS] = [
     ("--series-2", RGBColor(0xd9, 0x77, 0x06)),
     ("--series-3", RGBColor(0x05, 0x96, 0x69)),
     ("--series-4", RGBColor(0x7c, 0x3a, 0xed)),
+    ("--part-host", RGBColor(0xcc, 0x79, 0xa7)),
+    ("--part-controller", RGBColor(0xe6, 0x9f, 0x00)),
+    ("--part-flash-read", RGBColor(0x00, 0x72, 0xb2)),
+    ("--part-other-reads", RGBColor(0x56, 0xb4, 0xe9)),
+    ("--part-writes-work", RGBColor(0xd5, 0x5e, 0x00)),
+    ("--part-power", RGBColor(0x00, 0x00, 0x00)),
+    ("--part-channel", RGBColor(0x00, 0x9e, 0x73)),
+    ("--part-link", RGBColor(0xf0, 0xe4, 0x42)),
 ];
 
 /// The charts' colours.
@@ -45,6 +61,8 @@ pub struct Palette {
     /// Background band behind "still computing" notes.
     pub band: RGBColor,
     pub series: [RGBColor; SERIES_COLOURS],
+    /// The parts' colours (Okabe and Ito's), in [`PartColour::ALL`]'s order.
+    pub parts: [RGBColor; PART_COLOURS],
 }
 
 impl Default for Palette {
@@ -75,6 +93,7 @@ impl Palette {
             current: c[7],
             band: c[8],
             series: [c[9], c[10], c[11], c[12]],
+            parts: std::array::from_fn(|i| c[BASE_COLOURS + SERIES_COLOURS + i]),
         }
     }
 
@@ -84,6 +103,11 @@ impl Palette {
             SeriesColour::Series(i) => self.series[i % SERIES_COLOURS],
             SeriesColour::Configured => self.configured,
         }
+    }
+
+    /// The colour a part's band is drawn in.
+    pub fn part(&self, c: PartColour) -> RGBColor {
+        self.parts[c.index()]
     }
 }
 
@@ -168,6 +192,29 @@ mod tests {
         });
         assert_eq!(p.background, RGBColor(0, 0, 0));
         assert_eq!(p.series[0], CSS_VARS[9].1);
+    }
+
+    #[test]
+    fn the_parts_colours_come_from_the_readouts_css_properties_in_both_themes() {
+        let light = Palette::default();
+        assert_eq!(light.part(PartColour::Host), RGBColor(0xcc, 0x79, 0xa7));
+        assert_eq!(light.part(PartColour::Power), RGBColor(0, 0, 0));
+        assert_eq!(light.part(PartColour::Link), RGBColor(0xf0, 0xe4, 0x42));
+        // The dark theme's black is its text colour (style/main.css).
+        let dark = Palette::from_lookup(|name| (name == "--part-power").then(|| "#e6edf3".into()));
+        assert_eq!(dark.part(PartColour::Power), RGBColor(0xe6, 0xed, 0xf3));
+        let css = include_str!("../../../style/main.css");
+        for (c, (name, colour)) in PartColour::ALL
+            .iter()
+            .zip(&CSS_VARS[BASE_COLOURS + SERIES_COLOURS..])
+        {
+            assert!(
+                name.ends_with(c.css_class().trim_start_matches("part-")),
+                "{name}"
+            );
+            let rule = format!("{name}: #{:02x}{:02x}{:02x};", colour.0, colour.1, colour.2);
+            assert!(css.contains(&rule), "the light theme's {rule}");
+        }
     }
 
     #[test]

@@ -80,6 +80,11 @@ impl PartColour {
         }
     }
 
+    /// Its place in [`PartColour::ALL`] (the enum is declared in that order; a test holds it).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     /// What the colour stands for, in the legend's words.
     pub fn label(self) -> &'static str {
         match self {
@@ -560,6 +565,9 @@ mod tests {
         assert_eq!(shade(Part::BehindReads), 0);
         assert_eq!(css_classes(Part::Sense), "part-flash-read shade-2");
         assert_eq!(css_classes(Part::Suspends), "part-writes-work shade-3");
+        for (i, c) in PartColour::ALL.into_iter().enumerate() {
+            assert_eq!(c.index(), i, "{c:?}");
+        }
         let most = Part::ALL.into_iter().map(shade).max();
         assert_eq!(most, Some(3), "four patterns are enough");
     }

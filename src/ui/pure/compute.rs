@@ -28,6 +28,7 @@ pub const RATE_SWEEP_MB_S: (f64, f64) = (10.0, 16_000.0);
 
 /// The charts drawn from each drive's sweep over queue depth ([`iodepth_sweep`]); the mixed chart
 /// alone draws the sweep over read share ([`mix_sweep`]).
+/// Where the time goes draws the sweep over queue depth of the reader's drive alone.
 const DEPTH_SWEEP_CHARTS: [ChartId; 3] = [ChartId::Iops, ChartId::Latency, ChartId::Power];
 
 /// The groups of a drive's [`sweeps`], in the order the plan runs them.
@@ -116,14 +117,17 @@ pub fn rate_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
 
 /// One drive's runs for the charts of the state's workload that the page shows (`charts=`),
 /// in two groups, the first screen's first: its sweep against queue depth (the IOPS chart's,
-/// the latency and power charts' too), then its sweep against read share (the mixed chart's);
-/// or its capacity and sweep over offered load (which the readout reads too, so they are run
-/// whatever the charts), then nothing.
-fn sweeps(state: &LabState, drive: DriveChoice) -> [Vec<RunKey>; SWEEP_GROUPS] {
+/// the latency and power charts' too, and where the time goes for the reader's own drive,
+/// `current`), then its sweep against read share (the mixed chart's); or its capacity and
+/// sweep over offered load (which the readout reads too, so they are run whatever the
+/// charts), then nothing.
+fn sweeps(state: &LabState, drive: DriveChoice, current: bool) -> [Vec<RunKey>; SWEEP_GROUPS] {
     let shown = state.embedding.charts;
     match state.workload.load() {
         LoadKind::Depth | LoadKind::Jobs | LoadKind::Trace => [
-            if DEPTH_SWEEP_CHARTS.iter().any(|&c| shown.shows(c)) {
+            if DEPTH_SWEEP_CHARTS.iter().any(|&c| shown.shows(c))
+                || (current && shown.shows(ChartId::Anatomy))
+            {
                 iodepth_sweep(state, drive)
             } else {
                 Vec::new()
@@ -207,14 +211,14 @@ pub fn plan(state: &LabState) -> Plan {
             first_screen: 1,
         };
     }
-    let mut groups = vec![sweeps(state, current)];
+    let mut groups = vec![sweeps(state, current, true)];
     for d in state.drive.comparison_drives() {
         if d != current {
-            groups.push(sweeps(state, d));
+            groups.push(sweeps(state, d, false));
         }
     }
     for pin in state.pins.as_slice() {
-        groups.push(sweeps(&pin.apply(state), pin.drive));
+        groups.push(sweeps(&pin.apply(state), pin.drive, false));
     }
     // The readout's point and every drive's first group, then every drive's second.
     let first = groups
@@ -300,6 +304,11 @@ mod tests {
             s.embedding.charts = ChartsShown::of(&[chart]).unwrap();
             assert_eq!(plan(&s).keys.len(), 3 * 9, "{chart}");
         }
+        // Where the time goes draws the reader's drive alone: its 9 depths.
+        s.embedding.charts = ChartsShown::of(&[ChartId::Anatomy]).unwrap();
+        let p = plan(&s).keys;
+        assert_eq!(p.len(), 9);
+        assert!(p.iter().all(|k| k.drive == s.drive.choice()));
         // A chart of another workload (`charts=load` on the depth view): the readout's point.
         s.embedding.charts = ChartsShown::of(&[ChartId::Load]).unwrap();
         assert_eq!(plan(&s).keys, vec![current_key(&s)]);

@@ -24,6 +24,8 @@ pub enum ChartId {
     Load,
     /// Carried against offered load (a rate).
     Carried,
+    /// Where the mean request's time goes, against queue depth or offered load.
+    Anatomy,
     /// Several jobs on one drive.
     Jobs,
     /// A trace replayed on each compared drive.
@@ -37,29 +39,37 @@ crate::model::named_enum!(ChartId, "chart", id, {
     Power => "power",
     Load => "load",
     Carried => "carried",
+    Anatomy => "anatomy",
     Jobs => "jobs",
     Trace => "trace",
 });
 
 impl ChartId {
-    /// The workload whose view holds this chart.
-    pub fn load(self) -> LoadKind {
+    /// The workloads whose views hold this chart (where the time goes has a place against
+    /// queue depth and against offered load alike).
+    pub fn views(self) -> &'static [LoadKind] {
         match self {
-            ChartId::Iops | ChartId::Latency | ChartId::Mix | ChartId::Power => LoadKind::Depth,
-            ChartId::Load | ChartId::Carried => LoadKind::Rate,
-            ChartId::Jobs => LoadKind::Jobs,
-            ChartId::Trace => LoadKind::Trace,
+            ChartId::Iops | ChartId::Latency | ChartId::Mix | ChartId::Power => &[LoadKind::Depth],
+            ChartId::Load | ChartId::Carried => &[LoadKind::Rate],
+            ChartId::Anatomy => &[LoadKind::Depth, LoadKind::Rate],
+            ChartId::Jobs => &[LoadKind::Jobs],
+            ChartId::Trace => &[LoadKind::Trace],
         }
     }
 
-    fn bit(self) -> u8 {
-        1 << (self as u8)
+    /// Whether the view of `load` holds this chart.
+    pub fn in_view(self, load: LoadKind) -> bool {
+        self.views().contains(&load)
+    }
+
+    fn bit(self) -> u16 {
+        1 << (self as u16)
     }
 }
 
 /// Which charts the page shows; never none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ChartsShown(u8);
+pub struct ChartsShown(u16);
 
 impl Default for ChartsShown {
     fn default() -> Self {
@@ -216,5 +226,20 @@ mod tests {
         let locks = Locks::of(&[Control::Rw, Control::Iodepth]);
         assert_eq!(locks.list(), vec![Control::Iodepth, Control::Rw]);
         assert!(Locks::default().is_empty());
+    }
+
+    #[test]
+    fn where_the_time_goes_belongs_to_the_depth_and_the_rate_views() {
+        assert_eq!(ChartId::Anatomy.id(), "anatomy");
+        assert!(ChartId::Anatomy.in_view(LoadKind::Depth));
+        assert!(ChartId::Anatomy.in_view(LoadKind::Rate));
+        assert!(!ChartId::Anatomy.in_view(LoadKind::Jobs));
+        assert!(!ChartId::Latency.in_view(LoadKind::Rate));
+        let every: Vec<ChartId> = ChartsShown::all().list();
+        assert_eq!(
+            every,
+            ChartId::ALL.to_vec(),
+            "nine charts fit the set's bits"
+        );
     }
 }

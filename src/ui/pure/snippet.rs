@@ -85,7 +85,7 @@ pub fn fixed_height_px(charts: ChartsShown, load: LoadKind) -> u32 {
     let n: u32 = charts
         .list()
         .into_iter()
-        .filter(|c| c.load() == load)
+        .filter(|c| c.in_view(load))
         .map(|c| if c == ChartId::Power { 2 } else { 1 })
         .sum();
     FIXED_BASE_PX.saturating_add(FIXED_PER_CHART_PX.saturating_mul(n))
@@ -152,13 +152,13 @@ mod tests {
     fn the_fixed_height_grows_with_the_charts_chosen() {
         let one = fixed_height_px(ChartsShown::of(&[ChartId::Mix]).unwrap(), LoadKind::Depth);
         let all = fixed_height_px(ChartsShown::all(), LoadKind::Depth);
-        assert_eq!((one, all), (1280, 3520), "the power figure counts twice");
+        assert_eq!((one, all), (1280, 4080), "the power figure counts twice");
         let rate = fixed_height_px(ChartsShown::all(), LoadKind::Rate);
         assert_eq!(
-            rate, 1840,
-            "a rate shows its two charts, not the depth view's"
+            rate, 2400,
+            "a rate shows its three charts (where the time goes too), not the depth view's"
         );
         let s = fixed_height("https://x/", ChartsShown::all(), LoadKind::Depth);
-        assert!(s.contains("height=\"3520\"") && !s.contains("<script"));
+        assert!(s.contains("height=\"4080\"") && !s.contains("<script"));
     }
 }
