@@ -8,9 +8,12 @@
 //! their unit in their name; a cell that a spreadsheet could read as a formula is quoted as
 //! text.
 
+use crate::ui::charts::anatomy_chart::AnatomyAxis;
 use crate::ui::charts::{
-    ChartSet, Curve, LegendEntry, LoadChartData, Marker, Measure, SeriesColour, Unit, YourSeries,
+    AnatomyChartData, ChartSet, Curve, LegendEntry, LoadChartData, Marker, Measure, SeriesColour,
+    Unit, YourSeries,
 };
+use crate::ui::pure::anatomy::PartColour;
 use crate::ui::pure::embed::{ChartId, ChartsShown};
 use crate::ui::pure::reference;
 use crate::ui::pure::state::{LabState, LoadKind};
@@ -21,9 +24,16 @@ use parallelism_work::replay::{Latency, ReplayFound};
 pub const CSV_FILE: &str = "parallelism-lab.csv";
 /// File name of the fio job file download.
 pub const FIO_JOB_FILE: &str = "parallelism-lab.fio";
-/// The CSV's columns, units in the names.
+/// The CSV's columns, units in the names; the last three are where the time goes's: a row per
+/// point, direction and colour of parts, its mean µs.
 pub const CSV_HEADER: &str =
-    "chart,series,source,queue_depth,read_percent,iops,mb_per_s,latency_us,watts,per_watt,offered_iops,offered_mb_per_s";
+    "chart,series,source,queue_depth,read_percent,iops,mb_per_s,latency_us,watts,per_watt,offered_iops,offered_mb_per_s,direction,part,part_mean_us";
+/// How many columns [`CSV_HEADER`] names.
+const CSV_COLUMNS: usize = 15;
+/// Where the time goes's columns in a row: direction, part, its mean µs.
+const DIRECTION_COLUMN: usize = 12;
+const PART_COLUMN: usize = 13;
+const PART_US_COLUMN: usize = 14;
 /// `source` of a model point.
 pub const SOURCE_MODEL: &str = "model";
 /// `source` of a published measurement.
@@ -201,6 +211,9 @@ pub fn csv(state: &LabState, set: &ChartSet) -> String {
     };
     if state.workload.load() == LoadKind::Rate {
         rows.load(shown, &set.load);
+        if shown.shows(ChartId::Anatomy) {
+            rows.anatomy(&set.anatomy);
+        }
         return out;
     }
     if shown.shows(ChartId::Iops) {
@@ -251,6 +264,9 @@ pub fn csv(state: &LabState, set: &ChartSet) -> String {
             );
         }
     }
+    if shown.shows(ChartId::Anatomy) {
+        rows.anatomy(&set.anatomy);
+    }
     out
 }
 
@@ -268,26 +284,7 @@ impl Rows<'_> {
         x: (XColumn, f64),
         y: (Column, f64),
     ) {
-        let mut cells = [
-            cell(chart.id()),
-            cell(series),
-            cell(source),
-            String::new(),
-            String::new(),
-            String::new(),
-            String::new(),
-            String::new(),
-            String::new(),
-            String::new(),
-            String::new(),
-            String::new(),
-        ];
-        let xi = match x.0 {
-            XColumn::QueueDepth => 3,
-            XColumn::ReadPercent => 4,
-            XColumn::Offered(Unit::Iops) => 10,
-            XColumn::Offered(Unit::MbS) => 11,
-        };
+        let mut cells = Self::cells(chart, series, source, x);
         let yi = match y.0 {
             Column::Iops => 5,
             Column::MbS => 6,
@@ -295,10 +292,58 @@ impl Rows<'_> {
             Column::Watts => 8,
             Column::PerWatt => 9,
         };
-        cells[xi] = number(x.1);
         cells[yi] = number(y.1);
+        self.push(&cells);
+    }
+
+    /// A row's cells with its chart, series, source and x filled in, the rest empty.
+    fn cells(
+        chart: ChartId,
+        series: &str,
+        source: &str,
+        x: (XColumn, f64),
+    ) -> [String; CSV_COLUMNS] {
+        let mut cells: [String; CSV_COLUMNS] = Default::default();
+        cells[0] = cell(chart.id());
+        cells[1] = cell(series);
+        cells[2] = cell(source);
+        let xi = match x.0 {
+            XColumn::QueueDepth => 3,
+            XColumn::ReadPercent => 4,
+            XColumn::Offered(Unit::Iops) => 10,
+            XColumn::Offered(Unit::MbS) => 11,
+        };
+        cells[xi] = number(x.1);
+        cells
+    }
+
+    fn push(&mut self, cells: &[String]) {
         self.out.push_str(&cells.join(","));
         self.out.push('\n');
+    }
+
+    /// Where the time goes: per stack, direction and colour with time in it, its mean µs.
+    fn anatomy(&mut self, d: &AnatomyChartData) {
+        let x = match d.axis {
+            AnatomyAxis::Depth { .. } => XColumn::QueueDepth,
+            AnatomyAxis::Offered { unit, .. } => XColumn::Offered(unit),
+        };
+        for panel in &d.panels {
+            for stack in &panel.stacks {
+                for colour in PartColour::ALL {
+                    let us = stack.bands_us[colour.index()];
+                    if us <= 0.0 {
+                        continue;
+                    }
+                    let mut cells =
+                        Self::cells(ChartId::Anatomy, &d.drive, SOURCE_MODEL, (x, stack.x));
+                    cells[DIRECTION_COLUMN] = panel.direction.plural().to_string();
+                    cells[PART_COLUMN] = cell(colour.label());
+                    cells[PART_US_COLUMN] = number(us);
+                    self.push(&cells);
+                }
+            }
+        }
     }
 
     fn curves(&mut self, chart: ChartId, curves: &[Curve], x: XColumn, y: Column) {
@@ -446,7 +491,7 @@ mod tests {
             .any(|r| r.starts_with("power,\"1,920 GB (32 dies)\",model,32,,,,,2,")));
         assert!(rows
             .iter()
-            .any(|r| r.starts_with("power,") && r.ends_with(",16000,,")));
+            .any(|r| r.starts_with("power,") && r.ends_with(",16000,,,,,")));
         assert!(rows
             .iter()
             .any(|r| r.starts_with("iops,\"1,920 GB (32 dies)\",model,32,,32000,,")));
@@ -484,7 +529,67 @@ mod tests {
         // The fake capacity at depth 32 is 32,000 IOPS, offered and carried.
         assert!(rows.iter().any(|r| r
             .starts_with("carried,\"1,920 GB (32 dies), capacity\",model,,,32000,")
-            && r.ends_with(",32000,")));
+            && r.ends_with(",32000,,,,")));
+    }
+
+    /// [`fake`], its reads' mean 100 µs: 40 in the host's stack, 60 sensing.
+    fn fake_with_anatomy(k: &RunKey) -> Option<Point> {
+        use crate::model::anatomy::{Part, PARTS};
+        use crate::ui::pure::anatomy::{DirectionParts, PartsUs};
+        let mut parts_us = [0.0; PARTS];
+        parts_us[Part::HostStack as usize] = 40.0;
+        parts_us[Part::Sense as usize] = 60.0;
+        let mean = PartsUs {
+            latency_us: 100.0,
+            parts_us,
+        };
+        fake(k).map(|p| Point {
+            anatomy: crate::ui::pure::compute::PointAnatomy {
+                reads: Some(DirectionParts {
+                    mean,
+                    p99: mean,
+                    p999: mean,
+                }),
+                writes: None,
+            },
+            ..p
+        })
+    }
+
+    #[test]
+    fn where_the_time_goes_exports_each_depths_colours_with_their_mean_us() {
+        let mut s = LabState::default();
+        s.embedding.charts = ChartsShown::of(&[ChartId::Anatomy]).unwrap();
+        let text = csv(&s, &charts::build(&s, &fake_with_anatomy));
+        let rows: Vec<&str> = text
+            .lines()
+            .skip_while(|l| *l != CSV_HEADER)
+            .skip(1)
+            .collect();
+        assert_eq!(
+            rows.len(),
+            9 * 2,
+            "nine depths, two colours with time in them"
+        );
+        assert_eq!(
+            &rows[..2],
+            [
+                "anatomy,\"1,920 GB (32 dies)\",model,1,,,,,,,,,reads,the host,40",
+                "anatomy,\"1,920 GB (32 dies)\",model,1,,,,,,,,,reads,its own flash read,60",
+            ]
+        );
+        // Every column, and the comma quoted inside the drive's label.
+        assert!(rows
+            .iter()
+            .all(|r| r.split(',').count() == CSV_HEADER.split(',').count() + 1));
+        // At a rate the offered load is the x.
+        s.workload.set_load(LoadKind::Rate);
+        let text = csv(&s, &charts::build(&s, &fake_with_anatomy));
+        assert!(
+            text.lines().any(|r| r
+                == "anatomy,\"1,920 GB (32 dies)\",model,,,,,,,,2500,,reads,the host,40"),
+            "{text}"
+        );
     }
 
     #[test]
