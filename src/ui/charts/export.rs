@@ -248,6 +248,9 @@ pub fn csv(state: &LabState, set: &ChartSet) -> String {
         );
         rows.yours(ChartId::Latency, &set.latency.yours, col);
     }
+    if shown.shows(ChartId::Anatomy) {
+        rows.anatomy(&set.anatomy);
+    }
     if shown.shows(ChartId::Mix) {
         let col = Column::of(set.mix.unit);
         rows.curves(ChartId::Mix, &set.mix.curves, XColumn::ReadPercent, col);
@@ -263,9 +266,6 @@ pub fn csv(state: &LabState, set: &ChartSet) -> String {
                 col,
             );
         }
-    }
-    if shown.shows(ChartId::Anatomy) {
-        rows.anatomy(&set.anatomy);
     }
     out
 }

@@ -16,6 +16,9 @@ pub enum ChartId {
     Iops,
     /// Latency against queue depth.
     Latency,
+    /// Where the mean request's time goes, against queue depth or offered load (beside the
+    /// latency it makes up).
+    Anatomy,
     /// Throughput against read share.
     Mix,
     /// Average power and throughput per watt against queue depth.
@@ -24,8 +27,6 @@ pub enum ChartId {
     Load,
     /// Carried against offered load (a rate).
     Carried,
-    /// Where the mean request's time goes, against queue depth or offered load.
-    Anatomy,
     /// Several jobs on one drive.
     Jobs,
     /// A trace replayed on each compared drive.
@@ -35,11 +36,11 @@ pub enum ChartId {
 crate::model::named_enum!(ChartId, "chart", id, {
     Iops => "iops",
     Latency => "latency",
+    Anatomy => "anatomy",
     Mix => "mix",
     Power => "power",
     Load => "load",
     Carried => "carried",
-    Anatomy => "anatomy",
     Jobs => "jobs",
     Trace => "trace",
 });

@@ -13,10 +13,11 @@ use crate::ui::pure::guide::GuidePage;
 use crate::ui::views::guide_link::GuideLink;
 
 use crate::ui::browser::later::Later;
+use crate::ui::charts::anatomy_chart::{self, AnatomyAxis};
 use crate::ui::charts::canvas::ChartCanvas;
 use crate::ui::charts::{
-    self, iodepth_chart, latency_chart, load_chart, mix_chart, ChartSet, IodepthChartData,
-    LatencyChartData, LoadChartData, MixChartData, Palette, Stamp, YourSeries,
+    self, iodepth_chart, latency_chart, load_chart, mix_chart, AnatomyChartData, ChartSet,
+    IodepthChartData, LatencyChartData, LoadChartData, MixChartData, Palette, Stamp, YourSeries,
 };
 use crate::ui::pure::embed::ChartId;
 use crate::ui::pure::format;
@@ -58,6 +59,11 @@ pub fn QueueCharts(
                         <CarriedFigure charts=charts palette=palette embed=embed />
                     </Show>
                 </Later>
+                <Later>
+                    <Show when=move || shows(ChartId::Anatomy)>
+                        <AnatomyFigure charts=charts palette=palette embed=embed />
+                    </Show>
+                </Later>
             </Show>
             <Show when=move || load() == LoadKind::Depth>
                 <DepthFigures charts=charts palette=palette embed=embed />
@@ -85,6 +91,12 @@ fn DepthFigures(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool)
             <Later>
                 <Show when=move || shows(ChartId::Latency)>
                     <LatencyFigure charts=charts palette=palette embed=embed />
+                </Show>
+            </Later>
+            // Beside the latency it makes up, where the page sets two figures a row.
+            <Later>
+                <Show when=move || shows(ChartId::Anatomy)>
+                    <AnatomyFigure charts=charts palette=palette embed=embed />
                 </Show>
             </Later>
             <Later>
@@ -263,6 +275,83 @@ fn LatencyFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool
             {(!embed).then(|| view! { <PngButton chart=ChartId::Latency /> })}
         </figure>
     }
+}
+
+/// Where the reader's drive's mean request spends its time, against queue depth (or offered
+/// load): the parts' colours stacked, reads above and writes below.
+#[component]
+fn AnatomyFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool) -> impl IntoView {
+    let lab = Lab::expect();
+    let data = Memo::new(move |_| charts.with(|c| c.anatomy.clone()));
+    let title = move || data.with(|d| anatomy_title(d.axis));
+    let label = Signal::derive(move || data.with(|d| d.describe(anatomy_title(d.axis))));
+    let subtitle = move || {
+        let workload = lab.workload.with(|w| match w.load() {
+            LoadKind::Rate => rate_subtitle(w),
+            _ => pattern_text(w),
+        });
+        data.with(|d| format!("{workload}; {}", d.drive))
+    };
+    let legend = move || {
+        data.with(AnatomyChartData::colours)
+            .into_iter()
+            .map(|c| {
+                view! {
+                    <li>
+                        <span class=format!("anatomy-swatch {}", c.css_class()) aria-hidden="true"></span>
+                        {c.label()}
+                    </li>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <figure class="chart" id="figure-anatomy" data-panels=move || data.with(|d| d.panels.len())>
+            <h2>{title}</h2>
+            <p class="chart-sub">{subtitle}</p>
+            <ChartCanvas
+                id="chart-anatomy"
+                label=label
+                data=data
+                stamp=anatomy_stamp
+                palette=palette
+                draw=anatomy_chart::draw
+            />
+            <figcaption>
+                {move || data.with(|d| anatomy_caption(d, embed))}
+                <ul class="anatomy-legend" id="anatomy-chart-legend" aria-label="The bands, bottom to top">
+                    {legend}
+                </ul>
+            </figcaption>
+            {(!embed).then(|| view! { <PngButton chart=ChartId::Anatomy /> })}
+        </figure>
+    }
+}
+
+/// Where the time goes's title, after its axis.
+fn anatomy_title(axis: AnatomyAxis) -> &'static str {
+    match axis {
+        AnatomyAxis::Depth { .. } => "Where the time goes against queue depth",
+        AnatomyAxis::Offered { .. } => "Where the time goes against offered load",
+    }
+}
+
+/// What the bands are, and which drive and line: the model's mean request (and, where the
+/// readout has its panel, not `embed`ded, where the current point's parts are).
+fn anatomy_caption(d: &AnatomyChartData, embed: bool) -> String {
+    let (at, guide) = match d.axis {
+        AnatomyAxis::Depth { .. } => ("queue depth", "the current queue depth"),
+        AnatomyAxis::Offered { .. } => ("offered load below saturation", "the current rate"),
+    };
+    format!(
+        "Model results for the drive you set ({}): at each {at}, the mean request's latency split into where its time goes, in bands stacked bottom to top in the order a request meets them, so the top of a stack is the mean latency (linear axis, µs). Reads above; writes in a panel of their own below when the workload writes. Dashed red line: {guide}.{} The bands, bottom to top:",
+        d.drive,
+        if embed {
+            ""
+        } else {
+            " The readout's Where the time goes gives the current point's parts one by one, and its tails."
+        }
+    )
 }
 
 /// Throughput against read share at the current depth.
@@ -461,6 +550,9 @@ fn mix_stamp(d: &MixChartData) -> &Stamp {
     &d.stamp
 }
 fn load_stamp(d: &LoadChartData) -> &Stamp {
+    &d.stamp
+}
+fn anatomy_stamp(d: &AnatomyChartData) -> &Stamp {
     &d.stamp
 }
 
