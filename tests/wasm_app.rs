@@ -418,6 +418,52 @@ async fn charts_are_drawn_at_the_screen_resolution_and_stamped() -> TestResult {
 }
 
 #[wasm_bindgen_test]
+async fn where_the_time_goes_across_queue_depth_is_drawn_described_and_named_in_text() -> TestResult
+{
+    let (root, app) = mount_lab("?charts=anatomy&state=fob&qd=8").await?;
+    let canvas: HtmlCanvasElement = find(&root, "canvas#chart-anatomy")?;
+    eventually("every depth of the reader's drive", || {
+        Ok(canvas.get_attribute("data-missing").as_deref() == Some("0"))
+    })
+    .await?;
+    assert_eq!(
+        text(&root, "#figure-anatomy h2")?,
+        "Where the time goes against queue depth"
+    );
+    let figure: HtmlElement = find(&root, "#figure-anatomy")?;
+    assert_eq!(
+        figure.get_attribute("data-panels").as_deref(),
+        Some("1"),
+        "random reads: no write panel"
+    );
+    let label = canvas.get_attribute("aria-label").unwrap_or_default();
+    assert!(
+        label.starts_with("Where the time goes against queue depth, 1,920 GB (32 dies) (model results, mean request). Reads: at queue depth 1 the mean read takes "),
+        "{label}"
+    );
+    assert!(
+        label.contains("at queue depth 256 the mean read takes "),
+        "{label}"
+    );
+    let caption = text(&root, "#figure-anatomy figcaption")?;
+    assert!(
+        caption.starts_with("Model results for the drive you set"),
+        "{caption}"
+    );
+    assert!(
+        text(&root, "#anatomy-chart-legend")?.contains("its own flash read"),
+        "the bands named in text"
+    );
+    find::<HtmlElement>(&root, "#png-anatomy")?;
+    assert!(
+        root.query_selector("#figure-latency")?.is_none(),
+        "charts=anatomy shows that chart alone"
+    );
+    drop(app);
+    Ok(())
+}
+
+#[wasm_bindgen_test]
 async fn reset_restores_the_defaults() -> TestResult {
     let (root, app) = mount_lab("?preset=octane&qd=4&bs=128k&state=fob").await?;
     assert_eq!(text(&root, "#qd-value")?, "4");
