@@ -447,7 +447,9 @@ async fn where_the_time_goes_across_queue_depth_is_drawn_described_and_named_in_
     );
     let caption = text(&root, "#figure-anatomy figcaption")?;
     assert!(
-        caption.starts_with("Model results for the drive you set"),
+        caption.starts_with(
+            "Model results for the drive you set, 1,920 GB (32 dies): at each queue depth,"
+        ),
         "{caption}"
     );
     assert!(

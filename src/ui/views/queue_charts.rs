@@ -344,7 +344,7 @@ fn anatomy_caption(d: &AnatomyChartData, embed: bool) -> String {
         AnatomyAxis::Offered { .. } => ("offered load below saturation", "the current rate"),
     };
     format!(
-        "Model results for the drive you set ({}): at each {at}, the mean request's latency split into where its time goes, in bands stacked bottom to top in the order a request meets them, so the top of a stack is the mean latency (linear axis, µs). Reads above; writes in a panel of their own below when the workload writes. Dashed red line: {guide}.{} The bands, bottom to top:",
+        "Model results for the drive you set, {}: at each {at}, the mean request's latency split into where its time goes, in bands stacked bottom to top in the order a request meets them, so the top of a stack is the mean latency (linear axis, µs). Reads above; writes in a panel of their own below when the workload writes. Dashed red line: {guide}.{} The bands, bottom to top:",
         d.drive,
         if embed {
             ""
