@@ -913,17 +913,25 @@ async fn e2e_downloads_are_real_files_and_the_job_file_runs_in_the_real_fio() ->
         "{csv}"
     );
     assert!(
+        lines
+            .clone()
+            .any(|l| l.starts_with("anatomy,") && l.contains(",model,4,") && l.contains(",reads,")),
+        "where the time goes at the current depth: {csv}"
+    );
+    assert!(
         lines.any(|l| l.contains("published")),
         "the E18DC's measurements: {csv}"
     );
 
-    browser.click("png-iops").await?;
-    let png = downloaded(&browser, &dir, &png_file(ChartId::Iops)).await?;
-    assert!(
-        png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 1_000,
-        "{} bytes",
-        png.len()
-    );
+    for chart in [ChartId::Iops, ChartId::Anatomy] {
+        browser.click(&format!("png-{}", chart.id())).await?;
+        let png = downloaded(&browser, &dir, &png_file(chart)).await?;
+        assert!(
+            png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 1_000,
+            "{chart}: {} bytes",
+            png.len()
+        );
+    }
 
     browser.click("export-fio").await?;
     let job = String::from_utf8(downloaded(&browser, &dir, FIO_JOB_FILE).await?).unwrap();
