@@ -8,6 +8,8 @@
 //!   in one series, and the page's legend and captions say which is which;
 //! - every drive keeps its colour across all three charts and the legend (the preset's listed
 //!   capacities take the series colours smallest first, an unlisted capacity the configured colour);
+//!   where the time goes ([`anatomy_chart`]) is the one chart of the reader's drive alone, so
+//!   its colours are the parts' (the readout's bars'), not a drive's;
 //! - chart data holds only finite numbers: a result that is not finite (or not positive on a
 //!   log axis) is left out rather than drawn.
 
