@@ -15,7 +15,7 @@
 
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
-use parallelism_lab::model::anatomy::{Part, PARTS};
+use parallelism_lab::model::anatomy::Part;
 use parallelism_lab::model::stats::{Bottleneck, ProgramWait};
 use parallelism_lab::ui::browser::later::MOUNTED_ATTRIBUTE;
 use parallelism_lab::ui::pure::anatomy::{DirectionParts, PartsUs};
@@ -235,14 +235,7 @@ async fn the_readout_component_shows_what_the_state_and_result_say() -> TestResu
 
 /// A breakdown of `parts` (µs each), its latency their sum.
 fn parts_us(parts: &[(Part, f32)]) -> PartsUs {
-    let mut parts_us = [0.0; PARTS];
-    for &(part, us) in parts {
-        parts_us[part as usize] = us;
-    }
-    PartsUs {
-        latency_us: parts_us.iter().sum(),
-        parts_us,
-    }
+    PartsUs::of_parts(parts)
 }
 
 /// A point whose reads take 70 µs on average (60 sensing, 10 crossing the link) and 1 ms in

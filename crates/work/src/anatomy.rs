@@ -39,6 +39,21 @@ impl PartsUs {
         }
     }
 
+    /// A breakdown of `parts` (µs each; the others none), its latency their sum.
+    pub fn of_parts(parts: &[(Part, f32)]) -> PartsUs {
+        let mut parts_us = [0.0; PARTS];
+        for &(part, us) in parts {
+            // A part's number is its place in `Part::ALL` (the model's tests hold it).
+            if let Some(slot) = parts_us.get_mut(part as usize) {
+                *slot = us;
+            }
+        }
+        PartsUs {
+            latency_us: parts_us.iter().sum(),
+            parts_us,
+        }
+    }
+
     /// One request's parts (a followed request's, so far), its latency their sum.
     pub fn of_request(p: &Parts) -> PartsUs {
         let us = |ns: u64| Nanos(ns).as_us() as f32;

@@ -355,19 +355,11 @@ fn bands<DB: DrawingBackend>(
 mod tests {
     use super::super::recording::Recorder;
     use super::*;
-    use crate::model::anatomy::PARTS;
     use crate::ui::pure::anatomy::DirectionParts;
 
     /// A breakdown of `parts` (µs each), its latency their sum.
     fn parts(parts: &[(Part, f32)]) -> PartsUs {
-        let mut parts_us = [0.0; PARTS];
-        for &(part, us) in parts {
-            parts_us[part as usize] = us;
-        }
-        PartsUs {
-            latency_us: parts_us.iter().sum(),
-            parts_us,
-        }
+        PartsUs::of_parts(parts)
     }
 
     fn direction(mean: PartsUs) -> Option<DirectionParts> {

@@ -509,14 +509,7 @@ mod tests {
 
     /// A breakdown of `parts` (µs each), its latency their sum.
     fn parts(parts: &[(Part, f32)]) -> PartsUs {
-        let mut parts_us = [0.0; PARTS];
-        for &(part, us) in parts {
-            parts_us[part as usize] = us;
-        }
-        PartsUs {
-            latency_us: parts_us.iter().sum(),
-            parts_us,
-        }
+        PartsUs::of_parts(parts)
     }
 
     /// Reads of 70 µs on average (60 sensing, 10 crossing the link); the p99's and p99.9's
