@@ -11,7 +11,7 @@
 //!   throughput figure counts and what a chart plots.
 //! - [`reference`](mod@reference): the published measurements the charts mark.
 //! - [`teaching`]: teaching mode's bottleneck explainer, power meter and tours; [`journey`]:
-//!   the request it follows.
+//!   the request it follows; [`tour_file`]: the tour file's format, read and checked.
 //! - [`embed`], [`snippet`], [`compare`]: embed options and the snippet, pinned configurations.
 //! - [`format`](mod@format), [`ladder`]: numbers in words and digits, the values a slider snaps to.
 
@@ -29,5 +29,6 @@ pub mod reference;
 pub mod snippet;
 pub mod state;
 pub mod teaching;
+pub mod tour_file;
 pub mod url_state;
 pub mod words;

@@ -464,12 +464,7 @@ impl Parser {
     /// Splits and decodes the query; notes unknown names and repeats (the first one counts).
     fn collect(&mut self, query: &str) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = Vec::new();
-        for pair in query.trim_start_matches('?').split('&') {
-            if pair.is_empty() {
-                continue;
-            }
-            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-            let (k, v) = (decode_component(k), decode_component(v));
+        for (k, v) in pairs(query) {
             if k == DEBUG_PARAM {
                 // The crash screen's and the pool's (`?debug=panic`, `?debug=worker`), not
                 // part of the lab's state.
@@ -789,6 +784,24 @@ fn format_gb(gb: f64) -> String {
             .trim_end_matches('.')
             .to_string()
     }
+}
+
+/// The query's `name=value` pairs, decoded, in order (empty pairs skipped; a pair without `=`
+/// has an empty value).
+fn pairs(query: &str) -> impl Iterator<Item = (String, String)> + '_ {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            (decode_component(k), decode_component(v))
+        })
+}
+
+/// The parameter names of `query`, decoded, in order, repeats kept.
+pub fn names(query: &str) -> Vec<String> {
+    pairs(query).map(|(k, _)| k).collect()
 }
 
 /// Link text shortened for quoting back to the reader.
