@@ -30,5 +30,6 @@ pub mod snippet;
 pub mod state;
 pub mod teaching;
 pub mod tour_file;
+pub mod tours;
 pub mod url_state;
 pub mod words;
