@@ -1,33 +1,21 @@
 //! Teaching mode, the pure part: the bottleneck [`explain`]er with its plain-language sentence
-//! and Little's law, the power meter's trace, and the guided [`TOURS`] as data. The player and
-//! the explainer's run are the model's work, done in a worker ([`parallelism_work::teach`]).
-//! No web-sys here, so all of it is tested natively; the browser side is
-//! [`crate::ui::views::teaching_mode`].
+//! and Little's law, and the power meter's trace. The player and the explainer's run are the
+//! model's work, done in a worker ([`parallelism_work::teach`]); the guided tours are files
+//! ([`crate::ui::pure::tours`]). No web-sys here, so all of it is tested natively; the browser
+//! side is [`crate::ui::views::teaching_mode`].
 //!
-//! What always holds:
-//! - a tour is a table of [`TourStep`]s applied through [`LabState`]'s setters only, so a tour
-//!   can never put the lab into a state the controls could not reach;
-//! - a tour step keeps the reader's view unless it is about the drive over time (a
-//!   [`TimeSetup`]), which it then switches to: the tours' panel is shown in every view, so
-//!   the reader never loses it.
+//! What always holds: the explainer's words come from the run's own figures and the lab's
+//! state ([`ExplainContext`]), never from a separate estimate.
 
 use parallelism_work::teach::RunFigures;
 
 use crate::model::activity::Activity;
-use crate::model::config::{DriveState, Rw};
 use crate::model::link::HostLink;
-use crate::model::over_time::{FILL_BS, FILL_IODEPTH};
-use crate::model::presets;
 use crate::model::stats::Bottleneck;
 use crate::model::time::{Nanos, SimTime};
-use crate::model::workload::desktop::Desktop;
-use crate::model::workload::Spacing;
 
 use crate::ui::pure::format;
-use crate::ui::pure::state::{
-    DriveChoice, Hold, LabState, LoadKind, TraceSource, View, DEFAULT_RATE_IOPS, DEFAULT_SPACING,
-    DEFAULT_TRACE,
-};
+use crate::ui::pure::state::{LabState, LoadKind};
 
 /// Mean die utilisation from which the explainer says "every die is busy".
 const ALL_DIES_BUSY: f64 = 0.9;
@@ -287,368 +275,6 @@ pub fn bar_percent(busy: f64) -> f64 {
     (busy.clamp(0.0, 1.0) * PERCENT).round()
 }
 
-/// The lab's controls for one step of a tour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Setup {
-    pub preset: &'static str,
-    /// User capacity in GB (one the preset lists), built from the preset's own part.
-    pub capacity_gb: u32,
-    pub iodepth: u32,
-    pub rw: Rw,
-    pub bs_bytes: u32,
-    pub state: DriveState,
-    /// The drive-over-time settings, for a step about them; `None` keeps the view.
-    pub time: Option<TimeSetup>,
-    /// The active power state the drive is held to (0: PS0).
-    pub power_state: u8,
-    /// Requests offered at this rate (I/Os per second, Poisson arrivals, at most `iodepth` at the
-    /// drive); `None`: one job keeping `iodepth` in flight.
-    pub rate_iops: Option<u32>,
-    /// This desktop workload replayed on each compared drive (the other workload fields are
-    /// then unused); `None`: a queue depth or a rate.
-    pub trace: Option<Desktop>,
-    /// The read share (percent) of a pattern that mixes reads and writes; `None`: all reads.
-    pub read_pct: Option<u8>,
-}
-
-/// The drive over time as a tour step shows it: the view, and the burst chart's settings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeSetup {
-    /// Idle seconds between bursts (one the idle slider offers).
-    pub idle_s: u32,
-    /// GB per burst (one the burst slider offers).
-    pub burst_gb: u32,
-}
-
-impl Setup {
-    /// Applies the setup through the state's setters. The theme stays, and so does the view
-    /// unless the step is about the drive over time.
-    pub fn apply(&self, s: &mut LabState) {
-        if let Some(preset) = presets::find(self.preset) {
-            s.drive.set_preset(preset);
-            if let Ok(dies) = preset.dies_for_capacity_gb(f64::from(self.capacity_gb)) {
-                s.drive.set_hold(Hold::Density);
-                let _ = s.drive.set_choice(DriveChoice {
-                    dies,
-                    die_gbit: preset.nand.die_gbit,
-                });
-            }
-        }
-        s.workload.set_iodepth(self.iodepth);
-        s.workload.set_random(self.rw.is_random());
-        s.workload.set_read_pct(u32::from(
-            self.rw
-                .fixed_read_percent()
-                .unwrap_or(self.read_pct.unwrap_or(ALL_READS)),
-        ));
-        s.workload.set_bs_bytes(self.bs_bytes);
-        s.workload.set_drive_state(self.state);
-        s.drive.set_power_state(u32::from(self.power_state));
-        // A step puts every workload control it does not use back, so its link is the plain
-        // one whatever the reader or an earlier tour set.
-        s.workload.set_rate_iops(DEFAULT_RATE_IOPS);
-        s.workload.set_spacing(DEFAULT_SPACING);
-        s.workload.set_trace(DEFAULT_TRACE);
-        match (self.trace, self.rate_iops) {
-            (Some(trace), _) => {
-                s.workload.set_load(LoadKind::Trace);
-                s.workload.set_trace(TraceSource::of_desktop(trace));
-            }
-            (None, None) => s.workload.set_load(LoadKind::Depth),
-            (None, Some(iops)) => {
-                s.workload.set_load(LoadKind::Rate);
-                s.workload.set_rate_iops(iops);
-                s.workload.set_spacing(Spacing::Poisson);
-            }
-        }
-        if let Some(t) = self.time {
-            s.display.view = View::OverTime;
-            s.views.set_idle_s(t.idle_s);
-            s.views.set_burst_gb(t.burst_gb);
-        }
-    }
-}
-
-const ALL_READS: u8 = 100;
-const KIB: u32 = 1 << 10;
-
-/// One step of a tour: what to look at, and the controls that show it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TourStep {
-    pub text: &'static str,
-    pub setup: Setup,
-}
-
-/// A guided tour: one click sets the controls for its first step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Tour {
-    /// Stable id (element ids `tour-{id}`).
-    pub id: &'static str,
-    pub title: &'static str,
-    pub steps: &'static [TourStep],
-}
-
-const fn setup(
-    preset: &'static str,
-    capacity_gb: u32,
-    iodepth: u32,
-    rw: Rw,
-    bs_bytes: u32,
-    state: DriveState,
-) -> Setup {
-    Setup {
-        preset,
-        capacity_gb,
-        iodepth,
-        rw,
-        bs_bytes,
-        state,
-        time: None,
-        power_state: 0,
-        rate_iops: None,
-        trace: None,
-        read_pct: None,
-    }
-}
-
-/// `setup` (a mixed pattern) with `read_pct` percent reads.
-const fn mixed(setup: Setup, read_pct: u8) -> Setup {
-    Setup {
-        read_pct: Some(read_pct),
-        ..setup
-    }
-}
-
-/// The p99 tour's mix: 70% reads, the share the reviews' mixed tests start from.
-const P99_TOUR_READS: u8 = 70;
-
-/// `trace` replayed on the preset's capacities, fresh out of the box, from the drive of
-/// `capacity_gb`.
-const fn desk(preset: &'static str, capacity_gb: u32, trace: Desktop) -> Setup {
-    Setup {
-        trace: Some(trace),
-        ..setup(
-            preset,
-            capacity_gb,
-            32,
-            Rw::RandRead,
-            4 * KIB,
-            DriveState::Fob,
-        )
-    }
-}
-
-/// `setup` with requests offered at `iops` a second (Poisson), at most its depth at the drive.
-const fn at_rate(setup: Setup, iops: u32) -> Setup {
-    Setup {
-        rate_iops: Some(iops),
-        ..setup
-    }
-}
-
-/// The load tour's drive and workload: the 480 GB E18DC under random 4 KiB reads, at most 64
-/// at the drive.
-const LOAD_TOUR: Setup = setup("e18dc", 480, 64, Rw::RandRead, 4 * KIB, DriveState::Steady);
-
-/// `setup` held to the active power state `power_state`.
-const fn held(setup: Setup, power_state: u8) -> Setup {
-    Setup {
-        power_state,
-        ..setup
-    }
-}
-
-/// A step about the drive over time: the workload of the fill chart's whole-drive fill
-/// (sequential writes on an empty drive), so the readout agrees.
-const fn over_time(preset: &'static str, capacity_gb: u32, idle_s: u32, burst_gb: u32) -> Setup {
-    Setup {
-        time: Some(TimeSetup { idle_s, burst_gb }),
-        ..setup(
-            preset,
-            capacity_gb,
-            FILL_IODEPTH,
-            Rw::Write,
-            FILL_BS,
-            DriveState::Fob,
-        )
-    }
-}
-
-/// The guided tours, each reproducing one point the reviews make.
-pub const TOURS: [Tour; 9] = [
-    Tour {
-        id: "qd1-reads",
-        title: "QD1 reads do not care about capacity; deep-queue reads do",
-        steps: &[
-            TourStep {
-                text: "One request in flight keeps one die busy: the 480 GB drive and its bigger siblings start at the same point, and 7 of its 8 dies sit idle.",
-                setup: setup("e18dc", 480, 1, Rw::RandRead, 4 * KIB, DriveState::Steady),
-            },
-            TourStep {
-                text: "With 256 requests in flight every die of the 1,920 GB drive works: four times the dies of the 480 GB model, more than twice the IOPS.",
-                setup: setup("e18dc", 1920, 256, Rw::RandRead, 4 * KIB, DriveState::Steady),
-            },
-        ],
-    },
-    Tour {
-        id: "p99",
-        title: "Why the p99 leaves the mean behind",
-        steps: &[
-            TourStep {
-                text: "Reads alone on the 480 GB drive, 4 in flight: a read waits at most behind another read on its die, so the p99 (about 190 µs) stays near twice the mean (about 90 µs). Where the time goes shows its sense, its transfers and that short wait.",
-                setup: setup("e18dc", 480, 4, Rw::RandRead, 4 * KIB, DriveState::Steady),
-            },
-            TourStep {
-                text: "The same depth with 30% writes: the mean about doubles, but the p99 grows about ninefold, to some 1.7 ms. Most of it is a read waiting for a die busy with garbage collection for the writes: the reads' own work has not changed.",
-                setup: mixed(setup("e18dc", 480, 4, Rw::RandRw, 4 * KIB, DriveState::Steady), P99_TOUR_READS),
-            },
-            TourStep {
-                text: "256 in flight, past the knee: the mean is about 430 µs and the p99 over 4 ms, half of it behind garbage collection and most of the rest behind other reads queued on the same die. More depth only adds waiting.",
-                setup: mixed(setup("e18dc", 480, 256, Rw::RandRw, 4 * KIB, DriveState::Steady), P99_TOUR_READS),
-            },
-        ],
-    },
-    Tour {
-        id: "load",
-        title: "Load, not depth: latency near saturation",
-        steps: &[
-            TourStep {
-                text: "Reads arrive 25,000 a second, at random, whatever the drive does. Its 8 dies have room: a read takes about as long as alone, and on average about 2 are in the drive (Little's law: 25,000 a second times 85 µs).",
-                setup: at_rate(LOAD_TOUR, 25_000),
-            },
-            TourStep {
-                text: "100,000 a second, past the knee: each read goes to one die, so a read often finds its die busy with another and waits. Mean latency has doubled and p99 has pulled away from it.",
-                setup: at_rate(LOAD_TOUR, 100_000),
-            },
-            TourStep {
-                text: "160,000 a second, 90% of what the dies can do: the queues grow long, and the mean is four times what it was at 25,000. Little's law: about 55 are in the drive now.",
-                setup: at_rate(LOAD_TOUR, 160_000),
-            },
-            TourStep {
-                text: "250,000 a second, past the capacity of about 178,000: the drive falls behind, the host's queue grows without bound, and no latency holds. Only a bigger drive, or less load, helps.",
-                setup: at_rate(LOAD_TOUR, 250_000),
-            },
-        ],
-    },
-    Tour {
-        id: "desktop",
-        title: "A day at the desk: why the 128 GB Octane is fine for light work",
-        steps: &[
-            TourStep {
-                text: "The reviews' Light desktop test, a day of office work, on the OCZ Octane at 128, 256 and 512 GB: mostly lone small requests with idle time between them, so the 128 GB drive's quarter of the dies is rarely the limit. It keeps about 92% of the 512 GB's data rate: \"quite well\", as the review found.",
-                setup: desk("octane", 128, Desktop::Light),
-            },
-            TourStep {
-                text: "The Heavy test writes far more: the 128 GB drive's 16 dies each program four times as much as the 512 GB's 64, and its firmware never suspends a program for a read, so reads wait behind programs. It falls to about 86%: \"in write heavy workloads the reduction in number of available NAND die penalizes the Octane\".",
-                setup: desk("octane", 128, Desktop::Heavy),
-            },
-        ],
-    },
-    Tour {
-        id: "random-writes",
-        title: "Random writes on a written-over drive follow capacity, not queue depth",
-        steps: &[
-            TourStep {
-                text: "A full 480 GB drive under random writes: every write costs garbage collection, and one request in flight already keeps the dies busy.",
-                setup: setup("e18dc", 480, 1, Rw::RandWrite, 4 * KIB, DriveState::Steady),
-            },
-            TourStep {
-                text: "256 requests in flight: the same speed. The write buffer already fed every die.",
-                setup: setup("e18dc", 480, 256, Rw::RandWrite, 4 * KIB, DriveState::Steady),
-            },
-            TourStep {
-                text: "The 1,920 GB drive: four times the dies, more than twice the random-write speed, at any queue depth.",
-                setup: setup("e18dc", 1920, 32, Rw::RandWrite, 4 * KIB, DriveState::Steady),
-            },
-        ],
-    },
-    Tour {
-        id: "sequential",
-        title: "Sequential writes double with each capacity step; sequential reads hit the host link",
-        steps: &[
-            TourStep {
-                text: "128 KiB sequential writes on the 480 GB drive: the dies' program time sets the speed.",
-                setup: setup("e18dc", 480, 32, Rw::Write, 128 * KIB, DriveState::SeqFilled),
-            },
-            TourStep {
-                text: "Twice the dies (960 GB), about twice the write speed.",
-                setup: setup("e18dc", 960, 32, Rw::Write, 128 * KIB, DriveState::SeqFilled),
-            },
-            TourStep {
-                text: "Twice again (1,920 GB), about twice again.",
-                setup: setup("e18dc", 1920, 32, Rw::Write, 128 * KIB, DriveState::SeqFilled),
-            },
-            TourStep {
-                text: "Sequential reads at depth: the PCIe 4.0 x4 link, not the flash, sets the ceiling.",
-                setup: setup("e18dc", 1920, 128, Rw::Read, 128 * KIB, DriveState::SeqFilled),
-            },
-        ],
-    },
-    Tour {
-        id: "quarter-dies",
-        title: "The same controller with a quarter of the dies (Octane 128 GB vs 512 GB)",
-        steps: &[
-            TourStep {
-                text: "The Octane 512 GB writing 128 KiB blocks in order: 64 dies behind one controller, so many that the SATA link is the limit.",
-                setup: setup("octane", 512, 32, Rw::Write, 128 * KIB, DriveState::SeqFilled),
-            },
-            TourStep {
-                text: "The Octane 128 GB: the same controller with 16 dies. Now the dies are the limit, and it writes at about a quarter of the 512 GB model's speed.",
-                setup: setup("octane", 128, 32, Rw::Write, 128 * KIB, DriveState::SeqFilled),
-            },
-        ],
-    },
-    Tour {
-        id: "slc-cache",
-        title: "The SLC cache and what happens when it is full",
-        steps: &[
-            TourStep {
-                text: "The E12 960 GB written from empty to full. Its first gigabytes go to flash used as SLC, one bit per cell, which programs fast; the fill chart marks where that cache ends. After it, every byte is programmed as TLC and the speed drops to what the dies can sustain.",
-                setup: over_time("e12", 960, 60, 32),
-            },
-            TourStep {
-                text: "32 GB bursts with no pause between them: the cache has no time to move its data to TLC, so the second burst runs out of cache and the third writes at the sustained rate from its first byte.",
-                setup: over_time("e12", 960, 0, 32),
-            },
-            TourStep {
-                text: "A minute of idle time between the same bursts: the drive empties its cache while it rests, and every burst runs at the cache's speed. This is why reviewers pause between tests, and why a short benchmark flatters a consumer drive.",
-                setup: over_time("e12", 960, 60, 32),
-            },
-            TourStep {
-                text: "An enterprise drive keeps no SLC cache: the E18DC 1,920 GB writes at one steady rate from the first gigabyte to the last, so a short test shows what a full day of writing gets.",
-                setup: over_time("e18dc", 1920, 60, 32),
-            },
-        ],
-    },
-    Tour {
-        id: "power",
-        title: "Parallelism costs power",
-        steps: &[
-            TourStep {
-                text: "The E12 960 GB with one read in flight: one die works at a time, and the drive draws little more than its idle half a watt. Watch the power draw beside the dies.",
-                setup: setup("e12", 960, 1, Rw::RandRead, 4 * KIB, DriveState::Fob),
-            },
-            TourStep {
-                text: "256 reads in flight keep all 32 dies busy: ten times the IOPS, and the drive draws several times the power, still well inside its PS0 budget of 8.9 W.",
-                setup: setup("e12", 960, 256, Rw::RandRead, 4 * KIB, DriveState::Fob),
-            },
-            TourStep {
-                text: "Hold the drive to PS2, whose maximum is 1.8 W: only three dies may work at once, so the deep queue loses most of its IOPS. The readout names the power budget as the limit.",
-                setup: held(setup("e12", 960, 256, Rw::RandRead, 4 * KIB, DriveState::Fob), 2),
-            },
-            TourStep {
-                text: "At queue depth 1 the same PS2 costs almost nothing: one die at a time fits any budget. A low power state hurts parallel work, not single requests.",
-                setup: held(setup("e12", 960, 1, Rw::RandRead, 4 * KIB, DriveState::Fob), 2),
-            },
-        ],
-    },
-];
-
-/// The tour with this id.
-pub fn tour(id: &str) -> Option<&'static Tour> {
-    TOURS.iter().find(|t| t.id == id)
-}
-
 /// The spoken summary of a snapshot: one sentence, for a polite live region.
 pub fn summary(a: &Activity, clock: SimTime) -> String {
     let dies = a.dies.len();
@@ -686,11 +312,18 @@ pub fn sim_span(wall_ms: f64, us_per_s: u32) -> Nanos {
 mod tests {
     use super::*;
     use crate::model::anatomy::Part;
+    use crate::model::config::DriveState;
     use crate::model::sliced::Sliced;
     use crate::model::{RunOptions, Simulation};
     use crate::ui::pure::compute;
-    use crate::ui::pure::url_state;
+    use crate::ui::pure::tour_file::TourFile;
+    use crate::ui::pure::tours::{apply_step, find};
     use parallelism_work::teach::{TeachCommand, TeachNews, TeachTask};
+
+    /// The built-in tour with this id.
+    fn tour(id: &str) -> &'static TourFile {
+        find(id).expect("the tour exists").1
+    }
 
     fn ctx(iodepth: u32, dies: u32) -> ExplainContext {
         ExplainContext {
@@ -843,56 +476,15 @@ mod tests {
         }
     }
 
-    #[test]
-    fn every_tour_step_is_reachable_and_sets_what_it_says() {
-        for t in TOURS {
-            assert!(!t.steps.is_empty(), "{}", t.id);
-            assert_eq!(tour(t.id), Some(&t));
-            for step in t.steps {
-                let mut s = LabState::default();
-                s.display.view = View::Activity;
-                step.setup.apply(&mut s);
-                let q = url_state::to_query(&s);
-                assert_eq!(s.drive.preset().id, step.setup.preset, "{q}");
-                assert!(
-                    (s.drive.capacity_gb() - f64::from(step.setup.capacity_gb)).abs() < 0.5,
-                    "{q}"
-                );
-                assert_eq!(
-                    (s.workload.iodepth(), s.workload.rw(), s.workload.bs_bytes()),
-                    (step.setup.iodepth, step.setup.rw, step.setup.bs_bytes),
-                    "{q}"
-                );
-                assert_eq!(s.workload.drive_state(), step.setup.state);
-                assert_eq!(s.drive.power_state(), step.setup.power_state, "{q}");
-                match step.setup.time {
-                    None => {
-                        assert_eq!(s.display.view, View::Activity, "{q}: a tour keeps the view")
-                    }
-                    Some(t) => {
-                        assert_eq!(s.display.view, View::OverTime, "{q}");
-                        assert_eq!(
-                            (s.views.idle_s(), s.views.burst_gb()),
-                            (t.idle_s, t.burst_gb),
-                            "{q}"
-                        );
-                    }
-                }
-                let back = url_state::parse_query(&q, LabState::default());
-                assert!(back.notes.is_empty(), "{q}: {:?}", back.notes);
-            }
-        }
-    }
-
     /// The power tour's texts, checked against the model they describe: little above idle at
     /// QD1, several times that at QD256 within PS0, PS2 costing most IOPS at depth and almost
     /// none at QD1.
     #[test]
     fn the_power_tour_shows_what_its_text_says() {
-        let steps = tour("power").expect("the tour exists").steps;
+        let steps = &tour("power").steps;
         let run = |i: usize| {
             let mut s = LabState::default();
-            steps[i].setup.apply(&mut s);
+            apply_step(&steps[i], &mut s);
             let prep = compute::current_key(&s).prepare(3_000).unwrap();
             let run = prep.finish().unwrap();
             Simulation::run(&run).unwrap()
@@ -914,10 +506,10 @@ mod tests {
     /// collection and most of the rest behind other reads.
     #[test]
     fn the_p99_tour_shows_what_its_text_says() {
-        let steps = tour("p99").expect("the tour exists").steps;
+        let steps = &tour("p99").steps;
         let reads = |i: usize| {
             let mut s = LabState::default();
-            steps[i].setup.apply(&mut s);
+            apply_step(&steps[i], &mut s);
             let key = compute::current_key(&s);
             let prep = key.prepare(RunOptions::DEFAULT_MEASURED_IOS).unwrap();
             let r = Simulation::run(&prep.finish().unwrap()).unwrap();
@@ -964,10 +556,10 @@ mod tests {
     /// in the drive at 160,000; saturated at 250,000, past a capacity of about 178,000.
     #[test]
     fn the_load_tour_shows_what_its_text_says() {
-        let steps = tour("load").expect("the tour exists").steps;
+        let steps = &tour("load").steps;
         let run = |i: usize| {
             let mut s = LabState::default();
-            steps[i].setup.apply(&mut s);
+            apply_step(&steps[i], &mut s);
             assert_eq!(s.workload.load(), LoadKind::Rate);
             let key = compute::current_key(&s);
             let prep = key.prepare(RunOptions::DEFAULT_MEASURED_IOS).unwrap();
@@ -1008,7 +600,7 @@ mod tests {
         assert!(!light.saturated && !knee.saturated && !heavy.saturated);
         assert!(over.saturated);
         let mut s = LabState::default();
-        steps[3].setup.apply(&mut s);
+        apply_step(&steps[3], &mut s);
         let capacity = Simulation::run(
             &compute::capacity_key(&s, s.drive.choice())
                 .spec()
@@ -1027,10 +619,10 @@ mod tests {
     fn the_desktop_tour_shows_the_reviews_verdict() {
         use crate::ui::views::trace;
         use parallelism_work::replay::ReplayTask;
-        let steps = tour("desktop").expect("the tour exists").steps;
+        let steps = &tour("desktop").steps;
         let share = |i: usize| {
             let mut s = LabState::default();
-            steps[i].setup.apply(&mut s);
+            apply_step(&steps[i], &mut s);
             assert_eq!(s.workload.load(), LoadKind::Trace);
             let mut ask = trace::ask(&s, None).unwrap();
             // The first drive (128 GB) against the last (512 GB).
@@ -1050,10 +642,10 @@ mod tests {
     fn the_slc_cache_tour_shows_what_its_text_says() {
         use crate::model::over_time::{bursts, fill, FillPhase};
         const BURSTS: u32 = 3;
-        let steps = tour("slc-cache").expect("the tour exists").steps;
+        let steps = &tour("slc-cache").steps;
         let lab = |i: usize| {
             let mut s = LabState::default();
-            steps[i].setup.apply(&mut s);
+            apply_step(&steps[i], &mut s);
             s
         };
         let burst_rates = |s: &LabState| -> Vec<f64> {

@@ -1,4 +1,4 @@
-//! The guided tours' panel: one button per tour of [`TOURS`], then the current step's text
+//! The guided tours' panel: one button per tour of [`built_in`], then the current step's text
 //! with Previous and Next.
 //!
 //! The page shows it in every view (above teaching mode and the drive over time, folded to one
@@ -10,18 +10,16 @@
 //! reproduces what the lab shows (every control a step sets is), not where a reader was in a
 //! text.
 //!
-//! What always holds: a step changes the lab only through [`Setup::apply`], so a tour
-//! can do nothing the controls could not; and while the page's author has locked any control
-//! (`lock=`), the tours are off, since a tour sets most controls at once.
-//!
-//! [`Setup::apply`]: crate::ui::pure::teaching::Setup::apply
+//! What always holds: a step changes the lab only through [`apply_step`] (its state read as a
+//! link), so a tour can do nothing the controls could not; and while the page's author has
+//! locked any control (`lock=`), the tours are off, since a tour sets most controls at once.
 
 use leptos::prelude::*;
 
 use crate::ui::pure::state::Lab;
-use crate::ui::pure::teaching::TOURS;
+use crate::ui::pure::tours::{apply_step, built_in};
 
-/// Where the reader is: (tour, step) as indices into [`TOURS`], or `None` before a first click.
+/// Where the reader is: (tour, step) as indices into [`built_in`], or `None` before a first click.
 pub type TourAt = RwSignal<Option<(usize, usize)>>;
 
 /// The guided tours: one click sets the controls for a tour's first step.
@@ -37,12 +35,12 @@ pub fn Tours(
     let lab = Lab::expect();
     let off = move || lab.embedding.with(|e| !e.locks.is_empty());
     let go = Callback::new(move |(tour, step): (usize, usize)| {
-        if let Some(s) = TOURS.get(tour).and_then(|t| t.steps.get(step)) {
-            lab.update(|st| s.setup.apply(st));
+        if let Some(s) = built_in().get(tour).and_then(|t| t.steps.get(step)) {
+            lab.update(|st| apply_step(s, st));
             at.set(Some((tour, step)));
         }
     });
-    let list = TOURS
+    let list = built_in()
         .iter()
         .enumerate()
         .map(|(i, t)| {
@@ -55,7 +53,7 @@ pub fn Tours(
                         prop:disabled=off
                         on:click=move |_| go.run((i, 0))
                     >
-                        {t.title}
+                        {t.title.as_str()}
                     </button>
                 </li>
             }
@@ -88,7 +86,7 @@ pub fn Tours(
         <details class="card tours" id="tours" prop:open=at.get_untracked().is_some()>
             <summary id="tours-summary">
                 <h2 id="tours-title">"Guided tours"</h2>
-                <span class="hint">{format!(" {} tours; one click sets the controls for each step", TOURS.len())}</span>
+                <span class="hint">{format!(" {} tours; one click sets the controls for each step", built_in().len())}</span>
             </summary>
             <ul class="tour-list">{list}</ul>
             {off_note}
@@ -110,7 +108,7 @@ fn TourStep(
 ) -> impl IntoView {
     let current = move || {
         at.get()
-            .and_then(|(t, s)| TOURS.get(t).map(|tour| (t, s, tour)))
+            .and_then(|(t, s)| built_in().get(t).map(|tour| (t, s, tour)))
     };
     view! {
         <div class="tour-step" id="tour-step" aria-live="polite">
@@ -118,7 +116,7 @@ fn TourStep(
                 current()
                     .map(|(t, s, tour)| {
                         let n = tour.steps.len();
-                        let text = tour.steps.get(s).map(|x| x.text).unwrap_or_default();
+                        let text = tour.steps.get(s).map(|x| x.text.clone()).unwrap_or_default();
                         view! {
                             <p class="tour-count">{format!("{}: step {} of {n}", tour.title, s + 1)}</p>
                             <p id="tour-text">{text}</p>
