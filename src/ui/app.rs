@@ -4,7 +4,8 @@
 //! - the model plan (the worker [`Pool`] computes what the new state shows, cached results first);
 //! - the URL query, replaced (never pushed, so dragging a slider does not fill the back
 //!   button's history) when the state changes, at most every [`URL_REST_MS`] (the last
-//!   state always lands);
+//!   state always lands); a move to another step of a guided tour pushes a new entry at once,
+//!   so back and forward walk the steps, and the lab follows the address when they do;
 //! - the colour scheme (`data-theme` on `<html>`) and the palette the charts read from CSS
 //!   (the views' half: it reads the page's style);
 //! - the chart set, the readout and the legend, derived from state and results;
@@ -20,7 +21,7 @@
 //!   keeps its place).
 //!
 //! Nothing else holds state: the controls write the parts through their setters, and the URL
-//! is parsed once, on start, by [`url_state::parse_query`].
+//! is read by [`tours::open_link`] on start and when back or forward changes it.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -37,6 +38,7 @@ use crate::ui::charts::{self, LegendEntry, Palette, YourSeries};
 use crate::ui::pure::compute;
 use crate::ui::pure::load::LoadSweep;
 use crate::ui::pure::state::{Display, Lab, LabState, LoadKind, Theme, View};
+use crate::ui::pure::tours::{self, TourIndex};
 use crate::ui::pure::url_state;
 use crate::ui::views::chrome::{ControlsPanel, Footer, Masthead};
 use crate::ui::views::compare::{CompareBar, PinRemove};
@@ -105,7 +107,7 @@ impl Started {
             query: initial,
             keeps,
         } = opening(query);
-        let parsed = url_state::parse_query(&initial, LabState::default());
+        let parsed = tours::open_link(&initial);
         let authored = parsed.state.clone();
         let embed = parsed.state.embedding.framed;
         let lab = Lab::provide(parsed.state);
@@ -135,7 +137,7 @@ impl Started {
             authored,
             embed,
             notes: RwSignal::new(parsed.notes),
-            tour_at: RwSignal::new(None),
+            tour_at: RwSignal::new(parsed.at),
             charts,
             readout_data: current_readout(lab, pool),
             progress,
@@ -164,7 +166,7 @@ impl Started {
     /// their files and last view (on the page itself). Neither is needed for the first
     /// screen, so the page does it in a task of its own once its views show (`src/main.rs`).
     pub fn keep(&self) {
-        keep_the_url(self.lab);
+        keep_the_url(self.lab, self.tour_at, self.notes);
         if let Some(kept) = self.kept {
             keep_on_device(self.lab, kept);
         }
@@ -335,22 +337,74 @@ pub(crate) fn opening(query: Option<String>) -> Opening {
     Opening { query, keeps }
 }
 
-/// The URL carries the state, from now until the page goes.
-fn keep_the_url(lab: Lab) {
+/// The URL carries the state and the place in a tour, from now until the page goes; back and
+/// forward bring the lab to the address they land on.
+fn keep_the_url(lab: Lab, at: TourAt, notes: RwSignal<Vec<url_state::Note>>) {
     let url = Rc::new(RefCell::new(UrlWriter::default()));
+    follow_history(lab, at, notes, url.clone());
     Effect::new(move |_| {
-        let query = url_state::to_query(&lab.state());
-        let resting = {
-            let mut w = url.borrow_mut();
-            w.wanted = Some(query);
-            std::mem::replace(&mut w.resting, true)
-        };
+        let place = at.get();
+        let query = tours::link_query(&lab.state(), place);
+        let mut w = url.borrow_mut();
+        if let Some(leave) = w.moved(place, &query) {
+            // A new entry at once (a click, not a drag): the entry left behind first gets the
+            // state it ended with, which a rewrite at rest may not have written yet.
+            w.wanted = None;
+            drop(w);
+            replace_query(&leave);
+            push_query(&query);
+            return;
+        }
+        w.wanted = Some(query);
+        let resting = std::mem::replace(&mut w.resting, true);
+        drop(w);
         if !resting {
             // In a task of its own: the input's task draws the charts first.
             let url = url.clone();
             set_timeout(move || write_url(url), std::time::Duration::ZERO);
         }
     });
+}
+
+/// When back or forward lands on another address of the page, the lab opens it as a link
+/// (keeping the reader's fio files, which no address holds) with its notes.
+fn follow_history(
+    lab: Lab,
+    at: TourAt,
+    notes: RwSignal<Vec<url_state::Note>>,
+    url: Rc<RefCell<UrlWriter>>,
+) {
+    let callback = Closure::<dyn FnMut()>::new(move || {
+        let search = window().location().search().unwrap_or_default();
+        let query = search.trim_start_matches('?');
+        if url.borrow().last.as_ref().is_some_and(|(_, q)| q == query) {
+            // Only the fragment moved (an anchor on the page): the lab already shows this.
+            return;
+        }
+        let opened = tours::open_link(query);
+        if at.get_untracked() != opened.at {
+            url.borrow_mut().from_history = true;
+        }
+        let imported = lab.imported.get_untracked();
+        lab.set(LabState {
+            imported,
+            ..opened.state
+        });
+        at.set(opened.at);
+        notes.set(opened.notes);
+    });
+    let window = window();
+    if window
+        .add_event_listener_with_callback("popstate", callback.as_ref().unchecked_ref())
+        .is_ok()
+    {
+        let keep = send_wrapper::SendWrapper::new((window, callback));
+        on_cleanup(move || {
+            let (window, callback) = &*keep;
+            let _ = window
+                .remove_event_listener_with_callback("popstate", callback.as_ref().unchecked_ref());
+        });
+    }
 }
 
 /// Shortest time between two rewrites of the page's URL. Rewriting it is among the largest
@@ -361,11 +415,28 @@ fn keep_the_url(lab: Lab) {
 const URL_REST_MS: u64 = 200;
 
 /// The query the URL should carry, and whether a rewrite is asked for or happened less than
-/// [`URL_REST_MS`] ago.
+/// [`URL_REST_MS`] ago; the place and query last asked for, and whether back or forward made
+/// the last move.
 #[derive(Default)]
 struct UrlWriter {
     wanted: Option<String>,
     resting: bool,
+    last: Option<(Option<TourIndex>, String)>,
+    from_history: bool,
+}
+
+impl UrlWriter {
+    /// Records the place and query the lab now asks for. When the reader moved to another
+    /// place in a tour (not the first query, not back or forward), returns the query of the
+    /// entry to leave behind: the move gets an entry of its own.
+    fn moved(&mut self, place: Option<TourIndex>, query: &str) -> Option<String> {
+        let from_history = std::mem::take(&mut self.from_history);
+        let before = self.last.replace((place, query.to_string()));
+        match before {
+            Some((was, leave)) if was != place && place.is_some() && !from_history => Some(leave),
+            _ => None,
+        }
+    }
 }
 
 /// Writes the wanted query, if any, and rests; after the rest, writes what came meanwhile.
@@ -595,6 +666,15 @@ fn keep_on_device(lab: Lab, kept: KeptNote) {
 
 /// Rewrites the query of the page's URL, without a new history entry, if it differs.
 fn replace_query(query: &str) {
+    write_query(query, false);
+}
+
+/// Gives the page's URL a new history entry with `query`, if it differs.
+fn push_query(query: &str) {
+    write_query(query, true);
+}
+
+fn write_query(query: &str, push: bool) {
     let window = window();
     let location = window.location();
     let wanted = format!("?{query}");
@@ -603,12 +683,13 @@ fn replace_query(query: &str) {
     }
     let path = location.pathname().unwrap_or_default();
     let hash = location.hash().unwrap_or_default();
+    let url = format!("{path}{wanted}{hash}");
     if let Ok(history) = window.history() {
-        let _ = history.replace_state_with_url(
-            &JsValue::NULL,
-            "",
-            Some(&format!("{path}{wanted}{hash}")),
-        );
+        let _ = if push {
+            history.push_state_with_url(&JsValue::NULL, "", Some(&url))
+        } else {
+            history.replace_state_with_url(&JsValue::NULL, "", Some(&url))
+        };
     }
 }
 

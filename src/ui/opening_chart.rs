@@ -18,7 +18,8 @@
 //! What always holds:
 //! - the opening chart draws only what the app would draw for the same state before its first
 //!   result, from the same functions; where the app's first screen is something else (another
-//!   view, another load, an embed, which keeps its own layout) it draws nothing;
+//!   view, another load, an embed, which keeps its own layout, or a tour's step that a link
+//!   names alone, whose state only the app's tours know) it draws nothing;
 //! - it never stands in the app's way: it draws nothing once the app has mounted, and the
 //!   app's mount ([`hand_over`]) takes its drawing into the app's IOPS chart, where it shows
 //!   until the app's first drawing of that chart covers it, and removes the rest, so the
@@ -101,8 +102,12 @@ pub fn show() -> Result<(), NotShown> {
     if doc.query_selector(".page").ok().flatten().is_some() {
         return Err(NotShown::AppFirst);
     }
-    let state = url_state::parse_query(&opening(None).query, LabState::default()).state;
-    if !starts_with_the_iops_chart(&state, embed_frame::is_framed()) {
+    let parsed = url_state::parse_query(&opening(None).query, LabState::default());
+    // A step named alone sets the lab as the step says, which the app's tours know and this
+    // binary does not read (the tours stay out of its download).
+    let step_sets_the_lab = parsed.tour.is_some() && !parsed.names_lab;
+    let state = parsed.state;
+    if step_sets_the_lab || !starts_with_the_iops_chart(&state, embed_frame::is_framed()) {
         return Err(NotShown::OtherFirstScreen);
     }
     apply_theme(state.display.theme);

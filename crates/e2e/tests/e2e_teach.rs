@@ -415,10 +415,12 @@ async fn e2e_teach_each_tour_sets_the_controls_it_promises() -> Result {
             } else {
                 browser.click("tour-next").await?;
             }
+            // Each step's place follows the state in the URL.
+            let place = format!("tour={tour}&step={}", i + 1);
             let want = if want.contains("view=") {
-                format!("?{want}")
+                format!("?{want}&{place}")
             } else {
-                format!("?{want}&view=activity")
+                format!("?{want}&view=activity&{place}")
             };
             wait_search(&browser, &want, &format!("tour {tour} step {}", i + 1)).await?;
             if want.contains("view=time") {
@@ -458,6 +460,68 @@ async fn e2e_teach_each_tour_sets_the_controls_it_promises() -> Result {
     browser.close().await
 }
 
+/// The p99 tour's file, as the page builds it in.
+const P99_TOUR: &str = include_str!("../../../assets/tours/p99.json");
+
+/// The text of step `n` (from 1) of the p99 tour's file.
+fn p99_text(n: usize) -> Result<String> {
+    let tour: serde_json::Value = serde_json::from_str(P99_TOUR)?;
+    tour["steps"][n - 1]["text"]
+        .as_str()
+        .map(str::to_string)
+        .with_context(|| format!("the p99 tour has no step {n}"))
+}
+
+/// A teacher's link to step 2 of a tour opens it with its controls; Next makes step 3 an entry
+/// of the history, and the browser's back button returns to step 2, text and controls.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_teach_a_link_opens_a_tours_step_and_back_returns_to_it() -> Result {
+    let browser = Browser::start().await?;
+    browser.open("?tour=p99&step=2", "#tour-text").await?;
+    let steps = [
+        "preset=e18dc&cap=480&dies=8&qd=4&rw=randread&bs=4k&state=steady",
+        "preset=e18dc&cap=480&dies=8&qd=4&rw=randrw&mix=70&bs=4k&state=steady",
+        "preset=e18dc&cap=480&dies=8&qd=256&rw=randrw&mix=70&bs=4k&state=steady",
+    ];
+    let at = |n: usize| format!("?{}&tour=p99&step={n}", steps[n - 1]);
+    wait_search(&browser, &at(2), "the linked step's controls").await?;
+    assert_eq!(browser.text("#tour-text").await?, p99_text(2)?);
+    assert!(browser.text(".tour-count").await?.contains("step 2 of 3"));
+    browser.click("tour-next").await?;
+    wait_search(&browser, &at(3), "Next").await?;
+    assert_eq!(browser.text("#tour-text").await?, p99_text(3)?);
+    browser.js("history.back();", vec![]).await?;
+    wait_search(&browser, &at(2), "back").await?;
+    browser
+        .wait_for("step 2's text after back", || async {
+            Ok((browser.text("#tour-text").await? == p99_text(2)?).then_some(()))
+        })
+        .await?;
+    assert_eq!(
+        browser.text("#qd-value").await?,
+        "4",
+        "step 2's queue depth is back"
+    );
+    browser.assert_clean_console()?;
+    browser.close().await
+}
+
+/// A link to a tour the lab does not have says so, and the rest of the link applies.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_teach_a_link_to_an_unknown_tour_is_noted_and_the_lab_works() -> Result {
+    let browser = Browser::start().await?;
+    browser.open("?tour=nope&step=2&qd=8", "#url-notes").await?;
+    let notes = browser.text("#url-notes").await?;
+    assert!(notes.contains("no tour 'nope'"), "{notes}");
+    assert_eq!(
+        browser.text("#qd-value").await?,
+        "8",
+        "the rest of the link applies"
+    );
+    browser.assert_clean_console()?;
+    browser.close().await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_teach_a_tour_started_under_the_charts_keeps_the_charts() -> Result {
     let browser = Browser::start().await?;
@@ -476,12 +540,17 @@ async fn e2e_teach_a_tour_started_under_the_charts_keeps_the_charts() -> Result 
     let (_, steps) = TOUR_STEPS[0];
     wait_search(
         &browser,
-        &format!("?{}", steps[0]),
+        &format!("?{}&tour=qd1-reads&step=1", steps[0]),
         "the first step, in the chart view",
     )
     .await?;
     browser.click("tour-next").await?;
-    wait_search(&browser, &format!("?{}", steps[1]), "the second step").await?;
+    wait_search(
+        &browser,
+        &format!("?{}&tour=qd1-reads&step=2", steps[1]),
+        "the second step",
+    )
+    .await?;
     assert!(browser.text(".tour-count").await?.contains("step 2 of 2"));
     assert_eq!(
         browser

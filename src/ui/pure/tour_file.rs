@@ -22,7 +22,7 @@
 //! ```
 //!
 //! A step's `state` is a link's query, with the same parameters and values (see
-//! [`crate::ui::pure::url_state`]), limited to those that set the lab ([`STEP_PARAMS`]): the
+//! [`crate::ui::pure::url_state`]), limited to those that set the lab ([`step_param`]): the
 //! reader's colours and the page author's embedding are not a tour's to change. `question` is
 //! optional; its `answer` counts the options from 1, as people do.
 //!
@@ -76,7 +76,7 @@ pub struct TourFile {
 /// One step: the lab's state as a link's query, what to look at, and optionally a question.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TourStep {
-    /// A query of [`STEP_PARAMS`] that reads without a note.
+    /// A query of the parameters [`step_param`] allows that reads without a note.
     pub state: String,
     pub text: String,
     pub question: Option<Question>,
@@ -850,5 +850,26 @@ mod tests {
         ] {
             assert!(parse(text).is_err(), "{text}");
         }
+    }
+
+    /// The guide's complete example (guide/src/teaching.md, "The tour file") is a good file,
+    /// and its error example is what the lab says for it.
+    #[test]
+    fn the_guides_example_file_reads_and_its_error_example_is_exact() {
+        let guide = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/guide/src/teaching.md"
+        ))
+        .unwrap();
+        let section = &guide[guide.find("### The tour file").unwrap()..];
+        let start = section.find("```json\n").unwrap() + "```json\n".len();
+        let example = &section[start..start + section[start..].find("```").unwrap()];
+        let tour = parse(example).unwrap();
+        assert_eq!((tour.id.as_str(), tour.steps.len()), ("qd1-capacity", 2));
+        let e = refused(&example.replace("cap=1920&qd=1", "cap=1920&qd=0"));
+        assert!(
+            section.contains(&format!("```text\n{e}\n```")),
+            "the guide shows: {e}"
+        );
     }
 }

@@ -1,5 +1,6 @@
 //! The guided tours the lab ships ([`built_in`], the files of `assets/tours/` read with
-//! [`tour_file::parse`]) and how a step sets the lab ([`apply_step`]).
+//! [`tour_file::parse`]), how a step sets the lab ([`apply_step`]), and a step in a link
+//! ([`open_link`] reads `tour=ID&step=N`, [`link_query`] writes it).
 //!
 //! What always holds:
 //! - a step sets the lab only by reading its state as a link does
@@ -11,13 +12,20 @@
 //! - everything else stays as the reader had it unless the step names it: the colours, the
 //!   pins, the chart settings (p99.9, idle time, speed ...), the reader's own fio files, and
 //!   the view: a step about the drive over time names `view=time`; the others keep the view,
-//!   since the tours' panel is shown in every view and the reader never loses it.
+//!   since the tours' panel is shown in every view and the reader never loses it;
+//! - a link that names a step and none of the lab's own parameters (`?tour=p99&step=2`, as a
+//!   teacher writes it) opens the step as a click on it would; a link that also carries the
+//!   lab's state (as the page's own address does, since the reader may have moved a control
+//!   after the step set it) opens that state, with the tour at that step: the lab shows what
+//!   the link says, and `open_link(&link_query(s, at))` gives back `s` and `at`;
+//! - a tour or step the lab does not have is noted like any bad parameter, and the rest of
+//!   the link applies.
 
 use std::sync::LazyLock;
 
 use crate::ui::pure::state::{DriveSetup, LabState, WorkloadSetup};
 use crate::ui::pure::tour_file::{self, TourFile, TourStep};
-use crate::ui::pure::url_state;
+use crate::ui::pure::url_state::{self, Note, TourPlace, STEP_PARAM, TOUR_PARAM};
 
 /// The built-in tours' files, in the order the page lists them.
 const FILES: [&str; 9] = [
@@ -53,6 +61,78 @@ pub fn apply_step(step: &TourStep, lab: &mut LabState) {
     base.drive = DriveSetup::default();
     base.workload = WorkloadSetup::default();
     *lab = url_state::parse_query(&step.state, base).state;
+}
+
+/// Where a reader is in the built-in tours: (tour, step) as indices into [`built_in`].
+pub type TourIndex = (usize, usize);
+
+/// What a link opens: the lab's state, what was not applied, and the place in a tour.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opened {
+    pub state: LabState,
+    pub notes: Vec<Note>,
+    pub at: Option<TourIndex>,
+}
+
+/// Reads a link (the page's address or a test's query), with its place in a tour.
+pub fn open_link(query: &str) -> Opened {
+    let mut parsed = url_state::parse_query(query, LabState::default());
+    let at = parsed
+        .tour
+        .take()
+        .and_then(|place| locate(&place, &mut parsed.notes));
+    if let Some((t, s)) = at.filter(|_| !parsed.names_lab) {
+        if let Some(step) = built_in().get(t).and_then(|tour| tour.steps.get(s)) {
+            apply_step(step, &mut parsed.state);
+        }
+    }
+    Opened {
+        state: parsed.state,
+        notes: parsed.notes,
+        at,
+    }
+}
+
+/// The place as indices: an unknown tour is noted and opens none; a step past the tour's
+/// last is noted and opens its first.
+fn locate(place: &TourPlace, notes: &mut Vec<Note>) -> Option<TourIndex> {
+    let Some((t, tour)) = find(&place.tour) else {
+        let ids: Vec<&str> = built_in().iter().map(|t| t.id.as_str()).collect();
+        notes.push(Note {
+            param: TOUR_PARAM.to_string(),
+            message: format!(
+                "no tour '{}' (the tours: {})",
+                url_state::quote(&place.tour),
+                ids.join(", ")
+            ),
+        });
+        return None;
+    };
+    let count = tour.steps.len();
+    if place.step > count {
+        notes.push(Note {
+            param: STEP_PARAM.to_string(),
+            message: format!("the tour '{}' has {count} steps; opened its first", tour.id),
+        });
+        return Some((t, 0));
+    }
+    Some((t, place.step - 1))
+}
+
+/// The link for `state` at `at`: the state's query, then the place in the tour, if any.
+pub fn link_query(state: &LabState, at: Option<TourIndex>) -> String {
+    let query = url_state::to_query(state);
+    let place = at.and_then(|(t, s)| {
+        let tour = built_in().get(t)?;
+        (s < tour.steps.len()).then(|| TourPlace {
+            tour: tour.id.clone(),
+            step: s + 1,
+        })
+    });
+    match place {
+        Some(place) => format!("{query}&{}", url_state::tour_query(&place)),
+        None => query,
+    }
 }
 
 #[cfg(test)]
@@ -120,5 +200,68 @@ mod tests {
         assert_eq!(s.display.view, View::OverTime);
         assert_eq!((s.views.idle_s(), s.views.burst_gb()), (0, 32));
         assert_eq!(s.display.theme, Theme::Dark);
+    }
+
+    #[test]
+    fn a_teachers_link_to_a_step_opens_it_as_a_click_on_it_would() {
+        let opened = open_link("?tour=p99&step=2&theme=projector");
+        assert!(opened.notes.is_empty(), "{:?}", opened.notes);
+        assert_eq!(opened.at, Some((1, 1)));
+        let mut want = LabState::default();
+        want.display.theme = Theme::Projector;
+        apply_step(&built_in()[1].steps[1], &mut want);
+        assert_eq!(opened.state, want);
+        assert_eq!(
+            link_query(&opened.state, opened.at),
+            "preset=e18dc&cap=480&dies=8&qd=4&rw=randrw&mix=70&bs=4k&state=steady\
+             &theme=projector&tour=p99&step=2"
+        );
+        assert_eq!(open_link("tour=p99").at, Some((1, 0)), "step 1 by default");
+    }
+
+    #[test]
+    fn the_pages_own_link_gives_back_its_state_and_place_even_after_a_control_moved() {
+        let mut s = LabState::default();
+        apply_step(&built_in()[2].steps[3], &mut s);
+        s.workload.set_iodepth(8);
+        s.workload.set_load(crate::ui::pure::state::LoadKind::Depth);
+        let link = link_query(&s, Some((2, 3)));
+        assert!(link.ends_with("&tour=load&step=4"), "{link}");
+        let back = open_link(&link);
+        assert!(back.notes.is_empty(), "{:?}", back.notes);
+        assert_eq!((back.state, back.at), (s.clone(), Some((2, 3))));
+        assert_eq!(link_query(&s, None), url_state::to_query(&s));
+    }
+
+    #[test]
+    fn a_bad_tour_or_step_is_noted_and_the_rest_of_the_link_applies() {
+        let notes = |q: &str| {
+            let o = open_link(q);
+            let n: Vec<(String, String)> =
+                o.notes.into_iter().map(|n| (n.param, n.message)).collect();
+            (o.at, o.state.workload.iodepth(), n)
+        };
+        let (at, qd, n) = notes("tour=nope&step=2&qd=8");
+        assert_eq!((at, qd), (None, 8));
+        assert_eq!(n[0].0, "tour");
+        assert!(
+            n[0].1
+                .starts_with("no tour 'nope' (the tours: qd1-reads, p99, load,"),
+            "{n:?}"
+        );
+        let (at, _, n) = notes("tour=p99&step=9");
+        assert_eq!(at, Some((1, 0)));
+        assert_eq!(
+            n,
+            [(
+                "step".to_string(),
+                "the tour 'p99' has 3 steps; opened its first".to_string()
+            )]
+        );
+        for bad in ["tour=p99&step=0", "tour=p99&step=two", "step=2"] {
+            let (at, qd, n) = notes(&format!("{bad}&qd=8"));
+            assert_eq!((at, qd, n.len()), (None, 8, 1), "{bad}: {n:?}");
+            assert_eq!(n[0].0, "step", "{bad}");
+        }
     }
 }

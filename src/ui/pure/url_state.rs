@@ -22,7 +22,10 @@
 //! 200, 500, 1000); for
 //! authors who embed the lab: `embed` (1 for the compact iframe chrome), `charts` (the charts
 //! to show, a comma list of `iops`, `latency`, `mix`) and `lock` (read-only controls, a comma
-//! list of the control's own parameter names, e.g. `iodepth,rw`; see [`crate::ui::pure::embed`]).
+//! list of the control's own parameter names, e.g. `iodepth,rw`; see [`crate::ui::pure::embed`]);
+//! and a place in a guided tour: `tour` (a built-in tour's id) and `step` (counted from 1; 1
+//! when not given), read here as [`Parsed::tour`] and looked up by
+//! [`crate::ui::pure::tours::open_link`], which also says what the place sets.
 //!
 //! Lists are separated by `,` and written in a fixed order, so equal states give equal links.
 //! `charts` is written only when it is not every chart, `lock` and `compare` only when not
@@ -38,7 +41,8 @@
 //!   and says why (notes are plain text; the page shows them as text, never as HTML);
 //! - `parse_query(&to_query(s), LabState::default()).state == s` for every reachable state, and
 //!   `to_query` is the same for equal states, so the page can compare queries to avoid
-//!   rewriting the URL.
+//!   rewriting the URL. A tour's place is not part of [`LabState`]: [`tour_query`] writes it
+//!   and the page appends it to the state's query.
 
 use std::str::FromStr;
 
@@ -73,6 +77,9 @@ pub const DEBUG_WORKER: &str = "worker";
 pub const THEME_PARAM: &str = "theme";
 /// Teaching mode's playback speed (written after the theme, only when not the default).
 pub const SPEED_PARAM: &str = "speed";
+/// The guided tour and its step a link opens on (`tour=p99&step=2`), written last.
+pub const TOUR_PARAM: &str = "tour";
+pub const STEP_PARAM: &str = "step";
 /// The parameters of sharing and embedding, in the order they are written (after the theme).
 pub const SHARE_PARAMS: [&str; 4] = ["compare", "embed", "charts", "lock"];
 /// Separates the items of `charts=` and `lock=`.
@@ -99,6 +106,25 @@ pub struct Note {
 pub struct Parsed {
     pub state: LabState,
     pub notes: Vec<Note>,
+    /// The place in a tour the link names (`tour=ID&step=N`), read but not yet looked up: the
+    /// tours are not this module's (see [`crate::ui::pure::tours::open_link`]).
+    pub tour: Option<TourPlace>,
+    /// Whether the link names any of the lab's own parameters ([`PARAMS`]).
+    pub names_lab: bool,
+}
+
+/// A place in a tour as a link names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TourPlace {
+    /// The tour's id.
+    pub tour: String,
+    /// The step, counted from 1 as people count.
+    pub step: usize,
+}
+
+/// `tour=ID&step=N`, the place's part of a link (written after every other parameter).
+pub fn tour_query(place: &TourPlace) -> String {
+    format!("{TOUR_PARAM}={}&{STEP_PARAM}={}", place.tour, place.step)
 }
 
 /// The drive's parameters: the preset (or a drive of the reader's own), its size, what is held
@@ -250,9 +276,12 @@ pub fn parse_query(query: &str, base: LabState) -> Parsed {
     p.drive_and_workload(&get);
     p.display(&get);
     p.sharing(&get);
+    let tour = p.tour_place(&get);
     Parsed {
         state: p.state,
         notes: p.notes,
+        tour,
+        names_lab: params.iter().any(|(k, _)| PARAMS.contains(&k.as_str())),
     }
 }
 
@@ -408,6 +437,32 @@ impl Parser {
         }
     }
 
+    /// `tour=` and `step=`: the place, the step 1 when not given; a step that is not a whole
+    /// number from 1, or a step without a tour, is noted.
+    fn tour_place(&mut self, get: &Get<'_>) -> Option<TourPlace> {
+        let step = match get(STEP_PARAM).map(|v| (v, v.parse::<usize>())) {
+            None => Some(1),
+            Some((_, Ok(n))) if n >= 1 => Some(n),
+            Some((v, _)) => {
+                let message = format!("'{}' is not a step number (1, 2, ...)", quote(v));
+                self.note(STEP_PARAM, message);
+                None
+            }
+        };
+        match get(TOUR_PARAM) {
+            Some(tour) => step.map(|step| TourPlace {
+                tour: tour.to_string(),
+                step,
+            }),
+            None if get(STEP_PARAM).is_some() => {
+                let message = format!("a step needs its tour ({TOUR_PARAM}=ID); ignored");
+                self.note(STEP_PARAM, message);
+                None
+            }
+            None => None,
+        }
+    }
+
     /// A switch: `1` or `true`, `0` or `false`; anything else is noted.
     fn flag(&mut self, param: &str, v: &str) -> Option<bool> {
         match v {
@@ -471,14 +526,13 @@ impl Parser {
                 continue;
             }
             let known = PARAMS.contains(&k.as_str())
-                || k == THEME_PARAM
-                || k == SPEED_PARAM
+                || [THEME_PARAM, SPEED_PARAM, TOUR_PARAM, STEP_PARAM].contains(&k.as_str())
                 || SHARE_PARAMS.contains(&k.as_str());
             if !known {
                 self.note(
                     &k,
                     format!(
-                        "unknown parameter, ignored (the lab reads: {}, {THEME_PARAM}, {SPEED_PARAM}, {})",
+                        "unknown parameter, ignored (the lab reads: {}, {THEME_PARAM}, {SPEED_PARAM}, {}, {TOUR_PARAM}, {STEP_PARAM})",
                         PARAMS.join(", "),
                         SHARE_PARAMS.join(", ")
                     ),
@@ -805,7 +859,7 @@ pub fn names(query: &str) -> Vec<String> {
 }
 
 /// Link text shortened for quoting back to the reader.
-fn quote(s: &str) -> String {
+pub fn quote(s: &str) -> String {
     if s.chars().count() <= MAX_QUOTED_CHARS {
         s.to_string()
     } else {
@@ -1251,5 +1305,44 @@ mod tests {
         let p = parse(&format!("{long}=1&rw=<b>{long}"));
         assert!(p.notes.iter().all(|n| n.param.chars().count() <= 33));
         assert!(p.notes.iter().all(|n| n.message.len() < 300));
+    }
+
+    #[test]
+    fn a_tour_and_its_step_are_read_as_a_place_and_written_last() {
+        let p = parse("tour=p99&step=2&qd=8");
+        assert!(p.notes.is_empty(), "{:?}", p.notes);
+        let place = TourPlace {
+            tour: "p99".into(),
+            step: 2,
+        };
+        assert_eq!(p.tour, Some(place.clone()));
+        assert!(p.names_lab, "qd is the lab's own");
+        assert_eq!(tour_query(&place), "tour=p99&step=2");
+        let q = format!("{}&{}", to_query(&p.state), tour_query(&place));
+        let back = parse(&q);
+        assert_eq!((back.state, back.tour), (p.state, Some(place)));
+        let alone = parse("tour=p99&theme=dark");
+        assert_eq!(alone.tour.map(|t| t.step), Some(1));
+        assert!(
+            !alone.names_lab,
+            "the theme is the reader's, not the lab's state"
+        );
+    }
+
+    #[test]
+    fn a_bad_step_or_a_step_without_a_tour_is_noted() {
+        for (q, says) in [
+            ("tour=p99&step=0", "'0' is not a step number"),
+            ("tour=p99&step=x", "'x' is not a step number"),
+            ("step=2", "a step needs its tour (tour=ID); ignored"),
+        ] {
+            let p = parse(q);
+            assert_eq!(p.tour, None, "{q}");
+            assert!(
+                notes_for(&p, "step")[0].starts_with(says),
+                "{q}: {:?}",
+                p.notes
+            );
+        }
     }
 }

@@ -6,9 +6,11 @@
 //! tour moves the reader from one view to another and the panel must come along. Below the
 //! queue-depth charts the current step is *docked*: it sticks to the bottom of the window
 //! while the charts it talks about fill the screen, so a class on a projector sees the text
-//! and its effect at once without scrolling. The position is not part of the URL: a link
-//! reproduces what the lab shows (every control a step sets is), not where a reader was in a
-//! text.
+//! and its effect at once without scrolling. The position is part of the URL
+//! (`tour=ID&step=N`, after the lab's state; see [`crate::ui::pure::tours::open_link`]): a
+//! teacher links a class to one step, and each move to another step is an entry of the
+//! browser's history (the page's URL keeper, [`crate::ui::App`]), so back and forward walk
+//! the steps and a shared link lands on the same one.
 //!
 //! What always holds: a step changes the lab only through [`apply_step`] (its state read as a
 //! link), so a tour can do nothing the controls could not; and while the page's author has

@@ -332,7 +332,8 @@ impl Browser {
     /// with every point at least estimated.
     pub async fn wait_for_queue_charts(&self) -> Result {
         const SCRIPT: &str = r#"
-            const state = location.search.slice(1);
+            // The charts stamp the lab's state, not the place in a tour written after it.
+            const state = location.search.slice(1).replace(/&tour=[^&]*&step=[^&]*$/, "");
             return ["chart-iops", "chart-latency", "chart-mix"].every((id) => {
                 const c = document.getElementById(id);
                 return c && c.dataset.state === state && c.dataset.missing === "0";
@@ -346,7 +347,8 @@ impl Browser {
     /// state in the URL.
     pub async fn wait_for_time_charts(&self) -> Result {
         const SCRIPT: &str = r#"
-            const state = location.search.slice(1);
+            // The charts stamp the lab's state, not the place in a tour written after it.
+            const state = location.search.slice(1).replace(/&tour=[^&]*&step=[^&]*$/, "");
             return ["chart-fill", "chart-burst", "chart-torture"].every((id) => {
                 const c = document.getElementById(id);
                 return c && c.dataset.state === state && c.dataset.missing === "0";
