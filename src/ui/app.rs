@@ -38,8 +38,9 @@ use crate::ui::charts::{self, LegendEntry, Palette, YourSeries};
 use crate::ui::pure::compute;
 use crate::ui::pure::load::LoadSweep;
 use crate::ui::pure::state::{Display, Lab, LabState, LoadKind, Theme, View};
-use crate::ui::pure::tours::{self, TourIndex};
+use crate::ui::pure::tours;
 use crate::ui::pure::url_state;
+use crate::ui::pure::url_state::TourPlace;
 use crate::ui::views::chrome::{ControlsPanel, Footer, Masthead};
 use crate::ui::views::compare::{CompareBar, PinRemove};
 use crate::ui::views::embed_frame;
@@ -51,7 +52,7 @@ use crate::ui::views::review::ReviewTestsView;
 use crate::ui::views::scorecard::{ScorecardLink, ScorecardView};
 use crate::ui::views::share::ShareBar;
 use crate::ui::views::teaching_mode::TeachingMode;
-use crate::ui::views::tours::{TourAt, Tours};
+use crate::ui::views::tours::{TourShelf, Tours};
 use crate::ui::views::{OverTimeView, ViewSwitch};
 
 /// The media query whose changes re-read the palette (with `theme=auto`).
@@ -89,7 +90,7 @@ pub struct Started {
     authored: LabState,
     embed: bool,
     notes: RwSignal<Vec<url_state::Note>>,
-    tour_at: TourAt,
+    tours: TourShelf,
     charts: Memo<charts::ChartSet>,
     readout_data: Memo<readout::ReadoutData>,
     progress: Memo<(compute::Progress, PoolStatus)>,
@@ -107,7 +108,7 @@ impl Started {
             query: initial,
             keeps,
         } = opening(query);
-        let parsed = tours::open_link(&initial);
+        let mut parsed = tours::open_link(&initial);
         let authored = parsed.state.clone();
         let embed = parsed.state.embedding.framed;
         let lab = Lab::provide(parsed.state);
@@ -120,6 +121,11 @@ impl Started {
         }
         if embed || embed_frame::is_framed() {
             embed_frame::report_height();
+        }
+        let notes = RwSignal::new(std::mem::take(&mut parsed.notes));
+        let tours = TourShelf::new(lab, RwSignal::new(parsed.at));
+        if let Some(place) = parsed.hosted {
+            tours.open_hosted(place, parsed.sets_step, notes);
         }
         let pool = Pool::start(worker.unwrap_or(crate::ui::browser::pool::WORKER_URL));
         on_cleanup(move || pool.stop());
@@ -136,8 +142,8 @@ impl Started {
             lab,
             authored,
             embed,
-            notes: RwSignal::new(parsed.notes),
-            tour_at: RwSignal::new(parsed.at),
+            notes,
+            tours,
             charts,
             readout_data: current_readout(lab, pool),
             progress,
@@ -166,7 +172,7 @@ impl Started {
     /// their files and last view (on the page itself). Neither is needed for the first
     /// screen, so the page does it in a task of its own once its views show (`src/main.rs`).
     pub fn keep(&self) {
-        keep_the_url(self.lab, self.tour_at, self.notes);
+        keep_the_url(self.lab, self.tours, self.notes);
         if let Some(kept) = self.kept {
             keep_on_device(self.lab, kept);
         }
@@ -205,7 +211,11 @@ fn LegendAndCompare(charts: Memo<charts::ChartSet>, shown: Signal<bool>) -> impl
 /// The full page's parts below the charts (an embedded lab has none): share and export, the
 /// reader's fio results, and the guided tours docked at the window's bottom in the queue view.
 #[component]
-fn SharingParts(charts: Memo<charts::ChartSet>, tour_at: TourAt) -> impl IntoView {
+fn SharingParts(
+    charts: Memo<charts::ChartSet>,
+    tours: TourShelf,
+    model_says: Signal<String>,
+) -> impl IntoView {
     let lab = Lab::expect();
     let queue_view = move || lab.display.with(|d| d.view == View::Queue);
     view! {
@@ -219,7 +229,7 @@ fn SharingParts(charts: Memo<charts::ChartSet>, tour_at: TourAt) -> impl IntoVie
         // teaching views' panels.
         <Later>
             <Show when=queue_view>
-                <Tours at=tour_at docked=true />
+                <Tours shelf=tours model_says=model_says docked=true />
             </Show>
         </Later>
     }
@@ -239,7 +249,7 @@ pub fn AppViews(
         authored,
         embed,
         notes,
-        tour_at,
+        tours,
         charts,
         readout_data,
         progress,
@@ -249,6 +259,7 @@ pub fn AppViews(
     // style, which the state's task would force on the opening chart's page, and the views'
     // task again on the app's.
     let palette = themed_palette(lab.display);
+    let model_says = Signal::derive(move || readout_data.with(readout::spoken_summary));
     let view_is = move |view: View| lab.display.with(|d| d.view == view);
     // Several jobs and a trace have their own tables instead of one point and its curves.
     let own_table = move || {
@@ -264,9 +275,15 @@ pub fn AppViews(
             <LinkNotes notes=notes />
             <main class="lab">
                 <ControlsPanel authored=authored embed=embed />
-                <div class="results">
+                // While a tour's question waits for a prediction, the model's figures (every
+                // part but the view switch, the tours and the note) are hidden, to the eye
+                // and to assistive technology alike (`visibility: hidden` in the style).
+                <div class="results" class:awaiting-answer=move || tours.awaiting()>
                     <Show when=move || staging.reached(Step::Results)>
                         <ViewSwitch display=lab.display />
+                        <p class="card awaiting-note" id="awaiting-note" hidden=move || !tours.awaiting()>
+                            "The model's answer is hidden until you answer the tour's question."
+                        </p>
                         // The drive over time has its own figures; teaching mode plays this point.
                         <Later>
                             // Several jobs have their own table instead of one point.
@@ -288,7 +305,7 @@ pub fn AppViews(
                             </Show>
                         </Later>
                         <Show when=move || !embed && !view_is(View::Queue)>
-                            <Tours at=tour_at />
+                            <Tours shelf=tours model_says=model_says />
                         </Show>
                         <Show when=move || view_is(View::Activity)>
                             <TeachingMode />
@@ -301,7 +318,7 @@ pub fn AppViews(
                         <ReviewTestsView />
                         <ScorecardView />
                         <Show when=move || !embed>
-                            <SharingParts charts=charts tour_at=tour_at />
+                            <SharingParts charts=charts tours=tours model_says=model_says />
                         </Show>
                     </Show>
                 </div>
@@ -339,12 +356,12 @@ pub(crate) fn opening(query: Option<String>) -> Opening {
 
 /// The URL carries the state and the place in a tour, from now until the page goes; back and
 /// forward bring the lab to the address they land on.
-fn keep_the_url(lab: Lab, at: TourAt, notes: RwSignal<Vec<url_state::Note>>) {
+fn keep_the_url(lab: Lab, shelf: TourShelf, notes: RwSignal<Vec<url_state::Note>>) {
     let url = Rc::new(RefCell::new(UrlWriter::default()));
-    follow_history(lab, at, notes, url.clone());
+    follow_history(lab, shelf, notes, url.clone());
     Effect::new(move |_| {
-        let place = at.get();
-        let query = tours::link_query(&lab.state(), place);
+        let place = shelf.place(shelf.at.get());
+        let query = tours::link_query(&lab.state(), place.as_ref());
         let mut w = url.borrow_mut();
         if let Some(leave) = w.moved(place, &query) {
             // A new entry at once (a click, not a drag): the entry left behind first gets the
@@ -370,7 +387,7 @@ fn keep_the_url(lab: Lab, at: TourAt, notes: RwSignal<Vec<url_state::Note>>) {
 /// (keeping the reader's fio files, which no address holds) with its notes.
 fn follow_history(
     lab: Lab,
-    at: TourAt,
+    shelf: TourShelf,
     notes: RwSignal<Vec<url_state::Note>>,
     url: Rc<RefCell<UrlWriter>>,
 ) {
@@ -382,7 +399,11 @@ fn follow_history(
             return;
         }
         let opened = tours::open_link(query);
-        if at.get_untracked() != opened.at {
+        let place = opened
+            .at
+            .and_then(tours::built_in_place)
+            .or_else(|| opened.hosted.clone());
+        if shelf.place(shelf.at.get_untracked()) != place {
             url.borrow_mut().from_history = true;
         }
         let imported = lab.imported.get_untracked();
@@ -390,8 +411,11 @@ fn follow_history(
             imported,
             ..opened.state
         });
-        at.set(opened.at);
+        shelf.at.set(opened.at);
         notes.set(opened.notes);
+        if let Some(hosted) = opened.hosted {
+            shelf.open_hosted(hosted, opened.sets_step, notes);
+        }
     });
     let window = window();
     if window
@@ -421,7 +445,7 @@ const URL_REST_MS: u64 = 200;
 struct UrlWriter {
     wanted: Option<String>,
     resting: bool,
-    last: Option<(Option<TourIndex>, String)>,
+    last: Option<(Option<TourPlace>, String)>,
     from_history: bool,
 }
 
@@ -429,9 +453,9 @@ impl UrlWriter {
     /// Records the place and query the lab now asks for. When the reader moved to another
     /// place in a tour (not the first query, not back or forward), returns the query of the
     /// entry to leave behind: the move gets an entry of its own.
-    fn moved(&mut self, place: Option<TourIndex>, query: &str) -> Option<String> {
+    fn moved(&mut self, place: Option<TourPlace>, query: &str) -> Option<String> {
         let from_history = std::mem::take(&mut self.from_history);
-        let before = self.last.replace((place, query.to_string()));
+        let before = self.last.replace((place.clone(), query.to_string()));
         match before {
             Some((was, leave)) if was != place && place.is_some() && !from_history => Some(leave),
             _ => None,

@@ -326,7 +326,7 @@ async fn e2e_teach_the_sentence_goes_from_dies_idle_at_qd1_to_dies_busy_at_depth
 
 /// Every tour, every step: the URL (the state) it must produce. Steps without a `view` keep
 /// the teaching view the test starts in.
-const TOUR_STEPS: [(&str, &[&str]); 8] = [
+const TOUR_STEPS: [(&str, &[&str]); 10] = [
     (
         "qd1-reads",
         &[
@@ -341,6 +341,21 @@ const TOUR_STEPS: [(&str, &[&str]); 8] = [
             "preset=e18dc&cap=480&dies=8&workload=rate&rate=100000&arrivals=poisson&qd=64&rw=randread&bs=4k&state=steady",
             "preset=e18dc&cap=480&dies=8&workload=rate&rate=160000&arrivals=poisson&qd=64&rw=randread&bs=4k&state=steady",
             "preset=e18dc&cap=480&dies=8&workload=rate&rate=250000&arrivals=poisson&qd=64&rw=randread&bs=4k&state=steady",
+        ],
+    ),
+    (
+        "predict-capacity",
+        &[
+            "preset=e18dc&cap=480&dies=8&qd=1&rw=randread&bs=4k&state=steady",
+            "preset=e18dc&cap=1920&dies=32&qd=256&rw=randread&bs=4k&state=steady",
+        ],
+    ),
+    (
+        "littles-law",
+        &[
+            "preset=e18dc&cap=480&dies=8&workload=rate&rate=50000&arrivals=poisson&qd=64&rw=randread&bs=4k&state=steady",
+            "preset=e18dc&cap=480&dies=8&workload=rate&rate=100000&arrivals=poisson&qd=64&rw=randread&bs=4k&state=steady",
+            "preset=e18dc&cap=480&dies=8&workload=rate&rate=160000&arrivals=poisson&qd=64&rw=randread&bs=4k&state=steady",
         ],
     ),
     (

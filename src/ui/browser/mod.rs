@@ -8,9 +8,10 @@
 //! - [`input`]: the task that handles the reader's input; [`tasks`]: a task of its own, without
 //!   a timer's wait; [`resize`]: an element's box, followed.
 //! - [`storage`]: the device's copy of the state; [`crash`]: the screen a panic leaves instead of
-//!   a dead page.
+//!   a dead page; [`fetch`]: a small text file from the page's own origin.
 
 pub mod crash;
+pub mod fetch;
 pub mod input;
 pub mod later;
 pub mod pool;

@@ -11,7 +11,9 @@
 //!   throughput figure counts and what a chart plots.
 //! - [`reference`](mod@reference): the published measurements the charts mark.
 //! - [`teaching`]: teaching mode's bottleneck explainer, power meter and tours; [`journey`]:
-//!   the request it follows; [`tour_file`]: the tour file's format, read and checked.
+//!   the request it follows; [`tour_file`]: the tour file's format, read and checked;
+//!   [`predict`]: a question step's choice, a class's tally, and whether the answer shows;
+//!   [`worksheet`]: a tour for paper, with its answer key.
 //! - [`embed`], [`snippet`], [`compare`]: embed options and the snippet, pinned configurations.
 //! - [`format`](mod@format), [`ladder`]: numbers in words and digits, the values a slider snaps to.
 
@@ -25,6 +27,7 @@ pub mod journey;
 pub mod ladder;
 pub mod load;
 pub mod measure;
+pub mod predict;
 pub mod reference;
 pub mod snippet;
 pub mod state;
@@ -33,3 +36,4 @@ pub mod tour_file;
 pub mod tours;
 pub mod url_state;
 pub mod words;
+pub mod worksheet;

@@ -612,6 +612,83 @@ mod tests {
         assert!(near(160_000.0 / capacity.iops, 0.9, 0.02));
     }
 
+    /// A full run of the lab a link's query sets, as the page shows it.
+    fn link_run(query: &str) -> crate::model::RunResult {
+        let read = crate::ui::pure::url_state::parse_query(query, LabState::default());
+        assert!(read.notes.is_empty(), "{query}: {:?}", read.notes);
+        let prep = compute::current_key(&read.state)
+            .prepare(RunOptions::DEFAULT_MEASURED_IOS)
+            .unwrap();
+        Simulation::run(&prep.finish().unwrap()).unwrap()
+    }
+
+    /// A full run of a tour's step, as the page shows it.
+    fn step_run(tour_id: &str, step: usize) -> crate::model::RunResult {
+        link_run(&tour(tour_id).steps[step].state)
+    }
+
+    /// The right option of a tour's question, counted from 1, as its file says.
+    fn answer_of(tour_id: &str, step: usize) -> usize {
+        tour(tour_id).steps[step].question.as_ref().unwrap().answer
+    }
+
+    /// The capacity question's answers are the model's: at QD1 the 1,920 GB E18DC reads as
+    /// fast as the 480 GB (within 2%, answer C); at QD256 more than twice and under three
+    /// times as fast, limited by its controller while the 480 GB's dies limit it (answer B).
+    #[test]
+    fn the_capacity_questions_answers_are_the_models() {
+        let steps = &tour("predict-capacity").steps;
+        let qd1_small = step_run("predict-capacity", 0);
+        let qd1_big = link_run(&steps[0].state.replace("cap=480", "cap=1920"));
+        let qd1 = qd1_big.iops / qd1_small.iops;
+        assert!((qd1 - 1.0).abs() < 0.02, "QD1: {qd1:.3}");
+        assert_eq!(answer_of("predict-capacity", 0), 3, "C: the same");
+
+        let deep_big = step_run("predict-capacity", 1);
+        let deep_small = link_run(&steps[1].state.replace("cap=1920", "cap=480"));
+        let deep = deep_big.iops / deep_small.iops;
+        assert!((2.0..3.0).contains(&deep), "QD256: {deep:.2}");
+        assert_eq!(deep_big.bottleneck, Bottleneck::Controller);
+        assert_eq!(deep_small.bottleneck, Bottleneck::Dies);
+        assert_eq!(answer_of("predict-capacity", 1), 2, "B: more than twice");
+    }
+
+    /// The Little's law questions' answers are the model's: at 50,000, 100,000 and 160,000 reads
+    /// a second (at random, as the page offers them) the mean number in the drive is about 5,
+    /// 16 and 56 (within 10%), the rate times the mean latency the texts give (99, 163 and
+    /// 348 µs, within 5%).
+    #[test]
+    fn the_littles_law_questions_answers_are_the_models() {
+        for (step, rate, latency_us, in_system, answer) in [
+            (0, 50_000.0, 99.0, 5.0, 2),
+            (1, 100_000.0, 163.0, 16.0, 3),
+            (2, 160_000.0, 348.0, 56.0, 2),
+        ] {
+            let r = step_run("littles-law", step);
+            let near = |v: f64, want: f64, tol: f64| (v / want - 1.0).abs() < tol;
+            assert!(
+                near(r.latency.mean_us, latency_us, 0.05),
+                "{step}: {:?}",
+                r.latency
+            );
+            assert!(
+                near(r.mean_in_system, in_system, 0.1),
+                "{step}: {}",
+                r.mean_in_system
+            );
+            assert!(near(
+                r.iops * r.latency.mean_us * 1e-6,
+                r.mean_in_system,
+                0.02
+            ));
+            assert!(
+                near(rate * latency_us * 1e-6, in_system, 0.1),
+                "the text's own sum"
+            );
+            assert_eq!(answer_of("littles-law", step), answer, "step {}", step + 1);
+        }
+    }
+
     /// The desktop tour's texts, checked against the replays the page runs (the worker's own
     /// code, natively): the 128 GB Octane keeps about 92% of the 512 GB's data rate on Light
     /// and about 86% on Heavy.

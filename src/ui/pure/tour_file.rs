@@ -51,6 +51,9 @@ pub const MAX_TITLE_CHARS: usize = 120;
 pub const MAX_TEXT_CHARS: usize = 600;
 /// Longest option of a question: one line of a choice.
 pub const MAX_OPTION_CHARS: usize = 120;
+/// Largest tour file the page reads: [`MAX_STEPS`] steps of the longest texts, a question each,
+/// come to about 60 KB; four times that leaves room for indentation and is still read at once.
+pub const MAX_FILE_BYTES: usize = 256 * 1024;
 /// Most steps in a tour: a class period's worth; a longer story is two tours.
 pub const MAX_STEPS: usize = 20;
 /// Fewest and most options of a question: a choice needs two, and more than six is a list to
@@ -306,17 +309,25 @@ fn reason_of(e: &serde_json::Error) -> String {
     }
 }
 
+/// Reads a tour file to stand beside tours that have the ids `taken`: a file with one of
+/// them is refused at its id.
+pub fn parse_beside(text: &str, taken: &[&str]) -> Result<TourFile, TourFileError> {
+    let tour = parse(text)?;
+    if taken.contains(&tour.id.as_str()) {
+        let at = Checker { text }.at(&[Seg::Key(Field::Id.name())]);
+        return Err(at.error(Problem::DuplicateId(tour.id)));
+    }
+    Ok(tour)
+}
+
 /// Reads several tour files as one set: each good file's tour, in order, and each refused
 /// file's error with its index (a repeated id is refused in the later file, at its id).
 pub fn parse_set(texts: &[&str]) -> (Vec<TourFile>, Vec<(usize, TourFileError)>) {
     let mut tours: Vec<TourFile> = Vec::new();
     let mut errors = Vec::new();
     for (i, text) in texts.iter().enumerate() {
-        match parse(text) {
-            Ok(t) if tours.iter().any(|seen| seen.id == t.id) => {
-                let at = Checker { text }.at(&[Seg::Key(Field::Id.name())]);
-                errors.push((i, at.error(Problem::DuplicateId(t.id))));
-            }
+        let taken: Vec<&str> = tours.iter().map(|t| t.id.as_str()).collect();
+        match parse_beside(text, &taken) {
             Ok(t) => tours.push(t),
             Err(e) => errors.push((i, e)),
         }
@@ -835,6 +846,17 @@ mod tests {
             (errors[1].0, errors[1].1.line, &errors[1].1.problem),
             (3, 2, &Problem::DuplicateId("qd1".into()))
         );
+    }
+
+    /// A reader's own tour may not take a built-in tour's id: links name tours by it.
+    #[test]
+    fn a_file_beside_other_tours_is_refused_at_its_id_when_one_of_them_has_it() {
+        let e = parse_beside(GOOD, &["p99", "qd1"]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 2, column 9: another tour has the id 'qd1'"
+        );
+        assert_eq!(parse_beside(GOOD, &["p99"]).map(|t| t.id), Ok("qd1".into()));
     }
 
     #[test]

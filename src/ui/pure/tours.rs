@@ -19,7 +19,9 @@
 //!   after the step set it) opens that state, with the tour at that step: the lab shows what
 //!   the link says, and `open_link(&link_query(s, at))` gives back `s` and `at`;
 //! - a tour or step the lab does not have is noted like any bad parameter, and the rest of
-//!   the link applies.
+//!   the link applies;
+//! - a `tour=` that is a tour file's path beside the lab ([`is_hosted_path`]) is left to the
+//!   page to fetch ([`Opened::hosted`]); no other path or address is ever one.
 
 use std::sync::LazyLock;
 
@@ -28,7 +30,7 @@ use crate::ui::pure::tour_file::{self, TourFile, TourStep};
 use crate::ui::pure::url_state::{self, Note, TourPlace, STEP_PARAM, TOUR_PARAM};
 
 /// The built-in tours' files, in the order the page lists them.
-const FILES: [&str; 9] = [
+const FILES: [&str; 11] = [
     include_str!("../../../assets/tours/qd1-reads.json"),
     include_str!("../../../assets/tours/p99.json"),
     include_str!("../../../assets/tours/load.json"),
@@ -38,6 +40,8 @@ const FILES: [&str; 9] = [
     include_str!("../../../assets/tours/quarter-dies.json"),
     include_str!("../../../assets/tours/slc-cache.json"),
     include_str!("../../../assets/tours/power.json"),
+    include_str!("../../../assets/tours/predict-capacity.json"),
+    include_str!("../../../assets/tours/littles-law.json"),
 ];
 
 /// Read once, on first use (the tours' panel or a tour's link), not on the page's start. A
@@ -71,17 +75,28 @@ pub type TourIndex = (usize, usize);
 pub struct Opened {
     pub state: LabState,
     pub notes: Vec<Note>,
+    /// The place in a built-in tour.
     pub at: Option<TourIndex>,
+    /// The place in a tour file hosted beside the lab ([`is_hosted_path`]), for the page to
+    /// fetch: the link is read without it, and the page opens the step once the file is in.
+    pub hosted: Option<TourPlace>,
+    /// The link names a step and none of the lab's own parameters, so the step sets the lab.
+    pub sets_step: bool,
 }
 
 /// Reads a link (the page's address or a test's query), with its place in a tour.
 pub fn open_link(query: &str) -> Opened {
     let mut parsed = url_state::parse_query(query, LabState::default());
-    let at = parsed
-        .tour
-        .take()
-        .and_then(|place| locate(&place, &mut parsed.notes));
-    if let Some((t, s)) = at.filter(|_| !parsed.names_lab) {
+    let mut hosted = None;
+    let at = parsed.tour.take().and_then(|place| {
+        if find(&place.tour).is_none() && is_hosted_path(&place.tour) {
+            hosted = Some(place);
+            return None;
+        }
+        locate(&place, &mut parsed.notes)
+    });
+    let sets_step = !parsed.names_lab;
+    if let Some((t, s)) = at.filter(|_| sets_step) {
         if let Some(step) = built_in().get(t).and_then(|tour| tour.steps.get(s)) {
             apply_step(step, &mut parsed.state);
         }
@@ -90,6 +105,8 @@ pub fn open_link(query: &str) -> Opened {
         state: parsed.state,
         notes: parsed.notes,
         at,
+        hosted,
+        sets_step,
     }
 }
 
@@ -101,36 +118,63 @@ fn locate(place: &TourPlace, notes: &mut Vec<Note>) -> Option<TourIndex> {
         notes.push(Note {
             param: TOUR_PARAM.to_string(),
             message: format!(
-                "no tour '{}' (the tours: {})",
+                "no tour '{}' (the tours: {}; or a tour file's path beside the lab, ending .json)",
                 url_state::quote(&place.tour),
                 ids.join(", ")
             ),
         });
         return None;
     };
+    Some((t, step_in(tour, place, notes)))
+}
+
+/// The step `place` names in `tour`, from 0: a step past the tour's last is noted and opens
+/// its first.
+pub fn step_in(tour: &TourFile, place: &TourPlace, notes: &mut Vec<Note>) -> usize {
     let count = tour.steps.len();
     if place.step > count {
         notes.push(Note {
             param: STEP_PARAM.to_string(),
             message: format!("the tour '{}' has {count} steps; opened its first", tour.id),
         });
-        return Some((t, 0));
+        return 0;
     }
-    Some((t, place.step - 1))
+    place.step.saturating_sub(1)
 }
 
-/// The link for `state` at `at`: the state's query, then the place in the tour, if any.
-pub fn link_query(state: &LabState, at: Option<TourIndex>) -> String {
+/// Longest path of a tour file hosted beside the lab.
+pub const MAX_HOSTED_PATH_CHARS: usize = 200;
+
+/// Whether a link's `tour=` names a tour file hosted beside the lab rather than a built-in
+/// tour: a relative path ending in `.json`, of ASCII letters, digits, `-`, `_`, `.` and `/`,
+/// no segment `..` or empty, at most [`MAX_HOSTED_PATH_CHARS`]. So the page fetches it from its
+/// own folder or one below, on its own origin (all the page's content policy lets it fetch),
+/// and a link cannot point it anywhere else.
+pub fn is_hosted_path(id: &str) -> bool {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || "-_./".contains(c);
+    id.len() <= MAX_HOSTED_PATH_CHARS
+        && id.ends_with(".json")
+        && id.chars().all(allowed)
+        && id
+            .split('/')
+            .all(|segment| !segment.is_empty() && segment != "..")
+}
+
+/// The place of step `at` of a built-in tour, as a link names it.
+pub fn built_in_place(at: TourIndex) -> Option<TourPlace> {
+    let (t, s) = at;
+    let tour = built_in().get(t)?;
+    (s < tour.steps.len()).then(|| TourPlace {
+        tour: tour.id.clone(),
+        step: s + 1,
+    })
+}
+
+/// The link for `state` at `place`: the state's query, then the place in the tour, if any.
+pub fn link_query(state: &LabState, place: Option<&TourPlace>) -> String {
     let query = url_state::to_query(state);
-    let place = at.and_then(|(t, s)| {
-        let tour = built_in().get(t)?;
-        (s < tour.steps.len()).then(|| TourPlace {
-            tour: tour.id.clone(),
-            step: s + 1,
-        })
-    });
     match place {
-        Some(place) => format!("{query}&{}", url_state::tour_query(&place)),
+        Some(place) => format!("{query}&{}", url_state::tour_query(place)),
         None => query,
     }
 }
@@ -212,7 +256,7 @@ mod tests {
         apply_step(&built_in()[1].steps[1], &mut want);
         assert_eq!(opened.state, want);
         assert_eq!(
-            link_query(&opened.state, opened.at),
+            link_query(&opened.state, opened.at.and_then(built_in_place).as_ref()),
             "preset=e18dc&cap=480&dies=8&qd=4&rw=randrw&mix=70&bs=4k&state=steady\
              &theme=projector&tour=p99&step=2"
         );
@@ -225,12 +269,57 @@ mod tests {
         apply_step(&built_in()[2].steps[3], &mut s);
         s.workload.set_iodepth(8);
         s.workload.set_load(crate::ui::pure::state::LoadKind::Depth);
-        let link = link_query(&s, Some((2, 3)));
+        let link = link_query(&s, built_in_place((2, 3)).as_ref());
         assert!(link.ends_with("&tour=load&step=4"), "{link}");
         let back = open_link(&link);
         assert!(back.notes.is_empty(), "{:?}", back.notes);
         assert_eq!((back.state, back.at), (s.clone(), Some((2, 3))));
         assert_eq!(link_query(&s, None), url_state::to_query(&s));
+    }
+
+    /// A tour file beside the lab is named by its path: only a relative `.json` path within
+    /// the lab's folder is one, and a link to it is read without the tour, for the page to
+    /// fetch; anything else is an unknown tour.
+    #[test]
+    fn a_hosted_tours_path_stays_beside_the_lab_and_its_link_waits_for_the_file() {
+        for good in ["my-class.json", "tours/period_3.json", "a/b/c.v2.json"] {
+            assert!(is_hosted_path(good), "{good}");
+        }
+        for bad in [
+            "my-class",
+            "/tours/a.json",
+            "//evil.example/a.json",
+            "https://evil.example/a.json",
+            "../a.json",
+            "tours/../../a.json",
+            "tours//a.json",
+            "a b.json",
+            "a%2e.json",
+            ".json/",
+        ] {
+            assert!(!is_hosted_path(bad), "{bad}");
+        }
+        assert!(!is_hosted_path(&format!("{}.json", "a".repeat(200))));
+        let opened = open_link("tour=tours/period-3.json&step=2");
+        assert!(opened.notes.is_empty(), "{:?}", opened.notes);
+        assert_eq!(opened.at, None);
+        assert_eq!(
+            opened.hosted,
+            Some(TourPlace {
+                tour: "tours/period-3.json".into(),
+                step: 2
+            })
+        );
+        assert!(opened.sets_step);
+        assert!(
+            !open_link("qd=8&tour=a.json").sets_step,
+            "the link's own state wins"
+        );
+        let n = open_link("tour=../a.json").notes;
+        assert!(
+            n[0].message.contains("a tour file's path beside the lab"),
+            "{n:?}"
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use crate::model::config::Rw;
 use crate::model::workload::Spacing;
 use crate::ui::pure::format;
-use crate::ui::pure::state::{JobSetup, TraceSource, ALL_READS_PCT};
+use crate::ui::pure::state::{JobSetup, LabState, LoadKind, TraceSource, ALL_READS_PCT};
 
 /// The pattern in words: `random reads`, `sequential 70% reads / 30% writes`.
 pub fn pattern_words(rw: Rw, read_pct: u8) -> String {
@@ -21,6 +21,50 @@ pub fn pattern_words(rw: Rw, read_pct: u8) -> String {
             ALL_READS_PCT.saturating_sub(read_pct)
         ),
     }
+}
+
+/// The point a state sets, in words, as the readout heads its figures: drive, dies, block
+/// size, pattern, load, the drive's state and any power limit.
+pub fn point_words(state: &LabState) -> String {
+    let preset = state.drive.preset();
+    let dies_text = if state.drive.is_unlisted() {
+        format!(
+            ", unlisted capacity: {} dies of {} Gbit",
+            state.drive.dies(),
+            state.drive.die_gbit()
+        )
+    } else {
+        format!(", {} dies", state.drive.dies())
+    };
+    let power = match (state.drive.power_limit(), state.drive.power_budget_w()) {
+        (Some(limit), Some(w)) => format!(
+            " · held to {} ({})",
+            limit.to_string().to_uppercase(),
+            format::watts(w)
+        ),
+        _ => String::new(),
+    };
+    let w = &state.workload;
+    let open_loop = w.load() == LoadKind::Rate;
+    let load = if open_loop {
+        format!(
+            "{} offered, {} arrivals, at most {} at the drive",
+            format::rate_iops(w.rate_iops()),
+            spacing_words(w.spacing()),
+            w.iodepth()
+        )
+    } else {
+        format!("queue depth {}", w.iodepth())
+    };
+    format!(
+        "{} {}{} · {} {} · {load} · {}{power}",
+        preset.controller.name,
+        format::gb(state.drive.capacity_gb()),
+        dies_text,
+        format::block_size(w.bs_bytes()),
+        pattern_words(w.rw(), w.read_pct()),
+        w.drive_state().label(),
+    )
 }
 
 /// How arrivals are spaced, in words.

@@ -53,6 +53,7 @@ pub mod task_status;
 pub mod teaching_mode;
 pub mod tours;
 pub mod trace;
+pub mod worksheet;
 
 use leptos::prelude::*;
 

@@ -25,7 +25,7 @@ use crate::ui::pure::format;
 use crate::ui::pure::load::LoadSweep;
 use crate::ui::pure::reference;
 use crate::ui::pure::state::{LabState, LoadKind};
-use crate::ui::pure::words::{pattern_words, spacing_words};
+use crate::ui::pure::words::point_words;
 
 /// A published figure for the current point.
 #[derive(Clone, Debug, PartialEq)]
@@ -67,45 +67,8 @@ pub fn build(
     failure: Option<RunError>,
     sweep: Option<&LoadSweep>,
 ) -> ReadoutData {
-    let preset = state.drive.preset();
-    let dies_text = if state.drive.is_unlisted() {
-        format!(
-            ", unlisted capacity: {} dies of {} Gbit",
-            state.drive.dies(),
-            state.drive.die_gbit()
-        )
-    } else {
-        format!(", {} dies", state.drive.dies())
-    };
-    let power = match (state.drive.power_limit(), state.drive.power_budget_w()) {
-        (Some(limit), Some(w)) => format!(
-            " · held to {} ({})",
-            limit.to_string().to_uppercase(),
-            format::watts(w)
-        ),
-        _ => String::new(),
-    };
-    let w = &state.workload;
-    let open_loop = w.load() == LoadKind::Rate;
-    let load = if open_loop {
-        format!(
-            "{} offered, {} arrivals, at most {} at the drive",
-            format::rate_iops(w.rate_iops()),
-            spacing_words(w.spacing()),
-            w.iodepth()
-        )
-    } else {
-        format!("queue depth {}", w.iodepth())
-    };
-    let what = format!(
-        "{} {}{} · {} {} · {load} · {}{power}",
-        preset.controller.name,
-        format::gb(state.drive.capacity_gb()),
-        dies_text,
-        format::block_size(w.bs_bytes()),
-        pattern_words(w.rw(), w.read_pct()),
-        w.drive_state().label(),
-    );
+    let what = point_words(state);
+    let open_loop = state.workload.load() == LoadKind::Rate;
     let in_mb = state.workload.throughput_in_mb();
     let measured = reference::for_current_point(state)
         .into_iter()

@@ -1,82 +1,263 @@
-//! The guided tours' panel: one button per tour of [`built_in`], then the current step's text
-//! with Previous and Next.
+//! The guided tours' panel: one button per tour (the built-in ones of [`built_in`], then the
+//! reader's own, opened from a file), then the current step's text, its question if it asks
+//! one, and Previous and Next.
 //!
 //! The page shows it in every view (above teaching mode and the drive over time, folded to one
-//! line until opened; below the queue-depth charts) and owns its position ([`TourAt`]), not any view, because the SLC-cache
-//! tour moves the reader from one view to another and the panel must come along. Below the
-//! queue-depth charts the current step is *docked*: it sticks to the bottom of the window
-//! while the charts it talks about fill the screen, so a class on a projector sees the text
-//! and its effect at once without scrolling. The position is part of the URL
-//! (`tour=ID&step=N`, after the lab's state; see [`crate::ui::pure::tours::open_link`]): a
-//! teacher links a class to one step, and each move to another step is an entry of the
-//! browser's history (the page's URL keeper, [`crate::ui::App`]), so back and forward walk
-//! the steps and a shared link lands on the same one.
+//! line until opened; below the queue-depth charts) and owns its position ([`TourShelf`]), not
+//! any view, because the SLC-cache tour moves the reader from one view to another and the
+//! panel must come along. Below the queue-depth charts the current step is *docked*: it
+//! sticks to the bottom of the window while the charts it talks about fill the screen, so a
+//! class on a projector sees the text and its effect at once without scrolling. The position
+//! of a built-in tour is part of the URL (`tour=ID&step=N`, after the lab's state; see
+//! [`crate::ui::pure::tours::open_link`]): a teacher links a class to one step, and each move
+//! to another step is an entry of the browser's history (the page's URL keeper,
+//! [`crate::ui::App`]), so back and forward walk the steps and a shared link lands on the
+//! same one. A tour from the reader's own file lives in this page only: no link carries it.
+//!
+//! A step with a question hides the model's answer ([`TourShelf::awaiting`]; the page hides
+//! its charts and readout) until the reader commits to an option, or, on the projector
+//! theme, until the teacher reveals it beside the class's show of hands
+//! ([`crate::ui::pure::predict`]).
 //!
 //! What always holds: a step changes the lab only through [`apply_step`] (its state read as a
-//! link), so a tour can do nothing the controls could not; and while the page's author has
-//! locked any control (`lock=`), the tours are off, since a tour sets most controls at once.
+//! link), so a tour can do nothing the controls could not; a tour file that does not read
+//! changes nothing and says why, by line; and while the page's author has locked any control
+//! (`lock=`), the tours are off, since a tour sets most controls at once.
 
 use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::HtmlInputElement;
 
-use crate::ui::pure::state::Lab;
-use crate::ui::pure::tours::{apply_step, built_in};
+use crate::ui::browser::fetch;
+use crate::ui::pure::predict::{letter, Predictions, StepKey, Verdict};
+use crate::ui::pure::state::{Lab, Theme};
+use crate::ui::pure::tour_file::{self, Question, TourFile, MAX_FILE_BYTES};
+use crate::ui::pure::tours::{apply_step, built_in, built_in_place, step_in, TourIndex};
+use crate::ui::pure::url_state::{Note, TourPlace, TOUR_PARAM};
+use crate::ui::pure::worksheet::Worksheet;
+use crate::ui::views::worksheet::WorksheetView;
 
-/// Where the reader is: (tour, step) as indices into [`built_in`], or `None` before a first click.
-pub type TourAt = RwSignal<Option<(usize, usize)>>;
+/// Where the reader is: (tour, step) as indices into the tours of a [`TourShelf`] (the
+/// built-in ones first), or `None` before a first click.
+pub type TourAt = RwSignal<Option<TourIndex>>;
+
+/// The tours the page offers, where the reader is in them, and what they committed to at
+/// question steps; one for the page, shared by both places the panel shows.
+#[derive(Clone, Copy)]
+pub struct TourShelf {
+    lab: Lab,
+    pub at: TourAt,
+    /// A hosted tour's place while its file is on its way: the link keeps naming it.
+    pending: RwSignal<Option<TourPlace>>,
+    /// The reader's own tours, after the built-in ones, in the order opened.
+    own: RwSignal<Vec<OwnTour>>,
+    asked: RwSignal<Predictions>,
+    /// Why the last tour file did not open, if it did not.
+    refused: RwSignal<Option<String>>,
+    /// The tour whose worksheet is shown, if one is.
+    sheet: RwSignal<Option<usize>>,
+}
+
+impl TourShelf {
+    pub fn new(lab: Lab, at: TourAt) -> TourShelf {
+        TourShelf {
+            lab,
+            at,
+            pending: RwSignal::new(None),
+            own: RwSignal::new(Vec::new()),
+            asked: RwSignal::new(Predictions::default()),
+            refused: RwSignal::new(None),
+            sheet: RwSignal::new(None),
+        }
+    }
+
+    /// Tour `i`, built-in or the reader's own.
+    fn tour(self, i: usize) -> Option<TourFile> {
+        match built_in().get(i) {
+            Some(t) => Some(t.clone()),
+            None => self
+                .own
+                .with(|own| own.get(i - built_in().len()).map(|o| o.tour.clone())),
+        }
+    }
+
+    /// The place `at` as a link names it: a built-in tour by its id, a hosted one by its path
+    /// (also while its file is on its way); a tour from a file of the reader's has none (no
+    /// link can fetch it).
+    pub fn place(self, at: Option<TourIndex>) -> Option<TourPlace> {
+        let Some((t, s)) = at else {
+            return self.pending.get();
+        };
+        if t < built_in().len() {
+            return built_in_place((t, s));
+        }
+        self.own.with(|own| {
+            let o = own.get(t - built_in().len())?;
+            let path = o.hosted.clone()?;
+            (s < o.tour.steps.len()).then_some(TourPlace {
+                tour: path,
+                step: s + 1,
+            })
+        })
+    }
+
+    /// Opens `place` in a tour file hosted beside the lab: at once if the page has it, else
+    /// once fetched. When `sets_step`, the step sets the lab; a file that does not arrive or
+    /// does not read is noted at the top of the page with the reason, and the lab stays.
+    pub fn open_hosted(self, place: TourPlace, sets_step: bool, notes: RwSignal<Vec<Note>>) {
+        let had = self.own.with_untracked(|own| {
+            own.iter()
+                .position(|o| o.hosted.as_deref() == Some(place.tour.as_str()))
+        });
+        if let Some(i) = had {
+            self.go_hosted(built_in().len() + i, &place, sets_step, notes);
+            return;
+        }
+        self.pending.set(Some(place.clone()));
+        spawn_local(async move {
+            let path = place.tour.clone();
+            let read = match fetch::text(&path, MAX_FILE_BYTES).await {
+                Ok(text) => tour_file::parse_beside(&text, &built_in_ids())
+                    .map_err(|e| format!("the tour file '{path}' was not opened: {e}")),
+                Err(e) => Err(format!("the tour file '{path}' could not be fetched: {e}")),
+            };
+            self.pending.set(None);
+            match read {
+                Ok(tour) => {
+                    let i = self.add(tour, Some(path));
+                    self.go_hosted(i, &place, sets_step, notes);
+                }
+                Err(message) => notes.update(|n| {
+                    n.push(Note {
+                        param: TOUR_PARAM.to_string(),
+                        message,
+                    })
+                }),
+            }
+        });
+    }
+
+    /// Moves to `place` in the shelf's tour `i`, setting the lab when `sets_step`.
+    fn go_hosted(self, i: usize, place: &TourPlace, sets_step: bool, notes: RwSignal<Vec<Note>>) {
+        let Some(tour) = self.tour(i) else { return };
+        let mut noted = Vec::new();
+        let s = step_in(&tour, place, &mut noted);
+        if !noted.is_empty() {
+            notes.update(|n| n.extend(noted));
+        }
+        if sets_step {
+            if let Some(step) = tour.steps.get(s) {
+                self.lab.update(|st| apply_step(step, st));
+            }
+        }
+        self.at.set(Some((i, s)));
+    }
+
+    /// The current tour's index, its step's index, and the tour.
+    fn current(self) -> Option<(usize, usize, TourFile)> {
+        let (t, s) = self.at.get()?;
+        self.tour(t).map(|tour| (t, s, tour))
+    }
+
+    /// Whether the current step asks a question whose answer does not show yet: the page
+    /// hides the model's figures while it does.
+    pub fn awaiting(self) -> bool {
+        self.current().is_some_and(|(_, s, tour)| {
+            let question = tour.steps.get(s).and_then(|x| x.question.as_ref());
+            self.asked.with(|p| p.awaiting(&key_of(&tour, s), question))
+        })
+    }
+
+    /// Adds the reader's tour, from their file or hosted at `hosted` (replacing their own of
+    /// the same id), and returns its index.
+    fn add(self, tour: TourFile, hosted: Option<String>) -> usize {
+        let mut at = 0;
+        self.own.update(|own| {
+            let new = OwnTour { tour, hosted };
+            at = match own.iter().position(|o| o.tour.id == new.tour.id) {
+                Some(i) => {
+                    own[i] = new;
+                    i
+                }
+                None => {
+                    own.push(new);
+                    own.len() - 1
+                }
+            };
+        });
+        built_in().len() + at
+    }
+}
+
+/// A tour the reader opened: from a file of theirs, or hosted beside the lab at a path.
+#[derive(Clone)]
+struct OwnTour {
+    tour: TourFile,
+    /// The path a link names it by, if it was fetched from beside the lab.
+    hosted: Option<String>,
+}
+
+/// The built-in tours' ids, which no tour of the reader's may take.
+fn built_in_ids() -> Vec<&'static str> {
+    built_in().iter().map(|t| t.id.as_str()).collect()
+}
+
+fn key_of(tour: &TourFile, step: usize) -> StepKey {
+    StepKey {
+        tour: tour.id.clone(),
+        step,
+    }
+}
 
 /// The guided tours: one click sets the controls for a tour's first step.
 #[component]
 pub fn Tours(
-    /// The tour and step shown; the page keeps it while the view changes.
-    at: TourAt,
+    /// The tours, the place in them and the answers; the page keeps it while the view changes.
+    shelf: TourShelf,
+    /// The model's figures for the current point in one sentence, with what limits it (empty
+    /// until computed): a question's reveal shows it beside the answer.
+    model_says: Signal<String>,
     /// Show the current step in a dock at the bottom of the window instead of inside the
     /// panel (for a panel placed below the charts).
     #[prop(optional)]
     docked: bool,
 ) -> impl IntoView {
     let lab = Lab::expect();
-    let off = move || lab.embedding.with(|e| !e.locks.is_empty());
-    let go = Callback::new(move |(tour, step): (usize, usize)| {
-        if let Some(s) = built_in().get(tour).and_then(|t| t.steps.get(step)) {
-            lab.update(|st| apply_step(s, st));
-            at.set(Some((tour, step)));
+    let off = Signal::derive(move || lab.embedding.with(|e| !e.locks.is_empty()));
+    let go = Callback::new(move |(tour, step): TourIndex| {
+        if let Some(s) = shelf.tour(tour).and_then(|t| t.steps.get(step).cloned()) {
+            lab.update(|st| apply_step(&s, st));
+            shelf.at.set(Some((tour, step)));
         }
     });
-    let list = built_in()
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            view! {
-                <li>
-                    <button
-                        type="button"
-                        id=format!("tour-{}", t.id)
-                        aria-pressed=move || (at.get().map(|a| a.0) == Some(i)).to_string()
-                        prop:disabled=off
-                        on:click=move |_| go.run((i, 0))
-                    >
-                        {t.title.as_str()}
-                    </button>
-                </li>
-            }
-        })
-        .collect_view();
-    let step = move || view! { <TourStep at=at go=go off=Signal::derive(off) /> };
+    let list = move || view! { <TourList shelf=shelf go=go off=off /> };
+    let step = move || view! { <TourStep shelf=shelf go=go off=off model_says=model_says /> };
     let off_note = move || {
         view! {
-            <p class="hint" id="tours-off" hidden=move || !off()>
+            <p class="hint" id="tours-off" hidden=move || !off.get()>
                 "The tours are off: the author of this page locked controls they would change."
             </p>
         }
     };
+    let open_own = move || {
+        view! {
+            <OpenTourFile shelf=shelf go=go off=off />
+            <SheetOf shelf=shelf />
+        }
+    };
     if docked {
         return view! {
-            <section class="card tours" aria-labelledby="tours-title">
+            <section class="card tours" aria-labelledby="tours-title"
+                on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default()
+                on:drop=move |ev| drop_file(ev, shelf, go)>
                 <h2 id="tours-title">"Guided tours"</h2>
-                <ul class="tour-list">{list}</ul>
+                {list}
+                {open_own}
                 {off_note}
             </section>
-            <aside class="card tour-dock" aria-label="Guided tour step" hidden=move || at.get().is_none()>
+            <aside class="card tour-dock" aria-label="Guided tour step" hidden=move || shelf.at.get().is_none()>
                 {step()}
             </aside>
         }
@@ -85,12 +266,15 @@ pub fn Tours(
     // Above teaching mode and the drive over time the panel folds to one line, so the view
     // itself fills the first screen (a projector's 720 px); a tour in progress keeps it open.
     view! {
-        <details class="card tours" id="tours" prop:open=at.get_untracked().is_some()>
+        <details class="card tours" id="tours" prop:open=shelf.at.get_untracked().is_some()
+            on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default()
+            on:drop=move |ev| drop_file(ev, shelf, go)>
             <summary id="tours-summary">
                 <h2 id="tours-title">"Guided tours"</h2>
                 <span class="hint">{format!(" {} tours; one click sets the controls for each step", built_in().len())}</span>
             </summary>
-            <ul class="tour-list">{list}</ul>
+            {list}
+            {open_own}
             {off_note}
             {step()}
         </details>
@@ -98,51 +282,362 @@ pub fn Tours(
     .into_any()
 }
 
-/// The current step of a tour: its text and the buttons to the previous and next step.
+/// A button per tour, the built-in ones and then the reader's own.
+#[component]
+fn TourList(shelf: TourShelf, go: Callback<TourIndex>, off: Signal<bool>) -> impl IntoView {
+    let button = move |i: usize, tour: &TourFile| {
+        view! {
+            <li>
+                <button
+                    type="button"
+                    id=format!("tour-{}", tour.id)
+                    aria-pressed=move || (shelf.at.get().map(|a| a.0) == Some(i)).to_string()
+                    prop:disabled=move || off.get()
+                    on:click=move |_| go.run((i, 0))
+                >
+                    {tour.title.clone()}
+                </button>
+            </li>
+        }
+    };
+    let built = built_in()
+        .iter()
+        .enumerate()
+        .map(|(i, t)| button(i, t))
+        .collect_view();
+    let own = move || {
+        shelf.own.with(|own| {
+            own.iter()
+                .enumerate()
+                .map(|(i, o)| button(built_in().len() + i, &o.tour))
+                .collect_view()
+        })
+    };
+    view! { <ul class="tour-list">{built}{own}</ul> }
+}
+
+/// The reader's own tour: a file chosen (or dropped on the panel), and why it did not open.
+#[component]
+fn OpenTourFile(shelf: TourShelf, go: Callback<TourIndex>, off: Signal<bool>) -> impl IntoView {
+    let on_change = move |ev: leptos::ev::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let file = input.files().and_then(|f| f.get(0));
+        // Let the same file be chosen again after the teacher mended it.
+        input.set_value("");
+        if let Some(file) = file {
+            open_file(file, shelf, go);
+        }
+    };
+    view! {
+        <div class="control tour-file">
+            <label for="tour-file">"Open a tour file of your own (or drop it here)"</label>
+            <input id="tour-file" type="file" accept=".json,application/json"
+                prop:disabled=move || off.get() on:change=on_change />
+            {move || shelf.refused.get().map(|why| view! {
+                <p id="tour-file-error" class="notes" role="alert">{why}</p>
+            })}
+        </div>
+    }
+}
+
+/// A tour file dropped on the panel opens as a chosen one does.
+fn drop_file(ev: leptos::ev::DragEvent, shelf: TourShelf, go: Callback<TourIndex>) {
+    ev.prevent_default();
+    let file = ev
+        .data_transfer()
+        .and_then(|d| d.files())
+        .and_then(|f| f.get(0));
+    if let Some(file) = file {
+        open_file(file, shelf, go);
+    }
+}
+
+/// Reads `file` as a tour: it joins the list at its first step, or the panel says why not,
+/// by line, and the lab stays as it was.
+fn open_file(file: web_sys::File, shelf: TourShelf, go: Callback<TourIndex>) {
+    let name: String = file
+        .name()
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(80)
+        .collect();
+    if file.size() > MAX_FILE_BYTES as f64 {
+        shelf.refused.set(Some(format!(
+            "{name} was not opened: it is larger than {} KiB, and a tour file is far smaller.",
+            MAX_FILE_BYTES >> 10
+        )));
+        return;
+    }
+    spawn_local(async move {
+        let text = JsFuture::from(file.text())
+            .await
+            .ok()
+            .and_then(|t| t.as_string());
+        let Some(text) = text else {
+            shelf
+                .refused
+                .set(Some(format!("{name} could not be read.")));
+            return;
+        };
+        match tour_file::parse_beside(&text, &built_in_ids()) {
+            Ok(tour) => {
+                shelf.refused.set(None);
+                let i = shelf.add(tour, None);
+                go.run((i, 0));
+            }
+            Err(e) => shelf.refused.set(Some(format!(
+                "{name} was not opened: {e}. The lab is as it was."
+            ))),
+        }
+    });
+}
+
+/// The current step of a tour: its text, its question, and the buttons to the previous and
+/// next step.
 #[component]
 fn TourStep(
-    /// The tour and step shown.
-    at: TourAt,
+    shelf: TourShelf,
     /// Goes to (tour, step), setting the lab up as the step says.
-    go: Callback<(usize, usize)>,
+    go: Callback<TourIndex>,
     /// The tours are off (the author locked controls).
     off: Signal<bool>,
+    model_says: Signal<String>,
 ) -> impl IntoView {
-    let current = move || {
-        at.get()
-            .and_then(|(t, s)| built_in().get(t).map(|tour| (t, s, tour)))
-    };
     view! {
         <div class="tour-step" id="tour-step" aria-live="polite">
             {move || {
-                current()
-                    .map(|(t, s, tour)| {
-                        let n = tour.steps.len();
-                        let text = tour.steps.get(s).map(|x| x.text.clone()).unwrap_or_default();
-                        view! {
-                            <p class="tour-count">{format!("{}: step {} of {n}", tour.title, s + 1)}</p>
-                            <p id="tour-text">{text}</p>
-                            <div class="tour-nav">
-                                <button
-                                    type="button"
-                                    id="tour-prev"
-                                    prop:disabled=move || { s == 0 || off.get() }
-                                    on:click=move |_| go.run((t, s.saturating_sub(1)))
-                                >
-                                    "Previous step"
-                                </button>
-                                <button
-                                    type="button"
-                                    id="tour-next"
-                                    prop:disabled=move || { s + 1 >= n || off.get() }
-                                    on:click=move |_| go.run((t, s + 1))
-                                >
-                                    "Next step"
-                                </button>
-                            </div>
-                        }
-                    })
+                shelf.current().map(|(t, s, tour)| {
+                    let n = tour.steps.len();
+                    let step = tour.steps.get(s).cloned();
+                    let text = step.as_ref().map(|x| x.text.clone()).unwrap_or_default();
+                    let question = step.and_then(|x| x.question).map(|q| {
+                        let key = key_of(&tour, s);
+                        view! { <QuestionCard shelf=shelf key=key question=q model_says=model_says /> }
+                    });
+                    view! {
+                        <p class="tour-count">{format!("{}: step {} of {n}", tour.title, s + 1)}</p>
+                        <p id="tour-text">{text}</p>
+                        {question}
+                        <div class="tour-nav">
+                            <button type="button" id="tour-prev"
+                                prop:disabled=move || { s == 0 || off.get() }
+                                on:click=move |_| go.run((t, s.saturating_sub(1)))>
+                                "Previous step"
+                            </button>
+                            <button type="button" id="tour-next"
+                                prop:disabled=move || { s + 1 >= n || off.get() }
+                                on:click=move |_| go.run((t, s + 1))>
+                                "Next step"
+                            </button>
+                            <button type="button" id="tour-worksheet"
+                                on:click=move |_| shelf.sheet.set(Some(t))>
+                                "Print a worksheet"
+                            </button>
+                        </div>
+                    }
+                })
             }}
         </div>
+    }
+}
+
+/// A step's question: the options to commit to before the answer shows, then the verdict,
+/// the step's explanation and the model's own figures.
+#[component]
+fn QuestionCard(
+    shelf: TourShelf,
+    key: StepKey,
+    question: Question,
+    model_says: Signal<String>,
+) -> impl IntoView {
+    // A memo, so that a hand counted (which changes the predictions too) does not draw the
+    // question again under the teacher's typing.
+    let revealed = {
+        let key = key.clone();
+        Memo::new(move |_| shelf.asked.with(|p| p.revealed(&key)))
+    };
+    view! {
+        <div class="tour-question" id="tour-question">
+            {move || {
+                if revealed.get() {
+                    view! { <Revealed shelf=shelf key=key.clone() question=question.clone() model_says=model_says /> }
+                        .into_any()
+                } else {
+                    view! { <Ask shelf=shelf key=key.clone() question=question.clone() /> }.into_any()
+                }
+            }}
+        </div>
+    }
+}
+
+/// The question asked: one radio per option (keyboard: Tab to the group, arrows to choose),
+/// and Commit; on the projector theme a count of raised hands per option and Reveal.
+#[component]
+fn Ask(shelf: TourShelf, key: StepKey, question: Question) -> impl IntoView {
+    let lab = Lab::expect();
+    let projector = move || lab.display.with(|d| d.theme == Theme::Projector);
+    let choice = RwSignal::new(shelf.asked.with_untracked(|p| p.chosen(&key)));
+    let name = format!("tour-q-{}-{}", key.tour, key.step + 1);
+    let counted = shelf.asked.with_untracked(|p| p.tally(&key, &question));
+    let options = question
+        .options
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let hands_key = key.clone();
+            let q = question.clone();
+            let set_hands = move |ev: leptos::ev::Event| {
+                let hands = event_target_value(&ev).trim().parse::<u32>().unwrap_or(0);
+                shelf
+                    .asked
+                    .update(|p| p.set_hands(hands_key.clone(), &q, i, hands));
+            };
+            let label = format!("{}. {text}", letter(i));
+            let count = counted
+                .get(i)
+                .filter(|n| **n > 0)
+                .map(u32::to_string)
+                .unwrap_or_default();
+            view! {
+                <li>
+                    <label class="tour-option">
+                        <input type="radio" name=name.clone() id=format!("tour-option-{}", i + 1)
+                            prop:checked=move || choice.get() == Some(i)
+                            on:change=move |_| choice.set(Some(i)) />
+                        {label}
+                    </label>
+                    <Show when=projector>
+                        <label class="tour-hands">
+                            <span class="visually-hidden">{format!("Hands raised for {}", letter(i))}</span>
+                            <input type="number" min="0" max="999" step="1" inputmode="numeric"
+                                id=format!("tour-hands-{}", i + 1) placeholder="hands" value=count.clone()
+                                on:input=set_hands.clone() />
+                        </label>
+                    </Show>
+                </li>
+            }
+        })
+        .collect_view();
+    let commit = {
+        let (key, q) = (key.clone(), question.clone());
+        move |_| {
+            if let Some(c) = choice.get_untracked() {
+                shelf.asked.update(|p| p.commit(key.clone(), &q, c));
+            }
+        }
+    };
+    let reveal = move |_| shelf.asked.update(|p| p.reveal(key.clone()));
+    view! {
+        <fieldset class="tour-ask">
+            <legend id="tour-ask">{question.ask.clone()}</legend>
+            <p class="hint">"Predict first: the model's answer shows when you commit."</p>
+            <ol class="tour-options">{options}</ol>
+            <div class="tour-nav">
+                <button type="button" id="tour-commit" prop:disabled=move || choice.get().is_none()
+                    on:click=commit>
+                    "Commit and reveal"
+                </button>
+                <Show when=projector>
+                    <button type="button" id="tour-reveal" on:click=reveal.clone()>
+                        "Reveal to the class"
+                    </button>
+                </Show>
+            </div>
+        </fieldset>
+    }
+}
+
+/// The answer shown: whether the prediction matched, the class's tally beside the model's
+/// answer, the explanation, and the model's figures for the point.
+#[component]
+fn Revealed(
+    shelf: TourShelf,
+    key: StepKey,
+    question: Question,
+    model_says: Signal<String>,
+) -> impl IntoView {
+    let (chosen, tally) = shelf
+        .asked
+        .with_untracked(|p| (p.chosen(&key), p.tally(&key, &question)));
+    let verdict = Verdict::of(&question, chosen).to_string();
+    let answer = question.answer.saturating_sub(1);
+    let tally_view = (tally.iter().sum::<u32>() > 0).then(|| {
+        view! { <Tally question=question.clone() tally=tally.clone() answer=answer /> }
+    });
+    let says = move || {
+        let s = model_says.get();
+        if s.is_empty() {
+            "The model is still computing this point.".to_string()
+        } else {
+            s
+        }
+    };
+    view! {
+        <div id="tour-answer" role="status">
+            <p class="tour-ask-again-q">{question.ask.clone()}</p>
+            <p id="tour-verdict"><strong>{verdict}</strong></p>
+            {tally_view}
+            <p id="tour-explanation">{question.explanation.clone()}</p>
+            <p id="tour-model-says">{says}</p>
+            <button type="button" id="tour-ask-again" class="small"
+                on:click=move |_| shelf.asked.update(|p| p.ask_again(&key))>
+                "Ask again"
+            </button>
+        </div>
+    }
+}
+
+/// The class's show of hands per option, as counts and bars, the model's answer marked.
+#[component]
+fn Tally(question: Question, tally: Vec<u32>, answer: usize) -> impl IntoView {
+    let most = tally.iter().copied().max().unwrap_or(0).max(1);
+    let rows = question
+        .options
+        .iter()
+        .zip(tally)
+        .enumerate()
+        .map(|(i, (text, hands))| {
+            let mark = if i == answer { " (the model's answer)" } else { "" };
+            // Through the style object: the page's content policy refuses style attributes.
+            let width = format!("{}%", 100 * hands / most);
+            view! {
+                <li class:tour-right=i == answer>
+                    <span>{format!("{}. {text}: {hands} {}{mark}", letter(i), if hands == 1 { "hand" } else { "hands" })}</span>
+                    <span class="tour-bar" style:width=width aria-hidden="true"></span>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <figure class="tour-tally">
+            <figcaption>"The class's predictions"</figcaption>
+            <ul id="tour-tally">{rows}</ul>
+        </figure>
+    }
+}
+
+/// The worksheet of the tour asked for, over the lab, until closed; then the button that
+/// opened it has the focus again.
+#[component]
+fn SheetOf(shelf: TourShelf) -> impl IntoView {
+    let close = Callback::new(move |()| {
+        shelf.sheet.set(None);
+        if let Some(button) = document().get_element_by_id("tour-worksheet") {
+            if let Ok(button) = button.dyn_into::<web_sys::HtmlElement>() {
+                let _ = button.focus();
+            }
+        }
+    });
+    move || {
+        shelf
+            .sheet
+            .get()
+            .and_then(|t| shelf.tour(t))
+            .map(|tour| view! { <WorksheetView sheet=Worksheet::of(&tour) on_close=close /> })
     }
 }
