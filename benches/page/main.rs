@@ -28,8 +28,8 @@
 //! - `PAGE_BENCH_BEFORE=/path/to/other/dist`: also measure that build, run for run
 //!   interleaved with this one (the machine's speed drifts by a third from minute to minute),
 //!   and print the two side by side, "before" and "after";
-//! - `PAGE_BENCH_ONLY=phone,desktop,network,workloads,article,teaching,lighthouse`: only those
-//!   sections (`phone` includes the download).
+//! - `PAGE_BENCH_ONLY=phone,desktop,network,workloads,article,teaching,tours,lighthouse`: only
+//!   those sections (`phone` includes the download).
 //!
 //! Run with `cargo bench --bench page` after `trunk build --release` (`./dev.sh bench` does
 //! both, and installs Lighthouse).
@@ -59,6 +59,8 @@ mod profile;
 mod report;
 #[cfg(not(target_arch = "wasm32"))]
 mod teaching;
+#[cfg(not(target_arch = "wasm32"))]
+mod tours;
 #[cfg(not(target_arch = "wasm32"))]
 mod workloads;
 
@@ -122,6 +124,7 @@ fn wanted(section: &str) -> common::Result<bool> {
         "workloads",
         "article",
         "teaching",
+        "tours",
         "lighthouse",
         "profile",
     ];
@@ -182,6 +185,10 @@ async fn run() -> common::Result {
     if wanted("teaching")? {
         let runs = teaching::measure(&builds).await?;
         teaching::section(&builds, &runs).print(&builds);
+    }
+    if wanted("tours")? {
+        let runs = tours::measure(&builds).await?;
+        tours::section(&runs).print(&builds);
     }
     if wanted("profile")? {
         let windows = profile::measure(&builds).await?;

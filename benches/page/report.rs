@@ -68,6 +68,8 @@ pub enum Unit {
     Ms,
     /// A whole number.
     Count,
+    /// A ratio of two figures, to two decimals.
+    Ratio,
 }
 
 impl Unit {
@@ -76,6 +78,7 @@ impl Unit {
             _ if !v.is_finite() => "n/a".into(),
             Unit::Ms if v.abs() < 100.0 => format!("{v:.1}"),
             Unit::Ms | Unit::Count => format!("{v:.0}"),
+            Unit::Ratio => format!("{v:.2}"),
         }
     }
 
@@ -83,6 +86,7 @@ impl Unit {
         match self {
             Unit::Ms => " ms",
             Unit::Count => "",
+            Unit::Ratio => "x",
         }
     }
 
