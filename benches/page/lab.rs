@@ -75,10 +75,11 @@ pub const INSTRUMENT: &str = r#"
 "#;
 
 /// `arguments[0]`: chart ids. Null until each shows the URL's state with every point estimated
-/// and every point is computed; then the stamps.
+/// and every point is computed; then the stamps. The place in a tour, which the page writes
+/// after the state (`&tour=ID&step=N`), is not the charts' to stamp.
 const LOAD_PROBE: &str = r#"
     const charts = arguments[0].map((id) => document.getElementById(id));
-    const state = location.search.slice(1);
+    const state = location.search.slice(1).replace(/&?tour=[^&]*&step=[0-9]+$/, "");
     if (!charts.every((c) => c && c.dataset.state === state && c.dataset.completeAt)) return null;
     const status = document.getElementById("model-status");
     const attr = status ? status.dataset.computedAt : undefined;

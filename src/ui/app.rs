@@ -260,6 +260,8 @@ pub fn AppViews(
     // task again on the app's.
     let palette = themed_palette(lab.display);
     let model_says = Signal::derive(move || readout_data.with(readout::spoken_summary));
+    // An embedded lab shows no tours' panel to answer in, so it hides nothing.
+    let awaiting = Memo::new(move |_| !embed && tours.awaiting());
     let view_is = move |view: View| lab.display.with(|d| d.view == view);
     // Several jobs and a trace have their own tables instead of one point and its curves.
     let own_table = move || {
@@ -278,10 +280,10 @@ pub fn AppViews(
                 // While a tour's question waits for a prediction, the model's figures (every
                 // part but the view switch, the tours and the note) are hidden, to the eye
                 // and to assistive technology alike (`visibility: hidden` in the style).
-                <div class="results" class:awaiting-answer=move || tours.awaiting()>
+                <div class="results" class:awaiting-answer=awaiting>
                     <Show when=move || staging.reached(Step::Results)>
                         <ViewSwitch display=lab.display />
-                        <p class="card awaiting-note" id="awaiting-note" hidden=move || !tours.awaiting()>
+                        <p class="card awaiting-note" id="awaiting-note" hidden=move || !awaiting.get()>
                             "The model's answer is hidden until you answer the tour's question."
                         </p>
                         // The drive over time has its own figures; teaching mode plays this point.

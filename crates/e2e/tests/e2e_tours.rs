@@ -555,3 +555,47 @@ async fn e2e_tours_the_worksheet_prints_every_question_and_the_answer_key_last()
     browser.assert_clean_console()?;
     browser.close().await
 }
+
+/// On a phone (390 and 360 px) a question step, the tally's boxes and the worksheet fit the
+/// width, and each option, its box and the buttons are touch targets of 44 px or more; an
+/// embedded lab, which has no tours' panel to answer in, hides nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_tours_a_question_fits_a_phone_and_an_embedded_lab_hides_nothing() -> Result {
+    let browser = Browser::start().await?;
+    browser.set_viewport(390, 844).await?;
+    browser
+        .open("?tour=littles-law&step=1&theme=projector", "#tour-hands-1")
+        .await?;
+    let small = browser
+        .js(
+            "return [...document.querySelectorAll('.tour-option, .tour-hands input, #tour-commit, #tour-reveal, #tour-worksheet')]
+                 .filter((e) => e.getBoundingClientRect().height < 44)
+                 .map((e) => e.id || e.className);",
+            vec![],
+        )
+        .await?;
+    assert_eq!(small, json!([]), "touch targets under 44 px");
+    for width in [390, 360] {
+        browser.set_viewport(width, 800).await?;
+        let overflow = browser.sideways_overflow().await?;
+        assert!(overflow <= 0, "{overflow} px sideways at {width} px");
+    }
+    browser.click("tour-worksheet").await?;
+    browser
+        .wait_until(
+            "the worksheet",
+            "return document.getElementById('worksheet') !== null;",
+        )
+        .await?;
+    let overflow = browser.sideways_overflow().await?;
+    assert!(overflow <= 0, "the worksheet: {overflow} px sideways");
+
+    browser
+        .open("?embed=1&tour=predict-capacity&step=1", "#readout")
+        .await?;
+    browser.wait_for_queue_charts().await?;
+    assert!(!model_hidden(&browser).await?, "an embed shows its figures");
+    assert_eq!(visibility(&browser, "#readout").await?, "visible");
+    browser.assert_clean_console()?;
+    browser.close().await
+}

@@ -89,8 +89,6 @@ pub struct Journey {
     pub stages: Vec<Stage>,
     /// The request as its last frame told it.
     pub latest: Option<Followed>,
-    /// The channel of the die it was last at.
-    channel: Option<u32>,
 }
 
 impl Journey {
@@ -100,7 +98,6 @@ impl Journey {
             write,
             stages: Vec::new(),
             latest: None,
-            channel: None,
         }
     }
 
@@ -133,10 +130,15 @@ impl Journey {
                 });
             }
         }
-        if let Whereabouts::Die { channel, .. } = f.at {
-            self.channel = Some(channel);
-        }
         self.latest = Some(f);
+    }
+
+    /// The channel of the die it was last at, read from its stages.
+    fn channel(&self) -> Option<u32> {
+        self.stages.iter().rev().find_map(|s| match s.at {
+            Whereabouts::Die { channel, .. } => Some(channel),
+            _ => None,
+        })
     }
 
     /// Whether the request followed has finished.
@@ -174,7 +176,7 @@ impl Journey {
             Some(f) => format!(
                 "The {noun} has been in the system {} and is now {}.",
                 format::latency_us(f.age.as_us()),
-                place(f.at, self.channel)
+                place(f.at, self.channel())
             ),
         }
     }
@@ -187,19 +189,19 @@ impl Journey {
         Some((us, segments))
     }
 
-    /// The parts bar in words.
-    pub fn parts_text(&self) -> Option<String> {
-        let (us, segments) = self.parts()?;
+    /// The parts bar in words, from the parts and segments [`Journey::parts`] gave (the view
+    /// draws the same ones, so they are made once).
+    pub fn parts_text(&self, us: &PartsUs, segments: &[Segment]) -> String {
         let so_far = if self.done() { "all" } else { "so far" };
-        Some(if segments.is_empty() {
+        if segments.is_empty() {
             format!("No time charged to its parts {so_far}.")
         } else {
             format!(
                 "Its parts {so_far}, {} in the model: {}",
                 format::latency_us(f64::from(us.latency_us)),
-                anatomy::largest_first(&segments)
+                anatomy::largest_first(segments)
             )
-        })
+        }
     }
 
     /// What the picture lights up for it now.
@@ -222,7 +224,7 @@ impl Journey {
                 ..Highlight::default()
             },
             Whereabouts::Channel => Highlight {
-                channel: self.channel,
+                channel: self.channel(),
                 ..Highlight::default()
             },
             Whereabouts::Link => Highlight {
@@ -394,7 +396,8 @@ mod tests {
         assert_eq!(j.stages[0].until_ns, 42_000);
         assert_eq!(j.stages[1].from_ns, 42_000);
         assert_eq!(j.stages[1].until_ns, 90_000);
-        let text = j.parts_text().unwrap();
+        let (us, segments) = j.parts().unwrap();
+        let text = j.parts_text(&us, &segments);
         assert!(
             text.starts_with("Its parts so far, 42 µs in the model: 95%"),
             "{text}"

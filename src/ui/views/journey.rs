@@ -110,7 +110,7 @@ fn PartsSoFar(journey: Signal<Option<Journey>>) -> impl IntoView {
         journey.with(|j| {
             let j = j.as_ref()?;
             let (us, segments) = j.parts()?;
-            let text = j.parts_text()?;
+            let text = j.parts_text(&us, &segments);
             let colours = anatomy::colours(&segments);
             let cells = segments_view(segments);
             Some(view! {
