@@ -18,8 +18,9 @@
 //! What always holds:
 //! - the opening chart draws only what the app would draw for the same state before its first
 //!   result, from the same functions; where the app's first screen is something else (another
-//!   view, another load, an embed, which keeps its own layout, or a tour's step that a link
-//!   names alone, whose state only the app's tours know) it draws nothing;
+//!   view, another load, an embed, which keeps its own layout, or the step of a hosted tour,
+//!   whose state is known only once the app has its file) it draws nothing; a built-in tour's
+//!   step named alone in a link is drawn from the table of steps `build.rs` makes;
 //! - it never stands in the app's way: it draws nothing once the app has mounted, and the
 //!   app's mount ([`hand_over`]) takes its drawing into the app's IOPS chart, where it shows
 //!   until the app's first drawing of that chart covers it, and removes the rest, so the
@@ -45,7 +46,7 @@ use crate::ui::charts::canvas::{LoneChart, UNDERLAY_CLASS};
 use crate::ui::charts::{self, iodepth_chart, IodepthChartData};
 use crate::ui::pure::embed::ChartId;
 use crate::ui::pure::state::{LabState, LoadKind, View};
-use crate::ui::pure::url_state;
+use crate::ui::pure::{tours, url_state};
 use crate::ui::views::embed_frame;
 use crate::ui::views::queue_charts::{
     iodepth_stamp, iops_label, iops_title, measured_caption, pattern_text, IOPS_CANVAS_ID,
@@ -103,11 +104,17 @@ pub fn show() -> Result<(), NotShown> {
         return Err(NotShown::AppFirst);
     }
     let parsed = url_state::parse_query(&opening(None).query, LabState::default());
-    // A step named alone sets the lab as the step says, which the app's tours know and this
-    // binary does not read (the tours stay out of its download).
-    let step_sets_the_lab = parsed.tour.is_some() && !parsed.names_lab;
-    let state = parsed.state;
-    if step_sets_the_lab || !starts_with_the_iops_chart(&state, embed_frame::is_framed()) {
+    let mut state = parsed.state;
+    // A step named alone sets the lab as the step says: a built-in one's state comes from the
+    // table made at build time (the tour files' reader stays out of this download); a hosted
+    // tour's step is known only once the app has fetched its file.
+    if let Some(place) = parsed.tour.filter(|_| !parsed.names_lab) {
+        let Some(step_state) = tours::built_in_step_state(&place) else {
+            return Err(NotShown::OtherFirstScreen);
+        };
+        tours::apply_state(step_state, &mut state);
+    }
+    if !starts_with_the_iops_chart(&state, embed_frame::is_framed()) {
         return Err(NotShown::OtherFirstScreen);
     }
     apply_theme(state.display.theme);

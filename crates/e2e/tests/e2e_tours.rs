@@ -262,6 +262,34 @@ async fn e2e_tours_a_link_to_step_3_opens_it_and_back_and_forward_walk_the_steps
     browser.close().await
 }
 
+/// A teacher's link to a built-in tour's step draws its first chart as a plain link does: the
+/// opening chart reads the step from the build's table (its mark is there, once), and the app
+/// takes over the same state.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_tours_a_step_link_gets_the_opening_chart_of_its_own_state() -> Result {
+    let browser = Browser::start().await?;
+    browser.open("?tour=qd1-reads&step=2", "#tour-text").await?;
+    browser.wait_for_queue_charts().await?;
+    let marks = browser
+        .js(
+            "return performance.getEntriesByName('lab:opening-chart').length;",
+            vec![],
+        )
+        .await?;
+    assert_eq!(
+        marks,
+        json!(1),
+        "the opening chart drew for the step's link"
+    );
+    let search = browser.location_search().await?;
+    assert!(
+        search.starts_with("?preset=e18dc&cap=1920&dies=32&qd=256"),
+        "{search}"
+    );
+    browser.assert_clean_console()?;
+    browser.close().await
+}
+
 /// A teacher's own tour: two steps, the second asking a question.
 const OWN_TOUR: &str = r#"{
   "id": "my-class",

@@ -61,10 +61,36 @@ pub fn find(id: &str) -> Option<(usize, &'static TourFile)> {
 /// Sets the lab as `step` says: its state read as a link on the default drive and workload,
 /// over everything else the lab holds (see the module's documentation).
 pub fn apply_step(step: &TourStep, lab: &mut LabState) {
+    apply_state(&step.state, lab);
+}
+
+/// Sets the lab as a step's `state` (a link's query) says; see [`apply_step`].
+pub fn apply_state(state: &str, lab: &mut LabState) {
     let mut base = std::mem::take(lab);
     base.drive = DriveSetup::default();
     base.workload = WorkloadSetup::default();
-    *lab = url_state::parse_query(&step.state, base).state;
+    *lab = url_state::parse_query(state, base).state;
+}
+
+/// The built-in tours' step states, as a table `build.rs` makes from their files.
+mod table {
+    include!(concat!(env!("OUT_DIR"), "/tour_steps.rs"));
+}
+
+/// The state of the built-in tour's step `place` names, read from the table `build.rs` makes
+/// of the tours' files rather than from the files: for the opening chart, which carries no
+/// tour reader. A step past the tour's last is its first, as [`open_link`] opens it; a tour
+/// that is not built in has none.
+pub fn built_in_step_state(place: &TourPlace) -> Option<&'static str> {
+    let (_, states) = table::STEP_STATES
+        .iter()
+        .find(|(id, _)| *id == place.tour)?;
+    let step = if place.step > states.len() {
+        1
+    } else {
+        place.step
+    };
+    states.get(step.checked_sub(1)?).copied()
 }
 
 /// Where a reader is in the built-in tours: (tour, step) as indices into [`built_in`].
@@ -275,6 +301,35 @@ mod tests {
         assert!(back.notes.is_empty(), "{:?}", back.notes);
         assert_eq!((back.state, back.at), (s.clone(), Some((2, 3))));
         assert_eq!(link_query(&s, None), url_state::to_query(&s));
+    }
+
+    /// The opening chart's table is the tours' own: every built-in tour, every step's state,
+    /// and nothing else.
+    #[test]
+    fn the_build_s_table_of_step_states_is_the_tours_own() {
+        assert_eq!(table::STEP_STATES.len(), built_in().len());
+        for tour in built_in() {
+            for (i, step) in tour.steps.iter().enumerate() {
+                let place = TourPlace {
+                    tour: tour.id.clone(),
+                    step: i + 1,
+                };
+                assert_eq!(built_in_step_state(&place), Some(step.state.as_str()));
+            }
+            let past = TourPlace {
+                tour: tour.id.clone(),
+                step: tour.steps.len() + 1,
+            };
+            assert_eq!(
+                built_in_step_state(&past),
+                Some(tour.steps[0].state.as_str())
+            );
+        }
+        let hosted = TourPlace {
+            tour: "tours/a.json".into(),
+            step: 1,
+        };
+        assert_eq!(built_in_step_state(&hosted), None);
     }
 
     /// A tour file beside the lab is named by its path: only a relative `.json` path within
