@@ -353,6 +353,7 @@ async fn e2e_tours_a_teachers_own_tour_file_plays_and_a_malformed_one_names_its_
         .press("tour-file", &good.display().to_string())
         .await?;
     wait_tour_text(&browser, "One read at a time on the E12.").await?;
+    assert_eq!(browser.text(".tour-audience").await?, "For: Period 3");
     browser
         .wait_for_query("step 1's state", &["preset=e12", "qd=1"])
         .await?;

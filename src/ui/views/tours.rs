@@ -421,6 +421,7 @@ fn TourStep(
                     });
                     view! {
                         <p class="tour-count">{format!("{}: step {} of {n}", tour.title, s + 1)}</p>
+                        <p class="tour-audience hint">{format!("For: {}", tour.audience)}</p>
                         <p id="tour-text">{text}</p>
                         {question}
                         <div class="tour-nav">
