@@ -52,7 +52,7 @@ use crate::ui::views::review::ReviewTestsView;
 use crate::ui::views::scorecard::{ScorecardLink, ScorecardView};
 use crate::ui::views::share::ShareBar;
 use crate::ui::views::teaching_mode::TeachingMode;
-use crate::ui::views::tours::{TourShelf, Tours};
+use crate::ui::views::tours::{ModelAnswer, ModelCurve, TourShelf, Tours};
 use crate::ui::views::{OverTimeView, ViewSwitch};
 
 /// The media query whose changes re-read the palette (with `theme=auto`).
@@ -214,7 +214,7 @@ fn LegendAndCompare(charts: Memo<charts::ChartSet>, shown: Signal<bool>) -> impl
 fn SharingParts(
     charts: Memo<charts::ChartSet>,
     tours: TourShelf,
-    model_says: Signal<String>,
+    model: ModelAnswer,
 ) -> impl IntoView {
     let lab = Lab::expect();
     let queue_view = move || lab.display.with(|d| d.view == View::Queue);
@@ -229,7 +229,7 @@ fn SharingParts(
         // teaching views' panels.
         <Later>
             <Show when=queue_view>
-                <Tours shelf=tours model_says=model_says docked=true />
+                <Tours shelf=tours model=model docked=true />
             </Show>
         </Later>
     }
@@ -259,9 +259,15 @@ pub fn AppViews(
     // style, which the state's task would force on the opening chart's page, and the views'
     // task again on the app's.
     let palette = themed_palette(lab.display);
-    let model_says = Signal::derive(move || readout_data.with(readout::spoken_summary));
+    let model = ModelAnswer {
+        says: Signal::derive(move || readout_data.with(readout::spoken_summary)),
+        curve: Signal::derive(move || charts.with(|c| ModelCurve::of(&c.iodepth))),
+    };
     // An embedded lab shows no tours' panel to answer in, so it hides nothing.
     let awaiting = Memo::new(move |_| !embed && tours.awaiting());
+    // A guess is drawn on the chart against queue depth, which stays in sight (its own
+    // curves hidden by the chart itself).
+    let awaiting_guess = Memo::new(move |_| awaiting.get() && tours.drawing().is_some());
     let view_is = move |view: View| lab.display.with(|d| d.view == view);
     // Several jobs and a trace have their own tables instead of one point and its curves.
     let own_table = move || {
@@ -280,7 +286,7 @@ pub fn AppViews(
                 // While a tour's question waits for a prediction, the model's figures (every
                 // part but the view switch, the tours and the note) are hidden, to the eye
                 // and to assistive technology alike (`visibility: hidden` in the style).
-                <div class="results" class:awaiting-answer=awaiting>
+                <div class="results" class:awaiting-answer=awaiting class:awaiting-guess=awaiting_guess>
                     <Show when=move || staging.reached(Step::Results)>
                         <ViewSwitch display=lab.display />
                         <p class="card awaiting-note" id="awaiting-note" hidden=move || !awaiting.get()>
@@ -307,20 +313,20 @@ pub fn AppViews(
                             </Show>
                         </Later>
                         <Show when=move || !embed && !view_is(View::Queue)>
-                            <Tours shelf=tours model_says=model_says />
+                            <Tours shelf=tours model=model />
                         </Show>
                         <Show when=move || view_is(View::Activity)>
                             <TeachingMode />
                         </Show>
                         <LegendAndCompare charts=charts shown=Signal::derive(move || !own_table()) />
                         <Show when=move || staging.reached(Step::Charts)>
-                            <QueueCharts charts=charts palette=palette embed=embed />
+                            <QueueCharts charts=charts palette=palette embed=embed tours=tours />
                         </Show>
                         <OverTimeView palette=palette />
                         <ReviewTestsView />
                         <ScorecardView />
                         <Show when=move || !embed>
-                            <SharingParts charts=charts tours=tours model_says=model_says />
+                            <SharingParts charts=charts tours=tours model=model />
                         </Show>
                     </Show>
                 </div>

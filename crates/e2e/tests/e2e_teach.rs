@@ -348,6 +348,7 @@ const TOUR_STEPS: [(&str, &[&str]); 10] = [
         &[
             "preset=e18dc&cap=480&dies=8&qd=1&rw=randread&bs=4k&state=steady",
             "preset=e18dc&cap=1920&dies=32&qd=256&rw=randread&bs=4k&state=steady",
+            "preset=e18dc&cap=480&dies=8&qd=32&rw=randread&bs=4k&state=steady",
         ],
     ),
     (

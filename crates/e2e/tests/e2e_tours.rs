@@ -143,6 +143,142 @@ async fn e2e_tours_a_question_hides_the_model_until_the_reader_commits_by_mouse(
     browser.close().await
 }
 
+/// Drags the mouse across the IOPS chart, from its plot's left end at 80% of its height to its
+/// right end at 30%, in `moves` steps: the browser's own input (CDP), as a hand would. The
+/// chart is scrolled to the window's top first, clear of the step docked at its bottom, as a
+/// reader scrolls it.
+async fn drag_across_the_chart(browser: &Browser, moves: u32) -> Result {
+    let rect = browser
+        .js(
+            "const p = document.getElementById('guess-pad'); p.scrollIntoView({block: 'start'});
+             const r = p.getBoundingClientRect(); return [r.left, r.top, r.width, r.height];",
+            vec![],
+        )
+        .await?;
+    let r: Vec<f64> = serde_json::from_value(rect)?;
+    let at = |t: f64| {
+        let x = r[0] + 74.0 + t * (r[2] - 74.0 - 20.0);
+        let y = r[1] + r[3] * (0.8 - 0.5 * t);
+        (x, y)
+    };
+    let mouse = |kind: &str, (x, y): (f64, f64), buttons: u32| {
+        browser.cdp(
+            "Input.dispatchMouseEvent",
+            json!({ "type": kind, "x": x, "y": y, "button": "left", "buttons": buttons, "clickCount": 1 }),
+        )
+    };
+    // The step docked at the window's bottom covers what lies under it: the stroke's ends
+    // must be on the chart itself.
+    for (x, y) in [at(0.0), at(1.0)] {
+        let under = browser
+            .js(
+                "const e = document.elementFromPoint(arguments[0], arguments[1]); return e ? e.id : null;",
+                vec![json!(x), json!(y)],
+            )
+            .await?;
+        assert_eq!(under, json!("chart-iops"), "at ({x}, {y})");
+    }
+    mouse("mousePressed", at(0.0), 1)?;
+    for i in 1..=moves {
+        mouse("mouseMoved", at(f64::from(i) / f64::from(moves)), 1)?;
+    }
+    mouse("mouseReleased", at(1.0), 0)?;
+    Ok(())
+}
+
+/// Predict by drawing: a question that asks for a curve leaves the IOPS chart in sight with
+/// the model's curves out of it (every other figure hidden); a quick drag across the chart
+/// draws a value at every depth; the keyboard moves along the depths and sets values, as a
+/// slider says them; Enter commits, and the model's curve shows over the guess with how far
+/// the guess was and the step's explanation.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_tours_a_drawn_guess_hides_the_curve_then_shows_guess_and_model() -> Result {
+    let browser = Browser::start().await?;
+    browser
+        .open("?tour=predict-capacity&step=3", "#guess-count")
+        .await?;
+    browser.wait_for_queue_charts().await?;
+    assert_eq!(visibility(&browser, "#chart-iops").await?, "visible");
+    assert_eq!(visibility(&browser, "#readout").await?, "hidden");
+    assert_eq!(visibility(&browser, "#chart-latency").await?, "hidden");
+    let label = browser
+        .attr("#chart-iops", "aria-label")
+        .await?
+        .unwrap_or_default();
+    assert!(label.contains("the model's curves are hidden"), "{label}");
+    assert_eq!(
+        browser.text("#guess-count").await?,
+        "0 of 9 queue depths drawn."
+    );
+    assert_eq!(disabled(&browser, "tour-commit").await?, json!(true));
+
+    // Three moves cross nine depths: the stroke fills those it passed over.
+    drag_across_the_chart(&browser, 3).await?;
+    assert_eq!(
+        browser.text("#guess-count").await?,
+        "9 of 9 queue depths drawn."
+    );
+    assert_eq!(disabled(&browser, "tour-commit").await?, json!(false));
+    let label = browser
+        .attr("#chart-iops", "aria-label")
+        .await?
+        .unwrap_or_default();
+    assert!(
+        label.contains("Your guess: QD 1: ") && label.contains("QD 256: "),
+        "{label}"
+    );
+
+    let valuetext = || browser.attr("#guess-pad", "aria-valuetext");
+    assert_eq!(
+        browser.attr("#guess-pad", "role").await?.as_deref(),
+        Some("slider")
+    );
+    browser.press("guess-pad", &Key::Home.to_string()).await?;
+    assert!(valuetext().await?.unwrap_or_default().starts_with("QD 1: "));
+    browser.press("guess-pad", &Key::Right.to_string()).await?;
+    browser.press("guess-pad", &Key::Right.to_string()).await?;
+    let before = valuetext().await?.unwrap_or_default();
+    assert!(before.starts_with("QD 4: "), "{before}");
+    browser.press("guess-pad", &Key::PageUp.to_string()).await?;
+    let after = valuetext().await?.unwrap_or_default();
+    assert!(
+        after.starts_with("QD 4: ") && after != before,
+        "{before} -> {after}"
+    );
+    assert_eq!(
+        visibility(&browser, "#readout").await?,
+        "hidden",
+        "keys reveal nothing"
+    );
+
+    browser.press("guess-pad", &Key::Enter.to_string()).await?;
+    let verdict = verdict(&browser).await?;
+    assert!(
+        verdict.starts_with("Your curve is ") && verdict.contains("from the model's on average"),
+        "{verdict}"
+    );
+    assert_eq!(
+        browser.text("#tour-explanation").await?,
+        question_field(CAPACITY_TOUR, 3, "explanation")?
+    );
+    assert_eq!(visibility(&browser, "#readout").await?, "visible");
+    let label = browser
+        .attr("#chart-iops", "aria-label")
+        .await?
+        .unwrap_or_default();
+    assert!(
+        !label.contains("hidden") && label.contains("Your guess: QD 1: "),
+        "the model's curves and the guess: {label}"
+    );
+    assert_eq!(
+        browser.attr("#guess-pad", "role").await?,
+        None,
+        "no longer a pad"
+    );
+    browser.assert_clean_console()?;
+    browser.close().await
+}
+
 /// By keyboard alone: Space chooses the focused option, the arrow moves the choice, Enter on
 /// Commit reveals; a wrong prediction names the model's answer by its letter and words.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -22,6 +22,8 @@ const Y_TICKS_NARROW: usize = 4;
 pub struct IodepthChartData {
     pub unit: Measure,
     pub depth: DepthSeries,
+    /// A reader's guess, while a tour's question asks for one and after.
+    pub guess: Option<GuessLayer>,
 }
 
 impl Default for IodepthChartData {
@@ -29,8 +31,80 @@ impl Default for IodepthChartData {
         IodepthChartData {
             unit: Measure::Throughput(Unit::Iops),
             depth: DepthSeries::default(),
+            guess: None,
         }
     }
+}
+
+/// A reader's guess drawn on the chart (a tour's question,
+/// [`crate::ui::pure::predict`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GuessLayer {
+    /// (queue depth, value) drawn so far, by depth.
+    pub points: Vec<(f64, f64)>,
+    /// The value axis reaches at least this, before the reveal and after (so the guess keeps
+    /// its place when the model's curve joins it).
+    pub up_to: f64,
+    /// The model's curves, the published measurements, the reader's imports and the current
+    /// point are left out: the answer waits for the guess.
+    pub hides_model: bool,
+    /// The depth being set from the keyboard, ringed.
+    pub selected: Option<u32>,
+}
+
+impl IodepthChartData {
+    fn hides_model(&self) -> bool {
+        self.guess.as_ref().is_some_and(|g| g.hides_model)
+    }
+}
+
+/// The value axis (its top and ticks): over every value drawn, or over the guess alone while
+/// it hides the model (so the axis tells nothing of the answer).
+fn value_axis(data: &IodepthChartData, narrow: bool) -> (f64, Vec<f64>) {
+    let ticks = if narrow { Y_TICKS_NARROW } else { Y_TICKS };
+    let guess = data
+        .guess
+        .iter()
+        .flat_map(|g| g.points.iter().map(|p| p.1).chain([g.up_to]));
+    if data.hides_model() {
+        return axis::linear_axis(guess, ticks);
+    }
+    let values = data
+        .depth
+        .curves
+        .iter()
+        .flat_map(|c| c.points.iter().map(|p| p.1))
+        .chain(data.depth.markers.iter().map(|m| m.y))
+        .chain(super::your_values(&data.depth.yours).map(|p| p.1))
+        .chain(data.depth.current.map(|c| c.1));
+    axis::linear_axis(values.chain(guess), ticks)
+}
+
+/// The depth of `depths` and the value a pointer at `at` (CSS pixels from the chart's top
+/// left, on a chart of `size` CSS pixels) sets on the guess: the nearest depth across, the
+/// value up the axis held to the guess's reach; `None` without a guess or depths.
+pub fn guess_at(
+    data: &IodepthChartData,
+    size: (f64, f64),
+    at: (f64, f64),
+    depths: &[u32],
+) -> Option<(u32, f64)> {
+    let g = data.guess.as_ref()?;
+    let narrow = ChartStyle {
+        css_width: size.0,
+        ..ChartStyle::default()
+    }
+    .narrow();
+    let (y_top, _) = value_axis(data, narrow);
+    let (x_top, _) = axis::octave_ticks(data.depth.max_iodepth, narrow);
+    let [left, right, top, bottom] = paint::plot_rect_css(size.0, size.1);
+    let octave = (at.0 - left) / (right - left) * x_top;
+    let off = |d: &u32| (f64::from(*d).log2() - octave).abs();
+    let depth = *depths.iter().min_by(|a, b| off(a).total_cmp(&off(b)))?;
+    let value = (bottom - at.1) / (bottom - top) * y_top;
+    value
+        .is_finite()
+        .then(|| (depth, value.clamp(0.0, g.up_to)))
 }
 
 /// The queue-depth axis both depth charts share: octaves from 1 to the series' deepest depth,
@@ -62,22 +136,7 @@ pub fn draw<DB: DrawingBackend>(
     data: &IodepthChartData,
     style: &ChartStyle,
 ) -> DrawResult<DB> {
-    let values = data
-        .depth
-        .curves
-        .iter()
-        .flat_map(|c| c.points.iter().map(|p| p.1))
-        .chain(data.depth.markers.iter().map(|m| m.y))
-        .chain(super::your_values(&data.depth.yours).map(|p| p.1))
-        .chain(data.depth.current.map(|c| c.1));
-    let (y_top, y_ticks) = axis::linear_axis(
-        values,
-        if style.narrow() {
-            Y_TICKS_NARROW
-        } else {
-            Y_TICKS
-        },
-    );
+    let (y_top, y_ticks) = value_axis(data, style.narrow());
     let unit = data.unit;
     let y_label = |v: f64| unit.tick(v);
     let Some(mut chart) = paint::frame(
@@ -101,14 +160,31 @@ pub fn draw<DB: DrawingBackend>(
         f64::from(data.depth.current_iodepth.max(1)).log2(),
         (0.0, y_top),
     )?;
-    paint::curves(&mut chart, style, &data.depth.curves, &to_chart)?;
-    paint::markers(&mut chart, style, &data.depth.markers, &to_chart)?;
-    paint::yours(&mut chart, style, &data.depth.yours, &to_chart)?;
-    if let Some(at) = data.depth.current.and_then(to_chart) {
-        paint::current_point(&mut chart, style, at)?;
+    if !data.hides_model() {
+        paint::curves(&mut chart, style, &data.depth.curves, &to_chart)?;
+        paint::markers(&mut chart, style, &data.depth.markers, &to_chart)?;
+        paint::yours(&mut chart, style, &data.depth.yours, &to_chart)?;
+        if let Some(at) = data.depth.current.and_then(to_chart) {
+            paint::current_point(&mut chart, style, at)?;
+        }
     }
-    if data.depth.curves.iter().all(|c| c.points.is_empty()) {
-        paint::centre_note(root, style, "computing the model…")?;
+    if let Some(g) = &data.guess {
+        let points: Vec<(f64, f64)> = g.points.iter().filter_map(|&p| to_chart(p)).collect();
+        let selected = g.selected.and_then(|d| {
+            let value = g.points.iter().find(|p| p.0 == f64::from(d))?.1;
+            to_chart((f64::from(d), value))
+        });
+        paint::guess(&mut chart, style, &points, selected)?;
+    }
+    match &data.guess {
+        Some(g) if g.hides_model && g.points.is_empty() => {
+            paint::centre_note(root, style, "draw your guess: drag across the chart")?;
+        }
+        Some(g) if g.hides_model => {}
+        _ if data.depth.curves.iter().all(|c| c.points.is_empty()) => {
+            paint::centre_note(root, style, "computing the model…")?;
+        }
+        _ => {}
     }
     Ok(())
 }
@@ -191,6 +267,105 @@ mod tests {
             rec.font_sizes.iter().all(|&s| s >= 24.0),
             "{:?}",
             rec.font_sizes
+        );
+    }
+
+    /// The 480 GB drive's curve up to 264,000 IOPS, and a guess up to 100,000 that hides it.
+    fn guessed(hides_model: bool) -> IodepthChartData {
+        IodepthChartData {
+            depth: DepthSeries {
+                max_iodepth: 256,
+                curves: vec![curve(vec![(1.0, 13e3), (32.0, 132e3), (256.0, 264e3)])],
+                current: Some((32.0, 132e3)),
+                ..DepthSeries::default()
+            },
+            guess: Some(GuessLayer {
+                points: vec![(1.0, 10e3), (2.0, 20e3)],
+                up_to: 100e3,
+                hides_model,
+                selected: Some(2),
+            }),
+            ..IodepthChartData::default()
+        }
+    }
+
+    /// A question's answer is hidden until the guess: no model curve, no current point, and
+    /// a value axis that ends near the guess's reach, not the model's 264,000.
+    #[test]
+    fn a_guess_that_hides_the_model_draws_alone_on_the_guesss_axis() {
+        let style = ChartStyle::default();
+        let hidden = Recorder::draw(640, 360, |root| draw(root, &guessed(true), &style));
+        assert_eq!(
+            hidden.paths_in(style.palette.series[0]),
+            0,
+            "no model curve"
+        );
+        assert!(
+            hidden.circles >= 3,
+            "two guessed points and the ring: {}",
+            hidden.circles
+        );
+        assert!(
+            hidden.has_text(&Unit::Iops.tick(100e3)),
+            "{:?}",
+            hidden.texts
+        );
+        assert!(
+            !hidden.has_text(&Unit::Iops.tick(300e3)),
+            "{:?}",
+            hidden.texts
+        );
+        let shown = Recorder::draw(640, 360, |root| draw(root, &guessed(false), &style));
+        assert!(
+            shown.paths_in(style.palette.series[0]) >= 1,
+            "the model's curve over the guess"
+        );
+        assert!(shown.has_text(&Unit::Iops.tick(300e3)), "{:?}", shown.texts);
+    }
+
+    #[test]
+    fn an_empty_guess_says_how_to_draw_one() {
+        let mut data = guessed(true);
+        data.guess.as_mut().unwrap().points.clear();
+        let rec = Recorder::draw(640, 360, |root| draw(root, &data, &ChartStyle::default()));
+        assert!(rec.has_text("draw your guess: drag across the chart"));
+        assert!(!rec.has_text("computing the model…"));
+    }
+
+    /// On a 640 x 360 chart the plot runs from x 72 to 622 and y 10 to 310 (CSS pixels); its
+    /// axis is 0 to 8 octaves across and 0 to 120,000 up (the reach's headroom).
+    #[test]
+    fn a_pointer_sets_the_nearest_depth_and_the_value_at_its_height() {
+        let data = guessed(true);
+        let depths = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+        let (y_top, _) = value_axis(&data, false);
+        assert_eq!(
+            guess_at(&data, (640.0, 360.0), (72.0, 310.0), &depths),
+            Some((1, 0.0))
+        );
+        let (depth, value) = guess_at(&data, (640.0, 360.0), (622.0, 160.0), &depths).unwrap();
+        assert_eq!(depth, 256);
+        assert!((value - y_top / 2.0).abs() < 1e-6, "{value} of {y_top}");
+        let (depth, value) = guess_at(
+            &data,
+            (640.0, 360.0),
+            (72.0 + 550.0 * 5.2 / 8.0, -50.0),
+            &depths,
+        )
+        .unwrap();
+        assert_eq!(
+            (depth, value),
+            (32, 100e3),
+            "above the plot is held to the reach"
+        );
+        assert_eq!(
+            guess_at(
+                &IodepthChartData::default(),
+                (640.0, 360.0),
+                (0.0, 0.0),
+                &depths
+            ),
+            None
         );
     }
 }

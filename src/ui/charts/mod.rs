@@ -398,11 +398,12 @@ fn depth_chart(state: &LabState, measure: Measure, current: Option<Point>) -> Io
     IodepthChartData {
         unit: measure,
         depth: DepthSeries {
-            max_iodepth: compute::sweep_iodepths(at).last().copied().unwrap_or(1),
+            max_iodepth: compute::deepest_iodepth(at),
             current_iodepth: at,
             current: current.map(|p| (f64::from(at), measure.pick(&p))),
             ..DepthSeries::default()
         },
+        guess: None,
     }
 }
 

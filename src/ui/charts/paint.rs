@@ -86,6 +86,20 @@ const CURVE_DASH_CSS: f64 = 7.0;
 const DOT_CSS: f64 = 2.0;
 /// Tick mark length, in CSS pixels.
 pub const TICK_CSS: f64 = 4.0;
+/// A drawn guess's point, and the ring around the depth being set.
+const GUESS_POINT_CSS: f64 = 4.0;
+const GUESS_SELECTED_CSS: f64 = 9.0;
+
+/// Where [`plot_area`] puts the plot in a chart of `width` by `height` CSS pixels: its left,
+/// right, top and bottom edges, in CSS pixels from the chart's top left (the margins and
+/// label areas above); pointer input on a chart maps through it.
+pub fn plot_rect_css(width: f64, height: f64) -> [f64; 4] {
+    let left = MARGIN_CSS + Y_LABEL_AREA_CSS;
+    let right = (width - RIGHT_MARGIN_CSS).max(left + 1.0);
+    let top = MARGIN_CSS;
+    let bottom = (height - MARGIN_CSS - X_LABEL_AREA_CSS).max(top + 1.0);
+    [left, right, top, bottom]
+}
 
 /// The label font in `colour`.
 pub fn label_font(style: &ChartStyle, colour: RGBColor) -> TextStyle<'static> {
@@ -496,6 +510,35 @@ pub fn current_point<DB: DrawingBackend>(
         style.px(CURRENT_POINT_CSS),
         ring,
     )))?;
+    Ok(())
+}
+
+/// Draws a reader's guess: a dashed line in the text colour through hollow points (told apart
+/// from the model's solid curves and the measurements' diamonds), the point at `selected`
+/// (chart coordinates) ringed in the current-point colour.
+pub fn guess<DB: DrawingBackend>(
+    chart: &mut Chart2d<'_, DB>,
+    style: &ChartStyle,
+    points: &[(f64, f64)],
+    selected: Option<(f64, f64)>,
+) -> DrawResult<DB> {
+    let line = style.palette.text.stroke_width(style.px(CURVE_CSS) as u32);
+    chart.draw_series(DashedLineSeries::new(
+        points.iter().copied(),
+        style.px(CURVE_DASH_CSS),
+        style.px(CURVE_DASH_CSS / 2.0),
+        line,
+    ))?;
+    let r = style.px(GUESS_POINT_CSS);
+    chart.draw_series(points.iter().map(|&p| Circle::new(p, r, line)))?;
+    if let Some(at) = selected {
+        let ring = style.palette.current.stroke_width(style.px(2.0) as u32);
+        chart.draw_series(std::iter::once(Circle::new(
+            at,
+            style.px(GUESS_SELECTED_CSS),
+            ring,
+        )))?;
+    }
     Ok(())
 }
 

@@ -162,6 +162,12 @@ pub fn sweep_iodepths(iodepth: u32) -> Vec<u32> {
     iodepths
 }
 
+/// The deepest queue depth of [`sweep_iodepths`] for a state at `iodepth`: where the chart
+/// against queue depth ends.
+pub fn deepest_iodepth(iodepth: u32) -> u32 {
+    sweep_iodepths(iodepth).last().copied().unwrap_or(1)
+}
+
 /// One drive's runs over [`sweep_iodepths`] at the state's read share.
 pub fn iodepth_sweep(state: &LabState, drive: DriveChoice) -> Vec<RunKey> {
     sweep_iodepths(state.workload.iodepth())

@@ -95,6 +95,11 @@ impl Measure {
             Measure::Watts => format::axis_count(v),
         }
     }
+
+    /// A value in words with its unit, whole: `606,008 IOPS`.
+    pub fn value_words(self, v: f64) -> String {
+        format!("{} {}", format::grouped(v.round()), self.title())
+    }
 }
 
 #[cfg(test)]

@@ -629,7 +629,12 @@ mod tests {
 
     /// The right option of a tour's question, counted from 1, as its file says.
     fn answer_of(tour_id: &str, step: usize) -> usize {
-        tour(tour_id).steps[step].question.as_ref().unwrap().answer
+        1 + tour(tour_id).steps[step]
+            .question
+            .as_ref()
+            .unwrap()
+            .answer()
+            .unwrap()
     }
 
     /// The capacity question's answers are the model's: at QD1 the 1,920 GB E18DC reads as
@@ -651,6 +656,34 @@ mod tests {
         assert_eq!(deep_big.bottleneck, Bottleneck::Controller);
         assert_eq!(deep_small.bottleneck, Bottleneck::Dies);
         assert_eq!(answer_of("predict-capacity", 1), 2, "B: more than twice");
+    }
+
+    /// The drawn curve's explanation is the model's: at 8 in flight the 480 GB drive reads more
+    /// than five times as fast as at one (each request finds an idle die), its last octave
+    /// adds under a tenth (the curve flattens), its dies limit it at 256, and the question's
+    /// axis (400,000) is above the curve's end, so the curve fits where the reader draws.
+    #[test]
+    fn the_drawn_curves_explanation_is_the_models() {
+        let state = &tour("predict-capacity").steps[2].state;
+        let at = |qd: u32| link_run(&state.replace("qd=32", &format!("qd={qd}")));
+        let (one, eight, half, deep) = (at(1), at(8), at(128), at(256));
+        assert!(
+            eight.iops > 5.0 * one.iops,
+            "{} vs {}",
+            eight.iops,
+            one.iops
+        );
+        assert!(
+            deep.iops < 1.1 * half.iops,
+            "{} vs {}",
+            deep.iops,
+            half.iops
+        );
+        assert_eq!(deep.bottleneck, Bottleneck::Dies);
+        let question = tour("predict-capacity").steps[2].question.clone().unwrap();
+        assert!(question
+            .draws_up_to()
+            .is_some_and(|top| top as f64 > deep.iops));
     }
 
     /// The Little's law questions' answers are the model's: at 50,000, 100,000 and 160,000 reads

@@ -24,7 +24,9 @@
 //! A step's `state` is a link's query, with the same parameters and values (see
 //! [`crate::ui::pure::url_state`]), limited to those that set the lab ([`step_param`]): the
 //! reader's colours and the page author's embedding are not a tour's to change. `question` is
-//! optional; its `answer` counts the options from 1, as people do.
+//! optional; its `answer` counts the options from 1, as people do. A question may ask for a
+//! guess drawn on the chart against queue depth instead of a choice: `"draw": {"up_to": N}`
+//! in place of `options` and `answer` ([`Form::Draw`]), at a step whose state shows that chart.
 //!
 //! What always holds: [`parse`] returns a tour only when every field is present, within its
 //! length, and every step's state reads without a single note (a step the lab would have to
@@ -39,7 +41,7 @@ use std::fmt;
 
 use serde::Deserialize;
 
-use crate::ui::pure::state::LabState;
+use crate::ui::pure::state::{LabState, LoadKind, View};
 use crate::ui::pure::url_state::{self, PARAMS, SPEED_PARAM};
 
 /// Longest id: it names the tour in links (`tour=ID`) and in element ids, so it stays short.
@@ -89,12 +91,56 @@ pub struct TourStep {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Question {
     pub ask: String,
-    /// [`MIN_OPTIONS`] to [`MAX_OPTIONS`] choices.
-    pub options: Vec<String>,
-    /// The right option, counted from 1.
-    pub answer: usize,
+    pub form: Form,
     pub explanation: String,
 }
+
+/// How a question is answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// Choose one of the options.
+    Choice {
+        /// [`MIN_OPTIONS`] to [`MAX_OPTIONS`] choices.
+        options: Vec<String>,
+        /// The right option, counted from 1.
+        answer: usize,
+    },
+    /// Draw a guess onto the chart of throughput against queue depth, a value at each depth
+    /// the chart marks; the model's curve is the answer. The chart's value axis reaches
+    /// `up_to` (in the chart's unit, IOPS or MB/s as the step's state sets it) while the
+    /// model's curve is hidden, so the axis gives nothing away.
+    Draw { up_to: u64 },
+}
+
+impl Question {
+    /// The options to choose from (none for a guess to draw).
+    pub fn options(&self) -> &[String] {
+        match &self.form {
+            Form::Choice { options, .. } => options,
+            Form::Draw { .. } => &[],
+        }
+    }
+
+    /// The right option, counted from 0 (none for a guess to draw).
+    pub fn answer(&self) -> Option<usize> {
+        match self.form {
+            Form::Choice { answer, .. } => Some(answer.saturating_sub(1)),
+            Form::Draw { .. } => None,
+        }
+    }
+
+    /// The value axis's reach of a guess to draw.
+    pub fn draws_up_to(&self) -> Option<u64> {
+        match self.form {
+            Form::Draw { up_to } => Some(up_to),
+            Form::Choice { .. } => None,
+        }
+    }
+}
+
+/// Most a drawn guess's value axis may reach: ten million (IOPS), beyond any drive the lab
+/// models, so a slip of the keyboard is refused rather than drawn as a flat line at zero.
+pub const MAX_UP_TO: u64 = 10_000_000;
 
 /// Whether a step's state may name the parameter `name`.
 pub fn step_param(name: &str) -> bool {
@@ -160,6 +206,25 @@ pub enum Problem {
         answer: usize,
         options: usize,
     },
+    /// Step `step`'s question has both `options` and `draw`, or neither.
+    Form {
+        step: usize,
+        both: bool,
+    },
+    /// Step `step`'s question draws a guess but names an `answer` (the model's curve is it).
+    AnswerWithDraw {
+        step: usize,
+    },
+    /// Step `step`'s `up_to` is 0 or above [`MAX_UP_TO`].
+    UpTo {
+        step: usize,
+        up_to: u64,
+    },
+    /// Step `step` asks for a guess drawn on the chart of throughput against queue depth, and
+    /// its state shows another chart.
+    DrawNeedsDepths {
+        step: usize,
+    },
     /// Another tour of the same set has this id.
     DuplicateId(String),
 }
@@ -176,6 +241,8 @@ pub enum Field {
     Ask,
     Options,
     Answer,
+    Draw,
+    UpTo,
     Explanation,
 }
 
@@ -191,6 +258,8 @@ impl Field {
             Field::Ask => "ask",
             Field::Options => "options",
             Field::Answer => "answer",
+            Field::Draw => "draw",
+            Field::UpTo => "up_to",
             Field::Explanation => "explanation",
         }
     }
@@ -240,6 +309,26 @@ impl fmt::Display for Problem {
                 f,
                 "step {step}'s answer {answer} is not one of its options (1 to {options})"
             ),
+            Problem::Form { step, both: true } => write!(
+                f,
+                "step {step}'s question has both `options` and `draw`; it is one or the other"
+            ),
+            Problem::Form { step, both: false } => write!(
+                f,
+                "step {step}'s question needs `options` (with an `answer`) or `draw`"
+            ),
+            Problem::AnswerWithDraw { step } => write!(
+                f,
+                "step {step}'s question draws a guess, so it has no `answer`: the model's curve is the answer"
+            ),
+            Problem::UpTo { step, up_to } => write!(
+                f,
+                "step {step}'s `up_to` is {up_to}; it is 1 to {MAX_UP_TO}"
+            ),
+            Problem::DrawNeedsDepths { step } => write!(
+                f,
+                "step {step}'s question draws on the chart against queue depth, which its state does not show (it needs the queue-depth view and a queue depth, not a rate, jobs or a trace)"
+            ),
             Problem::DuplicateId(id) => write!(f, "another tour has the id '{id}'"),
         }
     }
@@ -281,7 +370,14 @@ struct RawQuestion {
     ask: Option<String>,
     options: Option<Vec<String>>,
     answer: Option<usize>,
+    draw: Option<RawDraw>,
     explanation: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDraw {
+    up_to: Option<u64>,
 }
 
 /// Reads a tour file.
@@ -456,7 +552,7 @@ impl Checker<'_> {
         }
         let text = self.text(raw.text, &path, Field::Text, MAX_TEXT_CHARS)?;
         let question = match raw.question {
-            Some(q) => Some(self.question(index, q)?),
+            Some(q) => Some(self.question(index, q, &read.state)?),
             None => None,
         };
         Ok(TourStep {
@@ -466,7 +562,13 @@ impl Checker<'_> {
         })
     }
 
-    fn question(&self, index: usize, raw: RawQuestion) -> Result<Question, TourFileError> {
+    /// Step `index`'s question, asked at a step set to `state`.
+    fn question(
+        &self,
+        index: usize,
+        raw: RawQuestion,
+        state: &LabState,
+    ) -> Result<Question, TourFileError> {
         let path = [
             Seg::Key(Field::Steps.name()),
             Seg::Index(index),
@@ -474,9 +576,33 @@ impl Checker<'_> {
         ];
         let step = index + 1;
         let ask = self.text(raw.ask, &path, Field::Ask, MAX_TEXT_CHARS)?;
-        let Some(raw_options) = raw.options else {
-            return Err(self.at(&path).error(Problem::Missing(Field::Options)));
+        let form = match (raw.options, raw.draw) {
+            (Some(options), None) => self.choice(&path, step, options, raw.answer)?,
+            (None, Some(draw)) => self.draw(&path, step, draw, raw.answer, state)?,
+            (options, _) => {
+                let problem = Problem::Form {
+                    step,
+                    both: options.is_some(),
+                };
+                return Err(self.at(&path).error(problem));
+            }
         };
+        let explanation = self.text(raw.explanation, &path, Field::Explanation, MAX_TEXT_CHARS)?;
+        Ok(Question {
+            ask,
+            form,
+            explanation,
+        })
+    }
+
+    /// A choice among `raw_options`, the right one `answer`, for the question at `path`.
+    fn choice(
+        &self,
+        path: &[Seg<'_>; 3],
+        step: usize,
+        raw_options: Vec<String>,
+        answer: Option<usize>,
+    ) -> Result<Form, TourFileError> {
         let options_at = [path[0], path[1], path[2], Seg::Key(Field::Options.name())];
         let count = raw_options.len();
         if !(MIN_OPTIONS..=MAX_OPTIONS).contains(&count) {
@@ -503,8 +629,8 @@ impl Checker<'_> {
             }
             options.push(option);
         }
-        let Some(answer) = raw.answer else {
-            return Err(self.at(&path).error(Problem::Missing(Field::Answer)));
+        let Some(answer) = answer else {
+            return Err(self.at(path).error(Problem::Missing(Field::Answer)));
         };
         if !(1..=count).contains(&answer) {
             let at = [path[0], path[1], path[2], Seg::Key(Field::Answer.name())];
@@ -514,13 +640,40 @@ impl Checker<'_> {
                 options: count,
             }));
         }
-        let explanation = self.text(raw.explanation, &path, Field::Explanation, MAX_TEXT_CHARS)?;
-        Ok(Question {
-            ask,
-            options,
-            answer,
-            explanation,
-        })
+        Ok(Form::Choice { options, answer })
+    }
+
+    /// A guess to draw, for the question at `path` of a step set to `state`.
+    fn draw(
+        &self,
+        path: &[Seg<'_>; 3],
+        step: usize,
+        raw: RawDraw,
+        answer: Option<usize>,
+        state: &LabState,
+    ) -> Result<Form, TourFileError> {
+        let draw_at = [path[0], path[1], path[2], Seg::Key(Field::Draw.name())];
+        if answer.is_some() {
+            let at = [path[0], path[1], path[2], Seg::Key(Field::Answer.name())];
+            return Err(self.at(&at).error(Problem::AnswerWithDraw { step }));
+        }
+        if state.display.view != View::Queue || state.workload.load() != LoadKind::Depth {
+            return Err(self.at(&draw_at).error(Problem::DrawNeedsDepths { step }));
+        }
+        let Some(up_to) = raw.up_to else {
+            return Err(self.at(&draw_at).error(Problem::Missing(Field::UpTo)));
+        };
+        if !(1..=MAX_UP_TO).contains(&up_to) {
+            let at = [
+                path[0],
+                path[1],
+                path[2],
+                draw_at[3],
+                Seg::Key(Field::UpTo.name()),
+            ];
+            return Err(self.at(&at).error(Problem::UpTo { step, up_to }));
+        }
+        Ok(Form::Draw { up_to })
     }
 }
 
@@ -689,7 +842,7 @@ mod tests {
         assert_eq!(t.steps.len(), 2);
         assert_eq!(t.steps[1].state, "preset=e18dc&cap=1920&qd=256");
         let q = t.steps[1].question.as_ref().unwrap();
-        assert_eq!((q.options.len(), q.answer), (3, 2));
+        assert_eq!((q.options().len(), q.answer()), (3, Some(1)));
         assert_eq!(t.steps[0].question, None, "a question is optional");
     }
 
@@ -832,6 +985,76 @@ mod tests {
         assert_eq!((e.line, e.problem), (13, Problem::Missing(Field::Answer)));
         let e = refused(&GOOD.replace("\"About twice\"", "\"\""));
         assert_eq!((e.line, e.column), (15, 33));
+    }
+
+    /// GOOD's question as a guess to draw, its value axis up to `up_to`.
+    fn drawn(up_to: &str) -> String {
+        GOOD.replace(
+            "\"options\": [\"The same\", \"About twice\", \"Ten times\"],\n        \"answer\": 2,",
+            &format!("\"draw\": {{ \"up_to\": {up_to} }},"),
+        )
+    }
+
+    #[test]
+    fn a_guess_to_draw_has_the_reach_of_its_axis_and_no_options() {
+        let t = parse(&drawn("800000")).unwrap();
+        let q = t.steps[1].question.as_ref().unwrap();
+        assert_eq!(q.form, Form::Draw { up_to: 800_000 });
+        assert_eq!(
+            (q.options(), q.answer(), q.draws_up_to()),
+            (&[][..], None, Some(800_000))
+        );
+    }
+
+    #[test]
+    fn a_guess_to_draw_is_refused_without_its_reach_with_an_answer_or_beside_options() {
+        let e = refused(&drawn("0"));
+        assert_eq!(
+            (e.line, e.problem),
+            (15, Problem::UpTo { step: 2, up_to: 0 })
+        );
+        let e = refused(&drawn("20000000"));
+        assert_eq!(
+            e.to_string(),
+            "line 15, column 28: step 2's `up_to` is 20000000; it is 1 to 10000000"
+        );
+        let e = refused(&drawn("1").replace("\"up_to\": 1", ""));
+        assert_eq!((e.line, e.problem), (15, Problem::Missing(Field::UpTo)));
+        let e = refused(&drawn("9").replace("\"draw\"", "\"answer\": 1, \"draw\""));
+        assert_eq!(e.problem, Problem::AnswerWithDraw { step: 2 });
+        let both = GOOD.replace(
+            "\"answer\": 2,",
+            "\"answer\": 2, \"draw\": { \"up_to\": 9 },",
+        );
+        assert_eq!(
+            refused(&both).problem,
+            Problem::Form {
+                step: 2,
+                both: true
+            }
+        );
+        let neither = GOOD.replace("\"answer\": 2,", "").replace(
+            "\"options\": [\"The same\", \"About twice\", \"Ten times\"],",
+            "",
+        );
+        assert_eq!(
+            refused(&neither).to_string(),
+            "line 13, column 19: step 2's question needs `options` (with an `answer`) or `draw`"
+        );
+    }
+
+    /// A guess is drawn on the chart of throughput against queue depth: a step that shows
+    /// another chart (a rate's latency, the drive over time) cannot ask for one.
+    #[test]
+    fn a_guess_to_draw_needs_a_step_that_shows_the_queue_depth_chart() {
+        for other in ["workload=rate&rate=50000", "view=time"] {
+            let text = drawn("800000").replace("qd=256", other);
+            assert_eq!(
+                refused(&text).problem,
+                Problem::DrawNeedsDepths { step: 2 },
+                "{other}"
+            );
+        }
     }
 
     #[test]

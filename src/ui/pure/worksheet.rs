@@ -8,6 +8,7 @@
 //! in the key; the key names each answer by the letter the page shows and says the answers are
 //! the model's results, not measurements.
 
+use crate::ui::pure::compute::deepest_iodepth;
 use crate::ui::pure::predict::letter;
 use crate::ui::pure::state::{LabState, LoadKind, View};
 use crate::ui::pure::tour_file::TourFile;
@@ -37,13 +38,23 @@ pub struct SheetStep {
     pub question: Option<SheetQuestion>,
 }
 
-/// A question on paper: its options lettered as the page letters them, and the axes of the
-/// chart whose answer the page hides, to sketch the prediction in.
+/// A question on paper: its options lettered as the page letters them (none for a guess to
+/// draw), and the axes of the chart whose answer the page hides, to sketch the prediction in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SheetQuestion {
     pub ask: String,
     pub options: Vec<String>,
     pub sketch: Axes,
+    /// A guess to draw: where it is drawn.
+    pub draw: Option<SheetDraw>,
+}
+
+/// Where a guess is drawn on paper: the value axis from 0 to `up_to` (in the axis's unit),
+/// the queue depths from 1 to `deepest`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SheetDraw {
+    pub up_to: u64,
+    pub deepest: u32,
 }
 
 /// A chart's axes, in the chart's own words.
@@ -57,7 +68,8 @@ pub struct Axes {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KeyEntry {
     pub step: usize,
-    /// The letter and the option's words: `C. The same`.
+    /// The letter and the option's words: `C. The same`; for a guess to draw, where to see
+    /// the model's curve ([`DRAWN_ANSWER`]).
     pub answer: String,
     pub explanation: String,
 }
@@ -65,6 +77,10 @@ pub struct KeyEntry {
 /// What the key says of its answers.
 pub const KEY_NOTE: &str = "The answers are the results of Parallelism Lab's model of the drive, \
      not measurements; each step's link opens the point in the lab.";
+
+/// The key's answer to a guess drawn on the chart: the model's curve, which the lab draws.
+pub const DRAWN_ANSWER: &str = "The model's curve: open the step's link in the lab, draw or \
+     reveal, and compare it with your sketch.";
 
 impl Worksheet {
     /// The worksheet of `tour`.
@@ -77,20 +93,27 @@ impl Worksheet {
             .map(|(i, step)| {
                 let state = url_state::parse_query(&step.state, LabState::default()).state;
                 let question = step.question.as_ref().map(|q| {
-                    let answer = q.answer.saturating_sub(1);
+                    let answer = match q.answer() {
+                        Some(a) => format!(
+                            "{}. {}",
+                            letter(a),
+                            q.options().get(a).cloned().unwrap_or_default()
+                        ),
+                        None => DRAWN_ANSWER.to_string(),
+                    };
                     key.push(KeyEntry {
                         step: i + 1,
-                        answer: format!(
-                            "{}. {}",
-                            letter(answer),
-                            q.options.get(answer).cloned().unwrap_or_default()
-                        ),
+                        answer,
                         explanation: q.explanation.clone(),
                     });
                     SheetQuestion {
                         ask: q.ask.clone(),
-                        options: q.options.clone(),
+                        options: q.options().to_vec(),
                         sketch: axes(&state),
+                        draw: q.draws_up_to().map(|up_to| SheetDraw {
+                            up_to,
+                            deepest: deepest_iodepth(state.workload.iodepth()),
+                        }),
                     }
                 });
                 SheetStep {
@@ -163,6 +186,28 @@ mod tests {
         let q = first.question.as_ref().unwrap();
         assert_eq!(q.options.len(), 4);
         assert_eq!(q.sketch.x, "offered load (IOPS)");
+    }
+
+    /// A guess to draw goes on paper with its axis's reach and the chart's deepest depth, and
+    /// the key sends the teacher to the lab for the model's curve.
+    #[test]
+    fn a_guess_to_draw_has_its_axis_on_the_sheet_and_the_lab_in_the_key() {
+        let (_, tour) = find("predict-capacity").unwrap();
+        let sheet = Worksheet::of(tour);
+        let q = sheet.steps[2].question.as_ref().unwrap();
+        assert!(q.options.is_empty());
+        assert_eq!(
+            q.draw,
+            Some(SheetDraw {
+                up_to: 400_000,
+                deepest: 256
+            })
+        );
+        assert_eq!(sheet.key[2].answer, DRAWN_ANSWER);
+        assert_eq!(
+            sheet.key[1].answer,
+            "B. More than twice as many, not quite four times"
+        );
     }
 
     #[test]

@@ -12,7 +12,8 @@
 //! - [`scorecard`]: "How good is this model?": every published figure against the model's
 //!   result for it, source by source, and the links that open it.
 //! - [`tours`]: the guided tours' panel, shown in every view (one tour leads from one view
-//!   to another).
+//!   to another); [`guess_pad`]: the chart against queue depth as a pad to draw a tour
+//!   question's guess on.
 //!
 //! A view reads the same state as the rest of the page (the preset and capacity the controls
 //! set, from the lab's context, [`crate::ui::pure::state::Lab`]) and writes only its own settings
@@ -39,6 +40,7 @@ pub mod download;
 pub mod embed_frame;
 pub mod fio_import;
 pub mod fit_drive;
+pub mod guess_pad;
 pub mod guide_link;
 pub mod jobs;
 pub mod journey;

@@ -24,8 +24,10 @@ use crate::ui::pure::format;
 use crate::ui::pure::reference;
 use crate::ui::pure::state::{DriveSetup, Lab, LoadKind, View, WorkloadSetup};
 use crate::ui::pure::words::{pattern_words, spacing_words};
+use crate::ui::views::guess_pad::GuessPad;
 use crate::ui::views::jobs::JobsFigure;
 use crate::ui::views::share::PngButton;
+use crate::ui::views::tours::TourShelf;
 use crate::ui::views::trace::TraceFigure;
 
 /// The IOPS chart's canvas (tests, the benchmark and the opening chart find it by it).
@@ -43,6 +45,8 @@ pub fn QueueCharts(
     palette: RwSignal<Palette>,
     /// Embedded: no PNG buttons.
     embed: bool,
+    /// The tours: a question may ask for a guess drawn on the chart against queue depth.
+    tours: TourShelf,
 ) -> impl IntoView {
     let lab = Lab::expect();
     let shows = move |chart: ChartId| lab.embedding.with(|e| e.charts.shows(chart));
@@ -66,7 +70,7 @@ pub fn QueueCharts(
                 </Later>
             </Show>
             <Show when=move || load() == LoadKind::Depth>
-                <DepthFigures charts=charts palette=palette embed=embed />
+                <DepthFigures charts=charts palette=palette embed=embed tours=tours />
             </Show>
             <Show when=move || load() == LoadKind::Jobs && shows(ChartId::Jobs)>
                 <JobsFigure />
@@ -80,12 +84,17 @@ pub fn QueueCharts(
 
 /// The charts against queue depth and read share.
 #[component]
-fn DepthFigures(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool) -> impl IntoView {
+fn DepthFigures(
+    charts: Memo<ChartSet>,
+    palette: RwSignal<Palette>,
+    embed: bool,
+    tours: TourShelf,
+) -> impl IntoView {
     let lab = Lab::expect();
     let shows = move |chart: ChartId| lab.embedding.with(|e| e.charts.shows(chart));
     view! {
             <Show when=move || shows(ChartId::Iops)>
-                <IopsFigure charts=charts palette=palette embed=embed />
+                <IopsFigure charts=charts palette=palette embed=embed tours=tours />
             </Show>
             // Below the first screen: each mounts in a task of its own once it is drawn.
             <Later>
@@ -209,35 +218,53 @@ fn CarriedFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool
     }
 }
 
-/// IOPS (or MB/s) against queue depth.
+/// IOPS (or MB/s) against queue depth; while a tour's question asks for a guess, the pad it
+/// is drawn on, the model's curves hidden until the reveal.
 #[component]
-fn IopsFigure(charts: Memo<ChartSet>, palette: RwSignal<Palette>, embed: bool) -> impl IntoView {
+fn IopsFigure(
+    charts: Memo<ChartSet>,
+    palette: RwSignal<Palette>,
+    embed: bool,
+    tours: TourShelf,
+) -> impl IntoView {
     let lab = Lab::expect();
-    let data = Memo::new(move |_| charts.with(|c| c.iodepth.clone()));
+    let selected = RwSignal::new(1);
+    let data = Memo::new(move |_| {
+        let mut d = charts.with(|c| c.iodepth.clone());
+        d.guess = tours.guess_layer(selected.get());
+        d
+    });
     let title = move || data.with(iops_title);
     let label = Signal::derive(move || data.with(iops_label));
     view! {
         <figure class="chart" id="figure-iops">
             <h2>{title}</h2>
             <p class="chart-sub">{move || lab.workload.with(pattern_text)}</p>
-            <ChartCanvas
-                id=IOPS_CANVAS_ID
-                label=label
-                data=data
-                stamp=iodepth_stamp
-                palette=palette
-                draw=iodepth_chart::draw
-            />
+            <GuessPad shelf=tours data=data selected=selected>
+                <ChartCanvas
+                    id=IOPS_CANVAS_ID
+                    label=label
+                    data=data
+                    stamp=iodepth_stamp
+                    palette=palette
+                    draw=iodepth_chart::draw
+                />
+            </GuessPad>
             <figcaption>
                 {move || lines_caption(lab.pins.with(|p| !p.is_empty()))}
                 " Dashed red line: the current queue depth. "
                 {move || lab.drive.with(|d| charts.with(|c| measured_caption(d, c)))}
                 {move || data.with(|d| your_drive_note(&d.depth.yours))}
+                {move || data.with(|d| d.guess.is_some()).then_some(GUESS_CAPTION)}
             </figcaption>
             {(!embed).then(|| view! { <PngButton chart=ChartId::Iops /> })}
         </figure>
     }
 }
+
+/// What the chart says of a drawn guess.
+const GUESS_CAPTION: &str =
+    " Dashed line through rings: your guess (the tour's question), not a model result.";
 
 /// Mean, p99 (and p99.9) latency against queue depth.
 #[component]
@@ -465,11 +492,35 @@ pub(crate) fn iops_title(d: &IodepthChartData) -> String {
     format!("{} against queue depth", d.unit.title())
 }
 
-/// The queue-depth chart in words (its canvas's text alternative).
+/// The queue-depth chart in words (its canvas's text alternative): the guess alone while it
+/// hides the model's curves, after them once shown.
 pub(crate) fn iops_label(d: &IodepthChartData) -> String {
-    charts::describe(&iops_title(d), &d.depth.curves, "queue depth", &|v| {
-        d.unit.tick(v)
-    })
+    let curves = || {
+        charts::describe(&iops_title(d), &d.depth.curves, "queue depth", &|v| {
+            d.unit.tick(v)
+        })
+    };
+    let Some(g) = &d.guess else {
+        return curves();
+    };
+    let points: Vec<String> = g
+        .points
+        .iter()
+        .map(|&(depth, v)| format!("QD {depth}: {}", d.unit.value_words(v)))
+        .collect();
+    let yours = if points.is_empty() {
+        "Your guess: nothing drawn yet.".to_string()
+    } else {
+        format!("Your guess: {}.", points.join("; "))
+    };
+    if g.hides_model {
+        format!(
+            "{}: the model's curves are hidden until you commit. {yours}",
+            iops_title(d)
+        )
+    } else {
+        format!("{} {yours}", curves())
+    }
 }
 
 /// The block size and pattern the queue-depth charts show.

@@ -31,9 +31,12 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::HtmlInputElement;
 
 use crate::ui::browser::fetch;
-use crate::ui::pure::predict::{letter, Predictions, StepKey, Verdict};
+use crate::ui::charts::iodepth_chart::GuessLayer;
+use crate::ui::charts::{IodepthChartData, Measure};
+use crate::ui::pure::compute::deepest_iodepth;
+use crate::ui::pure::predict::{guess_depths, letter, GuessVerdict, Predictions, StepKey, Verdict};
 use crate::ui::pure::state::{Lab, Theme};
-use crate::ui::pure::tour_file::{self, Question, TourFile, MAX_FILE_BYTES};
+use crate::ui::pure::tour_file::{self, Form, Question, TourFile, MAX_FILE_BYTES};
 use crate::ui::pure::tours::{apply_step, built_in, built_in_place, step_in, TourIndex};
 use crate::ui::pure::url_state::{Note, TourPlace, TOUR_PARAM};
 use crate::ui::pure::worksheet::Worksheet;
@@ -42,6 +45,39 @@ use crate::ui::views::worksheet::WorksheetView;
 /// Where the reader is: (tour, step) as indices into the tours of a [`TourShelf`] (the
 /// built-in ones first), or `None` before a first click.
 pub type TourAt = RwSignal<Option<TourIndex>>;
+
+/// The model's answer for the current point, as a question's reveal shows it.
+#[derive(Clone, Copy)]
+pub struct ModelAnswer {
+    /// The model's figures in one sentence, with what limits it (empty until computed).
+    pub says: Signal<String>,
+    /// The reader's drive's curve against queue depth, which a drawn guess is judged by.
+    pub curve: Signal<ModelCurve>,
+}
+
+/// The reader's drive's curve on the chart against queue depth, and what it counts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelCurve {
+    /// (queue depth, value), as computed so far.
+    pub points: Vec<(f64, f64)>,
+    pub unit: Measure,
+}
+
+impl ModelCurve {
+    /// The emphasised curve (the reader's drive) of the chart's `data`.
+    pub fn of(data: &IodepthChartData) -> ModelCurve {
+        ModelCurve {
+            points: data
+                .depth
+                .curves
+                .iter()
+                .find(|c| c.emphasis)
+                .map(|c| c.points.clone())
+                .unwrap_or_default(),
+            unit: data.unit,
+        }
+    }
+}
 
 /// The tours the page offers, where the reader is in them, and what they committed to at
 /// question steps; one for the page, shared by both places the panel shows.
@@ -170,6 +206,61 @@ impl TourShelf {
         })
     }
 
+    /// The current step's key and question, when the question asks for a guess drawn on the
+    /// chart against queue depth.
+    pub fn drawing(self) -> Option<(StepKey, Question)> {
+        let (_, s, tour) = self.current()?;
+        let question = tour.steps.get(s)?.question.clone()?;
+        question.draws_up_to().map(|_| (key_of(&tour, s), question))
+    }
+
+    /// The queue depths a guess is drawn at: the octaves of the lab's sweep.
+    pub fn guess_depths(self) -> Vec<u32> {
+        guess_depths(self.lab.workload.with(|w| deepest_iodepth(w.iodepth())))
+    }
+
+    /// What the chart draws of the current step's guess, the depth `selected` ringed until
+    /// the reveal; `None` unless the step asks for a guess.
+    pub fn guess_layer(self, selected: u32) -> Option<GuessLayer> {
+        let (key, question) = self.drawing()?;
+        let (points, revealed) = self.asked.with(|p| (p.guess(&key), p.revealed(&key)));
+        Some(GuessLayer {
+            points: points.into_iter().map(|(d, v)| (f64::from(d), v)).collect(),
+            up_to: question.draws_up_to()? as f64,
+            hides_model: !revealed,
+            selected: (!revealed).then_some(selected),
+        })
+    }
+
+    /// The current step's guess at `depth`, if drawn.
+    pub fn guess_at(self, depth: u32) -> Option<f64> {
+        let (key, _) = self.drawing()?;
+        self.asked
+            .with(|p| p.guess(&key).into_iter().find(|g| g.0 == depth))
+            .map(|g| g.1)
+    }
+
+    /// Sets `points` (depth, value) of the current step's guess.
+    pub fn draw_guess(self, points: &[(u32, f64)]) {
+        if let Some((key, question)) = self.drawing() {
+            self.asked.update(|p| {
+                for &(depth, value) in points {
+                    p.set_guess(key.clone(), &question, depth, value);
+                }
+            });
+        }
+    }
+
+    /// Commits the current step's guess once it is whole, and the answer shows.
+    pub fn commit_guess(self) {
+        if let Some((key, _)) = self.drawing() {
+            let depths = self.guess_depths();
+            self.asked.update(|p| {
+                p.commit_guess(key, &depths);
+            });
+        }
+    }
+
     /// Adds the reader's tour, from their file or hosted at `hosted` (replacing their own of
     /// the same id), and returns its index.
     fn add(self, tour: TourFile, hosted: Option<String>) -> usize {
@@ -216,9 +307,9 @@ fn key_of(tour: &TourFile, step: usize) -> StepKey {
 pub fn Tours(
     /// The tours, the place in them and the answers; the page keeps it while the view changes.
     shelf: TourShelf,
-    /// The model's figures for the current point in one sentence, with what limits it (empty
-    /// until computed): a question's reveal shows it beside the answer.
-    model_says: Signal<String>,
+    /// The model's answer for the current point (its sentence, its curve): a question's
+    /// reveal shows it beside the answer.
+    model: ModelAnswer,
     /// Show the current step in a dock at the bottom of the window instead of inside the
     /// panel (for a panel placed below the charts).
     #[prop(optional)]
@@ -233,7 +324,7 @@ pub fn Tours(
         }
     });
     let list = move || view! { <TourList shelf=shelf go=go off=off /> };
-    let step = move || view! { <TourStep shelf=shelf go=go off=off model_says=model_says /> };
+    let step = move || view! { <TourStep shelf=shelf go=go off=off model=model /> };
     let off_note = move || {
         view! {
             <p class="hint" id="tours-off" hidden=move || !off.get()>
@@ -406,7 +497,7 @@ fn TourStep(
     go: Callback<TourIndex>,
     /// The tours are off (the author locked controls).
     off: Signal<bool>,
-    model_says: Signal<String>,
+    model: ModelAnswer,
 ) -> impl IntoView {
     view! {
         <div class="tour-step" id="tour-step" aria-live="polite">
@@ -417,7 +508,7 @@ fn TourStep(
                     let text = step.as_ref().map(|x| x.text.clone()).unwrap_or_default();
                     let question = step.and_then(|x| x.question).map(|q| {
                         let key = key_of(&tour, s);
-                        view! { <QuestionCard shelf=shelf key=key question=q model_says=model_says /> }
+                        view! { <QuestionCard shelf=shelf key=key question=q model=model /> }
                     });
                     view! {
                         <p class="tour-count">{format!("{}: step {} of {n}", tour.title, s + 1)}</p>
@@ -454,7 +545,7 @@ fn QuestionCard(
     shelf: TourShelf,
     key: StepKey,
     question: Question,
-    model_says: Signal<String>,
+    model: ModelAnswer,
 ) -> impl IntoView {
     // A memo, so that a hand counted (which changes the predictions too) does not draw the
     // question again under the teacher's typing.
@@ -465,11 +556,13 @@ fn QuestionCard(
     view! {
         <div class="tour-question" id="tour-question">
             {move || {
-                if revealed.get() {
-                    view! { <Revealed shelf=shelf key=key.clone() question=question.clone() model_says=model_says /> }
-                        .into_any()
-                } else {
-                    view! { <Ask shelf=shelf key=key.clone() question=question.clone() /> }.into_any()
+                match (revealed.get(), question.draws_up_to().is_some()) {
+                    (true, _) => view! { <Revealed shelf=shelf key=key.clone() question=question.clone() model=model /> }
+                        .into_any(),
+                    (false, true) => view! { <AskToDraw shelf=shelf key=key.clone() question=question.clone() /> }
+                        .into_any(),
+                    (false, false) => view! { <Ask shelf=shelf key=key.clone() question=question.clone() /> }
+                        .into_any(),
                 }
             }}
         </div>
@@ -486,7 +579,7 @@ fn Ask(shelf: TourShelf, key: StepKey, question: Question) -> impl IntoView {
     let name = format!("tour-q-{}-{}", key.tour, key.step + 1);
     let counted = shelf.asked.with_untracked(|p| p.tally(&key, &question));
     let options = question
-        .options
+        .options()
         .iter()
         .enumerate()
         .map(|(i, text)| {
@@ -526,52 +619,59 @@ fn Ask(shelf: TourShelf, key: StepKey, question: Question) -> impl IntoView {
         .collect_view();
     let commit = {
         let (key, q) = (key.clone(), question.clone());
-        move |_| {
+        move |()| {
             if let Some(c) = choice.get_untracked() {
                 shelf.asked.update(|p| p.commit(key.clone(), &q, c));
             }
         }
     };
-    let reveal = move |_| shelf.asked.update(|p| p.reveal(key.clone()));
     view! {
         <fieldset class="tour-ask">
             <legend id="tour-ask">{question.ask.clone()}</legend>
             <p class="hint">"Predict first: the model's answer shows when you commit."</p>
             <ol class="tour-options">{options}</ol>
-            <div class="tour-nav">
-                <button type="button" id="tour-commit" prop:disabled=move || choice.get().is_none()
-                    on:click=commit>
-                    "Commit and reveal"
-                </button>
-                <Show when=projector>
-                    <button type="button" id="tour-reveal" on:click=reveal.clone()>
-                        "Reveal to the class"
-                    </button>
-                </Show>
-            </div>
+            <CommitOrReveal shelf=shelf key=key ready=Signal::derive(move || choice.get().is_some())
+                commit=Callback::new(commit) />
         </fieldset>
     }
 }
 
-/// The answer shown: whether the prediction matched, the class's tally beside the model's
-/// answer, the explanation, and the model's figures for the point.
+/// The answer shown: whether the prediction matched (or how far the drawn guess was), the
+/// class's tally beside the model's answer, the explanation, and the model's figures for the
+/// point.
 #[component]
 fn Revealed(
     shelf: TourShelf,
     key: StepKey,
     question: Question,
-    model_says: Signal<String>,
+    model: ModelAnswer,
 ) -> impl IntoView {
-    let (chosen, tally) = shelf
+    let (chosen, tally, guess) = shelf
         .asked
-        .with_untracked(|p| (p.chosen(&key), p.tally(&key, &question)));
-    let verdict = Verdict::of(&question, chosen).to_string();
-    let answer = question.answer.saturating_sub(1);
-    let tally_view = (tally.iter().sum::<u32>() > 0).then(|| {
-        view! { <Tally question=question.clone() tally=tally.clone() answer=answer /> }
-    });
+        .with_untracked(|p| (p.chosen(&key), p.tally(&key, &question), p.guess(&key)));
+    let verdict = {
+        let question = question.clone();
+        move || match question.form {
+            Form::Choice { .. } => Verdict::of(&question, chosen).to_string(),
+            Form::Draw { .. } if guess.is_empty() => {
+                "The model's curve is on the chart.".to_string()
+            }
+            Form::Draw { .. } => model.curve.with(|c| {
+                GuessVerdict::of(&guess, &c.points).map_or_else(
+                    || "The model is still computing its curve.".to_string(),
+                    |v| v.words(&|x| c.unit.value_words(x)),
+                )
+            }),
+        }
+    };
+    let tally_view = question
+        .answer()
+        .filter(|_| tally.iter().sum::<u32>() > 0)
+        .map(|answer| {
+            view! { <Tally question=question.clone() tally=tally.clone() answer=answer /> }
+        });
     let says = move || {
-        let s = model_says.get();
+        let s = model.says.get();
         if s.is_empty() {
             "The model is still computing this point.".to_string()
         } else {
@@ -593,12 +693,68 @@ fn Revealed(
     }
 }
 
+/// A question answered by drawing on the chart: how to draw, how much is drawn, and Commit
+/// once every depth has a value; on the projector theme, Reveal without a guess.
+#[component]
+fn AskToDraw(shelf: TourShelf, key: StepKey, question: Question) -> impl IntoView {
+    let depths = move || shelf.guess_depths();
+    let drawn = {
+        let key = key.clone();
+        Memo::new(move |_| shelf.asked.with(|p| p.guess(&key).len()))
+    };
+    let complete = move || drawn.get() >= depths().len();
+    view! {
+        <fieldset class="tour-ask">
+            <legend id="tour-ask">{question.ask.clone()}</legend>
+            <p class="hint" id="guess-keys">
+                "Predict first: draw your guess on the chart above, dragging across it, or with \
+                 the keys once the chart has the focus: Left and Right pick a queue depth, Up and \
+                 Down (Page Up, Page Down) set its value, Enter commits."
+            </p>
+            <p id="guess-count" aria-live="polite">
+                {move || format!("{} of {} queue depths drawn.", drawn.get(), depths().len())}
+            </p>
+            <CommitOrReveal shelf=shelf key=key ready=Signal::derive(complete)
+                commit=Callback::new(move |()| shelf.commit_guess()) />
+        </fieldset>
+    }
+}
+
+/// Commit (once `ready`), and on the projector theme Reveal to the class without a choice.
+#[component]
+fn CommitOrReveal(
+    shelf: TourShelf,
+    key: StepKey,
+    ready: Signal<bool>,
+    commit: Callback<()>,
+) -> impl IntoView {
+    let lab = Lab::expect();
+    let projector = move || lab.display.with(|d| d.theme == Theme::Projector);
+    view! {
+        <div class="tour-nav">
+            <button type="button" id="tour-commit" prop:disabled=move || !ready.get()
+                on:click=move |_| commit.run(())>
+                "Commit and reveal"
+            </button>
+            <Show when=projector>
+                <button type="button" id="tour-reveal"
+                    on:click={
+                        let key = key.clone();
+                        move |_| shelf.asked.update(|p| p.reveal(key.clone()))
+                    }>
+                    "Reveal to the class"
+                </button>
+            </Show>
+        </div>
+    }
+}
+
 /// The class's show of hands per option, as counts and bars, the model's answer marked.
 #[component]
 fn Tally(question: Question, tally: Vec<u32>, answer: usize) -> impl IntoView {
     let most = tally.iter().copied().max().unwrap_or(0).max(1);
     let rows = question
-        .options
+        .options()
         .iter()
         .zip(tally)
         .enumerate()

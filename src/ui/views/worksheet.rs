@@ -9,6 +9,7 @@
 use leptos::portal::Portal;
 use leptos::prelude::*;
 
+use crate::model::text::grouped;
 use crate::ui::pure::predict::letter;
 use crate::ui::pure::worksheet::{KeyEntry, SheetStep, Worksheet, KEY_NOTE};
 
@@ -82,10 +83,23 @@ fn SheetStepView(step: SheetStep) -> impl IntoView {
             "An empty chart of {} against {}, to sketch your prediction in",
             q.sketch.y, q.sketch.x
         );
+        let reach = q.draw.map(|d| {
+            view! {
+                <p class="worksheet-draw">
+                    {format!(
+                        "Draw your curve in the chart below: {} from 0 to {}, at queue depths 1 to {}.",
+                        q.sketch.y,
+                        grouped(d.up_to as f64),
+                        d.deepest
+                    )}
+                </p>
+            }
+        });
         view! {
             <div class="worksheet-question">
                 <p class="worksheet-ask">{q.ask}</p>
                 <ul class="worksheet-options">{options}</ul>
+                {reach}
                 <p>"Why? Write your reasoning:"</p>
                 <div class="worksheet-lines" aria-hidden="true"><span></span><span></span><span></span></div>
                 <figure class="worksheet-sketch">
