@@ -64,6 +64,9 @@ cargo fmt --all --check
 
 step "2/6 cargo clippy --workspace --all-targets -- -D warnings (native, then wasm32 for the browser code), and the docs"
 cargo clippy --workspace --all-targets -- -D warnings
+# `lab` alone takes the page's crate without its `app` feature (its pure layer only): lint
+# that build too, so the pure layer never comes to need the browser.
+cargo clippy -p lab -- -D warnings
 # The module docs are part of the product: a broken intra-doc link fails like a lint.
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib --quiet
 # The browser test files are empty natively: lint them, the lib and the app as wasm too.

@@ -18,14 +18,24 @@
 //!
 //! The page's layer test names the files of the last layer: `app`, `opening_chart`.
 
+// Without the `app` feature the crate is its pure layer alone (what `lab` reads tours and
+// links with); every other layer is the browser's.
+#[cfg(feature = "app")]
 pub mod browser;
+#[cfg(feature = "app")]
 pub mod charts;
+#[cfg(feature = "app")]
 pub mod controls;
+#[cfg(feature = "app")]
 pub mod opening_chart;
 pub mod pure;
+#[cfg(feature = "app")]
 pub mod start;
+#[cfg(feature = "app")]
 pub mod views;
 
+#[cfg(feature = "app")]
 mod app;
 
+#[cfg(feature = "app")]
 pub use app::{App, AppViews, Started};

@@ -73,6 +73,40 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Print model speed figures as JSON
     Bench,
+    /// The guided tours' questions in the terminal: predict, then see the model's answers
+    /// with -c
+    Quiz(QuizArgs),
+    /// Guided tour files: check one as the page reads it, or list the built-in tours
+    #[command(subcommand)]
+    Tour(TourCommand),
+}
+
+#[derive(Args)]
+pub struct QuizArgs {
+    /// Ask one tour's questions: a built-in tour's id (see `lab tour list`) or a tour file
+    /// [default: every built-in tour's questions, then three on a drive drawn from --seed]
+    #[arg(long, value_name = "ID|FILE")]
+    pub tour: Option<String>,
+    /// Draw the quiz's drive from this seed: the same seed asks the same questions, so a class
+    /// given one seed gets one drive
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = whole::<u64>, conflicts_with = "tour")]
+    pub seed: u64,
+    /// Print each answer as the page reveals it, with its explanation and the model's figures
+    #[arg(short = 'c', long = "compute")]
+    pub compute: bool,
+}
+
+#[derive(Subcommand)]
+pub enum TourCommand {
+    /// Check a tour file as the page reads it: every field, every step's state and question;
+    /// an error names its line and column
+    Check {
+        /// The tour file (JSON)
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
+    /// List the built-in tours: id, steps, questions and title
+    List,
 }
 
 /// How results are printed.

@@ -2,7 +2,9 @@
 //! from the same model, so anything on screen can be reproduced, scripted and diffed.
 //!
 //! The binary owns the command line and the printing, nothing else: every figure comes from
-//! `parallelism_model`, which is its only dependency besides clap and serde, so it builds without
+//! `parallelism_model`; the guided tours and the links their steps are written in come from the
+//! page's own reader (`parallelism_lab`'s pure layer, without its `app` feature) and run by the
+//! page's run keys (`parallelism_work`), so `lab quiz` asks what the page asks; it builds without
 //! the page's browser stack. The command line is one clap definition (`cli.rs`) from which the
 //! parser, the help and the errors all follow; values are read by the model's own parsers, and
 //! the limits the model checks when it runs stay in the model.
@@ -10,7 +12,8 @@
 //! The other modules print one family of commands each (`points`: sweeps and fio; `drives`:
 //! presets and spec sheets; `fitting`: calibrate and fit; `drive_time`: fill, burst, torture;
 //! `idle`: QD1 latency after idle time; `jobs`: fio job files run; `replay`: block traces; `review`: a review's test suite;
-//! `validate`: the scorecard of every published figure; `bench`); each asks the model and formats what it returns, nothing more.
+//! `validate`: the scorecard of every published figure; `quiz`: the tours' questions and
+//! `lab tour`; `bench`); each asks the model and formats what it returns, nothing more.
 //!
 //! Every bad argument ends in a one-line message on stderr and exit status 2; nothing panics.
 //! clap's errors are re-worded here to that one line, in the words `lab` used before clap, so
@@ -25,6 +28,7 @@ mod idle;
 mod jobs;
 mod over_time;
 mod points;
+mod quiz;
 mod replay;
 mod review;
 mod validate;
@@ -289,6 +293,8 @@ fn run(command: Command) -> Result<String, Fail> {
         Command::Review(a) => review::review(&a),
         Command::Validate(a) => validate::validate(&a),
         Command::Bench => bench::run(),
+        Command::Quiz(a) => quiz::quiz(&a),
+        Command::Tour(c) => quiz::tour(&c),
     }
 }
 

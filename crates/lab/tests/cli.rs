@@ -1,21 +1,11 @@
 //! The command-line twin, run as a real process.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
+use common::{lab, stdout, TestResult};
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-/// What a test or its helper returns: `lab` that cannot run, or prints what is not text, is
-/// an error, not a panic.
-type TestResult<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
-
-fn lab(args: &[&str]) -> TestResult<Output> {
-    let output = Command::new(env!("CARGO_BIN_EXE_lab")).args(args).output();
-    Ok(output.map_err(|e| format!("lab runs: {e}"))?)
-}
-
-fn stdout(o: &Output) -> TestResult<String> {
-    Ok(String::from_utf8(o.stdout.clone()).map_err(|e| format!("utf-8: {e}"))?)
-}
 
 #[test]
 fn sweep_prints_one_json_object_per_queue_depth_with_the_documented_keys() -> TestResult {

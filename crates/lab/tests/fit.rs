@@ -2,19 +2,14 @@
 //! refused with exit status 2 and a message naming the line.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
+use common::{lab, TestResult};
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use parallelism_model::calibration::{self, HEADER};
 use parallelism_model::presets;
-
-/// What a test or its helper returns: `lab` that cannot run is an error, not a panic.
-type TestResult<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
-
-fn lab(args: &[&str]) -> TestResult<Output> {
-    let output = Command::new(env!("CARGO_BIN_EXE_lab")).args(args).output();
-    Ok(output.map_err(|e| format!("lab runs: {e}"))?)
-}
 
 #[test]
 fn lab_fit_prints_the_documented_json_and_loo_adds_the_cross_validation() -> TestResult {

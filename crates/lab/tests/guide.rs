@@ -486,8 +486,8 @@ const CELLS: &str = "capacity_gb,workload,block,read_pct,qd,iops,mb_s,lat_ms\n\
     1920,random,4KiB,0,256,48522,,5.276\n";
 
 /// A scratch folder holding the files the guide's examples name as the reader's own: fio's
-/// output of a drive (`lab sweep --as-fio` writes it as fio would), the job file the guide
-/// shows, a trace and measurements.
+/// output of a drive (`lab sweep --as-fio` writes it as fio would), the job file and the tour
+/// file the guide shows, a trace and measurements.
 fn readers_files(sources: &[Source]) -> TestResult<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("guide-examples-{}", std::process::id()));
@@ -513,8 +513,17 @@ fn readers_files(sources: &[Source]) -> TestResult<PathBuf> {
         .flat_map(|s| split(&s.text).0)
         .find(|b| b.lines.first().is_some_and(|l| l == "[global]"))
         .ok_or("the guide shows a job file")?;
+    let tour_file = sources
+        .iter()
+        .flat_map(|s| split(&s.text).0)
+        .find(|b| {
+            b.lines.first().is_some_and(|l| l == "{")
+                && b.lines.iter().any(|l| l.contains("\"steps\""))
+        })
+        .ok_or("the guide shows a tour file")?;
     let files = [
         ("mix.fio", job_file.lines.join("\n") + "\n"),
+        ("my-tour.json", tour_file.lines.join("\n") + "\n"),
         ("app.iolog", IOLOG.to_string()),
         ("my-cells.csv", CELLS.to_string()),
     ];

@@ -1,7 +1,9 @@
 //! The page's pure parts: what the lab shows, computed from its state and the model's results,
 //! with no call into the browser. Each compiles and is tested natively, and no file here names
 //! `web_sys`, `js_sys`, `wasm_bindgen` or `gloo` (`tests/layers.rs` checks), so the page's logic
-//! is tested without one.
+//! is tested without one. It is also the whole crate without its `app` feature: the command
+//! line (`lab quiz`, `lab tour check`) reads tours and links with it, as the page does; only
+//! [`state::Lab`], the state's parts as Leptos signals, is the app's.
 //!
 //! - [`state`]: the one [`state::LabState`], in parts, and [`state::Lab`] (its parts as signals).
 //! - [`url_state`]: the state written to and read from a link.
@@ -12,7 +14,8 @@
 //! - [`reference`](mod@reference): the published measurements the charts mark.
 //! - [`teaching`]: teaching mode's bottleneck explainer, power meter and tours; [`journey`]:
 //!   the request it follows; [`tour_file`]: the tour file's format, read and checked;
-//!   [`predict`]: a question step's choice, a class's tally, and whether the answer shows;
+//!   [`predict`]: a question step's choice or drawn guess, a class's tally, and whether the
+//!   answer shows;
 //!   [`worksheet`]: a tour for paper, with its answer key.
 //! - [`embed`], [`snippet`], [`compare`]: embed options and the snippet, pinned configurations.
 //! - [`format`](mod@format), [`ladder`]: numbers in words and digits, the values a slider snaps to.

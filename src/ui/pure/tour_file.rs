@@ -1110,7 +1110,13 @@ mod tests {
         let start = section.find("```json\n").unwrap() + "```json\n".len();
         let example = &section[start..start + section[start..].find("```").unwrap()];
         let tour = parse(example).unwrap();
-        assert_eq!((tour.id.as_str(), tour.steps.len()), ("qd1-capacity", 2));
+        assert_eq!((tour.id.as_str(), tour.steps.len()), ("qd1-capacity", 3));
+        let drawn = tour.steps[2].question.as_ref().unwrap();
+        assert_eq!(
+            drawn.draws_up_to(),
+            Some(400_000),
+            "the example shows both forms"
+        );
         let e = refused(&example.replace("cap=1920&qd=1", "cap=1920&qd=0"));
         assert!(
             section.contains(&format!("```text\n{e}\n```")),

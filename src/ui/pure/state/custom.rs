@@ -19,6 +19,8 @@ mod tests {
         );
     }
 
+    // The charts are the app's: without it, this one scenario has nothing to draw.
+    #[cfg(feature = "app")]
     #[test]
     fn a_custom_drive_runs_wherever_a_preset_does() {
         // Issue 17: the fitted drive works in every view. The charts' runs, the drive over

@@ -27,6 +27,7 @@ pub mod drive;
 pub mod embedding;
 pub mod imported;
 pub mod jobs;
+#[cfg(feature = "app")]
 pub mod lab;
 pub mod lab_state;
 pub mod ladders;
@@ -42,6 +43,7 @@ pub use imported::{
     MAX_IMPORTS,
 };
 pub use jobs::{JobRefused, JobSetup, Jobs, MAX_JOBS};
+#[cfg(feature = "app")]
 pub use lab::Lab;
 pub use lab_state::LabState;
 pub use ladders::{
