@@ -279,6 +279,56 @@ async fn e2e_tours_a_drawn_guess_hides_the_curve_then_shows_guess_and_model() ->
     browser.close().await
 }
 
+/// A teacher's own tour whose question asks for a point: a guess at QD 32 alone.
+const POINT_TOUR: &str = r#"{
+  "id": "point-class",
+  "title": "One point",
+  "audience": "Period 4",
+  "steps": [
+    {
+      "state": "preset=e18dc&cap=480&qd=32&rw=randread&bs=4k&state=steady",
+      "text": "Eight dies, 32 in flight.",
+      "question": {
+        "ask": "How many reads a second at QD 32?",
+        "draw": { "up_to": 300000, "at": [32] },
+        "explanation": "Four requests wait for each die."
+      }
+    }
+  ]
+}"#;
+
+/// A point is a guess at the one depth its question names: one stroke sets it, and the
+/// reveal compares it with the model's value there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_tours_a_point_guess_is_drawn_at_its_one_depth() -> Result {
+    let browser = Browser::start().await?;
+    browser.open("", "#tour-file").await?;
+    let file = scratch("tours", "point-class.json")?;
+    std::fs::write(&file, POINT_TOUR)?;
+    browser
+        .press("tour-file", &file.display().to_string())
+        .await?;
+    assert_eq!(
+        text_once_there(&browser, "guess-count", "the point's count").await?,
+        "0 of 1 queue depth drawn."
+    );
+    browser.wait_for_queue_charts().await?;
+    drag_across_the_chart(&browser, 1).await?;
+    assert_eq!(
+        browser.text("#guess-count").await?,
+        "1 of 1 queue depth drawn."
+    );
+    browser.click("tour-commit").await?;
+    let verdict = verdict(&browser).await?;
+    assert!(
+        verdict.starts_with("Your guess is ")
+            && verdict.contains("from the model's at QD 32: yours "),
+        "{verdict}"
+    );
+    browser.assert_clean_console()?;
+    browser.close().await
+}
+
 /// By keyboard alone: Space chooses the focused option, the arrow moves the choice, Enter on
 /// Commit reveals; a wrong prediction names the model's answer by its letter and words.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

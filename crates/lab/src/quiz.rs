@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use parallelism_lab::ui::pure::compute;
-use parallelism_lab::ui::pure::predict::{guess_depths, letter, Verdict};
+use parallelism_lab::ui::pure::predict::{depths_of, letter, Verdict};
 use parallelism_lab::ui::pure::state::{LabState, LoadKind};
 use parallelism_lab::ui::pure::tour_file::{self, Form, Question, TourFile, MAX_FILE_BYTES};
 use parallelism_lab::ui::pure::tours::built_in;
@@ -162,14 +162,17 @@ fn write_question(out: &mut String, n: usize, q: &Asked, answers: bool) -> Resul
         let _ = writeln!(out, "    {text}");
     }
     let _ = writeln!(out, "    {}", q.question.ask);
-    let depths = guess_depths(compute::deepest_iodepth(state.workload.iodepth()));
+    let depths = depths_of(
+        &q.question,
+        compute::deepest_iodepth(state.workload.iodepth()),
+    );
     match q.question.form {
         Form::Choice { ref options, .. } => {
             for (i, option) in options.iter().enumerate() {
                 let _ = writeln!(out, "      {}. {option}", letter(i));
             }
         }
-        Form::Draw { up_to } => {
+        Form::Draw { up_to, .. } => {
             let depths: Vec<String> = depths.iter().map(u32::to_string).collect();
             let _ = writeln!(
                 out,

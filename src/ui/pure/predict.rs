@@ -23,7 +23,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::ui::pure::tour_file::Question;
+use crate::ui::pure::tour_file::{Form, Question};
 
 /// Steps of a drawn guess's value per key press: twenty to the axis's top, or five with Page
 /// Up and Page Down, as a slider moves.
@@ -151,6 +151,15 @@ impl Predictions {
         let complete = !depths.is_empty() && depths.iter().all(|d| c.guess.contains_key(d));
         c.revealed |= complete;
         complete
+    }
+}
+
+/// The queue depths `question`'s guess is drawn at, on a chart whose deepest depth is
+/// `max_iodepth`: those it names, else every one the chart marks.
+pub fn depths_of(question: &Question, max_iodepth: u32) -> Vec<u32> {
+    match &question.form {
+        Form::Draw { at, .. } if !at.is_empty() => at.clone(),
+        _ => guess_depths(max_iodepth),
     }
 }
 
@@ -290,6 +299,15 @@ impl GuessVerdict {
     /// The verdict in words, values written by `value` (with their unit).
     pub fn words(&self, value: &dyn Fn(f64) -> String) -> String {
         let p = self.furthest;
+        if self.compared == 1 {
+            return format!(
+                "Your guess is {:.0}% from the model's at QD {}: yours {}, the model's {}.",
+                self.mean_off * 100.0,
+                p.depth,
+                value(p.guess),
+                value(p.model)
+            );
+        }
         format!(
             "Your curve is {:.0}% from the model's on average, over {} queue depths; furthest \
              at QD {}: yours {}, the model's {}.",
@@ -349,13 +367,15 @@ impl fmt::Display for Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::pure::tour_file::Form;
 
     /// A guess to draw with its axis up to 100,000.
     fn to_draw() -> Question {
         Question {
             ask: "Draw the 480 GB drive's IOPS against queue depth.".into(),
-            form: Form::Draw { up_to: 100_000 },
+            form: Form::Draw {
+                up_to: 100_000,
+                at: vec![],
+            },
             explanation: "The dies fill up by QD 32.".into(),
         }
     }
@@ -365,6 +385,17 @@ mod tests {
         assert_eq!(guess_depths(256), [1, 2, 4, 8, 16, 32, 64, 128, 256]);
         assert_eq!(guess_depths(48), [1, 2, 4, 8, 16, 32]);
         assert_eq!(guess_depths(0), [1], "a chart always marks QD 1");
+    }
+
+    #[test]
+    fn a_guess_at_named_depths_is_drawn_there_alone() {
+        let mut point = to_draw();
+        point.form = Form::Draw {
+            up_to: 100_000,
+            at: vec![32],
+        };
+        assert_eq!(depths_of(&point, 256), [32]);
+        assert_eq!(depths_of(&to_draw(), 8), [1, 2, 4, 8]);
     }
 
     #[test]
@@ -485,6 +516,11 @@ mod tests {
              QD 4: yours 50000 IOPS, the model's 100000 IOPS."
         );
         assert_eq!(GuessVerdict::of(&guess, &[]), None);
+        let point = GuessVerdict::of(&[(4, 50_000.0)], &curve).unwrap();
+        assert_eq!(
+            point.words(&|x| format!("{x} IOPS")),
+            "Your guess is 50% from the model's at QD 4: yours 50000 IOPS, the model's 100000 IOPS."
+        );
     }
 
     fn question() -> Question {

@@ -26,7 +26,8 @@
 //! reader's colours and the page author's embedding are not a tour's to change. `question` is
 //! optional; its `answer` counts the options from 1, as people do. A question may ask for a
 //! guess drawn on the chart against queue depth instead of a choice: `"draw": {"up_to": N}`
-//! in place of `options` and `answer` ([`Form::Draw`]), at a step whose state shows that chart.
+//! in place of `options` and `answer` ([`Form::Draw`]), at a step whose state shows that chart;
+//! `"at": [32]` in it asks for a point (or a few) rather than the whole curve.
 //!
 //! What always holds: [`parse`] returns a tour only when every field is present, within its
 //! length, and every step's state reads without a single note (a step the lab would have to
@@ -41,6 +42,7 @@ use std::fmt;
 
 use serde::Deserialize;
 
+use crate::ui::pure::compute::deepest_iodepth;
 use crate::ui::pure::state::{LabState, LoadKind, View};
 use crate::ui::pure::url_state::{self, PARAMS, SPEED_PARAM};
 
@@ -108,8 +110,9 @@ pub enum Form {
     /// Draw a guess onto the chart of throughput against queue depth, a value at each depth
     /// the chart marks; the model's curve is the answer. The chart's value axis reaches
     /// `up_to` (in the chart's unit, IOPS or MB/s as the step's state sets it) while the
-    /// model's curve is hidden, so the axis gives nothing away.
-    Draw { up_to: u64 },
+    /// model's curve is hidden, so the axis gives nothing away. `at` names the depths to draw
+    /// at (one for a point), ascending; empty, every depth the chart marks.
+    Draw { up_to: u64, at: Vec<u32> },
 }
 
 impl Question {
@@ -132,7 +135,7 @@ impl Question {
     /// The value axis's reach of a guess to draw.
     pub fn draws_up_to(&self) -> Option<u64> {
         match self.form {
-            Form::Draw { up_to } => Some(up_to),
+            Form::Draw { up_to, .. } => Some(up_to),
             Form::Choice { .. } => None,
         }
     }
@@ -220,6 +223,13 @@ pub enum Problem {
         step: usize,
         up_to: u64,
     },
+    /// Step `step`'s `at` names a depth the chart does not mark (a power of two from 1 to its
+    /// deepest, `deepest`).
+    DrawAt {
+        step: usize,
+        depth: u32,
+        deepest: u32,
+    },
     /// Step `step` asks for a guess drawn on the chart of throughput against queue depth, and
     /// its state shows another chart.
     DrawNeedsDepths {
@@ -243,6 +253,7 @@ pub enum Field {
     Answer,
     Draw,
     UpTo,
+    At,
     Explanation,
 }
 
@@ -260,6 +271,7 @@ impl Field {
             Field::Answer => "answer",
             Field::Draw => "draw",
             Field::UpTo => "up_to",
+            Field::At => "at",
             Field::Explanation => "explanation",
         }
     }
@@ -325,6 +337,15 @@ impl fmt::Display for Problem {
                 f,
                 "step {step}'s `up_to` is {up_to}; it is 1 to {MAX_UP_TO}"
             ),
+            Problem::DrawAt {
+                step,
+                depth,
+                deepest,
+            } => write!(
+                f,
+                "step {step}'s `at` has {depth}; a guess is drawn at the chart's queue depths, \
+                 powers of two from 1 to {deepest}"
+            ),
             Problem::DrawNeedsDepths { step } => write!(
                 f,
                 "step {step}'s question draws on the chart against queue depth, which its state does not show (it needs the queue-depth view and a queue depth, not a rate, jobs or a trace)"
@@ -378,6 +399,7 @@ struct RawQuestion {
 #[serde(deny_unknown_fields)]
 struct RawDraw {
     up_to: Option<u64>,
+    at: Option<Vec<u32>>,
 }
 
 /// Reads a tour file.
@@ -673,7 +695,37 @@ impl Checker<'_> {
             ];
             return Err(self.at(&at).error(Problem::UpTo { step, up_to }));
         }
-        Ok(Form::Draw { up_to })
+        Ok(Form::Draw {
+            up_to,
+            at: self.draw_depths(path, step, raw.at, state)?,
+        })
+    }
+
+    /// The depths `at` names, sorted and each once: depths the chart of a step set to `state`
+    /// marks (every one of them when `at` is absent, as an empty list).
+    fn draw_depths(
+        &self,
+        path: &[Seg<'_>; 3],
+        step: usize,
+        at: Option<Vec<u32>>,
+        state: &LabState,
+    ) -> Result<Vec<u32>, TourFileError> {
+        let mut at = at.unwrap_or_default();
+        let deepest = deepest_iodepth(state.workload.iodepth());
+        let off_chart = |d: &u32| !d.is_power_of_two() || *d > deepest;
+        if let Some(&depth) = at.iter().find(|d| off_chart(d)) {
+            let draw = Seg::Key(Field::Draw.name());
+            let here = [path[0], path[1], path[2], draw, Seg::Key(Field::At.name())];
+            let problem = Problem::DrawAt {
+                step,
+                depth,
+                deepest,
+            };
+            return Err(self.at(&here).error(problem));
+        }
+        at.sort_unstable();
+        at.dedup();
+        Ok(at)
     }
 }
 
@@ -999,7 +1051,13 @@ mod tests {
     fn a_guess_to_draw_has_the_reach_of_its_axis_and_no_options() {
         let t = parse(&drawn("800000")).unwrap();
         let q = t.steps[1].question.as_ref().unwrap();
-        assert_eq!(q.form, Form::Draw { up_to: 800_000 });
+        assert_eq!(
+            q.form,
+            Form::Draw {
+                up_to: 800_000,
+                at: vec![]
+            }
+        );
         assert_eq!(
             (q.options(), q.answer(), q.draws_up_to()),
             (&[][..], None, Some(800_000))
@@ -1040,6 +1098,38 @@ mod tests {
         assert_eq!(
             refused(&neither).to_string(),
             "line 13, column 19: step 2's question needs `options` (with an `answer`) or `draw`"
+        );
+    }
+
+    /// A point is a guess at one depth: `at` names depths the chart marks (powers of two up to
+    /// its deepest, 256 at QD 256), sorted and each once.
+    #[test]
+    fn a_guess_at_some_depths_names_depths_the_chart_marks() {
+        let point = drawn("9, \"at\": [32, 4, 32]");
+        let q = parse(&point).unwrap().steps[1].question.clone().unwrap();
+        assert_eq!(
+            q.form,
+            Form::Draw {
+                up_to: 9,
+                at: vec![4, 32]
+            }
+        );
+        for (bad, depth) in [("[3]", 3), ("[512]", 512), ("[0]", 0)] {
+            let e = refused(&drawn(&format!("9, \"at\": {bad}")));
+            assert_eq!(
+                e.problem,
+                Problem::DrawAt {
+                    step: 2,
+                    depth,
+                    deepest: 256
+                },
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            refused(&drawn("9, \"at\": [48]")).to_string(),
+            "line 15, column 37: step 2's `at` has 48; a guess is drawn at the chart's queue \
+             depths, powers of two from 1 to 256"
         );
     }
 

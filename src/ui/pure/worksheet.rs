@@ -9,7 +9,7 @@
 //! the model's results, not measurements.
 
 use crate::ui::pure::compute::deepest_iodepth;
-use crate::ui::pure::predict::letter;
+use crate::ui::pure::predict::{depths_of, letter};
 use crate::ui::pure::state::{LabState, LoadKind, View};
 use crate::ui::pure::tour_file::TourFile;
 use crate::ui::pure::url_state;
@@ -49,12 +49,12 @@ pub struct SheetQuestion {
     pub draw: Option<SheetDraw>,
 }
 
-/// Where a guess is drawn on paper: the value axis from 0 to `up_to` (in the axis's unit),
-/// the queue depths from 1 to `deepest`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Where a guess is drawn on paper: the value axis from 0 to `up_to` (in the axis's unit), at
+/// the queue depths `depths`.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SheetDraw {
     pub up_to: u64,
-    pub deepest: u32,
+    pub depths: Vec<u32>,
 }
 
 /// A chart's axes, in the chart's own words.
@@ -112,7 +112,7 @@ impl Worksheet {
                         sketch: axes(&state),
                         draw: q.draws_up_to().map(|up_to| SheetDraw {
                             up_to,
-                            deepest: deepest_iodepth(state.workload.iodepth()),
+                            depths: depths_of(q, deepest_iodepth(state.workload.iodepth())),
                         }),
                     }
                 });
@@ -200,7 +200,7 @@ mod tests {
             q.draw,
             Some(SheetDraw {
                 up_to: 400_000,
-                deepest: 256
+                depths: vec![1, 2, 4, 8, 16, 32, 64, 128, 256]
             })
         );
         assert_eq!(sheet.key[2].answer, DRAWN_ANSWER);

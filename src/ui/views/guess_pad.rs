@@ -60,7 +60,7 @@ pub fn GuessPad(
         }
     };
     let value_text = move || {
-        let depth = selected.get();
+        let depth = GuessKey::Depth(0).moved(selected.get(), &shelf.guess_depths());
         let unit = data.with(|d| d.unit);
         match shelf.guess_at(depth) {
             Some(v) => format!("QD {depth}: {}", unit.value_words(v)),
@@ -114,13 +114,15 @@ fn on_key(
     };
     ev.prevent_default();
     let depths = shelf.guess_depths();
-    let at = selected.get_untracked();
+    // The depth the keys set: the one selected, if the guess is drawn there, else its first.
+    let at = GuessKey::Depth(0).moved(selected.get_untracked(), &depths);
     match key {
         GuessKey::Commit => shelf.commit_guess(),
         GuessKey::Value { steps, per_axis } => {
             let up_to = data.with_untracked(|d| d.guess.as_ref().map_or(0.0, |g| g.up_to));
             let value = guess_stepped(shelf.guess_at(at), up_to as u64, steps, per_axis);
             shelf.draw_guess(&[(at, value)]);
+            selected.set(at);
         }
         _ => selected.set(key.moved(at, &depths)),
     }

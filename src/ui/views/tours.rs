@@ -34,7 +34,9 @@ use crate::ui::browser::fetch;
 use crate::ui::charts::iodepth_chart::GuessLayer;
 use crate::ui::charts::{IodepthChartData, Measure};
 use crate::ui::pure::compute::deepest_iodepth;
-use crate::ui::pure::predict::{guess_depths, letter, GuessVerdict, Predictions, StepKey, Verdict};
+use crate::ui::pure::predict::{
+    depths_of, guess_depths, letter, GuessVerdict, Predictions, StepKey, Verdict,
+};
 use crate::ui::pure::state::{Lab, Theme};
 use crate::ui::pure::tour_file::{self, Form, Question, TourFile, MAX_FILE_BYTES};
 use crate::ui::pure::tours::{apply_step, built_in, built_in_place, step_in, TourIndex};
@@ -214,9 +216,14 @@ impl TourShelf {
         question.draws_up_to().map(|_| (key_of(&tour, s), question))
     }
 
-    /// The queue depths a guess is drawn at: the octaves of the lab's sweep.
+    /// The queue depths the current step's guess is drawn at: those its question names, else
+    /// the octaves of the lab's sweep.
     pub fn guess_depths(self) -> Vec<u32> {
-        guess_depths(self.lab.workload.with(|w| deepest_iodepth(w.iodepth())))
+        let deepest = self.lab.workload.with(|w| deepest_iodepth(w.iodepth()));
+        match self.drawing() {
+            Some((_, question)) => depths_of(&question, deepest),
+            None => guess_depths(deepest),
+        }
     }
 
     /// What the chart draws of the current step's guess, the depth `selected` ringed until
@@ -712,7 +719,11 @@ fn AskToDraw(shelf: TourShelf, key: StepKey, question: Question) -> impl IntoVie
                  Down (Page Up, Page Down) set its value, Enter commits."
             </p>
             <p id="guess-count" aria-live="polite">
-                {move || format!("{} of {} queue depths drawn.", drawn.get(), depths().len())}
+                {move || {
+                    let total = depths().len();
+                    let noun = if total == 1 { "queue depth" } else { "queue depths" };
+                    format!("{} of {total} {noun} drawn.", drawn.get())
+                }}
             </p>
             <CommitOrReveal shelf=shelf key=key ready=Signal::derive(complete)
                 commit=Callback::new(move |()| shelf.commit_guess()) />

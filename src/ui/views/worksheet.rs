@@ -84,13 +84,14 @@ fn SheetStepView(step: SheetStep) -> impl IntoView {
             q.sketch.y, q.sketch.x
         );
         let reach = q.draw.map(|d| {
+            let depths: Vec<String> = d.depths.iter().map(u32::to_string).collect();
             view! {
                 <p class="worksheet-draw">
                     {format!(
-                        "Draw your curve in the chart below: {} from 0 to {}, at queue depths 1 to {}.",
+                        "Draw your guess in the chart below: {} from 0 to {}, at queue depth {}.",
                         q.sketch.y,
                         grouped(d.up_to as f64),
-                        d.deepest
+                        depths.join(", ")
                     )}
                 </p>
             }
