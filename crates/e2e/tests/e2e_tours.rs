@@ -679,6 +679,17 @@ fn every_question_in_order(text: &str, file: &str, count: usize) -> Result<usize
     Ok(last)
 }
 
+/// Opens the current tour's worksheet and waits for it.
+async fn open_worksheet(browser: &Browser) -> Result {
+    browser.click("tour-worksheet").await?;
+    browser
+        .wait_until(
+            "the worksheet",
+            "return document.getElementById('worksheet') !== null;",
+        )
+        .await
+}
+
 /// With the print styles: whether the lab, the worksheet and its buttons show, and the key's
 /// page break before.
 async fn as_printed(browser: &Browser) -> Result<Value> {
@@ -707,13 +718,7 @@ async fn e2e_tours_the_worksheet_prints_every_question_and_the_answer_key_last()
     browser
         .open("?tour=littles-law&step=1", "#tour-worksheet")
         .await?;
-    browser.click("tour-worksheet").await?;
-    browser
-        .wait_until(
-            "the worksheet",
-            "return document.getElementById('worksheet') !== null;",
-        )
-        .await?;
+    open_worksheet(&browser).await?;
     let focused = browser
         .js("return document.activeElement.id;", vec![])
         .await?;
@@ -795,13 +800,7 @@ async fn e2e_tours_a_question_fits_a_phone_and_an_embedded_lab_hides_nothing() -
         let overflow = browser.sideways_overflow().await?;
         assert!(overflow <= 0, "{overflow} px sideways at {width} px");
     }
-    browser.click("tour-worksheet").await?;
-    browser
-        .wait_until(
-            "the worksheet",
-            "return document.getElementById('worksheet') !== null;",
-        )
-        .await?;
+    open_worksheet(&browser).await?;
     let overflow = browser.sideways_overflow().await?;
     assert!(overflow <= 0, "the worksheet: {overflow} px sideways");
 

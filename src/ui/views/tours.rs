@@ -111,13 +111,30 @@ impl TourShelf {
         }
     }
 
-    /// Tour `i`, built-in or the reader's own.
-    fn tour(self, i: usize) -> Option<TourFile> {
+    /// `f` of tour `i`, built-in or the reader's own, read in place.
+    fn with_tour<R>(self, i: usize, f: impl FnOnce(&TourFile) -> R) -> Option<R> {
         match built_in().get(i) {
-            Some(t) => Some(t.clone()),
+            Some(t) => Some(f(t)),
             None => self
                 .own
-                .with(|own| own.get(i - built_in().len()).map(|o| o.tour.clone())),
+                .with(|own| own.get(i - built_in().len()).map(|o| f(&o.tour))),
+        }
+    }
+
+    /// Tour `i`, built-in or the reader's own.
+    fn tour(self, i: usize) -> Option<TourFile> {
+        self.with_tour(i, TourFile::clone)
+    }
+
+    /// Moves to step `s` of tour `t`, setting the lab as the step says; a place the shelf does
+    /// not have changes nothing.
+    fn go(self, (t, s): TourIndex) {
+        if let Some(step) = self
+            .with_tour(t, |tour| tour.steps.get(s).cloned())
+            .flatten()
+        {
+            self.lab.update(|st| apply_step(&step, st));
+            self.at.set(Some((t, s)));
         }
     }
 
@@ -179,18 +196,18 @@ impl TourShelf {
 
     /// Moves to `place` in the shelf's tour `i`, setting the lab when `sets_step`.
     fn go_hosted(self, i: usize, place: &TourPlace, sets_step: bool, notes: RwSignal<Vec<Note>>) {
-        let Some(tour) = self.tour(i) else { return };
         let mut noted = Vec::new();
-        let s = step_in(&tour, place, &mut noted);
+        let Some(s) = self.with_tour(i, |tour| step_in(tour, place, &mut noted)) else {
+            return;
+        };
         if !noted.is_empty() {
             notes.update(|n| n.extend(noted));
         }
         if sets_step {
-            if let Some(step) = tour.steps.get(s) {
-                self.lab.update(|st| apply_step(step, st));
-            }
+            self.go((i, s));
+        } else {
+            self.at.set(Some((i, s)));
         }
-        self.at.set(Some((i, s)));
     }
 
     /// The current tour's index, its step's index, and the tour.
@@ -202,18 +219,26 @@ impl TourShelf {
     /// Whether the current step asks a question whose answer does not show yet: the page
     /// hides the model's figures while it does.
     pub fn awaiting(self) -> bool {
-        self.current().is_some_and(|(_, s, tour)| {
+        let Some((t, s)) = self.at.get() else {
+            return false;
+        };
+        self.with_tour(t, |tour| {
             let question = tour.steps.get(s).and_then(|x| x.question.as_ref());
-            self.asked.with(|p| p.awaiting(&key_of(&tour, s), question))
+            self.asked.with(|p| p.awaiting(&key_of(tour, s), question))
         })
+        .unwrap_or(false)
     }
 
     /// The current step's key and question, when the question asks for a guess drawn on the
     /// chart against queue depth.
     pub fn drawing(self) -> Option<(StepKey, Question)> {
-        let (_, s, tour) = self.current()?;
-        let question = tour.steps.get(s)?.question.clone()?;
-        question.draws_up_to().map(|_| (key_of(&tour, s), question))
+        let (t, s) = self.at.get()?;
+        self.with_tour(t, |tour| {
+            let question = tour.steps.get(s)?.question.as_ref()?;
+            question.draws_up_to()?;
+            Some((key_of(tour, s), question.clone()))
+        })
+        .flatten()
     }
 
     /// The queue depths the current step's guess is drawn at: those its question names, else
@@ -324,12 +349,7 @@ pub fn Tours(
 ) -> impl IntoView {
     let lab = Lab::expect();
     let off = Signal::derive(move || lab.embedding.with(|e| !e.locks.is_empty()));
-    let go = Callback::new(move |(tour, step): TourIndex| {
-        if let Some(s) = shelf.tour(tour).and_then(|t| t.steps.get(step).cloned()) {
-            lab.update(|st| apply_step(&s, st));
-            shelf.at.set(Some((tour, step)));
-        }
-    });
+    let go = Callback::new(move |at: TourIndex| shelf.go(at));
     let list = move || view! { <TourList shelf=shelf go=go off=off /> };
     let step = move || view! { <TourStep shelf=shelf go=go off=off model=model /> };
     let off_note = move || {
