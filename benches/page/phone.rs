@@ -77,13 +77,20 @@ pub async fn measure(builds: &[Build]) -> Result<Vec<Vec<PhoneRun>>> {
     .await
 }
 
-/// One cold load on the phone, then the burst.
-async fn run(build: &Build, record_fetches: bool) -> Result<PhoneRun> {
+/// The build served and a phone's Chrome (CPU 4x) with the benchmark's instrument, not yet
+/// on a page: where every section on the phone starts.
+pub async fn open(build: &Build) -> Result<(StaticServer, Chrome)> {
     let server =
         StaticServer::start(&build.dist, MOUNT).context("cannot start the static server")?;
     let chrome = Chrome::start(Device::Phone).await?;
     chrome.run_on_every_document(INSTRUMENT)?;
     chrome.throttle_cpu(CPU_SLOWDOWN)?;
+    Ok((server, chrome))
+}
+
+/// One cold load on the phone, then the burst.
+async fn run(build: &Build, record_fetches: bool) -> Result<PhoneRun> {
+    let (server, chrome) = open(build).await?;
     chrome.goto(&server.url("")).await?;
     let what = format!("phone 4x load of {}", build.name);
     let load = lab::wait_for_load(&chrome, DEFAULT_CHARTS, &what, LOAD_TIMEOUT).await?;

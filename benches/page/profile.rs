@@ -5,11 +5,10 @@
 //! stripping to see Rust's, or they read `wasm-function[N]`). A tool for finding what to make
 //! faster, not a figure to compare: sampling adds its own cost. One run per build.
 
-use crate::common::cdp::{Chrome, Device};
-use crate::common::{Context, Result, StaticServer};
-use crate::lab::{self, DEFAULT_CHARTS, INSTRUMENT};
+use crate::common::Result;
+use crate::lab::{self, DEFAULT_CHARTS};
 use crate::phone::{self, CPU_SLOWDOWN, LOAD_TIMEOUT};
-use crate::{Build, MOUNT};
+use crate::Build;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 
@@ -36,11 +35,7 @@ pub async fn measure(builds: &[Build]) -> Result<Vec<Vec<Window>>> {
 }
 
 async fn run(build: &Build) -> Result<Vec<Window>> {
-    let server =
-        StaticServer::start(&build.dist, MOUNT).context("cannot start the static server")?;
-    let chrome = Chrome::start(Device::Phone).await?;
-    chrome.run_on_every_document(INSTRUMENT)?;
-    chrome.throttle_cpu(CPU_SLOWDOWN)?;
+    let (server, chrome) = phone::open(build).await?;
     chrome.cdp("Profiler.enable", json!({}))?;
     chrome.cdp(
         "Profiler.setSamplingInterval",

@@ -8,12 +8,12 @@
 //! Each case opens the view afresh (`?view=activity&speed=...`), waits until the player's
 //! point is ready, presses Play and watches for [`PLAY`].
 
-use crate::common::cdp::{Chrome, Device};
-use crate::common::{Context, Result, StaticServer};
-use crate::lab::{self, TaskSummary, INSTRUMENT};
-use crate::phone::{report_failed_requests, CPU_SLOWDOWN};
+use crate::common::cdp::Chrome;
+use crate::common::Result;
+use crate::lab::{self, TaskSummary};
+use crate::phone::{self, report_failed_requests};
 use crate::report::{self, Section, Unit};
-use crate::{Build, MOUNT};
+use crate::Build;
 use parallelism_lab::model::config::MAX_DIES;
 use parallelism_lab::ui::pure::state::{speed_ladder, DEFAULT_SPEED_US_PER_S};
 use parallelism_work::teach::MAX_EVENTS_PER_ADVANCE;
@@ -109,11 +109,7 @@ pub async fn measure(builds: &[Build]) -> Result<Vec<TeachingRun>> {
 }
 
 async fn run(build: &Build) -> Result<TeachingRun> {
-    let server =
-        StaticServer::start(&build.dist, MOUNT).context("cannot start the static server")?;
-    let chrome = Chrome::start(Device::Phone).await?;
-    chrome.run_on_every_document(INSTRUMENT)?;
-    chrome.throttle_cpu(CPU_SLOWDOWN)?;
+    let (server, chrome) = phone::open(build).await?;
     let what = format!("teaching mode of {}", build.name);
     let mut played = Vec::new();
     for case in Case::all() {

@@ -9,12 +9,13 @@
 //! the chart in [`STROKE_MOVES`] moves (DevTools' touch input, as a phone's own), the long tasks
 //! from the stroke's start until it is drawn.
 
-use crate::common::cdp::{Chrome, Device};
-use crate::common::{Context, Result, StaticServer};
-use crate::lab::{self, Load, TaskSummary, DEFAULT_CHARTS, INSTRUMENT};
-use crate::phone::{check_viewport, report_failed_requests, CPU_SLOWDOWN, LOAD_TIMEOUT, RUNS};
+use crate::common::{Context, Result};
+use crate::lab::{self, Load, TaskSummary, DEFAULT_CHARTS};
+use crate::phone::{
+    self, check_viewport, report_failed_requests, CPU_SLOWDOWN, LOAD_TIMEOUT, RUNS,
+};
 use crate::report::{median_range, Section, Unit};
-use crate::{Build, MOUNT};
+use crate::Build;
 use serde_json::json;
 
 /// The step's link, as a teacher writes it.
@@ -62,11 +63,7 @@ pub async fn measure(builds: &[Build]) -> Result<Vec<Vec<TourRun>>> {
 /// Opens the guess's step on the phone (4x), waits for its charts, then strokes a finger
 /// across the chart from its plot's left end low to its right end high.
 async fn stroke(build: &Build) -> Result<Stroke> {
-    let server =
-        StaticServer::start(&build.dist, MOUNT).context("cannot start the static server")?;
-    let chrome = Chrome::start(Device::Phone).await?;
-    chrome.run_on_every_document(INSTRUMENT)?;
-    chrome.throttle_cpu(CPU_SLOWDOWN)?;
+    let (server, chrome) = phone::open(build).await?;
     chrome.goto(&server.url(GUESS_LINK)).await?;
     let what = format!("phone 4x stroke on {GUESS_LINK} ({})", build.name);
     lab::wait_for_load(&chrome, DEFAULT_CHARTS, &what, LOAD_TIMEOUT).await?;
@@ -117,11 +114,7 @@ async fn stroke(build: &Build) -> Result<Stroke> {
 }
 
 async fn load(build: &Build, link: &str) -> Result<Opened> {
-    let server =
-        StaticServer::start(&build.dist, MOUNT).context("cannot start the static server")?;
-    let chrome = Chrome::start(Device::Phone).await?;
-    chrome.run_on_every_document(INSTRUMENT)?;
-    chrome.throttle_cpu(CPU_SLOWDOWN)?;
+    let (server, chrome) = phone::open(build).await?;
     chrome.goto(&server.url(link)).await?;
     let what = format!("phone 4x load of {link} ({})", build.name);
     let load = lab::wait_for_load(&chrome, DEFAULT_CHARTS, &what, LOAD_TIMEOUT).await?;
