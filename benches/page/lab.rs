@@ -99,48 +99,6 @@ const LOAD_PROBE: &str = r#"
     };
 "#;
 
-/// Null until the model status says every point of the plan is estimated and computed; then
-/// the two times and the document's time origin.
-const MODEL_PROBE: &str = r#"
-    const bench = window.__bench || {};
-    const status = document.getElementById("model-status");
-    const attr = status ? status.dataset.computedAt : undefined;
-    const computed = attr ? Number(attr) : bench.computedAt;
-    if (computed === null || computed === undefined || bench.estimatedAt === null) return null;
-    return {
-        estimated: bench.estimatedAt,
-        computed: computed,
-        computedFrom: attr ? "data-computed-at" : "status text",
-        timeOrigin: performance.timeOrigin,
-    };
-"#;
-
-/// When the model (not the charts) had every point of its plan estimated and computed, in ms
-/// since its document's navigation: for frames whose charts are not drawn (Chromium renders
-/// no off-screen cross-origin frame, so their charts are drawn when scrolled to).
-#[derive(Clone, Debug)]
-pub struct ModelTimes {
-    /// The status line first left "estimating".
-    pub estimated: f64,
-    pub computed: f64,
-    /// Where `computed` came from: the page's `data-computed-at` or the status text.
-    pub computed_from: String,
-    /// The document's `performance.timeOrigin` (ms since the Unix epoch).
-    pub time_origin: f64,
-}
-
-/// The model's times once, in the current frame: `Some` once every point is computed.
-pub async fn probe_model(chrome: &Chrome) -> Result<Option<ModelTimes>> {
-    let v = chrome.js(MODEL_PROBE, vec![]).await?;
-    let n = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
-    Ok((!v.is_null()).then(|| ModelTimes {
-        estimated: n("estimated"),
-        computed: n("computed"),
-        computed_from: v["computedFrom"].as_str().unwrap_or("?").to_string(),
-        time_origin: n("timeOrigin"),
-    }))
-}
-
 /// The stamps of a first view, in ms since its document's navigation.
 #[derive(Clone, Debug)]
 pub struct Load {

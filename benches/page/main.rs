@@ -12,9 +12,10 @@
 //! - [`network`]: the default view from a server that holds every answer for a round trip, so
 //!   files asked for one after another cost one each: first chart, the app's start, its first
 //!   worker ready, every point estimated and computed;
-//! - [`article`]: an article on one port framing three one-chart embeds of the app on
-//!   another, on the phone at 4x: each frame's time to estimated and computed, and the
-//!   article's own long tasks;
+//! - [`article`]: an article on one port framing five one-chart embeds of the app on
+//!   another, on the phone at 4x, scrolled to each in turn: each frame's time from its scroll
+//!   to every point estimated, and the article's own long tasks, with the blog on another
+//!   site and on the lab's;
 //! - [`workloads`]: the rate slider's key presses to redrawn charts (median, p95) and the
 //!   Light desktop workload's replay on one drive, with the long tasks meanwhile;
 //! - [`teaching`]: teaching mode playing on the phone at 4x, at its slowest, default and

@@ -9,7 +9,9 @@
 //! - the colour scheme (`data-theme` on `<html>`) and the palette the charts read from CSS
 //!   (the views' half: it reads the page's style);
 //! - the chart set, the readout and the legend, derived from state and results;
-//! - the embed chrome (`embed=1`: the height reported to the parent page).
+//! - the embed chrome (`embed=1`: the height reported to the parent page) and, in a frame,
+//!   the messages of the page that frames it ([`embed_api`]), and the model's work held until
+//!   the frame is in sight ([`InSight`]).
 //!
 //! It mounts the parts and computes nothing itself: the masthead, the controls panel and the
 //! footer ([`crate::ui::views::chrome`]), the charts against queue depth
@@ -43,7 +45,8 @@ use crate::ui::pure::url_state;
 use crate::ui::pure::url_state::TourPlace;
 use crate::ui::views::chrome::{ControlsPanel, Footer, Masthead};
 use crate::ui::views::compare::{CompareBar, PinRemove};
-use crate::ui::views::embed_frame;
+use crate::ui::views::embed_api;
+use crate::ui::views::embed_frame::{self, InSight};
 use crate::ui::views::fio_import::FioImport;
 use crate::ui::views::notes::LinkNotes;
 use crate::ui::views::queue_charts::{has_markers, QueueCharts};
@@ -51,7 +54,7 @@ use crate::ui::views::readout::{self, Readout};
 use crate::ui::views::review::ReviewTestsView;
 use crate::ui::views::scorecard::{ScorecardLink, ScorecardView};
 use crate::ui::views::share::ShareBar;
-use crate::ui::views::teaching_mode::TeachingMode;
+use crate::ui::views::teaching_mode::{Playback, TeachingMode};
 use crate::ui::views::tours::{ModelAnswer, ModelCurve, TourShelf, Tours};
 use crate::ui::views::{OverTimeView, ViewSwitch};
 
@@ -95,6 +98,8 @@ pub struct Started {
     readout_data: Memo<readout::ReadoutData>,
     progress: Memo<(compute::Progress, PoolStatus)>,
     pool: Pool,
+    /// Whether the lab is in sight (a frame below an article's fold is not, until scrolled to).
+    in_sight: InSight,
     /// On the page itself, what the reader's device keeps, and why it could not.
     kept: Option<KeptNote>,
 }
@@ -119,9 +124,12 @@ impl Started {
         } else {
             kept.keep_view.set(false);
         }
-        if embed || embed_frame::is_framed() {
+        let framed = embed_frame::is_framed();
+        if embed || framed {
             embed_frame::report_height();
         }
+        let in_sight = InSight::provide(framed);
+        let playback = Playback::provide();
         let notes = RwSignal::new(std::mem::take(&mut parsed.notes));
         let tours = TourShelf::new(lab, RwSignal::new(parsed.at));
         if let Some(place) = parsed.hosted {
@@ -129,6 +137,16 @@ impl Started {
         }
         let pool = Pool::start(worker.unwrap_or(crate::ui::browser::pool::WORKER_URL));
         on_cleanup(move || pool.stop());
+        let readout_data = current_readout(lab, pool);
+        if framed {
+            embed_api::serve(embed_api::Reach {
+                lab,
+                shelf: tours,
+                notes,
+                playback,
+                readout: readout_data,
+            });
+        }
         let charts = Memo::new(move |_| {
             pool.revision();
             let state = lab.state();
@@ -145,15 +163,17 @@ impl Started {
             notes,
             tours,
             charts,
-            readout_data: current_readout(lab, pool),
+            readout_data,
             progress,
             pool,
+            in_sight,
             kept: keeps.then_some(kept),
         }
     }
 
-    /// From now until the page goes, the model runs the plan of the current state (its
-    /// workers get the first plan before anything else here runs), and the page's timeline
+    /// From now until the page goes, the model runs the plan of the current state while the
+    /// lab is in sight (its workers get the first plan before anything else here runs; a
+    /// frame's, once it is first in sight), and the page's timeline
     /// marks when every point is estimated and computed. The page does it in a task of its
     /// own after [`Started::new`] (`src/main.rs`).
     pub fn follow(&self) {
@@ -161,9 +181,19 @@ impl Started {
             lab,
             pool,
             progress,
+            in_sight,
             ..
         } = *self;
-        Effect::new(move |_| pool.set_plan(compute::plan(&lab.state())));
+        // A frame out of sight keeps what it is asked to show, and computes it once in sight.
+        Effect::new(move |sent: Option<Option<LabState>>| {
+            let sent = sent.flatten();
+            let state = lab.state();
+            if !in_sight.now.get() || sent.as_ref() == Some(&state) {
+                return sent;
+            }
+            pool.set_plan(compute::plan(&state));
+            Some(state)
+        });
         mark_estimated(progress);
         announce_settled(progress);
     }
@@ -263,8 +293,9 @@ pub fn AppViews(
         says: Signal::derive(move || readout_data.with(readout::spoken_summary)),
         curve: Signal::derive(move || charts.with(|c| ModelCurve::of(&c.iodepth))),
     };
-    // An embedded lab shows no tours' panel to answer in, so it hides nothing.
-    let awaiting = Memo::new(move |_| !embed && tours.awaiting());
+    // An embedded lab shows no tours' panel to answer in, so it hides nothing, unless the page
+    // that frames it led it to the question (and reveals the answer itself).
+    let awaiting = Memo::new(move |_| (!embed || tours.host_led()) && tours.awaiting());
     // A guess is drawn on the chart against queue depth, which stays in sight (its own
     // curves hidden by the chart itself).
     let awaiting_guess = Memo::new(move |_| awaiting.get() && tours.drawing().is_some());
@@ -289,9 +320,7 @@ pub fn AppViews(
                 <div class="results" class:awaiting-answer=awaiting class:awaiting-guess=awaiting_guess>
                     <Show when=move || staging.reached(Step::Results)>
                         <ViewSwitch display=lab.display />
-                        <p class="card awaiting-note" id="awaiting-note" hidden=move || !awaiting.get()>
-                            "The model's answer is hidden until you answer the tour's question."
-                        </p>
+                        <AwaitingNote awaiting=awaiting embed=embed />
                         // The drive over time has its own figures; teaching mode plays this point.
                         <Later>
                             // Several jobs have their own table instead of one point.
@@ -337,6 +366,22 @@ pub fn AppViews(
                 </Later>
             </Show>
         </div>
+    }
+}
+
+/// Why the model's figures are hidden, while a question waits for its answer: the reader
+/// answers in the tours' panel, or in an embed, the article that asked reveals it.
+#[component]
+fn AwaitingNote(awaiting: Memo<bool>, embed: bool) -> impl IntoView {
+    let why = if embed {
+        "The model's answer is hidden until the article reveals it."
+    } else {
+        "The model's answer is hidden until you answer the tour's question."
+    };
+    view! {
+        <p class="card awaiting-note" id="awaiting-note" hidden=move || !awaiting.get()>
+            {why}
+        </p>
     }
 }
 
@@ -505,9 +550,12 @@ fn ModelStatus(
     let status = move || progress.get().1;
     // A memo: the stamp below must not move while the progress stays the same.
     let progress = Memo::new(move |_| progress.get().0);
+    let sight = InSight::expect();
     let text = move || {
         let p = progress.get();
-        if p.all_finished() {
+        if !sight.ever.get() {
+            "Model: waiting until this lab is scrolled into view.".to_string()
+        } else if p.all_finished() {
             format!("Model: all {} points computed.", p.total)
         } else if !p.all_estimated() {
             format!("Model: estimating, {} of {} points…", p.estimated, p.total)

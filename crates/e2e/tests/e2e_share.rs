@@ -997,8 +997,8 @@ async fn e2e_no_request_leaves_the_pages_origin() -> Result {
 
 /// An embed the browser does not draw (Chromium renders no cross-origin frame below an
 /// article's fold, so it runs no animation frame there) still mounts every part of its lab:
-/// the parts below the first screen do not wait for a frame that never comes, and the model's
-/// status line in the article's last frame says every point is computed.
+/// the parts below the first screen do not wait for a frame that never comes. Its model waits
+/// until it is in sight (its status line says so), and computes every point once scrolled to.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_an_embed_below_an_articles_fold_mounts_all_of_its_lab() -> Result {
     let browser = Browser::start().await?;
@@ -1014,23 +1014,30 @@ async fn e2e_an_embed_below_an_articles_fold_mounts_all_of_its_lab() -> Result {
         .await
         .expect("open the article");
     let last_frame = 2;
-    let status = browser
-        .wait_for("the last frame's lab to mount and compute", || async {
+    let in_last_frame = |script: &'static str| {
+        let browser = &browser;
+        async move {
             if browser.client.enter_frame(Some(last_frame)).await.is_err() {
                 return Ok(None);
             }
-            let v = eval(
-                &browser,
-                "const s = document.getElementById('model-status');
-                 return document.documentElement.hasAttribute('data-mounted') && s
-                     && s.dataset.computedAt ? s.textContent : null;",
-            )
-            .await?;
+            let v = eval(browser, script).await?;
             browser.client.enter_parent_frame().await.expect("back");
             Ok(v.as_str().map(str::to_string))
+        }
+    };
+    let status = browser
+        .wait_for("the last frame's lab to mount", || {
+            in_last_frame(
+                "const s = document.getElementById('model-status');
+                 return document.documentElement.hasAttribute('data-mounted') && s
+                     ? s.textContent : null;",
+            )
         })
         .await?;
-    assert!(status.contains("points computed"), "{status}");
+    assert!(
+        status.contains("scrolled into view"),
+        "its model waits: {status}"
+    );
     let below_the_fold = browser
         .js(
             "const f = document.querySelectorAll('iframe')[arguments[0]];
@@ -1039,5 +1046,19 @@ async fn e2e_an_embed_below_an_articles_fold_mounts_all_of_its_lab() -> Result {
         )
         .await?;
     assert_eq!(below_the_fold, json!(true), "the frame is below the fold");
+    eval(
+        &browser,
+        "document.querySelectorAll('iframe')[2].scrollIntoView();",
+    )
+    .await?;
+    let status = browser
+        .wait_for("the last frame's lab to compute once scrolled to", || {
+            in_last_frame(
+                "const s = document.getElementById('model-status');
+                 return s && s.dataset.computedAt ? s.textContent : null;",
+            )
+        })
+        .await?;
+    assert!(status.contains("points computed"), "{status}");
     browser.close().await
 }

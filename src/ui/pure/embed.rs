@@ -209,6 +209,134 @@ impl Locks {
     }
 }
 
+/// Most origins a `hosts=` list may name.
+pub const MAX_HOSTS: usize = 8;
+/// Longest origin a `hosts=` list may name.
+pub const MAX_HOST_CHARS: usize = 200;
+
+/// The pages allowed to drive an embedded lab with messages (`hosts=`, a list of origins such
+/// as `https://blog.example`, or `none`): without the parameter any page that frames the lab is
+/// heard; with it, only a parent of an origin listed, and the lab posts to those origins alone.
+/// A list none of whose items is an origin hears nobody (a typo never opens the lab to all).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Hosts {
+    /// No `hosts=`: any parent.
+    #[default]
+    Any,
+    /// Only these origins (none: nobody).
+    Only(Vec<String>),
+}
+
+/// The `hosts=` word for a list that hears nobody.
+pub const NO_HOSTS: &str = "none";
+
+/// Why an item of `hosts=` is not an origin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HostError {
+    /// Not `http://` or `https://`.
+    Scheme,
+    /// A path, query, fragment or user name after the host, or characters no host has.
+    NotAnOrigin,
+    /// Longer than [`MAX_HOST_CHARS`].
+    TooLong,
+    /// More than [`MAX_HOSTS`] origins.
+    TooMany,
+}
+
+impl std::fmt::Display for HostError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HostError::Scheme => write!(f, "an origin starts with https:// or http://"),
+            HostError::NotAnOrigin => write!(
+                f,
+                "an origin is a scheme, a host and perhaps a port (https://blog.example:8443), with no path"
+            ),
+            HostError::TooLong => write!(f, "longer than {MAX_HOST_CHARS} characters"),
+            HostError::TooMany => write!(f, "more than {MAX_HOSTS} origins"),
+        }
+    }
+}
+
+impl Hosts {
+    /// The origins listed, in the order given, lower case, without a trailing `/` (none for
+    /// [`Hosts::Any`]).
+    pub fn list(&self) -> &[String] {
+        match self {
+            Hosts::Any => &[],
+            Hosts::Only(origins) => origins,
+        }
+    }
+
+    /// Whether a message from `origin` (as the browser names the sender) is heard.
+    pub fn hears(&self, origin: &str) -> bool {
+        match self {
+            Hosts::Any => true,
+            Hosts::Only(origins) => origins.iter().any(|o| o == origin),
+        }
+    }
+
+    /// Adds `item` (an origin as an author writes it), checked; a repeat is kept once. The
+    /// list then hears only what it names.
+    pub fn add(&mut self, item: &str) -> Result<(), HostError> {
+        let origin = origin_of(item)?;
+        if let Hosts::Any = self {
+            *self = Hosts::Only(Vec::new());
+        }
+        let Hosts::Only(origins) = self else {
+            return Ok(());
+        };
+        if origins.contains(&origin) {
+            return Ok(());
+        }
+        if origins.len() >= MAX_HOSTS {
+            return Err(HostError::TooMany);
+        }
+        origins.push(origin);
+        Ok(())
+    }
+
+    /// The `hosts=` value that gives this list back, or `None` for [`Hosts::Any`].
+    pub fn param(&self) -> Option<String> {
+        match self {
+            Hosts::Any => None,
+            Hosts::Only(origins) if origins.is_empty() => Some(NO_HOSTS.to_string()),
+            Hosts::Only(origins) => Some(origins.join(",")),
+        }
+    }
+}
+
+/// `item` as the browser writes an origin: lower case, no trailing `/`.
+fn origin_of(item: &str) -> Result<String, HostError> {
+    if item.chars().count() > MAX_HOST_CHARS {
+        return Err(HostError::TooLong);
+    }
+    let lower = item.trim().to_ascii_lowercase();
+    let rest = lower
+        .strip_prefix("https://")
+        .or_else(|| lower.strip_prefix("http://"))
+        .ok_or(HostError::Scheme)?;
+    let authority = rest.strip_suffix('/').unwrap_or(rest);
+    let (host, port) = match authority.rsplit_once(':') {
+        Some((h, p)) if !h.ends_with(']') || authority.starts_with('[') => (h, Some(p)),
+        _ => (authority, None),
+    };
+    let host_ok = !host.is_empty()
+        && (host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.')
+            || (host.starts_with('[')
+                && host.ends_with(']')
+                && host[1..host.len() - 1]
+                    .chars()
+                    .all(|c| c.is_ascii_hexdigit() || c == ':')));
+    let port_ok = port.is_none_or(|p| !p.is_empty() && p.len() <= 5 && p.parse::<u16>().is_ok());
+    if !host_ok || !port_ok {
+        return Err(HostError::NotAnOrigin);
+    }
+    let scheme_end = lower.len() - rest.len();
+    Ok(format!("{}{authority}", &lower[..scheme_end]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,5 +370,56 @@ mod tests {
             ChartId::ALL.to_vec(),
             "nine charts fit the set's bits"
         );
+    }
+
+    #[test]
+    fn hosts_are_origins_as_the_browser_names_them() {
+        let mut hosts = Hosts::default();
+        assert!(
+            hosts.hears("https://anyone.example"),
+            "no list: every parent"
+        );
+        assert_eq!(hosts.param(), None);
+        assert!(
+            !Hosts::Only(Vec::new()).hears("https://blog.example"),
+            "an empty list: nobody"
+        );
+        hosts.add("HTTPS://Blog.Example/").unwrap();
+        hosts.add("http://127.0.0.1:8081").unwrap();
+        hosts.add("https://blog.example").unwrap();
+        assert_eq!(
+            hosts.list(),
+            ["https://blog.example", "http://127.0.0.1:8081"],
+            "lower case, no trailing slash, a repeat once"
+        );
+        assert!(hosts.hears("https://blog.example"));
+        assert!(!hosts.hears("https://blog.example.evil"));
+        assert!(
+            !hosts.hears("http://blog.example"),
+            "the scheme is part of the origin"
+        );
+        assert_eq!(hosts.add("blog.example"), Err(HostError::Scheme));
+        assert_eq!(
+            hosts.add("https://blog.example/post"),
+            Err(HostError::NotAnOrigin)
+        );
+        assert_eq!(
+            hosts.add("https://me@blog.example"),
+            Err(HostError::NotAnOrigin)
+        );
+        assert_eq!(
+            hosts.add("https://blog.example:99999"),
+            Err(HostError::NotAnOrigin)
+        );
+        assert_eq!(hosts.add("https://"), Err(HostError::NotAnOrigin));
+        assert_eq!(
+            hosts.param().as_deref(),
+            Some("https://blog.example,http://127.0.0.1:8081")
+        );
+        hosts.add("http://[::1]:8080").unwrap();
+        for i in 0..5 {
+            hosts.add(&format!("https://h{i}.example")).unwrap();
+        }
+        assert_eq!(hosts.add("https://ninth.example"), Err(HostError::TooMany));
     }
 }

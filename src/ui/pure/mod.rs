@@ -17,7 +17,8 @@
 //!   [`predict`]: a question step's choice or drawn guess, a class's tally, and whether the
 //!   answer shows;
 //!   [`worksheet`]: a tour for paper, with its answer key.
-//! - [`embed`], [`snippet`], [`compare`]: embed options and the snippet, pinned configurations.
+//! - [`embed`], [`snippet`], [`compare`]: embed options and the snippet, pinned configurations;
+//!   [`host_api`]: the messages between an embedded lab and the page that frames it.
 //! - [`format`](mod@format), [`ladder`]: numbers in words and digits, the values a slider snaps to.
 
 pub mod anatomy;
@@ -26,6 +27,7 @@ pub mod compute;
 pub mod embed;
 pub mod format;
 pub mod guide;
+pub mod host_api;
 pub mod journey;
 pub mod ladder;
 pub mod load;

@@ -70,10 +70,21 @@ fn iframe(url: &str, height_px: u32, marked: bool) -> String {
     )
 }
 
-/// The iframe for `url` and the listener that sizes it to the lab's height.
+/// The runnable example of an article that drives a lab with messages, beside the lab (the
+/// guide's folder; `guide/src/examples/` in the repository).
+pub const EXAMPLE_ARTICLE: &str = "guide/examples/scrolling-article.html";
+
+/// The lab's own address in `url` (everything before the query).
+fn lab_base(url: &str) -> &str {
+    url.split(['?', '#']).next().unwrap_or(url)
+}
+
+/// The iframe for `url`, the listener that sizes it to the lab's height, and where to read
+/// how a page drives the lab as its reader scrolls.
 pub fn with_script(url: &str) -> String {
     format!(
-        "{}\n{}",
+        "<!-- To move this lab as your reader scrolls, see the example {}{EXAMPLE_ARTICLE} -->\n{}\n{}",
+        lab_base(url),
         iframe(url, FIRST_HEIGHT_PX, true),
         resize_script()
     )

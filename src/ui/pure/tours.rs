@@ -66,10 +66,18 @@ pub fn apply_step(step: &TourStep, lab: &mut LabState) {
 
 /// Sets the lab as a step's `state` (a link's query) says; see [`apply_step`].
 pub fn apply_state(state: &str, lab: &mut LabState) {
-    let mut base = std::mem::take(lab);
-    base.drive = DriveSetup::default();
-    base.workload = WorkloadSetup::default();
-    *lab = url_state::parse_query(state, base).state;
+    *lab = read_state(state, lab).state;
+}
+
+/// What `state` (a link's query) makes of `lab` as a step sets it ([`apply_step`]), and the
+/// notes on what it could not apply; `lab` itself is left as it is.
+pub fn read_state(state: &str, lab: &LabState) -> url_state::Parsed {
+    let base = LabState {
+        drive: DriveSetup::default(),
+        workload: WorkloadSetup::default(),
+        ..lab.clone()
+    };
+    url_state::parse_query(state, base)
 }
 
 /// The built-in tours' step states, as a table `build.rs` makes from their files.

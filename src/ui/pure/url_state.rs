@@ -22,7 +22,9 @@
 //! 200, 500, 1000); for
 //! authors who embed the lab: `embed` (1 for the compact iframe chrome), `charts` (the charts
 //! to show, a comma list of `iops`, `latency`, `mix`) and `lock` (read-only controls, a comma
-//! list of the control's own parameter names, e.g. `iodepth,rw`; see [`crate::ui::pure::embed`]);
+//! list of the control's own parameter names, e.g. `iodepth,rw`; see [`crate::ui::pure::embed`])
+//! and `hosts` (the origins whose pages may drive the lab with messages, a comma list, or
+//! `none`; see [`crate::ui::pure::host_api`]);
 //! and a place in a guided tour: `tour` (a built-in tour's id) and `step` (counted from 1; 1
 //! when not given), read here as [`Parsed::tour`] and looked up by
 //! [`crate::ui::pure::tours::open_link`], which also says what the place sets.
@@ -53,7 +55,7 @@ use crate::model::presets;
 use crate::model::config::format_block_size;
 use crate::model::workload::Spacing;
 use crate::ui::pure::compare::{Pin, MAX_PINS, PIN_SEPARATOR};
-use crate::ui::pure::embed::{ChartId, ChartsShown, Control, Locks};
+use crate::ui::pure::embed::{ChartId, ChartsShown, Control, Hosts, Locks, NO_HOSTS};
 use crate::ui::pure::ladder::Ladder;
 use crate::ui::pure::state::{
     burst_ladder, custom, idle_ladder, iodepth_ladder, rate_ladder, think_ladder, DriveChoice,
@@ -81,7 +83,7 @@ pub const SPEED_PARAM: &str = "speed";
 pub const TOUR_PARAM: &str = "tour";
 pub const STEP_PARAM: &str = "step";
 /// The parameters of sharing and embedding, in the order they are written (after the theme).
-pub const SHARE_PARAMS: [&str; 4] = ["compare", "embed", "charts", "lock"];
+pub const SHARE_PARAMS: [&str; 5] = ["compare", "embed", "charts", "lock", "hosts"];
 /// Separates the items of `charts=` and `lock=`.
 pub const LIST_SEPARATOR: char = ',';
 /// Read share used when a link asks for a mixed pattern (`rw=randrw`) without `mix` and the
@@ -256,6 +258,9 @@ fn share_params(state: &LabState) -> Vec<(&'static str, String)> {
             .map(Control::id)
             .collect();
         parts.push(("lock", ids.join(&sep)));
+    }
+    if let Some(hosts) = state.embedding.hosts.param() {
+        parts.push(("hosts", hosts));
     }
     parts
 }
@@ -435,6 +440,21 @@ impl Parser {
         if let Some(v) = get("compare") {
             self.compare(v);
         }
+        if let Some(v) = get("hosts") {
+            self.hosts(v);
+        }
+    }
+
+    /// `hosts=`: each origin applies; each item that is not one is noted and not heard, so a
+    /// list without one origin (or `none`) hears nobody.
+    fn hosts(&mut self, v: &str) {
+        let mut hosts = Hosts::Only(Vec::new());
+        for item in list_items(v).filter(|i| *i != NO_HOSTS) {
+            if let Err(e) = hosts.add(item) {
+                self.note("hosts", format!("'{}' is not heard: {e}", quote(item)));
+            }
+        }
+        self.state.embedding.hosts = hosts;
     }
 
     /// `tour=` and `step=`: the place, the step 1 when not given; a step that is not a whole
@@ -858,6 +878,25 @@ pub fn names(query: &str) -> Vec<String> {
     pairs(query).map(|(k, _)| k).collect()
 }
 
+/// The parameters of `query`, decoded, in order, repeats kept.
+pub fn params(query: &str) -> Vec<(String, String)> {
+    pairs(query).collect()
+}
+
+/// Encodes one query component so that [`decode_component`] gives it back: letters, digits
+/// and `-_.~,:/` as they are (a link stays readable), every other byte as `%XX`.
+pub fn encode_component(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~,:/".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 /// Link text shortened for quoting back to the reader.
 pub fn quote(s: &str) -> String {
     if s.chars().count() <= MAX_QUOTED_CHARS {
@@ -1063,6 +1102,31 @@ mod tests {
             .message
             .contains("no published power-state table"));
         assert!(!to_query(&LabState::default()).contains("power="));
+    }
+
+    #[test]
+    fn the_hosts_an_author_lets_drive_the_lab_round_trip_and_a_typo_opens_it_to_nobody() {
+        let p = parse_query(
+            "embed=1&hosts=https://blog.example,http://127.0.0.1:8081",
+            LabState::default(),
+        );
+        assert!(p.notes.is_empty(), "{:?}", p.notes);
+        let hosts = &p.state.embedding.hosts;
+        assert!(hosts.hears("https://blog.example") && hosts.hears("http://127.0.0.1:8081"));
+        assert!(!hosts.hears("https://other.example"));
+        assert_eq!(
+            parse_query(&to_query(&p.state), LabState::default()).state,
+            p.state
+        );
+
+        let typo = parse_query("hosts=blog.example", LabState::default());
+        assert_eq!(typo.notes.len(), 1);
+        assert_eq!(typo.notes[0].param, "hosts");
+        assert!(!typo.state.embedding.hosts.hears("https://blog.example"));
+        assert!(
+            to_query(&typo.state).contains("hosts=none"),
+            "and stays so in the link"
+        );
     }
 
     #[test]

@@ -27,7 +27,8 @@
 //! Beside them, the page's sharing parts (browser only): [`share`] (Copy link, Embed snippet,
 //! CSV, PNG and fio job file downloads), [`fio_import`] (the reader's fio JSON as "your measurements"),
 //! [`compare`] (pin, family, remove), [`embed_frame`] (the compact chrome's height reported
-//! to the embedding page) and [`download`] (text and images to files).
+//! to the embedding page, and whether the frame is in sight), [`embed_api`] (the messages the
+//! embedding page and the lab exchange) and [`download`] (text and images to files).
 //!
 //! None of them holds state of the lab: each reads and writes the parts of the lab's state it
 //! needs; only transient feedback (a "copied" confirmation, the
@@ -37,6 +38,7 @@ pub mod anatomy;
 pub mod chrome;
 pub mod compare;
 pub mod download;
+pub mod embed_api;
 pub mod embed_frame;
 pub mod fio_import;
 pub mod fit_drive;

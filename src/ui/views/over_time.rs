@@ -11,6 +11,7 @@
 use leptos::prelude::*;
 
 use crate::ui::pure::guide::GuidePage;
+use crate::ui::views::embed_frame::InSight;
 use crate::ui::views::guide_link::GuideLink;
 
 use crate::ui::browser::pool::Pool;
@@ -71,7 +72,12 @@ pub fn OverTimeView(
     let pool = Pool::expect();
     let shown = Memo::new(move |_| lab.display.with(|d| d.view == View::OverTime));
     let key = Memo::new(move |_| lab.drive.with(drive_key));
-    Effect::new(move |_| pool.set_time_target(shown.get().then(|| key.get())));
+    // In an article, the model's work waits until the frame is first in sight.
+    let sight = InSight::expect();
+    Effect::new(move |_| {
+        let wanted = shown.get() && sight.ever.get();
+        pool.set_time_target(wanted.then(|| key.get()));
+    });
     let opened = crate::ui::browser::later::once_shown(shown);
     view! {
         <section

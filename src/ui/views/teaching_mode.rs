@@ -34,6 +34,7 @@ use leptos::ev;
 use leptos::prelude::*;
 
 use crate::ui::pure::guide::GuidePage;
+use crate::ui::views::embed_frame::InSight;
 use crate::ui::views::guide_link::GuideLink;
 use crate::ui::views::journey::FollowOne;
 
@@ -45,7 +46,7 @@ use crate::ui::browser::pool::Pool;
 use crate::ui::browser::resize::follow_box;
 use crate::ui::controls::locked;
 use crate::ui::controls::slider::LadderSlider;
-use crate::ui::pure::compute;
+use crate::ui::pure::compute::{self, RunKey};
 use crate::ui::pure::embed::Control;
 use crate::ui::pure::format;
 use crate::ui::pure::journey::{Highlight, Journey};
@@ -473,6 +474,96 @@ fn prefers_reduced_motion() -> bool {
         .is_some_and(|q| q.matches())
 }
 
+/// Starts the player on the point `spec` names, and again whenever it changes; the model's
+/// work waits until the lab is first in sight (an article's frame below the fold).
+fn start_player(
+    spec: Memo<(RunKey, ExplainContext)>,
+    core: StoredValue<Core, LocalStorage>,
+    shown: Shown,
+    pool: Pool,
+) {
+    let sight = InSight::expect();
+    Effect::new(move |_| {
+        if !sight.ever.get() {
+            return;
+        }
+        let (key, ctx) = spec.get();
+        core.update_value(|c| c.restart(ctx, shown));
+        let hear = move |news| {
+            let _ = core.try_update_value(|c| c.hear(news, shown));
+        };
+        pool.teach_start(key, Rc::new(hear));
+    });
+}
+
+/// Plays the animation, unless the system asks for reduced motion or the point is not ready.
+fn play(core: StoredValue<Core, LocalStorage>, shown: Shown, reduced: bool) {
+    if !reduced && shown.ready.get_untracked() {
+        core.update_value(|c| c.last_frame_ms = None);
+        shown.playing.set(true);
+    }
+}
+
+/// Pauses the animation, and says where it stands.
+fn pause(shown: Shown) {
+    if shown.playing.get_untracked() {
+        shown.playing.set(false);
+        shown.speak_now();
+    }
+}
+
+/// What the page that frames the lab asked of teaching mode's playback (`play`, `pause`),
+/// until the view takes it; provided by the page, taken by [`TeachingMode`].
+#[derive(Clone, Copy)]
+pub struct Playback {
+    asked: RwSignal<Option<bool>>,
+}
+
+impl Playback {
+    /// A playback with nothing asked, shared with the views below.
+    pub fn provide() -> Playback {
+        let playback = Playback {
+            asked: RwSignal::new(None),
+        };
+        provide_context(playback);
+        playback
+    }
+
+    /// Asks teaching mode to play (`true`) or pause; a play waits until its point is ready.
+    pub fn ask(self, play: bool) {
+        self.asked.set(Some(play));
+    }
+
+    /// Whether the reader's system asks for reduced motion (then nothing plays).
+    pub fn reduced_motion() -> bool {
+        prefers_reduced_motion()
+    }
+}
+
+/// Follows the host's playback requests, and pauses while the lab is out of sight.
+fn follow_playback(core: StoredValue<Core, LocalStorage>, shown: Shown, reduced: bool) {
+    let sight = InSight::expect();
+    Effect::new(move |_| {
+        if !sight.now.get() {
+            pause(shown);
+        }
+    });
+    let Some(playback) = use_context::<Playback>() else {
+        return;
+    };
+    Effect::new(move |_| match playback.asked.get() {
+        Some(true) if shown.ready.get() => {
+            play(core, shown, reduced);
+            playback.asked.set(None);
+        }
+        Some(false) => {
+            pause(shown);
+            playback.asked.set(None);
+        }
+        _ => {}
+    });
+}
+
 /// Calls `frame` once per animation frame until `alive` turns false.
 fn animate(alive: Rc<Cell<bool>>, frame: Rc<dyn Fn(f64)>) {
     request_animation_frame(move || {
@@ -499,16 +590,10 @@ pub fn TeachingMode() -> impl IntoView {
         let state = lab.state();
         (compute::current_key(&state), ExplainContext::of(&state))
     });
-    Effect::new(move |_| {
-        let (key, ctx) = spec.get();
-        core.update_value(|c| c.restart(ctx, shown));
-        let hear = move |news| {
-            let _ = core.try_update_value(|c| c.hear(news, shown));
-        };
-        pool.teach_start(key, Rc::new(hear));
-    });
+    start_player(spec, core, shown, pool);
 
     play_frames(lab.views, core, shown);
+    follow_playback(core, shown, reduced);
     reset_on_alt_r(move || core.update_value(|c| c.reset(shown)));
 
     let parts = Memo::new(move |_| {
@@ -615,18 +700,8 @@ fn Transport(
     /// The system asks for reduced motion: no Play, only Step.
     reduced: bool,
 ) -> impl IntoView {
-    let play = move |_| {
-        if !reduced && shown.ready.get_untracked() {
-            core.update_value(|c| c.last_frame_ms = None);
-            shown.playing.set(true);
-        }
-    };
-    let pause = move |_| {
-        if shown.playing.get_untracked() {
-            shown.playing.set(false);
-            shown.speak_now();
-        }
-    };
+    let play = move |_| play(core, shown, reduced);
+    let pause = move |_| pause(shown);
     let step = move |_| core.update_value(|c| c.step(shown));
     let reset = move |_| core.update_value(|c| c.reset(shown));
     view! {

@@ -34,6 +34,7 @@ use crate::ui::browser::fetch;
 use crate::ui::charts::iodepth_chart::GuessLayer;
 use crate::ui::charts::{IodepthChartData, Measure};
 use crate::ui::pure::compute::deepest_iodepth;
+use crate::ui::pure::host_api::{Answered, StepTo};
 use crate::ui::pure::predict::{
     depths_of, guess_depths, letter, GuessVerdict, Predictions, StepKey, Verdict,
 };
@@ -96,6 +97,10 @@ pub struct TourShelf {
     refused: RwSignal<Option<String>>,
     /// The tour whose worksheet is shown, if one is.
     sheet: RwSignal<Option<usize>>,
+    /// The page that frames the lab moved it to a step ([`TourShelf::host_step`]): an
+    /// embedded lab, which has no panel to answer in, then hides a question's answer until
+    /// the host reveals it.
+    host_led: RwSignal<bool>,
 }
 
 impl TourShelf {
@@ -108,6 +113,7 @@ impl TourShelf {
             asked: RwSignal::new(Predictions::default()),
             refused: RwSignal::new(None),
             sheet: RwSignal::new(None),
+            host_led: RwSignal::new(false),
         }
     }
 
@@ -291,6 +297,90 @@ impl TourShelf {
                 p.commit_guess(key, &depths);
             });
         }
+    }
+
+    /// Whether the page that frames the lab led it to the current step.
+    pub fn host_led(self) -> bool {
+        self.host_led.get()
+    }
+
+    /// Moves to `to` for the page that frames the lab (a hosted tour's file is fetched first,
+    /// and noted if it does not open).
+    pub fn host_step(self, to: StepTo, notes: RwSignal<Vec<Note>>) {
+        self.host_led.set(true);
+        match to {
+            StepTo::BuiltIn(at) => self.go(at),
+            StepTo::Hosted(place) => self.open_hosted(place, true, notes),
+        }
+    }
+
+    /// Shows the current question's answer for the page that frames the lab, committing the
+    /// reader's `option` (from 1) if given; or says why not.
+    pub fn host_reveal(self, option: Option<usize>) -> Result<(), String> {
+        let Some((t, s)) = self.at.get_untracked() else {
+            return Err("no tour step is open (send a step first)".into());
+        };
+        let asked = untrack(|| {
+            self.with_tour(t, |tour| {
+                let question = tour.steps.get(s)?.question.clone()?;
+                Some((key_of(tour, s), question))
+            })
+            .flatten()
+        });
+        let Some((key, question)) = asked else {
+            return Err("the current step asks no question".into());
+        };
+        let count = question.options().len();
+        match option {
+            Some(o) if o > count => Err(format!(
+                "the question has {count} options; option {o} is not one"
+            )),
+            Some(_) if count == 0 => {
+                Err("the question asks for a drawn guess, not an option".into())
+            }
+            Some(o) => {
+                self.asked.update(|p| p.commit(key, &question, o - 1));
+                Ok(())
+            }
+            None => {
+                self.asked.update(|p| p.reveal(key));
+                Ok(())
+            }
+        }
+    }
+
+    /// The current step's place and whether its answer is still hidden, while it asks a
+    /// question.
+    pub fn asking(self) -> Option<(StepKey, bool)> {
+        let (t, s) = self.at.get()?;
+        self.with_tour(t, |tour| {
+            let question = tour.steps.get(s)?.question.as_ref()?;
+            let key = key_of(tour, s);
+            let awaiting = self.asked.with(|p| p.awaiting(&key, Some(question)));
+            Some((key, awaiting))
+        })
+        .flatten()
+    }
+
+    /// What was predicted at the current step, once its answer shows.
+    pub fn answered(self) -> Option<Answered> {
+        let (t, s) = self.at.get_untracked()?;
+        untrack(|| {
+            self.with_tour(t, |tour| {
+                let question = tour.steps.get(s)?.question.as_ref()?;
+                let key = key_of(tour, s);
+                self.asked.with(|p| {
+                    p.revealed(&key).then(|| Answered {
+                        tour: tour.id.clone(),
+                        step: s + 1,
+                        option: p.chosen(&key).map(|c| c + 1),
+                        answer: question.answer().map(|a| a + 1),
+                        guess: p.guess(&key),
+                    })
+                })
+            })
+            .flatten()
+        })
     }
 
     /// Adds the reader's tour, from their file or hosted at `hosted` (replacing their own of

@@ -34,7 +34,7 @@ impl LabState {
         views.set_speed_us_per_s(self.views.speed_us_per_s());
         *self = LabState {
             display: self.display,
-            embedding: self.embedding,
+            embedding: self.embedding.clone(),
             views,
             imported: std::mem::take(&mut self.imported),
             ..LabState::default()
