@@ -92,6 +92,37 @@ async fn in_lab(browser: &Browser, script: &str) -> Result<Value> {
     v
 }
 
+/// The host page framing the lab at `query`, `below` pixels down, in a window 900 by 800, once
+/// the lab has said it is ready; and the host page's server (another origin than the lab's).
+async fn hosted(query: &str, below: u32) -> Result<(Browser, StaticServer)> {
+    let browser = Browser::start().await?;
+    browser
+        .client
+        .set_window_size(900, 800)
+        .await
+        .expect("window size");
+    let blog = StaticServer::start(&common::dist_dir()?, "/blog/").expect("the host's origin");
+    let query = query.replace("{host}", &origin_of(&blog));
+    browser
+        .client
+        .goto(&host_page(&browser, &blog, &query, below))
+        .await
+        .expect("open the host page");
+    wait_told(&browser, "the lab's ready", |t| {
+        t.iter().any(|m| m["type"] == "ready").then_some(())
+    })
+    .await?;
+    Ok((browser, blog))
+}
+
+/// The host page posts `message` to the lab, as JSON text.
+async fn send(browser: &Browser, message: Value) -> Result {
+    browser
+        .js("send(JSON.stringify(arguments[0]));", vec![message])
+        .await
+        .map(|_| ())
+}
+
 /// Scrolls the article's section `i` (from 0) to the middle of the window.
 async fn scroll_to_section(browser: &Browser, i: usize) -> Result {
     browser
@@ -248,18 +279,7 @@ const MALFORMED: &str = r#"
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_every_malformed_message_gets_an_error_and_the_lab_keeps_answering() -> Result {
-    let browser = Browser::start().await?;
-    let blog = StaticServer::start(&common::dist_dir()?, "/blog/").expect("the host's origin");
-    let query = format!("qd=8&embed=1&charts=iops&hosts={}", origin_of(&blog));
-    browser
-        .client
-        .goto(&host_page(&browser, &blog, &query, 0))
-        .await
-        .expect("open the host page");
-    wait_told(&browser, "the lab's ready", |t| {
-        t.iter().any(|m| m["type"] == "ready").then_some(())
-    })
-    .await?;
+    let (browser, _blog) = hosted("qd=8&embed=1&charts=iops&hosts={host}", 0).await?;
     wait_told(&browser, "the first result", |t| {
         last_of(t, "result", &["qd=8"]).map(|_| ())
     })
@@ -283,22 +303,22 @@ async fn e2e_every_malformed_message_gets_an_error_and_the_lab_keeps_answering()
         .iter()
         .find(|e| e["error"].as_str().is_some_and(|t| t.contains("qd:")))
         .context("an error about qd")?;
-    assert!(qd_zero["error"]
-        .as_str()
-        .unwrap_or_default()
-        .starts_with("set: nothing changed; qd:"));
+    assert_eq!(
+        qd_zero["error"],
+        json!("set: nothing changed; qd: 0 is outside 1 to 1024")
+    );
+    assert_eq!(qd_zero["about"], json!("set"));
     assert_eq!(
         in_lab(&browser, "return location.search;").await?,
         before,
         "nothing changed"
     );
 
-    browser
-        .js(
-            "send(JSON.stringify({lab: 1, type: 'set', state: {qd: 64}}));",
-            vec![],
-        )
-        .await?;
+    send(
+        &browser,
+        json!({"lab": 1, "type": "set", "state": {"qd": 64}}),
+    )
+    .await?;
     let state = wait_told(&browser, "the state the host set", |t| {
         last_of(t, "state", &["qd=64"]).cloned()
     })
@@ -313,19 +333,7 @@ async fn e2e_every_malformed_message_gets_an_error_and_the_lab_keeps_answering()
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_a_message_from_another_frame_or_an_origin_not_listed_is_ignored() -> Result {
-    let browser = Browser::start().await?;
-    let blog = StaticServer::start(&common::dist_dir()?, "/blog/").expect("the host's origin");
-    let query = format!("qd=8&embed=1&charts=iops&hosts={}", origin_of(&blog));
-    browser
-        .client
-        .goto(&host_page(&browser, &blog, &query, 0))
-        .await
-        .expect("open the host page");
-    wait_told(&browser, "the lab's ready", |t| {
-        t.iter().any(|m| m["type"] == "ready").then_some(())
-    })
-    .await?;
-
+    let (browser, blog) = hosted("qd=8&embed=1&charts=iops&hosts={host}", 0).await?;
     // Another frame of the same page, of the very origin the lab hears, is not its parent.
     browser
         .js(
@@ -336,12 +344,11 @@ async fn e2e_a_message_from_another_frame_or_an_origin_not_listed_is_ignored() -
         .await?;
     // The sibling's script runs once its frame loads; its messages arrive before this one.
     tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
-    browser
-        .js(
-            "send(JSON.stringify({lab: 1, type: 'set', state: {qd: 16}}));",
-            vec![],
-        )
-        .await?;
+    send(
+        &browser,
+        json!({"lab": 1, "type": "set", "state": {"qd": 16}}),
+    )
+    .await?;
     wait_told(&browser, "the parent's set", |t| {
         last_of(t, "state", &["qd=16"]).map(|_| ())
     })
@@ -371,12 +378,12 @@ async fn e2e_a_message_from_another_frame_or_an_origin_not_listed_is_ignored() -
             Ok((in_lab(&browser, mounted).await? == json!(true)).then_some(()))
         })
         .await?;
-    browser
-        .js(
-            "send(JSON.stringify({lab: 1, type: 'set', state: {qd: 32}})); send('{');",
-            vec![],
-        )
-        .await?;
+    send(
+        &browser,
+        json!({"lab": 1, "type": "set", "state": {"qd": 32}}),
+    )
+    .await?;
+    browser.js("send('{');", vec![]).await?;
     tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
     let search = in_lab(&browser, "return location.search;").await?;
     assert!(
@@ -391,23 +398,7 @@ async fn e2e_a_message_from_another_frame_or_an_origin_not_listed_is_ignored() -
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_a_frame_out_of_sight_starts_no_model_work_until_scrolled_near() -> Result {
-    let browser = Browser::start().await?;
-    browser
-        .client
-        .set_window_size(900, 800)
-        .await
-        .expect("window size");
-    let blog = StaticServer::start(&common::dist_dir()?, "/blog/").expect("the host's origin");
-    let page = host_page(&browser, &blog, "qd=8&embed=1&charts=iops", 4000);
-    browser
-        .client
-        .goto(&page)
-        .await
-        .expect("open the host page");
-    wait_told(&browser, "the lab's ready", |t| {
-        t.iter().any(|m| m["type"] == "ready").then_some(())
-    })
-    .await?;
+    let (browser, _blog) = hosted("qd=8&embed=1&charts=iops", 4000).await?;
     let runs = "const s = document.getElementById('model-status');
                 return s && document.documentElement.hasAttribute('data-mounted')
                     ? Number(s.dataset.runsStarted) : null;";
@@ -419,12 +410,11 @@ async fn e2e_a_frame_out_of_sight_starts_no_model_work_until_scrolled_near() -> 
     assert_eq!(started, 0, "mounted, and no model run started");
 
     // A set while out of sight is kept, and waits too.
-    browser
-        .js(
-            "send(JSON.stringify({lab: 1, type: 'set', state: {qd: 64}}));",
-            vec![],
-        )
-        .await?;
+    send(
+        &browser,
+        json!({"lab": 1, "type": "set", "state": {"qd": 64}}),
+    )
+    .await?;
     wait_told(&browser, "the state the host set", |t| {
         last_of(t, "state", &["qd=64"]).map(|_| ())
     })
@@ -451,23 +441,7 @@ async fn e2e_a_frame_out_of_sight_starts_no_model_work_until_scrolled_near() -> 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e2e_the_host_plays_and_pauses_teaching_mode_which_pauses_when_scrolled_away() -> Result {
-    let browser = Browser::start().await?;
-    browser
-        .client
-        .set_window_size(900, 800)
-        .await
-        .expect("window size");
-    let blog = StaticServer::start(&common::dist_dir()?, "/blog/").expect("the host's origin");
-    let page = host_page(&browser, &blog, "qd=8&view=activity&embed=1", 0);
-    browser
-        .client
-        .goto(&page)
-        .await
-        .expect("open the host page");
-    wait_told(&browser, "the lab's ready", |t| {
-        t.iter().any(|m| m["type"] == "ready").then_some(())
-    })
-    .await?;
+    let (browser, _blog) = hosted("qd=8&view=activity&embed=1", 0).await?;
     let playing = "const b = document.getElementById('teach-play');
                    return b ? b.getAttribute('aria-pressed') : null;";
     let wait_playing = |want: &'static str| {
@@ -480,19 +454,17 @@ async fn e2e_the_host_plays_and_pauses_teaching_mode_which_pauses_when_scrolled_
                 .await
         }
     };
+    let play = json!({"lab": 1, "type": "play"});
     wait_playing("false").await?;
-    let play = "send(JSON.stringify({lab: 1, type: 'play'}));";
-    browser.js(play, vec![]).await?;
+    send(&browser, play.clone()).await?;
     wait_playing("true").await?;
 
     browser.js("window.scrollTo(0, 2500);", vec![]).await?;
     wait_playing("false").await?;
     browser.js("window.scrollTo(0, 0);", vec![]).await?;
-    browser.js(play, vec![]).await?;
+    send(&browser, play).await?;
     wait_playing("true").await?;
-    browser
-        .js("send(JSON.stringify({lab: 1, type: 'pause'}));", vec![])
-        .await?;
+    send(&browser, json!({"lab": 1, "type": "pause"})).await?;
     wait_playing("false").await?;
     assert!(
         !told(&browser).await?.iter().any(|m| m["type"] == "error"),

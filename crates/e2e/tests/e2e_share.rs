@@ -1003,11 +1003,7 @@ async fn e2e_no_request_leaves_the_pages_origin() -> Result {
 async fn e2e_an_embed_below_an_articles_fold_mounts_all_of_its_lab() -> Result {
     let browser = Browser::start().await?;
     let blog = StaticServer::start(&common::dist_dir()?, "/blog/").expect("the blog's origin");
-    let article = format!(
-        "{}#{}",
-        blog.fixture_url("embed-article.html"),
-        browser.url("")
-    );
+    let article = format!("{}#{}", blog.fixture_url("five-labs.html"), browser.url(""));
     browser
         .client
         .goto(&article)
