@@ -600,17 +600,22 @@ fn WorkerStopped() -> impl IntoView {
     }
 }
 
-/// Marks `lab:model-estimated` in the page's performance timeline whenever the plan's last
-/// point gets its first result (the page benchmark's timeline of a load).
+/// Marks `lab:model-estimated` in the page's performance timeline once per plan, when its
+/// last point has its first result (the page benchmark's timeline of a load). Per plan, not at
+/// a change from "estimating" seen: a frame that waited until it was in sight may see its
+/// plan's every estimate arrive before it first looks.
 fn mark_estimated(progress: Memo<(compute::Progress, PoolStatus)>) {
-    Effect::new(move |was: Option<bool>| {
-        let now = progress.with(|(p, _)| !p.all_estimated());
-        if was == Some(true) && !now {
-            if let Some(p) = window().performance() {
-                let _ = p.mark("lab:model-estimated");
-            }
+    Effect::new(move |marked: Option<Option<u64>>| {
+        let marked = marked.flatten();
+        let (estimated, plan) =
+            progress.with(|(p, s)| (p.total > 0 && p.all_estimated(), s.generation));
+        if !estimated || marked == Some(plan) {
+            return marked;
         }
-        now
+        if let Some(p) = window().performance() {
+            let _ = p.mark("lab:model-estimated");
+        }
+        Some(plan)
     });
 }
 

@@ -100,14 +100,14 @@ async fn hosted(query: &str, below: u32) -> Result<(Browser, StaticServer)> {
         .client
         .set_window_size(900, 800)
         .await
-        .expect("window size");
-    let blog = StaticServer::start(&common::dist_dir()?, "/blog/").expect("the host's origin");
+        .context("the window's size")?;
+    let blog = StaticServer::start(&common::dist_dir()?, "/blog/").context("the host's origin")?;
     let query = query.replace("{host}", &origin_of(&blog));
     browser
         .client
         .goto(&host_page(&browser, &blog, &query, below))
         .await
-        .expect("open the host page");
+        .context("open the host page")?;
     wait_told(&browser, "the lab's ready", |t| {
         t.iter().any(|m| m["type"] == "ready").then_some(())
     })

@@ -654,6 +654,24 @@ mod tests {
     }
 
     #[test]
+    fn the_guide_quotes_what_the_lab_sends_as_it_sends_it() {
+        let guide = include_str!("../../../guide/src/embedding.md");
+        let lab = |query| tours::open_link(query).state;
+        let ready = url_state::to_query(&lab("preset=e18dc&cap=480&qd=1&embed=1&charts=iops"));
+        let moved = url_state::to_query(&lab("preset=e18dc&cap=1920&qd=256&embed=1&charts=iops"));
+        for told in [
+            Told::Ready { query: &ready },
+            Told::State {
+                query: &moved,
+                by: By::Host,
+            },
+        ] {
+            let text = told.text();
+            assert!(guide.contains(&text), "the guide's example: {text}");
+        }
+    }
+
+    #[test]
     fn an_answer_says_whether_the_option_matched_and_an_error_what_it_was_about() {
         let a = Answered {
             tour: "p99".into(),
