@@ -23,12 +23,12 @@ use cases::config;
 const MAX_NOTE_CHARS: usize = 400;
 
 /// Names and values the lab knows, and some it does not, to build plausible links from.
-const NAMES: [&str; 26] = [
+const NAMES: [&str; 27] = [
     "preset", "cap", "dies", "hold", "qd", "rw", "mix", "bs", "state", "p999", "theme", "view",
     "idle", "burst", "speed", "compare", "embed", "charts", "lock", "debug", "", "QD", "%71d",
-    "preset[]", "drive", "tour",
+    "preset[]", "drive", "tour", "hosts",
 ];
-const VALUES: [&str; 31] = [
+const VALUES: [&str; 34] = [
     "e12_d24_r52500",
     "e12_d999",
     "octane_d4_r70000_c900",
@@ -60,6 +60,9 @@ const VALUES: [&str; 31] = [
     "%FF%FE",
     "<img src=x>",
     "\u{1F4BE}",
+    "https://Blog.Example/",
+    "none",
+    "http://127.0.0.1:8080,blog.example",
 ];
 
 /// A query built from the vocabulary, with stray separators.

@@ -52,6 +52,19 @@ pub enum Request {
     Pause,
 }
 
+impl Request {
+    /// The message type that asks for it.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Request::Set { .. } => Kind::Set,
+            Request::Step(_) => Kind::Step,
+            Request::Reveal { .. } => Kind::Reveal,
+            Request::Play => Kind::Play,
+            Request::Pause => Kind::Pause,
+        }
+    }
+}
+
 /// A message's `type`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {

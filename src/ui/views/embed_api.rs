@@ -21,6 +21,7 @@ use crate::ui::pure::embed::Hosts;
 use crate::ui::pure::host_api::{self, By, Kind, MessageError, Request, Told};
 use crate::ui::pure::state::{Lab, View};
 use crate::ui::pure::url_state::{self, Note};
+use crate::ui::views::embed_frame;
 use crate::ui::views::readout::{self, ReadoutData};
 use crate::ui::views::teaching_mode::Playback;
 use crate::ui::views::tours::TourShelf;
@@ -41,7 +42,7 @@ type HostWish = Rc<RefCell<Option<String>>>;
 /// Hears the parent page's messages and tells it the lab's news, from now until the page goes
 /// (see the module documentation). Call it only in a frame.
 pub fn serve(reach: Reach) {
-    let Some(parent) = parent() else {
+    let Some(parent) = embed_frame::parent() else {
         return;
     };
     let hosts = reach.lab.embedding.with_untracked(|e| e.hosts.clone());
@@ -53,13 +54,6 @@ pub fn serve(reach: Reach) {
     tell_state(reach.lab, to.clone(), wish);
     tell_results(reach, to.clone());
     tell_answers(reach.shelf, to);
-}
-
-/// The parent window, when there is one.
-fn parent() -> Option<web_sys::Window> {
-    let window = window();
-    let parent = window.parent().ok()??;
-    (!js_sys::Object::is(&parent, &window)).then_some(parent)
 }
 
 /// Where the lab's messages go.
@@ -103,7 +97,7 @@ fn listen(reach: Reach, to: Rc<Poster>, wish: HostWish) {
             .and_then(|text| host_api::read(&text))
             .map_err(|e| (e, None))
             .and_then(|request| {
-                let kind = kind_of(&request);
+                let kind = request.kind();
                 act(reach, request, &wish).map_err(|e| (e, Some(kind)))
             });
         if let Err((error, kind)) = result {
@@ -140,16 +134,6 @@ fn message_text(data: &JsValue) -> Result<String, MessageError> {
         .ok_or_else(|| not_json("it is not a value JSON can hold"))
 }
 
-fn kind_of(request: &Request) -> Kind {
-    match request {
-        Request::Set { .. } => Kind::Set,
-        Request::Step(_) => Kind::Step,
-        Request::Reveal { .. } => Kind::Reveal,
-        Request::Play => Kind::Play,
-        Request::Pause => Kind::Pause,
-    }
-}
-
 /// Does what `request` asks, or says why it cannot (then nothing changed).
 fn act(reach: Reach, request: Request, wish: &HostWish) -> Result<(), MessageError> {
     let Reach {
@@ -172,7 +156,7 @@ fn act(reach: Reach, request: Request, wish: &HostWish) -> Result<(), MessageErr
             .map_err(|why| refused(Kind::Reveal, why))?,
         Request::Play | Request::Pause => {
             let play = request == Request::Play;
-            let kind = kind_of(&request);
+            let kind = request.kind();
             if lab.display.with_untracked(|d| d.view != View::Activity) {
                 return Err(refused(
                     kind,

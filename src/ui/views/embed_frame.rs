@@ -24,13 +24,16 @@ use web_sys::{
 
 use crate::ui::pure::snippet::resize_message;
 
+/// The window that frames the page, if it runs inside a frame.
+pub fn parent() -> Option<web_sys::Window> {
+    let window = window();
+    let parent = window.parent().ok()??;
+    (!js_sys::Object::is(&parent, &window)).then_some(parent)
+}
+
 /// Whether the page runs inside a frame.
 pub fn is_framed() -> bool {
-    let window = window();
-    match window.parent() {
-        Ok(Some(parent)) => !js_sys::Object::is(&parent, &window),
-        _ => false,
-    }
+    parent().is_some()
 }
 
 /// Starts reporting the height of `<html>` to the parent window (see the module
@@ -51,11 +54,7 @@ pub fn report_height() {
             if last.replace(height) == height {
                 return;
             }
-            let window = window();
-            let target = match window.parent() {
-                Ok(Some(parent)) => parent,
-                _ => window,
-            };
+            let target = parent().unwrap_or_else(window);
             let _ = target.post_message(&JsValue::from_str(&resize_message(height)), "*");
         }
     };
