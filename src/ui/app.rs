@@ -444,7 +444,7 @@ fn follow_history(
     notes: RwSignal<Vec<url_state::Note>>,
     url: Rc<RefCell<UrlWriter>>,
 ) {
-    let callback = Closure::<dyn FnMut()>::new(move || {
+    let listener = window_event_listener_untyped("popstate", move |_| {
         let search = window().location().search().unwrap_or_default();
         let query = search.trim_start_matches('?');
         if url.borrow().last.as_ref().is_some_and(|(_, q)| q == query) {
@@ -470,18 +470,7 @@ fn follow_history(
             shelf.open_hosted(hosted, opened.sets_step, notes);
         }
     });
-    let window = window();
-    if window
-        .add_event_listener_with_callback("popstate", callback.as_ref().unchecked_ref())
-        .is_ok()
-    {
-        let keep = send_wrapper::SendWrapper::new((window, callback));
-        on_cleanup(move || {
-            let (window, callback) = &*keep;
-            let _ = window
-                .remove_event_listener_with_callback("popstate", callback.as_ref().unchecked_ref());
-        });
-    }
+    on_cleanup(move || listener.remove());
 }
 
 /// Shortest time between two rewrites of the page's URL. Rewriting it is among the largest

@@ -14,7 +14,6 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use web_sys::MessageEvent;
 
 use crate::ui::pure::embed::Hosts;
@@ -89,7 +88,7 @@ impl Poster {
 
 /// Reads each message the parent sends and does what it asks, or answers why not.
 fn listen(reach: Reach, to: Rc<Poster>, wish: HostWish) {
-    let callback = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+    let listener = window_event_listener(leptos::ev::message, move |event: MessageEvent| {
         if !to.hears(&event) {
             return;
         }
@@ -107,18 +106,7 @@ fn listen(reach: Reach, to: Rc<Poster>, wish: HostWish) {
             });
         }
     });
-    let window = window();
-    if window
-        .add_event_listener_with_callback("message", callback.as_ref().unchecked_ref())
-        .is_ok()
-    {
-        let keep = send_wrapper::SendWrapper::new((window, callback));
-        on_cleanup(move || {
-            let (window, callback) = &*keep;
-            let _ = window
-                .remove_event_listener_with_callback("message", callback.as_ref().unchecked_ref());
-        });
-    }
+    on_cleanup(move || listener.remove());
 }
 
 /// A message's JSON text: a string as sent, anything else written as JSON by the browser.
