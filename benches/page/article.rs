@@ -9,6 +9,11 @@
 //! with `performance.timeOrigin`). The budget: within 1.5 s for every frame, and no task
 //! over 50 ms on the article's own thread (the observer installed in the article's document).
 //!
+//! Beside each load of the labs, a control: the same article whose frames hold a page of one
+//! paragraph from the lab's origin (`tests/fixtures/blank-frame.html`), read at the same pace.
+//! Its long tasks are the browser's own (the article's parsing and first layout at 4x, each
+//! frame's document made), which any embed brings; the labs' own are what they add.
+//!
 //! Two placements of the blog, one cold load each per build:
 //! - **another site** (`localhost` beside the lab's `127.0.0.1`): an author's blog and a hosted
 //!   lab are different sites, and desktop Chromium runs a cross-site frame in a process of its
@@ -28,6 +33,10 @@ use std::time::Duration;
 
 /// The fixture page.
 const ARTICLE: &str = "five-labs.html";
+/// The control's frame: a page of one paragraph.
+const BLANK_FRAME: &str = "blank-frame.html";
+/// How long the control's reader stays at each frame (about a lab's estimate and reading).
+const BLANK_READ_MS: u64 = 1500;
 /// The article's frames.
 const FRAMES: u16 = 5;
 /// Longest wait for one frame to have every point estimated after its scroll.
@@ -57,9 +66,19 @@ impl Placement {
     }
 }
 
+/// What the article's frames hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Frames {
+    /// The lab, each frame its state.
+    Labs,
+    /// The control: a page of one paragraph from the lab's origin.
+    Blank,
+}
+
 /// One cold load of the article, scrolled through.
 pub struct ArticleRun {
     placement: Placement,
+    frames: Frames,
     /// Per frame: ms from its scroll into view until every point was estimated (negative: the
     /// frame had estimated before the reader got there).
     after_scroll: Vec<f64>,
@@ -74,15 +93,23 @@ pub struct ArticleRun {
 pub async fn measure(builds: &[Build]) -> Result<Vec<ArticleRun>> {
     let mut runs = Vec::new();
     for placement in Placement::ALL {
-        let section = format!("article of five embeds, {}", placement.words());
-        runs.extend(
-            lab::one_run_each(builds, &section, async |b: &Build| run(b, placement).await).await?,
-        );
+        for frames in [Frames::Labs, Frames::Blank] {
+            let section = match frames {
+                Frames::Labs => format!("article of five embeds, {}", placement.words()),
+                Frames::Blank => format!("article of five blank frames, {}", placement.words()),
+            };
+            runs.extend(
+                lab::one_run_each(builds, &section, async |b: &Build| {
+                    run(b, placement, frames).await
+                })
+                .await?,
+            );
+        }
     }
     Ok(runs)
 }
 
-async fn run(build: &Build, placement: Placement) -> Result<ArticleRun> {
+async fn run(build: &Build, placement: Placement, frames: Frames) -> Result<ArticleRun> {
     let app = StaticServer::start(&build.dist, MOUNT).context("cannot start the app's server")?;
     // The blog: another port, so another origin. It serves the fixtures; its root is unused.
     let blog =
@@ -92,7 +119,11 @@ async fn run(build: &Build, placement: Placement) -> Result<ArticleRun> {
         Placement::AnotherSite => page.replacen("127.0.0.1", "localhost", 1),
         Placement::SameSite => page,
     };
-    let url = format!("{page}#{}", app.url(""));
+    let framed = match frames {
+        Frames::Labs => app.url(""),
+        Frames::Blank => app.fixture_url(BLANK_FRAME),
+    };
+    let url = format!("{page}#{framed}");
     let chrome = Chrome::start(Device::Phone).await?;
     chrome.run_on_every_document(INSTRUMENT)?;
     chrome.throttle_cpu(CPU_SLOWDOWN)?;
@@ -113,6 +144,10 @@ async fn run(build: &Build, placement: Placement) -> Result<ArticleRun> {
             .as_f64()
             .context("the scroll's time")?;
         scrolls.push(scrolled);
+        if frames == Frames::Blank {
+            tokio::time::sleep(Duration::from_millis(BLANK_READ_MS)).await;
+            continue;
+        }
         let estimated = wait_for_frame(&chrome, i, &build.name).await?;
         after_scroll.push(estimated - origin - scrolled);
         tokio::time::sleep(Duration::from_millis(READ_MS)).await;
@@ -129,6 +164,7 @@ async fn run(build: &Build, placement: Placement) -> Result<ArticleRun> {
     report_failed_requests(&blog, &what);
     Ok(ArticleRun {
         placement,
+        frames,
         after_scroll,
         tasks: tasks.map(|t| {
             [
@@ -177,7 +213,12 @@ pub fn section(builds: &[Build], runs: &[ArticleRun]) -> Section {
         "article of five one-chart embeds (another origin), phone, CPU {CPU_SLOWDOWN}x, each scrolled into view in turn"
     ));
     for placement in Placement::ALL {
-        let of: Vec<&ArticleRun> = runs.iter().filter(|r| r.placement == placement).collect();
+        let of = |frames: Frames| -> Vec<&ArticleRun> {
+            runs.iter()
+                .filter(|r| r.placement == placement && r.frames == frames)
+                .collect()
+        };
+        let labs = of(Frames::Labs);
         for i in 0..usize::from(FRAMES) {
             s.row(
                 format!(
@@ -185,29 +226,25 @@ pub fn section(builds: &[Build], runs: &[ArticleRun]) -> Section {
                     placement.words(),
                     i + 1
                 ),
-                of.iter().map(|r| Unit::Ms.of(r.after_scroll[i])).collect(),
+                labs.iter()
+                    .map(|r| Unit::Ms.of(r.after_scroll[i]))
+                    .collect(),
             );
         }
         s.row(
             format!("{}: every frame within {BUDGET_MS} ms", placement.words()),
-            of.iter()
+            labs.iter()
                 .map(|r| verdict(r.after_scroll.iter().all(|t| *t <= BUDGET_MS)))
                 .collect(),
         );
-        for (when, at) in [("while it loads", 0), ("while the reader scrolls", 1)] {
-            let tasks = |r: &&ArticleRun| match r.tasks {
-                Some(t) => report::tasks(t[at].count, t[at].longest),
-                None => "n/a (no longtask API)".into(),
-            };
-            s.row(
-                format!(
-                    "{}: tasks over {LONG_TASK_MS} ms on the article's thread {when}",
-                    placement.words()
-                ),
-                of.iter().map(tasks).collect(),
-            );
-        }
-        for (build, run) in builds.iter().zip(&of) {
+        task_rows(&mut s, placement, &labs, "the labs");
+        task_rows(
+            &mut s,
+            placement,
+            &of(Frames::Blank),
+            "blank frames (control)",
+        );
+        for (build, run) in builds.iter().zip(&labs) {
             if !run.attributions.is_empty() {
                 s.note(format!(
                     "{} ({}): the article's long tasks are attributed to: {}",
@@ -222,9 +259,29 @@ pub fn section(builds: &[Build], runs: &[ArticleRun]) -> Section {
         "while it loads: before the first scroll, the article's own parsing, layout and frames' creation (attributed to self) and the first frames' start",
     );
     s.note(
+        "blank frames (control): the same article, its frames a page of one paragraph from the lab's origin; its long tasks are the browser's own, which any embed brings",
+    );
+    s.note(
         "a negative time: the frame had its points before the reader scrolled to it (a build whose frames compute at once, seen or not)",
     );
     s
+}
+
+/// The article's long tasks of `runs` (one per build), while it loads and while it is read.
+fn task_rows(s: &mut Section, placement: Placement, runs: &[&ArticleRun], frames: &str) {
+    for (when, at) in [("while it loads", 0), ("while the reader scrolls", 1)] {
+        let tasks = |r: &&ArticleRun| match r.tasks {
+            Some(t) => report::tasks(t[at].count, t[at].longest),
+            None => "n/a (no longtask API)".into(),
+        };
+        s.row(
+            format!(
+                "{}, {frames}: tasks over {LONG_TASK_MS} ms on the article's thread {when}",
+                placement.words()
+            ),
+            runs.iter().map(tasks).collect(),
+        );
+    }
 }
 
 fn verdict(met: bool) -> String {

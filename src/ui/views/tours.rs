@@ -222,29 +222,28 @@ impl TourShelf {
         self.tour(t).map(|tour| (t, s, tour))
     }
 
+    /// The current step's key and question, while it asks one (tracked: the place and the
+    /// shelf).
+    fn question(self) -> Option<(StepKey, Question)> {
+        let (t, s) = self.at.get()?;
+        self.with_tour(t, |tour| {
+            let question = tour.steps.get(s)?.question.clone()?;
+            Some((key_of(tour, s), question))
+        })
+        .flatten()
+    }
+
     /// Whether the current step asks a question whose answer does not show yet: the page
     /// hides the model's figures while it does.
     pub fn awaiting(self) -> bool {
-        let Some((t, s)) = self.at.get() else {
-            return false;
-        };
-        self.with_tour(t, |tour| {
-            let question = tour.steps.get(s).and_then(|x| x.question.as_ref());
-            self.asked.with(|p| p.awaiting(&key_of(tour, s), question))
-        })
-        .unwrap_or(false)
+        self.asking().is_some_and(|(_, awaiting)| awaiting)
     }
 
     /// The current step's key and question, when the question asks for a guess drawn on the
     /// chart against queue depth.
     pub fn drawing(self) -> Option<(StepKey, Question)> {
-        let (t, s) = self.at.get()?;
-        self.with_tour(t, |tour| {
-            let question = tour.steps.get(s)?.question.as_ref()?;
-            question.draws_up_to()?;
-            Some((key_of(tour, s), question.clone()))
-        })
-        .flatten()
+        self.question()
+            .filter(|(_, question)| question.draws_up_to().is_some())
     }
 
     /// The queue depths the current step's guess is drawn at: those its question names, else
@@ -317,17 +316,10 @@ impl TourShelf {
     /// Shows the current question's answer for the page that frames the lab, committing the
     /// reader's `option` (from 1) if given; or says why not.
     pub fn host_reveal(self, option: Option<usize>) -> Result<(), String> {
-        let Some((t, s)) = self.at.get_untracked() else {
+        if self.at.get_untracked().is_none() {
             return Err("no tour step is open (send a step first)".into());
-        };
-        let asked = untrack(|| {
-            self.with_tour(t, |tour| {
-                let question = tour.steps.get(s)?.question.clone()?;
-                Some((key_of(tour, s), question))
-            })
-            .flatten()
-        });
-        let Some((key, question)) = asked else {
+        }
+        let Some((key, question)) = untrack(|| self.question()) else {
             return Err("the current step asks no question".into());
         };
         let count = question.options().len();
@@ -352,34 +344,22 @@ impl TourShelf {
     /// The current step's place and whether its answer is still hidden, while it asks a
     /// question.
     pub fn asking(self) -> Option<(StepKey, bool)> {
-        let (t, s) = self.at.get()?;
-        self.with_tour(t, |tour| {
-            let question = tour.steps.get(s)?.question.as_ref()?;
-            let key = key_of(tour, s);
-            let awaiting = self.asked.with(|p| p.awaiting(&key, Some(question)));
-            Some((key, awaiting))
-        })
-        .flatten()
+        let (key, question) = self.question()?;
+        let awaiting = self.asked.with(|p| p.awaiting(&key, Some(&question)));
+        Some((key, awaiting))
     }
 
     /// What was predicted at the current step, once its answer shows.
     pub fn answered(self) -> Option<Answered> {
-        let (t, s) = self.at.get_untracked()?;
-        untrack(|| {
-            self.with_tour(t, |tour| {
-                let question = tour.steps.get(s)?.question.as_ref()?;
-                let key = key_of(tour, s);
-                self.asked.with(|p| {
-                    p.revealed(&key).then(|| Answered {
-                        tour: tour.id.clone(),
-                        step: s + 1,
-                        option: p.chosen(&key).map(|c| c + 1),
-                        answer: question.answer().map(|a| a + 1),
-                        guess: p.guess(&key),
-                    })
-                })
+        let (key, question) = untrack(|| self.question())?;
+        self.asked.with_untracked(|p| {
+            p.revealed(&key).then(|| Answered {
+                option: p.chosen(&key).map(|c| c + 1),
+                answer: question.answer().map(|a| a + 1),
+                guess: p.guess(&key),
+                tour: key.tour,
+                step: key.step + 1,
             })
-            .flatten()
         })
     }
 
