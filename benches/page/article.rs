@@ -24,7 +24,7 @@
 
 use crate::common::cdp::{Chrome, Device};
 use crate::common::{Context, Failure, Result, StaticServer};
-use crate::lab::{self, TaskSummary, INSTRUMENT, POLL};
+use crate::lab::{self, LongTask, TaskSummary, INSTRUMENT, POLL};
 use crate::phone::{report_failed_requests, CPU_SLOWDOWN};
 use crate::report::{self, Section, Unit};
 use crate::{Build, MOUNT};
@@ -87,6 +87,8 @@ pub struct ArticleRun {
     tasks: Option<[TaskSummary; 2]>,
     /// The attributions of the article's long tasks (`cross-origin-descendant`: a frame's).
     attributions: Vec<String>,
+    /// Each long task while the reader scrolls, with the frames' start steps it overlaps.
+    listing: Vec<String>,
 }
 
 /// One run per build and placement, in order.
@@ -154,6 +156,10 @@ async fn run(build: &Build, placement: Placement, frames: Frames) -> Result<Arti
     }
     let tasks = lab::long_tasks(&chrome).await?;
     let first_scroll = scrolls.first().copied().unwrap_or(f64::INFINITY);
+    let listing = match (&tasks, frames) {
+        (Some(t), Frames::Labs) => list_tasks(&chrome, t, origin, &scrolls).await?,
+        _ => Vec::new(),
+    };
     let mut attributions: Vec<String> = tasks.iter().flatten().map(|t| t.name.clone()).collect();
     attributions.sort();
     attributions.dedup();
@@ -173,7 +179,65 @@ async fn run(build: &Build, placement: Placement, frames: Frames) -> Result<Arti
             ]
         }),
         attributions,
+        listing,
     })
+}
+
+/// The frames' start steps (the measures `lab:start` to `lab:keep`, `src/ui/start.rs`) and
+/// marks, on the article's clock: `(frame, name, start, end)`.
+async fn frame_steps(chrome: &Chrome, origin: f64) -> Result<Vec<(u16, String, f64, f64)>> {
+    const STEPS: &str = "return performance.getEntries()
+        .filter((e) => e.name.startsWith('lab:') && !e.name.endsWith('-start'))
+        .map((e) => [e.name, performance.timeOrigin + e.startTime, e.duration]);";
+    let mut out = Vec::new();
+    for i in 0..FRAMES {
+        chrome.enter_frame(i).await?;
+        let steps = chrome.js(STEPS, vec![]).await;
+        chrome.leave_frame().await?;
+        for step in steps?.as_array().into_iter().flatten() {
+            let name = step[0].as_str().unwrap_or("?").trim_start_matches("lab:");
+            let start = step[1].as_f64().unwrap_or(f64::NAN) - origin;
+            let end = start + step[2].as_f64().unwrap_or(0.0);
+            out.push((i + 1, name.to_string(), start, end));
+        }
+    }
+    Ok(out)
+}
+
+/// Each long task from the first scroll on: when (ms after the scroll to the frame last
+/// scrolled to), how long, and the frames' steps it overlaps.
+async fn list_tasks(
+    chrome: &Chrome,
+    tasks: &[LongTask],
+    origin: f64,
+    scrolls: &[f64],
+) -> Result<Vec<String>> {
+    let steps = frame_steps(chrome, origin).await?;
+    let first = scrolls.first().copied().unwrap_or(f64::INFINITY);
+    Ok(tasks
+        .iter()
+        .filter(|t| t.start >= first)
+        .map(|t| {
+            let at = scrolls.iter().rposition(|s| *s <= t.start).unwrap_or(0);
+            let end = t.start + t.duration;
+            let over: Vec<String> = steps
+                .iter()
+                .filter(|(_, _, s, e)| *s <= end && *e >= t.start)
+                .map(|(f, n, _, _)| format!("frame {f} {n}"))
+                .collect();
+            format!(
+                "{:.0} ms after the scroll to frame {}: {:.0} ms{}",
+                t.start - scrolls[at],
+                at + 1,
+                t.duration,
+                if over.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", over.join(", "))
+                }
+            )
+        })
+        .collect())
 }
 
 /// Polls frame `i` until its model has every point estimated; the time, in ms since the Unix
@@ -245,6 +309,9 @@ pub fn section(builds: &[Build], runs: &[ArticleRun]) -> Section {
             "blank frames (control)",
         );
         for (build, run) in builds.iter().zip(&labs) {
+            for line in &run.listing {
+                s.note(format!("{} ({}): {line}", build.name, placement.words()));
+            }
             if !run.attributions.is_empty() {
                 s.note(format!(
                     "{} ({}): the article's long tasks are attributed to: {}",
