@@ -12,7 +12,9 @@
 //! - a frame out of sight starts no model work until it is scrolled to, and computes then what
 //!   its host set meanwhile;
 //! - the host plays and pauses teaching mode, which also pauses while its frame is scrolled
-//!   away.
+//!   away;
+//! - a step in a tour file hosted beside the lab moves the lab there once the file arrives; a
+//!   step the file lacks, or a file that is not there, gets an `error` and changes nothing.
 //!
 //! Needs `dist/` and `/usr/bin/chromedriver`; fails, never skips, without them.
 #![cfg(not(target_arch = "wasm32"))]
@@ -26,6 +28,8 @@ use serde_json::{json, Value};
 const ARTICLE: &str = "guide/examples/scrolling-article.html";
 /// The test host page (`tests/fixtures/host-page.html`).
 const HOST_PAGE: &str = "host-page.html";
+/// A teacher's own tour, two steps (`tests/fixtures/my-class.json`).
+const MY_CLASS: &str = include_str!("../../../tests/fixtures/my-class.json");
 
 /// The origin of a server's pages, as a browser names it.
 fn origin_of(server: &StaticServer) -> String {
@@ -95,7 +99,11 @@ async fn in_lab(browser: &Browser, script: &str) -> Result<Value> {
 /// The host page framing the lab at `query`, `below` pixels down, in a window 900 by 800, once
 /// the lab has said it is ready; and the host page's server (another origin than the lab's).
 async fn hosted(query: &str, below: u32) -> Result<(Browser, StaticServer)> {
-    let browser = Browser::start().await?;
+    hosted_by(Browser::start().await?, query, below).await
+}
+
+/// [`hosted`], with `browser` serving the lab.
+async fn hosted_by(browser: Browser, query: &str, below: u32) -> Result<(Browser, StaticServer)> {
     browser
         .client
         .set_window_size(900, 800)
@@ -470,5 +478,60 @@ async fn e2e_the_host_plays_and_pauses_teaching_mode_which_pauses_when_scrolled_
         !told(&browser).await?.iter().any(|m| m["type"] == "error"),
         "every request taken"
     );
+    browser.close().await
+}
+
+/// A step in a tour file hosted beside the lab is read once the file arrives (the request was
+/// well formed when it came): a step the file has moves the lab there, by the host; a step it
+/// lacks, or a file that is not there, is answered with an `error` naming why, and nothing
+/// changes (a link to the same step would open the tour's first step and say so on the page).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_a_step_in_a_hosted_tour_file_moves_the_lab_or_answers_why_not() -> Result {
+    let root = common::dist_with("host-tour", |_| false, Some(("my-class.json", MY_CLASS)))?;
+    let lab = Browser::start_serving(&root).await?;
+    let (browser, _blog) = hosted_by(lab, "qd=8&embed=1&charts=iops&hosts={host}", 0).await?;
+    let step =
+        |tour: &str, step: u32| json!({"lab": 1, "type": "step", "tour": tour, "step": step});
+    send(&browser, step("my-class.json", 2)).await?;
+    let state = wait_told(&browser, "the hosted tour's step 2 (E12, QD32)", |t| {
+        last_of(t, "state", &["preset=e12", "qd=32"]).cloned()
+    })
+    .await?;
+    assert_eq!(state["by"], json!("host"), "{state}");
+    let before = in_lab(&browser, "return location.search;").await?;
+    let told_before = told(&browser).await?.len();
+
+    send(&browser, step("my-class.json", 9)).await?;
+    send(&browser, step("missing.json", 1)).await?;
+    let errors = wait_told(&browser, "an error for each step not there", |t| {
+        let errors: Vec<Value> = t[told_before..]
+            .iter()
+            .filter(|m| m["type"] == "error")
+            .cloned()
+            .collect();
+        (errors.len() >= 2).then_some(errors)
+    })
+    .await?;
+    let said: Vec<&str> = errors.iter().filter_map(|e| e["error"].as_str()).collect();
+    assert_eq!(
+        said,
+        [
+            "step: the tour 'my-class' has 2 steps",
+            "step: the tour file 'missing.json' could not be fetched: no such file (HTTP 404)",
+        ],
+        "{errors:#?}"
+    );
+    assert!(errors.iter().all(|e| e["about"] == "step"), "{errors:#?}");
+    assert_eq!(
+        in_lab(&browser, "return location.search;").await?,
+        before,
+        "nothing changed"
+    );
+    let notes = in_lab(
+        &browser,
+        "const e = document.getElementById('url-notes'); return e ? e.textContent : '';",
+    )
+    .await?;
+    assert_eq!(notes, json!(""), "nothing noted on the lab's page");
     browser.close().await
 }

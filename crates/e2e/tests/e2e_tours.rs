@@ -476,28 +476,8 @@ async fn e2e_tours_a_step_link_gets_the_opening_chart_of_its_own_state() -> Resu
     browser.close().await
 }
 
-/// A teacher's own tour: two steps, the second asking a question.
-const OWN_TOUR: &str = r#"{
-  "id": "my-class",
-  "title": "My class: the dies at QD1 and QD32",
-  "audience": "Period 3",
-  "steps": [
-    {
-      "state": "preset=e12&cap=960&qd=1&rw=randread&bs=4k&state=fob",
-      "text": "One read at a time on the E12."
-    },
-    {
-      "state": "preset=e12&cap=960&qd=32&rw=randread&bs=4k&state=fob",
-      "text": "Thirty-two at a time.",
-      "question": {
-        "ask": "How many times the IOPS?",
-        "options": ["The same", "Many times"],
-        "answer": 2,
-        "explanation": "Each request in flight can keep another die busy."
-      }
-    }
-  ]
-}"#;
+/// A teacher's own tour (`tests/fixtures/my-class.json`): two steps, the second asking a question.
+const OWN_TOUR: &str = include_str!("../../../tests/fixtures/my-class.json");
 
 /// Waits until the current step's text is `want`.
 async fn wait_tour_text(browser: &Browser, want: &str) -> Result {

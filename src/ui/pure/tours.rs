@@ -165,15 +165,22 @@ fn locate(place: &TourPlace, notes: &mut Vec<Note>) -> Option<TourIndex> {
 /// The step `place` names in `tour`, from 0: a step past the tour's last is noted and opens
 /// its first.
 pub fn step_in(tour: &TourFile, place: &TourPlace, notes: &mut Vec<Note>) -> usize {
-    let count = tour.steps.len();
-    if place.step > count {
+    step_of(tour, place).unwrap_or_else(|why| {
         notes.push(Note {
             param: STEP_PARAM.to_string(),
-            message: format!("the tour '{}' has {count} steps; opened its first", tour.id),
+            message: format!("{why}; opened its first"),
         });
-        return 0;
+        0
+    })
+}
+
+/// The step `place` names in `tour`, from 0, or why the tour has no such step.
+pub fn step_of(tour: &TourFile, place: &TourPlace) -> Result<usize, String> {
+    let count = tour.steps.len();
+    if place.step > count {
+        return Err(format!("the tour '{}' has {count} steps", tour.id));
     }
-    place.step.saturating_sub(1)
+    Ok(place.step.saturating_sub(1))
 }
 
 /// Longest path of a tour file hosted beside the lab.

@@ -97,7 +97,7 @@ fn listen(reach: Reach, to: Rc<Poster>, wish: HostWish) {
             .map_err(|e| (e, None))
             .and_then(|request| {
                 let kind = request.kind();
-                act(reach, request, &wish).map_err(|e| (e, Some(kind)))
+                act(reach, request, &wish, &to).map_err(|e| (e, Some(kind)))
             });
         if let Err((error, kind)) = result {
             to.post(&Told::Error {
@@ -122,8 +122,14 @@ fn message_text(data: &JsValue) -> Result<String, MessageError> {
         .ok_or_else(|| not_json("it is not a value JSON can hold"))
 }
 
-/// Does what `request` asks, or says why it cannot (then nothing changed).
-fn act(reach: Reach, request: Request, wish: &HostWish) -> Result<(), MessageError> {
+/// Does what `request` asks, or says why it cannot (then nothing changed). A step in a hosted
+/// tour file is checked once the file arrives: then `to` is told if it was refused.
+fn act(
+    reach: Reach,
+    request: Request,
+    wish: &HostWish,
+    to: &Rc<Poster>,
+) -> Result<(), MessageError> {
     let Reach {
         lab, shelf, notes, ..
     } = reach;
@@ -135,9 +141,19 @@ fn act(reach: Reach, request: Request, wish: &HostWish) -> Result<(), MessageErr
             lab.set(state);
         }
         Request::Step(place) => {
-            let to = host_api::check_step(&place)?;
-            shelf.host_step(to, notes);
-            *wish.borrow_mut() = Some(url_state::to_query(&lab.state_untracked()));
+            let step = host_api::check_step(&place)?;
+            let (to, wish) = (to.clone(), wish.clone());
+            shelf.host_step(step, notes, move |done| match done {
+                // Before the state's effect runs, so the `state` it causes says `by: host`.
+                Ok(()) => *wish.borrow_mut() = Some(url_state::to_query(&lab.state_untracked())),
+                Err(why) => to.post(&Told::Error {
+                    error: &MessageError::Refused {
+                        kind: Kind::Step,
+                        why,
+                    },
+                    kind: Some(Kind::Step),
+                }),
+            });
         }
         Request::Reveal { option } => shelf
             .host_reveal(option)

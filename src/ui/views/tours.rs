@@ -40,7 +40,7 @@ use crate::ui::pure::predict::{
 };
 use crate::ui::pure::state::{Lab, Theme};
 use crate::ui::pure::tour_file::{self, Form, Question, TourFile, MAX_FILE_BYTES};
-use crate::ui::pure::tours::{apply_step, built_in, built_in_place, step_in, TourIndex};
+use crate::ui::pure::tours::{apply_step, built_in, built_in_place, step_in, step_of, TourIndex};
 use crate::ui::pure::url_state::{Note, TourPlace, TOUR_PARAM};
 use crate::ui::pure::worksheet::Worksheet;
 use crate::ui::views::worksheet::WorksheetView;
@@ -168,12 +168,26 @@ impl TourShelf {
     /// once fetched. When `sets_step`, the step sets the lab; a file that does not arrive or
     /// does not read is noted at the top of the page with the reason, and the lab stays.
     pub fn open_hosted(self, place: TourPlace, sets_step: bool, notes: RwSignal<Vec<Note>>) {
+        self.open_hosted_for(place, sets_step, notes, None);
+    }
+
+    /// [`TourShelf::open_hosted`], for `asker` when given: `asker` is told once the step is
+    /// open, or why not; then a file that does not open, or a step it does not have, changes
+    /// nothing and notes nothing on the page (the page that frames the lab answers its `step`
+    /// with an `error`).
+    fn open_hosted_for(
+        self,
+        place: TourPlace,
+        sets_step: bool,
+        notes: RwSignal<Vec<Note>>,
+        asker: Option<Asker>,
+    ) {
         let had = self.own.with_untracked(|own| {
             own.iter()
                 .position(|o| o.hosted.as_deref() == Some(place.tour.as_str()))
         });
         if let Some(i) = had {
-            self.go_hosted(built_in().len() + i, &place, sets_step, notes);
+            self.go_hosted(built_in().len() + i, &place, sets_step, notes, asker);
             return;
         }
         self.pending.set(Some(place.clone()));
@@ -185,12 +199,13 @@ impl TourShelf {
                 Err(e) => Err(format!("the tour file '{path}' could not be fetched: {e}")),
             };
             self.pending.set(None);
-            match read {
-                Ok(tour) => {
+            match (read, asker) {
+                (Ok(tour), asker) => {
                     let i = self.add(tour, Some(path));
-                    self.go_hosted(i, &place, sets_step, notes);
+                    self.go_hosted(i, &place, sets_step, notes, asker);
                 }
-                Err(message) => notes.update(|n| {
+                (Err(message), Some(asker)) => asker(Err(message)),
+                (Err(message), None) => notes.update(|n| {
                     n.push(Note {
                         param: TOUR_PARAM.to_string(),
                         message,
@@ -200,11 +215,33 @@ impl TourShelf {
         });
     }
 
-    /// Moves to `place` in the shelf's tour `i`, setting the lab when `sets_step`.
-    fn go_hosted(self, i: usize, place: &TourPlace, sets_step: bool, notes: RwSignal<Vec<Note>>) {
+    /// Moves to `place` in the shelf's tour `i`, setting the lab when `sets_step`; a step the
+    /// tour does not have opens its first, and is noted, unless `asker` asked for it: then
+    /// nothing changes and `asker` is told why (else, once there, that it is done).
+    fn go_hosted(
+        self,
+        i: usize,
+        place: &TourPlace,
+        sets_step: bool,
+        notes: RwSignal<Vec<Note>>,
+        asker: Option<Asker>,
+    ) {
         let mut noted = Vec::new();
-        let Some(s) = self.with_tour(i, |tour| step_in(tour, place, &mut noted)) else {
+        let asked = asker.is_some();
+        let Some(step) = self.with_tour(i, |tour| {
+            if asked {
+                step_of(tour, place)
+            } else {
+                Ok(step_in(tour, place, &mut noted))
+            }
+        }) else {
             return;
+        };
+        let (s, asker) = match (step, asker) {
+            (Ok(s), asker) => (s, asker),
+            (Err(why), Some(asker)) => return asker(Err(why)),
+            // Never: without an asker a missing step opens the first, noted.
+            (Err(_), None) => return,
         };
         if !noted.is_empty() {
             notes.update(|n| n.extend(noted));
@@ -213,6 +250,9 @@ impl TourShelf {
             self.go((i, s));
         } else {
             self.at.set(Some((i, s)));
+        }
+        if let Some(asker) = asker {
+            asker(Ok(()));
         }
     }
 
@@ -303,13 +343,22 @@ impl TourShelf {
         self.host_led.get()
     }
 
-    /// Moves to `to` for the page that frames the lab (a hosted tour's file is fetched first,
-    /// and noted if it does not open).
-    pub fn host_step(self, to: StepTo, notes: RwSignal<Vec<Note>>) {
+    /// Moves to `to` for the page that frames the lab, and tells `done` once there (at once
+    /// for a built-in tour). A hosted tour's file is fetched first: if it does not open, or
+    /// has no such step, nothing changes and `done` is told why.
+    pub fn host_step(
+        self,
+        to: StepTo,
+        notes: RwSignal<Vec<Note>>,
+        done: impl FnOnce(Result<(), String>) + 'static,
+    ) {
         self.host_led.set(true);
         match to {
-            StepTo::BuiltIn(at) => self.go(at),
-            StepTo::Hosted(place) => self.open_hosted(place, true, notes),
+            StepTo::BuiltIn(at) => {
+                self.go(at);
+                done(Ok(()));
+            }
+            StepTo::Hosted(place) => self.open_hosted_for(place, true, notes, Some(Box::new(done))),
         }
     }
 
@@ -403,6 +452,9 @@ fn key_of(tour: &TourFile, step: usize) -> StepKey {
         step,
     }
 }
+
+/// Who asked for a hosted tour's step: told once it is open, or why it could not be.
+type Asker = Box<dyn FnOnce(Result<(), String>)>;
 
 /// The guided tours: one click sets the controls for a tour's first step.
 #[component]
