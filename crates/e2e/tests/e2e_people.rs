@@ -170,13 +170,7 @@ async fn e2e_a_phone_shows_the_chart_then_its_controls_then_the_readout_and_neve
         "the other charts after the readout"
     );
     let small = browser
-        .js(
-            "return [...document.querySelectorAll('input[type=range], #controls select, .radio, .check')]
-                 .filter((e) => e.getBoundingClientRect().height > 0)
-                 .filter((e) => e.getBoundingClientRect().height < 44)
-                 .map((e) => e.id || e.className);",
-            vec![],
-        )
+        .small_touch_targets("input[type=range], #controls select, .radio, .check")
         .await?;
     assert_eq!(small, json!([]), "touch targets under 44 px");
 

@@ -767,11 +767,8 @@ async fn e2e_tours_a_question_fits_a_phone_and_an_embedded_lab_hides_nothing() -
         .open("?tour=littles-law&step=1&theme=projector", "#tour-hands-1")
         .await?;
     let small = browser
-        .js(
-            "return [...document.querySelectorAll('.tour-option, .tour-hands input, #tour-commit, #tour-reveal, #tour-worksheet')]
-                 .filter((e) => e.getBoundingClientRect().height < 44)
-                 .map((e) => e.id || e.className);",
-            vec![],
+        .small_touch_targets(
+            ".tour-option, .tour-hands input, #tour-commit, #tour-reveal, #tour-worksheet",
         )
         .await?;
     assert_eq!(small, json!([]), "touch targets under 44 px");

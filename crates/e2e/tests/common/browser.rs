@@ -14,6 +14,9 @@ pub const MOUNT: &str = "/some/sub-path/";
 /// How long to wait for the page to react before failing.
 pub const TIMEOUT: Duration = Duration::from_secs(15);
 
+/// The smallest touch target, in CSS px (WCAG 2.5.5's target size, as Apple's guidelines).
+pub const TOUCH_TARGET_PX: u32 = 44;
+
 /// Chromium flags: headless, runnable as root, and no background traffic.
 const CHROME_ARGS: &[&str] = &[
     "--headless=new",
@@ -157,6 +160,19 @@ impl Browser {
             )
             .await?;
         Ok(overflow.as_i64().unwrap_or(i64::MAX))
+    }
+
+    /// The shown elements matching `css` shorter than a touch target ([`TOUCH_TARGET_PX`]), by
+    /// id, else class: none on a phone, so a finger finds each control.
+    pub async fn small_touch_targets(&self, css: &str) -> Result<Value> {
+        self.js(
+            "return [...document.querySelectorAll(arguments[0])]
+                 .map((e) => [e, e.getBoundingClientRect().height])
+                 .filter(([e, h]) => h > 0 && h < arguments[1])
+                 .map(([e]) => e.id || e.className);",
+            vec![json!(css), json!(TOUCH_TARGET_PX)],
+        )
+        .await
     }
 
     /// `textContent` of the element matching `css`.
