@@ -14,7 +14,8 @@
 //! - the host plays and pauses teaching mode, which also pauses while its frame is scrolled
 //!   away;
 //! - a step in a tour file hosted beside the lab moves the lab there once the file arrives; a
-//!   step the file lacks, or a file that is not there, gets an `error` and changes nothing.
+//!   step the file lacks, or a file that is not there, gets an `error` and changes nothing;
+//! - a reader's own prediction in a framed lab's tours panel is told to the host as `answer`.
 //!
 //! Needs `dist/` and `/usr/bin/chromedriver`; fails, never skips, without them.
 #![cfg(not(target_arch = "wasm32"))]
@@ -533,5 +534,41 @@ async fn e2e_a_step_in_a_hosted_tour_file_moves_the_lab_or_answers_why_not() -> 
     )
     .await?;
     assert_eq!(notes, json!(""), "nothing noted on the lab's page");
+    browser.close().await
+}
+
+/// A reader who commits a prediction in the tours' panel of a framed full lab, the article
+/// leading nothing, tells the article `answer` as a host's `reveal` does: their option, the
+/// model's, whether they match (the tour's first question: the model's answer is option 3).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e2e_a_readers_own_prediction_in_a_framed_lab_is_told_to_the_host() -> Result {
+    let (browser, _blog) = hosted("tour=predict-capacity&step=1&hosts={host}", 0).await?;
+    browser
+        .client
+        .enter_frame(Some(0))
+        .await
+        .context("into the lab's frame")?;
+    browser
+        .wait_until(
+            "the step's question",
+            "return document.getElementById('tour-commit') !== null;",
+        )
+        .await?;
+    browser.click("tour-option-3").await?;
+    browser.click("tour-commit").await?;
+    browser
+        .client
+        .enter_parent_frame()
+        .await
+        .context("back to the host page")?;
+    let answer = wait_told(&browser, "the reader's answer", |t| {
+        t.iter().find(|m| m["type"] == "answer").cloned()
+    })
+    .await?;
+    assert_eq!(
+        answer,
+        json!({"lab": 1, "type": "answer", "tour": "predict-capacity", "step": 1,
+               "option": 3, "answer": 3, "matched": true, "guess": []})
+    );
     browser.close().await
 }
