@@ -80,7 +80,7 @@ const TIME_PROBE: &str = r#"
 const PAGE_NOTES: &str = r#"
     // The app's start in steps, each a task of its own (src/ui/start.rs; builds before
     // 2026-12-05 had only lab:start and lab:mount, before 2026-12-04 lab:mount alone).
-    const steps = ["lab:start", "lab:follow", "lab:prepare", "lab:mount", "lab:results", "lab:charts", "lab:show", "lab:keep"];
+    const steps = ["lab:start", "lab:model", "lab:follow", "lab:prepare", "lab:mount", "lab:results", "lab:charts", "lab:show", "lab:host", "lab:keep"];
     const parts = steps.flatMap((n) => performance.getEntriesByName(n));
     const first = (n) => performance.getEntriesByName(n)[0]?.startTime;
     return {

@@ -62,7 +62,7 @@ use crate::ui::views::{OverTimeView, ViewSwitch};
 const DARK_QUERY: &str = "(prefers-color-scheme: dark)";
 
 /// The lab, made and mounted in one go (the browser tests' mount; the page itself makes its
-/// state and mounts its views in steps, see [`Started`] and `src/ui/start.rs`).
+/// state and mounts its views in steps, see [`Opened`], [`Started`] and `src/ui/start.rs`).
 #[component]
 pub fn App(
     /// The query to start from (as `location.search` gives it). Without it the app reads the
@@ -76,16 +76,19 @@ pub fn App(
 ) -> impl IntoView {
     let started = Started::new(query, worker);
     started.follow();
+    started.answer_host();
     started.keep();
     view! { <AppViews started=started /> }
 }
 
 /// The lab's state and all that follows from it, made before any of its views: the parsed
-/// link, the state's parts in context, the model's workers, and once it follows the state
-/// ([`Started::follow`]) the first plan at work; then the chart set ([`Started::prepare`]),
-/// and last the URL kept in step ([`Started::keep`]). The page does each in a task of its own
-/// and then mounts [`AppViews`] (`src/ui/start.rs`): on a phone, state and views made one task of
-/// 125 ms at 4x CPU, most of it V8 compiling each function the first time it runs.
+/// link and the state's parts in context ([`Opened`]), the model's workers ([`Opened::start`]),
+/// and once it follows the state ([`Started::follow`]) the first plan at work; then the chart
+/// set ([`Started::prepare`]), and last the host page's messages ([`Started::answer_host`],
+/// in a frame) and the URL kept in step ([`Started::keep`]). The page does
+/// each in a task of its own and mounts [`AppViews`] between (`src/ui/start.rs`): on a phone,
+/// state and views made one task of 125 ms at 4x CPU, most of it V8 compiling each function
+/// the first time it runs.
 #[derive(Clone)]
 pub struct Started {
     lab: Lab,
@@ -102,13 +105,29 @@ pub struct Started {
     in_sight: InSight,
     /// On the page itself, what the reader's device keeps, and why it could not.
     kept: Option<KeptNote>,
+    /// In a frame, what the page that frames it may reach ([`Started::answer_host`]).
+    host: Option<embed_api::Reach>,
 }
 
-impl Started {
-    /// Makes the lab's state from `query` (else the page's URL) and starts the model's workers
-    /// from `worker` (else the page's own). Runs under a reactive owner, which the views
-    /// mount under too (they find the state's parts in its context).
-    pub fn new(query: Option<String>, worker: Option<&'static str>) -> Started {
+/// The lab's state as the link opened it, before the model's workers start: the first of the
+/// page's start steps ([`Opened::start`] is the next, in a task of its own, so that neither is
+/// a long task on a phone, most of each being V8 compiling the code it runs for the first time).
+pub struct Opened {
+    lab: Lab,
+    authored: LabState,
+    embed: bool,
+    framed: bool,
+    notes: RwSignal<Vec<url_state::Note>>,
+    tours: TourShelf,
+    in_sight: InSight,
+    playback: Playback,
+    kept: Option<KeptNote>,
+}
+
+impl Opened {
+    /// Makes the lab's state from `query` (else the page's URL) and provides its parts in
+    /// context. Runs under a reactive owner, which the views mount under too.
+    pub fn new(query: Option<String>) -> Opened {
         let Opening {
             query: initial,
             keeps,
@@ -128,25 +147,49 @@ impl Started {
         if embed || framed {
             embed_frame::report_height();
         }
-        let in_sight = InSight::provide(framed);
-        let playback = Playback::provide();
         let notes = RwSignal::new(std::mem::take(&mut parsed.notes));
         let tours = TourShelf::new(lab, RwSignal::new(parsed.at));
         if let Some(place) = parsed.hosted {
             tours.open_hosted(place, parsed.sets_step, notes);
         }
+        Opened {
+            lab,
+            authored,
+            embed,
+            framed,
+            notes,
+            tours,
+            in_sight: InSight::provide(framed),
+            playback: Playback::provide(),
+            kept: keeps.then_some(kept),
+        }
+    }
+
+    /// Starts the model's workers from `worker` (else the page's own), derives the charts and
+    /// the readout from the state and their results, and in a frame answers the page that
+    /// frames it. Under the same owner as [`Opened::new`].
+    pub fn start(self, worker: Option<&'static str>) -> Started {
+        let Opened {
+            lab,
+            authored,
+            embed,
+            framed,
+            notes,
+            tours,
+            in_sight,
+            playback,
+            kept,
+        } = self;
         let pool = Pool::start(worker.unwrap_or(crate::ui::browser::pool::WORKER_URL));
         on_cleanup(move || pool.stop());
         let readout_data = current_readout(lab, pool);
-        if framed {
-            embed_api::serve(embed_api::Reach {
-                lab,
-                shelf: tours,
-                notes,
-                playback,
-                readout: readout_data,
-            });
-        }
+        let host = framed.then_some(embed_api::Reach {
+            lab,
+            shelf: tours,
+            notes,
+            playback,
+            readout: readout_data,
+        });
         let charts = Memo::new(move |_| {
             pool.revision();
             let state = lab.state();
@@ -167,15 +210,24 @@ impl Started {
             progress,
             pool,
             in_sight,
-            kept: keeps.then_some(kept),
+            kept,
+            host,
         }
+    }
+}
+
+impl Started {
+    /// The lab's state from `query` and the model's workers from `worker`, in one go: the
+    /// browser tests' [`App`] (the page makes them a task apart, see [`Opened`]).
+    pub fn new(query: Option<String>, worker: Option<&'static str>) -> Started {
+        Opened::new(query).start(worker)
     }
 
     /// From now until the page goes, the model runs the plan of the current state while the
     /// lab is in sight (its workers get the first plan before anything else here runs; a
     /// frame's, once it is first in sight), and the page's timeline
     /// marks when every point is estimated and computed. The page does it in a task of its
-    /// own after [`Started::new`] (`src/ui/start.rs`).
+    /// own after [`Opened::start`] (`src/ui/start.rs`).
     pub fn follow(&self) {
         let Started {
             lab,
@@ -205,6 +257,17 @@ impl Started {
         keep_the_url(self.lab, self.tours, self.notes);
         if let Some(kept) = self.kept {
             keep_on_device(self.lab, kept);
+        }
+    }
+
+    /// In a frame, from now until the page goes, hears the messages of the page that frames
+    /// it and tells it `ready`, then the lab's news ([`embed_api`]). Not needed for the first
+    /// screen (a host waits for `ready`), so the page does it in a task of its own once its
+    /// views show (`src/ui/start.rs`): its first run, writing the first `state` and `result`,
+    /// would lengthen the model's start step on a phone.
+    pub fn answer_host(&self) {
+        if let Some(reach) = self.host {
+            embed_api::serve(reach);
         }
     }
 

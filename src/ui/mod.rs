@@ -38,4 +38,4 @@ pub mod views;
 mod app;
 
 #[cfg(feature = "app")]
-pub use app::{App, AppViews, Started};
+pub use app::{App, AppViews, Opened, Started};

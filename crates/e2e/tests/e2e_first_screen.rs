@@ -647,8 +647,8 @@ async fn e2e_first_screen_the_app_starts_in_steps_behind_the_opening_chart() -> 
         .await?;
     let seen = browser
         .js(
-            "const steps = ['lab:start', 'lab:follow', 'lab:prepare', 'lab:mount',
-                            'lab:results', 'lab:charts', 'lab:show', 'lab:keep'];
+            "const steps = ['lab:start', 'lab:model', 'lab:follow', 'lab:prepare', 'lab:mount',
+                            'lab:results', 'lab:charts', 'lab:show', 'lab:host', 'lab:keep'];
              const span = (n) => {
                  const m = performance.getEntriesByName(n, 'measure');
                  return m.length === 1 ? [m[0].startTime, m[0].startTime + m[0].duration] : m.length;
