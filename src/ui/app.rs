@@ -165,9 +165,10 @@ impl Opened {
         }
     }
 
-    /// Starts the model's workers from `worker` (else the page's own), derives the charts and
-    /// the readout from the state and their results, and in a frame answers the page that
-    /// frames it. Under the same owner as [`Opened::new`].
+    /// Starts the model's workers from `worker` (else the page's own) and derives the charts
+    /// and the readout from the state and their results; in a frame, it keeps what the page
+    /// that frames it may reach, for [`Started::answer_host`]. Under the same owner as
+    /// [`Opened::new`].
     pub fn start(self, worker: Option<&'static str>) -> Started {
         let Opened {
             lab,
